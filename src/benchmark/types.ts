@@ -1,0 +1,23 @@
+import type { Config, CheckConfig } from '../config/schema.ts';
+import type { Sample } from '../types.ts';
+
+/** A loaded, validated benchmark. Plain data: it crosses worker boundaries. */
+export interface Benchmark {
+  name: string;
+  description?: string;
+  /** Absolute path of the benchmark folder (hooks, files, tests resolve against it). */
+  dir: string;
+  /** Content hash of everything that decides a verdict (SPEC §1). */
+  version: string;
+  /** The effective configuration after every layer (SPEC §5). */
+  config: Config;
+  /** Checks with `name` filled in (defaults to the type, suffixed when repeated). */
+  checks: CheckConfig[];
+  /** Every sample after mapping and filtering (--sample, --limit, --shuffle). */
+  samples: Sample[];
+  /** Number of samples in the dataset before filtering. */
+  nSamplesTotal: number;
+  dataset: { source: string; resolved_revision?: string | null };
+  /** Absolute path of hooks.ts/.js/.mjs when present. */
+  hooks?: string;
+}

@@ -1,0 +1,32 @@
+// The check seam: a typed map from type name to implementation (see index.ts), no registration.
+import type { Sample, TrajectoryEvent, Verdict } from '../types.ts';
+import type { Sandbox } from '../sandbox/types.ts';
+import type { CheckConfig } from '../config/schema.ts';
+
+export interface CheckInput {
+  check: CheckConfig;
+  sample: Sample;
+  /** The per-sample input for this check: `expectations[name]`, else `expected`, else the check's literal `value`. */
+  expectation: unknown;
+  /** The response graded: the last reply, or every reply joined by newlines with `scope = "transcript"`. */
+  response: string;
+  replies: string[];
+  events: TrajectoryEvent[];
+  finalState: Record<string, unknown>;
+  blocked: boolean;
+  /** Present while the trial's sandbox is alive (checks that run commands). */
+  sandbox?: Sandbox;
+  /** Saved outputs of sandbox checks from the trial, for re-grading without a sandbox. */
+  artifacts: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+export interface CheckImpl {
+  /** The check needs a per-sample input (expectation): a sample without one is refused at load. */
+  needsInput: boolean;
+  /** The check runs in the sandbox while it is alive (after the agent finished). */
+  needsSandbox?: boolean;
+  /** Validate the check's own table at load; throw a message naming the key when wrong. */
+  validate?(check: CheckConfig): void;
+  run(input: CheckInput): Verdict | Promise<Verdict>;
+}

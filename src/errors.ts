@@ -1,0 +1,96 @@
+// Errors as values. A trial never throws across a worker boundary: it returns a result carrying one
+// of these, like execa's results carry `timedOut` and `exitCode`.
+
+export type ErrorKind =
+  | 'usage' // bad flag or argument (exit 2)
+  | 'config' // bad TOML, unknown key, unset ${VAR} (exit 2)
+  | 'benchmark' // bad benchmark.toml, check missing its input (exit 2)
+  | 'dataset' // malformed row, duplicate id (exit 2)
+  | 'docker_unavailable' // daemon unreachable (exit 3)
+  | 'sandbox' // infrastructure: could not create/start/exec the sandbox
+  | 'agent' // the agent threw or its process died
+  | 'llm' // the agent's model failed after retries
+  | 'timeout' // the trial passed its timeout
+  | 'interrupted' // Ctrl-C
+  | 'limit' // a budget or turn limit (not a failure)
+  | 'internal';
+
+export interface ErrorValue {
+  kind: ErrorKind;
+  message: string;
+  cause?: string;
+  stack?: string;
+}
+
+/** An error a user can cause or fix: printed as one line, never with a stack trace. */
+export class BenchrigError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = 'BenchrigError';
+  }
+}
+
+export const userError = (kind: 'usage' | 'config' | 'benchmark' | 'dataset', message: string) =>
+  new BenchrigError(kind, message);
+
+export type LimitKind = 'llm_calls' | 'user_llm_calls' | 'turns' | 'time' | 'output_bytes';
+
+/** The one error every limit raises; the result records which limit stopped the trial. */
+export class LimitExceeded extends Error {
+  constructor(
+    readonly limitKind: LimitKind,
+    readonly value: number,
+    readonly limit: number,
+  ) {
+    super(`limit ${limitKind} exceeded: ${value} > ${limit}`);
+    this.name = 'LimitExceeded';
+  }
+}
+
+/** Thrown by the LLM client on the call past `max_llm_calls` (SPEC §9). */
+export class LlmBudgetExceeded extends LimitExceeded {
+  constructor(value: number, limit: number, kind: 'llm_calls' | 'user_llm_calls' = 'llm_calls') {
+    super(kind, value, limit);
+    this.name = 'LlmBudgetExceeded';
+  }
+}
+
+/** An infrastructure failure (Docker): retried, then SANDBOX_ERROR, never the agent's fault. */
+export class SandboxError extends Error {
+  constructor(message: string, readonly cause?: unknown) {
+    super(message);
+    this.name = 'SandboxError';
+  }
+}
+
+/** The model failed after every retry (SPEC §10): the trial is AGENT_ERROR with this cause. */
+export class LlmError extends Error {
+  constructor(message: string, readonly status?: number) {
+    super(message);
+    this.name = 'LlmError';
+  }
+}
+
+export function toErrorValue(err: unknown, kind: ErrorKind = 'internal'): ErrorValue {
+  if (err instanceof BenchrigError) return { kind: err.kind, message: err.message };
+  if (err instanceof SandboxError)
+    return { kind: 'sandbox', message: err.message, cause: err.cause ? describe(err.cause) : undefined };
+  if (err instanceof LlmError) return { kind: 'llm', message: err.message };
+  if (err instanceof LimitExceeded) return { kind: 'limit', message: err.message };
+  if (err instanceof Error) return { kind, message: err.message || err.name, stack: err.stack };
+  return { kind, message: describe(err) };
+}
+
+export function describe(err: unknown): string {
+  if (err instanceof Error) return err.message || err.name;
+  if (typeof err === 'string') return err;
+  try {
+    return JSON.stringify(err);
+  } catch {
+    return String(err);
+  }
+}

@@ -1,0 +1,62 @@
+// The sandbox provider seam (after Inspect AI's SandboxEnvironment). Docker is one provider;
+// remote hosts or Kubernetes would be others without touching trial/.
+
+export interface ExecOptions {
+  timeoutMs?: number;
+  cwd?: string;
+  env?: Record<string, string>;
+  stdin?: string;
+}
+
+export interface ExecResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  truncated: boolean;
+}
+
+/** What an agent gets as `ctx.sandbox` (SPEC §9). */
+export interface Sandbox {
+  readonly id: string;
+  readonly image: string;
+  readonly workdir: string;
+  exec(cmd: string | string[], opts?: ExecOptions): Promise<ExecResult>;
+  readFile(path: string): Promise<string>;
+  writeFile(path: string, content: string | Uint8Array): Promise<void>;
+  /** Copy a host folder's contents (or a map of relative path -> content) under `dest` in the sandbox. */
+  copyIn(src: string | Record<string, string | Uint8Array>, dest: string): Promise<void>;
+  /** Copy `src` out of the sandbox into host folder `dest`; untrusted: regular files and folders only, size-capped. */
+  copyOut(src: string, dest: string, opts?: { maxBytes?: number }): Promise<void>;
+}
+
+/** Everything a provider needs to create one trial's sandbox; plain JSON (crosses workers). */
+export interface SandboxSpec {
+  image: string;
+  build?: string; // absolute path of a folder with a Dockerfile
+  workdir: string;
+  network: 'none' | 'bridge';
+  memory: string; // "512m"
+  cpus: number;
+  pids: number;
+  setup: string[];
+  capAdd?: string[];
+  shared?: { volume: string; mount: string } | null;
+  execTimeoutMs: number;
+  maxOutputBytes: number;
+}
+
+export interface SandboxLabels {
+  runId: string;
+  sessionId: string;
+}
+
+export interface SandboxProvider {
+  /** Once per run: make sure the image exists (build offline when missing). */
+  prepare(spec: SandboxSpec): Promise<void>;
+  start(spec: SandboxSpec, labels: SandboxLabels, signal?: AbortSignal): Promise<Sandbox>;
+  /** Always called in `finally`; tolerates the container being gone already. */
+  stop(sandbox: Sandbox, opts: { interrupted: boolean }): Promise<void>;
+  /** Remove what runs whose harness process is gone left behind; returns how many were removed. */
+  sweep(opts?: { all?: boolean; runId?: string }): Promise<number>;
+}

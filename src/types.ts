@@ -1,0 +1,126 @@
+// Shared data shapes. Everything here is plain JSON so it can cross a worker boundary.
+import type { ErrorValue } from './errors.ts';
+
+/** A dataset row after field mapping (SPEC §4). Ground truth lives here; see `publicSample`. */
+export interface Sample {
+  id: string;
+  input: string;
+  expected?: unknown;
+  expectations?: Record<string, unknown>;
+  user?: { turns?: string[]; instruction?: string; [k: string]: unknown };
+  files?: Record<string, string> | string;
+  setup?: string[];
+  solution?: string | { commands?: string[]; reply?: string };
+  tests?: Record<string, string> | string;
+  metadata: Record<string, unknown>;
+}
+
+/** What an agent other than `oracle` may see of a sample. */
+export interface PublicSample {
+  id: string;
+  input: string;
+  metadata: Record<string, unknown>;
+}
+
+export const GROUND_TRUTH_FIELDS = ['expected', 'expectations', 'solution', 'tests'] as const;
+
+export type TrialStatus =
+  | 'SANDBOX_ERROR'
+  | 'TIMEOUT'
+  | 'AGENT_ERROR'
+  | 'AWAITING_REVIEW'
+  | 'UNGRADABLE'
+  | 'PASSED'
+  | 'FAILED';
+
+export type StopReason = 'user_done' | 'agent_done' | 'max_turns' | 'llm_budget' | 'timeout' | 'error';
+
+export type TrajectoryEvent =
+  | { step: number; ts: number; type: 'user_message'; content: string }
+  | { step: number; ts: number; type: 'agent_message'; content: string; done?: boolean; blocked?: boolean }
+  | {
+      step: number;
+      ts: number;
+      type: 'llm_call';
+      model: string;
+      latency_ms: number;
+      tokens: { input: number; output: number };
+      role?: 'agent' | 'user' | 'judge';
+      error?: string;
+    }
+  | { step: number; ts: number; type: 'tool_call'; tool: string; args: Record<string, unknown>; id?: string }
+  | {
+      step: number;
+      ts: number;
+      type: 'tool_result';
+      tool: string;
+      exit_code?: number;
+      output: string;
+      denied?: boolean;
+      id?: string;
+      error?: string;
+    }
+  | { step: number; ts: number; type: 'check'; name: string; passed: boolean | null; score: number; reason: string }
+  | { step: number; ts: number; type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; message: string };
+
+/** An event as an agent records it: the lifecycle stamps `step` and `ts`. */
+export type NewEvent = TrajectoryEvent extends infer E ? (E extends TrajectoryEvent ? Omit<E, 'step' | 'ts'> : never) : never;
+
+/** One check's verdict (SPEC §11). `passed: null` means ungradable. */
+export interface Verdict {
+  score: number;
+  passed: boolean | null;
+  reason: string;
+  details?: Record<string, unknown>;
+}
+
+export interface CheckVerdict extends Verdict {
+  name: string;
+  type: string;
+}
+
+export interface ExecOutput {
+  exit_code: number;
+  stdout: string;
+  stderr: string;
+  timed_out?: boolean;
+  truncated?: boolean;
+}
+
+/** The result file `results/<task-id>.json` (SPEC §13). The single source of truth for a trial. */
+export interface TrialResult {
+  schema_version: 1;
+  task_id: string;
+  sample_id: string;
+  trial: number;
+  session_id: string;
+  prompt: string;
+  response: string;
+  /** Every agent reply of the trial, in order (for `scope = "transcript"` and re-grading). */
+  replies: string[];
+  blocked: boolean;
+  status: TrialStatus;
+  stop_reason: StopReason;
+  score: number | null;
+  checks: CheckVerdict[];
+  events: TrajectoryEvent[];
+  final_state: Record<string, unknown>;
+  artifacts: Record<string, unknown>;
+  metadata: {
+    llm_calls: number;
+    user_llm_calls: number;
+    tokens: { input: number; output: number };
+    cost_usd?: number | null;
+    tools_used: Record<string, number>;
+    execution_time_s: number;
+    timings_s: { sandbox: number; agent: number; grading: number; cleanup: number };
+    sandbox?: { image: string; container: string; host?: string } | null;
+    input_hash: string;
+    limit?: { kind: string; value: number; limit: number } | null;
+    [k: string]: unknown;
+  };
+  error: ErrorValue | null;
+  trace_id: string | null;
+  started_at: string;
+  finished_at: string;
+}
