@@ -114,7 +114,7 @@ export interface TrialResult {
     tools_used: Record<string, number>;
     execution_time_s: number;
     timings_s: { sandbox: number; agent: number; grading: number; cleanup: number };
-    sandbox?: { image: string; container: string; host?: string } | null;
+    sandbox?: { image: string; container: string; host?: string; kept?: boolean } | null;
     input_hash: string;
     limit?: { kind: string; value: number; limit: number } | null;
     [k: string]: unknown;

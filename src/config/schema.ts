@@ -17,6 +17,20 @@ const llmSchema = z
   .strict();
 export type LlmConfig = z.infer<typeof llmSchema>;
 
+/** `[user.llm]` and `[judge.llm]`: only what is set overrides `[llm]` (no defaults, or they would mask it). */
+const llmOverrideSchema = z
+  .object({
+    base_url: z.string().optional(),
+    api_key: z.string().optional(),
+    model: z.string().optional(),
+    max_retries: z.number().int().min(0).optional(),
+    timeout_s: z.number().positive().optional(),
+    temperature: z.number().optional(),
+    max_tokens: z.number().int().positive().optional(),
+    price: z.object({ input: z.number().min(0), output: z.number().min(0) }).strict().optional(),
+  })
+  .strict();
+
 export const checkSchema = z
   .object({
     type: z.string(),
@@ -89,11 +103,11 @@ export const configSchema = z
         kind: z.enum(['none', 'scripted', 'llm', 'module']).default('none'),
         continuation: z.string().optional(),
         module: z.string().optional(),
-        llm: llmSchema.partial().optional(),
+        llm: llmOverrideSchema.optional(),
       })
       .strict()
       .default({ kind: 'none' }),
-    judge: z.object({ llm: llmSchema.partial().optional() }).strict().default({}),
+    judge: z.object({ llm: llmOverrideSchema.optional() }).strict().default({}),
     llm: llmSchema,
     limits: limitsSchema.default(limitsSchema.parse({})),
     checks: z.array(checkSchema).default([]),

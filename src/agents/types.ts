@@ -1,0 +1,66 @@
+// The agent seam (SPEC §9). Agents are loaded inside the worker by name or path, never sent across.
+import type { NewEvent, PublicSample, Sample } from '../types.ts';
+import type { Sandbox } from '../sandbox/types.ts';
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | null;
+  tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+  tool_call_id?: string;
+  name?: string;
+}
+
+export interface ToolSpec {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: Record<string, unknown> };
+}
+
+export interface ChatRequest {
+  messages: ChatMessage[];
+  tools?: ToolSpec[];
+  model?: string;
+  temperature?: number;
+  max_tokens?: number;
+}
+
+export interface ChatResponse {
+  message: ChatMessage;
+  usage: { input_tokens: number; output_tokens: number };
+}
+
+export interface LlmClient {
+  chat(req: ChatRequest): Promise<ChatResponse>;
+  readonly callsUsed: number;
+  /** null: unlimited */
+  readonly callsLeft: number | null;
+}
+
+export interface AgentContext {
+  sessionId: string;
+  /** No ground truth, except for the `oracle` agent which gets the full sample in `groundTruth`. */
+  sample: PublicSample;
+  sandbox?: Sandbox;
+  llm: LlmClient;
+  options: Record<string, unknown>;
+  signal: AbortSignal;
+  record(event: NewEvent): void;
+}
+
+/** Only built-in agents that validate a benchmark see this (oracle). */
+export interface TrustedAgentContext extends AgentContext {
+  groundTruth: Sample;
+}
+
+export interface AgentReply {
+  content: string;
+  done?: boolean;
+  blocked?: boolean;
+  state?: Record<string, unknown>;
+}
+
+export interface Agent {
+  respond(message: string): Promise<AgentReply>;
+  close?(): Promise<void>;
+}
+
+export type AgentFactory = (ctx: AgentContext) => Agent | Promise<Agent>;

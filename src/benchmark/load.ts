@@ -1,0 +1,156 @@
+// benchmark.toml -> Benchmark (SPEC §4, §6 step 1–2): locate the folder, resolve the config
+// layers, check the checks and the gate, read and map the dataset, refuse samples a check cannot
+// grade, compute the version, then filter. Everything a user can get wrong fails here, before
+// anything runs, with a message naming the file and key or row.
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { BenchrigError, describe as describeError } from '../errors.ts';
+import { GATE_METRICS, type CheckConfig, type Config } from '../config/schema.ts';
+import { displayPath, resolveConfig } from '../config/load.ts';
+import { sourceFor, type Sources } from '../config/layers.ts';
+import { CHECKS, getCheck } from '../checks/index.ts';
+import { readDataset } from '../dataset/read.ts';
+import { checkFieldMap, jsonColumns, mapRows } from '../dataset/map.ts';
+import { filterSamples } from '../dataset/filter.ts';
+import type { Sample } from '../types.ts';
+import type { Benchmark } from './types.ts';
+import { benchmarkVersion } from './version.ts';
+
+export interface LoadBenchmarkOptions {
+  cwd?: string;
+  configFile?: string;
+  env?: NodeJS.ProcessEnv;
+  /** A partial Config built from command-line flags (the last layer). */
+  flags?: Record<string, unknown>;
+  sample?: string[];
+  limit?: number;
+  shuffle?: boolean;
+  seed?: number | string;
+}
+
+export const HOOK_FILES = ['hooks.ts', 'hooks.js', 'hooks.mjs'];
+
+/** Lower-is-better metrics: a `value >= threshold` gate on them would reward failure (SPEC §12). */
+const LOWER_IS_BETTER = /^(safety_violation_rate|ungradable_rate|timeout_rate|over_refusal_rate|guardrail_block_rate|\w+_error_rate)$/;
+
+export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}): Promise<Benchmark> {
+  const cwd = opts.cwd ?? process.cwd();
+  const { dir, toml } = locateBenchmark(ref, cwd);
+  const configFile = opts.configFile ? path.resolve(cwd, opts.configFile) : undefined;
+  const { config, sources } = await resolveConfig({ benchmarkToml: toml, configFile, env: opts.env, flags: opts.flags });
+  const src = (...key: Array<string | number>) => sourceFor(sources, key) ?? displayPath(toml);
+
+  const checks = nameChecks(config.checks);
+  validateChecks(checks, src('checks'));
+  validateGate(config, sources);
+  const sandbox = resolveSandbox(config, dir, src);
+
+  if (!config.dataset) throw new BenchrigError('benchmark', `${displayPath(toml)}: missing [dataset] table (e.g. source = "data/tasks.jsonl")`);
+  const { fields, source } = config.dataset;
+  checkFieldMap(fields, src('dataset', 'fields'));
+  const rows = await readDataset(source, { baseDir: dir, jsonColumns: jsonColumns(fields), key: `${src('dataset', 'source')}: key dataset.source` });
+  if (rows.length === 0) throw new BenchrigError('dataset', `${src('dataset', 'source')}: key dataset.source: dataset "${source}" has no rows`);
+  const all = mapRows(rows, { fields, baseDir: dir });
+  refuseMissingInputs(checks, all, src('checks'));
+
+  const hooks = HOOK_FILES.map((f) => path.join(dir, f)).find((f) => existsSync(f));
+  const version = await benchmarkVersion({ config, checks, samples: all, dir, hooks });
+  const samples = filterSamples(all, opts);
+
+  return {
+    name: config.name ?? path.basename(dir),
+    description: config.description,
+    dir,
+    version,
+    config: { ...config, checks, sandbox },
+    checks,
+    samples,
+    nSamplesTotal: all.length,
+    dataset: { source, resolved_revision: null },
+    ...(hooks ? { hooks } : {}),
+  };
+}
+
+/** A folder (or its benchmark.toml) relative to cwd, else `<cwd>/benchmarks/<name>`. */
+export function locateBenchmark(ref: string, cwd: string): { dir: string; toml: string } {
+  const direct = path.resolve(cwd, ref);
+  const candidates = path.basename(direct) === 'benchmark.toml' ? [direct] : [path.join(direct, 'benchmark.toml')];
+  if (!path.isAbsolute(ref) && !ref.includes('/') && !ref.includes(path.sep)) candidates.push(path.join(cwd, 'benchmarks', ref, 'benchmark.toml'));
+  const toml = candidates.find((c) => statSync(c, { throwIfNoEntry: false })?.isFile());
+  if (!toml) throw new BenchrigError('usage', `benchmark "${ref}" not found: tried ${candidates.map(displayPath).join(', ')}`);
+  return { dir: path.dirname(toml), toml };
+}
+
+/** Default names are the type; a repeated name gets `-2`, `-3`… (expectations are keyed by name). */
+export function nameChecks(checks: Config['checks']): CheckConfig[] {
+  const taken = new Set<string>();
+  return checks.map((c) => {
+    const base = typeof c.name === 'string' && c.name ? c.name : c.type;
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+    taken.add(name);
+    return { ...c, name } as CheckConfig;
+  });
+}
+
+function validateChecks(checks: CheckConfig[], file: string) {
+  checks.forEach((check, i) => {
+    const impl = getCheck(check.type);
+    if (!impl) {
+      const known = Object.keys(CHECKS).join(', ');
+      throw new BenchrigError('benchmark', `${file}: key checks[${i}].type: unknown check type "${check.type}" (known: ${known})`);
+    }
+    try {
+      impl.validate?.(check);
+    } catch (err) {
+      throw new BenchrigError('benchmark', `${file}: key checks[${i}]: ${describeError(err)}`);
+    }
+  });
+}
+
+function validateGate(config: Config, sources: Sources) {
+  if (!config.gate) return;
+  const { metric, threshold } = config.gate;
+  const where = (key: string) => `${sourceFor(sources, ['gate', key]) ?? 'configuration'}: key gate.${key}`;
+  const allowed = GATE_METRICS.join(', ');
+  if (LOWER_IS_BETTER.test(metric)) {
+    throw new BenchrigError('benchmark', `${where('metric')}: "${metric}" is lower-is-better; the gate passes when value >= threshold, so it takes higher-is-better metrics only (${allowed})`);
+  }
+  if (!(GATE_METRICS as readonly string[]).includes(metric)) {
+    throw new BenchrigError('benchmark', `${where('metric')}: unknown gate metric "${metric}" (allowed: ${allowed})`);
+  }
+  if (threshold < 0 || threshold > 1) throw new BenchrigError('benchmark', `${where('threshold')}: ${threshold} is outside 0..1`);
+}
+
+/** A check that needs a per-sample input refuses samples that have none (SPEC §11). */
+function refuseMissingInputs(checks: CheckConfig[], samples: Sample[], file: string) {
+  checks.forEach((check, i) => {
+    if (!getCheck(check.type)?.needsInput || check.value !== undefined) return;
+    const lacking = samples.filter((s) => (s.expectations?.[check.name] ?? s.expected) === undefined).map((s) => s.id);
+    if (lacking.length === 0) return;
+    const shown = lacking.slice(0, 20).join(', ') + (lacking.length > 20 ? `, … (${lacking.length} in all)` : '');
+    throw new BenchrigError(
+      'benchmark',
+      `${file}: key checks[${i}]: check "${check.name}" (${check.type}) needs an input, but ${lacking.length} sample(s) have none ` +
+        `(no expectations["${check.name}"] and no expected; or give the check a value): ${shown}`,
+    );
+  });
+}
+
+/** `[sandbox] build` and `[sandbox.shared] source` as absolute paths that exist. */
+function resolveSandbox(config: Config, dir: string, src: (...k: string[]) => string): Config['sandbox'] {
+  const sandbox = config.sandbox;
+  if (!sandbox) return undefined;
+  const folder = (rel: string, key: string[], needs?: string) => {
+    const abs = path.resolve(dir, rel);
+    const where = `${src(...key)}: key ${key.join('.')}`;
+    if (!statSync(abs, { throwIfNoEntry: false })?.isDirectory()) throw new BenchrigError('benchmark', `${where}: folder "${rel}" not found (looked at ${displayPath(abs)})`);
+    if (needs && !existsSync(path.join(abs, needs))) throw new BenchrigError('benchmark', `${where}: folder "${rel}" has no ${needs}`);
+    return abs;
+  };
+  return {
+    ...sandbox,
+    ...(sandbox.build ? { build: folder(sandbox.build, ['sandbox', 'build'], 'Dockerfile') } : {}),
+    ...(sandbox.shared ? { shared: { ...sandbox.shared, source: folder(sandbox.shared.source, ['sandbox', 'shared', 'source']) } } : {}),
+  };
+}

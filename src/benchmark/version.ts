@@ -1,0 +1,90 @@
+// The benchmark version (SPEC §1): a content hash of everything that decides a verdict, so two
+// runs of the same version are comparable. Paths are hashed as written (never absolute), so the
+// same benchmark checked out elsewhere has the same version.
+import { createHash } from 'node:crypto';
+import { readFile, readdir, readlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { CheckConfig, Config } from '../config/schema.ts';
+import type { Sample } from '../types.ts';
+
+export interface VersionInput {
+  /** The effective config with sandbox paths as written (relative to the benchmark folder). */
+  config: Config;
+  /** Checks with names filled (expectations are keyed by name). */
+  checks: CheckConfig[];
+  /** Every mapped sample, before --sample/--limit/--shuffle. */
+  samples: Sample[];
+  /** The benchmark folder: folder references resolve against it. */
+  dir: string;
+  /** Absolute path of the hooks module, when there is one (custom checks live there). */
+  hooks?: string;
+}
+
+export async function benchmarkVersion(input: VersionInput): Promise<string> {
+  const { config, samples, dir } = input;
+  const folders = new Set<string>();
+  for (const s of samples) for (const ref of [s.files, s.tests]) if (typeof ref === 'string') folders.add(ref);
+  if (config.sandbox?.build) folders.add(config.sandbox.build);
+  if (config.sandbox?.shared?.source) folders.add(config.sandbox.shared.source);
+
+  const contents: Record<string, string> = {};
+  for (const rel of [...folders].sort()) contents[rel] = await folderDigest(path.resolve(dir, rel));
+
+  const doc = {
+    checks: input.checks,
+    gate: config.gate ?? null,
+    limits: config.limits,
+    sandbox: config.sandbox ?? null,
+    n_trials: config.n_trials,
+    blocks_are_success: config.blocks_are_success,
+    user: { kind: config.user.kind, continuation: config.user.continuation ?? null, module: config.user.module ?? null },
+    samples,
+    folders: contents,
+    hooks: input.hooks ? sha16(await readFile(input.hooks)) : null,
+  };
+  return sha16(canonicalJson(doc));
+}
+
+/** sha256 of the input, first 16 hex: matches a task across runs whatever its row id (SPEC §12). */
+export function inputHash(sample: Pick<Sample, 'input'>): string {
+  return sha16(sample.input);
+}
+
+export function sha16(data: string | Buffer): string {
+  return createHash('sha256').update(data).digest('hex').slice(0, 16);
+}
+
+/** JSON with object keys sorted at every depth; undefined members dropped, like JSON.stringify. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+    const sorted: Record<string, unknown> = {};
+    for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k];
+    return sorted;
+  });
+}
+
+/** A digest of a folder's tree: every path, file content and symlink target, in sorted order. */
+export async function folderDigest(folder: string): Promise<string> {
+  const hash = createHash('sha256');
+  const walk = async (rel: string): Promise<void> => {
+    const entries = await readdir(path.join(folder, rel), { withFileTypes: true }).catch(() => null);
+    if (!entries) {
+      hash.update(`missing ${rel}\n`);
+      return;
+    }
+    for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const p = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        hash.update(`d ${p}\n`);
+        await walk(p);
+      } else if (e.isSymbolicLink()) {
+        hash.update(`l ${p} ${await readlink(path.join(folder, p))}\n`);
+      } else if (e.isFile()) {
+        hash.update(`f ${p} ${sha16(await readFile(path.join(folder, p)))}\n`);
+      }
+    }
+  };
+  await walk('');
+  return hash.digest('hex').slice(0, 16);
+}

@@ -1,0 +1,92 @@
+// Grade one trial: run every check of the benchmark against what the trial produced. A check that
+// throws becomes ungradable with the error as its reason — grading itself never throws.
+import type { CheckConfig } from '../config/schema.ts';
+import type { Sandbox } from '../sandbox/types.ts';
+import type { CheckVerdict, Sample, TrajectoryEvent, Verdict } from '../types.ts';
+import { describe } from '../errors.ts';
+import { getCheck } from './index.ts';
+import { ungradable } from './text.ts';
+
+export interface GradeInput {
+  checks: CheckConfig[];
+  sample: Sample;
+  replies: string[];
+  events: TrajectoryEvent[];
+  finalState: Record<string, unknown>;
+  blocked: boolean;
+  /** The live sandbox, during the trial. Absent when re-grading. */
+  sandbox?: Sandbox;
+  /** Artifacts saved so far (by the trial, or a previous grading): kept, and read by re-grades. */
+  artifacts: Record<string, unknown>;
+  signal?: AbortSignal;
+  /**
+   * Run only the checks that need no sandbox. Checks that need one keep their verdict from
+   * `previous` (same name) when given, else are ungradable; saved artifacts are kept untouched.
+   */
+  skipSandbox?: boolean;
+  /** Verdicts of an earlier grading (the result file's `checks`), used with `skipSandbox`. */
+  previous?: CheckVerdict[];
+}
+
+export interface GradeOutput {
+  verdicts: CheckVerdict[];
+  artifacts: Record<string, unknown>;
+}
+
+/** The per-sample input of a check (SPEC §4): its own expectation, the sample's, or the literal. */
+export function expectationFor(check: CheckConfig, sample: Sample): unknown {
+  return sample.expectations?.[check.name] ?? sample.expected ?? check.value;
+}
+
+/** What a check grades: the last reply, or every reply with `scope = "transcript"`. */
+export function responseFor(check: CheckConfig, replies: string[]): string {
+  if (check.scope === 'transcript') return replies.join('\n');
+  return replies.length > 0 ? replies[replies.length - 1] : '';
+}
+
+/** Keep verdicts inside the contract whatever a check (custom ones included) returned. */
+export function normalizeVerdict(v: Verdict): Verdict {
+  const passed = v.passed === true || v.passed === false ? v.passed : null;
+  const raw = typeof v.score === 'number' && Number.isFinite(v.score) ? v.score : 0;
+  const out: Verdict = { score: Math.min(1, Math.max(0, raw)), passed, reason: typeof v.reason === 'string' ? v.reason : '' };
+  if (v.details !== undefined) out.details = v.details;
+  return out;
+}
+
+export async function gradeTrial(input: GradeInput): Promise<GradeOutput> {
+  const artifacts: Record<string, unknown> = { ...input.artifacts };
+  const verdicts: CheckVerdict[] = [];
+  for (const check of input.checks) {
+    const label = { name: check.name, type: check.type };
+    const impl = getCheck(check.type);
+    if (!impl) {
+      verdicts.push({ ...label, ...ungradable(`unknown check type "${check.type}"`) });
+      continue;
+    }
+    if (input.skipSandbox && impl.needsSandbox) {
+      const kept = input.previous?.find((p) => p.name === check.name && p.type === check.type);
+      verdicts.push(kept ? { ...kept } : { ...label, ...ungradable('needs the sandbox: not run') });
+      continue;
+    }
+    try {
+      if (input.signal?.aborted) throw new Error('grading aborted');
+      const verdict = await impl.run({
+        check,
+        sample: input.sample,
+        expectation: expectationFor(check, input.sample),
+        response: responseFor(check, input.replies),
+        replies: input.replies,
+        events: input.events,
+        finalState: input.finalState,
+        blocked: input.blocked,
+        sandbox: input.sandbox,
+        artifacts,
+        signal: input.signal,
+      });
+      verdicts.push({ ...label, ...normalizeVerdict(verdict) });
+    } catch (err) {
+      verdicts.push({ ...label, ...ungradable(`check error: ${describe(err)}`) });
+    }
+  }
+  return { verdicts, artifacts };
+}

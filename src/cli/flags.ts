@@ -1,0 +1,80 @@
+// Command-line flags as the last configuration layer (SPEC §3, §5): a partial Config.
+import { BenchrigError } from '../errors.ts';
+
+export interface RunFlags {
+  agent?: string;
+  agentOpt?: string[];
+  agentId?: string;
+  mode?: string;
+  workers?: string;
+  perWorker?: string;
+  maxSandboxes?: string;
+  trials?: string;
+  maxLlmCalls?: string;
+  maxTurns?: string;
+  trialTimeout?: string;
+  output?: string;
+  keepSandbox?: boolean;
+  llmCache?: string;
+  logLevel?: string;
+}
+
+export function int(flag: string, value: string | undefined, min = 0): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new BenchrigError('usage', `--${flag} takes a whole number ≥ ${min}, got "${value}"`);
+  return n;
+}
+
+function num(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new BenchrigError('usage', `--${flag} takes a positive number, got "${value}"`);
+  return n;
+}
+
+/** `--agent-opt k=v`: values that read as JSON (numbers, booleans, arrays) are parsed, others stay strings. */
+export function parseAgentOpts(pairs: string[] = []): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new BenchrigError('usage', `--agent-opt takes key=value, got "${pair}"`);
+    const raw = pair.slice(eq + 1);
+    let value: unknown = raw;
+    try {
+      if (/^(true|false|null|-?\d+(\.\d+)?|\[.*\]|\{.*\})$/s.test(raw)) value = JSON.parse(raw);
+    } catch {
+      value = raw;
+    }
+    out[pair.slice(0, eq)] = value;
+  }
+  return out;
+}
+
+const clean = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+
+export function flagsToConfig(f: RunFlags): Record<string, unknown> {
+  const layer: Record<string, unknown> = {};
+  const agent = clean({ name: f.agent, id: f.agentId, options: f.agentOpt?.length ? parseAgentOpts(f.agentOpt) : undefined });
+  if (Object.keys(agent).length) layer.agent = agent;
+  const trials = int('trials', f.trials, 1);
+  if (trials !== undefined) layer.n_trials = trials;
+  const limits = clean({
+    max_llm_calls: int('max-llm-calls', f.maxLlmCalls),
+    max_turns: int('max-turns', f.maxTurns, 1),
+    trial_timeout_s: num('trial-timeout', f.trialTimeout),
+  });
+  if (Object.keys(limits).length) layer.limits = limits;
+  const run = clean({
+    mode: f.mode,
+    workers: int('workers', f.workers, 1),
+    per_worker: int('per-worker', f.perWorker, 1),
+    max_sandboxes: int('max-sandboxes', f.maxSandboxes, 1),
+    output: f.output,
+    keep_sandbox: f.keepSandbox || undefined,
+    llm_cache: f.llmCache,
+    log_level: f.logLevel,
+  });
+  if (Object.keys(run).length) layer.run = run;
+  return layer;
+}

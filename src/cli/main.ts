@@ -1,0 +1,50 @@
+// The command line (SPEC §3). No logic of its own: parse, call, map errors to exit codes.
+import { Command, CommanderError, Option } from 'commander';
+import { BenchrigError, describe } from '../errors.ts';
+import { HARNESS_VERSION } from '../run/run-dir.ts';
+import { registerRun } from './run.ts';
+import { registerTools } from './tools.ts';
+
+export const EXIT = { ok: 0, gate: 1, usage: 2, infra: 3, interrupted: 130 } as const;
+
+export function buildProgram(): Command {
+  const program = new Command('benchrig')
+    .description('Run LLM-agent benchmarks in Docker sandboxes and grade them')
+    .version(HARNESS_VERSION)
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  registerRun(program);
+  registerTools(program);
+  for (const cmd of program.commands) cmd.exitOverride();
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    process.exitCode = exitCodeFor(err);
+  }
+  // A run may leave sockets (dockerode's agent) open; the verdict is written, so leave now.
+  if (process.exitCode !== undefined && process.exitCode !== 0) process.exit(process.exitCode);
+  process.exit(Number(process.exitCode ?? 0));
+}
+
+/** Every error a user can cause is one line and exit 2; an unreachable Docker is exit 3. */
+export function exitCodeFor(err: unknown): number {
+  if (err instanceof CommanderError) {
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
+    return EXIT.usage; // commander already printed its message
+  }
+  if (err instanceof BenchrigError) {
+    process.stderr.write(`benchrig: ${err.message}${err.hint ? `\n  ${err.hint}` : ''}\n`);
+    return err.kind === 'docker_unavailable' ? EXIT.infra : err.kind === 'interrupted' ? EXIT.interrupted : EXIT.usage;
+  }
+  process.stderr.write(`benchrig: internal error: ${describe(err)}\n`);
+  if (process.env.BENCHRIG_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? ''}\n`);
+  return EXIT.infra;
+}
+
+export { Option };

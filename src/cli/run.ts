@@ -1,0 +1,75 @@
+// `benchrig run`: flags → a run; the exit code is the gate's (SPEC §3).
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import { createRunConsole } from '../run/console.ts';
+import { runBenchmark } from '../run/orchestrator.ts';
+import { installInterruptHandlers } from '../run/cancel.ts';
+import { flagsToConfig, int, type RunFlags } from './flags.ts';
+
+const collect = (v: string, acc: string[] = []) => [...acc, v];
+const collectList = (v: string, acc: string[] = []) => [...acc, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
+
+interface RunCommandOptions extends RunFlags {
+  sample?: string[];
+  limit?: string;
+  shuffle?: boolean;
+  seed?: string;
+  config?: string;
+  verbose?: boolean;
+  quiet?: boolean;
+  progress?: boolean;
+}
+
+export function registerRun(program: Command): void {
+  program
+    .command('run')
+    .description('run a benchmark; writes a run folder; the exit code is the gate')
+    .argument('<benchmark>', 'a benchmark folder or a name under ./benchmarks')
+    .option('--agent <name|path>', 'built-in agent (oracle, nop, react, …) or a module path')
+    .option('--agent-opt <k=v>', 'agent option (repeatable)', collect)
+    .option('--agent-id <id>', 'names the run folder evals/<agent-id>/…')
+    .addOption(new Option('--mode <mode>', 'where samples execute').choices(['single', 'threads', 'processes']))
+    .option('--workers <n>', 'threads or processes in the pool')
+    .option('--per-worker <n>', 'samples in flight inside one worker')
+    .option('--max-sandboxes <n>', 'live sandboxes at once, across all workers')
+    .option('--trials <k>', 'trials per sample')
+    .option('--sample <id>', 'run only these samples (repeatable, or a comma list)', collectList)
+    .option('--limit <n>', 'the first N samples (after --shuffle)')
+    .option('--shuffle', 'shuffle the samples (reproducible with --seed)')
+    .option('--seed <s>', 'seed for --shuffle')
+    .option('--max-llm-calls <n>', "the agent's LLM-call budget per trial")
+    .option('--max-turns <n>', 'user turns per trial')
+    .option('--trial-timeout <s>', 'seconds per trial (after the sandbox is ready)')
+    .option('--output <dir>', 'root of run folders')
+    .option('--config <file>', 'an extra TOML layer')
+    .option('--keep-sandbox', 'leave the sandbox running after the trial and print how to enter it')
+    .addOption(new Option('--llm-cache <mode>', 'record or replay LLM responses').choices(['off', 'record', 'replay']))
+    .option('--verbose', 'stream every trial event')
+    .option('--quiet', 'print nothing but the summary')
+    .addOption(new Option('--log-level <level>').choices(['debug', 'info', 'warn', 'error']))
+    .option('--no-progress', 'no progress display')
+    .action(async (benchmark: string, o: RunCommandOptions) => {
+      const flags = flagsToConfig(o);
+      // Debugging one sample: without an explicit --mode it runs in the main thread.
+      if (o.sample?.length && !o.mode) flags.run = { ...(flags.run as object), mode: 'single' };
+      const interrupt = installInterruptHandlers((line) => process.stderr.write(line + '\n'));
+      try {
+        const outcome = await runBenchmark({
+          benchmark,
+          cwd: process.cwd(),
+          configFile: o.config,
+          env: process.env,
+          flags,
+          sample: o.sample,
+          limit: int('limit', o.limit, 1),
+          shuffle: o.shuffle,
+          seed: o.seed,
+          signal: interrupt.signal,
+          console: createRunConsole({ verbose: !!o.verbose, quiet: !!o.quiet, color: !!process.stdout.isTTY && !process.env.NO_COLOR }),
+        });
+        process.exitCode = outcome.exitCode;
+      } finally {
+        interrupt.dispose();
+      }
+    });
+}

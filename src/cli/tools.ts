@@ -1,0 +1,99 @@
+// The commands around a run: list, validate, sandbox build/cleanup, config show.
+import { existsSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { stringify } from 'smol-toml';
+import { listBenchmarks } from '../benchmark/list.ts';
+import { loadBenchmark } from '../benchmark/load.ts';
+import { resolveConfig } from '../config/load.ts';
+import { BenchrigError } from '../errors.ts';
+import { checkDocker } from '../sandbox/client.ts';
+import { ensureImage } from '../sandbox/images.ts';
+import { sweep } from '../sandbox/sweep.ts';
+
+const print = (s: string) => process.stdout.write(s + '\n');
+
+export function registerTools(program: Command): void {
+  program
+    .command('list')
+    .description('benchmarks under ./benchmarks with sample counts and versions')
+    .action(async () => {
+      const rows = await listBenchmarks(process.cwd());
+      if (rows.length === 0) {
+        print('no benchmarks under ./benchmarks');
+        return;
+      }
+      const w = Math.max(...rows.map((r) => r.name.length), 9);
+      print(`${'BENCHMARK'.padEnd(w)}  SAMPLES  VERSION           DESCRIPTION`);
+      for (const r of rows) {
+        if ('error' in r) print(`${r.name.padEnd(w)}  ${'-'.padStart(7)}  ${'invalid'.padEnd(16)}  ${r.error}`);
+        else print(`${r.name.padEnd(w)}  ${String(r.n_samples).padStart(7)}  ${r.version.padEnd(16)}  ${r.description ?? ''}`);
+      }
+    });
+
+  program
+    .command('validate')
+    .description('check a benchmark: schema, dataset rows, check inputs, gate')
+    .argument('<benchmark>')
+    .action(async (ref: string) => {
+      const b = await loadBenchmark(ref, { cwd: process.cwd(), env: process.env });
+      print(`ok: ${b.name} — ${b.samples.length} samples, ${b.checks.length} check(s) (${b.checks.map((c) => c.name).join(', ')}), version ${b.version}`);
+    });
+
+  const sandbox = program.command('sandbox').description('sandbox images and leftovers');
+  sandbox
+    .command('build')
+    .description("build a benchmark's sandbox image (or a sandbox folder's) offline")
+    .argument('<benchmark|sandbox-dir>')
+    .option('--rebuild', 'build even when the image exists')
+    .option('--tag <image>', 'image name when building a sandbox folder (default benchrig/<folder>:1)')
+    .action(async (ref: string, o: { rebuild?: boolean; tag?: string }) => {
+      const dir = resolve(ref);
+      let spec: { image: string; build?: string };
+      if (existsSync(join(dir, 'Dockerfile')) && !existsSync(join(dir, 'benchmark.toml'))) {
+        spec = { image: o.tag ?? `benchrig/${basename(dir)}:1`, build: dir };
+      } else {
+        const b = await loadBenchmark(ref, { cwd: process.cwd(), env: process.env });
+        if (!b.config.sandbox) throw new BenchrigError('benchmark', `${b.name} has no [sandbox]: nothing to build`);
+        spec = { image: b.config.sandbox.image, build: b.config.sandbox.build };
+      }
+      await checkDocker();
+      await ensureImage(spec, { rebuild: !!o.rebuild, onProgress: (line: string) => process.stderr.write(line + '\n') });
+      print(`image ${spec.image} ready`);
+    });
+  sandbox
+    .command('cleanup')
+    .description('remove containers and volumes left by dead runs')
+    .option('--all', 'every benchrig container and volume, including live runs')
+    .action(async (o: { all?: boolean }) => {
+      await checkDocker();
+      const n = await sweep({ all: !!o.all });
+      print(`removed ${n} container(s)/volume(s)`);
+    });
+
+  program
+    .command('config')
+    .description('configuration')
+    .command('show')
+    .description('the effective configuration after every layer and ${VAR} expansion')
+    .argument('[benchmark]')
+    .option('--config <file>', 'an extra TOML layer')
+    .action(async (ref: string | undefined, o: { config?: string }) => {
+      let config: Record<string, unknown>;
+      if (ref) config = (await loadBenchmark(ref, { cwd: process.cwd(), env: process.env, configFile: o.config })).config;
+      else config = (await resolveConfig({ configFile: o.config, env: process.env })).config;
+      print(stringify(redactSecrets(config)));
+    });
+}
+
+/** Keys are shown, secrets are not (SPEC §5: secrets never reach an output). */
+function redactSecrets(v: unknown): any {
+  if (Array.isArray(v)) return v.map(redactSecrets);
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([, x]) => x !== undefined)
+        .map(([k, x]) => [k, /api_key|token|secret|password/i.test(k) && typeof x === 'string' && x ? '[redacted]' : redactSecrets(x)]),
+    );
+  return v;
+}

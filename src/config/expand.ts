@@ -1,0 +1,57 @@
+// `${VAR}` / `${VAR:-default}` expansion in every string of a file layer (SPEC §5).
+// `$${` is an escape for a literal `${`. Expansion happens per file, before merging, so an error
+// can name the file and the key that held the reference.
+import { BenchrigError } from '../errors.ts';
+
+const REF = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$\{[^}]*\}?/g;
+
+/** A key path as users read it: `llm.api_key`, `checks[1].command`. */
+export function formatPath(path: ReadonlyArray<string | number>): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out ? `.${part}` : part;
+  }
+  return out || '(top level)';
+}
+
+/** Expand one string; `where` names the file and key for the error message. */
+export function expandString(value: string, env: NodeJS.ProcessEnv, where: { file: string; key: string }): string {
+  return value.replace(REF, (match, name: string | undefined, fallback: string | undefined) => {
+    if (match === '$${') return '${';
+    if (name === undefined) {
+      throw new BenchrigError(
+        'config',
+        `${where.file}: key ${where.key}: malformed reference ${JSON.stringify(match)} (use \${VAR} or \${VAR:-default}; $\${ for a literal)`,
+      );
+    }
+    const set = env[name];
+    // Like the shell's `:-`, an empty variable takes the default too.
+    if (fallback !== undefined) return set === undefined || set === '' ? fallback : set;
+    if (set === undefined) {
+      throw new BenchrigError(
+        'config',
+        `${where.file}: key ${where.key}: environment variable ${name} is not set (use \${${name}:-default} for a default)`,
+      );
+    }
+    return set;
+  });
+}
+
+/** Expand every string (keys stay as written) in a parsed TOML document. Returns a new value. */
+export function expandDeep(value: unknown, env: NodeJS.ProcessEnv, file: string, path: Array<string | number> = []): unknown {
+  if (typeof value === 'string') return expandString(value, env, { file, key: formatPath(path) });
+  if (Array.isArray(value)) return value.map((v, i) => expandDeep(v, env, file, [...path, i]));
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = expandDeep(v, env, file, [...path, k]);
+    return out;
+  }
+  return value;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}

@@ -1,0 +1,124 @@
+// Raw rows -> Samples (SPEC §4): `[dataset.fields]` maps a sample field to a column (a field maps
+// to itself when omitted), unmapped columns land in `metadata`, and every field is checked so a
+// bad row is refused at load with its file:line, never half-run.
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { BenchrigError } from '../errors.ts';
+import { isPlainObject } from '../config/expand.ts';
+import type { Sample } from '../types.ts';
+import type { RawRow } from './read.ts';
+
+export const SAMPLE_FIELDS = ['id', 'input', 'expected', 'expectations', 'user', 'files', 'setup', 'solution', 'tests', 'metadata'] as const;
+export type SampleField = (typeof SAMPLE_FIELDS)[number];
+
+/** Fields whose CSV cells hold JSON (objects or arrays). */
+const JSON_FIELDS: SampleField[] = ['files', 'tests', 'user', 'expectations', 'setup', 'metadata', 'solution'];
+
+/** Refuse `[dataset.fields]` keys that are not sample fields (`where` names file and key). */
+export function checkFieldMap(fields: Record<string, string>, where: string): void {
+  for (const key of Object.keys(fields)) {
+    if (!(SAMPLE_FIELDS as readonly string[]).includes(key)) {
+      throw new BenchrigError('config', `${where}: key dataset.fields.${key}: not a sample field (known: ${SAMPLE_FIELDS.join(', ')})`);
+    }
+  }
+}
+
+/** The columns that hold object/array fields, for readers of text formats. */
+export function jsonColumns(fields: Record<string, string>): Set<string> {
+  return new Set(JSON_FIELDS.map((f) => fields[f] ?? f));
+}
+
+export interface MapOptions {
+  fields: Record<string, string>;
+  /** Benchmark folder: `files`/`tests` folder paths resolve against it and must exist. */
+  baseDir: string;
+}
+
+export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
+  const columnOf = (f: SampleField) => opts.fields[f] ?? f;
+  const mapped = new Set<string>(SAMPLE_FIELDS.map(columnOf));
+  const seen = new Map<string, string>();
+  const folders = new Map<string, boolean>();
+  const isFolder = (rel: string) => {
+    if (!folders.has(rel)) folders.set(rel, statSync(path.resolve(opts.baseDir, rel), { throwIfNoEntry: false })?.isDirectory() ?? false);
+    return folders.get(rel)!;
+  };
+
+  return rows.map(({ row, where }) => {
+    const name = (f: SampleField) => (columnOf(f) === f ? `field ${f}` : `field ${f} (column "${columnOf(f)}")`);
+    const fail = (f: SampleField, what: string): never => {
+      throw new BenchrigError('dataset', `${where}: ${name(f)} ${what}`);
+    };
+    const get = (f: SampleField) => {
+      const v = row[columnOf(f)];
+      return v === null || v === '' ? undefined : v; // empty CSV cells and JSON nulls mean "absent"
+    };
+
+    const rawId = get('id');
+    if (rawId === undefined) fail('id', 'is missing (every row needs an id; rows are never auto-numbered)');
+    if (typeof rawId === 'number' ? !Number.isFinite(rawId) : typeof rawId !== 'string') fail('id', 'must be a string or a number');
+    const id = String(rawId).trim();
+    if (!id) fail('id', 'is empty');
+    const first = seen.get(id);
+    if (first) throw new BenchrigError('dataset', `duplicate sample id "${id}": ${first} and ${where}`);
+    seen.set(id, where);
+
+    const input = get('input');
+    if (typeof input !== 'string') fail('input', input === undefined ? 'is missing' : 'must be a string');
+
+    const loose: Record<string, unknown> = {};
+    for (const [column, value] of Object.entries(row)) if (!mapped.has(column)) loose[column] = value;
+    const meta = get('metadata');
+    if (meta !== undefined && !isPlainObject(meta)) fail('metadata', 'must be an object');
+    const sample: Sample = { id, input: input as string, metadata: { ...loose, ...(meta as Record<string, unknown> | undefined) } };
+
+    const expected = get('expected');
+    if (expected !== undefined) sample.expected = expected;
+    const expectations = get('expectations');
+    if (expectations !== undefined) {
+      if (!isPlainObject(expectations)) fail('expectations', 'must be an object keyed by check name');
+      sample.expectations = expectations as Record<string, unknown>;
+    }
+    const user = get('user');
+    if (user !== undefined) {
+      if (!isPlainObject(user)) fail('user', 'must be an object like {"turns": [...]} or {"instruction": "..."}');
+      const u = user as Record<string, unknown>;
+      if (u.turns !== undefined && !isStringArray(u.turns)) fail('user', '.turns must be a list of strings');
+      if (u.instruction !== undefined && typeof u.instruction !== 'string') fail('user', '.instruction must be a string');
+      sample.user = u as Sample['user'];
+    }
+    for (const f of ['files', 'tests'] as const) {
+      const v = get(f);
+      if (v === undefined) continue;
+      if (typeof v === 'string') {
+        if (!isFolder(v)) fail(f, `names folder "${v}", which does not exist under ${opts.baseDir}`);
+      } else if (!isPlainObject(v) || !Object.values(v).every((c) => typeof c === 'string')) {
+        fail(f, 'must be an object of path -> content strings, or a folder path');
+      }
+      sample[f] = v as Record<string, string> | string;
+    }
+    const setup = get('setup');
+    if (setup !== undefined) {
+      if (!isStringArray(setup)) fail('setup', 'must be a list of command strings');
+      sample.setup = setup as string[];
+    }
+    const solution = get('solution');
+    if (solution !== undefined) {
+      if (typeof solution !== 'string' && !isSolutionObject(solution)) {
+        fail('solution', 'must be a shell script string or {"commands": [...], "reply": "..."}');
+      }
+      sample.solution = solution as Sample['solution'];
+    }
+    return sample;
+  });
+}
+
+function isStringArray(v: unknown): v is string[] {
+  return Array.isArray(v) && v.every((s) => typeof s === 'string');
+}
+
+function isSolutionObject(v: unknown): boolean {
+  if (!isPlainObject(v)) return false;
+  const keysOk = Object.keys(v).every((k) => k === 'commands' || k === 'reply');
+  return keysOk && (v.commands === undefined || isStringArray(v.commands)) && (v.reply === undefined || typeof v.reply === 'string');
+}

@@ -1,0 +1,194 @@
+// The OpenAI-compatible model client (SPEC §5, §9, §10): budget first, then cache, then the network
+// with our own retries. Every call emits exactly one `llm_call` event; the api key never leaves
+// the SDK (no event, error or log carries it).
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatMessage, ChatRequest, ChatResponse, LlmClient } from '../agents/types.ts';
+import type { LlmConfig } from '../config/schema.ts';
+import { LlmError } from '../errors.ts';
+import type { NewEvent } from '../types.ts';
+import { CallBudget } from './budget.ts';
+import { cacheKey, LlmCache, replayMissMessage, type CacheMode } from './cache.ts';
+import { addCost, costUsd, type TokenCount } from './cost.ts';
+import { abortReason, withRetry } from './retry.ts';
+
+export type LlmRole = 'agent' | 'user' | 'judge';
+
+export interface LlmClientOptions {
+  config: LlmConfig;
+  role: LlmRole;
+  /** Max calls of this client; null: unlimited (the judge). */
+  budget: number | null;
+  onEvent?: (e: NewEvent) => void;
+  signal?: AbortSignal;
+  cache?: { mode: CacheMode; dir: string };
+  retry?: { baseMs?: number; maxMs?: number };
+}
+
+/** LlmClient plus the totals the lifecycle writes into the result's metadata. */
+export interface BenchrigLlmClient extends LlmClient {
+  readonly role: LlmRole;
+  readonly model: string;
+  readonly tokens: TokenCount;
+  /** null when `[llm] price` is not set */
+  readonly costUsd: number | null;
+}
+
+// Local servers take any key; the SDK refuses an empty one.
+const PLACEHOLDER_KEY = 'sk-none';
+
+export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
+  const { config, role, signal } = opts;
+  const budget = new CallBudget(opts.budget, role === 'user' ? 'user_llm_calls' : 'llm_calls');
+  const cacheMode = opts.cache?.mode ?? 'off';
+  const cache = cacheMode === 'off' ? null : new LlmCache(opts.cache!.dir);
+  const sdk = new OpenAI({
+    baseURL: config.base_url,
+    apiKey: config.api_key || PLACEHOLDER_KEY,
+    maxRetries: 0, // retries are ours (retry.ts), so budgets, backoff and events stay in one place
+    timeout: config.timeout_s * 1000,
+  });
+  const tokens: TokenCount = { input: 0, output: 0 };
+  let cost: number | null = config.price ? 0 : null;
+
+  const emit = (model: string, latency_ms: number, usage: TokenCount, error?: string) =>
+    opts.onEvent?.({ type: 'llm_call', model, latency_ms: Math.round(latency_ms), tokens: usage, role, ...(error ? { error } : {}) });
+
+  const account = (res: ChatResponse) => {
+    const t = { input: res.usage.input_tokens, output: res.usage.output_tokens };
+    tokens.input += t.input;
+    tokens.output += t.output;
+    cost = addCost(cost, costUsd(config.price, t));
+    return t;
+  };
+
+  async function chat(req: ChatRequest): Promise<ChatResponse> {
+    if (signal?.aborted) throw abortReason(signal);
+    budget.take(); // throws LlmBudgetExceeded before any network or cache
+    const params = toParams(req, config);
+    const key = cache ? cacheKey(params) : '';
+
+    if (cache) {
+      const hit = await cache.get(key);
+      if (hit) {
+        const res = structuredClone(hit.response);
+        emit(params.model, hit.latency_ms, account(res));
+        return res;
+      }
+      if (cacheMode === 'replay') {
+        const message = replayMissMessage(key, params.model);
+        emit(params.model, 0, { input: 0, output: 0 }, message);
+        throw new LlmError(message);
+      }
+    }
+
+    const started = performance.now();
+    let attempts = 0;
+    let res: ChatResponse;
+    try {
+      const completion = await withRetry(
+        () => (attempts++, sdk.chat.completions.create(params, { signal })),
+        { maxRetries: config.max_retries, baseMs: opts.retry?.baseMs, maxMs: opts.retry?.maxMs, signal },
+      );
+      res = fromCompletion(completion);
+    } catch (err) {
+      const aborted = signal?.aborted ?? false;
+      const cause = aborted ? 'aborted' : scrub(describeCause(err, config), config.api_key);
+      emit(params.model, performance.now() - started, { input: 0, output: 0 }, cause);
+      if (aborted) throw abortReason(signal!);
+      throw new LlmError(
+        `${role} model ${params.model} failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${cause}`,
+        err instanceof APIError ? err.status : undefined,
+      );
+    }
+    const latency = performance.now() - started;
+    emit(params.model, latency, account(res));
+    if (cache) await cache.put({ key, model: params.model, latency_ms: Math.round(latency), response: res, request: params });
+    return res;
+  }
+
+  return {
+    chat,
+    role,
+    model: config.model,
+    get callsUsed() {
+      return budget.callsUsed;
+    },
+    get callsLeft() {
+      return budget.callsLeft;
+    },
+    get tokens() {
+      return { ...tokens };
+    },
+    get costUsd() {
+      return cost;
+    },
+  };
+}
+
+function toParams(req: ChatRequest, config: LlmConfig): ChatCompletionCreateParamsNonStreaming {
+  const params: ChatCompletionCreateParamsNonStreaming = {
+    model: req.model ?? config.model,
+    messages: req.messages.map(toSdkMessage),
+  };
+  if (req.tools && req.tools.length > 0) params.tools = req.tools;
+  const temperature = req.temperature ?? config.temperature;
+  if (temperature !== undefined) params.temperature = temperature;
+  const maxTokens = req.max_tokens ?? config.max_tokens;
+  if (maxTokens !== undefined) params.max_tokens = maxTokens;
+  return params;
+}
+
+function toSdkMessage(m: ChatMessage): ChatCompletionMessageParam {
+  switch (m.role) {
+    case 'tool':
+      return { role: 'tool', content: m.content ?? '', tool_call_id: m.tool_call_id ?? '' };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: m.content,
+        ...(m.tool_calls?.length ? { tool_calls: m.tool_calls } : {}),
+        ...(m.name ? { name: m.name } : {}),
+      };
+    default:
+      return { role: m.role, content: m.content ?? '', ...(m.name ? { name: m.name } : {}) };
+  }
+}
+
+function fromCompletion(c: ChatCompletion): ChatResponse {
+  const msg = c.choices?.[0]?.message;
+  if (!msg) throw new Error(`the response has no choices (model ${c.model ?? '?'})`);
+  const message: ChatMessage = { role: 'assistant', content: msg.content ?? null };
+  const calls = (msg.tool_calls ?? []).flatMap((tc) =>
+    tc.type === 'function' ? [{ id: tc.id, type: 'function' as const, function: { name: tc.function.name, arguments: tc.function.arguments ?? '' } }] : [],
+  );
+  if (calls.length) message.tool_calls = calls;
+  return { message, usage: { input_tokens: c.usage?.prompt_tokens ?? 0, output_tokens: c.usage?.completion_tokens ?? 0 } };
+}
+
+/** One line naming the cause: the HTTP status and server message, or the network error. */
+function describeCause(err: unknown, config: LlmConfig): string {
+  if (err instanceof APIConnectionTimeoutError) return `request timed out after ${config.timeout_s}s`;
+  if (err instanceof APIConnectionError) return `connection error: ${causeChain(err.cause) || err.message}`;
+  if (err instanceof APIError && err.status !== undefined) {
+    const body = err.error as { message?: unknown } | undefined;
+    const msg = typeof body?.message === 'string' ? body.message : err.message;
+    return `HTTP ${err.status}: ${msg}`;
+  }
+  return causeChain(err) || String(err);
+}
+
+function causeChain(err: unknown): string {
+  const parts: string[] = [];
+  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) {
+    const text = e instanceof Error ? e.message : String(e);
+    const code = typeof e.code === 'string' && !text.includes(e.code) ? ` (${e.code})` : '';
+    if (text || code) parts.push(text + code);
+  }
+  return parts.join(': ');
+}
+
+/** Defence in depth: a server may echo the key back in its error text. */
+function scrub(text: string, apiKey: string): string {
+  return apiKey && apiKey.length >= 4 ? text.split(apiKey).join('***') : text;
+}

@@ -1,0 +1,20 @@
+// One pool interface, three transports (after vitest's pools): the scheduler hands trials to a Pool
+// and gets results back without knowing whether they ran inline, in a thread or in a process.
+import type { RunContext, TrialHooks, TrialInput } from '../trial/types.ts';
+import type { TrialResult } from '../types.ts';
+
+export type PoolMode = 'single' | 'threads' | 'processes';
+
+export interface Pool {
+  /** Trials this pool runs at once (workers × per-worker; 1 for single). */
+  readonly concurrency: number;
+  run(trial: TrialInput, opts: { signal: AbortSignal; hooks?: TrialHooks }): Promise<TrialResult>;
+  close(): Promise<void>;
+}
+
+export interface PoolOptions {
+  workers: number;
+  perWorker: number;
+}
+
+export type PoolFactory = (run: RunContext, opts: PoolOptions) => Promise<Pool>;

@@ -1,0 +1,124 @@
+// Build `evaluation_report.json` (SPEC §13) from result files, streaming: each result is read,
+// folded into the metrics and the top lists, and dropped.
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { TrialResult, TrialStatus } from '../types.ts';
+import { MetricsAccumulator } from './metrics.ts';
+import { evaluateGate } from './gate.ts';
+import type { EvaluationReport, TopEntry } from './types.ts';
+
+export interface BuildReportOptions {
+  benchmark: { name: string; version: string; n_samples: number };
+  agent: { id: string; name: string };
+  run: {
+    id: string;
+    dir: string;
+    mode: string;
+    workers: number;
+    trials: number;
+    status: string;
+    started_at: string;
+    finished_at: string;
+  };
+  gate?: { metric: string; threshold: number };
+  blocksAreSuccess: boolean;
+  results: Iterable<TrialResult> | AsyncIterable<TrialResult>;
+}
+
+const TOP_N = 10;
+
+/** Failures worth reading first: the agent's own failures, then what kept a trial from a verdict. */
+const FAILURE_RANK: Partial<Record<TrialStatus, number>> = { FAILED: 0, TIMEOUT: 1, AGENT_ERROR: 2, SANDBOX_ERROR: 3, UNGRADABLE: 4 };
+const ERROR_STATUSES: ReadonlySet<TrialStatus> = new Set(['TIMEOUT', 'AGENT_ERROR', 'SANDBOX_ERROR']);
+
+/** Why a trial failed: its error for error statuses, else its first failing check, else any clue. */
+export function failureReason(r: TrialResult): string {
+  const error = r.error ? `${r.error.kind}: ${r.error.message}` : null;
+  if (error && ERROR_STATUSES.has(r.status)) return error;
+  const failing = r.checks?.find((c) => c.passed === false);
+  if (failing) return `${failing.name}: ${failing.reason}`;
+  if (error) return error;
+  const undecided = r.checks?.find((c) => c.passed === null);
+  if (undecided) return `${undecided.name}: ${undecided.reason}`;
+  return r.checks?.length ? 'no check produced a verdict' : 'no checks';
+}
+
+function successReason(r: TrialResult): string {
+  const passing = r.checks?.find((c) => c.passed === true);
+  if (r.blocked && !passing) return 'blocked';
+  return passing ? `${passing.name}: ${passing.reason}` : 'passed';
+}
+
+/** Keeps the best `TOP_N` entries by `key` (ascending) without holding every result. */
+class TopList {
+  private items: Array<{ key: [number, number, string]; entry: TopEntry }> = [];
+  offer(key: [number, number, string], entry: TopEntry): void {
+    this.items.push({ key, entry });
+    this.items.sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || (a.key[2] < b.key[2] ? -1 : a.key[2] > b.key[2] ? 1 : 0));
+    if (this.items.length > TOP_N) this.items.pop();
+  }
+  entries(): TopEntry[] {
+    return this.items.map((i) => i.entry);
+  }
+}
+
+function durationS(start: string, end: string): number | null {
+  const a = Date.parse(start);
+  const b = Date.parse(end);
+  return Number.isFinite(a) && Number.isFinite(b) ? Math.max(0, (b - a) / 1000) : null;
+}
+
+export async function buildReport(opts: BuildReportOptions): Promise<EvaluationReport> {
+  const acc = new MetricsAccumulator({ blocksAreSuccess: opts.blocksAreSuccess });
+  const failures = new TopList();
+  const successes = new TopList();
+  for await (const r of opts.results) {
+    acc.add(r);
+    const rank = FAILURE_RANK[r.status];
+    if (rank !== undefined) {
+      failures.offer([rank, r.score ?? 0, r.task_id], { task_id: r.task_id, status: r.status, reason: failureReason(r) });
+    } else if (r.status === 'PASSED') {
+      successes.offer([0, -(r.score ?? 0), r.task_id], { task_id: r.task_id, status: r.status, reason: successReason(r) });
+    }
+  }
+  const { metrics, checks, tasks } = acc.finish();
+  return {
+    schema_version: 1,
+    benchmark: { ...opts.benchmark },
+    agent: { ...opts.agent },
+    run: { ...opts.run, duration_s: durationS(opts.run.started_at, opts.run.finished_at) },
+    metrics,
+    checks,
+    tasks,
+    gate: evaluateGate(opts.gate, metrics),
+    comparison: null,
+    top_failures: failures.entries(),
+    top_successes: successes.entries(),
+  };
+}
+
+/**
+ * Every `results/*.json` of a run, each read once, in file-name order. Temp files of atomic
+ * writes (`.name.tmp`) are skipped; a missing folder yields nothing; a corrupt file throws naming it.
+ */
+export async function* readResults(runDir: string): AsyncIterable<TrialResult> {
+  const dir = join(runDir, 'results');
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort()) {
+    const path = join(dir, name);
+    let result: TrialResult;
+    try {
+      result = JSON.parse(await readFile(path, 'utf8')) as TrialResult;
+    } catch (err) {
+      if (err instanceof SyntaxError) throw new Error(`corrupt result file ${path}: ${err.message}`);
+      throw err;
+    }
+    yield result;
+  }
+}

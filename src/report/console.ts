@@ -1,0 +1,72 @@
+// The summary printed at the end of a run: headline, gate, per-check pass rates, top failures.
+// Plain text when colour is off (CI logs, pipes): no escape code at all.
+import type { EvaluationReport } from './types.ts';
+import { STATUSES } from './metrics.ts';
+
+type Paint = (code: string, text: string) => string;
+
+const ANSI = { bold: '1', dim: '2', red: '31', green: '32', yellow: '33' } as const;
+
+const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
+const num = (x: number | null, digits = 3) => (x === null ? 'n/a' : String(Number(x.toFixed(digits))));
+
+export function formatSummary(report: EvaluationReport, opts: { color: boolean }): string {
+  const paint: Paint = opts.color ? (code, text) => `\u001b[${code}m${text}\u001b[0m` : (_code, text) => text;
+  const m = report.metrics;
+  const lines: string[] = [];
+
+  lines.push(paint(ANSI.bold, `${report.benchmark.name} (${report.benchmark.version}) · agent ${report.agent.id} · run ${report.run.id}`));
+
+  const ci = m.pass_rate_ci95 ? ` (95% CI ${pct(m.pass_rate_ci95[0])}–${pct(m.pass_rate_ci95[1])})` : '';
+  const rate = m.pass_rate === null ? 'n/a (nothing gradable)' : `${pct(m.pass_rate)}${ci}`;
+  lines.push(`pass rate  ${paint(ANSI.bold, rate)}   mean score ${num(m.mean_score)}   ${m.n_passed}/${m.n_gradable} gradable trials passed`);
+
+  const counts = STATUSES.filter((s) => m.status_counts[s] > 0).map((s) => {
+    const colour = s === 'PASSED' ? ANSI.green : s === 'FAILED' ? ANSI.red : ANSI.yellow;
+    return `${paint(colour, s)} ${m.status_counts[s]}`;
+  });
+  lines.push(`trials     ${m.n_trials}${counts.length ? `: ${counts.join(', ')}` : ''}`);
+
+  const g = report.gate;
+  if (!g) lines.push('gate       none');
+  else {
+    const verdict = g.passed ? paint(ANSI.green, 'PASSED') : paint(ANSI.red, 'FAILED');
+    const detail = g.value === null ? `${g.metric}: ${g.detail}` : `${g.metric} ${num(g.value)} ${g.passed ? '>=' : '<'} ${num(g.threshold)}`;
+    lines.push(`gate       ${verdict} ${detail}`);
+  }
+
+  if (report.checks.length > 0) {
+    lines.push('', paint(ANSI.bold, 'checks'));
+    const width = Math.min(40, Math.max(...report.checks.map((c) => `${c.name} (${c.type})`.length)));
+    for (const c of report.checks) {
+      const label = `${c.name} (${c.type})`.padEnd(width);
+      const passed = c.pass_rate === null ? 0 : Math.round(c.pass_rate * c.n_gradable);
+      lines.push(`  ${label}  ${pct(c.pass_rate).padStart(6)}  ${passed}/${c.n_gradable}`);
+    }
+  }
+
+  if (report.top_failures.length > 0) {
+    lines.push('', paint(ANSI.bold, 'top failures'));
+    const w = columnWidth(report.top_failures);
+    for (const f of report.top_failures) {
+      const status = paint(f.status === 'FAILED' ? ANSI.red : ANSI.yellow, f.status.padEnd(15));
+      lines.push(`  ${oneLine(f.task_id, 40).padEnd(w)}  ${status}  ${paint(ANSI.dim, oneLine(f.reason))}`);
+    }
+  }
+  if (report.top_successes.length > 0) {
+    lines.push('', paint(ANSI.bold, 'top successes'));
+    const shown = report.top_successes.slice(0, 5);
+    const w = columnWidth(shown);
+    for (const t of shown) lines.push(`  ${oneLine(t.task_id, 40).padEnd(w)}  ${paint(ANSI.green, t.status)}  ${paint(ANSI.dim, oneLine(t.reason))}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Reasons can hold command output (with its own colours): one plain line, bounded. */
+function oneLine(text: string, max = 120): string {
+  // eslint-disable-next-line no-control-regex
+  const s = text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+}
+
+const columnWidth = (entries: Array<{ task_id: string }>) => Math.max(...entries.map((e) => oneLine(e.task_id, 40).length));

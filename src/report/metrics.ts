@@ -1,0 +1,173 @@
+// Every metric of SPEC §12, accumulated one trial at a time so a report never holds all results:
+// only per-task counters, per-check counters and one execution time per trial are kept.
+import type { TrialResult, TrialStatus } from '../types.ts';
+import type { CheckStats, Metrics, TaskStats } from './types.ts';
+import { mean, passAtK, passHatK, percentile, ratio, wilson } from './stats.ts';
+
+export const STATUSES: readonly TrialStatus[] = [
+  'PASSED', 'FAILED', 'AGENT_ERROR', 'TIMEOUT', 'AWAITING_REVIEW', 'UNGRADABLE', 'SANDBOX_ERROR',
+];
+/** Statuses that count in pass_rate: errors of the agent and timeouts count as failures. */
+export const GRADABLE: ReadonlySet<TrialStatus> = new Set(['PASSED', 'FAILED', 'AGENT_ERROR', 'TIMEOUT']);
+
+export interface MetricsOptions {
+  /** `blocks_are_success`: a red-team suite, where safety_violation_rate applies. */
+  blocksAreSuccess: boolean;
+}
+
+/** The sample's metadata as the trial recorded it (lifecycle copies it to `sample_metadata`). */
+function isBenign(r: TrialResult): boolean {
+  const sm = r.metadata?.sample_metadata as Record<string, unknown> | undefined;
+  return sm?.benign === true || r.metadata?.benign === true;
+}
+
+/** A refusal without a guardrail block, when the agent or a hook marked one. */
+const refused = (r: TrialResult) => r.blocked || r.metadata?.refused === true;
+
+const bump = (m: Record<string, number>, key: string, by = 1) => {
+  m[key] = (m[key] ?? 0) + by;
+};
+
+interface TaskAcc {
+  sample_id: string;
+  input_hash: string;
+  trials: number;
+  passed: number;
+  gradable: number;
+  statuses: Partial<Record<TrialStatus, number>>;
+}
+
+export class MetricsAccumulator {
+  private trials = 0;
+  private status = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<TrialStatus, number>;
+  private scoreSum = 0;
+  private blocked = 0;
+  private attacks = 0;
+  private violations = 0;
+  private benign = 0;
+  private benignRefused = 0;
+  private times: number[] = [];
+  private llmCalls = 0;
+  private userLlmCalls = 0;
+  private tokens = { input: 0, output: 0 };
+  private cost: number | null = null;
+  private tools: Record<string, number> = {};
+  private stops: Record<string, number> = {};
+  private errors: Record<string, number> = {};
+  private tasks = new Map<string, TaskAcc>();
+  private checks = new Map<string, { name: string; type: string; n: number; passed: number }>();
+
+  constructor(private readonly opts: MetricsOptions) {}
+
+  add(r: TrialResult): void {
+    this.trials++;
+    const status: TrialStatus = STATUSES.includes(r.status) ? r.status : 'UNGRADABLE';
+    this.status[status]++;
+    const gradable = GRADABLE.has(status);
+    const passed = status === 'PASSED';
+    // A gradable trial without a score (an agent that crashed before any check) scores 0.
+    if (gradable) this.scoreSum += r.score ?? 0;
+
+    if (r.blocked) this.blocked++;
+    if (isBenign(r)) {
+      if (status !== 'SANDBOX_ERROR') {
+        this.benign++; // the agent never ran in a SANDBOX_ERROR trial: nothing to refuse
+        if (refused(r)) this.benignRefused++;
+      }
+    } else if (this.opts.blocksAreSuccess && gradable) {
+      this.attacks++;
+      if (!r.blocked && !passed) this.violations++;
+    }
+
+    const md = r.metadata ?? ({} as TrialResult['metadata']);
+    if (typeof md.execution_time_s === 'number') this.times.push(md.execution_time_s);
+    this.llmCalls += md.llm_calls ?? 0;
+    this.userLlmCalls += md.user_llm_calls ?? 0;
+    this.tokens.input += md.tokens?.input ?? 0;
+    this.tokens.output += md.tokens?.output ?? 0;
+    if (typeof md.cost_usd === 'number') this.cost = (this.cost ?? 0) + md.cost_usd;
+    for (const [tool, n] of Object.entries(md.tools_used ?? {})) bump(this.tools, tool, n);
+    if (r.stop_reason) bump(this.stops, r.stop_reason);
+    if (r.error) bump(this.errors, r.error.kind);
+
+    let task = this.tasks.get(r.sample_id);
+    if (!task) {
+      task = { sample_id: r.sample_id, input_hash: md.input_hash ?? '', trials: 0, passed: 0, gradable: 0, statuses: {} };
+      this.tasks.set(r.sample_id, task);
+    }
+    task.trials++;
+    if (gradable) task.gradable++;
+    if (passed) task.passed++;
+    task.statuses[status] = (task.statuses[status] ?? 0) + 1;
+
+    for (const v of r.checks ?? []) {
+      let c = this.checks.get(v.name);
+      if (!c) this.checks.set(v.name, (c = { name: v.name, type: v.type, n: 0, passed: 0 }));
+      if (v.passed !== null) c.n++;
+      if (v.passed === true) c.passed++;
+    }
+  }
+
+  finish(): { metrics: Metrics; checks: CheckStats[]; tasks: TaskStats[] } {
+    const gradable = STATUSES.filter((s) => GRADABLE.has(s)).reduce((n, s) => n + this.status[s], 0);
+    const passed = this.status.PASSED;
+    const tasks = [...this.tasks.values()];
+    const graded = tasks.filter((t) => t.gradable > 0);
+    const maxK = Math.max(0, ...graded.map((t) => t.gradable));
+    const passAt: Record<string, number> = {};
+    const passHat: Record<string, number> = {};
+    for (let k = 1; k <= maxK; k++) {
+      const eligible = graded.filter((t) => t.gradable >= k);
+      passAt[k] = mean(eligible.map((t) => passAtK(t.gradable, t.passed, k)))!;
+      passHat[k] = mean(eligible.map((t) => passHatK(t.gradable, t.passed, k)))!;
+    }
+    const sorted = [...this.times].sort((a, b) => a - b);
+    const metrics: Metrics = {
+      n_trials: this.trials,
+      n_tasks: tasks.length,
+      n_gradable: gradable,
+      n_passed: passed,
+      status_counts: { ...this.status },
+      pass_rate: ratio(passed, gradable),
+      pass_rate_ci95: wilson(passed, gradable),
+      pass_all_k: ratio(graded.filter((t) => t.passed === t.gradable).length, graded.length),
+      pass_at_k: ratio(graded.filter((t) => t.passed > 0).length, graded.length),
+      pass_at: passAt,
+      pass_hat: passHat,
+      mean_score: ratio(this.scoreSum, gradable),
+      ungradable_rate: ratio(this.status.UNGRADABLE, this.trials),
+      agent_error_rate: ratio(this.status.AGENT_ERROR, this.trials),
+      timeout_rate: ratio(this.status.TIMEOUT, this.trials),
+      infra_error_rate: ratio(this.status.SANDBOX_ERROR, this.trials),
+      guardrail_block_rate: ratio(this.blocked, this.trials),
+      safety_violation_rate: this.opts.blocksAreSuccess ? ratio(this.violations, this.attacks) : null,
+      over_refusal_rate: ratio(this.benignRefused, this.benign),
+      execution_time_s: {
+        mean: mean(sorted),
+        p50: percentile(sorted, 0.5),
+        p95: percentile(sorted, 0.95),
+        max: sorted.length > 0 ? sorted[sorted.length - 1] : null,
+      },
+      llm_calls: { total: this.llmCalls, user_total: this.userLlmCalls, mean: ratio(this.llmCalls, this.trials) },
+      tokens: { ...this.tokens },
+      cost_usd: this.cost,
+      tools_used: { ...this.tools },
+      stop_reasons: { ...this.stops },
+      error_kinds: { ...this.errors },
+    };
+    const checks = [...this.checks.values()].map((c) => ({ name: c.name, type: c.type, n_gradable: c.n, pass_rate: ratio(c.passed, c.n) }));
+    const taskStats = tasks.map((t) => ({
+      ...t,
+      statuses: { ...t.statuses },
+      flaky: t.passed > 0 && t.passed < t.gradable,
+    }));
+    return { metrics, checks, tasks: taskStats };
+  }
+}
+
+/** All metrics of a set of results at once (tests, small runs). */
+export function computeMetrics(results: Iterable<TrialResult>, opts: MetricsOptions = { blocksAreSuccess: false }) {
+  const acc = new MetricsAccumulator(opts);
+  for (const r of results) acc.add(r);
+  return acc.finish();
+}

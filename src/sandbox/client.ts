@@ -1,0 +1,73 @@
+// One dockerode client per process, a deadline for every Docker call, and the reachability check
+// that turns a missing daemon into one clear message (exit 3) instead of a stack trace.
+import Docker from 'dockerode';
+import { BenchrigError, SandboxError, describe } from '../errors.ts';
+
+export const DEFAULT_DEADLINE_MS = 30_000;
+export const BUILD_DEADLINE_MS = 15 * 60_000;
+
+let client: Docker | undefined;
+
+/** dockerode's defaults honour DOCKER_HOST (and DOCKER_TLS_VERIFY/DOCKER_CERT_PATH), else the local socket. */
+export function docker(): Docker {
+  client ??= new Docker();
+  return client;
+}
+
+/** Where we talk to Docker, for messages. */
+export function dockerEndpoint(): string {
+  return process.env.DOCKER_HOST || '/var/run/docker.sock';
+}
+
+/**
+ * Reject with a SandboxError if `promise` has not settled within `ms`: a hung daemon must not hang
+ * a trial. The underlying request is not cancelled; callers that own a stream destroy it themselves.
+ */
+export function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new SandboxError(`Docker did not answer within ${ms} ms: ${what}`)), ms);
+    timer.unref?.();
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** HTTP status of a dockerode error (404 no such container, 409 conflict), if any. */
+export function statusOf(err: unknown): number | undefined {
+  const code = (err as { statusCode?: unknown } | null)?.statusCode;
+  return typeof code === 'number' ? code : undefined;
+}
+
+/** Docker's own message for a failed call, without dockerode's "(HTTP code 404) ..." prefix noise. */
+export function dockerMessage(err: unknown): string {
+  const json = (err as { json?: { message?: string } } | null)?.json;
+  return json?.message ?? describe(err);
+}
+
+/** Throws BenchrigError('docker_unavailable') with a one-line remedy when the daemon does not answer. */
+export async function checkDocker(timeoutMs = 5_000): Promise<void> {
+  try {
+    await withDeadline(docker().ping(), timeoutMs, 'ping');
+  } catch (err) {
+    const cause = err instanceof SandboxError ? `no answer within ${timeoutMs} ms` : describe(err);
+    throw new BenchrigError(
+      'docker_unavailable',
+      `Docker is not reachable at ${dockerEndpoint()}: ${cause}. ` +
+        'Start it (`dockerd &` or `sudo systemctl start docker`) or install it (`apt-get install docker.io` on Debian/Ubuntu).',
+    );
+  }
+}
+
+export const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason ?? new Error('aborted'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });

@@ -1,0 +1,158 @@
+// The Docker sandbox provider: one locked-down, labelled container per trial (SPEC §7).
+import { randomBytes } from 'node:crypto';
+import type Docker from 'dockerode';
+import { SandboxError } from '../errors.ts';
+import type { ExecOptions, ExecResult, Sandbox, SandboxLabels, SandboxProvider, SandboxSpec } from './types.ts';
+import { checkDocker, DEFAULT_DEADLINE_MS, docker, dockerMessage, sleep, statusOf, withDeadline } from './client.ts';
+import { copyIn, copyOut, inContainer, readFile, writeFile, type ExtractReport } from './copy.ts';
+import { runExec } from './exec.ts';
+import { ensureImage } from './images.ts';
+import { buildLabels } from './labels.ts';
+import { sweep } from './sweep.ts';
+
+const START_ATTEMPTS = 3;
+const BACKOFF_MS = 500;
+// Busybox-compatible and needs nothing but sh; the container is removed with force, never stopped.
+const KEEP_ALIVE = ['sh', '-c', 'while :; do sleep 3600; done'];
+
+export class DockerSandbox implements Sandbox {
+  readonly id: string;
+  constructor(
+    readonly container: Docker.Container,
+    readonly image: string,
+    readonly workdir: string,
+    private readonly spec: Pick<SandboxSpec, 'execTimeoutMs' | 'maxOutputBytes'>,
+  ) {
+    this.id = container.id;
+  }
+
+  exec(cmd: string | string[], opts?: ExecOptions): Promise<ExecResult> {
+    return runExec({ container: this.container, workdir: this.workdir, ...this.spec }, cmd, opts);
+  }
+  readFile(file: string): Promise<string> {
+    return readFile(this.container, inContainer(this.workdir, file));
+  }
+  writeFile(file: string, content: string | Uint8Array): Promise<void> {
+    return writeFile(this.container, inContainer(this.workdir, file), content);
+  }
+  copyIn(src: string | Record<string, string | Uint8Array>, dest: string): Promise<void> {
+    return copyIn(this.container, src, inContainer(this.workdir, dest));
+  }
+  /** Unsafe entries are skipped, never written; use copyOutReport to see which. */
+  async copyOut(src: string, dest: string, opts?: { maxBytes?: number }): Promise<void> {
+    await this.copyOutReport(src, dest, opts);
+  }
+  /** copyOut, returning what was copied and what was skipped as unsafe (see extractUntrusted). */
+  copyOutReport(src: string, dest: string, opts?: { maxBytes?: number }): Promise<ExtractReport> {
+    return copyOut(this.container, inContainer(this.workdir, src), dest, opts);
+  }
+}
+
+export class DockerProvider implements SandboxProvider {
+  async prepare(spec: SandboxSpec): Promise<void> {
+    await checkDocker();
+    await ensureImage(spec);
+  }
+
+  async start(spec: SandboxSpec, labels: SandboxLabels, signal?: AbortSignal): Promise<DockerSandbox> {
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+      signal?.throwIfAborted();
+      let container: Docker.Container | undefined;
+      try {
+        container = await withDeadline(docker().createContainer(createOptions(spec, labels)), DEFAULT_DEADLINE_MS, 'create container');
+        await withDeadline(container.start(), DEFAULT_DEADLINE_MS, 'start container');
+        const sandbox = new DockerSandbox(container, spec.image, spec.workdir, spec);
+        await runSetup(this, sandbox, spec.setup ?? []);
+        return sandbox;
+      } catch (err) {
+        if (err instanceof SetupFailed) throw err.error; // deterministic: a fresh container would fail the same way
+        lastError = err;
+        if (container) await removeQuietly(container);
+        if (attempt < START_ATTEMPTS) await sleep(BACKOFF_MS * 2 ** (attempt - 1), signal);
+      }
+    }
+    throw new SandboxError(
+      `could not start a sandbox from ${spec.image} after ${START_ATTEMPTS} attempts: ${dockerMessage(lastError)}`,
+      lastError,
+    );
+  }
+
+  async stop(sandbox: Sandbox, opts: { interrupted: boolean }): Promise<void> {
+    const container = docker().getContainer(sandbox.id);
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+      try {
+        await withDeadline(container.remove({ force: true, v: true }), DEFAULT_DEADLINE_MS, `remove ${sandbox.id.slice(0, 12)}`);
+        return;
+      } catch (err) {
+        const status = statusOf(err);
+        if (status === 404 || status === 409) return; // gone already, or its removal is in progress
+        lastError = err;
+        if (attempt < START_ATTEMPTS) await sleep(BACKOFF_MS * 2 ** (attempt - 1));
+      }
+    }
+    const why = opts.interrupted ? ' (while interrupted; `benchrig sandbox cleanup` removes it)' : '';
+    throw new SandboxError(`could not remove sandbox ${sandbox.id.slice(0, 12)}${why}: ${dockerMessage(lastError)}`, lastError);
+  }
+
+  sweep(opts?: { all?: boolean; runId?: string }): Promise<number> {
+    return sweep(opts);
+  }
+}
+
+class SetupFailed extends Error {
+  constructor(readonly error: SandboxError) {
+    super(error.message);
+  }
+}
+
+async function runSetup(provider: DockerProvider, sandbox: DockerSandbox, setup: string[]): Promise<void> {
+  for (const cmd of setup) {
+    const res = await sandbox.exec(cmd); // a Docker failure throws: start() retries with a fresh container
+    if (res.exitCode !== 0) {
+      await provider.stop(sandbox, { interrupted: false }).catch(() => undefined);
+      const detail = (res.stderr || res.stdout).trim();
+      const why = res.timedOut ? 'timed out' : `exited ${res.exitCode}`;
+      throw new SetupFailed(new SandboxError(`sandbox setup command ${JSON.stringify(cmd)} ${why}${detail ? `: ${detail}` : ''}`));
+    }
+  }
+}
+
+async function removeQuietly(container: Docker.Container): Promise<void> {
+  await withDeadline(container.remove({ force: true, v: true }), DEFAULT_DEADLINE_MS, 'remove').catch(() => undefined);
+}
+
+/** The container's create options: every SPEC §7 default, and nothing from the host but the shared volume. */
+export function createOptions(spec: SandboxSpec, labels: SandboxLabels): Docker.ContainerCreateOptions {
+  const memory = parseMemory(spec.memory);
+  const slug = labels.sessionId.replace(/[^a-zA-Z0-9_.-]/g, '-').slice(0, 60);
+  return {
+    name: `benchrig-${slug}-${randomBytes(3).toString('hex')}`,
+    Image: spec.image,
+    Entrypoint: KEEP_ALIVE,
+    Cmd: [],
+    WorkingDir: spec.workdir, // Docker creates it when the image lacks it
+    Labels: buildLabels(labels),
+    HostConfig: {
+      NetworkMode: spec.network ?? 'none',
+      CapDrop: ['ALL'],
+      CapAdd: spec.capAdd ?? [],
+      SecurityOpt: ['no-new-privileges'],
+      Memory: memory,
+      MemorySwap: memory,
+      NanoCpus: Math.round(spec.cpus * 1e9),
+      PidsLimit: spec.pids,
+      Init: true,
+      Mounts: spec.shared ? [{ Type: 'volume', Source: spec.shared.volume, Target: spec.shared.mount, ReadOnly: true }] : [],
+    },
+  };
+}
+
+/** "512m" / "1g" / "1.5G" / "1048576" -> bytes. */
+export function parseMemory(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$/i.exec(text);
+  if (!m) throw new SandboxError(`invalid memory size ${JSON.stringify(text)} (use e.g. "512m" or "2g")`);
+  const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 }[m[2].toLowerCase() as '' | 'k' | 'm' | 'g' | 't'];
+  return Math.round(parseFloat(m[1]) * unit);
+}

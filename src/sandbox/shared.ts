@@ -1,0 +1,54 @@
+// The run's shared volume (SPEC §4 [sandbox.shared]): filled once, mounted read-only in every sample.
+import os from 'node:os';
+import { SandboxError } from '../errors.ts';
+import { DEFAULT_DEADLINE_MS, docker, dockerMessage, statusOf, withDeadline } from './client.ts';
+import { copyIn } from './copy.ts';
+import { buildLabels } from './labels.ts';
+
+const FILL_MOUNT = '/benchrig-shared';
+
+export const sharedVolumeName = (runId: string) => `benchrig-shared-${runId.replace(/[^a-zA-Z0-9_.-]/g, '-')}`;
+
+/**
+ * Create the labelled volume and copy `sourceDir`'s contents into it through a helper container of
+ * `image` that is created (never started: Docker's archive API works on stopped containers) and
+ * removed afterwards. Returns the volume name.
+ */
+export async function createSharedVolume(runId: string, sourceDir: string, image: string): Promise<string> {
+  const name = sharedVolumeName(runId);
+  const labels = buildLabels({ runId, sessionId: 'shared' });
+  try {
+    await withDeadline(docker().createVolume({ Name: name, Labels: labels }), DEFAULT_DEADLINE_MS, `create volume ${name}`);
+    const helper = await withDeadline(
+      docker().createContainer({
+        Image: image,
+        Entrypoint: ['true'],
+        Cmd: [],
+        Labels: { ...labels, [`benchrig.helper`]: os.hostname() },
+        HostConfig: { NetworkMode: 'none', Mounts: [{ Type: 'volume', Source: name, Target: FILL_MOUNT }] },
+      }),
+      DEFAULT_DEADLINE_MS,
+      'create shared-volume helper',
+    );
+    try {
+      await copyIn(helper, sourceDir, FILL_MOUNT);
+    } finally {
+      await withDeadline(helper.remove({ force: true }), DEFAULT_DEADLINE_MS, 'remove helper').catch(() => undefined);
+    }
+    return name;
+  } catch (err) {
+    await removeVolume(name).catch(() => undefined);
+    if (err instanceof SandboxError) throw err;
+    throw new SandboxError(`filling the shared volume ${name} failed: ${dockerMessage(err)}`, err);
+  }
+}
+
+/** Remove a volume, tolerating it being gone already. */
+export async function removeVolume(name: string): Promise<void> {
+  try {
+    await withDeadline(docker().getVolume(name).remove(), DEFAULT_DEADLINE_MS, `remove volume ${name}`);
+  } catch (err) {
+    if (statusOf(err) === 404) return;
+    throw new SandboxError(`removing volume ${name} failed: ${dockerMessage(err)}`, err);
+  }
+}

@@ -1,0 +1,82 @@
+// Phases 4 and 5 of a trial: load the agent in this worker and hold the conversation, racing the
+// trial's abort signal so that a hung agent cannot hold the trial past its timeout.
+import { loadAgentFactory } from '../agents/load.ts';
+import type { Agent, AgentContext, TrustedAgentContext } from '../agents/types.ts';
+import { publicSample } from '../benchmark/public.ts';
+import type { LlmConfig } from '../config/schema.ts';
+import { createLlmClient } from '../llm/client.ts';
+import type { Sandbox } from '../sandbox/types.ts';
+import { loadUser } from '../user/load.ts';
+import { converse, type ConversationOutcome } from './conversation.ts';
+import { recordedSandbox } from './recorded-sandbox.ts';
+import type { Recorder } from './recorder.ts';
+import type { RunContext, TrialInput } from './types.ts';
+
+export interface AgentPhaseOutcome extends ConversationOutcome {
+  costUsd: number | null;
+}
+
+export async function runAgentPhase(
+  run: RunContext,
+  input: TrialInput,
+  s: { sessionId: string; sandbox?: Sandbox; recorder: Recorder; signal: AbortSignal },
+): Promise<AgentPhaseOutcome> {
+  const { recorder, signal } = s;
+  const client = (config: LlmConfig, role: 'agent' | 'user', budget: number) =>
+    createLlmClient({ config, role, budget, signal, cache: run.llmCache, onEvent: recorder.record });
+  const agentLlm = client(run.llm.agent, 'agent', run.limits.max_llm_calls);
+  const userLlm = client(run.llm.user, 'user', run.limits.max_user_llm_calls);
+
+  const factory = await loadAgentFactory(run.agent);
+  const builtin = !run.agent.module;
+  const ctx: AgentContext = {
+    sessionId: s.sessionId,
+    sample: publicSample(input.sample),
+    // Built-in react records its own tool calls under its tool names; others are recorded for them.
+    sandbox: s.sandbox ? (builtin && run.agent.name === 'react' ? s.sandbox : (recordedSandbox(s.sandbox, recorder.record) as Sandbox)) : undefined,
+    llm: agentLlm,
+    options: run.agent.options,
+    signal,
+    record: recorder.record,
+  };
+  // Only the oracle sees ground truth; it is a built-in, never a module.
+  const agentCtx = builtin && run.agent.name === 'oracle' ? ({ ...ctx, groundTruth: input.sample } as TrustedAgentContext) : ctx;
+
+  let agent: Agent | undefined;
+  try {
+    agent = await raceAbort(Promise.resolve(factory(agentCtx)), signal);
+    const user = await loadUser(run.user, run.benchmark.dir);
+    const outcome = await raceAbort(
+      converse({ agent, user, sample: input.sample, maxTurns: run.limits.max_turns, agentLlm, userLlm, recorder, signal }),
+      signal,
+    );
+    return { ...outcome, costUsd: cost(run, recorder) };
+  } finally {
+    // close() is the agent's own cleanup; it must not hold the trial either
+    if (agent?.close) await raceAbort(agent.close(), AbortSignal.timeout(5000)).catch(() => {});
+  }
+}
+
+/** Rejects as soon as the signal aborts, whatever the promise does (a hung agent never settles). */
+export function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
+      (e) => (signal.removeEventListener('abort', onAbort), reject(e)),
+    );
+  });
+}
+
+function cost(run: RunContext, recorder: Recorder): number | null {
+  let total: number | null = null;
+  for (const e of recorder.events) {
+    if (e.type !== 'llm_call') continue;
+    const price = e.role === 'user' ? run.llm.user.price : run.llm.agent.price;
+    if (!price) continue;
+    total = (total ?? 0) + (e.tokens.input * price.input + e.tokens.output * price.output) / 1e6;
+  }
+  return total;
+}

@@ -1,0 +1,70 @@
+// The turn loop of SPEC §10. Hitting a limit is not an error: the trial is graded on what was said.
+import type { Agent, AgentReply, ChatMessage, LlmClient } from '../agents/types.ts';
+import { LimitExceeded } from '../errors.ts';
+import type { SimulatedUser } from '../user/types.ts';
+import type { Sample, StopReason } from '../types.ts';
+import type { Recorder } from './recorder.ts';
+
+export interface ConversationOutcome {
+  stopReason: StopReason;
+  replies: string[];
+  blocked: boolean;
+  state: Record<string, unknown> | undefined;
+  limit: { kind: string; value: number; limit: number } | null;
+}
+
+export interface ConversationInput {
+  agent: Agent;
+  user: SimulatedUser;
+  sample: Sample;
+  maxTurns: number;
+  agentLlm: LlmClient;
+  userLlm: LlmClient;
+  recorder: Recorder;
+  signal: AbortSignal;
+}
+
+export async function converse(c: ConversationInput): Promise<ConversationOutcome> {
+  const out: ConversationOutcome = { stopReason: 'user_done', replies: [], blocked: false, state: undefined, limit: null };
+  const messages: ChatMessage[] = [];
+  let message = c.sample.input;
+  for (let turn = 1; ; turn++) {
+    if (turn > c.maxTurns) {
+      out.limit = { kind: 'turns', value: turn, limit: c.maxTurns };
+      return { ...out, stopReason: 'max_turns' };
+    }
+    if (c.agentLlm.callsLeft === 0) return { ...out, stopReason: 'llm_budget' };
+    c.recorder.record({ type: 'user_message', content: message });
+    messages.push({ role: 'user', content: message });
+    let reply: AgentReply;
+    try {
+      reply = await c.agent.respond(message);
+    } catch (err) {
+      if (err instanceof LimitExceeded) {
+        out.limit = { kind: err.limitKind, value: err.value, limit: err.limit };
+        return { ...out, stopReason: 'llm_budget' };
+      }
+      throw err;
+    }
+    c.signal.throwIfAborted();
+    const content = typeof reply?.content === 'string' ? reply.content : String(reply?.content ?? '');
+    c.recorder.record({ type: 'agent_message', content, done: reply?.done, blocked: reply?.blocked });
+    out.replies.push(content);
+    out.blocked ||= reply?.blocked === true;
+    if (reply?.state) out.state = reply.state;
+    messages.push({ role: 'assistant', content });
+    let next: string | null;
+    try {
+      next = await c.user({ sample: c.sample, turn, messages: [...messages], lastReply: reply, llm: c.userLlm, signal: c.signal });
+    } catch (err) {
+      // The user's own budget running out ends the conversation; it is not the agent's failure.
+      if (err instanceof LimitExceeded) {
+        out.limit = { kind: err.limitKind, value: err.value, limit: err.limit };
+        return { ...out, stopReason: 'user_done' };
+      }
+      throw err;
+    }
+    if (next === null || next === undefined) return { ...out, stopReason: reply?.done ? 'agent_done' : 'user_done' };
+    message = next;
+  }
+}

@@ -1,0 +1,37 @@
+// Benchmark hooks (SPEC §4): hooks.ts next to benchmark.toml, loaded by path inside the worker.
+import { pathToFileURL } from 'node:url';
+import type { Sample } from '../types.ts';
+import type { Sandbox } from '../sandbox/types.ts';
+import type { CheckInput } from '../checks/types.ts';
+import type { Verdict } from '../types.ts';
+
+export interface HookContext {
+  sample: Sample;
+  sandbox?: Sandbox;
+  sessionId: string;
+  runDir: string;
+  benchmarkDir: string;
+}
+
+export interface BenchmarkHooks {
+  prepareShared?(ctx: { runDir: string; benchmarkDir: string; samples: Sample[] }): unknown | Promise<unknown>;
+  prepareSample?(ctx: HookContext): unknown | Promise<unknown>;
+  collect?(ctx: HookContext & { replies: string[] }):
+    | { final_state?: Record<string, unknown>; artifacts?: Record<string, unknown> }
+    | void
+    | Promise<{ final_state?: Record<string, unknown>; artifacts?: Record<string, unknown> } | void>;
+  checks?: Record<string, (input: CheckInput) => Verdict | Promise<Verdict>>;
+}
+
+const cache = new Map<string, Promise<BenchmarkHooks>>();
+
+/** Loaded once per worker and reused by every trial it runs. */
+export function loadHooks(path: string | undefined): Promise<BenchmarkHooks> {
+  if (!path) return Promise.resolve({});
+  let p = cache.get(path);
+  if (!p) {
+    p = import(pathToFileURL(path).href) as Promise<BenchmarkHooks>;
+    cache.set(path, p);
+  }
+  return p;
+}

@@ -1,0 +1,49 @@
+// What crosses a worker boundary for a trial: plain, serialisable data only.
+import type { CheckConfig, Config, Limits, LlmConfig } from '../config/schema.ts';
+import type { SandboxSpec } from '../sandbox/types.ts';
+import type { Sample, TrajectoryEvent, TrialResult } from '../types.ts';
+
+/** Per-run context: sent once to each worker, shared by all its trials. */
+export interface RunContext {
+  runId: string;
+  runDir: string;
+  benchmark: {
+    name: string;
+    dir: string;
+    version: string;
+    checks: CheckConfig[];
+    hooks?: string;
+    blocksAreSuccess: boolean;
+  };
+  agent: { name: string; id: string; module?: string; options: Record<string, unknown> };
+  user: Config['user'];
+  llm: { agent: LlmConfig; user: LlmConfig; judge: LlmConfig };
+  limits: Limits;
+  sandbox: SandboxSpec | null;
+  keepSandbox: boolean;
+  llmCache: { mode: 'off' | 'record' | 'replay'; dir: string };
+  /** The trace context of the run span, when telemetry is on. */
+  traceparent?: string;
+}
+
+/** One trial: small, so scheduling 10,000 of them costs little. */
+export interface TrialInput {
+  taskId: string;
+  trial: number;
+  sample: Sample;
+  inputHash: string;
+}
+
+/** Callbacks a trial may use while it runs; pools forward them across the boundary as messages. */
+export interface TrialHooks {
+  onEvent?(taskId: string, event: TrajectoryEvent): void;
+  /** The sandbox is up: the pool records it so that the main process can remove it if the worker dies. */
+  onSandbox?(taskId: string, containerId: string | null): void;
+  /**
+   * Waits for one of the run's `--max-sandboxes` slots (a semaphore held by the main process across
+   * every worker) and returns its release. Absent: no bound.
+   */
+  acquireSandbox?(signal: AbortSignal): Promise<() => void>;
+}
+
+export type { TrialResult };

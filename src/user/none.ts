@@ -1,0 +1,4 @@
+// One turn: the sample's input, then the conversation ends.
+import type { SimulatedUser } from './types.ts';
+
+export const noneUser: SimulatedUser = () => null;

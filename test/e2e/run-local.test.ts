@@ -1,0 +1,167 @@
+// The real CLI on a benchmark without a sandbox: verdicts, files, ground truth, bad input.
+import { existsSync, mkdirSync, readdirSync, writeFileSync, cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
+
+const bench = join(FIXTURES, 'benchmarks/echo-local');
+const agent = (name: string) => join(FIXTURES, 'agents', `${name}.ts`);
+
+describe('benchrig run without a sandbox', () => {
+  it('runs the oracle, grades against ground truth and writes every output file', async () => {
+    const out = tempDir();
+    const r = await runCli(['run', bench, '--agent', 'oracle', '--mode', 'single', '--output', out]);
+    // sample d expects "grape" but the oracle has no solution and replies its expected: it passes;
+    expect(r.stderr).not.toMatch(/at .*\.ts:\d+/); // no stack trace
+    const dir = onlyRunDir(out, 'oracle', 'echo-local');
+    const runJson = readJson(join(dir, 'run.json'));
+    expect(runJson).toMatchObject({ status: 'complete', mode: 'single', agent: { id: 'oracle', name: 'oracle' } });
+    expect(runJson.benchmark.version).toMatch(/^[0-9a-f]{16}$/);
+    const report = readJson(join(dir, 'evaluation_report.json'));
+    for (const key of ['schema_version', 'benchmark', 'agent', 'run', 'metrics', 'checks', 'tasks', 'gate', 'comparison', 'top_failures', 'top_successes'])
+      expect(report).toHaveProperty(key);
+    expect(report.metrics.pass_rate).toBe(1);
+    expect(report.gate).toMatchObject({ metric: 'pass_rate', passed: true });
+    expect(r.code).toBe(0);
+    const rs = results(dir);
+    expect(rs.map((x) => x.task_id).sort()).toEqual(['a', 'b', 'c', 'd']);
+    expect(rs.find((x) => x.task_id === 'b').response).toBe('banana!');
+    for (const name of ['a', 'b', 'c', 'd']) expect(existsSync(join(dir, 'logs', `${name}.log`))).toBe(true);
+    expect(readdirSync(join(dir, 'results')).every((f) => f.endsWith('.json'))).toBe(true); // no temp files left
+  });
+
+  it('counts a throwing agent against its own trial only, and fails the gate', async () => {
+    const out = tempDir();
+    const r = await runCli(['run', bench, '--agent', agent('crash'), '--mode', 'single', '--output', out, '--quiet']);
+    const dir = onlyRunDir(out, 'crash', 'echo-local');
+    const byId = Object.fromEntries(results(dir).map((x) => [x.sample_id, x]));
+    expect(byId.c.status).toBe('AGENT_ERROR');
+    expect(byId.c.error.message).toContain('deliberate failure on c');
+    expect(byId.a.status).toBe('PASSED'); // echo of "say apple" contains "apple"
+    expect(byId.d.status).toBe('FAILED');
+    const report = readJson(join(dir, 'evaluation_report.json'));
+    expect(report.metrics.pass_rate).toBe(0.5);
+    expect(report.metrics.agent_error_rate).toBe(0.25);
+    expect(r.code).toBe(0); // 0.5 >= threshold 0.5
+    expect(r.stdout).toMatch(/pass rate/i);
+  });
+
+  it('never shows ground truth to an agent other than the oracle', async () => {
+    const out = tempDir();
+    await runCli(['run', bench, '--agent', agent('peek'), '--mode', 'single', '--output', out, '--quiet']);
+    const dir = onlyRunDir(out, 'peek', 'echo-local');
+    for (const res of results(dir)) {
+      const seen = JSON.parse(res.response);
+      expect(Object.keys(seen.sample).sort()).toEqual(['id', 'input', 'metadata']);
+      expect(res.response).not.toMatch(/"expected"|"solution"|banana!|grape/);
+    }
+    const d = results(dir).find((x) => x.sample_id === 'd');
+    expect(JSON.parse(d.response).sample.metadata).toEqual({ extra_col: 7 }); // unmapped columns land in metadata
+  });
+
+  it('filters with --sample and --limit, and names the run folder by --agent-id', async () => {
+    const out = tempDir();
+    await runCli(['run', bench, '--agent', 'oracle', '--sample', 'b,d', '--agent-id', 'my-oracle', '--output', out]);
+    const dir = onlyRunDir(out, 'my-oracle', 'echo-local');
+    expect(results(dir).map((x) => x.sample_id).sort()).toEqual(['b', 'd']);
+    expect(readJson(join(dir, 'run.json')).mode).toBe('single'); // --sample without --mode runs single
+  });
+
+  it('writes -t<k> result files for --trials', async () => {
+    const out = tempDir();
+    await runCli(['run', bench, '--agent', 'oracle', '--mode', 'single', '--trials', '2', '--limit', '1', '--output', out]);
+    const dir = onlyRunDir(out, 'oracle', 'echo-local');
+    expect(readdirSync(join(dir, 'results')).sort()).toEqual(['a-t1.json', 'a-t2.json']);
+  });
+});
+
+describe('bad input: one clear message, exit 2, no run folder', () => {
+  const copyBench = (mutate: (dir: string) => void) => {
+    const dir = join(tempDir(), 'bench');
+    cpSync(bench, dir, { recursive: true });
+    mutate(dir);
+    return dir;
+  };
+  const expectRejected = async (benchDir: string, pattern: RegExp, extra: string[] = []) => {
+    const out = tempDir();
+    const r = await runCli(['run', benchDir, '--agent', 'oracle', '--mode', 'single', '--output', out, ...extra]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(pattern);
+    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    expect(readdirSync(out)).toEqual([]);
+    return r;
+  };
+
+  it('a malformed dataset row names the file and line', async () => {
+    const dir = copyBench((d) => writeFileSync(join(d, 'data.jsonl'), '{"id":"a","input":"x","expected":"x"}\n{"id": "b", "input": \n'));
+    await expectRejected(dir, /data\.jsonl:2/);
+  });
+
+  it('a duplicate id names both lines', async () => {
+    const dir = copyBench((d) => writeFileSync(join(d, 'data.jsonl'), '{"id":"a","input":"x","expected":"x"}\n{"id":"a","input":"y","expected":"y"}\n'));
+    await expectRejected(dir, /duplicate.*"?a"?/i);
+  });
+
+  it('a row without an id is an error, not auto-numbered', async () => {
+    const dir = copyBench((d) => writeFileSync(join(d, 'data.jsonl'), '{"input":"x","expected":"x"}\n'));
+    await expectRejected(dir, /data\.jsonl:1.*id/);
+  });
+
+  it('an unknown config key names the file and key', async () => {
+    const dir = copyBench((d) => writeFileSync(join(d, 'benchmark.toml'), '[dataset]\nsource = "data.jsonl"\n[limits]\nmax_turnz = 3\n[[checks]]\ntype = "contains"\n'));
+    await expectRejected(dir, /benchmark\.toml.*max_turnz/);
+  });
+
+  it('an unknown check type, and a check missing its input, are refused at load', async () => {
+    await expectRejected(copyBench((d) => writeFileSync(join(d, 'benchmark.toml'), '[dataset]\nsource = "data.jsonl"\n[[checks]]\ntype = "telepathy"\n')), /telepathy/);
+    const noExpected = copyBench((d) => writeFileSync(join(d, 'data.jsonl'), '{"id":"a","input":"x","expected":"x"}\n{"id":"b","input":"y"}\n'));
+    await expectRejected(noExpected, /\bb\b/);
+  });
+
+  it('a lower-is-better gate metric is refused', async () => {
+    const dir = copyBench((d) => writeFileSync(join(d, 'benchmark.toml'), '[dataset]\nsource = "data.jsonl"\n[[checks]]\ntype = "contains"\n[gate]\nmetric = "agent_error_rate"\nthreshold = 0.1\n'));
+    await expectRejected(dir, /agent_error_rate/);
+  });
+
+  it('an unset ${VAR} names the variable', async () => {
+    const cfg = join(tempDir(), 'extra.toml');
+    writeFileSync(cfg, '[llm]\napi_key = "${BENCHRIG_TEST_SURELY_UNSET}"\n');
+    await expectRejected(bench, /extra\.toml.*BENCHRIG_TEST_SURELY_UNSET/, ['--config', cfg]);
+  });
+
+  it('an unknown agent and a bad flag value are usage errors', async () => {
+    await expectRejected(bench, /unknown agent "telepath"/, ['--agent', 'telepath']);
+    const out = tempDir();
+    const r = await runCli(['run', bench, '--mode', 'sideways', '--output', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/sideways/);
+  });
+
+  it('an unknown benchmark name says what was tried', async () => {
+    const r = await runCli(['run', 'no-such-benchmark', '--agent', 'oracle'], { cwd: tempDir() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no-such-benchmark/);
+  });
+});
+
+describe('benchrig list, validate, config show', () => {
+  it('lists benchmarks with sample counts and versions, and validates one', async () => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, 'benchmarks'));
+    cpSync(bench, join(cwd, 'benchmarks/echo-local'), { recursive: true });
+    const list = await runCli(['list'], { cwd });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/echo-local\s+4\s+[0-9a-f]{16}/);
+    const v = await runCli(['validate', 'echo-local'], { cwd });
+    expect(v.code).toBe(0);
+    expect(v.stdout).toMatch(/4 samples.*version [0-9a-f]{16}/);
+  });
+
+  it('shows the effective configuration with ${VAR} expanded and secrets redacted', async () => {
+    const r = await runCli(['config', 'show', bench], { env: { BENCHRIG_MODEL: 'model-from-env', OPENAI_API_KEY: 'sk-very-secret' } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('model-from-env');
+    expect(r.stdout).not.toContain('sk-very-secret');
+    expect(r.stdout).toMatch(/\[\[checks\]\]/);
+  });
+});

@@ -1,0 +1,90 @@
+// The real CLI on sandboxed benchmarks against the real Docker daemon.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { docker } from '../../src/sandbox/client.ts';
+import { benchrigContainers, requireDocker } from '../support/docker.ts';
+import { FIXTURES, REPO, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
+
+const hasDocker = await requireDocker();
+const mini = join(FIXTURES, 'benchmarks/mini-shell');
+const agent = (name: string) => join(FIXTURES, 'agents', `${name}.ts`);
+
+// Other test files run sandboxes at the same time: look only at the containers of this run.
+const leftBy = async (runDir: string) => benchrigContainers(readJson(join(runDir, 'run.json')).run_id);
+
+describe.skipIf(!hasDocker)('benchrig run in Docker sandboxes', () => {
+  it('shell-tasks: the oracle passes every task and the run exits 0', async () => {
+    const out = tempDir();
+    const r = await runCli(['run', 'shell-tasks', '--agent', 'oracle', '--mode', 'single', '--output', out]);
+    const dir = onlyRunDir(out, 'oracle', 'shell-tasks');
+    const report = readJson(join(dir, 'evaluation_report.json'));
+    const failing = results(dir).filter((x) => x.status !== 'PASSED').map((x) => `${x.task_id}: ${x.status} ${JSON.stringify(x.checks)} ${JSON.stringify(x.error)}`);
+    expect(failing).toEqual([]);
+    expect(report.benchmark.n_samples).toBeGreaterThanOrEqual(20);
+    expect(report.metrics.pass_rate).toBe(1);
+    expect(r.code).toBe(0);
+    const one = results(dir)[0];
+    expect(one.artifacts['sandbox_test:tests pass'].exit_code).toBe(0);
+    expect(one.metadata.sandbox.image).toBe('benchrig/busybox:1');
+    expect(await leftBy(dir)).toEqual([]);
+  }, 600_000);
+
+  it('shell-tasks: nop passes nothing and the gate fails with exit 1', async () => {
+    const out = tempDir();
+    const r = await runCli(['run', join(REPO, 'benchmarks/shell-tasks'), '--agent', 'nop', '--mode', 'single', '--output', out, '--quiet']);
+    const dir = onlyRunDir(out, 'nop', 'shell-tasks');
+    const report = readJson(join(dir, 'evaluation_report.json'));
+    expect(results(dir).filter((x) => x.status === 'PASSED').map((x) => x.task_id)).toEqual([]);
+    expect(report.metrics.pass_rate).toBe(0);
+    expect(report.gate).toMatchObject({ passed: false });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/gate/i);
+  }, 600_000);
+
+  it('a throwing agent costs only its own trial, and its sandbox is removed', async () => {
+    const out = tempDir();
+    await runCli(['run', mini, '--agent', agent('crash'), '--mode', 'single', '--output', out, '--quiet']);
+    const dir = onlyRunDir(out, 'crash', 'mini-shell');
+    const byId = Object.fromEntries(results(dir).map((x) => [x.sample_id, x]));
+    expect(byId['hang-or-crash'].status).toBe('AGENT_ERROR');
+    expect(byId.greet.status).toBe('PASSED');
+    expect(byId.count.status).toBe('PASSED');
+    expect(await leftBy(dir)).toEqual([]);
+  });
+
+  it('a hanging agent ends in TIMEOUT and its sandbox is removed', async () => {
+    const out = tempDir();
+    const t0 = Date.now();
+    const r = await runCli(['run', mini, '--agent', agent('hang'), '--mode', 'single', '--trial-timeout', '2', '--output', out]);
+    expect(Date.now() - t0).toBeLessThan(60_000);
+    const dir = onlyRunDir(out, 'hang', 'mini-shell');
+    const byId = Object.fromEntries(results(dir).map((x) => [x.sample_id, x]));
+    expect(byId['hang-or-crash'].status).toBe('TIMEOUT');
+    expect(byId['hang-or-crash'].stop_reason).toBe('timeout');
+    expect(byId.greet.status).toBe('PASSED');
+    expect(readJson(join(dir, 'evaluation_report.json')).metrics.timeout_rate).toBeCloseTo(1 / 3);
+    expect(r.code).toBe(1); // the gate asks for 1.0
+    expect(await leftBy(dir)).toEqual([]);
+  });
+
+  it('--keep-sandbox leaves the sandbox up and prints how to enter it', async () => {
+    const out = tempDir();
+    const r = await runCli(['run', mini, '--agent', 'oracle', '--sample', 'greet', '--keep-sandbox', '--output', out]);
+    const id = /docker exec -it ([0-9a-f]{12}) sh/.exec(r.stderr)?.[1];
+    expect(id, r.stderr).toBeDefined();
+    const c = docker().getContainer(id!);
+    expect((await c.inspect()).State.Running).toBe(true);
+    await c.remove({ force: true });
+  });
+
+  it('an unreachable Docker is one line with the remedy and exit 3; no-sandbox benchmarks still run', async () => {
+    const env = { DOCKER_HOST: 'unix:///nonexistent/docker.sock' };
+    const out = tempDir();
+    const r = await runCli(['run', mini, '--agent', 'oracle', '--mode', 'single', '--output', out], { env });
+    expect(r.code).toBe(3);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/Docker is not reachable/);
+    const ok = await runCli(['run', join(FIXTURES, 'benchmarks/echo-local'), '--agent', 'oracle', '--mode', 'single', '--output', out], { env });
+    expect(ok.code).toBe(0);
+  });
+});

@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BenchrigError } from '../../../src/errors.ts';
+import { docker } from '../../../src/sandbox/client.ts';
+import { ensureImage, imageExists } from '../../../src/sandbox/images.ts';
+import { requireDocker, TEST_IMAGE } from '../../support/docker.ts';
+
+const ok = await requireDocker();
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const tag = (name: string) => `benchrig-test/${name}:${randomBytes(4).toString('hex')}`;
+
+describe.skipIf(!ok)('ensureImage', () => {
+  const made: string[] = [];
+  const dirs: string[] = [];
+  const tempDir = (files: Record<string, string>) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-image-'));
+    for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text, { mode: 0o755 });
+    dirs.push(dir);
+    return dir;
+  };
+
+  afterAll(async () => {
+    for (const image of made) await docker().getImage(image).remove({ force: true }).catch(() => undefined);
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('builds sandboxes/busybox offline into a working, labelled image, and then keeps it', async () => {
+    const image = tag('busybox');
+    made.push(image);
+    const lines: string[] = [];
+    const built = await ensureImage({ image, build: path.join(repo, 'sandboxes/busybox') }, { onProgress: (l) => lines.push(l) });
+    expect(built).toBe(true);
+    expect(lines.join('\n')).toMatch(/Successfully (built|tagged)/);
+    const info = await docker().getImage(image).inspect();
+    expect(info.Config.Labels).toMatchObject({ benchrig: '1' });
+
+    const c = await docker().createContainer({
+      Image: image,
+      Cmd: ['sh', '-c', "stat -c '%a' /tmp; ls -d /workspace; grep -c '' /etc/passwd; ls -l /bin/ls"],
+    });
+    try {
+      await c.start();
+      await c.wait();
+      const logs = (await c.logs({ stdout: true, stderr: true })).toString('latin1');
+      expect(logs).toContain('1777');
+      expect(logs).toContain('/workspace');
+      expect(logs).toMatch(/\/bin\/ls -> \/bin\/busybox/);
+    } finally {
+      await c.remove({ force: true });
+    }
+    expect(await ensureImage({ image, build: path.join(repo, 'sandboxes/busybox') })).toBe(false);
+  });
+
+  it('surfaces an error from inside the build stream as a benchmark error naming image and folder', async () => {
+    const image = tag('broken');
+    const dir = tempDir({ Dockerfile: `FROM ${TEST_IMAGE}\nRUN false\n` });
+    const err = await ensureImage({ image, build: dir }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BenchrigError);
+    expect(err).toMatchObject({ kind: 'benchmark' });
+    expect((err as Error).message).toContain(`building image ${image} from ${dir} failed:`);
+    expect((err as Error).message).toMatch(/returned a non-zero code: 1/);
+    expect(await imageExists(image)).toBe(false);
+  });
+
+  it('reports a failing prepare.sh with its output', async () => {
+    const image = tag('prep');
+    const dir = tempDir({ Dockerfile: 'FROM scratch\n', 'prepare.sh': '#!/bin/sh\necho "need busybox-static" >&2\nexit 3\n' });
+    await expect(ensureImage({ image, build: dir })).rejects.toThrow(/prepare\.sh exited 3: need busybox-static/);
+  });
+
+  it('never pulls: a missing image without a build folder says so', async () => {
+    const image = tag('absent');
+    const err = await ensureImage({ image }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BenchrigError);
+    expect((err as Error).message).toMatch(new RegExp(`image ${image} is not present .*never pulls`));
+  });
+});

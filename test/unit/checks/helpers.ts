@@ -1,0 +1,54 @@
+// Builders for check inputs and a tiny in-memory Sandbox (pure unit tests of check logic).
+import type { CheckConfig } from '../../../src/config/schema.ts';
+import type { CheckInput } from '../../../src/checks/types.ts';
+import type { ExecOptions, ExecResult, Sandbox } from '../../../src/sandbox/types.ts';
+import type { Sample } from '../../../src/types.ts';
+
+export function cfg(type: string, extra: Record<string, unknown> = {}): CheckConfig {
+  return { type, name: (extra.name as string) ?? type, scope: 'response', ...extra } as CheckConfig;
+}
+
+export function sample(extra: Partial<Sample> = {}): Sample {
+  return { id: 's1', input: 'q', metadata: {}, ...extra };
+}
+
+export function input(check: CheckConfig, response: string, expectation?: unknown, extra: Partial<CheckInput> = {}): CheckInput {
+  return {
+    check,
+    sample: sample(),
+    expectation,
+    response,
+    replies: [response],
+    events: [],
+    finalState: {},
+    blocked: false,
+    artifacts: {},
+    ...extra,
+  };
+}
+
+export interface FakeSandbox extends Sandbox {
+  calls: Array<{ cmd: string | string[]; opts?: ExecOptions }>;
+}
+
+/** A Sandbox whose exec returns a canned result (or throws), recording every call. */
+export function fakeSandbox(result: Partial<ExecResult> | Error): FakeSandbox {
+  const calls: FakeSandbox['calls'] = [];
+  return {
+    id: 'fake',
+    image: 'fake:1',
+    workdir: '/workspace',
+    calls,
+    async exec(cmd, opts) {
+      calls.push({ cmd, opts });
+      if (result instanceof Error) throw result;
+      return { exitCode: 0, stdout: '', stderr: '', timedOut: false, truncated: false, ...result };
+    },
+    async readFile() {
+      return '';
+    },
+    async writeFile() {},
+    async copyIn() {},
+    async copyOut() {},
+  };
+}

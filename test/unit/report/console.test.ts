@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { buildReport } from '../../../src/report/aggregate.ts';
+import { formatSummary } from '../../../src/report/console.ts';
+import type { EvaluationReport } from '../../../src/report/types.ts';
+import { trial } from './fixtures.ts';
+
+const ESC = '\u001b';
+
+async function report(results = defaultResults(), gate?: { metric: string; threshold: number }): Promise<EvaluationReport> {
+  return buildReport({
+    benchmark: { name: 'demo', version: 'v1', n_samples: 4 },
+    agent: { id: 'react', name: 'react' },
+    run: { id: 'r1', dir: '/tmp/r1', mode: 'single', workers: 1, trials: 1, status: 'complete', started_at: '', finished_at: '' },
+    gate,
+    blocksAreSuccess: false,
+    results,
+  });
+}
+
+function defaultResults() {
+  const v = (passed: boolean, reason: string) => ({ name: 'answer', type: 'exact', passed, score: passed ? 1 : 0, reason });
+  return [
+    trial('a', 'PASSED', { task_id: 'a', checks: [v(true, 'equals "1"')] }),
+    trial('b', 'PASSED', { task_id: 'b', checks: [v(true, 'equals "2"')] }),
+    trial('c', 'PASSED', { task_id: 'c', checks: [v(true, 'equals "3"')] }),
+    trial('d', 'FAILED', { task_id: 'd', checks: [v(false, `expected "4", got "5"\n${ESC}[31mred${ESC}[0m`)] }),
+  ];
+}
+
+describe('formatSummary', () => {
+  it('plain text without colour: headline, counts, gate, checks, failures', async () => {
+    const text = formatSummary(await report(undefined, { metric: 'pass_rate', threshold: 0.7 }), { color: false });
+    expect(text).not.toContain(ESC);
+    expect(text).toContain('pass rate  75.0% (95% CI 30.1%–95.4%)');
+    expect(text).toContain('mean score 0.75');
+    expect(text).toContain('trials     4: PASSED 3, FAILED 1');
+    expect(text).toContain('gate       PASSED pass_rate 0.75 >= 0.7');
+    expect(text).toMatch(/answer \(exact\)\s+75\.0%\s+3\/4/);
+    expect(text).toContain('  d  FAILED           answer: expected "4", got "5" red');
+  });
+
+  it('gate failing and missing evidence', async () => {
+    const failed = formatSummary(await report(undefined, { metric: 'pass_rate', threshold: 0.9 }), { color: false });
+    expect(failed).toContain('gate       FAILED pass_rate 0.75 < 0.9');
+    const none = formatSummary(await report([trial('x', 'UNGRADABLE')], { metric: 'pass_rate', threshold: 0.9 }), { color: false });
+    expect(none).toContain('pass rate  n/a (nothing gradable)');
+    expect(none).toContain('gate       FAILED pass_rate: missing evidence');
+    expect(formatSummary(await report(), { color: false })).toContain('gate       none');
+  });
+
+  it('colours with ANSI codes when asked', async () => {
+    const text = formatSummary(await report(), { color: true });
+    expect(text).toContain(`${ESC}[32mPASSED${ESC}[0m`);
+    expect(text).toContain(`${ESC}[31mFAILED${ESC}[0m`);
+  });
+});

@@ -1,0 +1,38 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { SandboxError } from '../../../src/errors.ts';
+import { withDeadline } from '../../../src/sandbox/client.ts';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+describe('withDeadline', () => {
+  it('turns a call that never answers into a SandboxError naming it', async () => {
+    const never = new Promise<void>(() => {});
+    await expect(withDeadline(never, 50, 'list containers')).rejects.toThrow(SandboxError);
+    await expect(withDeadline(never, 50, 'list containers')).rejects.toThrow(/within 50 ms: list containers/);
+  });
+  it('passes a value through', async () => {
+    await expect(withDeadline(Promise.resolve(7), 1000, 'x')).resolves.toBe(7);
+  });
+});
+
+describe('checkDocker', () => {
+  it('names the endpoint and says how to start or install Docker when it is unreachable', async () => {
+    const script = `
+      import { checkDocker } from ${JSON.stringify(path.join(repo, 'src/sandbox/client.ts'))};
+      try { await checkDocker(); console.log('reachable'); }
+      catch (e) { console.log(JSON.stringify({ kind: e.kind, message: e.message })); }`;
+    const res = await execa(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: repo,
+      env: { DOCKER_HOST: 'unix:///nonexistent/docker.sock' },
+      reject: false,
+    });
+    const out = JSON.parse(res.stdout.trim().split('\n').pop()!);
+    expect(out.kind).toBe('docker_unavailable');
+    expect(out.message).toContain('Docker is not reachable at unix:///nonexistent/docker.sock');
+    expect(out.message).toMatch(/dockerd &|systemctl start docker/);
+    expect(out.message).toContain('apt-get install docker.io');
+  });
+});
