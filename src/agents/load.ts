@@ -10,6 +10,8 @@ export const BUILTIN_AGENTS = {
   oracle: () => import('./oracle.ts'),
   nop: () => import('./nop.ts'),
   react: () => import('./react.ts'),
+  http: () => import('./http.ts'),
+  replay: () => import('./replay.ts'),
 } satisfies Record<string, () => Promise<{ default: unknown }>>;
 
 export type BuiltinAgent = keyof typeof BUILTIN_AGENTS;

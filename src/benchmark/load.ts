@@ -9,7 +9,8 @@ import { GATE_METRICS, type CheckConfig, type Config } from '../config/schema.ts
 import { displayPath, resolveConfig } from '../config/load.ts';
 import { sourceFor, type Sources } from '../config/layers.ts';
 import { CHECKS, getCheck } from '../checks/index.ts';
-import { readDataset } from '../dataset/read.ts';
+import { openDataset } from '../dataset/read.ts';
+import type { HfProgress } from '../dataset/hf.ts';
 import { checkFieldMap, jsonColumns, mapRows } from '../dataset/map.ts';
 import { filterSamples } from '../dataset/filter.ts';
 import type { Sample } from '../types.ts';
@@ -26,6 +27,8 @@ export interface LoadBenchmarkOptions {
   limit?: number;
   shuffle?: boolean;
   seed?: number | string;
+  /** Where download progress and dataset warnings go (default: stderr). */
+  log?: (line: string) => void;
 }
 
 export const HOOK_FILES = ['hooks.ts', 'hooks.js', 'hooks.mjs'];
@@ -46,9 +49,14 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
   const sandbox = resolveSandbox(config, dir, src);
 
   if (!config.dataset) throw new BenchrigError('benchmark', `${displayPath(toml)}: missing [dataset] table (e.g. source = "data/tasks.jsonl")`);
-  const { fields, source } = config.dataset;
+  const { fields, source, split, revision } = config.dataset;
   checkFieldMap(fields, src('dataset', 'fields'));
-  const rows = await readDataset(source, { baseDir: dir, jsonColumns: jsonColumns(fields), key: `${src('dataset', 'source')}: key dataset.source` });
+  const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  const hf = source.startsWith('hf:');
+  const { rows, resolvedRevision } = await openDataset(
+    { source, split, revision, config: config.dataset.config },
+    { baseDir: dir, jsonColumns: jsonColumns(fields), key: `${src('dataset', 'source')}: key dataset.source`, env: opts.env, onProgress: (p) => log(progressLine(p)), onNotice: log },
+  );
   if (rows.length === 0) throw new BenchrigError('dataset', `${src('dataset', 'source')}: key dataset.source: dataset "${source}" has no rows`);
   const all = mapRows(rows, { fields, baseDir: dir });
   refuseMissingInputs(checks, all, src('checks'));
@@ -66,9 +74,16 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
     checks,
     samples,
     nSamplesTotal: all.length,
-    dataset: { source, resolved_revision: null },
+    // The resolved commit is recorded (run.json); the version hashes the rows themselves, so it
+    // changes exactly when the content does, whatever commit carried it.
+    dataset: hf ? { source, split, config: config.dataset.config ?? 'default', revision, resolved_revision: resolvedRevision } : { source, resolved_revision: null },
     ...(hooks ? { hooks } : {}),
   };
+}
+
+function progressLine(p: HfProgress): string {
+  const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
+  return `hf:${p.repo}: downloading ${p.path}: ${mb(p.received)}/${mb(p.total)} MB`;
 }
 
 /** A folder (or its benchmark.toml) relative to cwd, else `<cwd>/benchmarks/<name>`. */

@@ -17,7 +17,8 @@ export interface Benchmark {
   samples: Sample[];
   /** Number of samples in the dataset before filtering. */
   nSamplesTotal: number;
-  dataset: { source: string; resolved_revision?: string | null };
+  /** What run.json records: for `hf:` sources also the split, config, revision asked for, and the commit it resolved to. */
+  dataset: { source: string; split?: string; config?: string; revision?: string; resolved_revision?: string | null };
   /** Absolute path of hooks.ts/.js/.mjs when present. */
   hooks?: string;
 }

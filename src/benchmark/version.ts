@@ -1,6 +1,8 @@
 // The benchmark version (SPEC §1): a content hash of everything that decides a verdict, so two
 // runs of the same version are comparable. Paths are hashed as written (never absolute), so the
-// same benchmark checked out elsewhere has the same version.
+// same benchmark checked out elsewhere has the same version. The dataset enters through its rows
+// (`samples`), not its source or hub commit: a new commit with the same rows keeps the version, a
+// changed row changes it, local file or `hf:` alike.
 import { createHash } from 'node:crypto';
 import { readFile, readdir, readlink } from 'node:fs/promises';
 import path from 'node:path';

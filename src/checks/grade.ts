@@ -3,11 +3,12 @@
 import type { CheckConfig } from '../config/schema.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import type { CheckVerdict, Sample, TrajectoryEvent, Verdict } from '../types.ts';
-import { describe } from '../errors.ts';
+import { describe, SandboxError } from '../errors.ts';
 import { getCheck } from './index.ts';
+import type { GradeModels } from './types.ts';
 import { ungradable } from './text.ts';
 
-export interface GradeInput {
+export interface GradeInput extends GradeModels {
   checks: CheckConfig[];
   sample: Sample;
   replies: string[];
@@ -24,7 +25,10 @@ export interface GradeInput {
    * `previous` (same name) when given, else are ungradable; saved artifacts are kept untouched.
    */
   skipSandbox?: boolean;
-  /** Verdicts of an earlier grading (the result file's `checks`), used with `skipSandbox`. */
+  /**
+   * Verdicts of an earlier grading (the result file's `checks`): kept for sandbox checks with
+   * `skipSandbox`, and handed to each check as its own `previous` (a settled `manual` review).
+   */
   previous?: CheckVerdict[];
 }
 
@@ -63,8 +67,8 @@ export async function gradeTrial(input: GradeInput): Promise<GradeOutput> {
       verdicts.push({ ...label, ...ungradable(`unknown check type "${check.type}"`) });
       continue;
     }
+    const kept = input.previous?.find((p) => p.name === check.name && p.type === check.type);
     if (input.skipSandbox && impl.needsSandbox) {
-      const kept = input.previous?.find((p) => p.name === check.name && p.type === check.type);
       verdicts.push(kept ? { ...kept } : { ...label, ...ungradable('needs the sandbox: not run') });
       continue;
     }
@@ -82,9 +86,16 @@ export async function gradeTrial(input: GradeInput): Promise<GradeOutput> {
         sandbox: input.sandbox,
         artifacts,
         signal: input.signal,
+        previous: kept,
+        judge: input.judge,
+        cache: input.cache,
+        onEvent: input.onEvent,
+        customChecks: input.customChecks,
       });
       verdicts.push({ ...label, ...normalizeVerdict(verdict) });
     } catch (err) {
+      // Docker failing under a check is the infrastructure's fault: the trial is SANDBOX_ERROR (and retried).
+      if (err instanceof SandboxError) throw err;
       verdicts.push({ ...label, ...ungradable(`check error: ${describe(err)}`) });
     }
   }

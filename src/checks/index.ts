@@ -6,6 +6,13 @@ import { contains } from './contains.ts';
 import { regex } from './regex.ts';
 import { numeric } from './numeric.ts';
 import { sandboxTest } from './sandbox-test.ts';
+import { stateCheck } from './state.ts';
+import { jsonField } from './json-field.ts';
+import { similarity } from './similarity.ts';
+import { llmJudge } from './llm-judge.ts';
+import { argumentCorrectness, denialRecovery, stepEfficiency, toolSelection } from './trajectory.ts';
+import { manual } from './manual.ts';
+import { custom } from './custom.ts';
 
 export const CHECKS = {
   exact,
@@ -13,6 +20,16 @@ export const CHECKS = {
   regex,
   numeric,
   sandbox_test: sandboxTest,
+  state: stateCheck,
+  json_field: jsonField,
+  similarity,
+  llm_judge: llmJudge,
+  tool_selection: toolSelection,
+  argument_correctness: argumentCorrectness,
+  step_efficiency: stepEfficiency,
+  denial_recovery: denialRecovery,
+  manual,
+  custom,
 } satisfies Record<string, CheckImpl>;
 
 export type CheckType = keyof typeof CHECKS;

@@ -1,7 +1,22 @@
 // The check seam: a typed map from type name to implementation (see index.ts), no registration.
-import type { Sample, TrajectoryEvent, Verdict } from '../types.ts';
+import type { CheckVerdict, NewEvent, Sample, TrajectoryEvent, Verdict } from '../types.ts';
 import type { Sandbox } from '../sandbox/types.ts';
-import type { CheckConfig } from '../config/schema.ts';
+import type { CheckConfig, LlmConfig } from '../config/schema.ts';
+
+/** A custom check exported from the benchmark's hooks (`export const checks = { name(input) {…} }`). */
+export type CustomCheckFn = (input: CheckInput) => Verdict | Promise<Verdict>;
+
+/** What the checks that call a model need (llm_judge, similarity with embeddings). */
+export interface GradeModels {
+  /** `[judge.llm]` (defaults to `[llm]`). Absent: model-backed checks are ungradable. */
+  judge?: LlmConfig;
+  /** `--llm-cache`: the judge's calls are recorded/replayed like the agent's. */
+  cache?: { mode: 'off' | 'record' | 'replay'; dir: string };
+  /** Records the judge's `llm_call` events (role 'judge': counted against no budget). */
+  onEvent?: (event: NewEvent) => void;
+  /** The hooks module's `checks` export (custom checks). */
+  customChecks?: Record<string, CustomCheckFn>;
+}
 
 export interface CheckInput {
   check: CheckConfig;
@@ -19,6 +34,12 @@ export interface CheckInput {
   /** Saved outputs of sandbox checks from the trial, for re-grading without a sandbox. */
   artifacts: Record<string, unknown>;
   signal?: AbortSignal;
+  /** This check's verdict from an earlier grading of the same result (re-grades; `manual` reviews). */
+  previous?: CheckVerdict;
+  judge?: GradeModels['judge'];
+  cache?: GradeModels['cache'];
+  onEvent?: GradeModels['onEvent'];
+  customChecks?: GradeModels['customChecks'];
 }
 
 export interface CheckImpl {

@@ -4,6 +4,8 @@ import { BenchrigError, describe } from '../errors.ts';
 import { HARNESS_VERSION } from '../run/run-dir.ts';
 import { registerRun } from './run.ts';
 import { registerTools } from './tools.ts';
+import { registerReportCommands } from './report-commands.ts';
+import { registerCrossRun } from './cross-run.ts';
 
 export const EXIT = { ok: 0, gate: 1, usage: 2, infra: 3, interrupted: 130 } as const;
 
@@ -16,6 +18,8 @@ export function buildProgram(): Command {
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   registerRun(program);
   registerTools(program);
+  registerReportCommands(program);
+  registerCrossRun(program);
   for (const cmd of program.commands) cmd.exitOverride();
   return program;
 }

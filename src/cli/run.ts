@@ -18,6 +18,9 @@ interface RunCommandOptions extends RunFlags {
   verbose?: boolean;
   quiet?: boolean;
   progress?: boolean;
+  resume?: string;
+  baseline?: string;
+  trace?: 'console' | 'otlp' | 'off';
 }
 
 export function registerRun(program: Command): void {
@@ -42,8 +45,11 @@ export function registerRun(program: Command): void {
     .option('--trial-timeout <s>', 'seconds per trial (after the sandbox is ready)')
     .option('--output <dir>', 'root of run folders')
     .option('--config <file>', 'an extra TOML layer')
+    .option('--resume <run-dir>', 'finish an interrupted run: keep every saved trial, run only the missing ones')
+    .option('--baseline <run-dir|auto>', 'add a comparison with that run to the report (auto: the latest earlier run of this agent and benchmark that graded something)')
     .option('--keep-sandbox', 'leave the sandbox running after the trial and print how to enter it')
     .addOption(new Option('--llm-cache <mode>', 'record or replay LLM responses').choices(['off', 'record', 'replay']))
+    .addOption(new Option('--trace <exporter>', 'spans: console (stderr), otlp (to OTEL_EXPORTER_OTLP_ENDPOINT) or off (no telemetry, Langfuse included)').choices(['console', 'otlp', 'off']))
     .option('--verbose', 'stream every trial event')
     .option('--quiet', 'print nothing but the summary')
     .addOption(new Option('--log-level <level>').choices(['debug', 'info', 'warn', 'error']))
@@ -65,7 +71,15 @@ export function registerRun(program: Command): void {
           shuffle: o.shuffle,
           seed: o.seed,
           signal: interrupt.signal,
-          console: createRunConsole({ verbose: !!o.verbose, quiet: !!o.quiet, color: !!process.stdout.isTTY && !process.env.NO_COLOR }),
+          resume: o.resume,
+          baseline: o.baseline,
+          trace: o.trace,
+          console: createRunConsole({
+            verbose: !!o.verbose,
+            quiet: !!o.quiet,
+            color: !!process.stderr.isTTY && !process.env.NO_COLOR,
+            progress: o.progress !== false && !!process.stderr.isTTY,
+          }),
         });
         process.exitCode = outcome.exitCode;
       } finally {

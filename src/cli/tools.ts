@@ -10,6 +10,7 @@ import { BenchrigError } from '../errors.ts';
 import { checkDocker } from '../sandbox/client.ts';
 import { ensureImage } from '../sandbox/images.ts';
 import { sweep } from '../sandbox/sweep.ts';
+import { validateWithRuns } from './cross-run.ts';
 
 const print = (s: string) => process.stdout.write(s + '\n');
 
@@ -33,11 +34,13 @@ export function registerTools(program: Command): void {
 
   program
     .command('validate')
-    .description('check a benchmark: schema, dataset rows, check inputs, gate')
+    .description('check a benchmark: schema, dataset rows, check inputs, gate; --run: oracle must pass all, nop none')
     .argument('<benchmark>')
-    .action(async (ref: string) => {
+    .option('--run', 'also run oracle (must pass every sample) and nop (must pass none)')
+    .action(async (ref: string, o: { run?: boolean }) => {
       const b = await loadBenchmark(ref, { cwd: process.cwd(), env: process.env });
       print(`ok: ${b.name} — ${b.samples.length} samples, ${b.checks.length} check(s) (${b.checks.map((c) => c.name).join(', ')}), version ${b.version}`);
+      if (o.run) await validateWithRuns(ref);
     });
 
   const sandbox = program.command('sandbox').description('sandbox images and leftovers');

@@ -41,6 +41,16 @@ export const checkSchema = z
   .passthrough(); // type-specific keys (pattern, command, tolerance, criteria…) are validated per type
 export type CheckConfig = z.infer<typeof checkSchema> & { name: string; [k: string]: unknown };
 
+export function dockerHostSchema() {
+  return z
+    .object({
+      url: z.string().regex(/^(unix:\/\/\/.+|tcp:\/\/[^/:]+(:\d+)?\/?)$/, 'unix:///path or tcp://host:port'),
+      capacity: z.number().int().min(1),
+      tls: z.object({ ca: z.string(), cert: z.string(), key: z.string() }).strict().optional(),
+    })
+    .strict();
+}
+
 const sandboxSchema = z
   .object({
     image: z.string(),
@@ -53,6 +63,10 @@ const sandboxSchema = z
     setup: z.array(z.string()).default([]),
     cap_add: z.array(z.string()).default([]),
     shared: z.object({ source: z.string(), mount: z.string().default('/shared') }).strict().optional(),
+    /** A fleet of Docker Engines (SPEC §7); tls paths are relative to the file that sets them. */
+    hosts: z.array(dockerHostSchema()).optional(),
+    /** How long a failing fleet host stays out of placement (default 30). */
+    host_cooldown_s: z.number().positive().optional(),
   })
   .strict();
 export type SandboxConfig = z.infer<typeof sandboxSchema>;

@@ -1,5 +1,6 @@
 // Dataset sources -> raw rows. One reader per format, chosen by file extension; a new format
-// (parquet, hf:) plugs in as one more entry in READERS.
+// plugs in as one more entry in READERS. `hf:owner/name` sources are downloaded (hf.ts) and then
+// read by the same readers.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BenchrigError } from '../errors.ts';
@@ -7,6 +8,8 @@ import { displayPath } from '../config/load.ts';
 import { readJsonl } from './jsonl.ts';
 import { readJson } from './json.ts';
 import { readCsv } from './csv.ts';
+import { readParquet } from './parquet.ts';
+import { fetchHfDataset, parseHfSource, type HfOptions } from './hf.ts';
 
 /** One dataset row before field mapping, and where it came from (`data/tasks.jsonl:7`). */
 export interface RawRow {
@@ -23,21 +26,15 @@ export interface ReadOptions {
 
 export type Reader = (file: string, opts: ReadOptions) => Promise<RawRow[]>;
 
-const notYet =
-  (what: string): Reader =>
-  async (_file, opts) => {
-    throw new BenchrigError('dataset', `${opts.label}: ${what} datasets are not supported yet (use .jsonl, .json or .csv)`);
-  };
-
 export const READERS: Record<string, Reader> = {
   '.jsonl': readJsonl,
   '.ndjson': readJsonl,
   '.json': readJson,
   '.csv': readCsv,
-  '.parquet': notYet('parquet'),
+  '.parquet': readParquet,
 };
 
-export interface ReadDatasetOptions {
+export interface ReadDatasetOptions extends HfOptions {
   /** The benchmark folder: a relative `source` resolves against it. */
   baseDir: string;
   jsonColumns?: ReadonlySet<string>;
@@ -45,11 +42,46 @@ export interface ReadDatasetOptions {
   key?: string;
 }
 
+/** The `[dataset]` table: `split`, `config` and `revision` apply to `hf:` sources only. */
+export interface DatasetSpec {
+  source: string;
+  split?: string;
+  config?: string;
+  revision?: string;
+}
+
+export interface DatasetRead {
+  rows: RawRow[];
+  /** The commit an `hf:` revision resolved to; null for local files. */
+  resolvedRevision: string | null;
+}
+
+export async function openDataset(spec: DatasetSpec, opts: ReadDatasetOptions): Promise<DatasetRead> {
+  if (!spec.source.startsWith('hf:')) return { rows: await readDataset(spec.source, opts), resolvedRevision: null };
+  const key = opts.key ?? 'dataset.source';
+  try {
+    const repo = parseHfSource(spec.source);
+    const hfSpec = { repo, split: spec.split ?? 'train', config: spec.config ?? 'default', revision: spec.revision ?? 'main' };
+    const { commit, files } = await fetchHfDataset(hfSpec, opts);
+    const rows: RawRow[] = [];
+    for (const f of files) {
+      const ext = path.extname(f.path).toLowerCase();
+      const readOpts = { label: `hf:${repo}/${f.path}`, jsonColumns: opts.jsonColumns };
+      // The hub's .json data files are often JSON Lines; the hub reads both, so do we.
+      const read = ext === '.json' ? readJson(f.localPath, readOpts).catch(() => readJsonl(f.localPath, readOpts)) : READERS[ext](f.localPath, readOpts);
+      for (const r of await read) rows.push(r);
+    }
+    return { rows, resolvedRevision: commit };
+  } catch (err) {
+    if (err instanceof BenchrigError && err.kind === 'dataset') throw new BenchrigError('dataset', `${key}: ${err.message}`);
+    throw err;
+  }
+}
+
+/** The rows of a local file (or an `hf:` source at its defaults). */
 export async function readDataset(source: string, opts: ReadDatasetOptions): Promise<RawRow[]> {
   const key = opts.key ?? 'dataset.source';
-  if (source.startsWith('hf:')) {
-    throw new BenchrigError('dataset', `${key}: Hugging Face datasets ("${source}") are not supported yet`);
-  }
+  if (source.startsWith('hf:')) return (await openDataset({ source }, opts)).rows;
   const file = path.resolve(opts.baseDir, source);
   const label = displayPath(file);
   const ext = path.extname(file).toLowerCase();

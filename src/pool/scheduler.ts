@@ -1,5 +1,7 @@
-// Feeds trials to a pool at its concurrency, stops feeding when the run is interrupted, and
-// reports each result as it lands. Results are not kept: the result files on disk are the truth.
+// Feeds trials to a pool at its concurrency, stops feeding when the run is interrupted, retries
+// trials that ended in an infrastructure error with a fresh sandbox, and reports each result as it
+// lands. Results are not kept: the result files on disk are the truth.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { TrialHooks, TrialInput } from '../trial/types.ts';
 import type { TrialResult } from '../types.ts';
 import type { Pool } from './types.ts';
@@ -9,14 +11,29 @@ export interface ScheduleOptions {
   hooks?: TrialHooks;
   onStart?(trial: TrialInput): void;
   onResult?(result: TrialResult): void;
+  /** A SANDBOX_ERROR trial runs again this many times (fresh sandbox, backoff) before it stands. */
+  infraRetries?: number;
+  infraBackoffMs?: number;
+  onRetry?(trial: TrialInput, attempt: number, result: TrialResult): void;
 }
 
 export async function schedule(pool: Pool, trials: Iterable<TrialInput>, opts: ScheduleOptions): Promise<void> {
   const queue = trials[Symbol.iterator]();
+  const retries = opts.infraRetries ?? 2;
+  const backoff = opts.infraBackoffMs ?? 2000;
+  const runOne = async (trial: TrialInput): Promise<TrialResult> => {
+    for (let attempt = 1; ; attempt++) {
+      const result = await pool.run(trial, { signal: opts.signal, hooks: opts.hooks });
+      if (result.status !== 'SANDBOX_ERROR' || attempt > retries || opts.signal.aborted) return result;
+      opts.onRetry?.(trial, attempt, result);
+      await sleep(backoff * 2 ** (attempt - 1), undefined, { signal: opts.signal }).catch(() => {});
+      if (opts.signal.aborted) return result;
+    }
+  };
   const lane = async () => {
     for (let next = queue.next(); !next.done && !opts.signal.aborted; next = queue.next()) {
       opts.onStart?.(next.value);
-      const result = await pool.run(next.value, { signal: opts.signal, hooks: opts.hooks });
+      const result = await runOne(next.value);
       if (result.error?.kind !== 'interrupted') opts.onResult?.(result);
     }
   };

@@ -15,6 +15,8 @@ export interface Pool {
 export interface PoolOptions {
   workers: number;
   perWorker: number;
+  /** Live sandboxes at once across every worker (default 2 × CPU cores). */
+  maxSandboxes?: number;
 }
 
 export type PoolFactory = (run: RunContext, opts: PoolOptions) => Promise<Pool>;

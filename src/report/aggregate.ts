@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { TrialResult, TrialStatus } from '../types.ts';
 import { MetricsAccumulator } from './metrics.ts';
 import { evaluateGate } from './gate.ts';
+import { compareReports } from './compare.ts';
 import type { EvaluationReport, TopEntry } from './types.ts';
 
 export interface BuildReportOptions {
@@ -23,6 +24,8 @@ export interface BuildReportOptions {
   gate?: { metric: string; threshold: number };
   blocksAreSuccess: boolean;
   results: Iterable<TrialResult> | AsyncIterable<TrialResult>;
+  /** `--baseline`: the baseline run's report; the report's `comparison` is made against it. */
+  baseline?: EvaluationReport | null;
 }
 
 const TOP_N = 10;
@@ -82,7 +85,7 @@ export async function buildReport(opts: BuildReportOptions): Promise<EvaluationR
     }
   }
   const { metrics, checks, tasks } = acc.finish();
-  return {
+  const report: EvaluationReport = {
     schema_version: 1,
     benchmark: { ...opts.benchmark },
     agent: { ...opts.agent },
@@ -95,6 +98,8 @@ export async function buildReport(opts: BuildReportOptions): Promise<EvaluationR
     top_failures: failures.entries(),
     top_successes: successes.entries(),
   };
+  if (opts.baseline) report.comparison = compareReports(opts.baseline, report);
+  return report;
 }
 
 /**

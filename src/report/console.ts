@@ -1,7 +1,9 @@
-// The summary printed at the end of a run: headline, gate, per-check pass rates, top failures.
+// The summary printed at the end of a run and by `benchrig report`: headline, gate, per-check pass
+// rates, top failures and successes, and a short analysis (analysis.ts).
 // Plain text when colour is off (CI logs, pipes): no escape code at all.
 import type { EvaluationReport } from './types.ts';
 import { STATUSES } from './metrics.ts';
+import { analyzeReport, comparisonView, type SlowTrial } from './analysis.ts';
 
 type Paint = (code: string, text: string) => string;
 
@@ -10,7 +12,13 @@ const ANSI = { bold: '1', dim: '2', red: '31', green: '32', yellow: '33' } as co
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
 const num = (x: number | null, digits = 3) => (x === null ? 'n/a' : String(Number(x.toFixed(digits))));
 
-export function formatSummary(report: EvaluationReport, opts: { color: boolean }): string {
+export interface SummaryOptions {
+  color: boolean;
+  /** The slowest trials, read from the result files when the caller has them. */
+  slowest?: SlowTrial[] | null;
+}
+
+export function formatSummary(report: EvaluationReport, opts: SummaryOptions): string {
   const paint: Paint = opts.color ? (code, text) => `\u001b[${code}m${text}\u001b[0m` : (_code, text) => text;
   const m = report.metrics;
   const lines: string[] = [];
@@ -20,6 +28,9 @@ export function formatSummary(report: EvaluationReport, opts: { color: boolean }
   const ci = m.pass_rate_ci95 ? ` (95% CI ${pct(m.pass_rate_ci95[0])}–${pct(m.pass_rate_ci95[1])})` : '';
   const rate = m.pass_rate === null ? 'n/a (nothing gradable)' : `${pct(m.pass_rate)}${ci}`;
   lines.push(`pass rate  ${paint(ANSI.bold, rate)}   mean score ${num(m.mean_score)}   ${m.n_passed}/${m.n_gradable} gradable trials passed`);
+  if (report.run.trials > 1) {
+    lines.push(`per task   pass@${report.run.trials} ${pct(m.pass_at_k)}   pass^${report.run.trials} ${pct(m.pass_all_k)}   over ${m.n_tasks} task(s)`);
+  }
 
   const counts = STATUSES.filter((s) => m.status_counts[s] > 0).map((s) => {
     const colour = s === 'PASSED' ? ANSI.green : s === 'FAILED' ? ANSI.red : ANSI.yellow;
@@ -59,7 +70,47 @@ export function formatSummary(report: EvaluationReport, opts: { color: boolean }
     const w = columnWidth(shown);
     for (const t of shown) lines.push(`  ${oneLine(t.task_id, 40).padEnd(w)}  ${paint(ANSI.green, t.status)}  ${paint(ANSI.dim, oneLine(t.reason))}`);
   }
+  lines.push(...analysisLines(report, opts.slowest ?? null, paint));
+  lines.push(...comparisonLines(report.comparison, paint));
   return `${lines.join('\n')}\n`;
+}
+
+const LIST_MAX = 8;
+const listed = (items: string[]) =>
+  items.slice(0, LIST_MAX).map((i) => oneLine(i, 40)).join(', ') + (items.length > LIST_MAX ? `, … (${items.length - LIST_MAX} more)` : '');
+const secs = (x: number | null) => (x === null ? 'n/a' : `${x.toFixed(x < 10 ? 2 : 1)}s`);
+const counts = (pairs: Array<[string, number]>) => pairs.map(([k, n]) => `${oneLine(k, 40)} ${n}`).join(', ');
+
+function analysisLines(report: EvaluationReport, slowest: SlowTrial[] | null, paint: Paint): string[] {
+  const a = analyzeReport(report, slowest);
+  const out = ['', paint(ANSI.bold, 'analysis')];
+  const row = (label: string, text: string) => out.push(`  ${label.padEnd(13)}${text}`);
+  if (a.failingChecks.length > 0) {
+    row('failing most', a.failingChecks.slice(0, 3).map((c) => `${oneLine(c.name, 40)} (${c.failed}/${c.n_gradable} failed)`).join(', '));
+  }
+  if (a.flakyTasks.length > 0) row('flaky tasks', `${a.flakyTasks.length}: ${listed(a.flakyTasks)}`);
+  if (a.errorKinds.length > 0) row('errors', paint(ANSI.yellow, counts(a.errorKinds)));
+  if (a.stopReasons.length > 0) row('stop reasons', counts(a.stopReasons));
+  row('time', `mean ${secs(a.time.mean)}  p50 ${secs(a.time.p50)}  p95 ${secs(a.time.p95)}  max ${secs(a.time.max)}`);
+  if (a.slowest && a.slowest.length > 0) row('slowest', a.slowest.map((t) => `${oneLine(t.task_id, 40)} ${secs(t.execution_time_s)} (${t.status})`).join(', '));
+  const cost = a.costUsd === null ? '' : `, cost $${a.costUsd.toFixed(4)}`;
+  const user = a.llmCalls.user_total > 0 ? ` (+${a.llmCalls.user_total} by the simulated user)` : '';
+  row('llm', `${a.llmCalls.total} call(s)${user}, tokens ${a.tokens.input} in / ${a.tokens.output} out${cost}`);
+  return out;
+}
+
+function comparisonLines(comparison: unknown, paint: Paint): string[] {
+  const c = comparisonView(comparison);
+  if (!c) return [];
+  const out = ['', paint(ANSI.bold, `compared with ${c.baseline ? oneLine(c.baseline, 100) : 'the baseline'}`)];
+  if (c.message) out.push(`  ${paint(ANSI.yellow, oneLine(c.message))}`);
+  for (const l of c.lists) {
+    if (l.items.length === 0) continue;
+    const colour = l.key === 'fixed' ? ANSI.green : l.key === 'regressions' || l.key === 'new_failures' ? ANSI.red : ANSI.yellow;
+    out.push(`  ${paint(colour, l.label.padEnd(20))} ${l.items.length}: ${listed(l.items)}`);
+  }
+  if (out.length === (c.message ? 3 : 2)) out.push('  no changes');
+  return out;
 }
 
 /** Reasons can hold command output (with its own colours): one plain line, bounded. */

@@ -1,5 +1,9 @@
 // Atomic file writes: a temp file in the same folder (same file system, so rename is atomic),
 // fsync'd, then renamed over the target. A reader sees the old file or the new one, never half.
+// `durable: false` skips both fsyncs: the file still survives a crash of the harness (the kernel
+// holds the written pages), only not a power loss or kernel crash. Trial results use it: two fsyncs
+// cost ~4.5 ms a trial on this disk, and a result lost to a power cut is re-run by --resume.
+import { mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { open, rename, unlink, mkdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -9,14 +13,25 @@ export function tempPathFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }
 
-export async function writeTextAtomic(path: string, text: string | Uint8Array): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+export interface WriteOptions {
+  /** fsync the file and its folder (default true): survive a power loss, not only a process crash. */
+  durable?: boolean;
+}
+
+export async function writeTextAtomic(path: string, text: string | Uint8Array, opts: WriteOptions = {}): Promise<void> {
+  const durable = opts.durable ?? true;
+  if (!durable) return writeQuick(path, text);
   const tmp = tempPathFor(path);
   try {
-    const fh = await open(tmp, 'w');
+    // The folder usually exists: make it only when the open says it is missing (one syscall saved per write).
+    const fh = await open(tmp, 'w').catch(async (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+      await mkdir(dirname(path), { recursive: true });
+      return open(tmp, 'w');
+    });
     try {
       await fh.writeFile(text);
-      await fh.sync();
+      if (durable) await fh.sync();
     } finally {
       await fh.close();
     }
@@ -25,11 +40,38 @@ export async function writeTextAtomic(path: string, text: string | Uint8Array): 
     await unlink(tmp).catch(() => {}); // gone already, or never created
     throw err;
   }
-  await syncDir(dirname(path));
+  if (durable) await syncDir(dirname(path));
 }
 
-export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
-  await writeTextAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+export async function writeJsonAtomic(path: string, value: unknown, opts?: WriteOptions): Promise<void> {
+  await writeTextAtomic(path, `${JSON.stringify(value, null, 2)}\n`, opts);
+}
+
+/**
+ * The same write and rename without fsync, as direct system calls: a small file costs tens of
+ * microseconds this way, where four thread-pool round trips (open, write, close, rename) cost far
+ * more when thousands of trials save at once (measured: ~1.5 ms a trial). Blocks this thread
+ * only for the write itself.
+ */
+function writeQuick(path: string, text: string | Uint8Array): void {
+  const tmp = tempPathFor(path);
+  try {
+    try {
+      writeFileSync(tmp, text);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(tmp, text);
+    }
+    renameSync(tmp, path);
+  } catch (err) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // gone already, or never created
+    }
+    throw err;
+  }
 }
 
 /** Make the rename itself durable; best effort (not every platform can open a folder). */

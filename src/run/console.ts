@@ -8,6 +8,8 @@ import type { TrialInput } from '../trial/types.ts';
 import type { TrajectoryEvent, TrialResult } from '../types.ts';
 
 export interface RunConsole {
+  /** Live trial events are wanted (--verbose): pools forward them only then. */
+  readonly wantsEvents: boolean;
   info(line: string): void;
   start(b: Benchmark, nTrials: number, runDir: string, mode: string): void;
   trialStarted(t: TrialInput): void;
@@ -20,6 +22,8 @@ export interface ConsoleOptions {
   verbose: boolean;
   quiet: boolean;
   color: boolean;
+  /** A live status line (done/total, passing, in flight, errors, ETA) instead of a line per trial: TTYs only. */
+  progress?: boolean;
   out?: (s: string) => void;
   err?: (s: string) => void;
 }
@@ -30,28 +34,55 @@ export function createRunConsole(o: ConsoleOptions): RunConsole {
   const paint = (code: number, s: string) => (o.color ? `\x1b[${code}m${s}\x1b[0m` : s);
   let done = 0;
   let total = 0;
+  let passed = 0;
+  let errors = 0;
+  let inFlight = 0;
+  let t0 = performance.now();
+  const live = !!o.progress && !o.quiet && !o.verbose;
+  const clearLine = () => live && process.stderr.write('\r\x1b[K');
+  const drawProgress = () => {
+    if (!live) return;
+    const elapsed = (performance.now() - t0) / 1000;
+    const eta = done > 0 ? Math.round((elapsed / done) * (total - done)) : null;
+    const mmss = (n: number) => `${Math.floor(n / 60)}:${String(n % 60).padStart(2, '0')}`;
+    process.stderr.write(
+      `\r\x1b[K[${done}/${total}] ${paint(32, `${passed} passing`)} · ${inFlight} in flight · ${errors ? paint(33, `${errors} errors`) : '0 errors'} · ETA ${eta === null ? '–' : mmss(eta)}`,
+    );
+  };
   return {
+    wantsEvents: o.verbose,
     info: (line) => !o.quiet && err(line),
     start(b, n, runDir, mode) {
       total = n;
+      t0 = performance.now();
       if (!o.quiet) err(`benchrig: ${b.name} (version ${b.version}), ${n} trial(s), mode ${mode}\n  run folder: ${runDir}`);
     },
     trialStarted(t) {
+      inFlight++;
       if (o.verbose) err(`── ${t.taskId} started`);
+      drawProgress();
     },
     event(taskId, e) {
       if (o.verbose) err(`  ${taskId} ${formatEvent(e)}`);
     },
     trialFinished(r) {
       done++;
+      inFlight = Math.max(0, inFlight - 1);
+      if (r.status === 'PASSED') passed++;
+      if (r.error) errors++;
+      clearLine();
       const kept = r.metadata.sandbox && (r.metadata.sandbox as { kept?: boolean }).kept;
       if (kept) err(`  sandbox of ${r.task_id} kept: docker exec -it ${r.metadata.sandbox!.container.slice(0, 12)} sh`);
       if (o.quiet) return;
+      // On a live display only what needs attention gets a line of its own.
+      if (live && r.status === 'PASSED') return drawProgress();
       const colour = r.status === 'PASSED' ? 32 : r.status === 'FAILED' ? 31 : 33;
       const why = r.status === 'PASSED' ? '' : `  ${reasonOf(r)}`;
       err(`[${String(done).padStart(String(total).length)}/${total}] ${paint(colour, r.status.padEnd(15))} ${r.task_id} (${r.metadata.execution_time_s.toFixed(1)}s)${why}`);
+      drawProgress();
     },
     summary(report, runDir) {
+      clearLine();
       out(formatSummary(report, { color: o.color }));
       out(`report: ${runDir}/evaluation_report.json`);
     },
@@ -63,3 +94,14 @@ export function reasonOf(r: TrialResult): string {
   const failing = r.checks.find((c) => c.passed === false) ?? r.checks.find((c) => c.passed === null);
   return failing ? `${failing.name}: ${failing.reason}`.slice(0, 200) : '';
 }
+
+/** A console that prints nothing: runs made from code (validate --run, tests). */
+export const silentConsole: RunConsole = {
+  wantsEvents: false,
+  info: () => {},
+  start: () => {},
+  trialStarted: () => {},
+  event: () => {},
+  trialFinished: () => {},
+  summary: () => {},
+};

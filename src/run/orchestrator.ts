@@ -11,15 +11,21 @@ import { BenchrigError } from '../errors.ts';
 import { buildReport, readResults } from '../report/aggregate.ts';
 import type { EvaluationReport } from '../report/types.ts';
 import { writeJsonAtomic } from '../report/write.ts';
+import { writeHtmlReport } from '../report/html.ts';
+import { appendStepSummary } from '../report/markdown.ts';
+import { resolveBaseline } from '../report/history.ts';
 import { poolFor } from '../pool/index.ts';
 import { schedule } from '../pool/scheduler.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 import { loadHooks } from '../trial/hooks.ts';
 import type { RunContext } from '../trial/types.ts';
-import { createRunDir, gitCommit, HARNESS_VERSION, redact } from './run-dir.ts';
+import { createRunDir, gitCommit, HARNESS_VERSION, redact, safeName } from './run-dir.ts';
 import { expandTrials } from './trials.ts';
+import { hashOf, prepareResume, type RunSettings } from './resume.ts';
 import { prepareSandboxes, type SharedResources } from './sandboxes.ts';
 import type { RunConsole } from './console.ts';
+import { telemetrySettings, type TraceMode } from '../telemetry/otel.ts';
+import { startRunTrace } from '../telemetry/spans.ts';
 
 export interface RunOptions {
   benchmark: string;
@@ -35,6 +41,12 @@ export interface RunOptions {
   console: RunConsole;
   /** Aborted by the first Ctrl-C. */
   signal: AbortSignal;
+  /** `--resume RUN_DIR`: finish that run instead of starting one. */
+  resume?: string;
+  /** `--baseline RUN_DIR|auto`: compare the report with that run (SPEC §12). */
+  baseline?: string;
+  /** `--trace`: the OpenTelemetry exporter (default: OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set). */
+  trace?: TraceMode;
 }
 
 export interface RunOutcome {
@@ -47,7 +59,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   // 1–2. validate everything before anything is written (exit 2 leaves no run folder)
   const benchmark = await loadBenchmark(opts.benchmark, {
     cwd: opts.cwd, configFile: opts.configFile, env: opts.env, flags: opts.flags,
-    sample: opts.sample, limit: opts.limit, shuffle: opts.shuffle, seed: opts.seed,
+    sample: opts.sample, limit: opts.limit, shuffle: opts.shuffle, seed: opts.seed, log: opts.console.info,
   });
   const cfg = benchmark.config;
   const agentRef = resolveAgentRef(cfg.agent.name, opts.cwd);
@@ -55,14 +67,35 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const makePool = poolFor(cfg.run.mode);
   const sandbox = sandboxSpec(cfg);
   if (benchmark.samples.length === 0) throw new BenchrigError('dataset', `${benchmark.name}: no samples to run`);
+  const traceSettings = telemetrySettings(opts.env ?? process.env, opts.trace, HARNESS_VERSION); // null: nothing loaded
+
+  // the baseline is refused (exit 2) before anything is written
+  const baseline = opts.baseline
+    ? await resolveBaseline(opts.baseline, {
+        cwd: opts.cwd, say: opts.console.info, exclude: opts.resume && resolve(opts.cwd, opts.resume),
+        runsDir: join(resolve(opts.cwd, cfg.run.output), safeName(agentId), safeName(benchmark.name)),
+      })
+    : null;
 
   // 3. the shared environment: Docker checked and the image built before the run folder exists
   const shared: SharedResources | null = sandbox ? await prepareSandboxes(sandbox, opts.console) : null;
-  const runDir = await createRunDir(resolve(opts.cwd, cfg.run.output), agentId, benchmark.name);
-  const runId = `${basename(runDir)}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  const startedAt = new Date();
   const trials = expandTrials(benchmark.samples, cfg.n_trials);
+  const settings: RunSettings = {
+    benchmark_version: benchmark.version,
+    agent: agentRef.module ?? agentRef.name,
+    agent_options_hash: hashOf(cfg.agent.options),
+    trials: cfg.n_trials,
+    limits: cfg.limits,
+    task_ids_hash: hashOf(trials.map((t) => t.taskId)),
+    user: cfg.user.kind,
+    models: { agent: cfg.llm.model, user: cfg.user.llm?.model ?? cfg.llm.model, judge: cfg.judge.llm?.model ?? cfg.llm.model },
+  };
+  const resumed = opts.resume ? await prepareResume(opts.resume, opts.cwd, settings, trials) : null;
+  const runDir = resumed?.runDir ?? (await createRunDir(resolve(opts.cwd, cfg.run.output), agentId, benchmark.name));
+  const runId: string = resumed?.runJson.run_id ?? `${basename(runDir)}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const toRun = resumed?.pending ?? trials;
   const runJson = {
+    ...(resumed?.runJson ?? {}),
     schema_version: 1,
     run_id: runId,
     benchmark: { name: benchmark.name, version: benchmark.version, dir: benchmark.dir, n_samples: benchmark.samples.length, n_samples_total: benchmark.nSamplesTotal },
@@ -75,8 +108,10 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     n_trials_total: trials.length,
     limits: cfg.limits,
     user: { kind: cfg.user.kind },
-    models: { agent: cfg.llm.model, user: cfg.user.llm?.model ?? cfg.llm.model, judge: cfg.judge.llm?.model ?? cfg.llm.model },
-    started_at: startedAt.toISOString(),
+    models: settings.models,
+    settings,
+    started_at: (resumed?.runJson.started_at as string | undefined) ?? new Date().toISOString(),
+    resumed_at: [...((resumed?.runJson.resumed_at as string[] | undefined) ?? []), ...(resumed ? [new Date().toISOString()] : [])],
     finished_at: null as string | null,
     harness_version: HARNESS_VERSION,
     git_commit: gitCommit(opts.cwd),
@@ -85,7 +120,13 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     status: 'running' as 'running' | 'complete' | 'interrupted' | 'failed',
   };
   await writeJsonAtomic(join(runDir, 'run.json'), runJson);
+  if (resumed) opts.console.info(`resuming ${runDir}: ${resumed.kept} trial(s) kept, ${toRun.length} to run`);
 
+  // The run span; every trial span, in whatever worker, is its child (SPEC §14).
+  const runTrace = traceSettings && (await startRunTrace(traceSettings, {
+    'benchrig.run.id': runId, 'benchrig.benchmark': benchmark.name, 'benchrig.benchmark.version': benchmark.version,
+    'benchrig.agent': agentId, 'benchrig.mode': cfg.run.mode,
+  }, opts.console.info));
   let sharedVolume: string | null = null;
   let status: typeof runJson.status = 'complete';
   try {
@@ -98,14 +139,16 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     });
 
     // 4. every trial, on the chosen pool
-    const pool = await makePool(run, { workers: cfg.run.workers, perWorker: cfg.run.per_worker });
-    opts.console.start(benchmark, trials.length, runDir, cfg.run.mode);
+    const pool = await makePool(runTrace?.carry(run) ?? run, { workers: cfg.run.workers, perWorker: cfg.run.per_worker, maxSandboxes: cfg.run.max_sandboxes });
+    opts.console.start(benchmark, toRun.length, runDir, cfg.run.mode);
     try {
-      await schedule(pool, trials, {
+      await schedule(pool, toRun, {
         signal: opts.signal,
-        hooks: { onEvent: opts.console.event },
+        // Events cross worker boundaries only when someone reads them live (--verbose).
+        hooks: opts.console.wantsEvents ? { onEvent: opts.console.event } : {},
         onStart: opts.console.trialStarted,
         onResult: opts.console.trialFinished,
+        onRetry: (t, attempt, r) => opts.console.info(`${t.taskId}: infrastructure error (${r.error?.message ?? 'sandbox'}); retrying with a fresh sandbox (${attempt})`),
       });
     } finally {
       await pool.close();
@@ -121,6 +164,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     runJson.status = status;
     runJson.finished_at = new Date().toISOString();
     await writeJsonAtomic(join(runDir, 'run.json'), runJson);
+    await runTrace?.end(status); // ends the run span and flushes every exporter
   }
 
   const report = await buildReport({
@@ -130,8 +174,13 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     gate: cfg.gate,
     blocksAreSuccess: cfg.blocks_are_success,
     results: readResults(runDir),
+    baseline: baseline?.report,
   });
   await writeJsonAtomic(join(runDir, 'evaluation_report.json'), report);
+  // the same report for people: report.html in the run folder, Markdown on a GitHub Actions run page
+  await writeHtmlReport(runDir, report).catch((err) => opts.console.info(`report.html not written: ${(err as Error).message}`));
+  const stepSummary = (opts.env ?? process.env).GITHUB_STEP_SUMMARY;
+  if (stepSummary) await appendStepSummary(stepSummary, report).catch((err) => opts.console.info(`$GITHUB_STEP_SUMMARY not written: ${(err as Error).message}`));
   await rm(join(runDir, '.tmp'), { recursive: true, force: true });
   opts.console.summary(report, runDir);
   return { exitCode: exitCode(report), runDir, report };
@@ -159,7 +208,7 @@ function withDefaults(base: LlmConfig, over: Partial<LlmConfig> | undefined): Ll
   return { ...base, ...Object.fromEntries(Object.entries(over ?? {}).filter(([, v]) => v !== undefined)) };
 }
 
-function runContext(
+export function runContext(
   b: Benchmark, cwd: string, runId: string, runDir: string, agentId: string, agentRef: { name: string; module?: string }, sandbox: SandboxSpec | null,
 ): RunContext {
   const cfg = b.config;

@@ -50,7 +50,13 @@ export function gitCommit(cwd: string): string | null {
 
 const SECRET_KEY = /key|token|secret|password|authorization|credential/i;
 
-/** Options as recorded in run.json and results: anything that looks like a secret is redacted. */
+/** Options as recorded in run.json: anything that looks like a secret is redacted, at any depth. */
 export function redact(options: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(options).map(([k, v]) => [k, SECRET_KEY.test(k) ? '[redacted]' : v]));
+  const walk = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(walk)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, SECRET_KEY.test(k) ? '[redacted]' : walk(x)]))
+        : v;
+  return walk(options) as Record<string, unknown>;
 }

@@ -7,10 +7,12 @@ import { checkDocker, DEFAULT_DEADLINE_MS, docker, dockerMessage, sleep, statusO
 import { copyIn, copyOut, inContainer, readFile, writeFile, type ExtractReport } from './copy.ts';
 import { runExec } from './exec.ts';
 import { ensureImage } from './images.ts';
+import { clientFor, HostError } from './hosts.ts';
 import { buildLabels } from './labels.ts';
 import { sweep } from './sweep.ts';
 
 const START_ATTEMPTS = 3;
+const FLEET_START_ATTEMPTS = 2;
 const BACKOFF_MS = 500;
 // Busybox-compatible and needs nothing but sh; the container is removed with force, never stopped.
 const KEEP_ALIVE = ['sh', '-c', 'while :; do sleep 3600; done'];
@@ -22,6 +24,9 @@ export class DockerSandbox implements Sandbox {
     readonly image: string,
     readonly workdir: string,
     private readonly spec: Pick<SandboxSpec, 'execTimeoutMs' | 'maxOutputBytes'>,
+    /** The daemon it lives on, and that daemon's fleet URL (absent without a fleet). */
+    readonly client: Docker = docker(),
+    readonly host?: string,
   ) {
     this.id = container.id;
   }
@@ -55,31 +60,32 @@ export class DockerProvider implements SandboxProvider {
   }
 
   async start(spec: SandboxSpec, labels: SandboxLabels, signal?: AbortSignal): Promise<DockerSandbox> {
+    const { client, host } = placement(spec);
+    // On a fleet a failing host gives way to another one soon: fewer attempts on the same host.
+    const attempts = host ? FLEET_START_ATTEMPTS : START_ATTEMPTS;
     let lastError: unknown;
-    for (let attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+    for (let attempt = 1; attempt <= attempts; attempt++) {
       signal?.throwIfAborted();
       let container: Docker.Container | undefined;
       try {
-        container = await withDeadline(docker().createContainer(createOptions(spec, labels)), DEFAULT_DEADLINE_MS, 'create container');
+        container = await withDeadline(client.createContainer(createOptions(spec, labels)), DEFAULT_DEADLINE_MS, 'create container');
         await withDeadline(container.start(), DEFAULT_DEADLINE_MS, 'start container');
-        const sandbox = new DockerSandbox(container, spec.image, spec.workdir, spec);
+        const sandbox = new DockerSandbox(container, spec.image, spec.workdir, spec, client, host);
         await runSetup(this, sandbox, spec.setup ?? []);
         return sandbox;
       } catch (err) {
         if (err instanceof SetupFailed) throw err.error; // deterministic: a fresh container would fail the same way
         lastError = err;
         if (container) await removeQuietly(container);
-        if (attempt < START_ATTEMPTS) await sleep(BACKOFF_MS * 2 ** (attempt - 1), signal);
+        if (attempt < attempts) await sleep(BACKOFF_MS * 2 ** (attempt - 1), signal);
       }
     }
-    throw new SandboxError(
-      `could not start a sandbox from ${spec.image} after ${START_ATTEMPTS} attempts: ${dockerMessage(lastError)}`,
-      lastError,
-    );
+    const message = `could not start a sandbox from ${spec.image}${host ? ` on ${host}` : ''} after ${attempts} attempts: ${dockerMessage(lastError)}`;
+    throw host ? new HostError(host, message, lastError) : new SandboxError(message, lastError);
   }
 
   async stop(sandbox: Sandbox, opts: { interrupted: boolean }): Promise<void> {
-    const container = docker().getContainer(sandbox.id);
+    const container = (sandbox instanceof DockerSandbox ? sandbox.client : docker()).getContainer(sandbox.id);
     let lastError: unknown;
     for (let attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
       try {
@@ -99,6 +105,13 @@ export class DockerProvider implements SandboxProvider {
   sweep(opts?: { all?: boolean; runId?: string }): Promise<number> {
     return sweep(opts);
   }
+}
+
+/** The daemon a start goes to: the placed fleet host's, else the local one (no fleet: as before). */
+function placement(spec: SandboxSpec): { client: Docker; host?: string } {
+  if (!spec.fleet?.length) return { client: docker() };
+  const host = spec.fleet.find((h) => h.url === spec.host) ?? spec.fleet[0];
+  return { client: clientFor(host), host: host.url };
 }
 
 class SetupFailed extends Error {

@@ -114,7 +114,9 @@ async function killInside(container: Docker.Container, marker: string): Promise<
 /** The exit code once Docker reports the exec finished (it can lag the end of the stream briefly). */
 async function exitCodeOf(exec: Docker.Exec): Promise<number> {
   for (let i = 0; i < 50; i++) {
-    const info = await withDeadline(exec.inspect(), DEFAULT_DEADLINE_MS, 'exec inspect');
+    const info = await withDeadline(exec.inspect(), DEFAULT_DEADLINE_MS, 'exec inspect').catch((err) => {
+      throw err instanceof SandboxError ? err : new SandboxError(`exec inspect failed: ${dockerMessage(err)}`, err);
+    });
     if (!info.Running && info.ExitCode !== null && info.ExitCode !== undefined) return info.ExitCode;
     await sleep(100);
   }

@@ -4,6 +4,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import type Docker from 'dockerode';
 import { execa } from 'execa';
 import * as tarFs from 'tar-fs';
 import { BenchrigError, describe } from '../errors.ts';
@@ -20,11 +21,13 @@ export interface EnsureImageOptions {
   rebuild?: boolean;
   /** Each line of build output, as Docker streams it. */
   onProgress?: (line: string) => void;
+  /** The daemon to check and build on (a fleet host); default: the local one. */
+  client?: Docker;
 }
 
-export async function imageExists(image: string): Promise<boolean> {
+export async function imageExists(image: string, client: Docker = docker()): Promise<boolean> {
   try {
-    await withDeadline(docker().getImage(image).inspect(), DEFAULT_DEADLINE_MS, `inspect image ${image}`);
+    await withDeadline(client.getImage(image).inspect(), DEFAULT_DEADLINE_MS, `inspect image ${image}`);
     return true;
   } catch (err) {
     if (statusOf(err) === 404) return false;
@@ -34,7 +37,7 @@ export async function imageExists(image: string): Promise<boolean> {
 
 /** Make sure `spec.image` exists: keep it, or build it from `spec.build`. Returns whether it built. */
 export async function ensureImage(spec: ImageSpec, opts: EnsureImageOptions = {}): Promise<boolean> {
-  if (!opts.rebuild && (await imageExists(spec.image))) return false;
+  if (!opts.rebuild && (await imageExists(spec.image, opts.client))) return false;
   if (!spec.build) {
     throw new BenchrigError(
       'benchmark',
@@ -42,11 +45,11 @@ export async function ensureImage(spec: ImageSpec, opts: EnsureImageOptions = {}
         `build it yourself (docker build -t ${spec.image} DIR) or set [sandbox] build to a folder with a Dockerfile`,
     );
   }
-  await buildImage(spec.image, spec.build, opts.onProgress);
+  await buildImage(spec.image, spec.build, opts.onProgress, opts.client);
   return true;
 }
 
-async function buildImage(image: string, dir: string, onProgress?: (line: string) => void): Promise<void> {
+async function buildImage(image: string, dir: string, onProgress?: (line: string) => void, client: Docker = docker()): Promise<void> {
   const fail = (message: string) => new BenchrigError('benchmark', `building image ${image} from ${dir} failed: ${message}`);
   if (!fs.existsSync(path.join(dir, 'Dockerfile')) && !fs.existsSync(path.join(dir, 'prepare.sh'))) {
     throw fail('the folder has no Dockerfile');
@@ -67,7 +70,7 @@ async function buildImage(image: string, dir: string, onProgress?: (line: string
     let stream: Readable;
     try {
       stream = (await withDeadline(
-        docker().buildImage(tarball, { t: image, labels: { [LABEL.marker]: '1' }, rm: true, forcerm: true }),
+        client.buildImage(tarball, { t: image, labels: { [LABEL.marker]: '1' }, rm: true, forcerm: true }),
         BUILD_DEADLINE_MS,
         `build ${image}`,
       )) as Readable;

@@ -1,5 +1,6 @@
 // The run's shared volume (SPEC §4 [sandbox.shared]): filled once, mounted read-only in every sample.
 import os from 'node:os';
+import type Docker from 'dockerode';
 import { SandboxError } from '../errors.ts';
 import { DEFAULT_DEADLINE_MS, docker, dockerMessage, statusOf, withDeadline } from './client.ts';
 import { copyIn } from './copy.ts';
@@ -14,13 +15,13 @@ export const sharedVolumeName = (runId: string) => `benchrig-shared-${runId.repl
  * `image` that is created (never started: Docker's archive API works on stopped containers) and
  * removed afterwards. Returns the volume name.
  */
-export async function createSharedVolume(runId: string, sourceDir: string, image: string): Promise<string> {
+export async function createSharedVolume(runId: string, sourceDir: string, image: string, client: Docker = docker()): Promise<string> {
   const name = sharedVolumeName(runId);
   const labels = buildLabels({ runId, sessionId: 'shared' });
   try {
-    await withDeadline(docker().createVolume({ Name: name, Labels: labels }), DEFAULT_DEADLINE_MS, `create volume ${name}`);
+    await withDeadline(client.createVolume({ Name: name, Labels: labels }), DEFAULT_DEADLINE_MS, `create volume ${name}`);
     const helper = await withDeadline(
-      docker().createContainer({
+      client.createContainer({
         Image: image,
         Entrypoint: ['true'],
         Cmd: [],
@@ -37,16 +38,16 @@ export async function createSharedVolume(runId: string, sourceDir: string, image
     }
     return name;
   } catch (err) {
-    await removeVolume(name).catch(() => undefined);
+    await removeVolume(name, client).catch(() => undefined);
     if (err instanceof SandboxError) throw err;
     throw new SandboxError(`filling the shared volume ${name} failed: ${dockerMessage(err)}`, err);
   }
 }
 
 /** Remove a volume, tolerating it being gone already. */
-export async function removeVolume(name: string): Promise<void> {
+export async function removeVolume(name: string, client: Docker = docker()): Promise<void> {
   try {
-    await withDeadline(docker().getVolume(name).remove(), DEFAULT_DEADLINE_MS, `remove volume ${name}`);
+    await withDeadline(client.getVolume(name).remove(), DEFAULT_DEADLINE_MS, `remove volume ${name}`);
   } catch (err) {
     if (statusOf(err) === 404) return;
     throw new SandboxError(`removing volume ${name} failed: ${dockerMessage(err)}`, err);

@@ -30,21 +30,21 @@ export function processAlive(pid: number): boolean {
 }
 
 /** Returns how many containers and volumes were removed. */
-export async function sweep(opts: SweepOptions = {}): Promise<number> {
+export async function sweep(opts: SweepOptions = {}, client: Docker = docker()): Promise<number> {
   const selected = (labels: Record<string, string> | undefined) =>
     opts.all || (opts.runId ? labels?.[LABEL.run] === opts.runId : ownerIsGone(labels));
   const filters = JSON.stringify(runFilter(opts.all ? undefined : opts.runId));
   let removed = 0;
 
-  const containers = await withDeadline(docker().listContainers({ all: true, filters }), DEFAULT_DEADLINE_MS, 'list containers');
+  const containers = await withDeadline(client.listContainers({ all: true, filters }), DEFAULT_DEADLINE_MS, 'list containers');
   for (const info of containers.filter((c) => selected(c.Labels))) {
-    if (await removeTolerant(() => docker().getContainer(info.Id).remove({ force: true, v: true }), 'container')) removed++;
+    if (await removeTolerant(() => client.getContainer(info.Id).remove({ force: true, v: true }), 'container')) removed++;
   }
 
   // Volumes after containers: a volume is in use until its containers are gone.
-  const { Volumes } = await withDeadline(docker().listVolumes({ filters }), DEFAULT_DEADLINE_MS, 'list volumes');
+  const { Volumes } = await withDeadline(client.listVolumes({ filters }), DEFAULT_DEADLINE_MS, 'list volumes');
   for (const vol of (Volumes ?? []).filter((v) => selected(v.Labels ?? undefined))) {
-    if (await removeTolerant(() => docker().getVolume(vol.Name).remove(), 'volume')) removed++;
+    if (await removeTolerant(() => client.getVolume(vol.Name).remove(), 'volume')) removed++;
   }
   return removed;
 }

@@ -1,5 +1,6 @@
 // The sandbox provider seam (after Inspect AI's SandboxEnvironment). Docker is one provider;
 // remote hosts or Kubernetes would be others without touching trial/.
+import type { DockerHostSpec } from './hosts.ts';
 
 export interface ExecOptions {
   timeoutMs?: number;
@@ -21,6 +22,8 @@ export interface Sandbox {
   readonly id: string;
   readonly image: string;
   readonly workdir: string;
+  /** The Docker host (fleet URL) it runs on; absent without a fleet. */
+  readonly host?: string;
   exec(cmd: string | string[], opts?: ExecOptions): Promise<ExecResult>;
   readFile(path: string): Promise<string>;
   writeFile(path: string, content: string | Uint8Array): Promise<void>;
@@ -44,6 +47,10 @@ export interface SandboxSpec {
   shared?: { volume: string; mount: string } | null;
   execTimeoutMs: number;
   maxOutputBytes: number;
+  /** The fleet of Docker hosts (SPEC §7); absent or null: the local daemon, as without a fleet. */
+  fleet?: DockerHostSpec[] | null;
+  /** The fleet host placed for this start (set per trial from its sandbox slot). */
+  host?: string;
 }
 
 export interface SandboxLabels {

@@ -14,13 +14,14 @@ export async function prepareEnvironment(
   signal: AbortSignal,
 ): Promise<Sandbox> {
   const spec = run.sandbox!;
-  const sandbox = await provider.start(spec, { runId: run.runId, sessionId }, signal);
+  // `[sandbox] setup` runs after the sample's files are in (SPEC §4), so the provider starts bare.
+  const sandbox = await provider.start({ ...spec, setup: [] }, { runId: run.runId, sessionId }, signal);
   try {
     if (input.sample.files !== undefined) await sandbox.copyIn(source(run, input.sample.files), spec.workdir);
-    for (const cmd of input.sample.setup ?? []) {
+    const steps = [...spec.setup.map((cmd) => ({ cmd, of: '[sandbox] setup' })), ...(input.sample.setup ?? []).map((cmd) => ({ cmd, of: `setup of sample ${input.sample.id}` }))];
+    for (const { cmd, of } of steps) {
       const r = await sandbox.exec(cmd);
-      if (r.exitCode !== 0)
-        throw new SandboxError(`setup command of sample ${input.sample.id} failed (exit ${r.exitCode}): ${cmd}: ${(r.stderr || r.stdout).trim().slice(-300)}`);
+      if (r.exitCode !== 0) throw new SandboxError(`${of} failed (exit ${r.exitCode}): ${cmd}: ${(r.stderr || r.stdout).trim().slice(-300)}`);
     }
     return sandbox;
   } catch (err) {

@@ -21,7 +21,10 @@ export function flipRoles(messages: ChatMessage[]): ChatMessage[] {
   return messages.map((m) => ({ role: m.role === 'assistant' ? 'user' : 'assistant', content: m.content ?? '' }));
 }
 
-export const llmUser: SimulatedUser = async ({ sample, messages, llm }) => {
+export const llmUser: SimulatedUser = async ({ sample, messages, llm, lastReply }) => {
+  // The agent declared the task finished (react's submit, oracle, nop): nothing is left to ask, so the
+  // conversation ends as `agent_done` without spending a user-model call.
+  if (lastReply.done) return null;
   const instruction = sample.user?.instruction ?? sample.input;
   const { message } = await llm.chat({
     messages: [{ role: 'system', content: userSystemPrompt(instruction) }, ...flipRoles(messages)],

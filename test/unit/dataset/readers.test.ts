@@ -91,10 +91,10 @@ describe('csv', () => {
 });
 
 describe('readDataset', () => {
-  it('says parquet and hf: are not supported yet', async () => {
+  it('reads parquet and names a malformed hf: source', async () => {
     file('t.parquet', 'PAR1');
-    expect(await datasetError(read('t.parquet'))).toMatch(/t\.parquet: parquet datasets are not supported yet/);
-    expect(await datasetError(read('hf:owner/name'))).toMatch(/Hugging Face datasets \("hf:owner\/name"\) are not supported yet/);
+    expect(await datasetError(read('t.parquet'))).toMatch(/t\.parquet: invalid parquet/);
+    expect(await datasetError(read('hf:nope'))).toMatch(/"hf:nope" is not a hub dataset name \(expected hf:owner\/name\)/);
   });
 
   it('names a missing file and an unknown format', async () => {

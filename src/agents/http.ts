@@ -1,0 +1,231 @@
+// The built-in `http` agent (SPEC §9): an agent that lives behind HTTP. Two protocols:
+//  - `openai`:   POST a Chat Completions request with the whole conversation so far; the reply is
+//                choices[0].message.content (any OpenAI-compatible server, or an agent posing as one).
+//  - `benchrig`: POST {session_id, sample, messages}; the answer is an AgentReply JSON, optionally
+//                with `events` (tool calls/results the remote agent made), recorded as its trajectory.
+// Transient failures (429, 5xx, network, timeout) are retried like the model client's; what still
+// fails throws an error naming the URL (never credentials) and the status: the trial is AGENT_ERROR.
+import { abortReason, isRetryable, serverDelayMs, sleep } from '../llm/retry.ts';
+import type { NewEvent } from '../types.ts';
+import type { Agent, AgentContext, AgentReply, ChatMessage } from './types.ts';
+
+export type HttpProtocol = 'openai' | 'benchrig';
+
+export interface HttpAgentOptions {
+  url: string;
+  protocol: HttpProtocol;
+  model?: string;
+  systemPrompt?: string;
+  timeoutMs: number;
+  maxRetries: number;
+  headers: Record<string, string>;
+  apiKey?: string;
+  /** Backoff base and cap; a server's retry-after wins (capped). */
+  baseMs: number;
+  maxMs: number;
+}
+
+/** A non-2xx answer; `retryAfterMs` from its retry-after headers. */
+export class HttpStatusError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly retryAfterMs: number | null,
+  ) {
+    super(message);
+    this.name = 'HttpStatusError';
+  }
+}
+
+class AttemptTimeout extends Error {
+  constructor(seconds: number) {
+    super(`timed out after ${seconds}s`);
+    this.name = 'AttemptTimeout';
+  }
+}
+
+const TRANSIENT_STATUS = (s: number) => s === 408 || s === 409 || s === 429 || s >= 500;
+
+/** `${VAR}` in an option value (e.g. a quoted --agent-opt): expanded here, never stored expanded. */
+export function expandEnv(value: string, env: NodeJS.ProcessEnv = process.env): string {
+  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_m, name: string, dflt?: string) => {
+    const v = env[name];
+    if (v !== undefined && v !== '') return v;
+    if (dflt !== undefined) return dflt;
+    throw new Error(`http agent: environment variable ${name} is not set`);
+  });
+}
+
+/** The URL as it may appear in a message: no user:password, no query (keys hide there too). */
+export function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return '<invalid url>';
+  }
+}
+
+/** With protocol=openai, a base ending in /v1 (or any base) gets /chat/completions appended. */
+export function endpointFor(url: string, protocol: HttpProtocol): string {
+  if (protocol !== 'openai' || /\/chat\/completions\/?$/.test(new URL(url).pathname)) return url;
+  const u = new URL(url);
+  u.pathname = `${u.pathname.replace(/\/+$/, '')}/chat/completions`;
+  return u.toString();
+}
+
+export function parseOptions(opts: Record<string, unknown>): HttpAgentOptions {
+  const str = (k: string) => (typeof opts[k] === 'string' && opts[k] !== '' ? expandEnv(opts[k] as string) : undefined);
+  const num = (k: string, dflt: number, min = 0) => {
+    const v = opts[k] === undefined ? dflt : Number(opts[k]); // --agent-opt values may arrive as strings
+    if (!Number.isFinite(v) || v < min) throw new Error(`http agent: option ${k} must be a number >= ${min}`);
+    return v;
+  };
+  const url = str('url');
+  if (!url) throw new Error('http agent: set the endpoint with --agent-opt url=http://host:port/...');
+  try {
+    new URL(url);
+  } catch {
+    throw new Error(`http agent: option url is not a URL: ${displayUrl(url)}`);
+  }
+  const protocol = (str('protocol') ?? 'openai') as HttpProtocol;
+  if (protocol !== 'openai' && protocol !== 'benchrig') throw new Error(`http agent: protocol must be openai or benchrig, got "${protocol}"`);
+  let headers = opts.headers ?? {};
+  if (typeof headers === 'string') {
+    try {
+      headers = JSON.parse(headers);
+    } catch {
+      throw new Error('http agent: option headers must be a JSON object');
+    }
+  }
+  if (!headers || typeof headers !== 'object' || Array.isArray(headers)) throw new Error('http agent: option headers must be an object');
+  return {
+    url: endpointFor(url, protocol),
+    protocol,
+    model: str('model'),
+    systemPrompt: str('system_prompt'),
+    timeoutMs: num('timeout_s', 120) * 1000,
+    maxRetries: Math.floor(num('max_retries', 3)),
+    headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, expandEnv(String(v))])),
+    apiKey: str('api_key'),
+    baseMs: num('retry_base_ms', 500),
+    maxMs: num('retry_max_ms', 30_000),
+  };
+}
+
+/** One POST with its own deadline; a non-2xx answer becomes HttpStatusError. */
+async function postOnce(o: HttpAgentOptions, body: unknown, signal: AbortSignal): Promise<unknown> {
+  const timeout = AbortSignal.timeout(o.timeoutMs);
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...o.headers };
+  if (o.apiKey) headers.authorization = `Bearer ${o.apiKey}`;
+  try {
+    const res = await fetch(o.url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.any([signal, timeout]) });
+    const text = await res.text();
+    if (!res.ok) {
+      const snippet = text.replace(/\s+/g, ' ').trim().slice(0, 200);
+      throw new HttpStatusError(res.status, `HTTP ${res.status}${snippet ? `: ${snippet}` : ''}`, serverDelayMs(res.headers));
+    }
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new Error(`the answer is not JSON: ${text.slice(0, 120)}`);
+    }
+  } catch (err) {
+    if (timeout.aborted && !signal.aborted) throw new AttemptTimeout(o.timeoutMs / 1000);
+    throw err;
+  }
+}
+
+const transient = (err: unknown) =>
+  err instanceof HttpStatusError ? TRANSIENT_STATUS(err.status) : err instanceof AttemptTimeout || isRetryable(err);
+
+/** POST with retries; the final error names the URL and the cause. */
+export async function post(o: HttpAgentOptions, body: unknown, signal: AbortSignal): Promise<unknown> {
+  for (let attempt = 0; ; attempt++) {
+    if (signal.aborted) throw abortReason(signal);
+    try {
+      return await postOnce(o, body, signal);
+    } catch (err) {
+      if (signal.aborted) throw abortReason(signal);
+      if (attempt >= o.maxRetries || !transient(err)) {
+        const tries = `${attempt + 1} attempt${attempt === 0 ? '' : 's'}`;
+        throw new Error(`http agent: POST ${displayUrl(o.url)} failed after ${tries}: ${scrub(describeCause(err), o.apiKey)}`);
+      }
+      const asked = err instanceof HttpStatusError ? err.retryAfterMs : null;
+      const delay = asked !== null ? Math.min(asked, o.maxMs) : Math.floor(Math.random() * Math.min(o.maxMs, o.baseMs * 2 ** attempt));
+      await sleep(delay, signal);
+    }
+  }
+}
+
+function describeCause(err: unknown): string {
+  const parts: string[] = [];
+  for (let e: any = err, depth = 0; e && depth < 4; e = e.cause, depth++) {
+    const text = e instanceof Error ? e.message : String(e);
+    parts.push(typeof e.code === 'string' && !text.includes(e.code) ? `${text} (${e.code})` : text);
+  }
+  return parts.join(': ');
+}
+
+const scrub = (text: string, key?: string) => (key && key.length >= 4 ? text.split(key).join('***') : text);
+
+const TRAJECTORY_TYPES = new Set(['tool_call', 'tool_result', 'log']);
+
+/** The remote agent's own tool calls and results; anything else (or malformed) is skipped. */
+export function remoteEvents(events: unknown): NewEvent[] {
+  if (!Array.isArray(events)) return [];
+  return events.filter((e): e is NewEvent => {
+    if (!e || typeof e !== 'object' || !TRAJECTORY_TYPES.has((e as any).type)) return false;
+    const ev = e as any;
+    if (ev.type === 'tool_call') return typeof ev.tool === 'string' && !!ev.args && typeof ev.args === 'object';
+    if (ev.type === 'tool_result') return typeof ev.tool === 'string' && typeof ev.output === 'string';
+    return typeof ev.message === 'string';
+  }).map(({ step: _s, ts: _t, ...rest }: any) => rest as NewEvent);
+}
+
+function benchrigReply(body: unknown, url: string): AgentReply & { events?: unknown } {
+  const b = body as Record<string, unknown> | null;
+  if (!b || typeof b !== 'object' || typeof b.content !== 'string')
+    throw new Error(`http agent: ${displayUrl(url)} answered without a string "content" (expected an AgentReply JSON)`);
+  const reply: AgentReply & { events?: unknown } = { content: b.content };
+  if (typeof b.done === 'boolean') reply.done = b.done;
+  if (typeof b.blocked === 'boolean') reply.blocked = b.blocked;
+  if (b.state && typeof b.state === 'object' && !Array.isArray(b.state)) reply.state = b.state as Record<string, unknown>;
+  if (b.events !== undefined) reply.events = b.events;
+  return reply;
+}
+
+function openaiContent(body: unknown, url: string): string {
+  const msg = (body as any)?.choices?.[0]?.message;
+  if (!msg || typeof msg !== 'object') throw new Error(`http agent: ${displayUrl(url)} answered without choices[0].message`);
+  const c = msg.content;
+  if (typeof c === 'string') return c;
+  if (Array.isArray(c)) return c.map((p: any) => (typeof p?.text === 'string' ? p.text : '')).join('');
+  return '';
+}
+
+export function createHttpAgent(ctx: AgentContext): Agent {
+  const o = parseOptions(ctx.options);
+  // The conversation as the remote side sees it: user messages and its own replies.
+  const messages: ChatMessage[] = o.systemPrompt ? [{ role: 'system', content: o.systemPrompt }] : [];
+
+  async function respond(message: string): Promise<AgentReply> {
+    messages.push({ role: 'user', content: message });
+    let reply: AgentReply;
+    if (o.protocol === 'openai') {
+      const body = await post(o, { ...(o.model ? { model: o.model } : {}), messages }, ctx.signal);
+      reply = { content: openaiContent(body, o.url) };
+    } else {
+      const body = await post(o, { session_id: ctx.sessionId, sample: ctx.sample, messages }, ctx.signal);
+      const { events, ...rest } = benchrigReply(body, o.url);
+      for (const e of remoteEvents(events)) ctx.record(e);
+      reply = rest;
+    }
+    messages.push({ role: 'assistant', content: reply.content });
+    return reply;
+  }
+
+  return { respond };
+}
+
+export default createHttpAgent;

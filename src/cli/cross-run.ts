@@ -1,0 +1,90 @@
+// The commands that work on saved runs: evaluate, compare, history, review; and `validate --run`.
+// No logic of its own: parse, call, print, set the exit code.
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { BenchrigError } from '../errors.ts';
+import { compareReports, loadBaselineReport, loadRunReport } from '../report/compare.ts';
+import { formatComparison, formatHistory } from '../report/compare-console.ts';
+import { formatSummary } from '../report/console.ts';
+import { history } from '../report/history.ts';
+import { installInterruptHandlers } from '../run/cancel.ts';
+import { evaluateRun } from '../run/evaluate.ts';
+import { reviewTrial } from '../run/review.ts';
+import { validateRun, type Breach } from '../run/validate-run.ts';
+
+const print = (s: string) => process.stdout.write(s.endsWith('\n') ? s : s + '\n');
+const say = (s: string) => process.stderr.write(s + '\n');
+const color = () => !!process.stdout.isTTY && !process.env.NO_COLOR;
+
+export function registerCrossRun(program: Command): void {
+  program
+    .command('evaluate')
+    .description('re-grade saved results (no agent, no new sandbox) and rewrite the report; exit code = gate')
+    .argument('<run-dir>')
+    .option('--config <file>', 'an extra TOML layer, when the run used one')
+    .action(async (runDir: string, o: { config?: string }) => {
+      const out = await evaluateRun(runDir, { cwd: process.cwd(), env: process.env, configFile: o.config, say });
+      say(`re-graded ${out.report.metrics.n_trials} trial(s): ${out.changed.length} result file(s) changed${out.changed.length ? ` (${out.changed.slice(0, 10).join(', ')}${out.changed.length > 10 ? ', …' : ''})` : ''}`);
+      print(formatSummary(out.report, { color: color() }));
+      print(`report: ${resolve(runDir)}/evaluation_report.json`);
+      process.exitCode = out.exitCode;
+    });
+
+  program
+    .command('compare')
+    .description('new failures, regressions, fixed, persistent and unanswered tasks between two runs (tasks matched by input hash); exits 0')
+    .argument('<baseline-run-dir>')
+    .argument('<run-dir>')
+    .option('--json', 'print the comparison as JSON')
+    .action(async (baseDir: string, runDir: string, o: { json?: boolean }) => {
+      const base = await loadBaselineReport(resolve(baseDir));
+      const cur = await loadRunReport(resolve(runDir));
+      const c = compareReports(base, cur);
+      if (o.json) print(JSON.stringify(c, null, 2));
+      else print(formatComparison(c, { color: color() }));
+      if (c.message && o.json) say(`benchrig: warning: ${c.message}`);
+    });
+
+  program
+    .command('history')
+    .description('the trend across all runs of one agent on one benchmark, oldest first')
+    .argument('<dir>', 'evals/<agent-id>/<benchmark>')
+    .option('--json', 'print the rows as JSON')
+    .action(async (dir: string, o: { json?: boolean }) => {
+      const rows = await history(resolve(dir));
+      print(o.json ? JSON.stringify(rows, null, 2) : formatHistory(dir, rows, { color: color() }));
+    });
+
+  program
+    .command('review')
+    .description('settle an AWAITING_REVIEW trial; the run\'s metrics and gate are recomputed (exit code = gate)')
+    .argument('<run-dir>')
+    .argument('<task-id>')
+    .option('--pass', 'the answer is right')
+    .option('--fail', 'the answer is wrong')
+    .requiredOption('--reason <text>', 'why (kept in the result)')
+    .action(async (runDir: string, taskId: string, o: { pass?: boolean; fail?: boolean; reason: string }) => {
+      if (!!o.pass === !!o.fail) throw new BenchrigError('usage', 'review: give exactly one of --pass or --fail');
+      const out = await reviewTrial(runDir, taskId, { passed: !!o.pass, reason: o.reason }, { cwd: process.cwd() });
+      say(`${out.result.task_id}: ${out.settled.join(', ')} settled as ${o.pass ? 'passed' : 'failed'}; the trial is now ${out.result.status}`);
+      print(formatSummary(out.report, { color: color() }));
+      process.exitCode = out.exitCode;
+    });
+}
+
+/** `validate --run`: oracle must pass every sample, nop none. Exit 0 when both hold, else 1. */
+export async function validateWithRuns(ref: string, opts: { configFile?: string } = {}): Promise<void> {
+  const interrupt = installInterruptHandlers(say);
+  try {
+    const out = await validateRun(ref, { cwd: process.cwd(), env: process.env, configFile: opts.configFile, signal: interrupt.signal, say });
+    const list = (bs: Breach[]) => bs.map((b) => `  ${b.sample_id}  ${b.status}  ${b.reason.replace(/\s+/g, ' ').slice(0, 160)}`);
+    if (out.oracle.length === 0) print(`oracle: passed all ${out.n_samples} sample(s)`);
+    else print([`oracle: did not pass ${out.oracle.length} of ${out.n_samples} sample(s) (it must pass every one):`, ...list(out.oracle)].join('\n'));
+    if (out.nop.length === 0) print(`nop: passed none of ${out.n_samples} sample(s)`);
+    else print([`nop: passed ${out.nop.length} of ${out.n_samples} sample(s) (it must pass none: these samples accept an empty answer):`, ...list(out.nop)].join('\n'));
+    print(out.ok ? 'validate --run: ok' : 'validate --run: FAILED');
+    process.exitCode = out.ok ? 0 : 1;
+  } finally {
+    interrupt.dispose();
+  }
+}

@@ -1,0 +1,40 @@
+// The messages between the main side of a remote pool and its workers (threads or processes).
+// Tagged unions of plain data: they cross structured clone (threads) and advanced IPC (processes).
+import type { ErrorValue } from '../errors.ts';
+import type { HostFailure } from '../sandbox/fleet.ts';
+import type { RunContext, TrialInput } from '../trial/types.ts';
+import type { TrajectoryEvent, TrialResult } from '../types.ts';
+
+/** Why the main side cancels a trial: the run was interrupted, or the trial ran past its deadline. */
+export type CancelReason = 'interrupt' | 'timeout';
+
+/** Main side → worker. */
+export type MainMessage =
+  /** Once per worker, before any trial: the RunContext is never repeated per trial. */
+  | { type: 'init'; run: RunContext }
+  /** `events`: forward trajectory events (only when the main side has an onEvent hook). */
+  | { type: 'run'; id: number; trial: TrialInput; events: boolean }
+  | { type: 'cancel'; id: number; reason: CancelReason }
+  /** A `--max-sandboxes` slot for the request `reqId` of trial `id`; on a fleet, the host placed (or why none could be). */
+  | { type: 'granted'; id: number; reqId: number; host?: string; refused?: string };
+
+/** Worker → main side. */
+export type WorkerMessage =
+  /** The worker listens (processes only: IPC messages sent before that would be lost). */
+  | { type: 'ready' }
+  | { type: 'result'; id: number; result: TrialResult }
+  /** runTrial itself threw (it should not): the main side writes a failed result. */
+  | { type: 'failed'; id: number; error: ErrorValue }
+  | { type: 'event'; id: number; taskId: string; event: TrajectoryEvent }
+  /** The trial's sandbox is up (or gone: null): the main side removes it if the worker dies. */
+  | { type: 'sandbox'; id: number; taskId: string; containerId: string | null }
+  | { type: 'acquire'; id: number; reqId: number }
+  /** The slot of `reqId` is given back, or the request is abandoned before it was granted. */
+  | { type: 'release'; id: number; reqId: number; failed?: HostFailure }
+  /** Threads only: the trial runs in this thread, so that the main side can terminate that one thread. */
+  | { type: 'thread'; id: number; threadId: number }
+  /** An uncaught exception: the worker is about to exit (processes only; threads report it as an 'error'). */
+  | { type: 'fatal'; error: ErrorValue };
+
+/** The messages that concern one trial. */
+export type TrialMessage = Extract<WorkerMessage, { id: number }>;

@@ -1,0 +1,209 @@
+// The main side of one trial running in a remote worker (a thread or a process), shared by both
+// pools: it forwards the trial's messages to the hooks, grants `--max-sandboxes` slots, enforces the
+// trial's deadline (cancel by message, kill after a grace period), and when the worker dies turns
+// the death into the trial's result: written like runTrial's, its sandbox removed from here.
+// The pools own their workers (piscina replaces dead threads; forks.ts replaces dead processes)
+// and tell each of a dead worker's in-flight trials through `workerGone`.
+import type { ErrorValue } from '../errors.ts';
+import { DEFAULT_DEADLINE_MS, docker, withDeadline } from '../sandbox/client.ts';
+import { fleetFor, type SandboxSlot } from '../sandbox/fleet.ts';
+import { knownClient } from '../sandbox/hosts.ts';
+import { failedResult, saveFailedResult } from '../trial/result.ts';
+import type { RunContext, TrialHooks, TrialInput } from '../trial/types.ts';
+import type { TrialResult } from '../types.ts';
+import type { CancelReason, MainMessage, TrialMessage } from './messages.ts';
+import { defaultMaxSandboxes, Semaphore } from './semaphore.ts';
+import type { PoolOptions } from './types.ts';
+
+export interface RemoteSettings {
+  run: RunContext;
+  sandboxes: Semaphore;
+  /** How long a worker has to answer a cancel before it is killed; also added to every deadline. */
+  graceMs: number;
+  /** Added to the deadline of sandboxed trials: the trial's clock starts once its sandbox is up. */
+  sandboxStartMs: number;
+}
+
+/** What a trial needs from the worker it runs on. */
+export interface WorkerChannel {
+  send(msg: MainMessage): void;
+  /** Kill the whole worker; `cause` explains it to its other trials. */
+  kill(cause: string): void;
+}
+
+export const DEFAULT_GRACE_MS = 5_000;
+export const DEFAULT_SANDBOX_START_MS = 60_000;
+export const DEFAULT_WORKER_MEMORY_MB = 1024;
+
+export interface RemotePoolOptions extends PoolOptions {
+  maxSandboxes?: number;
+  graceMs?: number;
+  sandboxStartMs?: number;
+  /** Heap limit of each worker (--max-old-space-size / maxOldGenerationSizeMb). */
+  workerMemoryMb?: number;
+}
+
+export function remoteSettings(run: RunContext, opts: RemotePoolOptions): RemoteSettings {
+  return {
+    run,
+    sandboxes: new Semaphore(opts.maxSandboxes ?? defaultMaxSandboxes()),
+    graceMs: opts.graceMs ?? DEFAULT_GRACE_MS,
+    sandboxStartMs: opts.sandboxStartMs ?? DEFAULT_SANDBOX_START_MS,
+  };
+}
+
+let nextId = 0;
+
+export class RemoteTrial {
+  readonly id = ++nextId;
+  readonly startedAt = new Date();
+  readonly done: Promise<TrialResult>;
+  #resolve!: (r: TrialResult) => void;
+  #settled = false;
+  #containerId: string | null = null;
+  /** The fleet host of that container (the host of the slot it was started under). */
+  #containerHost: string | undefined;
+  #cancelled: CancelReason | null = null;
+  #deadline?: NodeJS.Timeout;
+  #killTimer?: NodeJS.Timeout;
+  readonly #slots = new Map<number, { abort: AbortController; release?: SandboxSlot }>();
+  readonly #onInterrupt = () => this.cancel('interrupt');
+
+  constructor(
+    private readonly s: RemoteSettings,
+    readonly input: TrialInput,
+    private readonly opts: { signal: AbortSignal; hooks?: TrialHooks },
+    private channel?: WorkerChannel,
+  ) {
+    this.done = new Promise((resolve) => (this.#resolve = resolve));
+  }
+
+  get settled(): boolean {
+    return this.#settled;
+  }
+
+  /** Sends the trial to its worker and starts its clock; a run already interrupted never starts. */
+  start(channel: WorkerChannel): void {
+    this.channel = channel;
+    if (this.opts.signal.aborted) return void this.workerGone('the run was interrupted before the trial started');
+    channel.send({ type: 'run', id: this.id, trial: this.input, events: !!this.opts.hooks?.onEvent });
+    this.#arm();
+    this.opts.signal.addEventListener('abort', this.#onInterrupt, { once: true });
+  }
+
+  handle(msg: TrialMessage): void {
+    if (this.#settled) return; // late messages of a trial whose worker died
+    switch (msg.type) {
+      case 'result':
+        return this.#finish(msg.result);
+      case 'failed':
+        return void this.#fail(msg.error);
+      case 'event':
+        return this.opts.hooks?.onEvent?.(msg.taskId, msg.event);
+      case 'sandbox':
+        this.#containerId = msg.containerId ?? null;
+        this.#containerHost = [...this.#slots.values()].reverse().find((s) => s.release?.host)?.release?.host;
+        return this.opts.hooks?.onSandbox?.(msg.taskId, msg.containerId);
+      case 'acquire':
+        return this.#acquire(msg.reqId);
+      case 'release': {
+        const slot = this.#slots.get(msg.reqId);
+        this.#slots.delete(msg.reqId);
+        slot?.abort.abort();
+        slot?.release?.(msg.failed);
+        return;
+      }
+    }
+  }
+
+  /** Asks the worker to stop the trial; kills the worker if it has not answered after the grace period. */
+  cancel(reason: CancelReason): void {
+    if (this.#settled || this.#cancelled) return;
+    this.#cancelled = reason;
+    clearTimeout(this.#deadline);
+    this.channel?.send({ type: 'cancel', id: this.id, reason });
+    this.#killTimer = setTimeout(() => {
+      const why = reason === 'timeout' ? 'ran past its timeout' : 'was interrupted';
+      this.channel?.kill(`trial ${this.input.taskId} in the same worker ${why} and the worker did not answer within ${this.s.graceMs} ms`);
+    }, this.s.graceMs);
+  }
+
+  /** The worker died with this trial in flight: the trial's result, saved, and its sandbox removed. */
+  async workerGone(cause: string): Promise<void> {
+    if (this.#settled) return;
+    let error: ErrorValue;
+    if (this.opts.signal.aborted) error = { kind: 'interrupted', message: 'the run was interrupted' };
+    else if (this.#cancelled === 'timeout')
+      error = {
+        kind: 'timeout',
+        message: `the trial exceeded trial_timeout_s = ${this.s.run.limits.trial_timeout_s} and its worker did not stop within ${this.s.graceMs} ms, so it was killed`,
+      };
+    else error = { kind: 'agent', message: `the worker running this trial died: ${cause}` };
+    await this.#fail(error);
+  }
+
+  async #fail(error: ErrorValue): Promise<void> {
+    if (this.#settled) return;
+    this.#settled = true; // late messages from a dying worker are ignored from here
+    this.#cleanup();
+    const container = this.#containerId;
+    if (container) {
+      await removeContainer(container, this.#containerHost);
+      this.opts.hooks?.onSandbox?.(this.input.taskId, null);
+    }
+    const result = failedResult(this.s.run, this.input, error, this.startedAt, { containerId: container });
+    // An interrupted trial is not saved (as in runTrial): --resume runs it again.
+    if (error.kind !== 'interrupted') await saveFailedResult(this.s.run, result).catch(() => {});
+    this.#resolve(result);
+  }
+
+  #finish(result: TrialResult): void {
+    this.#settled = true;
+    this.#cleanup();
+    this.#resolve(result);
+  }
+
+  #cleanup(): void {
+    clearTimeout(this.#deadline);
+    clearTimeout(this.#killTimer);
+    this.opts.signal.removeEventListener('abort', this.#onInterrupt);
+    // A slot held by a trial that is over (or whose worker died) goes back to the run.
+    for (const slot of this.#slots.values()) {
+      slot.abort.abort();
+      slot.release?.();
+    }
+    this.#slots.clear();
+  }
+
+  /** The deadline: trial_timeout_s, plus the sandbox's start when there is one, plus the grace period. */
+  #arm(): void {
+    clearTimeout(this.#deadline);
+    const ms = this.s.run.limits.trial_timeout_s * 1000 + (this.s.run.sandbox ? this.s.sandboxStartMs : 0) + this.s.graceMs;
+    this.#deadline = setTimeout(() => this.cancel('timeout'), ms);
+  }
+
+  #acquire(reqId: number): void {
+    clearTimeout(this.#deadline); // waiting for a slot is the run's doing, not the trial's
+    const abort = new AbortController();
+    this.#slots.set(reqId, { abort });
+    // On a fleet the run's Fleet places the sandbox (and bounds it); else the --max-sandboxes semaphore.
+    const fleet = fleetFor(this.s.run.runId);
+    (fleet ? fleet.acquire(abort.signal) : (this.s.sandboxes.acquire(abort.signal) as Promise<SandboxSlot>)).then(
+      (release) => {
+        const slot = this.#slots.get(reqId);
+        if (!slot || this.#settled) return release();
+        slot.release = release;
+        if (!this.#cancelled) this.#arm();
+        const placed = fleet ? { host: release.host, refused: release.refused } : {};
+        this.channel?.send({ type: 'granted', id: this.id, reqId, ...placed });
+      },
+      () => {}, // abandoned: the worker released the request, or the trial is over
+    );
+  }
+}
+
+/** Removes a dead worker's container with force; gone already is fine, and the run's label sweep is the backstop. */
+export async function removeContainer(id: string, host?: string): Promise<void> {
+  const client = (host && knownClient(host)) || docker();
+  await withDeadline(client.getContainer(id).remove({ force: true, v: true }), DEFAULT_DEADLINE_MS, `remove ${id.slice(0, 12)}`).catch(() => {});
+}

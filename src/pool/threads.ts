@@ -1,0 +1,90 @@
+// `threads`: a piscina pool of --workers threads, --per-worker trials in flight in each
+// (concurrentTasksPerWorker). Piscina owns the threads' lifecycle: it starts them, and when one
+// dies (process.exit, an uncaught exception, out of memory, or terminated by us) it fails that
+// thread's tasks and starts a new thread. Each task carries a MessagePort for the trial's messages
+// (events, sandbox, slots, cancel, result), so remote.ts handles them exactly as for processes.
+// The RunContext goes once per thread, as workerData.
+//
+// Tasks get no piscina abort signal: piscina runs an abortable task alone in its thread, which
+// would defeat --per-worker. A thread that does not answer a cancel is terminated directly (each
+// trial reports its threadId first); piscina sees it exit and replaces it.
+import { once } from 'node:events';
+import { MessageChannel } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import type { RunContext } from '../trial/types.ts';
+import type { TrialMessage, WorkerMessage } from './messages.ts';
+import { DEFAULT_WORKER_MEMORY_MB, RemoteTrial, remoteSettings, type RemotePoolOptions } from './remote.ts';
+import type { Pool } from './types.ts';
+
+const ENTRY = new URL('../worker/entry-thread.mjs', import.meta.url).href;
+
+export async function createThreadPool(run: RunContext, opts: RemotePoolOptions): Promise<Pool> {
+  const settings = remoteSettings(run, opts);
+  const memoryMb = opts.workerMemoryMb ?? DEFAULT_WORKER_MEMORY_MB;
+  const piscina = new Piscina({
+    filename: ENTRY,
+    minThreads: opts.workers,
+    maxThreads: opts.workers,
+    concurrentTasksPerWorker: opts.perWorker,
+    idleTimeout: Infinity,
+    // Atomics would let an idle thread block its event loop waiting for tasks: our trials are async
+    // and their ports must keep being read.
+    atomics: 'disabled',
+    workerData: { run },
+    resourceLimits: { maxOldGenerationSizeMb: memoryMb },
+  });
+  // Threads we terminated, with why (the cause for every trial they ran), and their exits for close().
+  const killed = new Map<number, string>();
+  const dying = new Set<Promise<unknown>>();
+
+  const terminate = (threadId: number | undefined, cause: string) => {
+    const thread = piscina.threads.find((t) => t.threadId === threadId);
+    if (threadId === undefined || !thread || killed.has(threadId)) return;
+    killed.set(threadId, cause);
+    const exited = once(thread, 'exit').catch(() => {});
+    dying.add(exited);
+    void exited.then(() => dying.delete(exited));
+    void thread.terminate();
+  };
+
+  const causeOf = (err: unknown, threadId: number | undefined): string => {
+    const e = err as { code?: string; message?: string } | null;
+    const kill = threadId === undefined ? undefined : killed.get(threadId);
+    if (kill) return `it was killed: ${kill}`;
+    if (e?.code === 'ERR_WORKER_OUT_OF_MEMORY') return `the worker ran out of memory (heap limit ${memoryMb} MB)`;
+    const exit = /worker exited with code: (-?\d+)/.exec(e?.message ?? '');
+    if (exit) return `the worker thread exited with code ${exit[1]}`;
+    return `uncaught exception in the worker: ${e?.message ?? String(err)}`;
+  };
+
+  return {
+    concurrency: opts.workers * opts.perWorker,
+    run(input, { signal, hooks }) {
+      const trial = new RemoteTrial(settings, input, { signal, hooks });
+      const { port1, port2 } = new MessageChannel();
+      let threadId: number | undefined;
+      port1.on('message', (msg: WorkerMessage) => {
+        if (msg.type === 'thread') threadId = msg.threadId;
+        else trial.handle(msg as TrialMessage);
+      });
+      let started = false;
+      trial.start({
+        send: (msg) => {
+          // The first message is the trial itself: it becomes the piscina task.
+          if (msg.type !== 'run' || started) return port1.postMessage(msg);
+          started = true;
+          piscina
+            .run({ id: msg.id, trial: msg.trial, events: msg.events, port: port2 }, { transferList: [port2] })
+            .catch((err) => trial.workerGone(causeOf(err, threadId)));
+        },
+        kill: (cause) => terminate(threadId, cause),
+      });
+      void trial.done.finally(() => port1.close());
+      return trial.done;
+    },
+    async close() {
+      await piscina.destroy();
+      await Promise.all(dying);
+    },
+  };
+}

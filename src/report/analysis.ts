@@ -1,0 +1,101 @@
+// A short reading of a run for people: which checks fail most, which tasks are flaky, what went
+// wrong (error kinds, stop reasons), what was slow and what it cost. Pure over the report, plus an
+// optional list of the slowest trials read from the result files (the report keeps no per-trial times).
+import type { TrialResult } from '../types.ts';
+import type { EvaluationReport, TimeStats } from './types.ts';
+
+export interface SlowTrial {
+  task_id: string;
+  status: string;
+  execution_time_s: number;
+}
+
+export interface FailingCheck {
+  name: string;
+  type: string;
+  failed: number;
+  n_gradable: number;
+  pass_rate: number | null;
+}
+
+export interface RunAnalysis {
+  /** Checks with at least one failure, most failures first. */
+  failingChecks: FailingCheck[];
+  /** Sample ids with both passes and failures among their trials. */
+  flakyTasks: string[];
+  errorKinds: Array<[string, number]>;
+  stopReasons: Array<[string, number]>;
+  time: TimeStats;
+  /** Null when the result files were not read. */
+  slowest: SlowTrial[] | null;
+  llmCalls: { total: number; user_total: number };
+  tokens: { input: number; output: number };
+  costUsd: number | null;
+}
+
+const byCount = (m: Record<string, number>): Array<[string, number]> =>
+  Object.entries(m).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+
+export function analyzeReport(report: EvaluationReport, slowest: SlowTrial[] | null = null): RunAnalysis {
+  const m = report.metrics;
+  const failingChecks = report.checks
+    .map((c) => {
+      const passed = c.pass_rate === null ? 0 : Math.round(c.pass_rate * c.n_gradable);
+      return { name: c.name, type: c.type, failed: c.n_gradable - passed, n_gradable: c.n_gradable, pass_rate: c.pass_rate };
+    })
+    .filter((c) => c.failed > 0)
+    .sort((a, b) => b.failed - a.failed || (a.pass_rate ?? 0) - (b.pass_rate ?? 0) || (a.name < b.name ? -1 : 1));
+  return {
+    failingChecks,
+    flakyTasks: report.tasks.filter((t) => t.flaky).map((t) => t.sample_id),
+    errorKinds: byCount(m.error_kinds),
+    stopReasons: byCount(m.stop_reasons),
+    time: m.execution_time_s,
+    slowest,
+    llmCalls: { total: m.llm_calls.total, user_total: m.llm_calls.user_total },
+    tokens: m.tokens,
+    costUsd: m.cost_usd,
+  };
+}
+
+/** The `n` slowest trials, streaming: never more than `n` kept. Ties by task id, for stable output. */
+export async function slowestTrials(results: Iterable<TrialResult> | AsyncIterable<TrialResult>, n = 5): Promise<SlowTrial[]> {
+  const top: SlowTrial[] = [];
+  for await (const r of results) {
+    const t = r.metadata?.execution_time_s;
+    if (typeof t !== 'number' || !Number.isFinite(t)) continue;
+    top.push({ task_id: r.task_id, status: r.status, execution_time_s: t });
+    top.sort((a, b) => b.execution_time_s - a.execution_time_s || (a.task_id < b.task_id ? -1 : 1));
+    if (top.length > n) top.pop();
+  }
+  return top;
+}
+
+export const COMPARISON_LISTS = [
+  ['new_failures', 'new failures'],
+  ['regressions', 'regressions'],
+  ['fixed', 'fixed'],
+  ['persistent', 'persistent failures'],
+  ['unanswered', 'unanswered'],
+] as const;
+
+export interface ComparisonView {
+  baseline: string | null;
+  message: string | null;
+  lists: Array<{ key: string; label: string; items: string[] }>;
+}
+
+/**
+ * The report's `comparison` (filled by `--baseline`/compare), read defensively: whatever its exact
+ * shape, the lists of new failures, regressions and fixed tasks become lists of sample ids.
+ */
+export function comparisonView(comparison: unknown): ComparisonView | null {
+  if (!comparison || typeof comparison !== 'object') return null;
+  const c = comparison as Record<string, any>;
+  const name = (x: any): string =>
+    typeof x === 'string' ? x : String(x?.sample_id ?? x?.task_id ?? x?.now?.sample_id ?? x?.input_hash ?? JSON.stringify(x));
+  const lists = COMPARISON_LISTS.map(([key, label]) => ({ key, label, items: Array.isArray(c[key]) ? c[key].map(name) : [] }));
+  const base = c.baseline;
+  const baseline = typeof base === 'string' ? base : base && typeof base === 'object' ? String(base.dir ?? base.id ?? '') || null : null;
+  return { baseline, message: typeof c.message === 'string' ? c.message : null, lists };
+}

@@ -1,0 +1,139 @@
+// The runs of one agent on one benchmark (`evals/<agent>/<benchmark>/`): the trend (`benchrig
+// history`) and the `auto` baseline of `run --baseline` (the latest earlier run that graded something).
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { BenchrigError } from '../errors.ts';
+import { answeredNothing, loadBaselineReport } from './compare.ts';
+import type { EvaluationReport } from './types.ts';
+
+export interface RunEntry {
+  dir: string;
+  /** The folder name: `YYYYMMDD-HHMMSS[-N]`. */
+  name: string;
+  started_at: string | null;
+  /** From evaluation_report.json, else run.json. */
+  version: string | null;
+  status: string;
+  report: EvaluationReport | null;
+}
+
+export interface HistoryRow {
+  name: string;
+  dir: string;
+  started_at: string | null;
+  version: string | null;
+  /** True when the version differs from the row before (the first row: false). */
+  version_changed: boolean;
+  status: string;
+  trials: number | null;
+  pass_rate: number | null;
+  pass_rate_ci95: [number, number] | null;
+  mean_score: number | null;
+  gate: { metric: string; threshold: number; value: number | null; passed: boolean } | null;
+  /** Why the run has no numbers, or why it could never be a baseline. */
+  note: string | null;
+}
+
+async function readJsonOrNull(path: string): Promise<any> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8'));
+  } catch {
+    return null; // missing or half-written: the run shows without it
+  }
+}
+
+/** Every run folder (one holding run.json or a report) under `parent`, oldest first. */
+export async function listRuns(parent: string): Promise<RunEntry[]> {
+  let names: string[];
+  try {
+    names = await readdir(parent);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw err;
+  }
+  const runs: RunEntry[] = [];
+  for (const name of names) {
+    const dir = join(parent, name);
+    if (name.startsWith('.') || !(await stat(dir)).isDirectory()) continue;
+    const report = (await readJsonOrNull(join(dir, 'evaluation_report.json'))) as EvaluationReport | null;
+    const runJson = await readJsonOrNull(join(dir, 'run.json'));
+    if (!report && !runJson) continue;
+    runs.push({
+      dir,
+      name,
+      started_at: report?.run?.started_at ?? runJson?.started_at ?? null,
+      version: report?.benchmark?.version ?? runJson?.benchmark?.version ?? null,
+      status: report?.run?.status ?? runJson?.status ?? 'unknown',
+      report: report && report.metrics ? report : null,
+    });
+  }
+  // Timestamps order runs; the folder name (same clock, suffixed when taken) breaks ties.
+  return runs.sort((a, b) => (a.started_at ?? '').localeCompare(b.started_at ?? '') || a.name.localeCompare(b.name));
+}
+
+export async function history(parent: string): Promise<HistoryRow[]> {
+  const st = await stat(parent).catch(() => null);
+  if (!st?.isDirectory()) throw new BenchrigError('usage', `${parent}: not a folder (expected evals/<agent-id>/<benchmark>)`);
+  const runs = await listRuns(parent);
+  if (runs.length === 0)
+    throw new BenchrigError('usage', `${parent}: no runs here (expected evals/<agent-id>/<benchmark>, holding one folder per run)`);
+  let prev: string | null | undefined;
+  return runs.map((r) => {
+    const m = r.report?.metrics;
+    const g = r.report?.gate;
+    const row: HistoryRow = {
+      name: r.name,
+      dir: r.dir,
+      started_at: r.started_at,
+      version: r.version,
+      version_changed: prev !== undefined && r.version !== prev,
+      status: r.status,
+      trials: m ? m.n_trials : null,
+      pass_rate: m ? m.pass_rate : null,
+      pass_rate_ci95: m ? m.pass_rate_ci95 : null,
+      mean_score: m ? m.mean_score : null,
+      gate: g ? { metric: g.metric, threshold: g.threshold, value: g.value, passed: g.passed } : null,
+      note: r.report ? answeredNothing(r.report) : 'no evaluation_report.json',
+    };
+    prev = r.version;
+    return row;
+  });
+}
+
+export interface BaselineChoice {
+  dir: string;
+  report: EvaluationReport;
+}
+
+/**
+ * `--baseline RUN_DIR|auto`. A given folder must hold a report in which the agent answered
+ * something (else a usage error). `auto` takes the latest run under `runsDir` (the folder of this
+ * agent on this benchmark) that graded something, saying which runs it skipped; null when none.
+ * Call it before the new run folder exists: every run found is then an earlier one.
+ */
+export async function resolveBaseline(
+  ref: string,
+  opts: { cwd: string; runsDir: string; say: (line: string) => void; exclude?: string },
+): Promise<BaselineChoice | null> {
+  if (ref !== 'auto') {
+    const dir = resolve(opts.cwd, ref);
+    return { dir, report: await loadBaselineReport(dir) };
+  }
+  const runs = (await listRuns(opts.runsDir)).filter((r) => !opts.exclude || resolve(r.dir) !== resolve(opts.exclude));
+  for (const run of runs.reverse()) {
+    if (!run.report) {
+      opts.say(`baseline: skipped ${run.dir}: no evaluation_report.json`);
+      continue;
+    }
+    const why = answeredNothing(run.report);
+    if (why) {
+      opts.say(`baseline: skipped ${run.dir}: ${why}`);
+      continue;
+    }
+    opts.say(`baseline: ${run.dir}`);
+    return { dir: run.dir, report: run.report };
+  }
+  opts.say(`baseline: no earlier run under ${opts.runsDir} graded anything: no comparison`);
+  return null;
+}

@@ -1,0 +1,272 @@
+// report.html (SPEC §13): one self-contained page per run. The summary is static HTML (every value
+// escaped); the trials travel as JSON in a <script type="application/json"> block that no value can
+// break out of, and the inline script renders the tables page by page and a trial on click.
+// A strict CSP allows only this page's own style and script (by hash): no network, no injected code.
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { TrialResult } from '../types.ts';
+import { failureReason, readResults } from './aggregate.ts';
+import { analyzeReport, comparisonView, slowestTrials, type SlowTrial } from './analysis.ts';
+import { REPORT_CSS, REPORT_JS } from './html-assets.ts';
+import type { EvaluationReport } from './types.ts';
+import { writeTextAtomic } from './write.ts';
+
+export const PAGE_SIZE = 200;
+
+/** Escapes text for HTML content and quoted attributes. */
+export function escapeHtml(text: unknown): string {
+  return String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+/** JSON that cannot end its <script> element or confuse an HTML parser. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+// ------------------------------------------------------------------ embedded data, bounded in size
+
+/** Character budget of the whole embedded trial data: a 10,000-trial page stays openable. */
+const TOTAL_BUDGET = 48_000_000;
+
+export interface Clip {
+  /** Longest string kept whole; longer ones keep head and tail. */
+  maxString: number;
+  /** Most events kept per trial; the rest are replaced by one `cut` marker. */
+  maxEvents: number;
+}
+
+export function clipFor(nTrials: number): Clip {
+  const perTrial = Math.min(2_000_000, Math.max(16_000, Math.floor(TOTAL_BUDGET / Math.max(1, nTrials))));
+  return { maxString: Math.min(50_000, Math.max(600, Math.floor(perTrial / 8))), maxEvents: Math.min(2000, Math.max(40, Math.floor(perTrial / 400))) };
+}
+
+interface CutCounter {
+  chars: number;
+  events: number;
+}
+
+function clipString(s: string, max: number, cut: CutCounter): string {
+  if (s.length <= max) return s;
+  const head = Math.ceil(max * 0.6);
+  const tail = max - head;
+  cut.chars += s.length - max;
+  return `${s.slice(0, head)}\n… [${s.length - max} characters cut] …\n${s.slice(s.length - tail)}`;
+}
+
+function clipValue(v: unknown, clip: Clip, cut: CutCounter, depth = 0): unknown {
+  if (typeof v === 'string') return clipString(v, clip.maxString, cut);
+  if (v === null || typeof v !== 'object') return v;
+  if (depth > 12) return clipString(JSON.stringify(v), clip.maxString, cut);
+  if (Array.isArray(v)) return v.map((x) => clipValue(x, clip, cut, depth + 1));
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clipValue(x, clip, cut, depth + 1)]));
+}
+
+function clipEvents(events: TrialResult['events'], clip: Clip, cut: CutCounter): unknown[] {
+  const list = events ?? [];
+  if (list.length <= clip.maxEvents) return list.map((e) => clipValue(e, clip, cut));
+  const head = Math.ceil(clip.maxEvents * 0.75);
+  const tail = clip.maxEvents - head;
+  const dropped = list.length - head - tail;
+  cut.events += dropped;
+  const marker = { type: 'cut', step: list[head].step, ts: list[head].ts, message: `… ${dropped} events cut (see results file) …` };
+  return [...list.slice(0, head), marker, ...list.slice(list.length - tail)].map((e) => clipValue(e, clip, cut));
+}
+
+function successReason(r: TrialResult): string {
+  const passing = r.checks?.find((c) => c.passed === true);
+  return passing ? `${passing.name}: ${passing.reason}` : r.blocked ? 'blocked' : 'passed';
+}
+
+/** What the page keeps of one trial: everything a reader drills into, with huge values clipped. */
+export function pageTrial(r: TrialResult, clip: Clip): Record<string, unknown> {
+  const cut: CutCounter = { chars: 0, events: 0 };
+  const reason = r.status === 'PASSED' ? successReason(r) : failureReason(r);
+  const trial = {
+    task_id: r.task_id,
+    sample_id: r.sample_id,
+    trial: r.trial,
+    status: r.status,
+    score: r.score,
+    stop_reason: r.stop_reason,
+    execution_time_s: r.metadata?.execution_time_s ?? null,
+    reason: clipString(reason.replace(/\s+/g, ' '), 300, { chars: 0, events: 0 }),
+    checks: clipValue(r.checks ?? [], clip, cut),
+    prompt: clipString(r.prompt ?? '', clip.maxString, cut),
+    response: clipString(r.response ?? '', clip.maxString, cut),
+    events: clipEvents(r.events, clip, cut),
+    artifacts: clipValue(r.artifacts ?? {}, clip, cut),
+    final_state: clipValue(r.final_state ?? {}, clip, cut),
+    metadata: clipValue(
+      Object.fromEntries(
+        ['execution_time_s', 'timings_s', 'llm_calls', 'user_llm_calls', 'tokens', 'cost_usd', 'tools_used', 'sandbox', 'limit']
+          .filter((k) => r.metadata?.[k] !== undefined)
+          .map((k) => [k, r.metadata[k]]),
+      ),
+      clip,
+      cut,
+    ),
+    error: clipValue(r.error ? { kind: r.error.kind, message: r.error.message, cause: r.error.cause } : null, clip, cut),
+    trace_id: r.trace_id ?? null,
+    session_id: r.session_id,
+    started_at: r.started_at,
+    finished_at: r.finished_at,
+    cut: null as string | null,
+  };
+  if (cut.chars || cut.events) {
+    const parts = [cut.chars ? `${cut.chars} characters` : '', cut.events ? `${cut.events} events` : ''].filter(Boolean);
+    trial.cut = `This page shortened the trial by ${parts.join(' and ')}; the result file has everything.`;
+  }
+  return trial;
+}
+
+// ------------------------------------------------------------------------------ the static summary
+
+const pct = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${(x * 100).toFixed(1)}%`);
+const num = (x: number | null | undefined, d = 3) => (x === null || x === undefined ? 'n/a' : String(Number(x.toFixed(d))));
+const secs = (x: number | null) => (x === null ? 'n/a' : `${x.toFixed(x < 10 ? 2 : 1)}s`);
+
+const card = (id: string, k: string, v: string, n = '') =>
+  `<div class="card" id="${id}"><div class="k">${escapeHtml(k)}</div><div class="v">${escapeHtml(v)}</div><div class="n">${escapeHtml(n)}</div></div>`;
+
+function table(head: string[], rows: string[][], cls = ''): string {
+  const th = head.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
+  const trs = rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('\n');
+  return `<table class="${cls}"><thead><tr>${th}</tr></thead><tbody>\n${trs}\n</tbody></table>`;
+}
+
+const badge = (status: string) => `<span class="badge s-${escapeHtml(status.replace(/[^A-Z_]/g, ''))}">${escapeHtml(status)}</span>`;
+
+function summaryHtml(report: EvaluationReport, slowest: SlowTrial[] | null): string {
+  const m = report.metrics;
+  const k = report.run.trials;
+  const ci = m.pass_rate_ci95 ? `95% CI ${pct(m.pass_rate_ci95[0])}–${pct(m.pass_rate_ci95[1])}` : 'nothing gradable';
+  const out: string[] = [];
+  out.push('<div class="cards">');
+  out.push(card('m-pass-rate', 'pass rate', pct(m.pass_rate), ci));
+  out.push(card('m-passed', 'passed', `${m.n_passed}/${m.n_gradable}`, 'gradable trials'));
+  out.push(card('m-mean-score', 'mean score', num(m.mean_score)));
+  if (k > 1) out.push(card('m-pass-at-k', `pass@${k}`, pct(m.pass_at_k), 'tasks with any pass'), card('m-pass-all-k', `pass^${k}`, pct(m.pass_all_k), 'tasks passing every trial'));
+  out.push(card('m-trials', 'trials', String(m.n_trials), `${m.n_tasks} task(s)`));
+  out.push(card('m-time', 'time p50 / p95', `${secs(m.execution_time_s.p50)} / ${secs(m.execution_time_s.p95)}`, `max ${secs(m.execution_time_s.max)}`));
+  out.push(card('m-tokens', 'tokens in / out', `${m.tokens.input} / ${m.tokens.output}`, `${m.llm_calls.total} LLM call(s)${m.cost_usd === null ? '' : `, $${m.cost_usd.toFixed(4)}`}`));
+  out.push('</div>');
+
+  const statuses = Object.entries(m.status_counts).filter(([, n]) => n > 0);
+  out.push(`<p id="status-counts">${statuses.map(([s, n]) => `${badge(s)} <span data-status="${escapeHtml(s)}">${n}</span>`).join(' &nbsp; ') || 'no trials'}</p>`);
+
+  const g = report.gate;
+  if (!g) out.push('<div class="gate none" id="gate">gate: none</div>');
+  else {
+    const detail = g.value === null ? `${g.metric}: ${g.detail}` : `${g.metric} ${num(g.value)} ${g.passed ? '≥' : '<'} ${num(g.threshold)}`;
+    out.push(`<div class="gate ${g.passed ? 'pass' : 'fail'}" id="gate">gate ${g.passed ? 'PASSED' : 'FAILED'}: ${escapeHtml(detail)}</div>`);
+  }
+
+  if (report.checks.length > 0) {
+    out.push('<h2>checks</h2>');
+    out.push(
+      table(
+        ['check', 'type', 'pass rate', 'passed'],
+        report.checks.map((c) => {
+          const passed = c.pass_rate === null ? 0 : Math.round(c.pass_rate * c.n_gradable);
+          return [escapeHtml(c.name), escapeHtml(c.type), pct(c.pass_rate), `${passed}/${c.n_gradable}`];
+        }),
+        'checks-table',
+      ),
+    );
+  }
+  const top = (title: string, id: string, list: EvaluationReport['top_failures']) =>
+    list.length === 0
+      ? ''
+      : `<h2>${title}</h2>${table(['task', 'status', 'reason'], list.map((e) => [`<a href="#trial=${escapeHtml(encodeURIComponent(e.task_id))}" class="trial-link">${escapeHtml(e.task_id)}</a>`, badge(e.status), `<span class="reason">${escapeHtml(e.reason)}</span>`]), id)}`;
+  out.push(top('top failures', 'top-failures', report.top_failures), top('top successes', 'top-successes', report.top_successes.slice(0, 5)));
+
+  const a = analyzeReport(report, slowest);
+  const items: string[] = [];
+  if (a.failingChecks.length) items.push(`checks failing most: ${a.failingChecks.slice(0, 5).map((c) => `${escapeHtml(c.name)} (${c.failed}/${c.n_gradable} failed)`).join(', ')}`);
+  if (a.flakyTasks.length) items.push(`flaky tasks (${a.flakyTasks.length}): ${a.flakyTasks.slice(0, 20).map(escapeHtml).join(', ')}${a.flakyTasks.length > 20 ? ', …' : ''}`);
+  if (a.errorKinds.length) items.push(`error kinds: ${a.errorKinds.map(([kind, n]) => `${escapeHtml(kind)} ${n}`).join(', ')}`);
+  if (a.stopReasons.length) items.push(`stop reasons: ${a.stopReasons.map(([r, n]) => `${escapeHtml(r)} ${n}`).join(', ')}`);
+  if (a.slowest?.length) items.push(`slowest trials: ${a.slowest.map((t) => `${escapeHtml(t.task_id)} ${secs(t.execution_time_s)} (${escapeHtml(t.status)})`).join(', ')}`);
+  out.push(`<h2>analysis</h2><ul id="analysis">${items.map((i) => `<li>${i}</li>`).join('')}<li>execution time: mean ${secs(a.time.mean)}, p50 ${secs(a.time.p50)}, p95 ${secs(a.time.p95)}, max ${secs(a.time.max)}</li></ul>`);
+
+  const cmp = comparisonView(report.comparison);
+  if (cmp) {
+    out.push(`<h2>compared with ${escapeHtml(cmp.baseline ?? 'the baseline')}</h2>`);
+    if (cmp.message) out.push(`<p class="cut">${escapeHtml(cmp.message)}</p>`);
+    out.push(`<ul id="comparison">${cmp.lists.map((l) => `<li data-list="${l.key}">${escapeHtml(l.label)} (${l.items.length})${l.items.length ? `: ${l.items.slice(0, 50).map(escapeHtml).join(', ')}${l.items.length > 50 ? ', …' : ''}` : ''}</li>`).join('')}</ul>`);
+  }
+  return out.join('\n');
+}
+
+const sha256 = (s: string) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
+
+/** The page's Content-Security-Policy: nothing but its own inline style and script. */
+export const REPORT_CSP = `default-src 'none'; style-src ${sha256(REPORT_CSS)}; script-src ${sha256(REPORT_JS)}; img-src 'none'; base-uri 'none'; form-action 'none'`;
+
+/** The whole page for a report and its trials (read once, in order). */
+export async function renderHtmlReport(report: EvaluationReport, results: Iterable<TrialResult> | AsyncIterable<TrialResult>): Promise<string> {
+  const clip = clipFor(report.metrics.n_trials);
+  const trials: unknown[] = [];
+  const slow: TrialResult[] = [];
+  for await (const r of results) {
+    trials.push(pageTrial(r, clip));
+    slow.push({ task_id: r.task_id, status: r.status, metadata: { execution_time_s: r.metadata?.execution_time_s } } as TrialResult);
+  }
+  const slowest = await slowestTrials(slow);
+  const data = { report: { checks: report.checks, tasks: report.tasks }, trials, page_size: PAGE_SIZE };
+  const title = `${report.benchmark.name} · ${report.agent.id} · benchrig`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(REPORT_CSP)}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${REPORT_CSS}</style>
+</head>
+<body>
+<header>
+<h1>${escapeHtml(report.benchmark.name)} <span class="note">version ${escapeHtml(report.benchmark.version)}</span></h1>
+<p class="sub">agent <b>${escapeHtml(report.agent.id)}</b> (${escapeHtml(report.agent.name)}) · run ${escapeHtml(report.run.id)} · ${escapeHtml(report.run.status)} · ${escapeHtml(report.run.mode)} × ${report.run.workers} · started ${escapeHtml(report.run.started_at)} · ${report.run.duration_s === null ? '' : `${report.run.duration_s.toFixed(1)}s`}</p>
+</header>
+<main>
+<section id="summary">
+${summaryHtml(report, slowest)}
+</section>
+<section id="trials-section">
+<h2>trials</h2>
+<noscript><p>The trial table needs JavaScript; every trial is also in results/&lt;task-id&gt;.json.</p></noscript>
+<div class="controls">
+<label for="f-status">status</label><select id="f-status"></select>
+<label for="f-check">check</label><select id="f-check"></select>
+<select id="f-verdict" aria-label="verdict"><option value="failed">failed</option><option value="passed">passed</option><option value="ungradable">ungradable</option><option value="any">any verdict</option></select>
+<input id="f-search" type="search" placeholder="search task, sample, reason" aria-label="search">
+<span id="f-sample" hidden>sample <b id="f-sample-name"></b> <button id="f-sample-clear">show all</button></span>
+</div>
+<div id="trials"></div>
+</section>
+<section id="detail" hidden></section>
+<section id="tasks-section">
+<h2>tasks</h2>
+<div class="controls"><label><input type="checkbox" id="f-flaky"> flaky only</label></div>
+<div id="tasks"></div>
+</section>
+</main>
+<script type="application/json" id="benchrig-data">${scriptJson(data)}</script>
+<script>${REPORT_JS}</script>
+</body>
+</html>
+`;
+}
+
+/** Writes `<runDir>/report.html` (atomically) from the run's result files. Returns its path. */
+export async function writeHtmlReport(runDir: string, report: EvaluationReport, out = join(runDir, 'report.html')): Promise<string> {
+  await writeTextAtomic(out, await renderHtmlReport(report, readResults(runDir)));
+  return out;
+}

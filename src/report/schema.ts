@@ -1,0 +1,241 @@
+// The output files' shapes as zod schemas (SPEC §13): the code validates with these, and
+// scripts/gen-schemas.ts turns the very same definitions into the JSON Schemas under schemas/.
+// Objects are loose (extra keys allowed) so a newer writer's additions never break an older reader;
+// `schema_version` is what says a file changed shape.
+import { z } from 'zod';
+import { BenchrigError } from '../errors.ts';
+
+export const SCHEMA_VERSION = 1;
+
+const version = z.literal(SCHEMA_VERSION).describe('Shape of this file; readers refuse versions they do not know');
+const count = z.number().int().min(0);
+const rate = z.number().min(0).max(1).nullable().describe('A fraction 0..1, null when there was nothing to count');
+const timestamp = z.string().describe('ISO 8601');
+const record = z.record(z.string(), z.unknown());
+
+export const TRIAL_STATUSES = ['SANDBOX_ERROR', 'TIMEOUT', 'AGENT_ERROR', 'AWAITING_REVIEW', 'UNGRADABLE', 'PASSED', 'FAILED'] as const;
+const status = z.enum(TRIAL_STATUSES);
+
+// ---------------------------------------------------------------------------------------- run.json
+
+export const runFileSchema = z
+  .looseObject({
+    schema_version: version,
+    run_id: z.string(),
+    benchmark: z.looseObject({
+      name: z.string(),
+      version: z.string(),
+      dir: z.string().optional(),
+      n_samples: count,
+      n_samples_total: count.optional(),
+    }),
+    dataset: z.looseObject({ source: z.string(), resolved_revision: z.string().nullable().optional() }),
+    agent: z.looseObject({ id: z.string(), name: z.string(), options: record.optional() }).describe('options with secrets redacted'),
+    mode: z.string(),
+    workers: count,
+    per_worker: count.optional(),
+    trials: z.number().int().min(1),
+    n_trials_total: count.optional(),
+    limits: record.optional(),
+    user: z.looseObject({ kind: z.string() }).optional(),
+    models: z.record(z.string(), z.string().nullable()).optional(),
+    started_at: timestamp,
+    finished_at: timestamp.nullable(),
+    harness_version: z.string(),
+    git_commit: z.string().nullable(),
+    host: z.string().optional(),
+    pid: z.number().int().optional(),
+    status: z.enum(['running', 'complete', 'interrupted', 'failed']),
+  })
+  .meta({ title: 'benchrig run.json', description: 'What was run (SPEC §13)' });
+
+// --------------------------------------------------------------------------- results/<task-id>.json
+
+export const verdictSchema = z.looseObject({
+  name: z.string(),
+  type: z.string(),
+  score: z.number(),
+  passed: z.boolean().nullable().describe('null: ungradable'),
+  reason: z.string(),
+  details: record.optional().describe('check-specific: llm_judge keeps per-criterion scores here'),
+});
+
+/** One trajectory event. Known fields are typed; new event types stay readable. */
+export const eventSchema = z.looseObject({
+  step: z.number().int(),
+  ts: z.number(),
+  type: z.string().describe('user_message, agent_message, llm_call, tool_call, tool_result, check, log, …'),
+  content: z.string().optional(),
+  tool: z.string().optional(),
+  args: z.unknown().optional(),
+  output: z.string().optional(),
+  exit_code: z.number().nullable().optional(),
+  denied: z.boolean().optional(),
+  model: z.string().optional(),
+  latency_ms: z.number().optional(),
+  tokens: z.looseObject({ input: z.number(), output: z.number() }).optional(),
+});
+
+const errorValue = z.looseObject({ kind: z.string(), message: z.string(), cause: z.string().optional(), stack: z.string().optional() });
+
+export const resultFileSchema = z
+  .looseObject({
+    schema_version: version,
+    task_id: z.string(),
+    sample_id: z.string(),
+    trial: z.number().int().min(1),
+    session_id: z.string(),
+    prompt: z.string(),
+    response: z.string(),
+    replies: z.array(z.string()).optional(),
+    blocked: z.boolean().optional(),
+    status,
+    stop_reason: z.string(),
+    score: z.number().nullable(),
+    checks: z.array(verdictSchema),
+    events: z.array(eventSchema),
+    final_state: record,
+    artifacts: record,
+    metadata: z.looseObject({
+      llm_calls: count,
+      user_llm_calls: count,
+      tokens: z.looseObject({ input: count, output: count }),
+      cost_usd: z.number().nullable().optional(),
+      tools_used: z.record(z.string(), count),
+      execution_time_s: z.number().min(0),
+      timings_s: z.record(z.string(), z.number()),
+      sandbox: z.looseObject({ image: z.string(), container: z.string() }).nullable().optional(),
+      input_hash: z.string(),
+    }),
+    error: errorValue.nullable(),
+    trace_id: z.string().nullable(),
+    started_at: timestamp,
+    finished_at: timestamp,
+  })
+  .meta({ title: 'benchrig result file', description: 'One trial: results/<task-id>.json (SPEC §13)' });
+
+// --------------------------------------------------------------------------- evaluation_report.json
+
+const timeStats = z.looseObject({ mean: z.number().nullable(), p50: z.number().nullable(), p95: z.number().nullable(), max: z.number().nullable() });
+
+const metricsSchema = z.looseObject({
+  n_trials: count,
+  n_tasks: count,
+  n_gradable: count,
+  n_passed: count,
+  status_counts: z.record(z.string(), count),
+  pass_rate: rate,
+  pass_rate_ci95: z.tuple([z.number(), z.number()]).nullable(),
+  pass_all_k: rate,
+  pass_at_k: rate,
+  pass_at: z.record(z.string(), z.number()),
+  pass_hat: z.record(z.string(), z.number()),
+  mean_score: z.number().nullable(),
+  ungradable_rate: rate,
+  agent_error_rate: rate,
+  timeout_rate: rate,
+  infra_error_rate: rate,
+  guardrail_block_rate: rate,
+  safety_violation_rate: rate,
+  over_refusal_rate: rate,
+  execution_time_s: timeStats,
+  llm_calls: z.looseObject({ total: count, user_total: count, mean: z.number().nullable() }),
+  tokens: z.looseObject({ input: count, output: count }),
+  cost_usd: z.number().nullable(),
+  tools_used: z.record(z.string(), count),
+  stop_reasons: z.record(z.string(), count),
+  error_kinds: z.record(z.string(), count),
+});
+
+const topEntry = z.looseObject({ task_id: z.string(), status, reason: z.string() });
+
+export const reportFileSchema = z
+  .looseObject({
+    schema_version: version,
+    benchmark: z.looseObject({ name: z.string(), version: z.string(), n_samples: count }),
+    agent: z.looseObject({ id: z.string(), name: z.string() }),
+    run: z.looseObject({
+      id: z.string(),
+      dir: z.string(),
+      mode: z.string(),
+      workers: count,
+      trials: z.number().int().min(1),
+      status: z.string(),
+      started_at: z.string(),
+      finished_at: z.string(),
+      duration_s: z.number().nullable(),
+    }),
+    metrics: metricsSchema,
+    checks: z.array(z.looseObject({ name: z.string(), type: z.string(), n_gradable: count, pass_rate: rate })),
+    tasks: z.array(
+      z.looseObject({
+        sample_id: z.string(),
+        input_hash: z.string(),
+        trials: count,
+        passed: count,
+        gradable: count,
+        statuses: z.record(z.string(), count),
+        flaky: z.boolean(),
+      }),
+    ),
+    gate: z.looseObject({ metric: z.string(), threshold: z.number(), value: z.number().nullable(), passed: z.boolean(), detail: z.string() }).nullable(),
+    comparison: record.nullable().describe('against a baseline run (--baseline, compare); null without one'),
+    top_failures: z.array(topEntry),
+    top_successes: z.array(topEntry),
+  })
+  .meta({ title: 'benchrig evaluation_report.json', description: 'The evaluation of a run (SPEC §12, §13)' });
+
+/** Every shipped schema: file name under schemas/ → zod definition. */
+export const FILE_SCHEMAS = {
+  'run.schema.json': runFileSchema,
+  'result.schema.json': resultFileSchema,
+  'evaluation_report.schema.json': reportFileSchema,
+} as const;
+
+/** The JSON Schemas (draft 2020-12) of every output file, as shipped under schemas/. */
+export function jsonSchemas(): Record<keyof typeof FILE_SCHEMAS, unknown> {
+  const out = {} as Record<keyof typeof FILE_SCHEMAS, unknown>;
+  for (const [file, schema] of Object.entries(FILE_SCHEMAS) as Array<[keyof typeof FILE_SCHEMAS, z.ZodType]>) {
+    out[file] = z.toJSONSchema(schema, { target: 'draft-2020-12' });
+  }
+  return out;
+}
+
+/** `a.b[2].c`: the key a user looks for in the file. */
+function keyPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : `${out ? '.' : ''}${String(p)}`;
+  return out || '(top level)';
+}
+
+const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+
+function valueAt(value: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let v: any = value;
+  for (const p of path) v = v == null ? undefined : v[p as any];
+  return v;
+}
+
+/**
+ * Checks one parsed output file: a known `schema_version` first, then the shape. Throws a one-line
+ * BenchrigError (exit 2) naming the file and the first wrong key, e.g.
+ * `results/a.json: key metadata.tokens.input: expected number, got string`.
+ */
+export function assertFile<S extends z.ZodType>(schema: S, value: unknown, file: string): z.infer<S> {
+  const v = value && typeof value === 'object' ? (value as Record<string, unknown>).schema_version : undefined;
+  if (v !== SCHEMA_VERSION) {
+    const what = v === undefined ? 'no schema_version' : `unknown schema_version ${JSON.stringify(v)}`;
+    throw new BenchrigError('usage', `${file}: ${what} (this benchrig reads version ${SCHEMA_VERSION})`);
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const got = valueAt(value, issue.path);
+  const expected = issue.code === 'invalid_type' ? String(issue.expected) : issue.message.replace(/^Invalid (input|option): /, '');
+  let why: string;
+  if (got === undefined && issue.code !== 'unrecognized_keys') why = `missing (expected ${expected})`;
+  else if (issue.code === 'invalid_type') why = `expected ${expected}, got ${kindOf(got)}`;
+  else why = `${expected}, got ${JSON.stringify(got)?.slice(0, 60)}`;
+  const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more)` : '';
+  throw new BenchrigError('usage', `${file}: key ${keyPath(issue.path)}: ${why}${more}`);
+}

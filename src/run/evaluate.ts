@@ -1,0 +1,217 @@
+// `benchrig evaluate RUN_DIR` (SPEC §3, §6): re-grade the saved results without an agent or a new
+// sandbox, then rebuild evaluation_report.json. Each result file is read once and streamed: it is
+// re-graded, rewritten only when its verdicts changed, folded into the report and dropped.
+import { readFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { loadBenchmark } from '../benchmark/load.ts';
+import type { Benchmark } from '../benchmark/types.ts';
+import { gradeTrial } from '../checks/grade.ts';
+import { decideStatus, isBenign } from '../checks/status.ts';
+import { BenchrigError } from '../errors.ts';
+import { buildReport, readResults } from '../report/aggregate.ts';
+import { loadRunReport } from '../report/compare.ts';
+import { writeHtmlReport } from '../report/html.ts';
+import type { EvaluationReport } from '../report/types.ts';
+import { writeJsonAtomic } from '../report/write.ts';
+import type { GradeModels } from '../checks/types.ts';
+import type { LlmConfig } from '../config/schema.ts';
+import { loadHooks } from '../trial/hooks.ts';
+import type { Sample, TrialResult } from '../types.ts';
+import { exitCode } from './orchestrator.ts';
+
+/** What run.json records that re-grading needs (SPEC §13). */
+export interface RunJson {
+  run_id: string;
+  benchmark: { name: string; version: string; dir: string; n_samples: number };
+  agent: { id: string; name: string };
+  mode: string;
+  workers: number;
+  trials: number;
+  limits?: Record<string, unknown>;
+  started_at: string;
+  finished_at: string | null;
+  status: string;
+}
+
+export async function readRunJson(runDir: string): Promise<RunJson> {
+  const path = join(runDir, 'run.json');
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    throw new BenchrigError('usage', `${runDir}: not a run folder (no run.json)`);
+  }
+  try {
+    return JSON.parse(text) as RunJson;
+  } catch (err) {
+    throw new BenchrigError('usage', `${path}: not valid JSON (${(err as Error).message})`);
+  }
+}
+
+/** The previous report, when there is a readable one. */
+export async function readPreviousReport(runDir: string): Promise<EvaluationReport | null> {
+  try {
+    return JSON.parse(await readFile(join(runDir, 'evaluation_report.json'), 'utf8')) as EvaluationReport;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The benchmark the run names, loaded with the trials and limits the run used (they are part of the
+ * version), so an untouched benchmark has the run's version. A different version is a warning.
+ */
+export async function loadRunBenchmark(
+  run: RunJson,
+  opts: { cwd: string; env?: NodeJS.ProcessEnv; configFile?: string; say: (line: string) => void },
+): Promise<Benchmark> {
+  if (!run.benchmark?.dir) throw new BenchrigError('usage', 'run.json names no benchmark folder (benchmark.dir)');
+  const flags: Record<string, unknown> = {};
+  if (typeof run.trials === 'number') flags.n_trials = run.trials;
+  if (run.limits && typeof run.limits === 'object') flags.limits = run.limits;
+  const b = await loadBenchmark(run.benchmark.dir, { cwd: opts.cwd, env: opts.env, configFile: opts.configFile, flags });
+  if (b.version !== run.benchmark.version)
+    opts.say(
+      `benchrig: warning: the benchmark's version is now ${b.version}, the run was made with ${run.benchmark.version}: ` +
+        're-grading with the current checks; compare the result with runs of either version with care',
+    );
+  return b;
+}
+
+export interface RebuildOptions {
+  run: RunJson;
+  runDir: string;
+  previous: EvaluationReport | null;
+  gate: { metric: string; threshold: number } | null | undefined;
+  blocksAreSuccess: boolean;
+  results: AsyncIterable<TrialResult>;
+}
+
+/** evaluation_report.json rebuilt from result files; the run's identity comes from the old report or run.json. */
+export async function rebuildReport(o: RebuildOptions): Promise<EvaluationReport> {
+  const prev = o.previous;
+  const run = o.run;
+  // A comparison made at run time (--baseline) is made again against the same baseline run.
+  const baseDir = (prev?.comparison as { baseline?: { dir?: unknown } } | null)?.baseline?.dir;
+  const baseline = typeof baseDir === 'string' ? await loadRunReport(baseDir).catch(() => null) : null;
+  const report = await buildReport({
+    benchmark: prev?.benchmark ?? { name: run.benchmark.name, version: run.benchmark.version, n_samples: run.benchmark.n_samples },
+    agent: prev?.agent ?? { id: run.agent.id, name: run.agent.name },
+    run: {
+      id: prev?.run.id ?? run.run_id,
+      dir: o.runDir,
+      mode: prev?.run.mode ?? run.mode,
+      workers: prev?.run.workers ?? run.workers,
+      trials: prev?.run.trials ?? run.trials,
+      status: prev?.run.status ?? run.status,
+      started_at: prev?.run.started_at ?? run.started_at,
+      finished_at: prev?.run.finished_at ?? run.finished_at ?? new Date().toISOString(),
+    },
+    gate: o.gate ?? undefined,
+    blocksAreSuccess: o.blocksAreSuccess,
+    results: o.results,
+    baseline,
+  });
+  // The baseline run is gone: the old comparison is kept rather than silently dropped.
+  if (!baseline && prev?.comparison) report.comparison = prev.comparison;
+  await writeJsonAtomic(join(o.runDir, 'evaluation_report.json'), report);
+  // report.html shows the same numbers (it renders from the result files: a second, separate pass)
+  await writeHtmlReport(o.runDir, report).catch(() => {});
+  return report;
+}
+
+/** Errors that stopped a trial before grading: such a trial was never graded and is not now. */
+const NEVER_GRADED = new Set(['sandbox', 'docker_unavailable', 'interrupted']);
+
+/** What model-backed and custom checks need to grade again (as the run had it). */
+export async function gradeModels(b: Benchmark, cwd: string): Promise<GradeModels> {
+  const cfg = b.config;
+  const judge = { ...cfg.llm, ...Object.fromEntries(Object.entries(cfg.judge.llm ?? {}).filter(([, v]) => v !== undefined)) } as LlmConfig;
+  const hooks = await loadHooks(b.hooks);
+  return {
+    judge,
+    cache: { mode: cfg.run.llm_cache, dir: join(resolve(cwd, cfg.run.output), '.llm-cache') },
+    customChecks: hooks.checks,
+  };
+}
+
+/**
+ * One result graded again with the benchmark's checks: checks that need no sandbox run again on
+ * the saved replies, events and final state; sandbox checks keep their saved verdicts; a settled
+ * `manual` review is kept (the check reads it from `previous`). Errors keep their status.
+ */
+export async function regradeResult(r: TrialResult, b: Benchmark, sample: Sample | undefined, models: GradeModels = {}): Promise<TrialResult> {
+  if (!sample) return r; // the sample left the dataset: its saved verdicts stand
+  if (r.error && (NEVER_GRADED.has(r.error.kind) || (r.checks ?? []).length === 0)) return r;
+  const previous = r.checks ?? [];
+  const graded = await gradeTrial({
+    checks: b.checks,
+    sample,
+    replies: r.replies ?? (r.response ? [r.response] : []),
+    events: r.events ?? [],
+    finalState: r.final_state ?? {},
+    blocked: !!r.blocked,
+    artifacts: r.artifacts ?? {},
+    skipSandbox: true,
+    previous,
+    ...models,
+  });
+  const verdicts = graded.verdicts;
+  const { status, score } = decideStatus({ error: r.error, verdicts, blocked: !!r.blocked, blocksAreSuccess: b.config.blocks_are_success, benign: isBenign(r) });
+  return { ...r, checks: verdicts, artifacts: graded.artifacts, status, score };
+}
+
+/** `results/<task-id>.json`, where the trial saved it; a task id that is not a plain file name is refused. */
+export function resultPath(runDir: string, taskId: string): string {
+  if (typeof taskId !== 'string' || !taskId || basename(taskId) !== taskId || taskId.startsWith('.'))
+    throw new BenchrigError('usage', `${runDir}: result with an unusable task_id ${JSON.stringify(taskId)}`);
+  return join(runDir, 'results', `${taskId}.json`);
+}
+
+const gradedPart = (r: TrialResult) => JSON.stringify([r.status, r.score, r.checks, r.artifacts]);
+
+export interface EvaluateOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  configFile?: string;
+  say: (line: string) => void;
+}
+
+export interface EvaluateOutcome {
+  report: EvaluationReport;
+  exitCode: number;
+  /** Result files whose verdicts changed and were rewritten. */
+  changed: string[];
+  /** Results whose sample is no longer in the benchmark (kept as saved). */
+  missing: string[];
+  versionDiffers: boolean;
+}
+
+export async function evaluateRun(runDirArg: string, opts: EvaluateOptions): Promise<EvaluateOutcome> {
+  const runDir = resolve(opts.cwd, runDirArg);
+  const run = await readRunJson(runDir);
+  const b = await loadRunBenchmark(run, opts);
+  const samples = new Map(b.samples.map((s) => [s.id, s]));
+  const previous = await readPreviousReport(runDir);
+  const models = await gradeModels(b, opts.cwd);
+  const changed: string[] = [];
+  const missing: string[] = [];
+
+  async function* regraded(): AsyncIterable<TrialResult> {
+    for await (const r of readResults(runDir)) {
+      const sample = samples.get(String(r.sample_id));
+      if (!sample) missing.push(r.task_id);
+      const next = await regradeResult(r, b, sample, models);
+      if (gradedPart(next) !== gradedPart(r)) {
+        await writeJsonAtomic(resultPath(runDir, r.task_id), next);
+        changed.push(r.task_id);
+      }
+      yield next;
+    }
+  }
+
+  const report = await rebuildReport({ run, runDir, previous, gate: b.config.gate, blocksAreSuccess: b.config.blocks_are_success, results: regraded() });
+  if (missing.length)
+    opts.say(`benchrig: warning: ${missing.length} result(s) name samples no longer in the benchmark, kept as saved: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}`);
+  return { report, exitCode: exitCode(report), changed, missing, versionDiffers: b.version !== run.benchmark.version };
+}

@@ -1,0 +1,65 @@
+// `--resume RUN_DIR` (SPEC §3): keep every saved trial, run only the missing ones, and refuse when
+// the benchmark version or the run's settings changed since, because mixing them would make the
+// report describe a run that never happened.
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, unlink } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { BenchrigError } from '../errors.ts';
+import type { TrialInput } from '../trial/types.ts';
+
+/** What must not change between a run and its resumption; secrets only enter as a hash. */
+export interface RunSettings {
+  benchmark_version: string;
+  agent: string;
+  agent_options_hash: string;
+  trials: number;
+  limits: Record<string, unknown>;
+  task_ids_hash: string;
+  user: string;
+  models: Record<string, string>;
+}
+
+export const hashOf = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex').slice(0, 16);
+
+export interface ResumeState {
+  runDir: string;
+  runJson: Record<string, any>;
+  /** Trials that have no saved result yet. */
+  pending: TrialInput[];
+  kept: number;
+}
+
+export async function prepareResume(dirArg: string, cwd: string, settings: RunSettings, trials: TrialInput[]): Promise<ResumeState> {
+  const runDir = resolve(cwd, dirArg);
+  const file = join(runDir, 'run.json');
+  if (!existsSync(file)) throw new BenchrigError('usage', `--resume ${dirArg}: no run.json there (is it a run folder?)`);
+  let runJson: Record<string, any>;
+  try {
+    runJson = JSON.parse(await readFile(file, 'utf8'));
+  } catch (err) {
+    throw new BenchrigError('usage', `--resume ${dirArg}: run.json is not valid JSON: ${(err as Error).message}`);
+  }
+  const before: RunSettings | undefined = runJson.settings;
+  if (!before) throw new BenchrigError('usage', `--resume ${dirArg}: run.json records no settings (made by an older benchrig)`);
+  const changed = (Object.keys(settings) as Array<keyof RunSettings>).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(settings[k]));
+  if (changed.length > 0) {
+    const what = changed.map((k) => (k === 'benchmark_version' ? `benchmark version ${before[k]} -> ${settings[k]}` : k.replace(/_hash$/, ''))).join(', ');
+    throw new BenchrigError('usage', `--resume ${dirArg}: refusing, the run's settings changed since: ${what}`);
+  }
+  const resultsDir = join(runDir, 'results');
+  const names = existsSync(resultsDir) ? await readdir(resultsDir) : [];
+  // A harness killed mid-write leaves only temp files: they are not results, remove them.
+  await Promise.all(names.filter((n) => n.endsWith('.tmp')).map((n) => unlink(join(resultsDir, n)).catch(() => {})));
+  const saved = new Set<string>();
+  for (const n of names.filter((x) => x.endsWith('.json'))) {
+    try {
+      JSON.parse(await readFile(join(resultsDir, n), 'utf8'));
+      saved.add(n.slice(0, -'.json'.length));
+    } catch {
+      // unreadable: run it again (it is overwritten atomically)
+    }
+  }
+  const pending = trials.filter((t) => !saved.has(t.taskId));
+  return { runDir, runJson, pending, kept: trials.length - pending.length };
+}

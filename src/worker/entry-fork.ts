@@ -1,0 +1,20 @@
+// The worker loop over a child process's IPC channel.
+import { toErrorValue } from '../errors.ts';
+import type { MainMessage, WorkerMessage } from '../pool/messages.ts';
+import { createWorkerLoop } from './init.ts';
+
+const send = (msg: WorkerMessage) => {
+  if (process.connected) process.send!(msg);
+};
+const loop = createWorkerLoop(send);
+process.on('message', (msg) => loop.handle(msg as MainMessage));
+// The main process is gone: nothing would read our results.
+process.on('disconnect', () => process.exit(0));
+// An agent's uncaught exception: the worker's state is unknown, so it says why and ends; the main
+// side fails its in-flight trials with this cause and starts a new worker.
+process.on('uncaughtException', (err) => {
+  const error = toErrorValue(err, 'agent');
+  if (process.connected) process.send!({ type: 'fatal', error } satisfies WorkerMessage, () => process.exit(70));
+  else process.exit(70);
+});
+send({ type: 'ready' });

@@ -1,0 +1,7 @@
+// A `threads` worker (loaded by piscina): registers tsx in this thread (TypeScript agents and hooks
+// load without a build step), then hands piscina the task function.
+import { register } from 'tsx/esm/api';
+
+register();
+const { default: runTask } = await import('./entry-thread.ts');
+export default runTask;

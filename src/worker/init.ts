@@ -1,0 +1,97 @@
+// The worker loop, the same for threads and processes: it only sees messages in and a `send` out.
+// One RunContext per worker (the 'init' message), then any number of trials in flight at once.
+import { toErrorValue } from '../errors.ts';
+import type { MainMessage, WorkerMessage } from '../pool/messages.ts';
+import type { HostFailure } from '../sandbox/fleet.ts';
+import { runTrial, TrialTimeout } from '../trial/lifecycle.ts';
+import { flushTelemetry } from '../telemetry/otel.ts';
+import type { RunContext, TrialHooks, TrialInput } from '../trial/types.ts';
+
+interface Running {
+  abort: AbortController;
+  /** Slot requests waiting for 'granted', by reqId. */
+  waiting: Map<number, (release: () => void) => void>;
+}
+
+export interface WorkerLoop {
+  handle(msg: MainMessage): void;
+}
+
+export function createWorkerLoop(send: (msg: WorkerMessage) => void): WorkerLoop {
+  let run: RunContext | undefined;
+  const running = new Map<number, Running>();
+  let nextReq = 0;
+
+  const start = (id: number, trial: TrialInput, events: boolean) => {
+    const abort = new AbortController();
+    const state: Running = { abort, waiting: new Map() };
+    running.set(id, state);
+    const hooks: TrialHooks = {
+      onSandbox: (taskId, containerId) => send({ type: 'sandbox', id, taskId, containerId }),
+      acquireSandbox: (signal) => acquire(id, state, signal),
+    };
+    // Events cost a message each: only when the main side listens.
+    if (events) hooks.onEvent = (taskId, event) => send({ type: 'event', id, taskId, event });
+    runTrial(run!, trial, { signal: abort.signal, hooks })
+      .then(
+        // The trial's spans leave before its result does: a worker may be killed or ended (pool
+        // close, Ctrl-C) right after, and the run's report waits for nothing else. A no-op when off.
+        async (result) => (await flushTelemetry(), send({ type: 'result', id, result })),
+        (err) => send({ type: 'failed', id, error: toErrorValue(err, 'internal') }),
+      )
+      .finally(() => running.delete(id));
+  };
+
+  const acquire = (id: number, state: Running, signal: AbortSignal) =>
+    new Promise<() => void>((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      const reqId = ++nextReq;
+      const giveBack = () => send({ type: 'release', id, reqId });
+      const onAbort = () => {
+        state.waiting.delete(reqId);
+        giveBack(); // abandons the request, or returns a grant that is already on its way
+        reject(signal.reason);
+      };
+      state.waiting.set(reqId, (release) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(release);
+      });
+      signal.addEventListener('abort', onAbort, { once: true });
+      send({ type: 'acquire', id, reqId });
+    });
+
+  return {
+    handle(msg) {
+      switch (msg.type) {
+        case 'init':
+          run = msg.run;
+          return;
+        case 'run':
+          if (!run) return send({ type: 'failed', id: msg.id, error: { kind: 'internal', message: 'worker got a trial before its init message' } });
+          return start(msg.id, msg.trial, msg.events);
+        case 'cancel': {
+          // Abort the trial's signal: runTrial's `finally` removes the sandbox. A timeout reason
+          // makes it a TIMEOUT (saved); an interrupt makes it 'interrupted' (not saved).
+          const reason = msg.reason === 'timeout' ? new TrialTimeout(run?.limits.trial_timeout_s ?? 0) : new Error('interrupted');
+          running.get(msg.id)?.abort.abort(reason);
+          return;
+        }
+        case 'granted': {
+          const state = running.get(msg.id);
+          const grant = state?.waiting.get(msg.reqId);
+          if (!state || !grant) return; // abandoned: the release we sent returns the slot
+          state.waiting.delete(msg.reqId);
+          let released = false;
+          // The slot carries its fleet host (SPEC §7); giving it back may report that host as failed.
+          const release = (failed?: HostFailure) => {
+            if (released) return;
+            released = true;
+            send({ type: 'release', id: msg.id, reqId: msg.reqId, ...(failed ? { failed } : {}) });
+          };
+          grant(Object.assign(release, { host: msg.host, refused: msg.refused }));
+          return;
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,50 @@
+// The real CLI grading with an llm_judge whose model is the scripted server: the per-criterion
+// scores land in the result file, and the judge's calls are recorded but not counted as the agent's.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
+import { startModelServer, type ModelServer } from '../support/model-server.ts';
+
+const bench = join(FIXTURES, 'benchmarks/grading-judge');
+
+describe('benchrig run with an llm_judge check', () => {
+  let server: ModelServer;
+  beforeAll(async () => (server = await startModelServer()));
+  afterAll(() => server.close());
+
+  it('keeps the judge scores in the result and does not count the judge in llm_calls', async () => {
+    server.setScript([{ content: '```json\n{"relevant": {"score": 5, "reasoning": "on point"}, "concise": {"score": 2, "reasoning": "wordy"}}\n```' }]);
+    const out = tempDir();
+    const r = await runCli(['run', bench, '--mode', 'single', '--output', out, '--quiet'], {
+      env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-e2e-secret', BENCHRIG_MODEL: 'judge-e2e' },
+    });
+    expect(r.stderr).toBe('');
+    const dir = onlyRunDir(out, 'oracle', 'grading-judge');
+    const [res] = results(dir);
+    expect(res.status).toBe('PASSED');
+    const judge = res.checks.find((c: { name: string }) => c.name === 'explanation');
+    expect(judge).toMatchObject({
+      type: 'llm_judge',
+      passed: true,
+      score: 1,
+      details: { raw_scores: { relevant: 5, concise: 2 }, weighted_score: 5, pass_score: 4, broken_floors: [] },
+    });
+    expect(judge.reason).toBe('scored 5.00 of 5, needs 4. relevant 5: on point; concise 2: wordy');
+    expect(res.metadata.llm_calls).toBe(0);
+    expect(res.events.filter((e: { type: string }) => e.type === 'llm_call')).toEqual([expect.objectContaining({ role: 'judge', model: 'judge-e2e' })]);
+    expect(server.requests).toHaveLength(1);
+    expect(JSON.stringify(server.requests[0].body.messages)).toContain('Mentions the forgotten password.');
+    expect(JSON.stringify(readJson(join(dir, 'evaluation_report.json')))).not.toContain('sk-e2e-secret');
+    expect(JSON.stringify(res)).not.toContain('sk-e2e-secret');
+    expect(r.code).toBe(0);
+  });
+
+  it('grades on the other checks when the judge is down (ungradable, not failed)', async () => {
+    server.setScript([{ status: 400, message: 'bad request' }]); // not retried
+    const out = tempDir();
+    await runCli(['run', bench, '--mode', 'single', '--output', out, '--quiet'], { env: { OPENAI_BASE_URL: server.url } });
+    const [res] = results(onlyRunDir(out, 'oracle', 'grading-judge'));
+    expect(res.checks.map((c: { passed: boolean | null }) => c.passed)).toEqual([true, null]);
+    expect(res.status).toBe('PASSED');
+  });
+});

@@ -1,0 +1,78 @@
+// Infrastructure faults mid-run: a container that dies, a daemon that stops answering and comes
+// back, a daemon that never comes back. Never blamed on the agent, never a hang, nothing left.
+import { execa } from 'execa';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, FIXTURES, REPO, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
+import { benchrigContainers, requireDocker } from '../support/docker.ts';
+import { startDockerProxy, type DockerProxy } from '../support/docker-proxy.ts';
+
+const hasDocker = await requireDocker();
+const bench = join(FIXTURES, 'benchmarks/many-shell');
+const agent = (n: string) => join(FIXTURES, 'agents', `${n}.ts`);
+const runIdOf = (dir: string) => readJson(join(dir, 'run.json')).run_id as string;
+
+describe.skipIf(!hasDocker)('infrastructure faults', () => {
+  let proxy: DockerProxy | undefined;
+  afterEach(async () => {
+    await proxy?.close();
+    proxy = undefined;
+  });
+
+  it('a container that dies mid-trial is retried with a fresh sandbox, not blamed on the agent', async () => {
+    const out = tempDir();
+    const markers = tempDir();
+    const r = await runCli(['run', bench, '--agent', agent('vanish'), '--agent-opt', `marker_dir=${markers}`, '--mode', 'single', '--limit', '2', '--output', out]);
+    const dir = onlyRunDir(out, 'vanish', 'many-shell');
+    const rs = results(dir);
+    expect(rs.map((x) => x.status)).toEqual(['PASSED', 'PASSED']);
+    expect(r.stderr).toMatch(/infrastructure error.*retrying with a fresh sandbox/);
+    expect(r.code).toBe(0);
+    expect(await benchrigContainers(runIdOf(dir))).toEqual([]);
+  });
+
+  it('a daemon that stops answering mid-run and comes back: SANDBOX_ERROR or a successful retry, never AGENT_ERROR', async () => {
+    proxy = await startDockerProxy();
+    const out = tempDir();
+    const child = execa('node', [BIN, 'run', bench, '--agent', agent('sleepy'), '--agent-opt', 'seconds=1', '--mode', 'single', '--output', out], {
+      cwd: REPO, reject: false, env: { NO_COLOR: '1', DOCKER_HOST: proxy.url }, stdin: 'ignore', timeout: 300_000,
+    });
+    await sleep(4000); // a trial or two in
+    await proxy.down();
+    await sleep(2500);
+    await proxy.up();
+    const r = await child;
+    const dir = onlyRunDir(out, 'sleepy', 'many-shell');
+    const statuses = results(dir).map((x) => x.status);
+    expect(statuses).toHaveLength(8);
+    expect(statuses.filter((s) => s !== 'PASSED' && s !== 'SANDBOX_ERROR'), r.stderr).toEqual([]);
+    expect([0, 1]).toContain(r.exitCode);
+    expect(await benchrigContainers(runIdOf(dir))).toEqual([]);
+  }, 300_000);
+
+  it('a daemon that never comes back: every trial SANDBOX_ERROR and exit 3', async () => {
+    proxy = await startDockerProxy();
+    const out = tempDir();
+    const child = execa('node', [BIN, 'run', bench, '--agent', 'oracle', '--mode', 'single', '--limit', '1', '--output', out], {
+      cwd: REPO, reject: false, env: { NO_COLOR: '1', DOCKER_HOST: proxy.url }, stdin: 'ignore', timeout: 300_000,
+    });
+    // Down as soon as the run folder exists: the checks at the start passed, every sandbox start fails.
+    for (let i = 0; i < 300; i++) {
+      try {
+        onlyRunDir(out, 'oracle', 'many-shell');
+        break;
+      } catch {
+        await sleep(20);
+      }
+    }
+    await proxy.down();
+    const r = await child;
+    const dir = onlyRunDir(out, 'oracle', 'many-shell');
+    const rs = results(dir);
+    expect(rs.map((x) => x.status)).toEqual(['SANDBOX_ERROR']);
+    expect(rs[0].error.kind).toBe('sandbox');
+    expect(readJson(join(dir, 'evaluation_report.json')).metrics.infra_error_rate).toBe(1);
+    expect(r.exitCode, r.stderr).toBe(3);
+  }, 300_000);
+});

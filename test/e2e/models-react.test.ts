@@ -1,0 +1,119 @@
+// The react agent in real Docker sandboxes, driven by the scripted model server: solving
+// shell-tasks samples, running out of budget, and a recorded trial replayed offline.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { REPO, onlyRunDir, results, runCli, tempDir } from '../support/cli.ts';
+import { requireDocker } from '../support/docker.ts';
+import { startModelServer, type RecordedRequest, type Step } from '../support/model-server.ts';
+import { filesContaining, modelEnv, SECRET, stable } from './models-helpers.ts';
+
+const hasDocker = await requireDocker();
+const tasks = readFileSync(join(REPO, 'benchmarks/shell-tasks/data/tasks.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l));
+const solutionOf = (input: string) => tasks.find((t) => t.input === input)?.solution as string;
+const IDS = ['count-lines', 'csv-select-columns', 'sort-versions'];
+
+/** A model that runs the sample's reference solution with bash, then submits. */
+function solver(req: RecordedRequest): Step {
+  const msgs = req.body.messages;
+  if (msgs.at(-1).role === 'tool') return { tool_calls: [{ name: 'submit', arguments: { answer: 'done' } }] };
+  return { tool_calls: [{ name: 'bash', arguments: { command: solutionOf(msgs[1].content) } }] };
+}
+
+const outputs: string[] = [];
+const out = () => {
+  const d = tempDir('benchrig-react-');
+  outputs.push(d);
+  return d;
+};
+const tools = (events: any[]) => events.filter((e) => e.type === 'tool_call' || e.type === 'tool_result').map(({ step: _s, ts: _t, ...e }) => e);
+
+afterAll(() => {
+  for (const d of outputs) expect(filesContaining(d, SECRET), d).toEqual([]);
+});
+
+describe.skipIf(!hasDocker)('react agent against the scripted model server', () => {
+  let live: { dir: string; requests: RecordedRequest[] } | undefined;
+
+  it('solves shell-tasks samples with bash and submit', async () => {
+    const server = await startModelServer(solver);
+    try {
+      const o = out();
+      const r = await runCli(['run', 'shell-tasks', '--agent', 'react', '--sample', IDS.join(','), '--mode', 'single', '--output', o], { env: modelEnv(server.url) });
+      const dir = onlyRunDir(o, 'react', 'shell-tasks');
+      const res = results(dir);
+      expect(res.map((x) => [x.sample_id, x.status]).sort(), r.stderr).toEqual(IDS.map((id) => [id, 'PASSED']));
+      expect(server.requests).toHaveLength(6);
+      for (const x of res) {
+        expect(tools(x.events).map((e) => `${e.type}:${e.tool}`)).toEqual(['tool_call:bash', 'tool_result:bash', 'tool_call:submit', 'tool_result:submit']);
+        expect(tools(x.events)[1].exit_code).toBe(0);
+        expect(x.metadata.llm_calls).toBe(2);
+        expect(x.stop_reason).toBe('agent_done');
+      }
+      live = { dir, requests: [...server.requests] };
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('replaying the live transcript as an OpenAI message list records the same tool events', async () => {
+    expect(live).toBeDefined();
+    const liveRes = results(live!.dir).find((x) => x.sample_id === 'count-lines');
+    const last = live!.requests.filter((q) => q.body.messages[1].content === liveRes.prompt).at(-1)!;
+    const submitCall = tools(liveRes.events).find((e) => e.type === 'tool_call' && e.tool === 'submit');
+    const messages = [
+      ...last.body.messages,
+      { role: 'assistant', content: null, tool_calls: [{ id: submitCall.id, type: 'function', function: { name: 'submit', arguments: JSON.stringify(submitCall.args) } }] },
+      { role: 'tool', tool_call_id: submitCall.id, content: 'submitted' },
+    ];
+    const o = out();
+    const file = join(o, 'transcripts.jsonl');
+    writeFileSync(file, JSON.stringify({ sample_id: 'count-lines', messages }) + '\n');
+    await runCli(['run', 'shell-tasks', '--agent', 'replay', '--agent-opt', `predictions=${file}`, '--sample', 'count-lines', '--mode', 'single', '--output', o]);
+    const [res] = results(onlyRunDir(o, 'replay', 'shell-tasks'));
+    expect(tools(res.events)).toEqual(tools(liveRes.events));
+    expect(res.response).toBe(liveRes.response);
+  });
+
+  it('--max-llm-calls 3: exactly 3 requests reach the server, stop llm_budget, graded', async () => {
+    const server = await startModelServer(() => ({ tool_calls: [{ name: 'bash', arguments: { command: 'echo again' } }] }));
+    try {
+      const o = out();
+      const r = await runCli(['run', 'shell-tasks', '--agent', 'react', '--sample', 'count-lines', '--max-llm-calls', '3', '--mode', 'single', '--output', o], { env: modelEnv(server.url) });
+      const [res] = results(onlyRunDir(o, 'react', 'shell-tasks'));
+      expect(server.requests).toHaveLength(3);
+      expect(res.stop_reason, r.stderr).toBe('llm_budget');
+      expect(res.status).toBe('FAILED');
+      expect(res.checks[0].passed).toBe(false);
+      expect(res.metadata.llm_calls).toBe(3);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('--llm-cache record, then replay with the server gone: same events and verdicts', async () => {
+    const server = await startModelServer(solver);
+    const o = out();
+    const args = ['run', 'shell-tasks', '--agent', 'react', '--sample', 'count-lines', '--mode', 'single', '--output', o];
+    let recorded: any;
+    try {
+      await runCli([...args, '--llm-cache', 'record'], { env: modelEnv(server.url) });
+      [recorded] = results(onlyRunDir(o, 'react', 'shell-tasks'));
+      expect(recorded.status).toBe('PASSED');
+    } finally {
+      await server.close();
+    }
+    const seen = server.requests.length;
+    const r = await runCli([...args, '--llm-cache', 'replay'], { env: modelEnv(server.url) });
+    const dirs = readdirSync(join(o, 'react', 'shell-tasks')).sort();
+    expect(dirs).toHaveLength(2);
+    const [again] = results(join(o, 'react', 'shell-tasks', dirs[1]));
+    expect(server.requests.length).toBe(seen);
+    expect(again.status, r.stderr).toBe(recorded.status);
+    expect(stable(again.events)).toEqual(stable(recorded.events));
+    expect(again.checks).toEqual(recorded.checks);
+  });
+});

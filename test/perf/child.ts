@@ -1,0 +1,74 @@
+// One `benchrig run` in a process of its own, so that its peak memory and CPU are its own and not
+// the suite's (the loopback model runs in the suite's process). Drives runBenchmark, the function
+// behind the CLI's `run`, with a silent console that timestamps the scheduling phase.
+// Usage: node --import tsx test/perf/child.ts '<json RunSpec>'; prints one JSON line (ChildReport).
+import { runBenchmark } from '../../src/run/orchestrator.ts';
+import type { RunConsole } from '../../src/run/console.ts';
+
+export interface RunSpec {
+  benchmark: string;
+  cwd: string;
+  agent: string;
+  mode: 'single' | 'threads' | 'processes';
+  workers: number;
+  perWorker: number;
+  maxSandboxes?: number;
+  output: string;
+  modelUrl: string;
+}
+
+export interface ChildReport {
+  /** The whole runBenchmark call: validation, run folder, pool start, trials, report. */
+  wall_ms: number;
+  /** From the pool being ready (console.start) to the last trial's result. */
+  schedule_ms: number;
+  /** CPU time of this process (every thread), user + system: steadier than wall time on a busy machine. */
+  cpu_ms: number;
+  /** Peak resident memory of this process (threads included), from getrusage. */
+  peak_rss_mb: number;
+  n_trials: number;
+  n_passed: number;
+  status_counts: Record<string, number>;
+  run_dir: string;
+  run_id: string;
+}
+
+const spec = JSON.parse(process.argv[2]) as RunSpec;
+let t0 = 0;
+let tLast = 0;
+const quiet: RunConsole = {
+  wantsEvents: false,
+  info: () => {},
+  start: () => void (t0 = performance.now()),
+  trialStarted: () => {},
+  event: () => {},
+  trialFinished: () => void (tLast = performance.now()),
+  summary: () => {},
+};
+const start = performance.now();
+const out = await runBenchmark({
+  benchmark: spec.benchmark,
+  cwd: spec.cwd,
+  env: { ...process.env, OPENAI_API_KEY: 'sk-perf' },
+  flags: {
+    agent: { name: spec.agent },
+    llm: { base_url: spec.modelUrl, model: 'perf-model', max_retries: 0 },
+    run: { mode: spec.mode, workers: spec.workers, per_worker: spec.perWorker, output: spec.output, ...(spec.maxSandboxes ? { max_sandboxes: spec.maxSandboxes } : {}) },
+  },
+  console: quiet,
+  signal: new AbortController().signal,
+});
+const wall = performance.now() - start;
+const report: ChildReport = {
+  wall_ms: wall,
+  schedule_ms: tLast - t0,
+  cpu_ms: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
+  peak_rss_mb: process.resourceUsage().maxRSS / 1024,
+  n_trials: out.report.metrics.n_trials,
+  n_passed: out.report.metrics.n_passed,
+  status_counts: out.report.metrics.status_counts,
+  run_dir: out.runDir,
+  run_id: out.report.run.id,
+};
+process.stdout.write(JSON.stringify(report) + '\n');
+process.exit(0);

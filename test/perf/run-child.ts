@@ -1,0 +1,27 @@
+// Starts child.ts in its own Node process and returns its report.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { ChildReport, RunSpec } from './child.ts';
+
+const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
+// The repository: `--import tsx` resolves from the working folder.
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
+export function runChild(spec: RunSpec, extraNodeArgs: string[] = []): Promise<ChildReport> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [...extraNodeArgs, '--import', 'tsx', CHILD, JSON.stringify(spec)],
+      { cwd: REPO, maxBuffer: 16 * 1024 * 1024, timeout: 600_000, env: { ...process.env, NO_COLOR: '1' } },
+      (err, stdout, stderr) => {
+        const line = stdout.trim().split('\n').at(-1) ?? '';
+        try {
+          if (err) throw err;
+          resolve(JSON.parse(line) as ChildReport);
+        } catch (e) {
+          reject(new Error(`perf run failed (${spec.benchmark}, ${spec.mode}): ${(e as Error).message}\n${stderr.slice(-2000)}`));
+        }
+      },
+    );
+  });
+}

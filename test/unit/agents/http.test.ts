@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { displayUrl, endpointFor, expandEnv, parseOptions, remoteEvents } from '../../../src/agents/http.ts';
+
+describe('http agent options', () => {
+  it('openai: a base URL gets /chat/completions, a full one is kept; benchrig URLs are used as given', () => {
+    expect(endpointFor('http://h:1/v1', 'openai')).toBe('http://h:1/v1/chat/completions');
+    expect(endpointFor('http://h:1/v1/', 'openai')).toBe('http://h:1/v1/chat/completions');
+    expect(endpointFor('http://h:1/v1/chat/completions', 'openai')).toBe('http://h:1/v1/chat/completions');
+    expect(endpointFor('http://h:1/agent', 'benchrig')).toBe('http://h:1/agent');
+  });
+
+  it('never shows credentials of a URL', () => {
+    expect(displayUrl('https://user:pw@h.example/a/b?key=sk-1')).toBe('https://h.example/a/b');
+  });
+
+  it('expands ${VAR} in string options and fails naming an unset one', () => {
+    expect(expandEnv('Bearer ${K}', { K: 'abc' })).toBe('Bearer abc');
+    expect(expandEnv('${K:-dflt}', {})).toBe('dflt');
+    expect(() => expandEnv('${NOPE}', {})).toThrow(/NOPE is not set/);
+  });
+
+  it('parses defaults and string-typed --agent-opt values', () => {
+    const o = parseOptions({ url: 'http://h/v1', timeout_s: '2', headers: '{"x-team":"a"}' });
+    expect(o).toMatchObject({ protocol: 'openai', url: 'http://h/v1/chat/completions', timeoutMs: 2000, maxRetries: 3, headers: { 'x-team': 'a' } });
+    expect(() => parseOptions({})).toThrow(/url=/);
+    expect(() => parseOptions({ url: 'http://h', protocol: 'grpc' })).toThrow(/protocol/);
+  });
+
+  it('keeps only well-formed tool calls, results and logs from a remote reply', () => {
+    expect(
+      remoteEvents([
+        { type: 'tool_call', tool: 't', args: {}, step: 9, ts: 1 },
+        { type: 'tool_call', tool: 't' },
+        { type: 'llm_call', model: 'm' },
+        { type: 'tool_result', tool: 't', output: 'ok' },
+      ]),
+    ).toEqual([{ type: 'tool_call', tool: 't', args: {} }, { type: 'tool_result', tool: 't', output: 'ok' }]);
+    expect(remoteEvents('nope')).toEqual([]);
+  });
+});

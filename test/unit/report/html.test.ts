@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { buildReport } from '../../../src/report/aggregate.ts';
+import { clipFor, escapeHtml, pageTrial, renderHtmlReport, REPORT_CSP, scriptJson } from '../../../src/report/html.ts';
+import { REPORT_CSS, REPORT_JS } from '../../../src/report/html-assets.ts';
+import type { TrialResult } from '../../../src/types.ts';
+import { trial } from './fixtures.ts';
+
+const HOSTILE = '</script><script>alert(1)</script><img src=x onerror=alert(1)>\u2028&amp;';
+
+async function page(results: TrialResult[], comparison: unknown = null) {
+  const report = await buildReport({
+    benchmark: { name: `bench ${HOSTILE}`, version: 'v1', n_samples: results.length },
+    agent: { id: 'agent', name: 'agent' },
+    run: { id: 'r', dir: '/r', mode: 'single', workers: 1, trials: 1, status: 'complete', started_at: '', finished_at: '' },
+    gate: { metric: 'pass_rate', threshold: 0.5 },
+    blocksAreSuccess: false,
+    results,
+  });
+  return renderHtmlReport({ ...report, comparison } as typeof report, results);
+}
+
+/** The embedded data block, read back as the page's script reads it. */
+function embedded(html: string): any {
+  const m = /<script type="application\/json" id="benchrig-data">([\s\S]*?)<\/script>/.exec(html);
+  return JSON.parse(m![1]);
+}
+
+describe('report.html', () => {
+  it('embeds the trials as JSON no value can break out of, and reads back unchanged', async () => {
+    const r = trial('x', 'FAILED', { task_id: HOSTILE, response: HOSTILE, checks: [{ name: HOSTILE, type: 'exact', passed: false, score: 0, reason: HOSTILE }] });
+    const html = await page([r]);
+    const block = /<script type="application\/json" id="benchrig-data">([\s\S]*?)<\/script>/.exec(html)![1];
+    expect(block).not.toMatch(/[<>&\u2028\u2029]/);
+    const data = embedded(html);
+    expect(data.trials[0].response).toBe(HOSTILE);
+    expect(data.trials[0].task_id).toBe(HOSTILE);
+    // exactly two script elements: the data and the page's own; no value became markup
+    expect(html.match(/<script/g)).toHaveLength(2);
+    expect(html).not.toContain('<img');
+    expect(html).toContain('bench &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;');
+  });
+
+  it('allows only its own style and script by hash, and loads nothing', async () => {
+    const html = await page([trial('a', 'PASSED')]);
+    const hash = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
+    expect(REPORT_CSP).toContain(`default-src 'none'`);
+    expect(REPORT_CSP).toContain(`script-src ${hash(REPORT_JS)}`);
+    expect(REPORT_CSP).toContain(`style-src ${hash(REPORT_CSS)}`);
+    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${escapeHtml(REPORT_CSP)}">`);
+    expect(html).toContain(`<script>${REPORT_JS}</script>`);
+    expect(html).not.toMatch(/\b(src|href)="(https?:)?\/\//);
+    expect(REPORT_JS).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(/);
+    expect(REPORT_JS).toMatch(/^[\x00-\x7f]*$/);
+  });
+
+  it('cuts huge values keeping head and tail, and says how much', () => {
+    const huge = `HEAD${'x'.repeat(1_000_000)}TAIL`;
+    const events = Array.from({ length: 5000 }, (_, i) => ({ step: i + 1, ts: i, type: 'log' as const, level: 'info' as const, message: `line ${i}` }));
+    const t = pageTrial(trial('a', 'PASSED', { response: huge, events }), clipFor(10_000)) as any;
+    expect(t.response.length).toBeLessThan(10_000);
+    expect(t.response.startsWith('HEAD')).toBe(true);
+    expect(t.response.endsWith('TAIL')).toBe(true);
+    expect(t.response).toMatch(/\[\d+ characters cut\]/);
+    expect(t.events.length).toBeLessThan(100);
+    expect(t.events.some((e: any) => e.type === 'cut' && /\d+ events cut/.test(e.message))).toBe(true);
+    expect(t.events.at(-1).message).toBe('line 4999');
+    expect(t.cut).toMatch(/shortened the trial by \d+ characters and \d+ events/);
+    const small = pageTrial(trial('a', 'PASSED', { response: 'short' }), clipFor(10)) as any;
+    expect([small.response, small.cut]).toEqual(['short', null]);
+  });
+
+  it('10,000 trials stay within a page a browser opens', async () => {
+    const big = 'y'.repeat(20_000);
+    const results = Array.from({ length: 10_000 }, (_, i) => trial(`s${i}`, i % 3 ? 'PASSED' : 'FAILED', { task_id: `s${i}`, response: big, prompt: big }));
+    const html = await page(results);
+    expect(html.length).toBeLessThan(80_000_000);
+    expect(embedded(html).trials).toHaveLength(10_000);
+  }, 60_000);
+
+  it('shows the summary numbers, the gate and a comparison when there is one', async () => {
+    const html = await page([trial('a', 'PASSED'), trial('b', 'FAILED')], { baseline: { id: 'old', dir: 'evals/old' }, new_failures: [{ sample_id: 'b' }], regressions: [], fixed: [] });
+    expect(html).toContain('<div class="v">50.0%</div>');
+    expect(html).toContain('gate PASSED: pass_rate 0.5 ≥ 0.5');
+    expect(html).toContain('<h2>compared with evals/old</h2>');
+    expect(html).toContain('<li data-list="new_failures">new failures (1): b</li>');
+  });
+});
