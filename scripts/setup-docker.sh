@@ -6,6 +6,9 @@ set -euo pipefail
 
 need_install=()
 command -v dockerd >/dev/null 2>&1 || need_install+=(docker.io)
+# fleet tests run a second dockerd in its own network namespace (ip, nsenter) with TLS (openssl)
+command -v ip >/dev/null 2>&1 || need_install+=(iproute2)
+command -v openssl >/dev/null 2>&1 || need_install+=(openssl)
 # the sandbox image is FROM scratch, so it needs the static busybox, not the dynamic one
 if [ ! -x /bin/busybox ] || { command -v ldd >/dev/null 2>&1 && ldd /bin/busybox >/dev/null 2>&1; }; then
   need_install+=(busybox-static)

@@ -20,6 +20,7 @@ interface RunCommandOptions extends RunFlags {
   progress?: boolean;
   resume?: string;
   baseline?: string;
+  dockerHost?: string[];
   trace?: 'console' | 'otlp' | 'off';
 }
 
@@ -48,6 +49,7 @@ export function registerRun(program: Command): void {
     .option('--resume <run-dir>', 'finish an interrupted run: keep every saved trial, run only the missing ones')
     .option('--baseline <run-dir|auto>', 'add a comparison with that run to the report (auto: the latest earlier run of this agent and benchmark that graded something)')
     .option('--keep-sandbox', 'leave the sandbox running after the trial and print how to enter it')
+    .option('--docker-host <url=capacity>', 'a Docker host of the fleet, e.g. tcp://box:2376=8 (repeatable; over [[sandbox.hosts]])', collect)
     .addOption(new Option('--llm-cache <mode>', 'record or replay LLM responses').choices(['off', 'record', 'replay']))
     .addOption(new Option('--trace <exporter>', 'spans: console (stderr), otlp (to OTEL_EXPORTER_OTLP_ENDPOINT) or off (no telemetry, Langfuse included)').choices(['console', 'otlp', 'off']))
     .option('--verbose', 'stream every trial event')
@@ -73,6 +75,7 @@ export function registerRun(program: Command): void {
           signal: interrupt.signal,
           resume: o.resume,
           baseline: o.baseline,
+          dockerHosts: o.dockerHost,
           trace: o.trace,
           console: createRunConsole({
             verbose: !!o.verbose,

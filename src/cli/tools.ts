@@ -1,6 +1,7 @@
 // The commands around a run: list, validate, sandbox build/cleanup, config show.
 import { existsSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
 import type { Command } from 'commander';
 import { stringify } from 'smol-toml';
 import { listBenchmarks } from '../benchmark/list.ts';
@@ -10,6 +11,10 @@ import { BenchrigError } from '../errors.ts';
 import { checkDocker } from '../sandbox/client.ts';
 import { ensureImage } from '../sandbox/images.ts';
 import { sweep } from '../sandbox/sweep.ts';
+import { clientFor, fleetHosts, parseDockerHostFlag, resolveTls, type DockerHostSpec } from '../sandbox/hosts.ts';
+import { dockerHostSchema } from '../config/schema.ts';
+import { readToml, displayPath } from '../config/load.ts';
+import { checkHost } from '../run/sandboxes.ts';
 import { validateWithRuns } from './cross-run.ts';
 
 const print = (s: string) => process.stdout.write(s + '\n');
@@ -66,12 +71,26 @@ export function registerTools(program: Command): void {
     });
   sandbox
     .command('cleanup')
-    .description('remove containers and volumes left by dead runs')
+    .description('remove containers and volumes left by dead runs (on every Docker host of the fleet)')
     .option('--all', 'every benchrig container and volume, including live runs')
-    .action(async (o: { all?: boolean }) => {
-      await checkDocker();
-      const n = await sweep({ all: !!o.all });
-      print(`removed ${n} container(s)/volume(s)`);
+    .option('--docker-host <url>', 'a Docker host to clean (repeatable; default: [[sandbox.hosts]] of --config, else DOCKER_HOST or the local daemon)', (v: string, acc: string[] = []) => [...acc, v])
+    .option('--config <file>', 'a TOML file whose [[sandbox.hosts]] to clean')
+    .action(async (o: { all?: boolean; dockerHost?: string[]; config?: string }) => {
+      const hosts = cleanupHosts(o.dockerHost, o.config);
+      if (!hosts) {
+        await checkDocker();
+        const n = await sweep({ all: !!o.all });
+        print(`removed ${n} container(s)/volume(s)`);
+        return;
+      }
+      for (const h of hosts) await checkHost(h);
+      let total = 0;
+      for (const h of hosts) {
+        const n = await sweep({ all: !!o.all }, clientFor(h));
+        total += n;
+        if (hosts.length > 1) print(`${h.url}: removed ${n} container(s)/volume(s)`);
+      }
+      print(`removed ${total} container(s)/volume(s)`);
     });
 
   program
@@ -87,6 +106,19 @@ export function registerTools(program: Command): void {
       else config = (await resolveConfig({ configFile: o.config, env: process.env })).config;
       print(stringify(redactSecrets(config)));
     });
+}
+
+/** The hosts `sandbox cleanup` sweeps: --docker-host, else --config's [[sandbox.hosts]], else DOCKER_HOST; null: the local daemon. */
+function cleanupHosts(flags: string[] | undefined, configFile: string | undefined): DockerHostSpec[] | null {
+  let fromConfig: DockerHostSpec[] | undefined;
+  if (configFile) {
+    const file = resolve(configFile);
+    const raw = (readToml(file, process.env, '--config') as { sandbox?: { hosts?: unknown } }).sandbox?.hosts;
+    const parsed = z.array(dockerHostSchema()).safeParse(raw ?? []);
+    if (!parsed.success) throw new BenchrigError('config', `${displayPath(file)}: key sandbox.hosts: ${parsed.error.issues[0]?.message}`);
+    fromConfig = parsed.data.map((h) => ({ url: h.url, capacity: h.capacity, tls: resolveTls(h.tls, dirname(file)) }));
+  }
+  return fleetHosts(fromConfig, flags?.map((v) => parseDockerHostFlag(v)), process.env);
 }
 
 /** Keys are shown, secrets are not (SPEC §5: secrets never reach an output). */

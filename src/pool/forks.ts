@@ -30,6 +30,7 @@ export async function createForkPool(run: RunContext, opts: RemotePoolOptions): 
   const queue: RemoteTrial[] = [];
   let closing = false;
   let bootFailures = 0;
+  let readyCount = 0;
   let firstReady!: () => void;
   let bootFailed!: (err: Error) => void;
   const booted = new Promise<void>((resolve, reject) => ((firstReady = resolve), (bootFailed = reject)));
@@ -57,7 +58,9 @@ export async function createForkPool(run: RunContext, opts: RemotePoolOptions): 
       w.ready = true;
       bootFailures = 0;
       w.child.send({ type: 'init', run });
-      firstReady();
+      // Trials start once every worker is up: processes booting mid-run (tsx and the harness, ~0.3 s
+      // of CPU each) starve the trials already running, as in threads.ts.
+      if (++readyCount >= opts.workers) firstReady();
       return dispatch();
     }
     if (msg.type === 'fatal') return void (w.fatal = msg.error);

@@ -70,7 +70,7 @@ export function formatSummary(report: EvaluationReport, opts: SummaryOptions): s
     const w = columnWidth(shown);
     for (const t of shown) lines.push(`  ${oneLine(t.task_id, 40).padEnd(w)}  ${paint(ANSI.green, t.status)}  ${paint(ANSI.dim, oneLine(t.reason))}`);
   }
-  lines.push(...analysisLines(report, opts.slowest ?? null, paint));
+  lines.push(...analysisLines(report, opts.slowest ?? report.slowest_trials ?? null, paint));
   lines.push(...comparisonLines(report.comparison, paint));
   return `${lines.join('\n')}\n`;
 }

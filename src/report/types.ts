@@ -100,4 +100,6 @@ export interface EvaluationReport {
   comparison: unknown | null;
   top_failures: TopEntry[];
   top_successes: TopEntry[];
+  /** The slowest trials of the run (an addition to SPEC §13's keys, for the summary). */
+  slowest_trials?: Array<{ task_id: string; status: string; execution_time_s: number }>;
 }

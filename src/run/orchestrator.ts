@@ -22,7 +22,7 @@ import type { RunContext } from '../trial/types.ts';
 import { createRunDir, gitCommit, HARNESS_VERSION, redact, safeName } from './run-dir.ts';
 import { expandTrials } from './trials.ts';
 import { hashOf, prepareResume, type RunSettings } from './resume.ts';
-import { prepareSandboxes, type SharedResources } from './sandboxes.ts';
+import { hostsReport, prepareSandboxes, resolveFleet, type SharedResources } from './sandboxes.ts';
 import type { RunConsole } from './console.ts';
 import { telemetrySettings, type TraceMode } from '../telemetry/otel.ts';
 import { startRunTrace } from '../telemetry/spans.ts';
@@ -47,6 +47,8 @@ export interface RunOptions {
   baseline?: string;
   /** `--trace`: the OpenTelemetry exporter (default: OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set). */
   trace?: TraceMode;
+  /** `--docker-host URL=CAPACITY` (repeatable): the fleet of Docker hosts, over [[sandbox.hosts]]. */
+  dockerHosts?: string[];
 }
 
 export interface RunOutcome {
@@ -66,6 +68,11 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const agentId = cfg.agent.id ?? (agentRef.module ? basename(agentRef.module, extname(agentRef.module)) : agentRef.name);
   const makePool = poolFor(cfg.run.mode);
   const sandbox = sandboxSpec(cfg);
+  // a fleet of Docker hosts (SPEC §7); none: the local daemon, as always
+  const fleetHosts = sandbox && (await resolveFleet(cfg, {
+    benchmarkDir: benchmark.dir, configFile: opts.configFile && resolve(opts.cwd, opts.configFile), env: opts.env ?? process.env, flags: opts.flags, dockerHosts: opts.dockerHosts,
+  }));
+  if (sandbox && fleetHosts) sandbox.fleet = fleetHosts;
   if (benchmark.samples.length === 0) throw new BenchrigError('dataset', `${benchmark.name}: no samples to run`);
   const traceSettings = telemetrySettings(opts.env ?? process.env, opts.trace, HARNESS_VERSION); // null: nothing loaded
 
@@ -78,7 +85,9 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     : null;
 
   // 3. the shared environment: Docker checked and the image built before the run folder exists
-  const shared: SharedResources | null = sandbox ? await prepareSandboxes(sandbox, opts.console) : null;
+  const shared: SharedResources | null = sandbox
+    ? await prepareSandboxes(sandbox, opts.console, { maxSandboxes: cfg.run.max_sandboxes, cooldownMs: cfg.sandbox?.host_cooldown_s && cfg.sandbox.host_cooldown_s * 1000 })
+    : null;
   const trials = expandTrials(benchmark.samples, cfg.n_trials);
   const settings: RunSettings = {
     benchmark_version: benchmark.version,
@@ -93,6 +102,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const resumed = opts.resume ? await prepareResume(opts.resume, opts.cwd, settings, trials) : null;
   const runDir = resumed?.runDir ?? (await createRunDir(resolve(opts.cwd, cfg.run.output), agentId, benchmark.name));
   const runId: string = resumed?.runJson.run_id ?? `${basename(runDir)}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  shared?.bind?.(runId); // the fleet places this run's sandboxes
   const toRun = resumed?.pending ?? trials;
   const runJson = {
     ...(resumed?.runJson ?? {}),
@@ -139,7 +149,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     });
 
     // 4. every trial, on the chosen pool
-    const pool = await makePool(runTrace?.carry(run) ?? run, { workers: cfg.run.workers, perWorker: cfg.run.per_worker, maxSandboxes: cfg.run.max_sandboxes });
+    const pool = await makePool(runTrace?.carry(run) ?? run, { workers: cfg.run.workers, perWorker: cfg.run.per_worker, maxSandboxes: cfg.run.max_sandboxes ?? shared?.fleet?.limit });
     opts.console.start(benchmark, toRun.length, runDir, cfg.run.mode);
     try {
       await schedule(pool, toRun, {
@@ -176,6 +186,8 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     results: readResults(runDir),
     baseline: baseline?.report,
   });
+  // on a fleet: trials and infrastructure errors per Docker host
+  if (shared?.fleet) Object.assign(report, { hosts: await hostsReport(shared.fleet, readResults(runDir)) });
   await writeJsonAtomic(join(runDir, 'evaluation_report.json'), report);
   // the same report for people: report.html in the run folder, Markdown on a GitHub Actions run page
   await writeHtmlReport(runDir, report).catch((err) => opts.console.info(`report.html not written: ${(err as Error).message}`));

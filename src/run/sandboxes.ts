@@ -1,18 +1,38 @@
 // What every sandboxed trial of a run shares: a reachable daemon, the image (built offline when
-// missing), a sweep of what dead runs left, and the run's read-only shared volume.
-import { checkDocker } from '../sandbox/client.ts';
+// missing), a sweep of what dead runs left, and the run's read-only shared volume. On a fleet of
+// Docker hosts: every host answering, the image on each (built there before its first sandbox),
+// the sweep and the cleanup on each, and the Fleet that places the sandboxes.
+import path from 'node:path';
+import type { Config } from '../config/schema.ts';
+import { resolveConfig } from '../config/load.ts';
+import { sourceFor, type Sources } from '../config/layers.ts';
+import { BenchrigError, describe } from '../errors.ts';
+import { checkDocker, LOCAL_REMEDY, REMOTE_REMEDY, withDeadline } from '../sandbox/client.ts';
+import { Fleet, DEFAULT_COOLDOWN_MS, registerFleet, unregisterFleet } from '../sandbox/fleet.ts';
+import { clientFor, fleetHosts, parseDockerHostFlag, resolveTls, type DockerHostSpec } from '../sandbox/hosts.ts';
 import { ensureImage } from '../sandbox/images.ts';
-import { createSharedVolume, removeVolume } from '../sandbox/shared.ts';
+import { createSharedVolume, removeVolume, sharedVolumeName } from '../sandbox/shared.ts';
 import { sweep } from '../sandbox/sweep.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
+import { defaultMaxSandboxes } from '../pool/semaphore.ts';
+import type { TrialResult } from '../types.ts';
 import type { RunConsole } from './console.ts';
 
 export interface SharedResources {
   createVolume(runId: string, sourceDir: string): Promise<string>;
   cleanup(runId: string, volume: string | null): Promise<void>;
+  /** On a fleet: the placement, registered for the run by `bind`. */
+  fleet?: Fleet;
+  bind?(runId: string): void;
 }
 
-export async function prepareSandboxes(spec: SandboxSpec, console: RunConsole): Promise<SharedResources> {
+export interface FleetSettings {
+  maxSandboxes?: number;
+  cooldownMs?: number;
+}
+
+export async function prepareSandboxes(spec: SandboxSpec, console: RunConsole, fleet: FleetSettings = {}): Promise<SharedResources> {
+  if (spec.fleet?.length) return prepareFleet(spec, spec.fleet, console, fleet);
   await checkDocker();
   await ensureImage({ image: spec.image, build: spec.build }, { onProgress: (line: string) => console.info(line) });
   const removed = await sweep({});
@@ -24,4 +44,112 @@ export async function prepareSandboxes(spec: SandboxSpec, console: RunConsole): 
       if (volume) await removeVolume(volume);
     },
   };
+}
+
+/** Throws BenchrigError naming the host (exit 3) when it does not answer, TLS problems included. */
+export async function checkHost(host: DockerHostSpec, timeoutMs = 5_000): Promise<void> {
+  const client = clientFor(host); // unreadable TLS files: a config error (exit 2)
+  try {
+    await withDeadline(client.ping(), timeoutMs, `ping ${host.url}`);
+  } catch (err) {
+    const remedy = host.url.startsWith('unix:') || host.url.startsWith('/') ? LOCAL_REMEDY : REMOTE_REMEDY;
+    throw new BenchrigError('docker_unavailable', `Docker is not reachable at ${host.url}: ${describe(err).split('\n')[0]}. ${remedy}`);
+  }
+}
+
+async function prepareFleet(spec: SandboxSpec, hosts: DockerHostSpec[], console: RunConsole, settings: FleetSettings): Promise<SharedResources> {
+  await Promise.all(hosts.map((h) => checkHost(h)));
+  // The first host builds now, so a broken Dockerfile stops the run before its folder exists (exit 2).
+  await ensureImage({ image: spec.image, build: spec.build }, { client: clientFor(hosts[0]), onProgress: (line: string) => console.info(line) });
+  let removed = 0;
+  for (const h of hosts) removed += await sweep({}, clientFor(h));
+  if (removed > 0) console.info(`removed ${removed} sandbox(es) left by runs that are gone`);
+
+  let shared: { runId: string; sourceDir: string } | null = null;
+  const fallback = settings.maxSandboxes ?? defaultMaxSandboxes();
+  const fleet = new Fleet(
+    hosts.map((h) => ({ ...h, capacity: h.capacity ?? fallback })),
+    {
+      limit: settings.maxSandboxes,
+      cooldownMs: settings.cooldownMs ?? DEFAULT_COOLDOWN_MS,
+      log: (line) => console.info(line),
+      // Once per host and run, under the Fleet's lock: the image built there from the build context, the shared volume filled.
+      async prepareHost(host, client) {
+        const built = await ensureImage({ image: spec.image, build: spec.build }, { client });
+        if (built) console.info(`built ${spec.image} on ${host.url}`);
+        if (shared) await createSharedVolume(shared.runId, shared.sourceDir, spec.image, client);
+      },
+    },
+  );
+  let boundRunId: string | undefined;
+  return {
+    fleet,
+    bind(runId) {
+      boundRunId = runId;
+      registerFleet(runId, fleet);
+    },
+    // The volume is filled on each host by prepareHost, before that host's first sandbox.
+    async createVolume(runId, sourceDir) {
+      shared = { runId, sourceDir };
+      return sharedVolumeName(runId);
+    },
+    async cleanup(runId, volume) {
+      fleet.close();
+      if (boundRunId) unregisterFleet(boundRunId);
+      // Every host, each on its own: a host that is down keeps its leftovers for a later run's sweep.
+      await Promise.all(
+        hosts.map(async (h) => {
+          await sweep({ runId }, clientFor(h)).catch(() => {});
+          if (volume) await removeVolume(volume, clientFor(h)).catch(() => {});
+        }),
+      );
+    },
+  };
+}
+
+/**
+ * The run's fleet (null: none, the local daemon as before). TLS paths of [[sandbox.hosts]] are
+ * relative to the file that set them, found through the configuration's sources.
+ */
+export async function resolveFleet(
+  cfg: Config,
+  from: { benchmarkDir: string; configFile?: string; env: NodeJS.ProcessEnv; flags: Record<string, unknown>; dockerHosts?: string[] },
+): Promise<DockerHostSpec[] | null> {
+  if (!cfg.sandbox) return null;
+  const flagHosts = from.dockerHosts?.map((v) => parseDockerHostFlag(v, from.env));
+  let sources: Sources = {};
+  const relative = (cfg.sandbox.hosts ?? []).some((h) => h.tls && [h.tls.ca, h.tls.cert, h.tls.key].some((p) => !path.isAbsolute(p)));
+  if (relative) {
+    const configFile = from.configFile ? path.resolve(from.configFile) : undefined;
+    sources = (await resolveConfig({ benchmarkToml: path.join(from.benchmarkDir, 'benchmark.toml'), configFile, env: from.env, flags: from.flags })).sources;
+  }
+  const configHosts = cfg.sandbox.hosts?.map((h, i): DockerHostSpec => {
+    const setBy = sourceFor(sources, ['sandbox', 'hosts', i, 'tls']);
+    const baseDir = setBy && !setBy.startsWith('environment') && !setBy.startsWith('flag') ? path.dirname(path.resolve(setBy)) : from.benchmarkDir;
+    return { url: h.url, capacity: h.capacity, tls: resolveTls(h.tls, baseDir) };
+  });
+  return fleetHosts(configHosts, flagHosts, from.env);
+}
+
+export interface HostReport {
+  capacity: number;
+  /** Trials whose result ran on this host. */
+  trials: number;
+  /** Sandboxes placed there during this run (retries included). */
+  sandboxes: number;
+  /** Failed starts and Docker errors while a trial ran there. */
+  infra_errors: number;
+  /** Times the host was taken out of placement. */
+  cooldowns: number;
+}
+
+/** The report's `hosts` section: per fleet host, what ran there and what failed. */
+export async function hostsReport(fleet: Fleet, results: AsyncIterable<TrialResult>): Promise<Record<string, HostReport>> {
+  const out: Record<string, HostReport> = {};
+  for (const [url, s] of Object.entries(fleet.summary())) out[url] = { capacity: s.capacity, trials: 0, sandboxes: s.sandboxes, infra_errors: s.infra_errors, cooldowns: s.cooldowns };
+  for await (const r of results) {
+    const host = r.metadata.sandbox?.host;
+    if (host && out[host]) out[host].trials++;
+  }
+  return out;
 }

@@ -84,7 +84,9 @@ async function load(settings: TelemetrySettings): Promise<Telemetry> {
       const lf = await import('./langfuse.ts');
       const config = langfuseConfig(process.env);
       if (!config) continue; // keys set in the main process but not here
-      processors.push(await lf.langfuseProcessor(config));
+      // The OTLP exporter inside Langfuse's processor would merge OTEL_EXPORTER_OTLP_*HEADERS (the
+      // OTLP backend's credentials) into its requests: build it with those hidden.
+      processors.push(await withoutOtlpHeaders(() => lf.langfuseProcessor(config)));
       scores = await lf.langfuseScores(config);
     }
   }
@@ -135,3 +137,15 @@ function bounded(p: Promise<unknown>, ms: number): Promise<void> {
 }
 
 const stderrLine = (line: string) => void process.stderr.write(line + '\n');
+
+const OTLP_HEADER_VARS = ['OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_EXPORTER_OTLP_TRACES_HEADERS'];
+
+async function withoutOtlpHeaders<T>(build: () => Promise<T>): Promise<T> {
+  const saved = OTLP_HEADER_VARS.map((k) => [k, process.env[k]] as const);
+  for (const k of OTLP_HEADER_VARS) delete process.env[k];
+  try {
+    return await build();
+  } finally {
+    for (const [k, v] of saved) if (v !== undefined) process.env[k] = v;
+  }
+}

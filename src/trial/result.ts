@@ -1,5 +1,6 @@
 // The result of a trial that never returned one: its worker died, was killed, or runTrial threw.
 // Same shape as runTrial's results, so the report and `evaluate` treat it like any other.
+import { parseTraceparent } from '../telemetry/context.ts';
 import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -50,7 +51,8 @@ export function failedResult(run: RunContext, input: TrialInput, error: ErrorVal
       sample_metadata: input.sample.metadata,
     },
     error,
-    trace_id: null,
+    // the worker's spans died with it, but the trial still belongs to the run's trace
+    trace_id: run.traceparent ? (parseTraceparent(run.traceparent)?.traceId ?? null) : null,
     started_at: startedAt.toISOString(),
     finished_at: finishedAt.toISOString(),
   };

@@ -24,6 +24,8 @@ export interface RunContext {
   llmCache: { mode: 'off' | 'record' | 'replay'; dir: string };
   /** The trace context of the run span, when telemetry is on. */
   traceparent?: string;
+  /** Which exporters workers start, like the main process did (no secrets: those stay in the environment). */
+  telemetry?: { exporters: Array<'console' | 'otlp' | 'langfuse'>; serviceVersion?: string };
 }
 
 /** One trial: small, so scheduling 10,000 of them costs little. */

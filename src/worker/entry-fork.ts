@@ -8,6 +8,9 @@ const send = (msg: WorkerMessage) => {
 };
 const loop = createWorkerLoop(send);
 process.on('message', (msg) => loop.handle(msg as MainMessage));
+// Ctrl-C in a terminal reaches the whole process group: the main process owns it and cancels our
+// trials by message so that their cleanup runs; dying here would skip every `finally`.
+process.on('SIGINT', () => {});
 // The main process is gone: nothing would read our results.
 process.on('disconnect', () => process.exit(0));
 // An agent's uncaught exception: the worker's state is unknown, so it says why and ends; the main

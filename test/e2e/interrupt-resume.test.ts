@@ -13,9 +13,9 @@ const bench = join(FIXTURES, 'benchmarks/many-shell');
 const sleepy = join(FIXTURES, 'agents/sleepy.ts');
 const MODES = ['single', 'threads', 'processes'].filter((m) => (process.env.BENCHRIG_TEST_MODES ?? 'single,threads,processes').includes(m));
 
-function start(out: string, mode: string, extra: string[] = []): ResultPromise {
+function start(out: string, mode: string, extra: string[] = [], detached = false): ResultPromise {
   return execa('node', [BIN, 'run', bench, '--agent', sleepy, '--agent-opt', 'seconds=1', '--mode', mode, '--workers', '2', '--output', out, ...extra], {
-    cwd: REPO, reject: false, env: { NO_COLOR: '1' }, stdin: 'ignore',
+    cwd: REPO, reject: false, env: { NO_COLOR: '1' }, stdin: 'ignore', detached,
   });
 }
 
@@ -82,6 +82,20 @@ describe.skipIf(!hasDocker).each(MODES)('interrupting a run in %s mode', (mode) 
     expect(readJson(join(dir, 'run.json')).status).toBe('complete');
     // what the killed harness left behind was swept by the resumed run
     expect(await benchrigContainers(runId)).toEqual([]);
+  });
+});
+
+describe.skipIf(!hasDocker)('Ctrl-C in a terminal', () => {
+  it('reaches the whole process group; workers leave cancellation to the main process', async () => {
+    const out = tempDir();
+    const child = start(out, 'processes', [], true); // its own process group, like a terminal's job
+    const dir = await untilResults(out, 1);
+    process.kill(-child.pid!, 'SIGINT');
+    const r = await child;
+    expect(r.exitCode, String(r.stderr)).toBe(130);
+    expect(readJson(join(dir, 'run.json')).status).toBe('interrupted');
+    expect(results(dir).map((x) => `${x.status} ${x.error?.message ?? ''}`).filter((s) => !s.startsWith('PASSED'))).toEqual([]); // no worker death blamed on the agent
+    expect(await benchrigContainers(runIdOf(dir))).toEqual([]);
   });
 });
 

@@ -1,27 +1,41 @@
-// All three modes give identical verdicts on the repository's own sandboxed benchmark.
+// Every benchmark in the repository: the oracle passes every sample and nop none (what
+// `validate --run` demands), and single, threads and processes give identical verdicts.
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
+import { REPO, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
 import { benchrigContainers, requireDocker } from '../support/docker.ts';
 
 const hasDocker = await requireDocker();
+const BENCHMARKS = readdirSync(join(REPO, 'benchmarks'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
 
-describe.skipIf(!hasDocker)('shell-tasks in single, threads and processes', () => {
-  it('gives the same status, score and verdicts for every task in every mode', async () => {
-    const verdicts: Record<string, Record<string, string>> = {};
-    for (const mode of ['single', 'threads', 'processes']) {
-      const out = tempDir();
-      const r = await runCli(['run', 'shell-tasks', '--agent', 'oracle', '--mode', mode, '--workers', '3', '--output', out, '--quiet']);
-      expect(r.code, r.stderr).toBe(0);
-      const dir = onlyRunDir(out, 'oracle', 'shell-tasks');
-      expect(readJson(join(dir, 'run.json')).mode).toBe(mode);
-      verdicts[mode] = Object.fromEntries(
-        results(dir).map((x) => [x.task_id, `${x.status} ${x.score} ${x.checks.map((c: any) => `${c.name}:${c.passed}:${c.score}`).join(',')}`]),
-      );
-      expect(await benchrigContainers(readJson(join(dir, 'run.json')).run_id)).toEqual([]);
-    }
-    expect(Object.keys(verdicts.single).length).toBeGreaterThanOrEqual(20);
-    expect(verdicts.threads).toEqual(verdicts.single);
-    expect(verdicts.processes).toEqual(verdicts.single);
+// No model is reachable in tests: the judge and the models fail fast (nothing listens on port 9),
+// so llm_judge checks are ungradable and the deterministic checks decide, as SPEC §11 says.
+function offlineModels(): string {
+  const file = join(tempDir(), 'offline.toml');
+  writeFileSync(file, '[llm]\nbase_url = "http://127.0.0.1:9/v1"\nmax_retries = 0\ntimeout_s = 5\n');
+  return file;
+}
+
+async function verdicts(bench: string, agent: string, mode: string) {
+  const out = tempDir();
+  const r = await runCli(['run', bench, '--agent', agent, '--mode', mode, '--workers', '3', '--config', offlineModels(), '--output', out, '--quiet']);
+  const dir = onlyRunDir(out, agent, bench);
+  expect(readJson(join(dir, 'run.json')).mode).toBe(mode);
+  expect(await benchrigContainers(readJson(join(dir, 'run.json')).run_id)).toEqual([]);
+  const byTask: Record<string, string> = Object.fromEntries(
+    results(dir).map((x) => [x.task_id, `${x.status} ${x.score} ${x.checks.map((c: any) => `${c.name}:${c.passed}:${c.score}`).join(',')}`]),
+  );
+  return { code: r.code, stderr: r.stderr, byTask };
+}
+
+describe.skipIf(!hasDocker).each(BENCHMARKS)('benchmark %s', (bench) => {
+  it('oracle passes all, nop passes none, and every mode agrees', async () => {
+    const single = await verdicts(bench, 'oracle', 'single');
+    expect(Object.entries(single.byTask).filter(([, v]) => !v.startsWith('PASSED')), single.stderr).toEqual([]);
+    expect(single.code).toBe(0);
+    const nop = await verdicts(bench, 'nop', 'single');
+    expect(Object.entries(nop.byTask).filter(([, v]) => v.startsWith('PASSED'))).toEqual([]);
+    for (const mode of ['threads', 'processes']) expect((await verdicts(bench, 'oracle', mode)).byTask).toEqual(single.byTask);
   }, 600_000);
 });

@@ -67,6 +67,14 @@ describe.skipIf(!hasDocker)('benchrig run in Docker sandboxes', () => {
     expect(await leftBy(dir)).toEqual([]);
   });
 
+  it('[sandbox] setup runs after the files are copied in, then the sample setup', async () => {
+    const out = tempDir();
+    const r = await runCli(['run', join(FIXTURES, 'benchmarks/setup-order'), '--agent', 'nop', '--mode', 'single', '--output', out]);
+    const dir = onlyRunDir(out, 'nop', 'setup-order');
+    expect(results(dir).map((x) => `${x.status} ${x.error?.message ?? ''}`)).toEqual(['PASSED ']);
+    expect(r.code).toBe(0);
+  });
+
   it('--keep-sandbox leaves the sandbox up and prints how to enter it', async () => {
     const out = tempDir();
     const r = await runCli(['run', mini, '--agent', 'oracle', '--sample', 'greet', '--keep-sandbox', '--output', out]);
@@ -83,7 +91,7 @@ describe.skipIf(!hasDocker)('benchrig run in Docker sandboxes', () => {
     const r = await runCli(['run', mini, '--agent', 'oracle', '--mode', 'single', '--output', out], { env });
     expect(r.code).toBe(3);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/Docker is not reachable/);
+    expect(r.stderr).toMatch(/Docker is not reachable.*(Start it|install it)/);
     const ok = await runCli(['run', join(FIXTURES, 'benchmarks/echo-local'), '--agent', 'oracle', '--mode', 'single', '--output', out], { env });
     expect(ok.code).toBe(0);
   });

@@ -48,6 +48,8 @@ export interface Fixtures {
 export function createFixtures(root: string): Fixtures {
   const agents = join(root, 'agents');
   mkdirSync(agents, { recursive: true });
+  // ES modules, as in the repository (without it a .ts file outside a package loads as CommonJS).
+  writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n');
   const write = (name: string, text: string) => (writeFileSync(join(agents, name), text), join(agents, name));
   const made = new Map<string, string>();
   const benchmark = (kind: 'local' | 'sandbox', n: number) => {

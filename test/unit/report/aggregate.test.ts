@@ -23,11 +23,12 @@ const failing = (name: string, reason: string) => ({ name, type: 'exact', passed
 const passing = (name: string, reason: string) => ({ name, type: 'exact', passed: true, score: 1, reason });
 
 describe('buildReport', () => {
-  it('has every top-level key of SPEC §13, and nothing else', async () => {
+  it('has every top-level key of SPEC §13, plus only the documented slowest_trials', async () => {
     const r = await buildReport(base([trial('a', 'PASSED')], { gate: { metric: 'pass_rate', threshold: 0.5 } }));
     expect(Object.keys(r).sort()).toEqual(
-      ['agent', 'benchmark', 'checks', 'comparison', 'gate', 'metrics', 'run', 'schema_version', 'tasks', 'top_failures', 'top_successes'].sort(),
+      ['agent', 'benchmark', 'checks', 'comparison', 'gate', 'metrics', 'run', 'schema_version', 'slowest_trials', 'tasks', 'top_failures', 'top_successes'].sort(),
     );
+    expect(r.slowest_trials).toEqual([{ task_id: expect.stringMatching(/^a-t/), status: 'PASSED', execution_time_s: expect.any(Number) }]);
     expect(r.schema_version).toBe(1);
     expect(r.benchmark).toEqual({ name: 'demo', version: 'abc123', n_samples: 3 });
     expect(r.run.duration_s).toBe(90.5);

@@ -1,0 +1,137 @@
+// The real CLI on a fleet of two real Docker Engines: the usual local one and a second dockerd in
+// its own network namespace, over TCP with TLS (test/support/second-dockerd.ts).
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, describe, expect, it } from 'vitest';
+import { docker } from '../../src/sandbox/client.ts';
+import { runFilter } from '../../src/sandbox/labels.ts';
+import { BIN, FIXTURES, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
+import { requireDocker } from '../support/docker.ts';
+import { secondDockerd } from '../support/second-dockerd.ts';
+
+const hasDocker = await requireDocker();
+const second = hasDocker ? await secondDockerd() : null;
+afterAll(async () => second?.release());
+
+const LOCAL = 'unix:///var/run/docker.sock';
+const bench = join(FIXTURES, 'benchmarks/many-shell');
+const agent = (name: string) => join(FIXTURES, 'agents', `${name}.ts`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A --config file with both hosts; TLS paths relative to it (copies of the test certificates). */
+function fleetConfig(tls = second!.tls): string {
+  const dir = tempDir('benchrig-fleet-');
+  mkdirSync(join(dir, 'certs'));
+  for (const [k, file] of Object.entries(tls)) copyFileSync(file, join(dir, 'certs', `${k}.pem`));
+  const file = join(dir, 'fleet.toml');
+  writeFileSync(
+    file,
+    `[sandbox]\nhost_cooldown_s = 2\n` +
+      `[[sandbox.hosts]]\nurl = "${LOCAL}"\ncapacity = 2\n` +
+      `[[sandbox.hosts]]\nurl = "${second!.url}"\ncapacity = 2\ntls = { ca = "certs/ca.pem", cert = "certs/cert.pem", key = "certs/key.pem" }\n`,
+  );
+  return file;
+}
+
+/** This run's containers on both hosts (stopped ones included). */
+async function leftovers(runId: string): Promise<string[]> {
+  const filters = JSON.stringify(runFilter(runId));
+  const local = await docker().listContainers({ all: true, filters });
+  const remote = await second!.client.listContainers({ all: true, filters });
+  return [...local.map((c) => `local ${c.Names[0]}`), ...remote.map((c) => `second ${c.Names[0]}`)];
+}
+
+const statuses = (dir: string) => Object.fromEntries(results(dir).map((r) => [r.task_id, r.status]));
+const runIdOf = (dir: string) => readJson(join(dir, 'run.json')).run_id as string;
+const runArgs = (out: string, extra: string[] = []) => ['run', bench, '--agent', agent('sleepy'), '--agent-opt', 'seconds=1', '--mode', 'processes', '--workers', '2', '--per-worker', '2', '--output', out, '--quiet', ...extra];
+
+describe.skipIf(!second)('benchrig run on a fleet of Docker hosts', () => {
+  it('spreads the sandboxes over both hosts, with the verdicts of a run on one, and leaves nothing', async () => {
+    const one = tempDir();
+    const a = await runCli(runArgs(one));
+    const fleet = tempDir();
+    const b = await runCli(runArgs(fleet, ['--config', fleetConfig()]));
+    const dirA = onlyRunDir(one, 'sleepy', 'many-shell');
+    const dirB = onlyRunDir(fleet, 'sleepy', 'many-shell');
+    expect(statuses(dirB)).toEqual(statuses(dirA));
+    expect(Object.values(statuses(dirB))).toEqual(Array(8).fill('PASSED'));
+    expect(b.code).toBe(a.code);
+    const hosts = results(dirB).map((r) => r.metadata.sandbox.host);
+    expect(new Set(hosts)).toEqual(new Set([LOCAL, second!.url]));
+    expect(results(dirA).every((r) => r.metadata.sandbox.host === undefined)).toBe(true);
+    const report = readJson(join(dirB, 'evaluation_report.json'));
+    expect(report.hosts[LOCAL].trials + report.hosts[second!.url].trials).toBe(8);
+    expect(report.hosts[second!.url]).toMatchObject({ capacity: 2, infra_errors: 0 });
+    expect(await leftovers(runIdOf(dirB))).toEqual([]);
+  }, 300_000);
+
+  it('a wrong client certificate is one clear line naming the host, exit 3, and no run folder', async () => {
+    const out = tempDir();
+    const r = await runCli(runArgs(out, ['--config', fleetConfig(second!.wrongTls)]));
+    expect(r.code).toBe(3);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(second!.url);
+    expect(lines[0]).not.toMatch(/^\s+at /m);
+  }, 120_000);
+
+  it('a host whose daemon dies mid-run has its trials finished on the other; the next sweep removes what it left', async () => {
+    const out = tempDir();
+    const child = execa('node', [BIN, ...runArgs(out, ['--config', fleetConfig(), '--agent-opt', 'seconds=6']).filter((a) => a !== '--quiet')], {
+      env: { NO_COLOR: '1' }, reject: false, stdin: 'ignore',
+    });
+    // Wait for sandboxes on the second host, then kill its daemon.
+    for (let i = 0; i < 240; i++) {
+      if ((await second!.client.listContainers({ filters: JSON.stringify(runFilter()) }).catch(() => [])).length > 0) break;
+      await sleep(250);
+    }
+    second!.kill();
+    const r = await child;
+    const dir = onlyRunDir(out, 'sleepy', 'many-shell');
+    expect(statuses(dir)).toEqual(Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`task-${i + 1}`, 'PASSED'])));
+    expect(r.exitCode).toBe(0);
+    expect(results(dir).every((x) => x.metadata.sandbox.host === LOCAL || x.metadata.sandbox.host === second!.url)).toBe(true);
+    const report = readJson(join(dir, 'evaluation_report.json'));
+    expect(report.hosts[second!.url].cooldowns).toBeGreaterThanOrEqual(1);
+    expect(String(r.stderr)).toContain(`Docker host ${second!.url} taken out of placement`);
+
+    // The daemon comes back with the dead run's containers: `sandbox cleanup` on every host removes them.
+    await second!.restart();
+    const certDir = join(fleetConfig(), '..', 'certs');
+    const c = await runCli(['sandbox', 'cleanup', '--docker-host', LOCAL, '--docker-host', second!.url], {
+      env: { DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: certDir },
+    });
+    expect(c.code).toBe(0);
+    expect(await leftovers(runIdOf(dir))).toEqual([]);
+  }, 300_000);
+
+  it('kill -9 leaves sandboxes on both hosts, and the next run sweeps them all; Ctrl-C leaves nothing', async () => {
+    const out = tempDir();
+    const config = fleetConfig();
+    const child = execa('node', [BIN, ...runArgs(out, ['--config', config, '--agent-opt', 'seconds=60'])], { env: { NO_COLOR: '1' }, reject: false, stdin: 'ignore' });
+    const filters = JSON.stringify(runFilter());
+    for (let i = 0; i < 240; i++) {
+      const [l, s] = await Promise.all([docker().listContainers({ filters }), second!.client.listContainers({ filters })]);
+      if (l.some((c) => c.Labels['benchrig.pid'] === String(child.pid)) && s.some((c) => c.Labels['benchrig.pid'] === String(child.pid))) break;
+      await sleep(250);
+    }
+    child.kill('SIGKILL');
+    await child;
+    const dir = onlyRunDir(out, 'sleepy', 'many-shell');
+    expect((await leftovers(runIdOf(dir))).length).toBeGreaterThan(0);
+
+    // Ctrl-C of the next run: its start-of-run sweep removed the killed run's sandboxes, and it leaves none of its own.
+    const out2 = tempDir();
+    const next = execa('node', [BIN, ...runArgs(out2, ['--config', config, '--agent-opt', 'seconds=60'])], { env: { NO_COLOR: '1' }, reject: false, stdin: 'ignore' });
+    for (let i = 0; i < 240; i++) {
+      if ((await second!.client.listContainers({ filters })).some((c) => c.Labels['benchrig.pid'] === String(next.pid))) break;
+      await sleep(250);
+    }
+    next.kill('SIGINT');
+    const r = await next;
+    expect(r.exitCode).toBe(130);
+    expect(await leftovers(runIdOf(dir))).toEqual([]);
+    expect(await leftovers(runIdOf(onlyRunDir(out2, 'sleepy', 'many-shell')))).toEqual([]);
+  }, 300_000);
+});

@@ -1,0 +1,319 @@
+// `npm run perf` (issue 8): benchrig measured against its floors — Docker's own container lifecycle
+// and the model's own latency — in one process run, side by side, because this machine is shared
+// and noisy. Prints a table and writes evals/perf/perf.json. Not part of `npm test`; its code is
+// exercised at a tiny size by test/unit/perf/suite.test.ts.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startModelServer, type ModelServer } from '../support/model-server.ts';
+import { createFixtures, type Fixtures } from './fixtures.ts';
+import { measureGrading } from './grading.ts';
+import { rawDockerLoop, removeByRun } from './docker-raw.ts';
+import { runChild } from './run-child.ts';
+import type { ChildReport, RunSpec } from './child.ts';
+import { formatTable, type Row } from './table.ts';
+
+const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+export interface Sizes {
+  reps: number;
+  sandbox: { trials: number; concurrency: number };
+  scaling: { trials: number; calls: number; latencyMs: number; workers: number };
+  overhead: { trials: number; inFlight: number; workers: number };
+  rss: { trials: number };
+  grading: { results: number };
+}
+
+export const FULL: Sizes = {
+  reps: 3,
+  sandbox: { trials: 40, concurrency: 4 },
+  scaling: { trials: 64, calls: 4, latencyMs: 50, workers: 8 },
+  overhead: { trials: 2000, inFlight: 8, workers: 2 },
+  rss: { trials: 10_000 },
+  grading: { results: 20_000 },
+};
+
+/** The same code paths at a size that runs in seconds (the unit test). */
+export const TINY: Sizes = {
+  reps: 1,
+  sandbox: { trials: 2, concurrency: 2 },
+  scaling: { trials: 4, calls: 2, latencyMs: 5, workers: 2 },
+  overhead: { trials: 8, inFlight: 2, workers: 1 },
+  rss: { trials: 12 },
+  grading: { results: 50 },
+};
+
+export const TARGETS = {
+  sandbox_overhead_ratio: { max: 1.15 },
+  'scaling_efficiency.threads': { min: 0.85 },
+  'scaling_efficiency.processes': { min: 0.85 },
+  overhead_ms_per_trial: { max: 2 },
+  peak_rss_mb_10k: { max: 200 },
+  grading_verdicts_per_s: { min: 100_000 },
+  evaluate_10k_s: { max: 5 },
+} as const;
+
+export interface PerfReport {
+  schema_version: 1;
+  created_at: string;
+  commit: string | null;
+  dirty: boolean | null;
+  cpus: number;
+  cpu_model: string;
+  node: string;
+  load_average: { start: number[]; end: number[] };
+  sizes: Sizes;
+  sandbox_overhead_ratio: number;
+  scaling_efficiency: { threads: number; processes: number };
+  overhead_ms_per_trial: number;
+  peak_rss_mb_10k: number;
+  grading_verdicts_per_s: number;
+  evaluate_10k_s: number;
+  /** Per key: its target, whether it was met, and the raw figures it was computed from. */
+  rows: Record<string, Row>;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+function met(key: keyof typeof TARGETS, value: number): boolean {
+  const t = TARGETS[key] as { min?: number; max?: number };
+  return Number.isFinite(value) && (t.min === undefined || value >= t.min) && (t.max === undefined || value <= t.max);
+}
+
+function row(key: keyof typeof TARGETS, value: number, raw: Record<string, unknown>): Row {
+  const t = TARGETS[key] as { min?: number; max?: number };
+  return { key, value, target: t.max !== undefined ? `≤ ${t.max}` : `≥ ${t.min}`, met: met(key, value), raw };
+}
+
+function gitInfo(): { commit: string | null; dirty: boolean | null } {
+  try {
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: REPO, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() !== '';
+    return { commit, dirty };
+  } catch {
+    return { commit: null, dirty: null };
+  }
+}
+
+interface Ctx {
+  fx: Fixtures;
+  root: string;
+  say: (line: string) => void;
+  model: ModelServer;
+  latencyMs: number;
+}
+
+/** One `benchrig run` in a child process against the loopback model. */
+function run(ctx: Ctx, s: Omit<RunSpec, 'cwd' | 'output' | 'modelUrl'>): Promise<ChildReport> {
+  return runChild({ ...s, cwd: ctx.root, output: join(ctx.root, 'evals'), modelUrl: ctx.model.url });
+}
+
+const summary = (r: ChildReport) => ({
+  wall_ms: Math.round(r.wall_ms), schedule_ms: Math.round(r.schedule_ms), cpu_ms: Math.round(r.cpu_ms),
+  peak_rss_mb: Math.round(r.peak_rss_mb), n_trials: r.n_trials, n_passed: r.n_passed,
+});
+
+function expectAll(r: ChildReport, n: number, what: string): void {
+  if (r.n_trials !== n || r.n_passed !== n) throw new Error(`${what}: ${r.n_passed}/${r.n_trials} of ${n} trials passed: ${JSON.stringify(r.status_counts)}`);
+}
+
+/**
+ * Sandbox overhead: the run's scheduling phase (from the pool being ready to the last result: every
+ * trial's container created, started, exec'd and removed, plus benchrig's own work around them)
+ * over the raw dockerode loop of the same 40 cycles at the same concurrency. Not compared: the run's
+ * one-off start-up before the pool is ready (config, Docker ping, image check, sweep) — the raw loop
+ * has none either. Alternated, so that both sides see the same machine load.
+ */
+async function sandboxRow(ctx: Ctx, z: Sizes): Promise<Row> {
+  const { trials, concurrency } = z.sandbox;
+  const bench = ctx.fx.sandboxBenchmark(trials);
+  const rawRun = `perf-raw-${process.pid}-${Date.now().toString(36)}`;
+  const spec = { benchmark: bench, agent: ctx.fx.agents.sandboxEcho, mode: 'threads' as const, workers: concurrency, perWorker: 1, maxSandboxes: concurrency };
+  const harness: number[] = [];
+  const raw: number[] = [];
+  const runs: ReturnType<typeof summary>[] = [];
+  try {
+    await rawDockerLoop(Math.min(concurrency, trials), concurrency, rawRun); // warm-up: image and daemon caches
+    for (let i = 0; i < z.reps; i++) {
+      const r = await run(ctx, spec);
+      expectAll(r, trials, 'sandbox run');
+      harness.push(r.schedule_ms);
+      runs.push(summary(r));
+      raw.push(await rawDockerLoop(trials, concurrency, rawRun));
+      ctx.say(`  sandbox rep ${i + 1}: benchrig ${Math.round(r.schedule_ms)} ms, raw dockerode ${Math.round(raw.at(-1)!)} ms`);
+    }
+  } finally {
+    await removeByRun(rawRun);
+  }
+  const value = median(harness) / median(raw);
+  return row('sandbox_overhead_ratio', value, {
+    trials, concurrency, compared: 'scheduling phase of `benchrig run` (threads, workers = concurrency) vs raw dockerode create→start→exec→remove',
+    benchrig_schedule_ms: harness.map(Math.round), raw_dockerode_ms: raw.map(Math.round),
+    benchrig_median_ms: Math.round(median(harness)), raw_median_ms: Math.round(median(raw)), runs,
+  });
+}
+
+/** Scaling: ideal = trials × calls × latency / (workers × 1 per worker), over the scheduling phase. */
+async function scalingRows(ctx: Ctx, z: Sizes): Promise<Record<'threads' | 'processes', Row>> {
+  const { trials, calls, latencyMs, workers } = z.scaling;
+  const ideal = (trials * calls * latencyMs) / workers;
+  const bench = ctx.fx.localBenchmark(trials);
+  ctx.latencyMs = latencyMs;
+  const out = {} as Record<'threads' | 'processes', Row>;
+  try {
+    for (const mode of ['threads', 'processes'] as const) {
+      const times: number[] = [];
+      const runs: ReturnType<typeof summary>[] = [];
+      for (let i = 0; i < z.reps; i++) {
+        const r = await run(ctx, { benchmark: bench, agent: ctx.fx.agents.fourCalls, mode, workers, perWorker: 1 });
+        expectAll(r, trials, `scaling (${mode})`);
+        times.push(r.schedule_ms);
+        runs.push(summary(r));
+      }
+      const value = ideal / median(times);
+      ctx.say(`  scaling ${mode}: ideal ${ideal} ms, actual ${times.map(Math.round).join(', ')} ms`);
+      out[mode] = row(`scaling_efficiency.${mode}`, value, {
+        trials, calls_per_trial: calls, latency_ms: latencyMs, workers, per_worker: 1, ideal_ms: ideal,
+        schedule_ms: times.map(Math.round), median_ms: Math.round(median(times)), runs,
+      });
+    }
+  } finally {
+    ctx.latencyMs = 0;
+  }
+  return out;
+}
+
+/** Overhead per trial, threads (the key) and the other two modes (recorded). */
+async function overheadRow(ctx: Ctx, z: Sizes): Promise<Row> {
+  const { trials, inFlight, workers } = z.overhead;
+  const bench = ctx.fx.localBenchmark(trials);
+  const modes: Record<string, unknown> = {};
+  let threads = NaN;
+  for (const mode of ['threads', 'processes', 'single'] as const) {
+    const r = await run(ctx, { benchmark: bench, agent: ctx.fx.agents.oneCall, mode, workers, perWorker: Math.max(1, inFlight / workers) });
+    expectAll(r, trials, `overhead (${mode})`);
+    const perTrial = r.schedule_ms / trials;
+    if (mode === 'threads') threads = perTrial;
+    modes[mode] = { ms_per_trial: perTrial, wall_ms_per_trial: r.wall_ms / trials, cpu_ms_per_trial: r.cpu_ms / trials, in_flight: mode === 'single' ? 1 : inFlight, ...summary(r) };
+    ctx.say(`  overhead ${mode}: ${perTrial.toFixed(2)} ms/trial (whole run ${(r.wall_ms / trials).toFixed(2)})`);
+  }
+  return row('overhead_ms_per_trial', threads, {
+    trials, in_flight: inFlight, workers, per_worker: inFlight / workers,
+    measured: 'scheduling phase (pool ready → last result) / trials; wall_ms_per_trial adds start-up and the report', modes,
+  });
+}
+
+async function rssRow(ctx: Ctx, z: Sizes): Promise<{ row: Row; runDir: string }> {
+  const { trials } = z.rss;
+  const { inFlight, workers } = z.overhead;
+  const r = await run(ctx, { benchmark: ctx.fx.localBenchmark(trials), agent: ctx.fx.agents.oneCall, mode: 'threads', workers, perWorker: Math.max(1, inFlight / workers) });
+  expectAll(r, trials, 'rss run');
+  ctx.say(`  rss: ${r.peak_rss_mb.toFixed(0)} MB peak over ${trials} trials`);
+  return { row: row('peak_rss_mb_10k', r.peak_rss_mb, { trials, mode: 'threads', workers, in_flight: inFlight, measured: 'getrusage maxRSS of the run process (all threads)', ...summary(r) }), runDir: r.run_dir };
+}
+
+async function gradingRow(ctx: Ctx, z: Sizes): Promise<Row> {
+  await measureGrading(Math.min(1000, z.grading.results)); // warm-up: JIT
+  const reps = [];
+  for (let i = 0; i < Math.max(3, z.reps); i++) reps.push(await measureGrading(z.grading.results));
+  const value = median(reps.map((r) => r.verdicts_per_s));
+  ctx.say(`  grading: ${reps.map((r) => Math.round(r.verdicts_per_s)).join(', ')} verdicts/s`);
+  return row('grading_verdicts_per_s', value, {
+    results: z.grading.results, checks: reps[0].checks, verdicts_per_rep: reps[0].verdicts,
+    verdicts_per_s: reps.map((r) => Math.round(r.verdicts_per_s)), verdicts_per_cpu_s: reps.map((r) => Math.round(r.verdicts_per_cpu_s)),
+  });
+}
+
+/** `benchrig evaluate RUN_DIR` through the CLI, on the 10k run: the whole command, start-up included. */
+async function evaluateRow(ctx: Ctx, runDir: string, n: number, z: Sizes): Promise<Row> {
+  const times: number[] = [];
+  for (let i = 0; i < Math.max(1, Math.min(3, z.reps)); i++) {
+    const t0 = performance.now();
+    execFileSync(process.execPath, [join(REPO, 'bin/benchrig.mjs'), 'evaluate', runDir], { cwd: ctx.root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    times.push((performance.now() - t0) / 1000);
+  }
+  ctx.say(`  evaluate: ${times.map((t) => t.toFixed(2)).join(', ')} s for ${n} results`);
+  return row('evaluate_10k_s', median(times), { results: n, seconds: times, measured: '`benchrig evaluate RUN_DIR` as a child process, start-up included' });
+}
+
+export interface SuiteOptions {
+  sizes?: Sizes;
+  /** Where perf.json goes; null: not written. */
+  out?: string | null;
+  say?: (line: string) => void;
+}
+
+export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport> {
+  const z = opts.sizes ?? FULL;
+  const say = opts.say ?? ((line: string) => process.stderr.write(line + '\n'));
+  const root = mkdtempSync(join(tmpdir(), 'benchrig-perf-'));
+  const start = loadavg();
+  const ctx: Ctx = { fx: createFixtures(root), root, say, latencyMs: 0, model: undefined as unknown as ModelServer };
+  // One loopback model for every row; its latency is the row's (0: instant).
+  ctx.model = await startModelServer(() => ({ content: 'pong', delayMs: ctx.latencyMs || undefined }));
+  try {
+    say('warm-up: one small run per mode');
+    for (const mode of ['threads', 'processes'] as const)
+      await run(ctx, { benchmark: ctx.fx.localBenchmark(8), agent: ctx.fx.agents.oneCall, mode, workers: 2, perWorker: 1 });
+    say('sandbox overhead');
+    const sandbox = await sandboxRow(ctx, z);
+    say('scaling');
+    const scaling = await scalingRows(ctx, z);
+    say('overhead per trial');
+    const overhead = await overheadRow(ctx, z);
+    say('peak memory');
+    const rss = await rssRow(ctx, z);
+    say('grading');
+    const grading = await gradingRow(ctx, z);
+    say('evaluate');
+    const evaluate = await evaluateRow(ctx, rss.runDir, z.rss.trials, z);
+    const rows: Record<string, Row> = {
+      sandbox_overhead_ratio: sandbox,
+      'scaling_efficiency.threads': scaling.threads,
+      'scaling_efficiency.processes': scaling.processes,
+      overhead_ms_per_trial: overhead,
+      peak_rss_mb_10k: rss.row,
+      grading_verdicts_per_s: grading,
+      evaluate_10k_s: evaluate,
+    };
+    const report: PerfReport = {
+      schema_version: 1,
+      created_at: new Date().toISOString(),
+      ...gitInfo(),
+      cpus: availableParallelism(),
+      cpu_model: cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      load_average: { start, end: loadavg() },
+      sizes: z,
+      sandbox_overhead_ratio: sandbox.value,
+      scaling_efficiency: { threads: scaling.threads.value, processes: scaling.processes.value },
+      overhead_ms_per_trial: overhead.value,
+      peak_rss_mb_10k: rss.row.value,
+      grading_verdicts_per_s: grading.value,
+      evaluate_10k_s: evaluate.value,
+      rows,
+    };
+    if (opts.out !== null) {
+      const out = opts.out ?? join(REPO, 'evals/perf/perf.json');
+      mkdirSync(dirname(out), { recursive: true });
+      writeFileSync(out, JSON.stringify(report, null, 2) + '\n');
+    }
+    return report;
+  } finally {
+    await ctx.model.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+// `npm run perf`
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const report = await runPerfSuite();
+  process.stdout.write(formatTable(report) + '\n');
+  process.exitCode = Object.values(report.rows).every((r) => r.met) ? 0 : 1;
+}

@@ -1,0 +1,46 @@
+// The perf suite's own code at a tiny size, so that it cannot rot: every key is produced, finite,
+// with its raw figures, the table names every key, and nothing is left behind (containers, temp dirs).
+import { existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runPerfSuite, TARGETS, TINY } from '../../perf/suite.ts';
+import { formatTable } from '../../perf/table.ts';
+import { benchrigContainers, requireDocker } from '../../support/docker.ts';
+import { readJson, tempDir } from '../../support/cli.ts';
+
+describe('perf suite (tiny)', () => {
+  it('produces every key as a finite number, with raw figures, and cleans up', async () => {
+    if (!(await requireDocker())) return;
+    const out = join(tempDir(), 'perf.json');
+    const before = new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('benchrig-perf-')));
+    const lines: string[] = [];
+    const report = await runPerfSuite({ sizes: TINY, out, say: (l) => lines.push(l) });
+
+    const saved = readJson(out);
+    for (const key of ['sandbox_overhead_ratio', 'overhead_ms_per_trial', 'peak_rss_mb_10k', 'grading_verdicts_per_s', 'evaluate_10k_s']) {
+      expect(Number.isFinite(saved[key]), key).toBe(true);
+      expect(saved[key], key).toBeGreaterThan(0);
+    }
+    for (const mode of ['threads', 'processes']) expect(Number.isFinite(saved.scaling_efficiency[mode]), mode).toBe(true);
+    expect(Object.keys(saved.rows).sort()).toEqual(Object.keys(TARGETS).sort());
+    for (const [key, row] of Object.entries(saved.rows) as [string, any][]) {
+      expect(Object.keys(row.raw).length, key).toBeGreaterThan(0);
+      expect(typeof row.met, key).toBe('boolean');
+    }
+    expect(saved.rows.overhead_ms_per_trial.raw.modes).toHaveProperty('processes');
+    expect(saved.rows.overhead_ms_per_trial.raw.modes).toHaveProperty('single');
+    expect(saved.rows.grading_verdicts_per_s.raw.checks).toEqual(expect.arrayContaining(['contains', 'regex', 'numeric']));
+    expect(saved.cpus).toBeGreaterThan(0);
+    expect(saved).toHaveProperty('commit');
+
+    const table = formatTable(report);
+    for (const key of Object.keys(TARGETS)) expect(table).toContain(key);
+
+    // The raw loop's containers carry its run id, which the row records nowhere: none may be left with the marker.
+    const left = (await benchrigContainers()).filter((c) => (c.Labels['benchrig.run'] ?? '').startsWith(`perf-raw-${process.pid}-`));
+    expect(left).toEqual([]);
+    const after = readdirSync(tmpdir()).filter((n) => n.startsWith('benchrig-perf-') && !before.has(n));
+    expect(after.filter((n) => existsSync(join(tmpdir(), n)))).toEqual([]);
+  }, 300_000);
+});
