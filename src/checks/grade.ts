@@ -1,25 +1,15 @@
 // Grade one trial: run every check of the benchmark against what the trial produced. A check that
-// throws becomes ungradable with the error as its reason — grading itself never throws.
+// throws becomes ungradable with the error as its reason; only a Docker failure (SandboxError)
+// escapes, because the infrastructure, not the agent, failed.
 import type { CheckConfig } from '../config/schema.ts';
-import type { Sandbox } from '../sandbox/types.ts';
-import type { CheckVerdict, Sample, TrajectoryEvent, Verdict } from '../types.ts';
+import type { CheckVerdict, Sample, Verdict } from '../types.ts';
 import { describe, SandboxError } from '../errors.ts';
 import { getCheck } from './index.ts';
-import type { GradeModels } from './types.ts';
+import type { GradeModels, TrialOutputs } from './types.ts';
 import { ungradable } from './text.ts';
 
-export interface GradeInput extends GradeModels {
+export interface GradeInput extends TrialOutputs, GradeModels {
   checks: CheckConfig[];
-  sample: Sample;
-  replies: string[];
-  events: TrajectoryEvent[];
-  finalState: Record<string, unknown>;
-  blocked: boolean;
-  /** The live sandbox, during the trial. Absent when re-grading. */
-  sandbox?: Sandbox;
-  /** Artifacts saved so far (by the trial, or a previous grading): kept, and read by re-grades. */
-  artifacts: Record<string, unknown>;
-  signal?: AbortSignal;
   /**
    * Run only the checks that need no sandbox. Checks that need one keep their verdict from
    * `previous` (same name) when given, else are ungradable; saved artifacts are kept untouched.

@@ -18,28 +18,28 @@ export interface GradeModels {
   customChecks?: Record<string, CustomCheckFn>;
 }
 
-export interface CheckInput {
-  check: CheckConfig;
+/** What a trial produced, as every check sees it (live, or re-graded from the result file). */
+export interface TrialOutputs {
   sample: Sample;
-  /** The per-sample input for this check: `expectations[name]`, else `expected`, else the check's literal `value`. */
-  expectation: unknown;
-  /** The response graded: the last reply, or every reply joined by newlines with `scope = "transcript"`. */
-  response: string;
   replies: string[];
   events: TrajectoryEvent[];
   finalState: Record<string, unknown>;
   blocked: boolean;
-  /** Present while the trial's sandbox is alive (checks that run commands). */
+  /** Present while the trial's sandbox is alive (checks that run commands); absent when re-grading. */
   sandbox?: Sandbox;
   /** Saved outputs of sandbox checks from the trial, for re-grading without a sandbox. */
   artifacts: Record<string, unknown>;
   signal?: AbortSignal;
+}
+
+export interface CheckInput extends TrialOutputs, GradeModels {
+  check: CheckConfig;
+  /** The per-sample input for this check: `expectations[name]`, else `expected`, else the check's literal `value`. */
+  expectation: unknown;
+  /** The response graded: the last reply, or every reply joined by newlines with `scope = "transcript"`. */
+  response: string;
   /** This check's verdict from an earlier grading of the same result (re-grades; `manual` reviews). */
   previous?: CheckVerdict;
-  judge?: GradeModels['judge'];
-  cache?: GradeModels['cache'];
-  onEvent?: GradeModels['onEvent'];
-  customChecks?: GradeModels['customChecks'];
 }
 
 export interface CheckImpl {

@@ -10,18 +10,9 @@ import { compareReports } from './compare.ts';
 import type { EvaluationReport, TopEntry } from './types.ts';
 
 export interface BuildReportOptions {
-  benchmark: { name: string; version: string; n_samples: number };
-  agent: { id: string; name: string };
-  run: {
-    id: string;
-    dir: string;
-    mode: string;
-    workers: number;
-    trials: number;
-    status: string;
-    started_at: string;
-    finished_at: string;
-  };
+  benchmark: EvaluationReport['benchmark'];
+  agent: EvaluationReport['agent'];
+  run: Omit<EvaluationReport['run'], 'duration_s'>;
   gate?: { metric: string; threshold: number };
   blocksAreSuccess: boolean;
   results: Iterable<TrialResult> | AsyncIterable<TrialResult>;

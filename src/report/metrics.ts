@@ -28,14 +28,7 @@ const bump = (m: Record<string, number>, key: string, by = 1) => {
   m[key] = (m[key] ?? 0) + by;
 };
 
-interface TaskAcc {
-  sample_id: string;
-  input_hash: string;
-  trials: number;
-  passed: number;
-  gradable: number;
-  statuses: Partial<Record<TrialStatus, number>>;
-}
+type TaskAcc = Omit<TaskStats, 'flaky'>;
 
 export class MetricsAccumulator {
   private trials = 0;
