@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // Runs benchrig from its TypeScript source: tsx registers a loader so that no build step is needed,
 // and so that agent and hook modules written in TypeScript load the same way.
-import { register } from 'tsx/esm/api';
+import '../src/runtime-register.mjs';
 
-register();
 const { main } = await import('../src/cli/main.ts');
 await main(process.argv);

@@ -1,7 +1,6 @@
 // A `threads` worker (loaded by piscina): registers tsx in this thread (TypeScript agents and hooks
 // load without a build step), then hands piscina the task function.
-import { register } from 'tsx/esm/api';
+import '../runtime-register.mjs';
 
-register();
 const { default: runTask } = await import('./entry-thread.ts');
 export default runTask;

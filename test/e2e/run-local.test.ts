@@ -75,6 +75,23 @@ describe('benchrig run without a sandbox', () => {
   });
 });
 
+describe('TypeScript agents load without a build step', () => {
+  it.each(['single', 'threads', 'processes'])('from a folder outside any ES-module package, in %s mode', async (mode) => {
+    const dir = tempDir(); // no package.json: Node would load a .ts file here as CommonJS
+    writeFileSync(
+      join(dir, 'typed.ts'),
+      'interface Reply { content: string; done: boolean }\n' +
+        'export default function createAgent(): { respond(m: string): Promise<Reply> } {\n' +
+        '  return { respond: async (m: string): Promise<Reply> => ({ content: m, done: true }) };\n}\n',
+    );
+    const out = tempDir();
+    const r = await runCli(['run', bench, '--agent', join(dir, 'typed.ts'), '--mode', mode, '--workers', '2', '--output', out, '--quiet']);
+    const rs = results(onlyRunDir(out, 'typed', 'echo-local'));
+    expect(rs.filter((x) => x.status === 'AGENT_ERROR').map((x) => x.error.message), r.stderr).toEqual([]);
+    expect(rs.filter((x) => x.status === 'PASSED')).toHaveLength(3); // echo: a, b and c contain their expected text
+  });
+});
+
 describe('bad input: one clear message, exit 2, no run folder', () => {
   const copyBench = (mutate: (dir: string) => void) => {
     const dir = join(tempDir(), 'bench');
