@@ -1,24 +1,79 @@
-// Phase 3 and 6 of a trial: the sandbox with the sample's files and setup; tests copied in after the agent.
+// Phases 3 and 8 of a trial (SPEC §6): the sandbox with the sample's files and setup, then its
+// removal whatever happened; and the tests, copied in only after the agent finished.
 import { isAbsolute, posix, resolve } from 'node:path';
+import type { ErrorValue } from '../errors.ts';
 import { SandboxError } from '../errors.ts';
+import { startOnFleet } from '../sandbox/fleet.ts';
 import type { Sandbox, SandboxProvider } from '../sandbox/types.ts';
 import type { Sample } from '../types.ts';
-import type { Recorder } from './recorder.ts';
+import { timed, type Session } from './session.ts';
 import type { RunContext, TrialInput } from './types.ts';
 
-export async function prepareEnvironment(
-  provider: SandboxProvider,
-  run: RunContext,
-  input: TrialInput,
-  sessionId: string,
-  signal: AbortSignal,
-): Promise<Sandbox> {
+/** Phase 3: the sandbox (when the benchmark has one) and `prepareSample`. Every failure is infrastructure. */
+export async function startEnvironment(s: Session): Promise<void> {
+  const { run, input, opts, abort } = s;
+  const span = run.sandbox ? s.spans.open('sandbox.start', { 'benchrig.sandbox.image': run.sandbox.image }) : null;
+  try {
+    await timed(s, 'sandbox', async () => {
+      if (s.provider && run.sandbox) {
+        const provider = s.provider;
+        const start = (spec: NonNullable<RunContext['sandbox']>) =>
+          prepareEnvironment(provider, { ...run, sandbox: spec }, input, s.sessionId, abort.signal);
+        if (run.sandbox.fleet?.length) {
+          // A fleet (SPEC §7): placed on a host, and moved to another when that host fails to start it.
+          ({ sandbox: s.sandbox, release: s.release } = await startOnFleet(run.runId, run.sandbox, opts.hooks?.acquireSandbox, start, abort.signal));
+        } else {
+          s.release = await opts.hooks?.acquireSandbox?.(abort.signal);
+          s.sandbox = await start(run.sandbox);
+        }
+        opts.hooks?.onSandbox?.(input.taskId, s.sandbox.id);
+        span?.set({ 'benchrig.sandbox.container': s.sandbox.id });
+      }
+      await s.hooks.prepareSample?.({ sample: input.sample, sandbox: s.sandbox, sessionId: s.sessionId, runDir: run.runDir, benchmarkDir: run.benchmark.dir });
+    });
+  } catch (err) {
+    span?.end(err);
+    throw err instanceof SandboxError || abort.signal.aborted ? err : new SandboxError(`preparing the sandbox failed: ${(err as Error)?.message ?? err}`, err);
+  } finally {
+    span?.end();
+  }
+}
+
+/** Phase 8: remove the sandbox, always (unless kept for debugging), and give its slot back. */
+export async function cleanUp(s: Session, error: ErrorValue | null): Promise<void> {
+  await timed(s, 'cleanup', async () => {
+    const { sandbox, provider, recorder } = s;
+    if (sandbox && provider) {
+      if (s.run.keepSandbox && error?.kind !== 'interrupted') {
+        recorder.log('info', `sandbox kept: docker exec -it ${sandbox.id.slice(0, 12)} sh   (remove: docker rm -f ${sandbox.id.slice(0, 12)})`);
+      } else {
+        const span = s.spans.open('sandbox.stop');
+        try {
+          await provider.stop(sandbox, { interrupted: error?.kind === 'interrupted' });
+        } catch (err) {
+          // The end-of-run sweep removes it by label; a failed removal must not change the verdict.
+          recorder.log('warn', `removing sandbox ${sandbox.id.slice(0, 12)} failed: ${(err as Error)?.message ?? err}`);
+        } finally {
+          span.end();
+        }
+      }
+      s.opts.hooks?.onSandbox?.(s.input.taskId, null);
+    }
+    // A Docker error while the trial ran may mean its host is gone: the fleet checks it.
+    s.release?.(error?.kind === 'sandbox' && sandbox?.host ? { reason: error.message, during: 'run' } : undefined);
+  });
+}
+
+async function prepareEnvironment(provider: SandboxProvider, run: RunContext, input: TrialInput, sessionId: string, signal: AbortSignal): Promise<Sandbox> {
   const spec = run.sandbox!;
   // `[sandbox] setup` runs after the sample's files are in (SPEC §4), so the provider starts bare.
   const sandbox = await provider.start({ ...spec, setup: [] }, { runId: run.runId, sessionId }, signal);
   try {
     if (input.sample.files !== undefined) await sandbox.copyIn(source(run, input.sample.files), spec.workdir);
-    const steps = [...spec.setup.map((cmd) => ({ cmd, of: '[sandbox] setup' })), ...(input.sample.setup ?? []).map((cmd) => ({ cmd, of: `setup of sample ${input.sample.id}` }))];
+    const steps = [
+      ...spec.setup.map((cmd) => ({ cmd, of: '[sandbox] setup' })),
+      ...(input.sample.setup ?? []).map((cmd) => ({ cmd, of: `setup of sample ${input.sample.id}` })),
+    ];
     for (const { cmd, of } of steps) {
       const r = await sandbox.exec(cmd);
       if (r.exitCode !== 0) throw new SandboxError(`${of} failed (exit ${r.exitCode}): ${cmd}: ${(r.stderr || r.stdout).trim().slice(-300)}`);
@@ -38,13 +93,4 @@ export async function copyTests(sandbox: Sandbox, run: RunContext, sample: Sampl
 function source(run: RunContext, files: Record<string, string> | string): Record<string, string> | string {
   if (typeof files !== 'string') return files;
   return isAbsolute(files) ? files : resolve(run.benchmark.dir, files);
-}
-
-export async function stopSandbox(provider: SandboxProvider, sandbox: Sandbox, interrupted: boolean, recorder: Recorder): Promise<void> {
-  try {
-    await provider.stop(sandbox, { interrupted });
-  } catch (err) {
-    // The end-of-run sweep removes it by label; a failed removal must not change the verdict.
-    recorder.log('warn', `removing sandbox ${sandbox.id.slice(0, 12)} failed: ${(err as Error)?.message ?? err}`);
-  }
 }

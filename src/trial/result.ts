@@ -1,14 +1,57 @@
-// The result of a trial that never returned one: its worker died, was killed, or runTrial threw.
-// Same shape as runTrial's results, so the report and `evaluate` treat it like any other.
-import { parseTraceparent } from '../telemetry/context.ts';
+// The result file of a trial (SPEC §13), built the same way whether the trial ran to its end or
+// its worker died under it, so the report and `evaluate` treat both alike.
 import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decideStatus } from '../checks/status.ts';
 import type { ErrorValue } from '../errors.ts';
 import { writeJsonAtomic } from '../report/write.ts';
-import type { TrialResult } from '../types.ts';
+import { parseTraceparent } from '../telemetry/context.ts';
+import type { StopReason, TrialResult } from '../types.ts';
+import type { Graded } from './grading.ts';
 import type { RunContext, TrialInput } from './types.ts';
+
+export interface ResultParts extends Graded {
+  sessionId: string;
+  replies: string[];
+  blocked: boolean;
+  stopReason: StopReason | undefined;
+  events: TrialResult['events'];
+  metadata: Pick<TrialResult['metadata'], 'llm_calls' | 'user_llm_calls' | 'tokens' | 'cost_usd' | 'tools_used' | 'timings_s' | 'sandbox' | 'limit'>;
+  error: ErrorValue | null;
+  traceId: string | null;
+  startedAt: Date;
+  executionTimeS: number;
+}
+
+export function resultOf(run: RunContext, input: TrialInput, p: ResultParts): TrialResult {
+  const { status, score } = decideStatus({
+    error: p.error, verdicts: p.verdicts, blocked: p.blocked, blocksAreSuccess: run.benchmark.blocksAreSuccess, benign: input.sample.metadata.benign === true,
+  });
+  return {
+    schema_version: 1,
+    task_id: input.taskId,
+    sample_id: input.sample.id,
+    trial: input.trial,
+    session_id: p.sessionId,
+    prompt: input.sample.input,
+    response: p.replies.at(-1) ?? '',
+    replies: p.replies,
+    blocked: p.blocked,
+    status,
+    stop_reason: p.error ? (p.error.kind === 'timeout' ? 'timeout' : 'error') : (p.stopReason ?? 'error'),
+    score,
+    checks: p.verdicts,
+    events: p.events,
+    final_state: p.finalState,
+    artifacts: p.artifacts,
+    metadata: { ...p.metadata, execution_time_s: p.executionTimeS, input_hash: input.inputHash, sample_metadata: input.sample.metadata },
+    error: p.error,
+    trace_id: p.traceId,
+    started_at: p.startedAt.toISOString(),
+    finished_at: new Date().toISOString(),
+  };
+}
 
 export interface FailedExtras {
   /** The trial's container, when it had one. */
@@ -17,45 +60,29 @@ export interface FailedExtras {
   events?: TrialResult['events'];
 }
 
+/** The result of a trial that never returned one: its worker died, was killed, or runTrial threw. */
 export function failedResult(run: RunContext, input: TrialInput, error: ErrorValue, startedAt: Date, extras: FailedExtras = {}): TrialResult {
-  const { status, score } = decideStatus({ error, verdicts: [], blocked: false, blocksAreSuccess: run.benchmark.blocksAreSuccess });
-  const finishedAt = new Date();
-  return {
-    schema_version: 1,
-    task_id: input.taskId,
-    sample_id: input.sample.id,
-    trial: input.trial,
-    session_id: `${run.runId}.${input.taskId}.${randomBytes(4).toString('hex')}`,
-    prompt: input.sample.input,
-    response: '',
+  return resultOf(run, input, {
+    sessionId: `${run.runId}.${input.taskId}.${randomBytes(4).toString('hex')}`,
     replies: [],
     blocked: false,
-    status,
-    stop_reason: error.kind === 'timeout' ? 'timeout' : 'error',
-    score,
-    checks: [],
-    events: extras.events ?? [],
-    final_state: {},
+    stopReason: undefined,
+    verdicts: [],
     artifacts: {},
+    finalState: {},
+    events: extras.events ?? [],
     metadata: {
-      llm_calls: 0,
-      user_llm_calls: 0,
-      tokens: { input: 0, output: 0 },
-      cost_usd: null,
-      tools_used: {},
-      execution_time_s: (finishedAt.getTime() - startedAt.getTime()) / 1000,
+      llm_calls: 0, user_llm_calls: 0, tokens: { input: 0, output: 0 }, cost_usd: null, tools_used: {},
       timings_s: { sandbox: 0, agent: 0, grading: 0, cleanup: 0 },
       sandbox: extras.containerId && run.sandbox ? { image: run.sandbox.image, container: extras.containerId, kept: false } : null,
-      input_hash: input.inputHash,
       limit: null,
-      sample_metadata: input.sample.metadata,
     },
     error,
     // the worker's spans died with it, but the trial still belongs to the run's trace
-    trace_id: run.traceparent ? (parseTraceparent(run.traceparent)?.traceId ?? null) : null,
-    started_at: startedAt.toISOString(),
-    finished_at: finishedAt.toISOString(),
-  };
+    traceId: run.traceparent ? (parseTraceparent(run.traceparent)?.traceId ?? null) : null,
+    startedAt,
+    executionTimeS: (Date.now() - startedAt.getTime()) / 1000,
+  });
 }
 
 /** Saves it where runTrial would have: results/<task-id>.json (atomically) and a line in its log. */

@@ -1,0 +1,40 @@
+// Phase 6 of a trial (SPEC §6): with the agent done, copy the tests in, let the benchmark's
+// `collect` hook add final state and artifacts, and run every check while the sandbox is alive.
+import { gradeTrial } from '../checks/grade.ts';
+import type { CheckVerdict } from '../types.ts';
+import type { AgentPhaseOutcome } from './agent-phase.ts';
+import { copyTests } from './environment.ts';
+import { timed, type Session } from './session.ts';
+
+export interface Graded {
+  verdicts: CheckVerdict[];
+  artifacts: Record<string, unknown>;
+  finalState: Record<string, unknown>;
+}
+
+export const NOT_GRADED: Graded = { verdicts: [], artifacts: {}, finalState: {} };
+
+export async function collectAndGrade(s: Session, outcome: AgentPhaseOutcome | undefined): Promise<Graded> {
+  const { run, input, sandbox, recorder } = s;
+  const span = s.spans.open('grade');
+  try {
+    return await timed(s, 'grading', async () => {
+      if (sandbox && input.sample.tests !== undefined) await copyTests(sandbox, run, input.sample);
+      const replies = outcome?.replies ?? [];
+      const collected = await s.hooks.collect?.({ sample: input.sample, sandbox, sessionId: s.sessionId, runDir: run.runDir, benchmarkDir: run.benchmark.dir, replies });
+      const finalState = { ...(outcome?.state ?? {}), ...(collected?.final_state ?? {}) };
+      const { verdicts, artifacts } = await gradeTrial({
+        checks: run.benchmark.checks, sample: input.sample, replies, events: recorder.events, finalState,
+        blocked: outcome?.blocked ?? false, sandbox, artifacts: { ...(collected?.artifacts ?? {}) }, signal: s.opts.signal,
+        judge: run.llm.judge, cache: run.llmCache, onEvent: recorder.record, customChecks: s.hooks.checks,
+      });
+      for (const v of verdicts) recorder.record({ type: 'check', name: v.name, passed: v.passed, score: v.score, reason: v.reason });
+      return { verdicts, artifacts, finalState };
+    });
+  } catch (err) {
+    span.end(err);
+    throw err;
+  } finally {
+    span.end();
+  }
+}

@@ -1,0 +1,79 @@
+// Phases 1–2 of a trial (SPEC §6): the task's identity and the session every later phase shares —
+// its id, abort signal (trial timeout, Ctrl-C), trajectory recorder, telemetry spans and timings.
+import { randomBytes } from 'node:crypto';
+import type { SandboxSlot } from '../sandbox/fleet.ts';
+import type { Sandbox, SandboxProvider } from '../sandbox/types.ts';
+import { startTrialSpans, type TrialSpans } from '../telemetry/spans.ts';
+import { loadHooks, type BenchmarkHooks } from './hooks.ts';
+import { formatEvent, Recorder } from './recorder.ts';
+import type { RunContext, TrialHooks, TrialInput } from './types.ts';
+
+export interface TrialOptions {
+  /** Aborted on Ctrl-C: the trial stops, cleans up and is not saved (resume runs it again). */
+  signal?: AbortSignal;
+  hooks?: TrialHooks;
+  provider?: SandboxProvider;
+}
+
+export interface Session {
+  readonly run: RunContext;
+  readonly input: TrialInput;
+  readonly opts: TrialOptions;
+  readonly sessionId: string;
+  readonly startedAt: Date;
+  readonly t0: number;
+  readonly recorder: Recorder;
+  readonly spans: TrialSpans;
+  readonly logLines: string[];
+  readonly timings: { sandbox: number; agent: number; grading: number; cleanup: number };
+  /** Aborted by the trial timeout or by Ctrl-C; its reason tells which. */
+  readonly abort: AbortController;
+  readonly hooks: BenchmarkHooks;
+  readonly provider?: SandboxProvider;
+  sandbox?: Sandbox;
+  release?: SandboxSlot;
+  /** Detaches from the run's Ctrl-C signal. */
+  dispose(): void;
+}
+
+export async function openSession(run: RunContext, input: TrialInput, opts: TrialOptions): Promise<Session> {
+  const sessionId = `${run.runId}.${input.taskId}.${randomBytes(4).toString('hex')}`;
+  const logLines: string[] = [];
+  const spans = await startTrialSpans(run, input, sessionId); // a no-op when telemetry is off
+  const recorder = new Recorder((e) => {
+    logLines.push(formatEvent(e));
+    spans.event(e);
+    opts.hooks?.onEvent?.(input.taskId, e);
+  });
+  const abort = new AbortController();
+  const onInterrupt = () => abort.abort(opts.signal?.reason ?? new Error('interrupted'));
+  opts.signal?.addEventListener('abort', onInterrupt, { once: true });
+  if (opts.signal?.aborted) onInterrupt();
+  return {
+    run, input, opts, sessionId, recorder, spans, logLines, abort,
+    startedAt: new Date(),
+    t0: performance.now(),
+    timings: { sandbox: 0, agent: 0, grading: 0, cleanup: 0 },
+    hooks: await loadHooks(run.benchmark.hooks),
+    provider: run.sandbox ? (opts.provider ?? (await defaultProvider())) : undefined,
+    dispose: () => opts.signal?.removeEventListener('abort', onInterrupt),
+  };
+}
+
+/** Times one phase into `timings` whatever way it ends. */
+export async function timed<T>(s: Session, phase: keyof Session['timings'], fn: () => Promise<T>): Promise<T> {
+  const t = performance.now();
+  try {
+    return await fn();
+  } finally {
+    s.timings[phase] = secondsSince(t);
+  }
+}
+
+export const secondsSince = (t: number) => Math.round(performance.now() - t) / 1000;
+
+let provider: Promise<SandboxProvider> | undefined;
+function defaultProvider(): Promise<SandboxProvider> {
+  provider ??= import('../sandbox/docker.ts').then((m): SandboxProvider => new m.DockerProvider());
+  return provider;
+}
