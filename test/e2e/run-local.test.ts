@@ -2,7 +2,8 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync, cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
+import { execa } from 'execa';
+import { BIN, FIXTURES, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
 
 const bench = join(FIXTURES, 'benchmarks/echo-local');
 const agent = (name: string) => join(FIXTURES, 'agents', `${name}.ts`);
@@ -72,6 +73,28 @@ describe('benchrig run without a sandbox', () => {
     await runCli(['run', bench, '--agent', 'oracle', '--mode', 'single', '--trials', '2', '--limit', '1', '--output', out]);
     const dir = onlyRunDir(out, 'oracle', 'echo-local');
     expect(readdirSync(join(dir, 'results')).sort()).toEqual(['a-t1.json', 'a-t2.json']);
+  });
+});
+
+describe('seeing a run', () => {
+  it('--verbose streams every trial event as it happens', async () => {
+    const out = tempDir();
+    const r = await runCli(['run', bench, '--agent', agent('echo'), '--sample', 'a', '--verbose', '--output', out]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/a .*user: say apple/);
+    expect(r.stderr).toMatch(/a .*agent \(done\): say apple/);
+    expect(r.stderr).toMatch(/a .*check mentions it: pass/);
+  });
+
+  it('shows a live progress line on a terminal, and one plain line per trial otherwise', async () => {
+    const out = tempDir();
+    const cmd = `node ${BIN} run ${bench} --agent ${agent('echo')} --mode single --output ${out}`;
+    const tty = await execa('script', ['-qec', cmd, '/dev/null'], { reject: false, env: { NO_COLOR: '1' }, timeout: 120_000 });
+    expect(String(tty.stdout)).toMatch(/\[4\/4\] 3 passing · 0 in flight · 0 errors · ETA/);
+    expect(String(tty.stdout)).not.toMatch(/PASSED {10}a \(/); // passing trials get no line of their own
+    const plain = await runCli(['run', bench, '--agent', agent('echo'), '--mode', 'single', '--output', out]);
+    expect(plain.stderr).toMatch(/\[1\/4\] PASSED\s+a \(/);
+    expect(plain.stderr).not.toMatch(/in flight/);
   });
 });
 

@@ -1,4 +1,5 @@
 // The real CLI on sandboxed benchmarks against the real Docker daemon.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { docker } from '../../src/sandbox/client.ts';
@@ -73,6 +74,18 @@ describe.skipIf(!hasDocker)('benchrig run in Docker sandboxes', () => {
     const dir = onlyRunDir(out, 'nop', 'setup-order');
     expect(results(dir).map((x) => `${x.status} ${x.error?.message ?? ''}`)).toEqual(['PASSED ']);
     expect(r.code).toBe(0);
+  });
+
+  it('[sandbox.shared] is filled once and mounted read-only in every sandbox; prepareShared runs once', async () => {
+    const out = tempDir();
+    const r = await runCli(['run', join(FIXTURES, 'benchmarks/shared-volume'), '--agent', 'nop', '--mode', 'processes', '--workers', '2', '--output', out]);
+    const dir = onlyRunDir(out, 'nop', 'shared-volume');
+    expect(results(dir).map((x) => `${x.status} ${x.checks[0]?.reason ?? x.error?.message}`)).toEqual(['PASSED exit 0; 1 passed, 0 failed', 'PASSED exit 0; 1 passed, 0 failed']);
+    expect(readFileSync(join(dir, 'prepare-shared.txt'), 'utf8')).toBe('prepared for 2 samples\n');
+    expect(r.code).toBe(0);
+    const runId = readJson(join(dir, 'run.json')).run_id;
+    expect(await docker().listVolumes({ filters: JSON.stringify({ label: [`benchrig.run=${runId}`] }) }).then((v) => v.Volumes ?? [])).toEqual([]);
+    expect(await leftBy(dir)).toEqual([]);
   });
 
   it('--keep-sandbox leaves the sandbox up and prints how to enter it', async () => {
