@@ -24,6 +24,8 @@ export interface FleetOptions {
   healthIntervalMs?: number;
   /** Once per host and run, before its first sandbox (a failure cools the host down). */
   prepareHost?: (host: DockerHostSpec, client: Docker) => Promise<void>;
+  /** The health check (default: the Docker API's ping through the host's client); rejects when the host is down. */
+  ping?: (host: DockerHostSpec) => Promise<unknown>;
   log?: (line: string) => void;
 }
 
@@ -146,8 +148,9 @@ export class Fleet {
         this.#settle(waiter, Object.assign(release, { host: host.spec.url }));
       },
       (err) => {
-        release();
+        // Cooled before the slot goes back, so the release does not hand this host to the next waiter.
         this.#cool(host, `preparing the host failed: ${describe(err)}`);
+        release();
         if (waiter.signal?.aborted) return;
         this.#waiters.unshift(waiter); // placed again, elsewhere
         this.#dispatch();
@@ -195,7 +198,8 @@ export class Fleet {
   /** null when the host answers a ping, else why not. */
   async #ping(host: HostState): Promise<string | null> {
     try {
-      await withDeadline(clientFor(host.spec).ping(), PING_MS, `ping ${host.spec.url}`);
+      const ping = this.#opts.ping ?? ((h: DockerHostSpec) => clientFor(h).ping());
+      await withDeadline(ping(host.spec), PING_MS, `ping ${host.spec.url}`);
       return null;
     } catch (err) {
       return `health check failed: ${describe(err)}`;
