@@ -20,6 +20,8 @@ export interface ErrorValue {
   message: string;
   cause?: string;
   stack?: string;
+  /** Set false when running the trial again could not help (infrastructure errors only). */
+  retryable?: boolean;
 }
 
 /** An error a user can cause or fix: printed as one line, never with a stack trace. */
@@ -61,7 +63,12 @@ export class LlmBudgetExceeded extends LimitExceeded {
 
 /** An infrastructure failure (Docker): retried, then SANDBOX_ERROR, never the agent's fault. */
 export class SandboxError extends Error {
-  constructor(message: string, readonly cause?: unknown) {
+  constructor(
+    message: string,
+    readonly cause?: unknown,
+    /** false: retrying with a fresh sandbox would fail the same way (a failing setup command). */
+    readonly retryable = true,
+  ) {
     super(message);
     this.name = 'SandboxError';
   }
@@ -78,7 +85,7 @@ export class LlmError extends Error {
 export function toErrorValue(err: unknown, kind: ErrorKind = 'internal'): ErrorValue {
   if (err instanceof BenchrigError) return { kind: err.kind, message: err.message };
   if (err instanceof SandboxError)
-    return { kind: 'sandbox', message: err.message, cause: err.cause ? describe(err.cause) : undefined };
+    return { kind: 'sandbox', message: err.message, cause: err.cause ? describe(err.cause) : undefined, ...(err.retryable ? {} : { retryable: false }) };
   if (err instanceof LlmError) return { kind: 'llm', message: err.message };
   if (err instanceof LimitExceeded) return { kind: 'limit', message: err.message };
   if (err instanceof Error) return { kind, message: err.message || err.name, stack: err.stack };

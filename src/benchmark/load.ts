@@ -46,7 +46,7 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
   const checks = nameChecks(config.checks);
   validateChecks(checks, src('checks'));
   validateGate(config, sources);
-  const sandbox = resolveSandbox(config, dir, src);
+  const sandbox = resolveSandbox(config, dir, src, cwd);
 
   if (!config.dataset) throw new BenchrigError('benchmark', `${displayPath(toml)}: missing [dataset] table (e.g. source = "data/tasks.jsonl")`);
   const { fields, source, split, revision } = config.dataset;
@@ -152,8 +152,8 @@ function refuseMissingInputs(checks: CheckConfig[], samples: Sample[], file: str
   });
 }
 
-/** `[sandbox] build` and `[sandbox.shared] source` as absolute paths that exist. */
-function resolveSandbox(config: Config, dir: string, src: (...k: string[]) => string): Config['sandbox'] {
+/** `[sandbox] build`, `[sandbox.shared] source` and `[[sandbox.hosts]] tls` files as absolute paths that exist. */
+function resolveSandbox(config: Config, dir: string, src: (...k: Array<string | number>) => string, cwd: string): Config['sandbox'] {
   const sandbox = config.sandbox;
   if (!sandbox) return undefined;
   const folder = (rel: string, key: string[], needs?: string) => {
@@ -167,5 +167,24 @@ function resolveSandbox(config: Config, dir: string, src: (...k: string[]) => st
     ...sandbox,
     ...(sandbox.build ? { build: folder(sandbox.build, ['sandbox', 'build'], 'Dockerfile') } : {}),
     ...(sandbox.shared ? { shared: { ...sandbox.shared, source: folder(sandbox.shared.source, ['sandbox', 'shared', 'source']) } } : {}),
+    ...(sandbox.hosts ? { hosts: sandbox.hosts.map((h, i) => (h.tls ? { ...h, tls: hostTls(h.tls, i, src, cwd) } : h)) } : {}),
   };
+}
+
+/**
+ * A fleet host's TLS files relative to the file that set them (SPEC §7), found through the config's
+ * provenance; set by the environment or a flag: relative to the working directory.
+ */
+function hostTls(tls: { ca: string; cert: string; key: string }, i: number, src: (...k: Array<string | number>) => string, cwd: string) {
+  const file = (name: 'ca' | 'cert' | 'key') => {
+    const setBy = src('sandbox', 'hosts', i, 'tls', name);
+    // File layers are named by displayPath (relative to process.cwd()); the others are "environment X" / "flag --x".
+    const base = /^(environment|flag) /.test(setBy) ? cwd : path.dirname(path.resolve(setBy));
+    const abs = path.resolve(base, tls[name]);
+    if (!statSync(abs, { throwIfNoEntry: false })?.isFile()) {
+      throw new BenchrigError('config', `${setBy}: key sandbox.hosts[${i}].tls.${name}: file "${tls[name]}" not found (looked at ${displayPath(abs)})`);
+    }
+    return abs;
+  };
+  return { ca: file('ca'), cert: file('cert'), key: file('key') };
 }

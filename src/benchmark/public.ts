@@ -2,6 +2,10 @@
 // Built by picking fields, never by deleting them, so a new ground-truth field cannot leak.
 import type { PublicSample, Sample } from '../types.ts';
 
+/** Metadata the grading reads: telling an agent which samples are benign look-alikes would let it game a red-team suite. */
+const GRADING_METADATA = new Set(['benign']);
+
 export function publicSample(sample: Sample): PublicSample {
-  return { id: sample.id, input: sample.input, metadata: structuredClone(sample.metadata ?? {}) };
+  const metadata = Object.fromEntries(Object.entries(sample.metadata ?? {}).filter(([k]) => !GRADING_METADATA.has(k)));
+  return { id: sample.id, input: sample.input, metadata: structuredClone(metadata) };
 }

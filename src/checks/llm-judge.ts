@@ -11,7 +11,6 @@
 import type { CheckImpl, CheckInput } from './types.ts';
 import type { CheckConfig } from '../config/schema.ts';
 import type { Verdict } from '../types.ts';
-import { createLlmClient } from '../llm/client.ts';
 import { firstJsonObject } from './json-field.ts';
 import { asText, excerpt, ungradable } from './text.ts';
 
@@ -163,6 +162,8 @@ export function verdictFromReply(spec: JudgeSpec, reply: string): Verdict {
 
 async function askJudge(input: CheckInput, spec: JudgeSpec): Promise<string> {
   const config = { ...input.judge!, ...(spec.model ? { model: spec.model } : {}) };
+  // Loaded on first use: the OpenAI SDK costs the main process ~10 MB that most runs never need there.
+  const { createLlmClient } = await import('../llm/client.ts');
   const client = createLlmClient({ config, role: 'judge', budget: null, onEvent: input.onEvent, signal: input.signal, cache: input.cache });
   const rubric = input.expectation === undefined || input.expectation === null ? undefined : asText(input.expectation);
   const res = await client.chat({ messages: judgePrompt(spec, input.sample.input, input.response, rubric) });

@@ -3,11 +3,9 @@
 // works offline (tfidf.ts); `embeddings` asks an OpenAI-compatible /embeddings endpoint, using
 // `[judge.llm]`'s base_url and api_key and the check's `model`. An endpoint that fails after
 // retries makes the check ungradable, never failed.
-import OpenAI from 'openai';
 import type { CheckImpl, CheckInput } from './types.ts';
 import type { CheckConfig } from '../config/schema.ts';
 import type { Verdict } from '../types.ts';
-import { withRetry } from '../llm/retry.ts';
 import { asTextList, optionalNumber, quote, ungradable } from './text.ts';
 import { denseCosine, tfidfSimilarities } from './tfidf.ts';
 
@@ -31,6 +29,8 @@ async function embed(input: CheckInput, texts: string[]): Promise<number[][]> {
   const cfg = input.judge;
   if (!cfg) throw new Error('no [judge.llm] configured for embeddings');
   const model = typeof input.check.model === 'string' ? input.check.model : DEFAULT_EMBEDDING_MODEL;
+  // Loaded on first use (the OpenAI SDK: ~10 MB that most runs never need in the main process).
+  const [{ default: OpenAI }, { withRetry }] = await Promise.all([import('openai'), import('../llm/retry.ts')]);
   const sdk = new OpenAI({ baseURL: cfg.base_url, apiKey: cfg.api_key || 'sk-none', maxRetries: 0, timeout: cfg.timeout_s * 1000 });
   const started = performance.now();
   try {

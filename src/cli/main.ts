@@ -1,6 +1,6 @@
 // The command line (SPEC §3). No logic of its own: parse, call, map errors to exit codes.
 import { Command, CommanderError, Option } from 'commander';
-import { BenchrigError, describe } from '../errors.ts';
+import { BenchrigError, describe, SandboxError } from '../errors.ts';
 import { HARNESS_VERSION } from '../run/run-dir.ts';
 import { registerRun } from './run.ts';
 import { registerTools } from './tools.ts';
@@ -45,6 +45,10 @@ export function exitCodeFor(err: unknown): number {
   if (err instanceof BenchrigError) {
     process.stderr.write(`benchrig: ${err.message}${err.hint ? `\n  ${err.hint}` : ''}\n`);
     return err.kind === 'docker_unavailable' ? EXIT.infra : err.kind === 'interrupted' ? EXIT.interrupted : EXIT.usage;
+  }
+  if (err instanceof SandboxError) {
+    process.stderr.write(`benchrig: Docker failed: ${err.message}\n`);
+    return EXIT.infra;
   }
   process.stderr.write(`benchrig: internal error: ${describe(err)}\n`);
   if (process.env.BENCHRIG_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? ''}\n`);

@@ -79,6 +79,7 @@ export function registerRun(program: Command): void {
           trace: o.trace,
           console: createRunConsole({
             verbose: !!o.verbose,
+            level: o.logLevel as 'debug' | 'info' | 'warn' | 'error' | undefined,
             quiet: !!o.quiet,
             color: !!process.stderr.isTTY && !process.env.NO_COLOR,
             progress: o.progress !== false && !!process.stderr.isTTY,

@@ -6,8 +6,10 @@ import type { Command } from 'commander';
 import { stringify } from 'smol-toml';
 import { listBenchmarks } from '../benchmark/list.ts';
 import { loadBenchmark } from '../benchmark/load.ts';
+import { checkBenchmarkModules } from '../benchmark/modules.ts';
 import { resolveConfig } from '../config/load.ts';
 import { BenchrigError } from '../errors.ts';
+import { redact } from '../run/run-dir.ts';
 import { checkDocker } from '../sandbox/client.ts';
 import { ensureImage } from '../sandbox/images.ts';
 import { sweep } from '../sandbox/sweep.ts';
@@ -44,6 +46,7 @@ export function registerTools(program: Command): void {
     .option('--run', 'also run oracle (must pass every sample) and nop (must pass none)')
     .action(async (ref: string, o: { run?: boolean }) => {
       const b = await loadBenchmark(ref, { cwd: process.cwd(), env: process.env });
+      await checkBenchmarkModules(b);
       print(`ok: ${b.name} — ${b.samples.length} samples, ${b.checks.length} check(s) (${b.checks.map((c) => c.name).join(', ')}), version ${b.version}`);
       if (o.run) await validateWithRuns(ref);
     });
@@ -104,7 +107,7 @@ export function registerTools(program: Command): void {
       let config: Record<string, unknown>;
       if (ref) config = (await loadBenchmark(ref, { cwd: process.cwd(), env: process.env, configFile: o.config })).config;
       else config = (await resolveConfig({ configFile: o.config, env: process.env })).config;
-      print(stringify(redactSecrets(config)));
+      print(stringify(JSON.parse(JSON.stringify(redact(config))))); // JSON round-trip drops undefined, which TOML cannot hold
     });
 }
 
@@ -119,16 +122,4 @@ function cleanupHosts(flags: string[] | undefined, configFile: string | undefine
     fromConfig = parsed.data.map((h) => ({ url: h.url, capacity: h.capacity, tls: resolveTls(h.tls, dirname(file)) }));
   }
   return fleetHosts(fromConfig, flags?.map((v) => parseDockerHostFlag(v)), process.env);
-}
-
-/** Keys are shown, secrets are not (SPEC §5: secrets never reach an output). */
-function redactSecrets(v: unknown): any {
-  if (Array.isArray(v)) return v.map(redactSecrets);
-  if (v && typeof v === 'object')
-    return Object.fromEntries(
-      Object.entries(v)
-        .filter(([, x]) => x !== undefined)
-        .map(([k, x]) => [k, /api_key|token|secret|password/i.test(k) && typeof x === 'string' && x ? '[redacted]' : redactSecrets(x)]),
-    );
-  return v;
 }

@@ -1,6 +1,7 @@
 // Dataset sources -> raw rows. One reader per format, chosen by file extension; a new format
 // plugs in as one more entry in READERS. `hf:owner/name` sources are downloaded (hf.ts) and then
-// read by the same readers.
+// read by the same readers. hf.ts (@huggingface/hub, ~40 MB resident) and parquet.ts (hyparquet)
+// load only when a source needs them: most runs read a local JSONL file.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BenchrigError } from '../errors.ts';
@@ -8,8 +9,7 @@ import { displayPath } from '../config/load.ts';
 import { readJsonl } from './jsonl.ts';
 import { readJson } from './json.ts';
 import { readCsv } from './csv.ts';
-import { readParquet } from './parquet.ts';
-import { fetchHfDataset, parseHfSource, type HfOptions } from './hf.ts';
+import type { HfOptions } from './hf.ts';
 
 /** One dataset row before field mapping, and where it came from (`data/tasks.jsonl:7`). */
 export interface RawRow {
@@ -31,7 +31,7 @@ export const READERS: Record<string, Reader> = {
   '.ndjson': readJsonl,
   '.json': readJson,
   '.csv': readCsv,
-  '.parquet': readParquet,
+  '.parquet': async (file, opts) => (await import('./parquet.ts')).readParquet(file, opts),
 };
 
 export interface ReadDatasetOptions extends HfOptions {
@@ -60,6 +60,7 @@ export async function openDataset(spec: DatasetSpec, opts: ReadDatasetOptions): 
   if (!spec.source.startsWith('hf:')) return { rows: await readDataset(spec.source, opts), resolvedRevision: null };
   const key = opts.key ?? 'dataset.source';
   try {
+    const { fetchHfDataset, parseHfSource } = await import('./hf.ts');
     const repo = parseHfSource(spec.source);
     const hfSpec = { repo, split: spec.split ?? 'train', config: spec.config ?? 'default', revision: spec.revision ?? 'main' };
     const { commit, files } = await fetchHfDataset(hfSpec, opts);

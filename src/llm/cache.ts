@@ -45,9 +45,13 @@ function sortKeys(v: unknown): unknown {
   return v;
 }
 
-export function cacheKey(req: CacheableRequest): string {
+/**
+ * The hash a response is stored under. `scope` keeps apart requests that are the same text but
+ * must not share an answer: trial 2 of a sample sends what trial 1 sent, and must get its own.
+ */
+export function cacheKey(req: CacheableRequest, scope?: string): string {
   const { model, messages, tools, temperature, max_tokens } = req;
-  return createHash('sha256').update(canonicalJson({ model, messages, tools, temperature, max_tokens })).digest('hex');
+  return createHash('sha256').update(canonicalJson({ model, messages, tools, temperature, max_tokens, ...(scope ? { scope } : {}) })).digest('hex');
 }
 
 export class LlmCache {

@@ -23,7 +23,8 @@ export interface LlmClientOptions {
   budget: number | null;
   onEvent?: (e: NewEvent) => void;
   signal?: AbortSignal;
-  cache?: { mode: CacheMode; dir: string };
+  /** `scope` separates identical requests that must get answers of their own (one per trial). */
+  cache?: { mode: CacheMode; dir: string; scope?: string };
   retry?: { baseMs?: number; maxMs?: number };
 }
 
@@ -116,7 +117,7 @@ export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
     if (signal?.aborted) throw abortReason(signal);
     budget.take(); // throws LlmBudgetExceeded before any network or cache
     const params = toParams(req, config);
-    const key = cache ? cacheKey(params) : '';
+    const key = cache ? cacheKey(params, opts.cache?.scope) : '';
 
     if (cache) {
       const hit = await cache.get(key);

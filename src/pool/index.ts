@@ -1,18 +1,13 @@
-import { BenchrigError } from '../errors.ts';
+// The three pools behind one interface (SPEC §8); the mode is already validated by the config schema.
 import { createForkPool } from './forks.ts';
 import { createInlinePool } from './inline.ts';
 import { createThreadPool } from './threads.ts';
 import type { PoolFactory, PoolMode } from './types.ts';
 
-export const POOLS: Partial<Record<PoolMode, PoolFactory>> = {
+export const POOLS: Record<PoolMode, PoolFactory> = {
   single: createInlinePool,
   threads: createThreadPool,
   processes: createForkPool,
 };
 
-export function poolFor(mode: PoolMode): PoolFactory {
-  const factory = POOLS[mode];
-  if (!factory)
-    throw new BenchrigError('usage', `--mode ${mode} is not available yet (threads and processes arrive with the execution-modes work); use --mode single`);
-  return factory;
-}
+export const poolFor = (mode: PoolMode): PoolFactory => POOLS[mode];

@@ -1,14 +1,27 @@
 // `single`: every trial in the main thread, one at a time, in order: breakpoints work.
-import { runTrial } from '../trial/lifecycle.ts';
+import { toErrorValue } from '../errors.ts';
+import { failedResult, saveFailedResult } from '../trial/result.ts';
 import { defaultMaxSandboxes, Semaphore } from './semaphore.ts';
 import type { Pool, PoolFactory } from './types.ts';
 
 export const createInlinePool: PoolFactory = async (run, opts) => {
+  // Loaded here, not at import: in the other modes the main process never runs a trial (the trial
+  // code and the OpenAI SDK: ~15 MB resident).
+  const { runTrial } = await import('../trial/lifecycle.ts');
   const sandboxes = new Semaphore(opts.maxSandboxes ?? defaultMaxSandboxes());
   const pool: Pool = {
     concurrency: 1,
-    run: (trial, { signal, hooks }) =>
-      runTrial(run, trial, { signal, hooks: { ...hooks, acquireSandbox: (s) => sandboxes.acquire(s) } }),
+    async run(trial, { signal, hooks }) {
+      const startedAt = new Date();
+      try {
+        return await runTrial(run, trial, { signal, hooks: { ...hooks, acquireSandbox: (s) => sandboxes.acquire(s) } });
+      } catch (err) {
+        // As in the worker pools: a trial that could not even produce its result costs only itself.
+        const result = failedResult(run, trial, toErrorValue(err, 'agent'), startedAt);
+        if (!signal.aborted) await saveFailedResult(run, result);
+        return signal.aborted ? { ...result, error: { kind: 'interrupted', message: 'the run was interrupted' } } : result;
+      }
+    },
     close: async () => {},
   };
   return pool;

@@ -71,6 +71,7 @@ export function formatSummary(report: EvaluationReport, opts: SummaryOptions): s
     for (const t of shown) lines.push(`  ${oneLine(t.task_id, 40).padEnd(w)}  ${paint(ANSI.green, t.status)}  ${paint(ANSI.dim, oneLine(t.reason))}`);
   }
   lines.push(...analysisLines(report, opts.slowest ?? report.slowest_trials ?? null, paint));
+  lines.push(...hostLines(report, paint));
   lines.push(...comparisonLines(report.comparison, paint));
   return `${lines.join('\n')}\n`;
 }
@@ -96,6 +97,25 @@ function analysisLines(report: EvaluationReport, slowest: SlowTrial[] | null, pa
   const cost = a.costUsd === null ? '' : `, cost $${a.costUsd.toFixed(4)}`;
   const user = a.llmCalls.user_total > 0 ? ` (+${a.llmCalls.user_total} by the simulated user)` : '';
   row('llm', `${a.llmCalls.total} call(s)${user}, tokens ${a.tokens.input} in / ${a.tokens.output} out${cost}`);
+  return out;
+}
+
+/** What a fleet run's report says per Docker host (the `hosts` key; absent without a fleet). */
+interface HostCounts {
+  trials?: number;
+  infra_errors?: number;
+  cooldowns?: number;
+}
+
+function hostLines(report: EvaluationReport, paint: Paint): string[] {
+  const hosts = (report as { hosts?: Record<string, HostCounts> }).hosts;
+  if (!hosts || typeof hosts !== 'object' || Object.keys(hosts).length === 0) return [];
+  const out = ['', paint(ANSI.bold, 'hosts')];
+  const w = Math.max(...Object.keys(hosts).map((url) => oneLine(url, 60).length));
+  for (const [url, h] of Object.entries(hosts)) {
+    const bad = (label: string, n = 0) => (n > 0 ? paint(ANSI.yellow, `${label} ${n}`) : `${label} ${n}`);
+    out.push(`  ${oneLine(url, 60).padEnd(w)}  trials ${h.trials ?? 0}   ${bad('infra errors', h.infra_errors)}   ${bad('cool-downs', h.cooldowns)}`);
+  }
   return out;
 }
 

@@ -11,6 +11,8 @@ export interface RunConsole {
   /** Live trial events are wanted (--verbose): pools forward them only then. */
   readonly wantsEvents: boolean;
   info(line: string): void;
+  /** Something went wrong but the run goes on (a retry, a report that could not be written). */
+  warn(line: string): void;
   start(b: Benchmark, nTrials: number, runDir: string, mode: string): void;
   trialStarted(t: TrialInput): void;
   event(taskId: string, e: TrajectoryEvent): void;
@@ -24,6 +26,11 @@ export interface ConsoleOptions {
   color: boolean;
   /** A live status line (done/total, passing, in flight, errors, ETA) instead of a line per trial: TTYs only. */
   progress?: boolean;
+  /**
+   * `--log-level`: debug streams every event (as --verbose); info (default) adds a line per trial;
+   * warn keeps only trials that did not pass and warnings; error only trials that ended in an error.
+   */
+  level?: 'debug' | 'info' | 'warn' | 'error';
   out?: (s: string) => void;
   err?: (s: string) => void;
 }
@@ -38,7 +45,9 @@ export function createRunConsole(o: ConsoleOptions): RunConsole {
   let errors = 0;
   let inFlight = 0;
   let t0 = performance.now();
-  const live = !!o.progress && !o.quiet && !o.verbose;
+  const level = o.level ?? 'info';
+  const verbose = o.verbose || level === 'debug';
+  const live = !!o.progress && !o.quiet && !verbose;
   const clearLine = () => live && process.stderr.write('\r\x1b[K');
   const drawProgress = () => {
     if (!live) return;
@@ -50,8 +59,9 @@ export function createRunConsole(o: ConsoleOptions): RunConsole {
     );
   };
   return {
-    wantsEvents: o.verbose,
-    info: (line) => !o.quiet && err(line),
+    wantsEvents: verbose,
+    info: (line) => !o.quiet && (level === 'debug' || level === 'info') && err(line),
+    warn: (line) => !o.quiet && level !== 'error' && (clearLine(), err(line)),
     start(b, n, runDir, mode) {
       total = n;
       t0 = performance.now();
@@ -59,11 +69,11 @@ export function createRunConsole(o: ConsoleOptions): RunConsole {
     },
     trialStarted(t) {
       inFlight++;
-      if (o.verbose) err(`── ${t.taskId} started`);
+      if (verbose) err(`── ${t.taskId} started`);
       drawProgress();
     },
     event(taskId, e) {
-      if (o.verbose) err(`  ${taskId} ${formatEvent(e)}`);
+      if (verbose) err(`  ${taskId} ${formatEvent(e)}`);
     },
     trialFinished(r) {
       done++;
@@ -76,6 +86,7 @@ export function createRunConsole(o: ConsoleOptions): RunConsole {
       if (o.quiet) return;
       // On a live display only what needs attention gets a line of its own.
       if (live && r.status === 'PASSED') return drawProgress();
+      if ((level === 'warn' && r.status === 'PASSED') || (level === 'error' && !r.error)) return drawProgress();
       const colour = r.status === 'PASSED' ? 32 : r.status === 'FAILED' ? 31 : 33;
       const why = r.status === 'PASSED' ? '' : `  ${reasonOf(r)}`;
       err(`[${String(done).padStart(String(total).length)}/${total}] ${paint(colour, r.status.padEnd(15))} ${r.task_id} (${r.metadata.execution_time_s.toFixed(1)}s)${why}`);
@@ -99,6 +110,7 @@ export function reasonOf(r: TrialResult): string {
 export const silentConsole: RunConsole = {
   wantsEvents: false,
   info: () => {},
+  warn: () => {},
   start: () => {},
   trialStarted: () => {},
   event: () => {},

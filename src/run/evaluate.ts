@@ -17,7 +17,7 @@ import type { GradeModels } from '../checks/types.ts';
 import type { LlmConfig } from '../config/schema.ts';
 import { loadHooks } from '../trial/hooks.ts';
 import type { Sample, TrialResult } from '../types.ts';
-import { exitCode } from './orchestrator.ts';
+import { gateExitCode } from './orchestrator.ts';
 
 /** What run.json records that re-grading needs (SPEC §13). */
 export interface RunJson {
@@ -213,5 +213,5 @@ export async function evaluateRun(runDirArg: string, opts: EvaluateOptions): Pro
   const report = await rebuildReport({ run, runDir, previous, gate: b.config.gate, blocksAreSuccess: b.config.blocks_are_success, results: regraded() });
   if (missing.length)
     opts.say(`benchrig: warning: ${missing.length} result(s) name samples no longer in the benchmark, kept as saved: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}`);
-  return { report, exitCode: exitCode(report), changed, missing, versionDiffers: b.version !== run.benchmark.version };
+  return { report, exitCode: gateExitCode(report), changed, missing, versionDiffers: b.version !== run.benchmark.version };
 }

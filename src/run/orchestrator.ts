@@ -5,6 +5,7 @@ import { basename, extname, join, resolve } from 'node:path';
 import { rm } from 'node:fs/promises';
 import { resolveAgentRef } from '../agents/load.ts';
 import { loadBenchmark } from '../benchmark/load.ts';
+import { checkBenchmarkModules } from '../benchmark/modules.ts';
 import type { Benchmark } from '../benchmark/types.ts';
 import type { Config, LlmConfig } from '../config/schema.ts';
 import { BenchrigError } from '../errors.ts';
@@ -65,6 +66,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   });
   const cfg = benchmark.config;
   const agentRef = resolveAgentRef(cfg.agent.name, opts.cwd);
+  await checkBenchmarkModules(benchmark);
   const agentId = cfg.agent.id ?? (agentRef.module ? basename(agentRef.module, extname(agentRef.module)) : agentRef.name);
   const makePool = poolFor(cfg.run.mode);
   const sandbox = sandboxSpec(cfg);
@@ -158,7 +160,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
         hooks: opts.console.wantsEvents ? { onEvent: opts.console.event } : {},
         onStart: opts.console.trialStarted,
         onResult: opts.console.trialFinished,
-        onRetry: (t, attempt, r) => opts.console.info(`${t.taskId}: infrastructure error (${r.error?.message ?? 'sandbox'}); retrying with a fresh sandbox (${attempt})`),
+        onRetry: (t, attempt, r) => opts.console.warn(`${t.taskId}: infrastructure error (${r.error?.message ?? 'sandbox'}); retrying with a fresh sandbox (${attempt})`),
       });
     } finally {
       await pool.close();
@@ -190,16 +192,21 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   if (shared?.fleet) Object.assign(report, { hosts: await hostsReport(shared.fleet, readResults(runDir)) });
   await writeJsonAtomic(join(runDir, 'evaluation_report.json'), report);
   // the same report for people: report.html in the run folder, Markdown on a GitHub Actions run page
-  await writeHtmlReport(runDir, report).catch((err) => opts.console.info(`report.html not written: ${(err as Error).message}`));
+  await writeHtmlReport(runDir, report).catch((err) => opts.console.warn(`report.html not written: ${(err as Error).message}`));
   const stepSummary = (opts.env ?? process.env).GITHUB_STEP_SUMMARY;
-  if (stepSummary) await appendStepSummary(stepSummary, report).catch((err) => opts.console.info(`$GITHUB_STEP_SUMMARY not written: ${(err as Error).message}`));
+  if (stepSummary) await appendStepSummary(stepSummary, report).catch((err) => opts.console.warn(`$GITHUB_STEP_SUMMARY not written: ${(err as Error).message}`));
   await rm(join(runDir, '.tmp'), { recursive: true, force: true });
   opts.console.summary(report, runDir);
   return { exitCode: exitCode(report), runDir, report };
 }
 
+/** `run`'s exit code (SPEC §3): 130 for an interrupted run, else the gate's. */
 export function exitCode(report: EvaluationReport): number {
-  if (report.run.status === 'interrupted') return 130;
+  return report.run.status === 'interrupted' ? 130 : gateExitCode(report);
+}
+
+/** 3 when every trial was an infrastructure error, 1 when the gate failed, else 0 (evaluate, review). */
+export function gateExitCode(report: EvaluationReport): number {
   const n = report.metrics.n_trials;
   if (n > 0 && report.metrics.status_counts.SANDBOX_ERROR === n) return 3;
   if (report.gate && !report.gate.passed) return 1;
@@ -225,7 +232,7 @@ export function runContext(
 ): RunContext {
   const cfg = b.config;
   return {
-    runId, runDir,
+    runId, runDir, harnessPid: process.pid,
     benchmark: { name: b.name, dir: b.dir, version: b.version, checks: b.checks, hooks: b.hooks, blocksAreSuccess: cfg.blocks_are_success },
     agent: { name: agentRef.name, id: agentId, module: agentRef.module, options: cfg.agent.options },
     user: cfg.user,

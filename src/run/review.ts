@@ -13,7 +13,7 @@ import type { EvaluationReport } from '../report/types.ts';
 import { writeJsonAtomic } from '../report/write.ts';
 import type { CheckVerdict, TrialResult } from '../types.ts';
 import { readPreviousReport, readRunJson, rebuildReport, resultPath, type RunJson } from './evaluate.ts';
-import { exitCode } from './orchestrator.ts';
+import { gateExitCode } from './orchestrator.ts';
 
 export interface ReviewInput {
   passed: boolean;
@@ -88,5 +88,5 @@ export async function reviewTrial(runDirArg: string, taskId: string, review: Rev
   await writeJsonAtomic(resultPath(runDir, result.task_id), next);
 
   const report = await rebuildReport({ run, runDir, previous, gate, blocksAreSuccess, results: readResults(runDir) });
-  return { result: next, report, exitCode: exitCode(report), settled };
+  return { result: next, report, exitCode: gateExitCode(report), settled };
 }

@@ -2,10 +2,7 @@
 // missing), a sweep of what dead runs left, and the run's read-only shared volume. On a fleet of
 // Docker hosts: every host answering, the image on each (built there before its first sandbox),
 // the sweep and the cleanup on each, and the Fleet that places the sandboxes.
-import path from 'node:path';
 import type { Config } from '../config/schema.ts';
-import { resolveConfig } from '../config/load.ts';
-import { sourceFor, type Sources } from '../config/layers.ts';
 import { BenchrigError, describe } from '../errors.ts';
 import { checkDocker, LOCAL_REMEDY, REMOTE_REMEDY, withDeadline } from '../sandbox/client.ts';
 import { Fleet, DEFAULT_COOLDOWN_MS, registerFleet, unregisterFleet } from '../sandbox/fleet.ts';
@@ -108,26 +105,17 @@ async function prepareFleet(spec: SandboxSpec, hosts: DockerHostSpec[], console:
 }
 
 /**
- * The run's fleet (null: none, the local daemon as before). TLS paths of [[sandbox.hosts]] are
- * relative to the file that set them, found through the configuration's sources.
+ * The run's fleet (null: none, the local daemon as before). The TLS paths of [[sandbox.hosts]] are
+ * absolute already: loadBenchmark resolved them against the file that set them.
  */
 export async function resolveFleet(
   cfg: Config,
-  from: { benchmarkDir: string; configFile?: string; env: NodeJS.ProcessEnv; flags: Record<string, unknown>; dockerHosts?: string[] },
+  // configFile and flags are no longer read (loadBenchmark resolves the TLS paths); still accepted from callers.
+  from: { benchmarkDir: string; env: NodeJS.ProcessEnv; dockerHosts?: string[]; configFile?: string; flags?: Record<string, unknown> },
 ): Promise<DockerHostSpec[] | null> {
   if (!cfg.sandbox) return null;
   const flagHosts = from.dockerHosts?.map((v) => parseDockerHostFlag(v, from.env));
-  let sources: Sources = {};
-  const relative = (cfg.sandbox.hosts ?? []).some((h) => h.tls && [h.tls.ca, h.tls.cert, h.tls.key].some((p) => !path.isAbsolute(p)));
-  if (relative) {
-    const configFile = from.configFile ? path.resolve(from.configFile) : undefined;
-    sources = (await resolveConfig({ benchmarkToml: path.join(from.benchmarkDir, 'benchmark.toml'), configFile, env: from.env, flags: from.flags })).sources;
-  }
-  const configHosts = cfg.sandbox.hosts?.map((h, i): DockerHostSpec => {
-    const setBy = sourceFor(sources, ['sandbox', 'hosts', i, 'tls']);
-    const baseDir = setBy && !setBy.startsWith('environment') && !setBy.startsWith('flag') ? path.dirname(path.resolve(setBy)) : from.benchmarkDir;
-    return { url: h.url, capacity: h.capacity, tls: resolveTls(h.tls, baseDir) };
-  });
+  const configHosts = cfg.sandbox.hosts?.map((h): DockerHostSpec => ({ url: h.url, capacity: h.capacity, tls: resolveTls(h.tls, from.benchmarkDir) }));
   return fleetHosts(configHosts, flagHosts, from.env);
 }
 

@@ -1,16 +1,24 @@
 // One dockerode client per process, a deadline for every Docker call, and the reachability check
 // that turns a missing daemon into one clear message (exit 3) instead of a stack trace.
-import Docker from 'dockerode';
+import { createRequire } from 'node:module';
+import type Docker from 'dockerode';
 import { BenchrigError, SandboxError, describe } from '../errors.ts';
 
 export const DEFAULT_DEADLINE_MS = 30_000;
 export const BUILD_DEADLINE_MS = 15 * 60_000;
 
+const require = createRequire(import.meta.url);
+/**
+ * dockerode (CommonJS), loaded on the first client: with ssh2 and its WebAssembly it costs each
+ * process and worker thread ~20 MB resident, which a run without a [sandbox] never needs.
+ */
+export const Dockerode = (): typeof Docker => require('dockerode') as typeof Docker;
+
 let client: Docker | undefined;
 
 /** dockerode's defaults honour DOCKER_HOST (and DOCKER_TLS_VERIFY/DOCKER_CERT_PATH), else the local socket. */
 export function docker(): Docker {
-  client ??= new Docker();
+  client ??= new (Dockerode())();
   return client;
 }
 

@@ -5,8 +5,9 @@ import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 import { BenchrigError, SandboxError } from '../errors.ts';
+import { Dockerode } from './client.ts';
 
 /** One Docker Engine; plain JSON, so it crosses worker boundaries inside the SandboxSpec. */
 export interface DockerHostSpec {
@@ -15,7 +16,7 @@ export interface DockerHostSpec {
   /** Sandboxes this host runs at once; undefined: as many as --max-sandboxes allows. */
   capacity?: number;
   /** Absolute paths of the PEM files; absent on a tcp:// host: plain HTTP (the Docker CLI's default). */
-  tls?: { ca?: string; cert?: string; key?: string; verify?: boolean } | null;
+  tls?: { ca?: string; cert?: string; key?: string; verify?: boolean; /** Who set the paths, for errors. */ source?: string } | null;
 }
 
 const URL_RE = /^(unix:\/\/\/.+|tcp:\/\/[^/:]+(:\d+)?\/?)$/;
@@ -47,7 +48,8 @@ function envTls(env: NodeJS.ProcessEnv): DockerHostSpec['tls'] {
   const verify = !!env.DOCKER_TLS_VERIFY;
   if (!verify && !env.DOCKER_TLS) return null;
   const dir = env.DOCKER_CERT_PATH || path.join(homedir(), '.docker');
-  return { ca: path.join(dir, 'ca.pem'), cert: path.join(dir, 'cert.pem'), key: path.join(dir, 'key.pem'), verify };
+  const source = env.DOCKER_CERT_PATH ? 'environment DOCKER_CERT_PATH' : 'DOCKER_CERT_PATH unset, so ~/.docker';
+  return { ca: path.join(dir, 'ca.pem'), cert: path.join(dir, 'cert.pem'), key: path.join(dir, 'key.pem'), verify, source };
 }
 
 /** TLS paths of a config host resolved against `baseDir` (the folder of the file that set them). */
@@ -78,7 +80,7 @@ const clients = new Map<string, Docker>();
 export function clientFor(host: DockerHostSpec): Docker {
   let client = clients.get(host.url);
   if (!client) {
-    client = new Docker(connectOptions(host));
+    client = new (Dockerode())(connectOptions(host));
     clients.set(host.url, client);
   }
   return client;
@@ -97,7 +99,8 @@ function connectOptions(host: DockerHostSpec): Docker.DockerOptions {
     try {
       return readFileSync(file);
     } catch (err) {
-      throw new BenchrigError('config', `Docker host ${host.url}: TLS ${what} ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? err})`);
+      const from = tls.source ? ` (from ${tls.source})` : '';
+      throw new BenchrigError('config', `Docker host ${host.url}: TLS ${what} ${file}${from} cannot be read (${(err as NodeJS.ErrnoException).code ?? err})`);
     }
   };
   const options = {

@@ -5,7 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
-import { execa } from 'execa';
 import * as tarFs from 'tar-fs';
 import { BenchrigError, describe } from '../errors.ts';
 import { BUILD_DEADLINE_MS, DEFAULT_DEADLINE_MS, docker, statusOf, withDeadline } from './client.ts';
@@ -62,6 +61,7 @@ async function buildImage(image: string, dir: string, onProgress?: (line: string
       // prepare.sh fills a fresh context (e.g. copies the host's static busybox into rootfs/).
       temp = await fsp.mkdtemp(path.join(os.tmpdir(), 'benchrig-build-'));
       context = temp;
+      const { execa } = await import('execa'); // loaded when a build needs it: ~10 MB
       const res = await execa(prepare, [temp], { cwd: dir, reject: false, timeout: BUILD_DEADLINE_MS, all: true });
       if (res.exitCode !== 0) throw fail(`prepare.sh exited ${res.exitCode ?? res.signal}: ${String(res.all ?? '').trim()}`);
       if (!fs.existsSync(path.join(temp, 'Dockerfile'))) throw fail('prepare.sh left no Dockerfile in the context');

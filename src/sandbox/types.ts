@@ -56,6 +56,8 @@ export interface SandboxSpec {
 export interface SandboxLabels {
   runId: string;
   sessionId: string;
+  /** The harness process (SPEC §7 benchrig.pid), not a worker's: the sweep keys on it. */
+  pid?: number;
 }
 
 export interface SandboxProvider {

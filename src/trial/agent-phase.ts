@@ -23,7 +23,7 @@ export async function runAgentPhase(
 ): Promise<AgentPhaseOutcome> {
   const { recorder, signal } = s;
   const client = (config: LlmConfig, role: 'agent' | 'user', budget: number) =>
-    createLlmClient({ config, role, budget, signal, cache: run.llmCache, onEvent: recorder.record });
+    createLlmClient({ config, role, budget, signal, cache: { ...run.llmCache, scope: `trial ${input.trial}` }, onEvent: recorder.record });
   const agentLlm = client(run.llm.agent, 'agent', run.limits.max_llm_calls);
   const userLlm = client(run.llm.user, 'user', run.limits.max_user_llm_calls);
 

@@ -67,7 +67,7 @@ export async function cleanUp(s: Session, error: ErrorValue | null): Promise<voi
 async function prepareEnvironment(provider: SandboxProvider, run: RunContext, input: TrialInput, sessionId: string, signal: AbortSignal): Promise<Sandbox> {
   const spec = run.sandbox!;
   // `[sandbox] setup` runs after the sample's files are in (SPEC §4), so the provider starts bare.
-  const sandbox = await provider.start({ ...spec, setup: [] }, { runId: run.runId, sessionId }, signal);
+  const sandbox = await provider.start({ ...spec, setup: [] }, { runId: run.runId, sessionId, pid: run.harnessPid }, signal);
   try {
     if (input.sample.files !== undefined) await sandbox.copyIn(source(run, input.sample.files), spec.workdir);
     const steps = [
@@ -76,7 +76,8 @@ async function prepareEnvironment(provider: SandboxProvider, run: RunContext, in
     ];
     for (const { cmd, of } of steps) {
       const r = await sandbox.exec(cmd);
-      if (r.exitCode !== 0) throw new SandboxError(`${of} failed (exit ${r.exitCode}): ${cmd}: ${(r.stderr || r.stdout).trim().slice(-300)}`);
+      if (r.exitCode !== 0)
+        throw new SandboxError(`${of} failed (exit ${r.exitCode}): ${cmd}: ${(r.stderr || r.stdout).trim().slice(-300)}`, undefined, false);
     }
     return sandbox;
   } catch (err) {

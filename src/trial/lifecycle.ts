@@ -94,7 +94,8 @@ function classify(err: unknown, signal: AbortSignal): ErrorValue {
   if (reason instanceof TrialTimeout) return { kind: 'timeout', message: reason.message };
   if (signal.aborted) return { kind: 'interrupted', message: 'the run was interrupted' };
   if (err instanceof SandboxError || err instanceof LlmError) return toErrorValue(err);
-  return toErrorValue(err, 'agent');
+  // Whatever else an agent or a hook throws (even a BenchrigError) is the agent's failure.
+  return { ...toErrorValue(err), kind: 'agent' };
 }
 
 /** Log folders made by this worker: one mkdir per run, not per trial. */

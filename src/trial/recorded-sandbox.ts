@@ -36,7 +36,12 @@ export function recordedSandbox(sandbox: Sandbox, record: (e: NewEvent) => void)
     },
     async writeFile(path: string, content: string | Uint8Array) {
       record({ type: 'tool_call', tool: 'write_file', args: { path, bytes: content.length } });
-      await sandbox.writeFile(path, content);
+      try {
+        await sandbox.writeFile(path, content);
+      } catch (err) {
+        record({ type: 'tool_result', tool: 'write_file', output: '', error: String((err as Error)?.message ?? err) });
+        throw err;
+      }
       record({ type: 'tool_result', tool: 'write_file', output: 'ok' });
     },
   };

@@ -45,17 +45,18 @@ export async function openSession(run: RunContext, input: TrialInput, opts: Tria
     spans.event(e);
     opts.hooks?.onEvent?.(input.taskId, e);
   });
+  const hooks = await loadHooks(run.benchmark.hooks);
+  const provider = run.sandbox ? (opts.provider ?? (await defaultProvider())) : undefined;
+  // Attached last: nothing above can fail and leave the listener on the run's signal.
   const abort = new AbortController();
   const onInterrupt = () => abort.abort(opts.signal?.reason ?? new Error('interrupted'));
   opts.signal?.addEventListener('abort', onInterrupt, { once: true });
   if (opts.signal?.aborted) onInterrupt();
   return {
-    run, input, opts, sessionId, recorder, spans, logLines, abort,
+    run, input, opts, sessionId, recorder, spans, logLines, abort, hooks, provider,
     startedAt: new Date(),
     t0: performance.now(),
     timings: { sandbox: 0, agent: 0, grading: 0, cleanup: 0 },
-    hooks: await loadHooks(run.benchmark.hooks),
-    provider: run.sandbox ? (opts.provider ?? (await defaultProvider())) : undefined,
     dispose: () => opts.signal?.removeEventListener('abort', onInterrupt),
   };
 }

@@ -6,6 +6,8 @@ import type { Sample, TrajectoryEvent, TrialResult } from '../types.ts';
 /** Per-run context: sent once to each worker, shared by all its trials. */
 export interface RunContext {
   runId: string;
+  /** The main process: sandboxes are labelled with it, whichever worker starts them. */
+  harnessPid: number;
   runDir: string;
   benchmark: {
     name: string;

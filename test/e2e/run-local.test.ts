@@ -47,6 +47,18 @@ describe('benchrig run without a sandbox', () => {
     expect(r.stdout).toMatch(/pass rate/i);
   });
 
+  it('an error the agent throws is AGENT_ERROR, whatever its type', async () => {
+    const dir = join(tempDir(), 'bench');
+    cpSync(bench, dir, { recursive: true });
+    // the oracle refuses a shell solution without a sandbox: a benchmark mistake, but raised in the trial
+    writeFileSync(join(dir, 'data.jsonl'), '{"id":"a","input":"x","expected":"x","solution":"echo hi"}\n');
+    const out = tempDir();
+    await runCli(['run', dir, '--agent', 'oracle', '--mode', 'single', '--output', out]);
+    const [r] = results(onlyRunDir(out, 'oracle', 'echo-local'));
+    expect(r.status).toBe('AGENT_ERROR');
+    expect(r.error.message).toMatch(/no \[sandbox\]/);
+  });
+
   it('never shows ground truth to an agent other than the oracle', async () => {
     const out = tempDir();
     await runCli(['run', bench, '--agent', agent('peek'), '--mode', 'single', '--output', out, '--quiet']);
@@ -84,6 +96,19 @@ describe('seeing a run', () => {
     expect(r.stderr).toMatch(/a .*user: say apple/);
     expect(r.stderr).toMatch(/a .*agent \(done\): say apple/);
     expect(r.stderr).toMatch(/a .*check mentions it: pass/);
+  });
+
+  it('--log-level warn keeps trials that did not pass; error keeps only trials that ended in an error', async () => {
+    const out = tempDir();
+    const warn = await runCli(['run', bench, '--agent', agent('crash'), '--mode', 'single', '--log-level', 'warn', '--output', out]);
+    expect(warn.stderr).not.toMatch(/PASSED/);
+    expect(warn.stderr).toMatch(/FAILED\s+d /);
+    expect(warn.stderr).toMatch(/AGENT_ERROR\s+c /);
+    const error = await runCli(['run', bench, '--agent', agent('crash'), '--mode', 'single', '--log-level', 'error', '--output', out]);
+    expect(error.stderr).not.toMatch(/FAILED\s+d /);
+    expect(error.stderr).toMatch(/AGENT_ERROR\s+c /);
+    const debug = await runCli(['run', bench, '--agent', agent('crash'), '--sample', 'a', '--log-level', 'debug', '--output', out]);
+    expect(debug.stderr).toMatch(/user: say apple/); // debug streams events like --verbose
   });
 
   it('shows a live progress line on a terminal, and one plain line per trial otherwise', async () => {
@@ -175,6 +200,20 @@ describe('bad input: one clear message, exit 2, no run folder', () => {
     const r = await runCli(['run', bench, '--mode', 'sideways', '--output', out]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/sideways/);
+  });
+
+  it("the benchmark's own code is loaded before anything runs: a broken hooks.ts or user module is exit 2", async () => {
+    const broken = copyBench((d) => writeFileSync(join(d, 'hooks.ts'), 'export const checks = {;\n'));
+    await expectRejected(broken, /hooks\.ts: cannot be loaded/);
+    const noUser = copyBench((d) =>
+      writeFileSync(join(d, 'benchmark.toml'), '[dataset]\nsource = "data.jsonl"\n[user]\nkind = "module"\nmodule = "missing.ts#user"\n[[checks]]\ntype = "contains"\n'),
+    );
+    await expectRejected(noUser, /key user\.module/);
+    const noCheck = copyBench((d) => {
+      writeFileSync(join(d, 'hooks.ts'), 'export const checks = {};\n');
+      writeFileSync(join(d, 'benchmark.toml'), '[dataset]\nsource = "data.jsonl"\n[[checks]]\ntype = "custom"\nfunction = "judged"\n');
+    });
+    await expectRejected(noCheck, /checks\[0\]\.function: hooks export no function checks\.judged/);
   });
 
   it('an unknown benchmark name says what was tried', async () => {

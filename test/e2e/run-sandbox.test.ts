@@ -88,6 +88,18 @@ describe.skipIf(!hasDocker)('benchrig run in Docker sandboxes', () => {
     expect(await leftBy(dir)).toEqual([]);
   });
 
+  it('a failing setup command is SANDBOX_ERROR at once: retrying could not help', async () => {
+    const out = tempDir();
+    const r = await runCli(['run', join(FIXTURES, 'benchmarks/setup-fails'), '--agent', 'nop', '--mode', 'single', '--output', out]);
+    const dir = onlyRunDir(out, 'nop', 'setup-fails');
+    const [res] = results(dir);
+    expect(res.status).toBe('SANDBOX_ERROR');
+    expect(res.error.message).toMatch(/\[sandbox\] setup failed \(exit 1\): test -f \/does\/not\/exist/);
+    expect(r.stderr).not.toMatch(/retrying/);
+    expect(r.code).toBe(3); // every trial an infrastructure error
+    expect(await leftBy(dir)).toEqual([]);
+  });
+
   it('--keep-sandbox leaves the sandbox up and prints how to enter it', async () => {
     const out = tempDir();
     const r = await runCli(['run', mini, '--agent', 'oracle', '--sample', 'greet', '--keep-sandbox', '--output', out]);

@@ -3,7 +3,7 @@
 // behind the CLI's `run`, with a silent console that timestamps the scheduling phase.
 // Usage: node --import tsx test/perf/child.ts '<json RunSpec>'; prints one JSON line (ChildReport).
 import { runBenchmark } from '../../src/run/orchestrator.ts';
-import type { RunConsole } from '../../src/run/console.ts';
+import { silentConsole, type RunConsole } from '../../src/run/console.ts';
 
 export interface RunSpec {
   benchmark: string;
@@ -37,13 +37,9 @@ const spec = JSON.parse(process.argv[2]) as RunSpec;
 let t0 = 0;
 let tLast = 0;
 const quiet: RunConsole = {
-  wantsEvents: false,
-  info: () => {},
+  ...silentConsole,
   start: () => void (t0 = performance.now()),
-  trialStarted: () => {},
-  event: () => {},
   trialFinished: () => void (tLast = performance.now()),
-  summary: () => {},
 };
 const start = performance.now();
 const out = await runBenchmark({

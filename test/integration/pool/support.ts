@@ -40,6 +40,7 @@ export async function runOnPool(o: {
   const run: RunContext = {
     runId: o.runId ?? testRunId(o.mode),
     runDir,
+    harnessPid: process.pid,
     benchmark: { name: b.name, dir: b.dir, version: b.version, checks: b.checks, hooks: b.hooks, blocksAreSuccess: b.config.blocks_are_success },
     agent: { name: o.agent, id: o.agent, module: agentPath(o.agent), options: o.agentOptions ?? {} },
     user: b.config.user,

@@ -25,6 +25,11 @@ describe('publicSample', () => {
     expect(sample.metadata.topic).toBe('math');
   });
 
+  it('hides which samples are benign look-alikes (a red-team suite could be gamed with it)', () => {
+    const pub = publicSample({ id: 'a', input: 'x', metadata: { benign: true, topic: 'mail' } });
+    expect(pub.metadata).toEqual({ topic: 'mail' });
+  });
+
   it('never carries ground truth or the columns mapped to it from a loaded dataset', async () => {
     // cfg-basic maps the column "answer" to `expected`; rows also carry expectations, solution and tests.
     const b = await loadBenchmark(fixture('cfg-basic'), { env: {} });

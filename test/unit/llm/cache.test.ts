@@ -54,6 +54,18 @@ describe('llm cache', () => {
     expect(replayer.callsUsed).toBe(2);
   });
 
+  it('keeps the answers of trials apart: trial 2 sends what trial 1 sent and gets its own answer back', async () => {
+    const s = await startModelServer([{ content: 'first try' }, { content: 'second try' }]);
+    const req = conversation[0];
+    const client = (mode: 'record' | 'replay', trial: number, url = s.url) =>
+      createLlmClient({ config: llmConfig(url), role: 'agent', budget: null, cache: { mode, dir, scope: `trial ${trial}` } });
+    expect((await client('record', 1).chat(req)).message.content).toBe('first try');
+    expect((await client('record', 2).chat(req)).message.content).toBe('second try');
+    await s.close();
+    expect((await client('replay', 2, 'http://127.0.0.1:9/v1').chat(req)).message.content).toBe('second try');
+    expect((await client('replay', 1, 'http://127.0.0.1:9/v1').chat(req)).message.content).toBe('first try');
+  });
+
   it('in record mode serves a request already stored without calling the server', async () => {
     const s = await startModelServer(() => ({ content: 'live' }));
     try {

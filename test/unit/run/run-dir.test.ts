@@ -29,6 +29,13 @@ describe('run folders', () => {
     expect(trials.map((t) => t.taskId)).toEqual(['a_b-t1', 'a_b-t2', 'a_b~2-t1', 'a_b~2-t2']);
   });
 
+  it('strips credentials and secret-looking query parameters from URLs', () => {
+    const out = redact({ url: 'https://user:tok@agents.example/run?api_key=k1&mode=fast', plain: 'not a url' });
+    expect(out.url).not.toMatch(/tok|k1|user/);
+    expect(out.url).toMatch(/^https:\/\/agents\.example\/run\?api_key=.*redacted.*&mode=fast$/);
+    expect(out.plain).toBe('not a url');
+  });
+
   it('redacts secret-looking option keys at any depth', () => {
     expect(redact({ url: 'http://x', api_key: 'sk-1', headers: { Authorization: 'Bearer sk-2', Accept: 'json' }, list: [{ token: 't' }] })).toEqual({
       url: 'http://x',

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { exitCode, gateExitCode } from '../../../src/run/orchestrator.ts';
+import type { EvaluationReport } from '../../../src/report/types.ts';
+
+const report = (status: string, gatePassed: boolean | null, sandboxErrors: number, n = 4) =>
+  ({
+    run: { status },
+    metrics: { n_trials: n, status_counts: { SANDBOX_ERROR: sandboxErrors } },
+    gate: gatePassed === null ? null : { passed: gatePassed },
+  }) as unknown as EvaluationReport;
+
+describe('exit codes (SPEC §3)', () => {
+  it('run: 130 when interrupted, else the gate: 1 failed, 3 all infrastructure errors, 0 otherwise', () => {
+    expect(exitCode(report('interrupted', true, 0))).toBe(130);
+    expect(exitCode(report('complete', false, 0))).toBe(1);
+    expect(exitCode(report('complete', true, 4))).toBe(3);
+    expect(exitCode(report('complete', null, 1))).toBe(0);
+  });
+
+  it('evaluate and review answer with the gate even for an interrupted run', () => {
+    expect(gateExitCode(report('interrupted', true, 0))).toBe(0);
+    expect(gateExitCode(report('interrupted', false, 0))).toBe(1);
+  });
+});
