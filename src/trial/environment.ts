@@ -6,7 +6,7 @@ import { SandboxError } from '../errors.ts';
 import { startOnFleet } from '../sandbox/fleet.ts';
 import type { Sandbox, SandboxProvider } from '../sandbox/types.ts';
 import type { Sample } from '../types.ts';
-import { timed, type Session } from './session.ts';
+import { bounded, timed, type Session } from './session.ts';
 import type { RunContext, TrialInput } from './types.ts';
 
 /** Phase 3: the sandbox (when the benchmark has one) and `prepareSample`. Every failure is infrastructure. */
@@ -29,7 +29,7 @@ export async function startEnvironment(s: Session): Promise<void> {
         opts.hooks?.onSandbox?.(input.taskId, s.sandbox.id);
         span?.set({ 'benchrig.sandbox.container': s.sandbox.id });
       }
-      await s.hooks.prepareSample?.({ sample: input.sample, sandbox: s.sandbox, sessionId: s.sessionId, runDir: run.runDir, benchmarkDir: run.benchmark.dir });
+      await bounded(s, 'prepareSample', s.hooks.prepareSample?.({ sample: input.sample, sandbox: s.sandbox, sessionId: s.sessionId, runDir: run.runDir, benchmarkDir: run.benchmark.dir }));
     });
   } catch (err) {
     span?.end(err);

@@ -4,7 +4,7 @@ import { gradeTrial } from '../checks/grade.ts';
 import type { CheckVerdict } from '../types.ts';
 import type { AgentPhaseOutcome } from './agent-phase.ts';
 import { copyTests } from './environment.ts';
-import { timed, type Session } from './session.ts';
+import { bounded, timed, type Session } from './session.ts';
 
 export interface Graded {
   verdicts: CheckVerdict[];
@@ -21,7 +21,7 @@ export async function collectAndGrade(s: Session, outcome: AgentPhaseOutcome | u
     return await timed(s, 'grading', async () => {
       if (sandbox && input.sample.tests !== undefined) await copyTests(sandbox, run, input.sample);
       const replies = outcome?.replies ?? [];
-      const collected = await s.hooks.collect?.({ sample: input.sample, sandbox, sessionId: s.sessionId, runDir: run.runDir, benchmarkDir: run.benchmark.dir, replies });
+      const collected = await bounded(s, 'collect', s.hooks.collect?.({ sample: input.sample, sandbox, sessionId: s.sessionId, runDir: run.runDir, benchmarkDir: run.benchmark.dir, replies }));
       const finalState = { ...(outcome?.state ?? {}), ...(collected?.final_state ?? {}) };
       const { verdicts, artifacts } = await gradeTrial({
         checks: run.benchmark.checks, sample: input.sample, replies, events: recorder.events, finalState,

@@ -11,17 +11,11 @@ import { runAgentPhase, type AgentPhaseOutcome } from './agent-phase.ts';
 import { cleanUp, startEnvironment } from './environment.ts';
 import { collectAndGrade, NOT_GRADED, type Graded } from './grading.ts';
 import { resultOf } from './result.ts';
-import { openSession, secondsSince, timed, type Session, type TrialOptions } from './session.ts';
+import { openSession, secondsSince, timed, TrialTimeout, type Session, type TrialOptions } from './session.ts';
 import type { RunContext, TrialInput } from './types.ts';
 
-export type { TrialOptions };
+export { TrialTimeout, type TrialOptions };
 
-export class TrialTimeout extends Error {
-  constructor(readonly seconds: number) {
-    super(`the trial exceeded trial_timeout_s = ${seconds}`);
-    this.name = 'TrialTimeout';
-  }
-}
 
 export async function runTrial(run: RunContext, input: TrialInput, opts: TrialOptions = {}): Promise<TrialResult> {
   const s = await openSession(run, input, opts); // 1–2: the task and its session

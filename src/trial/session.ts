@@ -1,11 +1,13 @@
 // Phases 1–2 of a trial (SPEC §6): the task's identity and the session every later phase shares —
 // its id, abort signal (trial timeout, Ctrl-C), trajectory recorder, telemetry spans and timings.
 import { randomBytes } from 'node:crypto';
+import { SandboxError } from '../errors.ts';
 import type { SandboxSlot } from '../sandbox/fleet.ts';
 import type { Sandbox, SandboxProvider } from '../sandbox/types.ts';
 import { startTrialSpans, type TrialSpans } from '../telemetry/spans.ts';
 import { loadHooks, type BenchmarkHooks } from './hooks.ts';
 import { formatEvent, Recorder } from './recorder.ts';
+import { raceAbort } from './agent-phase.ts';
 import type { RunContext, TrialHooks, TrialInput } from './types.ts';
 
 export interface TrialOptions {
@@ -59,6 +61,29 @@ export async function openSession(run: RunContext, input: TrialInput, opts: Tria
     timings: { sandbox: 0, agent: 0, grading: 0, cleanup: 0 },
     dispose: () => opts.signal?.removeEventListener('abort', onInterrupt),
   };
+}
+
+export class TrialTimeout extends Error {
+  constructor(readonly seconds: number) {
+    super(`the trial exceeded trial_timeout_s = ${seconds}`);
+    this.name = 'TrialTimeout';
+  }
+}
+
+/**
+ * A benchmark hook (prepareSample, collect) is bounded by the trial timeout too: one that hangs
+ * would otherwise hold the trial, and in `single` mode the whole run, forever. It is the
+ * benchmark's failure, not the agent's, so it ends the trial as a non-retryable SANDBOX_ERROR.
+ */
+export async function bounded<T>(s: Session, hook: string, work: T | Promise<T>): Promise<T> {
+  const seconds = s.run.limits.trial_timeout_s;
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new SandboxError(`the ${hook} hook did not finish within ${seconds} s`, undefined, false)), seconds * 1000);
+  try {
+    return await raceAbort(Promise.resolve(work), AbortSignal.any([s.abort.signal, deadline.signal]));
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Times one phase into `timings` whatever way it ends. */

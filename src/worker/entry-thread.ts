@@ -6,6 +6,7 @@ import { threadId, workerData } from 'node:worker_threads';
 import type { MainMessage, TrialMessage, WorkerMessage } from '../pool/messages.ts';
 import type { RunContext, TrialInput } from '../trial/types.ts';
 import { createWorkerLoop } from './init.ts';
+import { preloadAgent } from '../trial/agent-phase.ts';
 
 export interface ThreadTask {
   id: number;
@@ -22,7 +23,11 @@ const loop = createWorkerLoop((msg: WorkerMessage) => {
   entry?.port.postMessage(msg);
   if (msg.type === 'result' || msg.type === 'failed') entry?.done();
 });
-loop.handle({ type: 'init', run: (workerData as { run: RunContext }).run });
+const run = (workerData as { run: RunContext }).run;
+loop.handle({ type: 'init', run });
+// The agent module loads before piscina hears that this thread is ready (this module's evaluation
+// ends), so that no trial waits for it.
+await preloadAgent(run.agent);
 
 /** One trial; resolves once its result has been posted on its port. */
 export default function runTask(task: ThreadTask): Promise<void> {

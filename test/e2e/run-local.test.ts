@@ -59,6 +59,19 @@ describe('benchrig run without a sandbox', () => {
     expect(r.error.message).toMatch(/no \[sandbox\]/);
   });
 
+  it("a benchmark hook that hangs is bounded by the trial timeout and is not the agent's failure", async () => {
+    const dir = join(tempDir(), 'bench');
+    cpSync(bench, dir, { recursive: true });
+    writeFileSync(join(dir, 'hooks.ts'), 'export function collect() {\n  return new Promise(() => {});\n}\n');
+    const out = tempDir();
+    const t0 = Date.now();
+    await runCli(['run', dir, '--agent', 'oracle', '--mode', 'single', '--limit', '1', '--trial-timeout', '1', '--output', out]);
+    expect(Date.now() - t0).toBeLessThan(30_000);
+    const [r] = results(onlyRunDir(out, 'oracle', 'echo-local'));
+    expect(r.status).toBe('SANDBOX_ERROR');
+    expect(r.error.message).toBe('the collect hook did not finish within 1 s');
+  });
+
   it('never shows ground truth to an agent other than the oracle', async () => {
     const out = tempDir();
     await runCli(['run', bench, '--agent', agent('peek'), '--mode', 'single', '--output', out, '--quiet']);
