@@ -25,10 +25,34 @@ function thresholdOf(check: CheckConfig): number {
   return t;
 }
 
+interface Embedded {
+  vectors: number[][];
+  tokens: number;
+}
+
+/** Embeddings go through `--llm-cache` like chat calls: a replayed run sends nothing. */
 async function embed(input: CheckInput, texts: string[]): Promise<number[][]> {
+  const model = typeof input.check.model === 'string' ? input.check.model : DEFAULT_EMBEDDING_MODEL;
+  const mode = input.cache?.mode ?? 'off';
+  if (mode === 'off') return (await embedLive(input, model, texts)).vectors;
+  const { LlmCache, cacheKey, replayMissMessage } = await import('../llm/cache.ts');
+  const cache = new LlmCache(input.cache!.dir);
+  const key = cacheKey({ model, messages: texts }, 'embeddings');
+  const hit = await cache.get<Embedded>(key);
+  if (hit) {
+    input.onEvent?.({ type: 'llm_call', model, latency_ms: hit.latency_ms, tokens: { input: hit.response.tokens, output: 0 }, role: 'judge' });
+    return hit.response.vectors;
+  }
+  if (mode === 'replay') throw new Error(replayMissMessage(key, model));
+  const started = performance.now();
+  const live = await embedLive(input, model, texts);
+  await cache.put<Embedded>({ key, model, latency_ms: Math.round(performance.now() - started), response: live, request: { model, messages: texts } });
+  return live.vectors;
+}
+
+async function embedLive(input: CheckInput, model: string, texts: string[]): Promise<Embedded> {
   const cfg = input.judge;
   if (!cfg) throw new Error('no [judge.llm] configured for embeddings');
-  const model = typeof input.check.model === 'string' ? input.check.model : DEFAULT_EMBEDDING_MODEL;
   // Loaded on first use (the OpenAI SDK: ~10 MB that most runs never need in the main process).
   const [{ default: OpenAI }, { withRetry }] = await Promise.all([import('openai'), import('../llm/retry.ts')]);
   const sdk = new OpenAI({ baseURL: cfg.base_url, apiKey: cfg.api_key || 'sk-none', maxRetries: 0, timeout: cfg.timeout_s * 1000 });
@@ -40,7 +64,7 @@ async function embed(input: CheckInput, texts: string[]): Promise<number[][]> {
     });
     const tokens = res.usage?.prompt_tokens ?? 0;
     input.onEvent?.({ type: 'llm_call', model, latency_ms: Math.round(performance.now() - started), tokens: { input: tokens, output: 0 }, role: 'judge' });
-    return [...res.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
+    return { vectors: [...res.data].sort((a, b) => a.index - b.index).map((d) => d.embedding), tokens };
   } catch (err) {
     const msg = String((err as Error)?.message ?? err);
     const clean = cfg.api_key && cfg.api_key.length >= 4 ? msg.split(cfg.api_key).join('***') : msg;

@@ -17,12 +17,13 @@ export interface CacheableRequest {
   max_tokens?: number | null;
 }
 
-export interface CacheEntry {
+/** A stored answer: a chat completion by default, or another kind of response (embeddings). */
+export interface CacheEntry<R = ChatResponse> {
   version: 1;
   key: string;
   model: string;
   latency_ms: number;
-  response: ChatResponse;
+  response: R;
   request: CacheableRequest;
   recorded_at: string;
 }
@@ -62,7 +63,7 @@ export class LlmCache {
   }
 
   /** The stored entry, or null when absent or unreadable (a broken file is re-recorded). */
-  async get(key: string): Promise<CacheEntry | null> {
+  async get<R = ChatResponse>(key: string): Promise<CacheEntry<R> | null> {
     let text: string;
     try {
       text = await readFile(this.file(key), 'utf8');
@@ -70,16 +71,16 @@ export class LlmCache {
       return null;
     }
     try {
-      const entry = JSON.parse(text) as CacheEntry;
+      const entry = JSON.parse(text) as CacheEntry<R>;
       return entry && entry.key === key && entry.response ? entry : null;
     } catch {
       return null;
     }
   }
 
-  async put(entry: Omit<CacheEntry, 'version' | 'recorded_at'>): Promise<void> {
+  async put<R = ChatResponse>(entry: Omit<CacheEntry<R>, 'version' | 'recorded_at'>): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    const full: CacheEntry = { version: 1, ...entry, recorded_at: new Date().toISOString() };
+    const full: CacheEntry<R> = { version: 1, ...entry, recorded_at: new Date().toISOString() };
     const target = this.file(entry.key);
     const tmp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { similarity } from '../../../src/checks/similarity.ts';
 import { idf, tfidfSimilarities, tokenize } from '../../../src/checks/tfidf.ts';
@@ -62,6 +65,20 @@ describe('similarity (embeddings)', () => {
     expect(v).toMatchObject({ passed: true, score: 1, details: { backend: 'embeddings', best_match: 1 } });
     expect(server.embeddingRequests.at(-1)!.body).toMatchObject({ model: 'emb-1', input: ['same text', 'other', 'same text'] });
     expect(events).toEqual([expect.objectContaining({ type: 'llm_call', role: 'judge', model: 'emb-1' })]);
+  });
+
+  it('goes through --llm-cache: recorded once, replayed with the endpoint gone, a miss is ungradable', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'benchrig-emb-cache-'));
+    const check = cfg('similarity', { backend: 'embeddings', model: 'emb-2' });
+    const before = server.embeddingRequests.length;
+    const recorded = await similarity.run(input(check, 'same text', 'same text', { judge: judge(server.url), cache: { mode: 'record', dir } }));
+    expect(server.embeddingRequests.length).toBe(before + 1);
+    const replayed = await similarity.run(input(check, 'same text', 'same text', { judge: judge('http://127.0.0.1:9/v1'), cache: { mode: 'replay', dir } }));
+    expect(replayed).toEqual(recorded);
+    expect(server.embeddingRequests.length).toBe(before + 1);
+    const miss = await similarity.run(input(check, 'other text', 'same text', { judge: judge('http://127.0.0.1:9/v1'), cache: { mode: 'replay', dir } }));
+    expect(miss.passed).toBeNull();
+    expect(miss.reason).toMatch(/llm-cache replay: no recorded response/);
   });
 
   it('is ungradable when the endpoint is down', async () => {
