@@ -11,7 +11,8 @@ export type AgentSandbox = Pick<Sandbox, 'exec' | 'readFile' | 'writeFile'>;
 export function recordedSandbox(sandbox: Sandbox, record: (e: NewEvent) => void): AgentSandbox {
   return {
     async exec(cmd: string | string[], opts?: ExecOptions) {
-      const args = { cmd: typeof cmd === 'string' ? cmd : cmd.join(' ') };
+      // The same vocabulary as the react agent's bash tool, so trajectory checks read every agent alike.
+      const args = { command: typeof cmd === 'string' ? cmd : cmd.join(' ') };
       record({ type: 'tool_call', tool: 'bash', args });
       try {
         const r = await sandbox.exec(cmd, opts);
