@@ -36,7 +36,8 @@ export async function createForkPool(run: RunContext, opts: RemotePoolOptions): 
   const booted = new Promise<void>((resolve, reject) => ((firstReady = resolve), (bootFailed = reject)));
 
   const spawn = () => {
-    const child = fork(ENTRY, [], {
+    // The agent for the worker to start loading as it boots (name and module path only: argv is public).
+    const child = fork(ENTRY, [JSON.stringify({ name: run.agent.name, module: run.agent.module })], {
       execArgv: [`--max-old-space-size=${memoryMb}`],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],

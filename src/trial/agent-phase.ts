@@ -62,13 +62,15 @@ export async function runAgentPhase(
 const factories = new Map<string, Promise<AgentFactory>>();
 
 /**
- * Loads the agent module before the worker's first trial, so that the pool's first round of trials
- * does not pay for it (8 threads loading at once on 2 cores: the first trials took 350–560 ms instead
- * of ~230 ms). A failure is left for the first trial to report.
+ * Starts loading the agent module as a worker boots, so that the pool's first round of trials does
+ * not wait for all of it (8 threads loading at once on 2 cores: the first trials took 350–560 ms
+ * instead of ~230 ms). Never rejects: a failure is left for the first trial to report.
  */
-export const preloadAgent = (agent: RunContext['agent']): Promise<void> => agentFactory(agent).then(() => {}, () => {});
+export const preloadAgent = (agent: AgentRef): Promise<void> => agentFactory(agent).then(() => {}, () => {});
 
-function agentFactory(agent: RunContext['agent']): Promise<AgentFactory> {
+type AgentRef = Pick<RunContext['agent'], 'name' | 'module'>;
+
+function agentFactory(agent: AgentRef): Promise<AgentFactory> {
   const key = agent.module ?? `builtin:${agent.name}`;
   let p = factories.get(key);
   if (!p) {

@@ -7,6 +7,7 @@ import type { MainMessage, TrialMessage, WorkerMessage } from '../pool/messages.
 import type { RunContext, TrialInput } from '../trial/types.ts';
 import { createWorkerLoop } from './init.ts';
 import { preloadAgent } from '../trial/agent-phase.ts';
+import { preloadLlmClient } from '../llm/client.ts';
 
 export interface ThreadTask {
   id: number;
@@ -25,9 +26,12 @@ const loop = createWorkerLoop((msg: WorkerMessage) => {
 });
 const run = (workerData as { run: RunContext }).run;
 loop.handle({ type: 'init', run });
-// The agent module loads before piscina hears that this thread is ready (this module's evaluation
-// ends), so that no trial waits for it.
-await preloadAgent(run.agent);
+// What the first model call loads, before piscina hears that this thread is ready (this module's
+// evaluation ends). The agent module starts loading just after that, so that the first trial finds
+// it loaded or loading: an agent that crashes its worker while loading must do so once the thread is
+// ready, as before (piscina starts no new thread after one that failed booting).
+await preloadLlmClient();
+setImmediate(() => void preloadAgent(run.agent));
 
 /** One trial; resolves once its result has been posted on its port. */
 export default function runTask(task: ThreadTask): Promise<void> {

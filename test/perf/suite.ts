@@ -3,6 +3,7 @@
 // and noisy. Prints a table and writes evals/perf/perf.json. Not part of `npm test`; its code is
 // exercised at a tiny size by test/unit/perf/suite.test.ts.
 import { execFileSync } from 'node:child_process';
+import http from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -159,6 +160,34 @@ async function sandboxRow(ctx: Ctx, z: Sizes): Promise<Row> {
   });
 }
 
+/**
+ * Context for the scaling rows (not part of their value): the median round trip of one bare
+ * node:http request to the loopback model at its latency, one at a time. On a loaded 2-core machine
+ * a 50 ms timer alone fires a few ms late, so this floor sits above the model's nominal latency.
+ */
+async function loopbackCallMs(ctx: Ctx, n = 20): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true });
+  const body = JSON.stringify({ model: 'perf-model', messages: [{ role: 'user', content: 'ping' }] });
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      await new Promise<void>((resolve, reject) => {
+        const req = http.request(`${ctx.model.url}/chat/completions`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+          res.resume();
+          res.on('end', resolve);
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+      times.push(performance.now() - t0);
+    }
+  } finally {
+    agent.destroy();
+  }
+  return median(times);
+}
+
 /** Scaling: ideal = trials × calls × latency / (workers × 1 per worker), over the scheduling phase. */
 async function scalingRows(ctx: Ctx, z: Sizes): Promise<Record<'threads' | 'processes', Row>> {
   const { trials, calls, latencyMs, workers } = z.scaling;
@@ -167,6 +196,8 @@ async function scalingRows(ctx: Ctx, z: Sizes): Promise<Record<'threads' | 'proc
   ctx.latencyMs = latencyMs;
   const out = {} as Record<'threads' | 'processes', Row>;
   try {
+    const floor = await loopbackCallMs(ctx);
+    ctx.say(`  scaling: a bare loopback call at ${latencyMs} ms latency takes ${floor.toFixed(1)} ms`);
     for (const mode of ['threads', 'processes'] as const) {
       const times: number[] = [];
       const runs: ReturnType<typeof summary>[] = [];
@@ -181,6 +212,8 @@ async function scalingRows(ctx: Ctx, z: Sizes): Promise<Record<'threads' | 'proc
       out[mode] = row(`scaling_efficiency.${mode}`, value, {
         trials, calls_per_trial: calls, latency_ms: latencyMs, workers, per_worker: 1, ideal_ms: ideal,
         schedule_ms: times.map(Math.round), median_ms: Math.round(median(times)), runs,
+        loopback_call_ms: Math.round(floor * 10) / 10,
+        note: 'loopback_call_ms: a bare node:http call to the same model, one at a time (context only; the ideal uses latency_ms)',
       });
     }
   } finally {
