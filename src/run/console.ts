@@ -1,6 +1,7 @@
 // What a run prints while it goes: one line per finished trial (or nothing with --quiet), every
 // event of every trial with --verbose, and the summary at the end.
 import type { Benchmark } from '../benchmark/types.ts';
+import { failureReason } from '../report/aggregate.ts';
 import { formatSummary } from '../report/console.ts';
 import type { EvaluationReport } from '../report/types.ts';
 import { formatEvent } from '../trial/recorder.ts';
@@ -88,22 +89,16 @@ export function createRunConsole(o: ConsoleOptions): RunConsole {
       if (live && r.status === 'PASSED') return drawProgress();
       if ((level === 'warn' && r.status === 'PASSED') || (level === 'error' && !r.error)) return drawProgress();
       const colour = r.status === 'PASSED' ? 32 : r.status === 'FAILED' ? 31 : 33;
-      const why = r.status === 'PASSED' ? '' : `  ${reasonOf(r)}`;
+      const why = r.status === 'PASSED' ? '' : `  ${failureReason(r).slice(0, 200)}`;
       err(`[${String(done).padStart(String(total).length)}/${total}] ${paint(colour, r.status.padEnd(15))} ${r.task_id} (${r.metadata.execution_time_s.toFixed(1)}s)${why}`);
       drawProgress();
     },
     summary(report, runDir) {
       clearLine();
       out(formatSummary(report, { color: o.color }));
-      out(`report: ${runDir}/evaluation_report.json`);
+      out(`report: ${runDir}/evaluation_report.json (and report.html)`);
     },
   };
-}
-
-export function reasonOf(r: TrialResult): string {
-  if (r.error) return `${r.error.kind}: ${r.error.message}`.slice(0, 200);
-  const failing = r.checks.find((c) => c.passed === false) ?? r.checks.find((c) => c.passed === null);
-  return failing ? `${failing.name}: ${failing.reason}`.slice(0, 200) : '';
 }
 
 /** A console that prints nothing: runs made from code (validate --run, tests). */
