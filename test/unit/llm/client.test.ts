@@ -1,21 +1,10 @@
 // The model client against the scripted OpenAI-compatible server over real HTTP on loopback.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LlmBudgetExceeded, LlmError } from '../../../src/errors.ts';
 import { createLlmClient } from '../../../src/llm/client.ts';
-import { startModelServer, type ModelServer, type Script } from '../../support/model-server.ts';
-import { eventSink, FAST, llmConfig, SECRET } from './helpers.ts';
+import { eventSink, FAST, hello, llmConfig, SECRET, serverPerTest } from './helpers.ts';
 
-const servers: ModelServer[] = [];
-async function server(script: Script = []) {
-  const s = await startModelServer(script);
-  servers.push(s);
-  return s;
-}
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-const hello = { messages: [{ role: 'user' as const, content: 'hello' }] };
+const server = serverPerTest();
 
 describe('chat', () => {
   it('answers a plain reply with the default model, config temperature and usage as tokens', async () => {

@@ -1,22 +1,13 @@
 // Retries: against the scripted server for behaviour, and the pure backoff rules directly.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { APIConnectionError, APIError } from 'openai';
 import { LlmError } from '../../../src/errors.ts';
 import { createLlmClient } from '../../../src/llm/client.ts';
 import { backoffMs, isRetryable, serverDelayMs } from '../../../src/llm/retry.ts';
-import { startModelServer, type ModelServer, type Script } from '../../support/model-server.ts';
-import { eventSink, FAST, llmConfig } from './helpers.ts';
+import { startModelServer } from '../../support/model-server.ts';
+import { eventSink, FAST, hello, llmConfig, serverPerTest } from './helpers.ts';
 
-const servers: ModelServer[] = [];
-async function server(script: Script = []) {
-  const s = await startModelServer(script);
-  servers.push(s);
-  return s;
-}
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-const hello = { messages: [{ role: 'user' as const, content: 'hello' }] };
+const server = serverPerTest();
 
 describe('retries over HTTP', () => {
   it('retries a 500 and then succeeds, with one event for the call', async () => {
