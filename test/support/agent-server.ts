@@ -2,8 +2,9 @@
 // and retry-after are exercised as against a deployed agent. It speaks both protocols:
 //   POST /v1/chat/completions   (openai: answers choices[0].message.content)
 //   POST /agent                 (benchrig: answers an AgentReply JSON)
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { flatHeaders, readJson } from './http.ts';
 
 export interface AgentStep {
   /** Answer with this HTTP status and an error body instead of a reply. */
@@ -38,7 +39,7 @@ export async function startAgentServer(script: AgentStep[] | ((req: AgentRequest
 
   const server = createServer(async (req, res) => {
     const body = await readJson(req);
-    const rec: AgentRequest = { path: req.url ?? '', body, headers: flat(req) };
+    const rec: AgentRequest = { path: req.url ?? '', body, headers: flatHeaders(req) };
     requests.push(rec);
     const lastUser = [...(body?.messages ?? [])].reverse().find((m: any) => m.role === 'user')?.content ?? '';
     const step: AgentStep = typeof script === 'function' ? script(rec, requests.length) : (queue.shift() ?? { content: `echo: ${lastUser}` });
@@ -87,21 +88,4 @@ export async function startAgentServer(script: AgentStep[] | ((req: AgentRequest
         server.close(() => resolve());
       }),
   };
-}
-
-function flat(req: IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
-  return out;
-}
-
-async function readJson(req: IncomingMessage): Promise<any> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  try {
-    return text ? JSON.parse(text) : null;
-  } catch {
-    return text;
-  }
 }
