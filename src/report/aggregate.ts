@@ -1,6 +1,6 @@
 // Build `evaluation_report.json` (SPEC §13) from result files, streaming: each result is read,
 // folded into the metrics and the top lists, and dropped.
-import type { SlowTrial } from './analysis.ts';
+import { offerSlowest, type SlowTrial } from './analysis.ts';
 import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -58,15 +58,6 @@ class TopList {
   }
 }
 
-/** The five slowest trials, kept while streaming so the report never holds every result. */
-function keepSlowest(list: SlowTrial[], t: SlowTrial, n = 5): void {
-  if (!Number.isFinite(t.execution_time_s)) return;
-  if (list.length === n && t.execution_time_s <= list[n - 1].execution_time_s) return;
-  list.push(t);
-  list.sort((a, b) => b.execution_time_s - a.execution_time_s);
-  if (list.length > n) list.pop();
-}
-
 function durationS(start: string, end: string): number | null {
   const a = Date.parse(start);
   const b = Date.parse(end);
@@ -80,7 +71,7 @@ export async function buildReport(opts: BuildReportOptions): Promise<EvaluationR
   const slowest: SlowTrial[] = [];
   for await (const r of opts.results) {
     acc.add(r);
-    keepSlowest(slowest, { task_id: r.task_id, status: r.status, execution_time_s: r.metadata.execution_time_s });
+    offerSlowest(slowest, { task_id: r.task_id, status: r.status, execution_time_s: r.metadata.execution_time_s });
     const rank = FAILURE_RANK[r.status];
     if (rank !== undefined) {
       failures.offer([rank, r.score ?? 0, r.task_id], { task_id: r.task_id, status: r.status, reason: failureReason(r) });

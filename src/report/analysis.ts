@@ -58,16 +58,20 @@ export function analyzeReport(report: EvaluationReport, slowest: SlowTrial[] | n
   };
 }
 
-/** The `n` slowest trials, streaming: never more than `n` kept. Ties by task id, for stable output. */
+/** Keeps `list` the `n` slowest trials offered so far (ties by task id, for stable output). */
+export function offerSlowest(list: SlowTrial[], t: SlowTrial, n = 5): void {
+  if (typeof t.execution_time_s !== 'number' || !Number.isFinite(t.execution_time_s)) return;
+  const last = list[n - 1];
+  if (list.length >= n && (t.execution_time_s < last.execution_time_s || (t.execution_time_s === last.execution_time_s && t.task_id > last.task_id))) return;
+  list.push(t);
+  list.sort((a, b) => b.execution_time_s - a.execution_time_s || (a.task_id < b.task_id ? -1 : 1));
+  if (list.length > n) list.pop();
+}
+
+/** The `n` slowest trials, streaming: never more than `n` kept. */
 export async function slowestTrials(results: Iterable<TrialResult> | AsyncIterable<TrialResult>, n = 5): Promise<SlowTrial[]> {
   const top: SlowTrial[] = [];
-  for await (const r of results) {
-    const t = r.metadata?.execution_time_s;
-    if (typeof t !== 'number' || !Number.isFinite(t)) continue;
-    top.push({ task_id: r.task_id, status: r.status, execution_time_s: t });
-    top.sort((a, b) => b.execution_time_s - a.execution_time_s || (a.task_id < b.task_id ? -1 : 1));
-    if (top.length > n) top.pop();
-  }
+  for await (const r of results) offerSlowest(top, { task_id: r.task_id, status: r.status, execution_time_s: r.metadata?.execution_time_s as number }, n);
   return top;
 }
 

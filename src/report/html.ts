@@ -9,7 +9,7 @@ import { failureReason, readResults } from './aggregate.ts';
 import { analyzeReport, comparisonView, slowestTrials, type SlowTrial } from './analysis.ts';
 import { REPORT_CSS, REPORT_JS } from './html-assets.ts';
 import type { EvaluationReport } from './types.ts';
-import { writeTextAtomic } from './write.ts';
+import { writeChunksAtomic } from './write.ts';
 
 export const PAGE_SIZE = 200;
 
@@ -208,17 +208,30 @@ const sha256 = (s: string) => `'sha256-${createHash('sha256').update(s, 'utf8').
 /** The page's Content-Security-Policy: nothing but its own inline style and script. */
 export const REPORT_CSP = `default-src 'none'; style-src ${sha256(REPORT_CSS)}; script-src ${sha256(REPORT_JS)}; img-src 'none'; base-uri 'none'; form-action 'none'`;
 
-/** The whole page for a report and its trials (read once, in order). */
-export async function renderHtmlReport(report: EvaluationReport, results: Iterable<TrialResult> | AsyncIterable<TrialResult>): Promise<string> {
+/**
+ * The page in pieces, in order: head and summary, the embedded data a trial at a time (each trial's
+ * JSON escaped on its own: scriptJson's escapes are per character, so the pieces join into the same
+ * text as escaping the whole), then the tail. A 10,000-trial page is never held whole.
+ */
+export async function* htmlReportParts(
+  report: EvaluationReport, results: Iterable<TrialResult> | AsyncIterable<TrialResult>, slowest: SlowTrial[] | null,
+): AsyncGenerator<string> {
   const clip = clipFor(report.metrics.n_trials);
-  const trials: unknown[] = [];
-  const slow: TrialResult[] = [];
+  yield pageHead(report, slowest);
+  yield `<script type="application/json" id="benchrig-data">{"report":${scriptJson({ checks: report.checks, tasks: report.tasks })},"trials":[`;
+  let first = true;
   for await (const r of results) {
-    trials.push(pageTrial(r, clip));
-    slow.push({ task_id: r.task_id, status: r.status, metadata: { execution_time_s: r.metadata?.execution_time_s } } as TrialResult);
+    yield (first ? '' : ',') + scriptJson(pageTrial(r, clip));
+    first = false;
   }
-  const slowest = await slowestTrials(slow);
-  const data = { report: { checks: report.checks, tasks: report.tasks }, trials, page_size: PAGE_SIZE };
+  yield `],"page_size":${PAGE_SIZE}}</script>
+<script>${REPORT_JS}</script>
+</body>
+</html>
+`;
+}
+
+function pageHead(report: EvaluationReport, slowest: SlowTrial[] | null): string {
   const title = `${report.benchmark.name} · ${report.agent.id} · benchrig`;
   return `<!doctype html>
 <html lang="en">
@@ -258,15 +271,25 @@ ${summaryHtml(report, slowest)}
 <div id="tasks"></div>
 </section>
 </main>
-<script type="application/json" id="benchrig-data">${scriptJson(data)}</script>
-<script>${REPORT_JS}</script>
-</body>
-</html>
 `;
 }
 
-/** Writes `<runDir>/report.html` (atomically) from the run's result files. Returns its path. */
+/** The whole page for a report and its trials (read once, in order), as one string. */
+export async function renderHtmlReport(report: EvaluationReport, results: Iterable<TrialResult> | AsyncIterable<TrialResult>): Promise<string> {
+  const list: TrialResult[] = [];
+  for await (const r of results) list.push(r);
+  const parts: string[] = [];
+  for await (const part of htmlReportParts(report, list, await slowestTrials(list))) parts.push(part);
+  return parts.join('');
+}
+
+/**
+ * Writes `<runDir>/report.html` (atomically), streaming the run's result files into it. The summary
+ * names the slowest trials before the trial data: the report's own list when it has one (every
+ * report buildReport makes), else one more pass over the files. Returns its path.
+ */
 export async function writeHtmlReport(runDir: string, report: EvaluationReport, out = join(runDir, 'report.html')): Promise<string> {
-  await writeTextAtomic(out, await renderHtmlReport(report, readResults(runDir)));
+  const slowest = report.slowest_trials ?? (await slowestTrials(readResults(runDir)));
+  await writeChunksAtomic(out, htmlReportParts(report, readResults(runDir), slowest));
   return out;
 }

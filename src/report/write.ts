@@ -19,8 +19,18 @@ export interface WriteOptions {
 }
 
 export async function writeTextAtomic(path: string, text: string | Uint8Array, opts: WriteOptions = {}): Promise<void> {
-  const durable = opts.durable ?? true;
-  if (!durable) return writeQuick(path, text);
+  if (!(opts.durable ?? true)) return writeQuick(path, text);
+  await writeChunksAtomic(path, [text]);
+}
+
+/** Buffered up to this many characters between writes while streaming. */
+const CHUNK_CHARS = 1 << 20;
+
+/**
+ * A file written piece by piece (a large report never held whole), then fsync'd and renamed
+ * like writeTextAtomic's.
+ */
+export async function writeChunksAtomic(path: string, chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>): Promise<void> {
   const tmp = tempPathFor(path);
   try {
     // The folder usually exists: make it only when the open says it is missing (one syscall saved per write).
@@ -30,8 +40,22 @@ export async function writeTextAtomic(path: string, text: string | Uint8Array, o
       return open(tmp, 'w');
     });
     try {
-      await fh.writeFile(text);
-      if (durable) await fh.sync();
+      let pending = '';
+      for await (const chunk of chunks) {
+        if (typeof chunk !== 'string') {
+          if (pending) await fh.writeFile(pending);
+          pending = '';
+          await fh.writeFile(chunk); // from the current position, like every writeFile on a handle
+          continue;
+        }
+        pending += chunk;
+        if (pending.length >= CHUNK_CHARS) {
+          await fh.writeFile(pending);
+          pending = '';
+        }
+      }
+      if (pending) await fh.writeFile(pending);
+      await fh.sync();
     } finally {
       await fh.close();
     }
@@ -40,7 +64,7 @@ export async function writeTextAtomic(path: string, text: string | Uint8Array, o
     await unlink(tmp).catch(() => {}); // gone already, or never created
     throw err;
   }
-  if (durable) await syncDir(dirname(path));
+  await syncDir(dirname(path));
 }
 
 export async function writeJsonAtomic(path: string, value: unknown, opts?: WriteOptions): Promise<void> {

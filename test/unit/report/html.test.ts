@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../../src/report/aggregate.ts';
-import { clipFor, escapeHtml, pageTrial, renderHtmlReport, REPORT_CSP, scriptJson } from '../../../src/report/html.ts';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { clipFor, escapeHtml, pageTrial, renderHtmlReport, REPORT_CSP, scriptJson, writeHtmlReport } from '../../../src/report/html.ts';
 import { REPORT_CSS, REPORT_JS } from '../../../src/report/html-assets.ts';
 import type { TrialResult } from '../../../src/types.ts';
 import { trial } from './fixtures.ts';
@@ -84,5 +87,28 @@ describe('report.html', () => {
     expect(html).toContain('gate PASSED: pass_rate 0.5 ≥ 0.5');
     expect(html).toContain('<h2>compared with evals/old</h2>');
     expect(html).toContain('<li data-list="new_failures">new failures (1): b</li>');
+  });
+
+  it('written from the result files, streamed, is the same page as rendered whole', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'benchrig-html-'));
+    try {
+      mkdirSync(join(dir, 'results'));
+      const results = Array.from({ length: 30 }, (_, i) =>
+        trial(`s${String(i).padStart(2, '0')}`, i % 4 ? 'PASSED' : 'FAILED', { task_id: `s${String(i).padStart(2, '0')}`, response: `${HOSTILE} ${i}`, md: { execution_time_s: (i * 7) % 11 } }),
+      );
+      for (const r of results) writeFileSync(join(dir, 'results', `${r.task_id}.json`), JSON.stringify(r));
+      const report = await buildReport({
+        benchmark: { name: 'b', version: 'v1', n_samples: 30 }, agent: { id: 'a', name: 'a' },
+        run: { id: 'r', dir, mode: 'threads', workers: 2, trials: 1, status: 'complete', started_at: '', finished_at: '' },
+        blocksAreSuccess: false, results,
+      });
+      await writeHtmlReport(dir, report);
+      const written = readFileSync(join(dir, 'report.html'), 'utf8');
+      expect(written).toBe(await renderHtmlReport(report, results));
+      expect(embedded(written).trials).toHaveLength(30);
+      expect(readdirSync(dir).sort()).toEqual(['report.html', 'results']); // no temp file left behind
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
