@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Runs benchrig from its TypeScript source: tsx registers a loader so that no build step is needed,
-// and so that agent and hook modules written in TypeScript load the same way.
-import '../src/runtime-register.mjs';
+// benchrig runs as plain JavaScript: its TypeScript sources are compiled (esbuild) into one module,
+// cached by content, on first use and after any change to them. No build step to forget, and no
+// TypeScript loader in any thread (src/loader/compile.mjs says why).
+import { compiledUrl } from '../src/loader/compile.mjs';
 
-const { main } = await import('../src/cli/main.ts');
+const { main } = await import(await compiledUrl(new URL('../src/cli/main.ts', import.meta.url)));
 await main(process.argv);

@@ -1,8 +1,8 @@
 // Agents by name (built-ins) or by module path, loaded inside the worker that runs the trial.
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { BenchrigError } from '../errors.ts';
+import { importUserModule } from '../loader/user-module.ts';
 import type { AgentFactory } from './types.ts';
 
 /** Built-ins load lazily so that a worker pays only for the agent it runs. */
@@ -34,7 +34,7 @@ export function resolveAgentRef(ref: string, cwd: string): { name: string; modul
 
 export async function loadAgentFactory(agent: { name: string; module?: string }): Promise<AgentFactory> {
   const mod: Record<string, unknown> = agent.module
-    ? await import(pathToFileURL(agent.module).href)
+    ? await importUserModule(agent.module)
     : isBuiltin(agent.name)
       ? await BUILTIN_AGENTS[agent.name]()
       : {};

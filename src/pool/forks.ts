@@ -4,12 +4,14 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { BenchrigError, type ErrorValue } from '../errors.ts';
+import { compiledUrl } from '../loader/compile.mjs';
 import type { RunContext } from '../trial/types.ts';
 import type { WorkerMessage } from './messages.ts';
 import { DEFAULT_WORKER_MEMORY_MB, RemoteTrial, remoteSettings, type RemotePoolOptions } from './remote.ts';
 import type { Pool } from './types.ts';
 
-const ENTRY = fileURLToPath(new URL('../worker/entry-fork.mjs', import.meta.url));
+/** The process's entry, compiled to JavaScript with the harness code it imports (no loader to register). */
+const ENTRY = new URL('../worker/entry-fork.ts', import.meta.url);
 /** A worker that dies before it is ready this many times in a row means workers cannot start at all. */
 const MAX_BOOT_FAILURES = 3;
 
@@ -34,10 +36,11 @@ export async function createForkPool(run: RunContext, opts: RemotePoolOptions): 
   let firstReady!: () => void;
   let bootFailed!: (err: Error) => void;
   const booted = new Promise<void>((resolve, reject) => ((firstReady = resolve), (bootFailed = reject)));
+  const entry = fileURLToPath(await compiledUrl(ENTRY));
 
   const spawn = () => {
     // The agent for the worker to start loading as it boots (name and module path only: argv is public).
-    const child = fork(ENTRY, [JSON.stringify({ name: run.agent.name, module: run.agent.module })], {
+    const child = fork(entry, [JSON.stringify({ name: run.agent.name, module: run.agent.module })], {
       execArgv: [`--max-old-space-size=${memoryMb}`],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
@@ -59,8 +62,8 @@ export async function createForkPool(run: RunContext, opts: RemotePoolOptions): 
       w.ready = true;
       bootFailures = 0;
       w.child.send({ type: 'init', run });
-      // Trials start once every worker is up: processes booting mid-run (tsx and the harness, ~0.3 s
-      // of CPU each) starve the trials already running, as in threads.ts.
+      // Trials start once every worker is up: processes booting mid-run (node and the harness)
+      // starve the trials already running, as in threads.ts.
       if (++readyCount >= opts.workers) firstReady();
       return dispatch();
     }

@@ -19,6 +19,7 @@ import { poolFor } from '../pool/index.ts';
 import { schedule } from '../pool/scheduler.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 import { loadHooks } from '../trial/hooks.ts';
+import { precompileUserModule } from '../loader/user-module.ts';
 import type { RunContext } from '../trial/types.ts';
 import { createRunDir, gitCommit, HARNESS_VERSION, redact, safeName } from './run-dir.ts';
 import { expandTrials } from './trials.ts';
@@ -67,6 +68,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const cfg = benchmark.config;
   const agentRef = resolveAgentRef(cfg.agent.name, opts.cwd);
   await checkBenchmarkModules(benchmark);
+  await precompileUserModule(agentRef.module);
   const agentId = cfg.agent.id ?? (agentRef.module ? basename(agentRef.module, extname(agentRef.module)) : agentRef.name);
   const makePool = poolFor(cfg.run.mode);
   const sandbox = sandboxSpec(cfg);

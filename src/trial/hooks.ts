@@ -1,5 +1,5 @@
 // Benchmark hooks (SPEC §4): hooks.ts next to benchmark.toml, loaded by path inside the worker.
-import { pathToFileURL } from 'node:url';
+import { importUserModule } from '../loader/user-module.ts';
 import type { Sample } from '../types.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import type { CheckInput } from '../checks/types.ts';
@@ -30,7 +30,7 @@ export function loadHooks(path: string | undefined): Promise<BenchmarkHooks> {
   if (!path) return Promise.resolve({});
   let p = cache.get(path);
   if (!p) {
-    p = import(pathToFileURL(path).href) as Promise<BenchmarkHooks>;
+    p = importUserModule(path) as Promise<BenchmarkHooks>;
     cache.set(path, p);
   }
   return p;

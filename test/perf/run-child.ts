@@ -1,17 +1,19 @@
-// Starts child.ts in its own Node process and returns its report.
+// Starts child.ts in its own Node process and returns its report. The child runs compiled, as
+// bin/benchrig.mjs runs the CLI (src/loader/compile.mjs): plain `node`, no loader registered.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { compiledUrl } from '../../src/loader/compile.mjs';
 import type { ChildReport, RunSpec } from './child.ts';
 
-const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
-// The repository: `--import tsx` resolves from the working folder.
+const CHILD = new URL('./child.ts', import.meta.url);
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
-export function runChild(spec: RunSpec, extraNodeArgs: string[] = []): Promise<ChildReport> {
+export async function runChild(spec: RunSpec, extraNodeArgs: string[] = []): Promise<ChildReport> {
+  const child = fileURLToPath(await compiledUrl(CHILD));
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [...extraNodeArgs, '--import', 'tsx', CHILD, JSON.stringify(spec)],
+      [...extraNodeArgs, child, JSON.stringify(spec)],
       { cwd: REPO, maxBuffer: 16 * 1024 * 1024, timeout: 600_000, env: { ...process.env, NO_COLOR: '1' } },
       (err, stdout, stderr) => {
         const line = stdout.trim().split('\n').at(-1) ?? '';

@@ -1,0 +1,8 @@
+// Types of compile.mjs (plain JavaScript: it is what loads benchrig's TypeScript).
+export declare const isTypeScript: (path: string) => boolean;
+export declare class CompileError extends Error {
+  readonly entry: string;
+  constructor(message: string, entry: string);
+}
+export declare function cacheDir(): string;
+export declare function compiledUrl(entry: string | URL, opts?: { sourcemap?: boolean }): Promise<string>;

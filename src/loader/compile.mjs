@@ -1,0 +1,241 @@
+// Compiles a TypeScript entry module, and every TypeScript file it imports, into one plain
+// JavaScript ES module (esbuild), cached by content. Node then loads benchrig itself and a
+// benchmark's TypeScript agents, hooks and users without a loader: tsx's ESM loader runs in a
+// thread of its own in every thread that registers it, ~27 MB resident each (measured on Node 20),
+// and a run has a main thread and a worker per --workers.
+//
+// Only TypeScript is bundled. Everything else (packages, .js/.mjs/.cjs/.json files, node:
+// built-ins) stays an import of its absolute file URL, resolved the way Node resolves it: it is the
+// same module instance the rest of the thread imports, and the bundle can live in any folder.
+// Every bundled file keeps its own import.meta.url (and dirname, filename), so that paths it builds
+// from them point next to its source, as they did before. A dynamic import() of TypeScript stays
+// lazy (a chunk of its own, esbuild's code splitting): what a command or a run does not need, and
+// the packages only that code imports, are never loaded.
+//
+// Plain JavaScript on purpose: it is what loads the TypeScript (bin/benchrig.mjs imports it first).
+import { createHash } from 'node:crypto';
+import { accessSync, constants, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const TS_FILE = /\.(?:ts|mts|cts|tsx)$/;
+/** Bumped when what this file produces changes, so that old bundles are not reused. */
+const FORMAT = 1;
+const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Old builds of an entry are removed once they are this old (a process may still be loading one). */
+const PRUNE_AFTER_MS = 60 * 60 * 1000;
+
+/** @param {string} path */
+export const isTypeScript = (path) => TS_FILE.test(path);
+
+export class CompileError extends Error {
+  /** @param {string} message @param {string} entry */
+  constructor(message, entry) {
+    super(message);
+    this.name = 'CompileError';
+    this.entry = entry;
+  }
+}
+
+let cacheDirMemo;
+/**
+ * Where bundles go: $BENCHRIG_CACHE_DIR, else node_modules/.cache/benchrig/modules of the package
+ * (where tools keep caches), else a folder of the user's in the temp folder (read-only installs).
+ */
+export function cacheDir() {
+  if (process.env.BENCHRIG_CACHE_DIR) return resolve(process.env.BENCHRIG_CACHE_DIR);
+  if (cacheDirMemo) return cacheDirMemo;
+  const candidates = [join(PACKAGE_ROOT, 'node_modules', '.cache', 'benchrig', 'modules'), join(tmpdir(), `benchrig-${safeUser()}`, 'modules')];
+  for (const dir of candidates) {
+    try {
+      mkdirSync(dir, { recursive: true });
+      accessSync(dir, constants.W_OK);
+      return (cacheDirMemo = dir);
+    } catch {
+      // not writable: the next one
+    }
+  }
+  throw new Error(`no writable folder for compiled modules (tried ${candidates.join(', ')}); set BENCHRIG_CACHE_DIR`);
+}
+
+function safeUser() {
+  try {
+    return String(userInfo().uid >= 0 ? userInfo().uid : userInfo().username);
+  } catch {
+    return 'user';
+  }
+}
+
+const sha = (data) => createHash('sha256').update(data).digest('hex');
+
+/** @param {string | URL} entry */
+const toPath = (entry) => (entry instanceof URL || String(entry).startsWith('file:') ? fileURLToPath(entry) : resolve(String(entry)));
+
+/** The manifest's inputs, each still with the content it was built from: the bundle is current. */
+function upToDate(manifest, dir) {
+  if (!manifest || manifest.format !== FORMAT) return false;
+  try {
+    statSync(join(dir, manifest.output));
+    for (const [file, hash] of Object.entries(manifest.inputs)) if (sha(readFileSync(file)) !== hash) return false;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function readManifest(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** Written under a temporary name, then renamed: a concurrent reader sees the old file or the new one. */
+function writeAtomic(path, data) {
+  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  writeFileSync(tmp, data);
+  renameSync(tmp, path);
+}
+
+/**
+ * The file URL of `entry` compiled to JavaScript: from the cache when no file it was built from has
+ * changed, else built now. `sourcemap`: an inline source map, so that stack traces (with source
+ * maps enabled) name the TypeScript lines.
+ * @param {string | URL} entry
+ * @param {{ sourcemap?: boolean }} [opts]
+ * @returns {Promise<string>}
+ */
+export async function compiledUrl(entry, opts = {}) {
+  const file = toPath(entry);
+  const dir = cacheDir();
+  const key = sha(`${FORMAT}\0${file}\0${opts.sourcemap ? 'map' : ''}`).slice(0, 20);
+  const manifestPath = join(dir, `${key}.json`);
+  const manifest = readManifest(manifestPath);
+  if (upToDate(manifest, dir)) return pathToFileURL(join(dir, manifest.output)).href;
+  const built = await build(file, opts);
+  const folder = `${key}.${sha(built.files.map((f) => `${f.name}\0${f.text}`).join('\0')).slice(0, 16)}`;
+  writeFolderAtomic(join(dir, folder), built.files);
+  const output = `${folder}/${ENTRY_NAME}.mjs`;
+  writeAtomic(manifestPath, JSON.stringify({ format: FORMAT, entry: file, inputs: built.inputs, output }));
+  prune(dir, key, folder);
+  return pathToFileURL(join(dir, output)).href;
+}
+
+const ENTRY_NAME = 'entry';
+
+/** The entry and its chunks, written into a temporary folder renamed into place (or left to the process that was first). */
+function writeFolderAtomic(target, files) {
+  if (existsDir(target)) return; // the same content, built by another process
+  const tmp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  mkdirSync(tmp, { recursive: true });
+  for (const f of files) writeFileSync(join(tmp, f.name), f.text);
+  try {
+    renameSync(tmp, target);
+  } catch (err) {
+    rmSync(tmp, { recursive: true, force: true });
+    if (!existsDir(target)) throw err;
+  }
+}
+
+function existsDir(path) {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function prune(dir, key, keep) {
+  const now = Date.now();
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(`${key}.`) || name === keep || name.endsWith('.json')) continue;
+    try {
+      if (now - statSync(join(dir, name)).mtimeMs > PRUNE_AFTER_MS) rmSync(join(dir, name), { recursive: true, force: true });
+    } catch {
+      // gone already, or another process's
+    }
+  }
+}
+
+const loaderFor = (path) => (path.endsWith('x') ? 'tsx' : 'ts');
+
+async function build(file, opts) {
+  const esbuild = await import('esbuild');
+  const inputs = {};
+  /** @type {import('esbuild').Plugin} */
+  const plugin = {
+    name: 'benchrig-bundle-typescript-only',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData?.benchrigInner || args.kind === 'entry-point') return undefined;
+        const r = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { benchrigInner: true } });
+        if (r.errors.length > 0) return { errors: r.errors };
+        if (r.external || r.namespace !== 'file') return r;
+        if (isTypeScript(r.path)) return { path: r.path };
+        return { path: pathToFileURL(r.path).href, external: true };
+      });
+      // Each file's own import.meta: replaced in that file only, before it joins the bundle.
+      b.onLoad({ filter: TS_FILE }, async (args) => {
+        const source = readFileSync(args.path);
+        inputs[args.path] = sha(source);
+        const text = source.toString('utf8');
+        if (!text.includes('import.meta')) return { contents: text, loader: loaderFor(args.path) };
+        const url = pathToFileURL(args.path).href;
+        const out = await esbuild.transform(text, {
+          loader: loaderFor(args.path),
+          sourcefile: args.path,
+          sourcemap: opts.sourcemap ? 'inline' : false,
+          target: 'node20',
+          define: { 'import.meta.url': JSON.stringify(url), 'import.meta.filename': JSON.stringify(args.path), 'import.meta.dirname': JSON.stringify(dirname(args.path)) },
+        });
+        return { contents: out.code, loader: 'js' };
+      });
+    },
+  };
+  let result;
+  try {
+    result = await esbuild.build({
+      entryPoints: [file],
+      absWorkingDir: dirname(file),
+      bundle: true,
+      splitting: true,
+      outdir: join(dirname(file), '.benchrig-out'), // never written (write: false): names the outputs
+      entryNames: ENTRY_NAME,
+      chunkNames: 'chunk-[hash]',
+      outExtension: { '.js': '.mjs' },
+      write: false,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      // Node's own conditions only: esbuild would otherwise add "module", and pick another file
+      // of a package than Node does (two instances of it in one thread).
+      conditions: [],
+      sourcemap: opts.sourcemap ? 'inline' : false,
+      sourcesContent: false,
+      legalComments: 'none',
+      logLevel: 'silent',
+      plugins: [plugin],
+    });
+  } catch (err) {
+    throw new CompileError(describeFailure(err, file), file);
+  }
+  return { files: result.outputFiles.map((f) => ({ name: basename(f.path), text: f.text })), inputs };
+}
+
+/** The first error as `file:line:column: text` (and how many more), relative to the working folder. */
+function describeFailure(err, file) {
+  const errors = err?.errors ?? [];
+  if (errors.length === 0) return `${file}: ${err?.message ?? String(err)}`;
+  const first = errors[0];
+  const where = first.location ? `${shortPath(resolve(dirname(file), first.location.file))}:${first.location.line}:${first.location.column + 1}` : shortPath(file);
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more error${errors.length > 2 ? 's' : ''})` : '';
+  return `${where}: ${first.text}${more}`;
+}
+
+function shortPath(p) {
+  const rel = relative(process.cwd(), p);
+  return rel && !rel.startsWith('..') ? rel : p;
+}
+

@@ -1,0 +1,23 @@
+// A benchmark's or a user's own module (agent, hooks, module user) by path. TypeScript is compiled
+// once into the module cache (compile.mjs) and loaded as JavaScript, so no thread needs a loader;
+// JavaScript loads as it is.
+import { pathToFileURL } from 'node:url';
+import { compiledUrl, isTypeScript } from './compile.mjs';
+
+export async function importUserModule(path: string): Promise<Record<string, unknown>> {
+  if (!isTypeScript(path)) return import(pathToFileURL(path).href);
+  const url = await compiledUrl(path, { sourcemap: true });
+  // Stack traces of the module's errors name its TypeScript lines (the bundle carries a source map).
+  // Modules loaded before this, the harness among them, keep their maps unread.
+  process.setSourceMapsEnabled(true);
+  return import(url);
+}
+
+/**
+ * Compiles a TypeScript module ahead of the workers, in the main process, so that they find it in
+ * the cache instead of each building it as they boot. A module that does not compile is left for
+ * whoever loads it to report, as before.
+ */
+export async function precompileUserModule(path: string | undefined): Promise<void> {
+  if (path && isTypeScript(path)) await compiledUrl(path, { sourcemap: true }).catch(() => {});
+}
