@@ -36,5 +36,8 @@ export type WorkerMessage =
   /** An uncaught exception: the worker is about to exit (processes only; threads report it as an 'error'). */
   | { type: 'fatal'; error: ErrorValue };
 
+/** Threads: the key of the message in which a booting thread hands its MessagePort to the main side. */
+export const THREAD_PORT = 'benchrigThreadPort';
+
 /** The messages that concern one trial. */
 export type TrialMessage = Extract<WorkerMessage, { id: number }>;

@@ -49,4 +49,19 @@ describe.each(['threads', 'processes'] as const)('%s pool: crash isolation', (mo
     const firstEnd = Math.min(...rs.map((x) => Date.parse(x.finished_at)));
     expect(lastStart).toBeLessThan(firstEnd);
   });
+
+  it('an interrupt in the same tick as the trials start reaches them: they stop without their worker being killed', async () => {
+    const ac = new AbortController();
+    let started = 0;
+    const r = await runOnPool({
+      mode, bench: 'pool-local', agent: 'sleepy', agentOptions: { seconds: 30 }, samples: ['a', 'b', 'c'],
+      pool: { perWorker: 3, graceMs: 8000 }, signal: ac.signal,
+      // After the third trial is handed to the pool, before its worker can say it has it.
+      onStart: () => void (++started === 3 && queueMicrotask(() => ac.abort())),
+    });
+    expect(started).toBe(3);
+    expect(r.results).toEqual({}); // interrupted trials are neither reported nor saved: --resume runs them
+    expect(['a', 'b', 'c'].map((id) => r.saved(id))).toEqual([undefined, undefined, undefined]);
+    expect(r.ms).toBeLessThan(6000); // answered the cancel: not killed after the 8 s grace period, nor slept 30 s
+  });
 });

@@ -33,6 +33,7 @@ export async function runOnPool(o: {
   agentOptions?: Record<string, unknown>;
   signal?: AbortSignal;
   hooks?: TrialHooks;
+  onStart?: () => void;
   runId?: string;
 }): Promise<PoolRun> {
   const b = await loadBenchmark(join(FIXTURES, 'benchmarks', o.bench), { flags: o.flags, sample: o.samples });
@@ -60,7 +61,7 @@ export async function runOnPool(o: {
   const results: Record<string, TrialResult> = {};
   const t0 = performance.now();
   try {
-    await schedule(pool, expandTrials(b.samples, 1), { signal: o.signal ?? new AbortController().signal, hooks: o.hooks, onResult: (r) => (results[r.task_id] = r) });
+    await schedule(pool, expandTrials(b.samples, 1), { signal: o.signal ?? new AbortController().signal, hooks: o.hooks, onStart: o.onStart, onResult: (r) => (results[r.task_id] = r) });
   } finally {
     await pool.close();
   }
