@@ -1,5 +1,5 @@
-// Compiles a TypeScript entry module, and every TypeScript file it imports, into one plain
-// JavaScript ES module (esbuild), cached by content. Node then loads benchrig itself and a
+// Compiles a TypeScript entry module, and every TypeScript file it imports, into plain JavaScript
+// ES modules (esbuild: an entry and its chunks), cached by content. Node then loads benchrig and a
 // benchmark's TypeScript agents, hooks and users without a loader: tsx's ESM loader runs in a
 // thread of its own in every thread that registers it, ~27 MB resident each (measured on Node 20),
 // and a run has a main thread and a worker per --workers.
@@ -38,25 +38,27 @@ export class CompileError extends Error {
   }
 }
 
-let cacheDirMemo;
+const memo = new Map();
 /**
- * Where bundles go: $BENCHRIG_CACHE_DIR, else node_modules/.cache/benchrig/modules of the package
+ * Where builds go: $BENCHRIG_MODULE_CACHE, else node_modules/.cache/benchrig/modules of the package
  * (where tools keep caches), else a folder of the user's in the temp folder (read-only installs).
  */
 export function cacheDir() {
-  if (process.env.BENCHRIG_CACHE_DIR) return resolve(process.env.BENCHRIG_CACHE_DIR);
-  if (cacheDirMemo) return cacheDirMemo;
-  const candidates = [join(PACKAGE_ROOT, 'node_modules', '.cache', 'benchrig', 'modules'), join(tmpdir(), `benchrig-${safeUser()}`, 'modules')];
+  const env = process.env.BENCHRIG_MODULE_CACHE;
+  const key = env ?? '';
+  if (memo.has(key)) return memo.get(key);
+  const candidates = env ? [resolve(env)] : [join(PACKAGE_ROOT, 'node_modules', '.cache', 'benchrig', 'modules'), join(tmpdir(), `benchrig-${safeUser()}`, 'modules')];
   for (const dir of candidates) {
     try {
       mkdirSync(dir, { recursive: true });
       accessSync(dir, constants.W_OK);
-      return (cacheDirMemo = dir);
+      memo.set(key, dir);
+      return dir;
     } catch {
       // not writable: the next one
     }
   }
-  throw new Error(`no writable folder for compiled modules (tried ${candidates.join(', ')}); set BENCHRIG_CACHE_DIR`);
+  throw new Error(`no writable folder for compiled modules (tried ${candidates.join(', ')}); set BENCHRIG_MODULE_CACHE`);
 }
 
 function safeUser() {
@@ -161,8 +163,21 @@ function prune(dir, key, keep) {
 
 const loaderFor = (path) => (path.endsWith('x') ? 'tsx' : 'ts');
 
+/** Builds in progress in this thread: esbuild's service process is stopped when none is left. */
+let building = 0;
+
 async function build(file, opts) {
   const esbuild = await import('esbuild');
+  building++;
+  try {
+    return await bundle(esbuild, file, opts);
+  } finally {
+    // Else esbuild's process would live as long as this one (a whole run) for nothing.
+    if (--building === 0) esbuild.stop();
+  }
+}
+
+async function bundle(esbuild, file, opts) {
   const inputs = {};
   /** @type {import('esbuild').Plugin} */
   const plugin = {

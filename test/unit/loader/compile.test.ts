@@ -10,18 +10,18 @@ import { importUserModule } from '../../../src/loader/user-module.ts';
 
 let root: string;
 let cache: string;
-const previous = process.env.BENCHRIG_CACHE_DIR;
+const previous = process.env.BENCHRIG_MODULE_CACHE;
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'benchrig-compile-'));
   cache = join(root, 'cache');
   // Packages resolve from the projects as from a benchmark inside the repository.
   symlinkSync(fileURLToPath(new URL('../../../node_modules', import.meta.url)), join(root, 'node_modules'));
-  process.env.BENCHRIG_CACHE_DIR = cache;
+  process.env.BENCHRIG_MODULE_CACHE = cache;
 });
 afterAll(() => {
-  if (previous === undefined) delete process.env.BENCHRIG_CACHE_DIR;
-  else process.env.BENCHRIG_CACHE_DIR = previous;
+  if (previous === undefined) delete process.env.BENCHRIG_MODULE_CACHE;
+  else process.env.BENCHRIG_MODULE_CACHE = previous;
   rmSync(root, { recursive: true, force: true });
 });
 
