@@ -4,7 +4,24 @@
 import { pathToFileURL } from 'node:url';
 import { compiledUrl, isTypeScript } from './compile.mjs';
 
-export async function importUserModule(path: string): Promise<Record<string, unknown>> {
+type Module = Record<string, unknown>;
+
+// Each module loads once per thread, whoever asks (hooks, the module user, the agent, every trial):
+// checking a compiled module's sources reads and hashes them. A failed load is not kept: the next
+// caller tries again.
+const loaded = new Map<string, Promise<Module>>();
+
+export function importUserModule(path: string): Promise<Module> {
+  let p = loaded.get(path);
+  if (!p) {
+    p = load(path);
+    loaded.set(path, p);
+    p.catch(() => loaded.delete(path));
+  }
+  return p;
+}
+
+async function load(path: string): Promise<Module> {
   if (!isTypeScript(path)) return import(pathToFileURL(path).href);
   const url = await compiledUrl(path, { sourcemap: true });
   // Stack traces of the module's errors name its TypeScript lines (the bundle carries a source map).

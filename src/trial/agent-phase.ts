@@ -57,8 +57,8 @@ export async function runAgentPhase(
   }
 }
 
-// The agent module loads once per worker: a dynamic import per trial costs a round trip to the
-// module loader's thread (~0.8 ms a trial, measured). A failed load is not kept: the next trial retries.
+// The agent's factory is found once per worker: a dynamic import per trial cost a round trip to the
+// module loader (~0.8 ms a trial under tsx, measured). A failed load is not kept: the next trial retries.
 const factories = new Map<string, Promise<AgentFactory>>();
 
 /**

@@ -23,15 +23,7 @@ export interface BenchmarkHooks {
   checks?: Record<string, (input: CheckInput) => Verdict | Promise<Verdict>>;
 }
 
-const cache = new Map<string, Promise<BenchmarkHooks>>();
-
-/** Loaded once per worker and reused by every trial it runs. */
+/** Loaded once per worker (importUserModule keeps it) and reused by every trial it runs. */
 export function loadHooks(path: string | undefined): Promise<BenchmarkHooks> {
-  if (!path) return Promise.resolve({});
-  let p = cache.get(path);
-  if (!p) {
-    p = importUserModule(path) as Promise<BenchmarkHooks>;
-    cache.set(path, p);
-  }
-  return p;
+  return path ? (importUserModule(path) as Promise<BenchmarkHooks>) : Promise.resolve({});
 }

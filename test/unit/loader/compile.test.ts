@@ -112,6 +112,16 @@ describe('importUserModule', () => {
     expect(isTypeScript('x.mts') && isTypeScript('x.cts') && isTypeScript('x.tsx') && !isTypeScript('x.mjs')).toBe(true);
   });
 
+  it('loads a module once per thread, and tries again after a failed load', async () => {
+    const dir = project('once', { 'user.ts': `export const n: number = 1;\n`, 'broken.ts': `export const = ;\n` });
+    const first = await importUserModule(join(dir, 'user.ts'));
+    writeFileSync(join(dir, 'user.ts'), `export const n: number = 2;\n`);
+    expect(await importUserModule(join(dir, 'user.ts'))).toBe(first); // every trial gets the same module
+    await expect(importUserModule(join(dir, 'broken.ts'))).rejects.toThrow(/broken\.ts:1:\d+/);
+    writeFileSync(join(dir, 'broken.ts'), `export const fixed: boolean = true;\n`);
+    expect((await importUserModule(join(dir, 'broken.ts'))).fixed).toBe(true);
+  });
+
   it("reports a TypeScript module's error at its TypeScript line", async () => {
     const dir = project('trace', { 'thrower.ts': `type T = { a: number };\nconst t: T = { a: 1 };\nexport function boom(): never {\n  throw new Error('boom ' + t.a);\n}\n` });
     const mod = await importUserModule(join(dir, 'thrower.ts'));
