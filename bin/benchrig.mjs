@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// benchrig runs as plain JavaScript: its TypeScript sources are compiled (esbuild) into one module,
+// benchrig runs as plain JavaScript: its TypeScript sources are compiled (esbuild) into modules
 // cached by content, on first use and after any change to them. No build step to forget, and no
 // TypeScript loader in any thread (src/loader/compile.mjs says why).
 import { compiledUrl } from '../src/loader/compile.mjs';

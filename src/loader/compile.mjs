@@ -112,7 +112,8 @@ function writeAtomic(path, data) {
 export async function compiledUrl(entry, opts = {}) {
   const file = toPath(entry);
   const dir = cacheDir();
-  const key = sha(`${FORMAT}\0${file}\0${opts.sourcemap ? 'map' : ''}`).slice(0, 20);
+  // The same key across FORMATs: a newer format's build replaces the older one (which is pruned).
+  const key = sha(`${file}\0${opts.sourcemap ? 'map' : ''}`).slice(0, 20);
   const manifestPath = join(dir, `${key}.json`);
   const manifest = readManifest(manifestPath);
   if (upToDate(manifest, dir)) return pathToFileURL(join(dir, manifest.output)).href;

@@ -213,7 +213,7 @@ export const REPORT_CSP = `default-src 'none'; style-src ${sha256(REPORT_CSS)}; 
  * JSON escaped on its own: scriptJson's escapes are per character, so the pieces join into the same
  * text as escaping the whole), then the tail. A 10,000-trial page is never held whole.
  */
-export async function* htmlReportParts(
+async function* htmlReportParts(
   report: EvaluationReport, results: Iterable<TrialResult> | AsyncIterable<TrialResult>, slowest: SlowTrial[] | null,
 ): AsyncGenerator<string> {
   const clip = clipFor(report.metrics.n_trials);

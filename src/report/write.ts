@@ -40,21 +40,22 @@ export async function writeChunksAtomic(path: string, chunks: Iterable<string | 
       return open(tmp, 'w');
     });
     try {
+      // Each writeFile on a handle writes from its current position: the pieces follow each other.
       let pending = '';
+      const flush = async () => {
+        if (pending) await fh.writeFile(pending);
+        pending = '';
+      };
       for await (const chunk of chunks) {
         if (typeof chunk !== 'string') {
-          if (pending) await fh.writeFile(pending);
-          pending = '';
-          await fh.writeFile(chunk); // from the current position, like every writeFile on a handle
-          continue;
-        }
-        pending += chunk;
-        if (pending.length >= CHUNK_CHARS) {
-          await fh.writeFile(pending);
-          pending = '';
+          await flush();
+          await fh.writeFile(chunk);
+        } else {
+          pending += chunk;
+          if (pending.length >= CHUNK_CHARS) await flush();
         }
       }
-      if (pending) await fh.writeFile(pending);
+      await flush();
       await fh.sync();
     } finally {
       await fh.close();
