@@ -12,6 +12,7 @@
 // would defeat --per-worker. A thread that does not answer a cancel is terminated directly (each
 // trial reports its threadId first); piscina sees it exit and replaces it.
 import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { compiledUrl } from '../loader/compile.mjs';
@@ -23,6 +24,8 @@ import type { ThreadTask } from '../worker/entry-thread.ts';
 
 /** The thread's entry, compiled to JavaScript with the harness code it imports: no loader per thread. */
 const ENTRY = new URL('../worker/entry-thread.ts', import.meta.url);
+/** What piscina loads: a CommonJS module that imports the compiled entry (it says why). */
+const PISCINA_FILE = fileURLToPath(new URL('../worker/entry-thread.cjs', import.meta.url));
 const WORKER_YOUNG_GENERATION_MB = 4;
 
 /**
@@ -76,7 +79,7 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
   const settings = remoteSettings(run, opts);
   const memoryMb = opts.workerMemoryMb ?? DEFAULT_WORKER_MEMORY_MB;
   const piscina = startPiscina({
-    filename: await compiledUrl(ENTRY),
+    filename: PISCINA_FILE,
     minThreads: opts.workers,
     maxThreads: opts.workers,
     concurrentTasksPerWorker: opts.perWorker,
@@ -84,7 +87,7 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
     // Atomics would let an idle thread block its event loop waiting for tasks: our trials are async
     // and their ports must keep being read.
     atomics: 'disabled',
-    workerData: { run },
+    workerData: { run, entry: await compiledUrl(ENTRY) },
     // The young generation capped: left to grow, each thread's reaches ~32 MB under a fast trial
     // stream (10,000 trials: +100 MB resident for 2 threads), for no gain in CPU time. 4 MB rather
     // than 8: ~10 MB less for 2 threads, the same CPU time (measured, 2,000 one-call trials × 3).
