@@ -6,6 +6,7 @@ import type { CheckImpl } from './types.ts';
 import type { CheckConfig } from '../config/schema.ts';
 import type { Verdict } from '../types.ts';
 import { ungradable } from './text.ts';
+import { describe, SandboxError } from '../errors.ts';
 
 function functionName(check: CheckConfig): string {
   const f = check.function;
@@ -26,7 +27,15 @@ export const custom: CheckImpl = {
     if (typeof fn !== 'function') return ungradable(`hooks export no check function "${name}" (export const checks = { ${name}(input) {…} })`);
     // A hook is the benchmark's own code, but it has no business with the judge's api key.
     const { judge: _judge, onEvent: _onEvent, customChecks: _fns, ...visible } = input;
-    const v = await fn(visible);
+    let v: Verdict;
+    try {
+      v = await fn(visible);
+    } catch (err) {
+      // The function reads what the agent produced; if that makes it throw, the agent failed it. A
+      // check that truly cannot decide returns { passed: null } instead.
+      if (err instanceof SandboxError) throw err;
+      return { score: 0, passed: false, reason: `custom check "${name}" threw: ${describe(err)}` };
+    }
     if (!v || typeof v !== 'object') return ungradable(`custom check "${name}" returned ${v === undefined ? 'nothing' : typeof v}, not {score, passed, reason}`);
     return v;
   },

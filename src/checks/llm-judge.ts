@@ -102,10 +102,17 @@ function rawScore(entry: unknown): number | undefined | null {
 const reasoningOf = (entry: unknown) =>
   entry && typeof entry === 'object' && typeof (entry as Record<string, unknown>).reasoning === 'string' ? ((entry as Record<string, unknown>).reasoning as string) : '';
 
+/**
+ * A judge that answered but not in the asked form fails the reply under grading: that reply is in
+ * the judge's prompt and may be what steered it off its format, so it cannot be a way out of
+ * grading. Only a judge that could not answer at all leaves the check ungradable.
+ */
+const offFormat = (reason: string, reply: string): Verdict => ({ score: 0, passed: false, reason: `${reason} (graded as a failure)`, details: { judge_reply: reply } });
+
 /** The verdict from the judge's reply text (pure: the model call is elsewhere). */
 export function verdictFromReply(spec: JudgeSpec, reply: string): Verdict {
   const obj = firstJsonObject(reply);
-  if (!obj) return ungradable(`the judge's reply has no JSON object: "${excerpt(reply, 80)}"`, { judge_reply: reply });
+  if (!obj) return offFormat(`the judge's reply has no JSON object: "${excerpt(reply, 80)}"`, reply);
   const missing: string[] = [];
   const nonNumeric: string[] = [];
   const raw: Record<string, number> = {};
@@ -119,7 +126,7 @@ export function verdictFromReply(spec: JudgeSpec, reply: string): Verdict {
     const why = [missing.length ? `no score for ${missing.join(', ')}` : '', nonNumeric.length ? `a non-numeric score for ${nonNumeric.join(', ')}` : '']
       .filter(Boolean)
       .join('; ');
-    return ungradable(`the judge gave ${why}`, { judge_reply: reply });
+    return offFormat(`the judge gave ${why}`, reply);
   }
 
   const [lo, hi] = spec.range;

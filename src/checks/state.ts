@@ -57,17 +57,22 @@ function commandOf(check: Record<string, unknown>): string | undefined {
 const isArtifact = (v: unknown): v is SandboxTestArtifact =>
   isObject(v) && typeof v.exit_code === 'number' && typeof v.stdout === 'string';
 
-/** The state a command printed, or an ungradable verdict saying why there is none. */
+/**
+ * The state a command printed, or a failed verdict saying why there is none: the command ran, so
+ * whatever broke it (a deleted or corrupted state file, a hang) is the agent's work, not a reason
+ * to leave the trial ungraded.
+ */
 function stateFromOutput(a: SandboxTestArtifact): { state: unknown } | Verdict {
-  if (a.timed_out) return ungradable('state_command timed out');
+  const failed = (reason: string): Verdict => ({ score: 0, passed: false, reason, details: { exit_code: a.exit_code, timed_out: a.timed_out } });
+  if (a.timed_out) return failed('state_command timed out');
   if (a.exit_code !== 0) {
     const tail = lastLine(a.stderr ?? '', a.stdout);
-    return ungradable(`state_command exited ${a.exit_code}${tail ? `: ${excerpt(tail, 100)}` : ''}`);
+    return failed(`state_command exited ${a.exit_code}${tail ? `: ${excerpt(tail, 100)}` : ''}`);
   }
   try {
     return { state: JSON.parse(a.stdout) };
   } catch (err) {
-    return ungradable(`state_command did not print JSON (${(err as Error).message}): ${JSON.stringify(excerpt(a.stdout, 60))}`);
+    return failed(`state_command did not print JSON (${(err as Error).message}): ${JSON.stringify(excerpt(a.stdout, 60))}`);
   }
 }
 

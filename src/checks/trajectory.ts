@@ -118,7 +118,8 @@ export const argumentCorrectness: CheckImpl = {
       matched += bestHits;
       for (const k of keys) if (!(Object.hasOwn(executed[best].args, k) && deepEqual(executed[best].args[k], e.args[k]))) wrong.push(`${e.tool}.${k}`);
     }
-    if (considered === 0) return ungradable('none of the expected tools was called');
+    // Not calling the tools at all is the worst argument score, not a way out of grading.
+    if (considered === 0) return result(0, 'none of the expected tools was called', { matched: 0, expected: expected.reduce((n, e) => n + Object.keys(e.args).length, 0) });
     if (total === 0) return result(1, 'no expected arguments to compare', { matched: 0, expected: 0 });
     const reason = `${matched} of ${total} expected arguments right${wrong.length ? `; wrong or missing ${wrong.slice(0, 5).join(', ')}${wrong.length > 5 ? ', …' : ''}` : ''}`;
     return result(matched / total, reason, { matched, expected: total, wrong });

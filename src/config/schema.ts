@@ -83,6 +83,16 @@ export const limitsSchema = z
   .strict();
 export type Limits = z.infer<typeof limitsSchema>;
 
+/** How grading is kept out of the agent's reach (SPEC §7). */
+const gradingSchema = z
+  .object({
+    /** same: the agent's sandbox, restarted bare; fresh: a new container of the image with only `outputs` copied over. */
+    isolation: z.enum(['same', 'fresh']).default('same'),
+    /** Absolute paths copied from the agent's sandbox with isolation = "fresh"; default: the workdir. */
+    outputs: z.array(z.string().regex(/^\/./, 'an absolute path other than /')).min(1).optional(),
+  })
+  .strict();
+
 /** Metrics where higher is better: the only ones a gate may name (SPEC §12). */
 export const GATE_METRICS = ['pass_rate', 'pass_all_k', 'pass_at_k', 'mean_score'] as const;
 
@@ -125,6 +135,7 @@ export const configSchema = z
     llm: llmSchema,
     limits: limitsSchema.default(limitsSchema.parse({})),
     checks: z.array(checkSchema).default([]),
+    grading: gradingSchema.default({ isolation: 'same' }),
     gate: z.object({ metric: z.string(), threshold: z.number() }).strict().optional(),
     run: z
       .object({

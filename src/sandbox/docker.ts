@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
 import { SandboxError } from '../errors.ts';
-import type { ExecOptions, ExecResult, Sandbox, SandboxLabels, SandboxProvider, SandboxSpec } from './types.ts';
+import type { ExecOptions, ExecResult, Sandbox, SandboxHealth, SandboxLabels, SandboxProvider, SandboxSpec } from './types.ts';
 import { checkDocker, DEFAULT_DEADLINE_MS, docker, dockerMessage, sleep, statusOf, withDeadline } from './client.ts';
 import { copyIn, copyOut, inContainer, readFile, writeFile, type ExtractReport } from './copy.ts';
 import { runExec } from './exec.ts';
@@ -10,12 +10,13 @@ import { ensureImage } from './images.ts';
 import { clientFor, HostError } from './hosts.ts';
 import { buildLabels } from './labels.ts';
 import { sweep } from './sweep.ts';
+import { ensureToolbox, KEEP_ALIVE, TOOLBOX_BIN, TOOLBOX_MOUNT } from './toolbox.ts';
+import { transferPath } from './transfer.ts';
 
 const START_ATTEMPTS = 3;
 const FLEET_START_ATTEMPTS = 2;
 const BACKOFF_MS = 500;
-// Busybox-compatible and needs nothing but sh; the container is removed with force, never stopped.
-const KEEP_ALIVE = ['sh', '-c', 'while :; do sleep 3600; done'];
+const HEALTH_DEADLINE_MS = 5_000;
 
 export class DockerSandbox implements Sandbox {
   readonly id: string;
@@ -27,12 +28,14 @@ export class DockerSandbox implements Sandbox {
     /** The daemon it lives on, and that daemon's fleet URL (absent without a fleet). */
     readonly client: Docker = docker(),
     readonly host?: string,
+    /** The image's PATH, after which the toolbox's applets come for trusted commands. */
+    private readonly imagePath = DEFAULT_PATH,
   ) {
     this.id = container.id;
   }
 
   exec(cmd: string | string[], opts?: ExecOptions): Promise<ExecResult> {
-    return runExec({ container: this.container, workdir: this.workdir, ...this.spec }, cmd, opts);
+    return runExec({ container: this.container, workdir: this.workdir, ...this.spec, trustedPath: `${TOOLBOX_BIN}:${this.imagePath}` }, cmd, opts);
   }
   readFile(file: string): Promise<string> {
     return readFile(this.container, inContainer(this.workdir, file));
@@ -51,12 +54,65 @@ export class DockerSandbox implements Sandbox {
   copyOutReport(src: string, dest: string, opts?: { maxBytes?: number }): Promise<ExtractReport> {
     return copyOut(this.container, inContainer(this.workdir, src), dest, opts);
   }
+
+  /** SIGKILL to the container's init ends every process in it at once; the start runs only the toolbox's keep-alive. */
+  async restart(): Promise<void> {
+    const what = `restart ${this.id.slice(0, 12)}`;
+    try {
+      await withDeadline(this.container.kill(), DEFAULT_DEADLINE_MS, what).catch((err) => {
+        if (statusOf(err) !== 409) throw err; // 409: not running (the agent stopped it already)
+      });
+      await withDeadline(this.container.wait({ condition: 'not-running' }), DEFAULT_DEADLINE_MS, what);
+      await withDeadline(this.container.start(), DEFAULT_DEADLINE_MS, what);
+    } catch (err) {
+      if (err instanceof SandboxError) throw err;
+      throw new SandboxError(`could not restart the sandbox for grading: ${dockerMessage(err)}`, err);
+    }
+  }
+
+  async health(): Promise<SandboxHealth> {
+    try {
+      await withDeadline(this.client.ping(), HEALTH_DEADLINE_MS, 'ping');
+    } catch {
+      return { daemon: false, state: 'unknown' };
+    }
+    try {
+      const { State } = await withDeadline(this.container.inspect(), HEALTH_DEADLINE_MS, 'inspect');
+      return { daemon: true, state: State.Running ? 'running' : 'stopped', exitCode: State.ExitCode, oomKilled: State.OOMKilled };
+    } catch (err) {
+      return statusOf(err) === 404 ? { daemon: true, state: 'gone' } : { daemon: false, state: 'unknown' };
+    }
+  }
+
+  transfer(path: string, target: Sandbox, opts?: { maxBytes?: number }): Promise<void> {
+    if (!(target instanceof DockerSandbox)) throw new Error('transfer: the target is not a Docker sandbox');
+    return transferPath(this.container, target.container, inContainer(this.workdir, path), opts?.maxBytes);
+  }
+}
+
+const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+const imagePaths = new WeakMap<Docker, Map<string, Promise<string>>>();
+
+/** The PATH the image sets (once per image and daemon), so trusted commands still find its tools after ours. */
+function imagePath(client: Docker, image: string): Promise<string> {
+  let byImage = imagePaths.get(client);
+  if (!byImage) imagePaths.set(client, (byImage = new Map()));
+  let p = byImage.get(image);
+  if (!p) {
+    p = withDeadline(client.getImage(image).inspect(), DEFAULT_DEADLINE_MS, `inspect ${image}`).then(
+      (info) => (info.Config?.Env ?? []).find((e) => e.startsWith('PATH='))?.slice(5) || DEFAULT_PATH,
+    );
+    byImage.set(image, p);
+    p.catch(() => byImage!.delete(image));
+  }
+  return p;
 }
 
 export class DockerProvider implements SandboxProvider {
   async prepare(spec: SandboxSpec): Promise<void> {
     await checkDocker();
     await ensureImage(spec);
+    await ensureToolbox(spec.image);
   }
 
   async start(spec: SandboxSpec, labels: SandboxLabels, signal?: AbortSignal): Promise<DockerSandbox> {
@@ -68,9 +124,10 @@ export class DockerProvider implements SandboxProvider {
       signal?.throwIfAborted();
       let container: Docker.Container | undefined;
       try {
-        container = await withDeadline(client.createContainer(createOptions(spec, labels)), DEFAULT_DEADLINE_MS, 'create container');
+        const [toolbox, path] = await Promise.all([ensureToolbox(spec.image, client), imagePath(client, spec.image)]);
+        container = await withDeadline(client.createContainer(createOptions(spec, labels, toolbox)), DEFAULT_DEADLINE_MS, 'create container');
         await withDeadline(container.start(), DEFAULT_DEADLINE_MS, 'start container');
-        const sandbox = new DockerSandbox(container, spec.image, spec.workdir, spec, client, host);
+        const sandbox = new DockerSandbox(container, spec.image, spec.workdir, spec, client, host, path);
         await runSetup(this, sandbox, spec.setup ?? []);
         return sandbox;
       } catch (err) {
@@ -136,8 +193,12 @@ async function removeQuietly(container: Docker.Container): Promise<void> {
   await withDeadline(container.remove({ force: true, v: true }), DEFAULT_DEADLINE_MS, 'remove').catch(() => undefined);
 }
 
-/** The container's create options: every SPEC §7 default, and nothing from the host but the shared volume. */
-export function createOptions(spec: SandboxSpec, labels: SandboxLabels): Docker.ContainerCreateOptions {
+/**
+ * The container's create options: every SPEC §7 default, and nothing from the host but the shared
+ * volume and the harness's read-only toolbox volume (`toolbox`, see toolbox.ts), whose shell keeps
+ * the container alive.
+ */
+export function createOptions(spec: SandboxSpec, labels: SandboxLabels, toolbox: string): Docker.ContainerCreateOptions {
   const memory = parseMemory(spec.memory);
   const slug = labels.sessionId.replace(/[^a-zA-Z0-9_.-]/g, '-').slice(0, 60);
   return {
@@ -157,7 +218,10 @@ export function createOptions(spec: SandboxSpec, labels: SandboxLabels): Docker.
       NanoCpus: Math.round(spec.cpus * 1e9),
       PidsLimit: spec.pids,
       Init: true,
-      Mounts: spec.shared ? [{ Type: 'volume', Source: spec.shared.volume, Target: spec.shared.mount, ReadOnly: true }] : [],
+      Mounts: [
+        { Type: 'volume', Source: toolbox, Target: TOOLBOX_MOUNT, ReadOnly: true, VolumeOptions: { NoCopy: true } as Docker.MountSettings['VolumeOptions'] },
+        ...(spec.shared ? [{ Type: 'volume' as const, Source: spec.shared.volume, Target: spec.shared.mount, ReadOnly: true }] : []),
+      ],
     },
   };
 }

@@ -7,12 +7,15 @@ import type Docker from 'dockerode';
 import { SandboxError } from '../errors.ts';
 import type { ExecOptions, ExecResult } from './types.ts';
 import { DEFAULT_DEADLINE_MS, dockerMessage, sleep, withDeadline } from './client.ts';
+import { TOOLBOX_BIN, trustedArgv } from './toolbox.ts';
 
 export interface ExecTarget {
   container: Docker.Container;
   workdir: string;
   execTimeoutMs: number;
   maxOutputBytes: number;
+  /** PATH for trusted commands: the toolbox's applets first, then the image's. */
+  trustedPath?: string;
 }
 
 /** Env var stamped on every exec; its descendants inherit it, so the killer can find them all. */
@@ -22,6 +25,7 @@ const KILL_GRACE_MS = 3_000;
 
 // Kills every process carrying the marker, and each one's process group (docker exec makes the
 // command a session leader, so its group holds the whole job). Repeated to catch forks in flight.
+// It runs from the toolbox (its sh, grep and kill), so an agent cannot dodge it by replacing them.
 const KILL_SCRIPT = `m="${MARKER_VAR}=$1"
 for i in 1 2 3; do
   for d in /proc/[0-9]*; do
@@ -33,12 +37,13 @@ done
 exit 0`;
 
 export async function runExec(target: ExecTarget, cmd: string | string[], opts: ExecOptions = {}): Promise<ExecResult> {
-  const argv = typeof cmd === 'string' ? ['sh', '-c', cmd] : cmd;
+  const argv = typeof cmd === 'string' ? (opts.trusted ? trustedArgv(cmd) : ['sh', '-c', cmd]) : cmd;
   if (argv.length === 0) throw new Error('exec: empty command');
+  const env = Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${v}`);
+  if (opts.trusted) env.unshift(`PATH=${target.trustedPath ?? TOOLBOX_BIN}`);
   const timeoutMs = opts.timeoutMs ?? target.execTimeoutMs;
   const cwd = path.posix.resolve(target.workdir, opts.cwd ?? '.');
   const marker = randomUUID();
-  const env = Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${v}`);
   const withStdin = opts.stdin !== undefined;
 
   let exec: Docker.Exec;
@@ -99,7 +104,7 @@ export async function runExec(target: ExecTarget, cmd: string | string[], opts: 
 async function killInside(container: Docker.Container, marker: string): Promise<void> {
   try {
     const killer = await withDeadline(
-      container.exec({ Cmd: ['sh', '-c', KILL_SCRIPT, 'sh', marker], AttachStdout: true, AttachStderr: true }),
+      container.exec({ Cmd: [...trustedArgv(KILL_SCRIPT), 'sh', marker], Env: [`PATH=${TOOLBOX_BIN}`], AttachStdout: true, AttachStderr: true }),
       DEFAULT_DEADLINE_MS,
       'exec kill',
     );

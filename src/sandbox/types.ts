@@ -7,6 +7,21 @@ export interface ExecOptions {
   cwd?: string;
   env?: Record<string, string>;
   stdin?: string;
+  /**
+   * Run through the harness's own read-only shell and tools (SPEC §7): a string command goes to the
+   * toolbox's `sh -c`, and the toolbox's applets come first on PATH. Grading commands run this way.
+   */
+  trusted?: boolean;
+}
+
+/** What the daemon says of a sandbox after a failure: who is to blame depends on it (SPEC §7). */
+export interface SandboxHealth {
+  /** The daemon answered. */
+  daemon: boolean;
+  /** gone: removed (never by the agent, which has no Docker access); unknown: the daemon did not say. */
+  state: 'running' | 'stopped' | 'gone' | 'unknown';
+  exitCode?: number;
+  oomKilled?: boolean;
 }
 
 export interface ExecResult {
@@ -31,6 +46,11 @@ export interface Sandbox {
   copyIn(src: string | Record<string, string | Uint8Array>, dest: string): Promise<void>;
   /** Copy `src` out of the sandbox into host folder `dest`; untrusted: regular files and folders only, size-capped. */
   copyOut(src: string, dest: string, opts?: { maxBytes?: number }): Promise<void>;
+  /** Ends every process in the sandbox (whatever the agent left running) and starts it bare again; files stay. */
+  restart(): Promise<void>;
+  health(): Promise<SandboxHealth>;
+  /** Copies `path` (a folder or file) of this sandbox to the same path in `target`, up to `maxBytes`. */
+  transfer(path: string, target: Sandbox, opts?: { maxBytes?: number }): Promise<void>;
 }
 
 /** Everything a provider needs to create one trial's sandbox; plain JSON (crosses workers). */

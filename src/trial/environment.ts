@@ -43,6 +43,7 @@ export async function startEnvironment(s: Session): Promise<void> {
 export async function cleanUp(s: Session, error: ErrorValue | null): Promise<void> {
   await timed(s, 'cleanup', async () => {
     const { sandbox, provider, recorder } = s;
+    if (s.gradingSandbox && provider) await provider.stop(s.gradingSandbox, { interrupted: error?.kind === 'interrupted' }).catch(() => {}); // else the run's sweep
     if (sandbox && provider) {
       if (s.run.keepSandbox && error?.kind !== 'interrupted') {
         recorder.log('info', `sandbox kept: docker exec -it ${sandbox.id.slice(0, 12)} sh   (remove: docker rm -f ${sandbox.id.slice(0, 12)})`);

@@ -1,9 +1,10 @@
-// Phase 6 of a trial (SPEC §6): with the agent done, copy the tests in, let the benchmark's
-// `collect` hook add final state and artifacts, and run every check while the sandbox is alive.
+// Phase 6 of a trial (SPEC §6): with the agent done, isolate the sandbox from it and copy the tests
+// in (isolation.ts), let the benchmark's `collect` hook add final state and artifacts, and run
+// every check while the sandbox is alive.
 import { gradeTrial } from '../checks/grade.ts';
 import type { CheckVerdict } from '../types.ts';
 import type { AgentPhaseOutcome } from './agent-phase.ts';
-import { copyTests } from './environment.ts';
+import { isolateForGrading } from './isolation.ts';
 import { bounded, timed, type Session } from './session.ts';
 
 export interface Graded {
@@ -15,11 +16,12 @@ export interface Graded {
 export const NOT_GRADED: Graded = { verdicts: [], artifacts: {}, finalState: {} };
 
 export async function collectAndGrade(s: Session, outcome: AgentPhaseOutcome | undefined): Promise<Graded> {
-  const { run, input, sandbox, recorder } = s;
+  const { run, input, recorder } = s;
   const span = s.spans.open('grade');
+  s.phase = 'grading';
   try {
     return await timed(s, 'grading', async () => {
-      if (sandbox && input.sample.tests !== undefined) await copyTests(sandbox, run, input.sample);
+      const sandbox = await isolateForGrading(s);
       const replies = outcome?.replies ?? [];
       const collected = await bounded(s, 'collect', s.hooks.collect?.({ sample: input.sample, sandbox, sessionId: s.sessionId, runDir: run.runDir, benchmarkDir: run.benchmark.dir, replies }));
       const finalState = { ...(outcome?.state ?? {}), ...(collected?.final_state ?? {}) };

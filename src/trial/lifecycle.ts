@@ -5,6 +5,7 @@ import { appendFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ErrorValue, LlmError, SandboxError, toErrorValue } from '../errors.ts';
+import { blame } from './blame.ts';
 import { writeJsonAtomic } from '../report/write.ts';
 import type { TrialResult } from '../types.ts';
 import { runAgentPhase, type AgentPhaseOutcome } from './agent-phase.ts';
@@ -27,14 +28,14 @@ export async function runTrial(run: RunContext, input: TrialInput, opts: TrialOp
       await startEnvironment(s); // 3: the trial's clock starts once the sandbox is ready
       outcome = await converseUnderTimeout(s); // 4–5: the agent, loaded here, and the conversation
     } catch (err) {
-      error = classify(err, s.abort.signal);
+      error = await classify(s, err);
     }
     // 6: collect and grade, unless interrupted (not saved) or the sandbox never came up
     if (error?.kind !== 'interrupted' && error?.kind !== 'sandbox') {
       try {
         graded = await collectAndGrade(s, outcome);
       } catch (err) {
-        error ??= classify(err, s.abort.signal);
+        error ??= await classify(s, err);
       }
     }
   } finally {
@@ -74,6 +75,7 @@ export async function runTrial(run: RunContext, input: TrialInput, opts: TrialOp
 async function converseUnderTimeout(s: Session): Promise<AgentPhaseOutcome> {
   const seconds = s.run.limits.trial_timeout_s;
   const timer = setTimeout(() => s.abort.abort(new TrialTimeout(seconds)), seconds * 1000);
+  s.phase = 'agent';
   try {
     return await timed(s, 'agent', () =>
       runAgentPhase(s.run, s.input, { sessionId: s.sessionId, sandbox: s.sandbox, recorder: s.recorder, signal: s.abort.signal }),
@@ -83,10 +85,13 @@ async function converseUnderTimeout(s: Session): Promise<AgentPhaseOutcome> {
   }
 }
 
-function classify(err: unknown, signal: AbortSignal): ErrorValue {
+async function classify(s: Session, err: unknown): Promise<ErrorValue> {
+  const { signal } = s.abort;
   const reason = signal.aborted ? signal.reason : undefined;
   if (reason instanceof TrialTimeout) return { kind: 'timeout', message: reason.message };
   if (signal.aborted) return { kind: 'interrupted', message: 'the run was interrupted' };
+  // From the agent's phase on, a Docker failure is the agent's unless the daemon itself failed.
+  if (err instanceof SandboxError && s.phase !== 'environment') return blame(err, s.sandbox);
   if (err instanceof SandboxError || err instanceof LlmError) return toErrorValue(err);
   // Whatever else an agent or a hook throws (even a BenchrigError) is the agent's failure.
   return { ...toErrorValue(err), kind: 'agent' };

@@ -33,6 +33,10 @@ export interface Session {
   readonly hooks: BenchmarkHooks;
   readonly provider?: SandboxProvider;
   sandbox?: Sandbox;
+  /** With `[grading] isolation = "fresh"`: the container the tests ran in. */
+  gradingSandbox?: Sandbox;
+  /** Where the trial is: failures from 'agent' on may be the agent's doing (see blame.ts). */
+  phase: 'environment' | 'agent' | 'grading';
   release?: SandboxSlot;
   /** Detaches from the run's Ctrl-C signal. */
   dispose(): void;
@@ -58,6 +62,7 @@ export async function openSession(run: RunContext, input: TrialInput, opts: Tria
     run, input, opts, sessionId, recorder, spans, logLines, abort, hooks, provider,
     startedAt: new Date(),
     t0: performance.now(),
+    phase: 'environment',
     timings: { sandbox: 0, agent: 0, grading: 0, cleanup: 0 },
     dispose: () => opts.signal?.removeEventListener('abort', onInterrupt),
   };

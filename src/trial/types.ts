@@ -22,6 +22,8 @@ export interface RunContext {
   llm: { agent: LlmConfig; user: LlmConfig; judge: LlmConfig };
   limits: Limits;
   sandbox: SandboxSpec | null;
+  /** SPEC §7: where grading commands run; `outputs` are absolute paths (the workdir by default). */
+  grading: { isolation: 'same' | 'fresh'; outputs: string[] };
   keepSandbox: boolean;
   llmCache: { mode: 'off' | 'record' | 'replay'; dir: string };
   /** The trace context of the run span, when telemetry is on. */

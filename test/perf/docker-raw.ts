@@ -3,6 +3,7 @@
 // and the same create options benchrig uses, `concurrency` at a time. No harness code runs here.
 import Docker from 'dockerode';
 import { createOptions } from '../../src/sandbox/docker.ts';
+import { ensureToolbox } from '../../src/sandbox/toolbox.ts';
 import type { SandboxSpec } from '../../src/sandbox/types.ts';
 
 export const PERF_IMAGE = 'benchrig/busybox:1';
@@ -15,8 +16,8 @@ export function perfSpec(): SandboxSpec {
   } as unknown as SandboxSpec;
 }
 
-async function oneCycle(docker: Docker, spec: SandboxSpec, runId: string, i: number): Promise<void> {
-  const container = await docker.createContainer(createOptions(spec, { runId, sessionId: `${runId}.raw${i}` }));
+async function oneCycle(docker: Docker, spec: SandboxSpec, runId: string, i: number, toolbox: string): Promise<void> {
+  const container = await docker.createContainer(createOptions(spec, { runId, sessionId: `${runId}.raw${i}` }, toolbox));
   try {
     await container.start();
     const exec = await container.exec({ Cmd: ['echo', `ping ${i}`], AttachStdout: true, AttachStderr: true, WorkingDir: spec.workdir });
@@ -38,10 +39,11 @@ async function oneCycle(docker: Docker, spec: SandboxSpec, runId: string, i: num
 export async function rawDockerLoop(n: number, concurrency: number, runId: string): Promise<number> {
   const docker = new Docker();
   const spec = perfSpec();
+  const toolbox = await ensureToolbox(spec.image, docker);
   let next = 0;
   const t0 = performance.now();
   const lane = async () => {
-    for (let i = next++; i < n; i = next++) await oneCycle(docker, spec, runId, i);
+    for (let i = next++; i < n; i = next++) await oneCycle(docker, spec, runId, i, toolbox);
   };
   await Promise.all(Array.from({ length: concurrency }, lane));
   return performance.now() - t0;

@@ -16,6 +16,11 @@ class FakeSandbox implements Sandbox {
   readonly workdir = '/work';
   commands: string[] = [];
   files = new Map<string, string>();
+  async restart() {}
+  async health() {
+    return { daemon: true, state: 'running' as const };
+  }
+  async transfer() {}
   async exec(cmd: string | string[]): Promise<ExecResult> {
     const c = typeof cmd === 'string' ? cmd : cmd.join(' ');
     this.commands.push(c);

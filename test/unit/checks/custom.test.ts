@@ -35,4 +35,15 @@ describe('custom', () => {
     expect(v.passed).toBe(true);
     expect(JSON.stringify(seen)).not.toContain('sk-secret');
   });
+
+  it('a function that throws on what the agent produced fails the check; it does not make it ungradable', async () => {
+    const run = (fn: () => never) =>
+      custom.run({
+        check: cfg('custom', { function: 'parses' }), sample: { id: 's', input: 'q', metadata: {} }, expectation: undefined, response: '{"a": tru', replies: ['{"a": tru'],
+        events: [], finalState: {}, blocked: false, artifacts: {}, customChecks: { parses: fn },
+      });
+    const v = await run(() => JSON.parse('{"a": tru') as never);
+    expect(v).toMatchObject({ score: 0, passed: false });
+    expect(v.reason).toMatch(/^custom check "parses" threw: .*JSON/);
+  });
 });

@@ -48,6 +48,11 @@ export function fakeSandbox(result: Partial<ExecResult> | Error): FakeSandbox {
       return '';
     },
     async writeFile() {},
+    async restart() {},
+    async health() {
+      return { daemon: true, state: 'running' as const };
+    },
+    async transfer() {},
     async copyIn() {},
     async copyOut() {},
   };

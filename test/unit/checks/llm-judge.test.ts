@@ -58,11 +58,12 @@ describe('llm_judge verdict (hand-computed)', () => {
     expect(v.passed).toBe(false);
   });
 
-  it('is ungradable on a missing or non-numeric score, or a reply that is not JSON', () => {
+  it('fails (never dodges to ungradable) on a missing or non-numeric score, or a reply that is not JSON', () => {
+    // The graded reply is in the judge's prompt: steering the judge off its format must not leave the check ungraded.
     const spec = judgeSpec(advice());
-    expect(verdictFromReply(spec, reply({ correct: 4 }))).toMatchObject({ passed: null, reason: 'the judge gave no score for disclaimer_present' });
-    expect(verdictFromReply(spec, reply({ correct: 'great', disclaimer_present: 4 }))).toMatchObject({ passed: null, reason: 'the judge gave a non-numeric score for correct' });
-    expect(verdictFromReply(spec, 'I would rate it highly.').passed).toBeNull();
+    expect(verdictFromReply(spec, reply({ correct: 4 }))).toMatchObject({ score: 0, passed: false, reason: 'the judge gave no score for disclaimer_present (graded as a failure)' });
+    expect(verdictFromReply(spec, reply({ correct: 'great', disclaimer_present: 4 }))).toMatchObject({ passed: false, reason: 'the judge gave a non-numeric score for correct (graded as a failure)' });
+    expect(verdictFromReply(spec, 'I would rate it highly.').passed).toBe(false);
     expect(verdictFromReply(spec, 'Sure:\n```json\n' + reply({ correct: '5', disclaimer_present: 5 }) + '\n```').passed).toBe(true);
   });
 });
@@ -116,16 +117,16 @@ describe('llm_judge against a scripted model', () => {
     expect(JSON.stringify(server.requests[0].body.messages)).not.toContain('## Rubric');
   });
 
-  it('is ungradable for a partial, non-numeric or non-JSON reply', async () => {
+  it('fails a partial, non-numeric or non-JSON reply of a judge that answered', async () => {
     server.setScript([
       { content: reply({ correct: 5 }) },
       { content: reply({ correct: 'five', disclaimer_present: 5 }) },
       { content: 'Looks good to me!' },
     ]);
-    expect((await grade([])).passed).toBeNull();
-    expect((await grade([])).passed).toBeNull();
+    expect((await grade([])).passed).toBe(false);
+    expect((await grade([])).passed).toBe(false);
     const v = await grade([]);
-    expect(v).toMatchObject({ passed: null });
+    expect(v).toMatchObject({ passed: false, score: 0 });
     expect(v.reason).toMatch(/no JSON object/);
   });
 

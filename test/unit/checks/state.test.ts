@@ -32,12 +32,15 @@ describe('state check', () => {
     expect(again).toMatchObject({ passed: true, details: { from_artifact: true } });
   });
 
-  it('non-JSON output, a failing command or no saved output is ungradable with the reason', async () => {
+  it('a command that ran and printed no JSON, failed or hung fails the check; only one that never ran is ungradable', async () => {
+    // The agent owns what the command reads: breaking it must not turn a failure into "ungradable".
     const bad = await stateCheck.run(input(withCmd, '', { a: 1 }, { sandbox: fakeSandbox({ stdout: 'oops' }) }));
-    expect(bad.passed).toBeNull();
+    expect(bad).toMatchObject({ passed: false, score: 0 });
     expect(bad.reason).toMatch(/did not print JSON/);
     const failed = await stateCheck.run(input(withCmd, '', { a: 1 }, { sandbox: fakeSandbox({ exitCode: 2, stderr: 'no db' }) }));
-    expect(failed).toMatchObject({ passed: null, reason: 'state_command exited 2: no db' });
+    expect(failed).toMatchObject({ passed: false, reason: 'state_command exited 2: no db' });
+    const hung = await stateCheck.run(input(withCmd, '', { a: 1 }, { sandbox: fakeSandbox({ exitCode: 124, timedOut: true }) }));
+    expect(hung).toMatchObject({ passed: false, reason: 'state_command timed out' });
     expect((await stateCheck.run(input(withCmd, '', { a: 1 }))).passed).toBeNull();
     expect((await stateCheck.run(input(cfg('state'), '', ['not', 'an', 'object']))).passed).toBeNull();
   });

@@ -46,7 +46,8 @@ describe('argument_correctness', () => {
     const v = await grade(argumentCorrectness, events, [{ tool: 'bash', args: { cmd: 'pwd' } }, { tool: 'bash', args: { cmd: 'ls' } }]);
     expect(v).toMatchObject({ score: 1, passed: true });
     const denied = await grade(argumentCorrectness, [call('bash', { cmd: 'pwd' }), res('bash', true)], [{ tool: 'bash', args: { cmd: 'pwd' } }]);
-    expect(denied).toMatchObject({ passed: null, reason: 'none of the expected tools was called' });
+    // Calling none of the expected tools is the worst score, not a way out of grading.
+    expect(denied).toMatchObject({ score: 0, passed: false, reason: 'none of the expected tools was called' });
   });
 });
 

@@ -31,8 +31,8 @@ describe('parseMemory', () => {
 });
 
 describe('createOptions', () => {
-  it('locks the container down and mounts nothing but the shared volume, read-only', () => {
-    const o = createOptions({ ...spec, shared: { volume: 'v1', mount: '/shared' } }, { runId: 'r', sessionId: 's/1' });
+  it("locks the container down and mounts nothing but the harness's toolbox and the shared volume, read-only", () => {
+    const o = createOptions({ ...spec, shared: { volume: 'v1', mount: '/shared' } }, { runId: 'r', sessionId: 's/1' }, 'benchrig-toolbox-x');
     expect(o.HostConfig).toMatchObject({
       NetworkMode: 'none',
       CapDrop: ['ALL'],
@@ -42,7 +42,10 @@ describe('createOptions', () => {
       NanoCpus: 1.5e9,
       PidsLimit: 64,
       Init: true,
-      Mounts: [{ Type: 'volume', Source: 'v1', Target: '/shared', ReadOnly: true }],
+      Mounts: [
+        { Type: 'volume', Source: 'benchrig-toolbox-x', Target: '/.benchrig', ReadOnly: true, VolumeOptions: { NoCopy: true } },
+        { Type: 'volume', Source: 'v1', Target: '/shared', ReadOnly: true },
+      ],
     });
     expect(o.HostConfig?.Binds).toBeUndefined();
     expect(JSON.stringify(o)).not.toContain('docker.sock');
@@ -54,6 +57,7 @@ describe('createOptions', () => {
       'benchrig.host': os.hostname(),
     });
     expect(o.WorkingDir).toBe('/workspace');
+    expect(o.Entrypoint?.[0]).toBe('/.benchrig/busybox'); // the keep-alive runs from the read-only toolbox
   });
 });
 

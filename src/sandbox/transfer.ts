@@ -1,0 +1,53 @@
+// Copying a path from one container to another (the agent's work into a fresh grading sandbox,
+// SPEC §7 `[grading] isolation = "fresh"`). The archive comes from the agent's container, so it is
+// filtered: regular files, folders and symlinks pass (a symlink resolves inside the target
+// container, which holds nothing of the harness's); hard links, devices and fifos are dropped, and
+// the total size is capped.
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type Docker from 'dockerode';
+import * as tar from 'tar-stream';
+import { SandboxError } from '../errors.ts';
+import { DEFAULT_DEADLINE_MS, dockerMessage, withDeadline } from './client.ts';
+
+export const DEFAULT_TRANSFER_MAX_BYTES = 1024 ** 3;
+
+export async function transferPath(from: Docker.Container, to: Docker.Container, src: string, maxBytes = DEFAULT_TRANSFER_MAX_BYTES): Promise<void> {
+  let archive: Readable;
+  try {
+    archive = (await withDeadline(from.getArchive({ path: src }), DEFAULT_DEADLINE_MS, `copy out ${src}`)) as Readable;
+  } catch (err) {
+    if (err instanceof SandboxError) throw err;
+    throw new SandboxError(`copying ${src} out of the agent's sandbox failed: ${dockerMessage(err)}`, err);
+  }
+  const extract = tar.extract();
+  const pack = tar.pack();
+  let bytes = 0;
+  let failure: Error | undefined;
+  extract.on('entry', (header, body, next) => {
+    const keep = header.type === 'file' || header.type === 'contiguous-file' || header.type === 'directory' || header.type === 'symlink';
+    const name = path.posix.normalize(header.name);
+    if (!keep || name.startsWith('../') || name.startsWith('/')) return body.resume().once('end', next);
+    bytes += header.size ?? 0;
+    if (bytes > maxBytes) {
+      failure = new Error(`${src} holds more than ${maxBytes} bytes: over the limit for copying it to the grading sandbox`);
+      return next(failure);
+    }
+    const out = { name, type: header.type === 'contiguous-file' ? 'file' : header.type, mode: header.mode, mtime: header.mtime, uid: header.uid, gid: header.gid, linkname: header.linkname, size: header.size } as const;
+    const entry = pack.entry(out, (err) => next(err ?? undefined));
+    body.pipe(entry as unknown as NodeJS.WritableStream);
+  });
+  extract.once('finish', () => pack.finalize());
+  extract.once('error', (err) => pack.destroy(err));
+  archive.once('error', (err) => extract.destroy(err));
+  archive.pipe(extract);
+  try {
+    await withDeadline(to.putArchive(pack as unknown as NodeJS.ReadableStream, { path: path.posix.dirname(src) }), DEFAULT_DEADLINE_MS * 10, `copy into ${src}`);
+  } catch (err) {
+    archive.destroy();
+    if (failure) throw failure;
+    if (err instanceof SandboxError) throw err;
+    throw new SandboxError(`copying ${src} into the grading sandbox failed: ${dockerMessage(err)}`, err);
+  }
+  if (failure) throw failure;
+}

@@ -1,0 +1,80 @@
+// The first step of phase 6 (SPEC §7): a sandbox to grade in that the agent cannot reach. Nothing
+// the agent started survives (the container is killed and started bare, or, with isolation =
+// "fresh", a new container of the image receives only the declared outputs); the tests are copied
+// in only then, over whatever the agent planted at their path; and every grading command runs
+// through the harness's read-only toolbox shell.
+import { posix } from 'node:path';
+import { SandboxError } from '../errors.ts';
+import { getCheck } from '../checks/index.ts';
+import type { ExecOptions, ExecResult, Sandbox } from '../sandbox/types.ts';
+import { agentsFault } from './blame.ts';
+import { copyTests } from './environment.ts';
+import type { Session } from './session.ts';
+
+/** Whether grading reads the sandbox at all; when not, it is left as it is (no restart to pay for). */
+export function gradesInSandbox(s: Session): boolean {
+  if (s.input.sample.tests !== undefined || s.hooks.collect) return true;
+  return s.run.benchmark.checks.some((c) => getCheck(c.type)?.needsSandbox || c.state_command !== undefined);
+}
+
+/** The sandbox the checks and `collect` get; undefined when the trial had none. */
+export async function isolateForGrading(s: Session): Promise<Sandbox | undefined> {
+  const { sandbox, run, input } = s;
+  if (!sandbox || !gradesInSandbox(s)) return sandbox;
+  let target = sandbox;
+  await sandbox.restart(); // every process of the agent is gone, whatever it did to itself
+  if (run.grading.isolation === 'fresh') {
+    target = await startFresh(s);
+    for (const out of run.grading.outputs) {
+      await trustedOk(target, `rm -rf ${quote(out)}`, `clear ${out} in the grading sandbox`);
+      await sandbox.transfer(out, target);
+    }
+  }
+  if (input.sample.tests !== undefined) {
+    const dir = posix.join(run.sandbox!.workdir, '.tests');
+    // Whatever is there (a file, a symlink, a read-only tree) is the agent's: it goes.
+    await trustedOk(target, `chmod -R u+rwx ${quote(dir)} 2>/dev/null; rm -rf ${quote(dir)} && test ! -e ${quote(dir)} && test ! -L ${quote(dir)}`, `clear ${dir} for the tests`);
+    await copyTests(target, run, input.sample);
+  }
+  return gradingView(target);
+}
+
+async function startFresh(s: Session): Promise<Sandbox> {
+  const spec = { ...s.run.sandbox!, setup: [], ...(s.sandbox!.host ? { host: s.sandbox!.host } : {}) };
+  s.gradingSandbox = await s.provider!.start(spec, { runId: s.run.runId, sessionId: `${s.sessionId}.grading`, pid: s.run.harnessPid }, s.abort.signal);
+  return s.gradingSandbox;
+}
+
+/** A harness step in the sandbox that must succeed; failing is the agent's doing (it owns the files). */
+async function trustedOk(sandbox: Sandbox, cmd: string, what: string): Promise<void> {
+  const r = await sandbox.exec(cmd, { trusted: true, cwd: '/' });
+  if (r.exitCode !== 0) throw new Error(`could not ${what} (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim().slice(-300)}`);
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Grading commands through the toolbox shell. A command Docker could not run while the daemon is
+ * healthy (the agent broke its cwd, say) ran as far as it could: a failed command (exit 126), so the
+ * check fails instead of dodging to ungradable; a daemon failure still throws (SANDBOX_ERROR).
+ */
+export function gradingView(sandbox: Sandbox): Sandbox {
+  return {
+    id: sandbox.id, image: sandbox.image, workdir: sandbox.workdir, host: sandbox.host,
+    async exec(cmd: string | string[], opts?: ExecOptions): Promise<ExecResult> {
+      try {
+        return await sandbox.exec(cmd, { ...opts, trusted: true });
+      } catch (err) {
+        if (!(err instanceof SandboxError) || !(await agentsFault(err, sandbox)).fault) throw err;
+        return { exitCode: 126, stdout: '', stderr: `benchrig: the command could not run in the sandbox: ${err.message}`, timedOut: false, truncated: false };
+      }
+    },
+    readFile: (p) => sandbox.readFile(p),
+    writeFile: (p, c) => sandbox.writeFile(p, c),
+    copyIn: (src, dest) => sandbox.copyIn(src, dest),
+    copyOut: (src, dest, o) => sandbox.copyOut(src, dest, o),
+    restart: () => sandbox.restart(),
+    health: () => sandbox.health(),
+    transfer: (p, t, o) => sandbox.transfer(p, t, o),
+  };
+}

@@ -1,0 +1,87 @@
+// An agent must not be able to move its own score (SPEC §7, §11.3): every attack of a hostile agent
+// on grading, run through the real CLI in real Docker sandboxes. None of these agents solves its
+// task; each tries to pass anyway, and each must end FAILED (or AGENT_ERROR), counted in pass_rate.
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureImage } from '../../src/sandbox/images.ts';
+import { FIXTURES, REPO, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
+import { benchrigContainers, requireDocker } from '../support/docker.ts';
+
+const hasDocker = await requireDocker();
+const bench = (name: string) => join(FIXTURES, 'benchmarks', name);
+const agent = (name: string) => join(FIXTURES, 'agents', `${name}.ts`);
+
+async function attack(benchmark: string, name: string, env: Record<string, string> = {}) {
+  const out = tempDir();
+  const cli = await runCli(['run', bench(benchmark), '--agent', agent(name), '--mode', 'single', '--output', out], { env });
+  const dir = onlyRunDir(out, name, benchmark);
+  const [result] = results(dir);
+  const report = readJson(join(dir, 'evaluation_report.json'));
+  const left = await benchrigContainers(readJson(join(dir, 'run.json')).run_id);
+  return { cli, result, report, left, check: (n: string) => result.checks.find((c: { name: string }) => c.name === n) };
+}
+
+describe.skipIf(!hasDocker)('grading is out of the agent reach', () => {
+  beforeAll(async () => {
+    // Debian's dash looks tools up on PATH, so replacing them there is a real attack (busybox runs its own applets).
+    await ensureImage({ image: 'benchrig/debian:1', build: join(REPO, 'sandboxes/debian') });
+  }, 300_000);
+
+  it('the honest reference solution still passes every check', async () => {
+    const out = tempDir();
+    const r = await runCli(['run', bench('tamper-debian'), '--agent', 'oracle', '--mode', 'single', '--output', out]);
+    const [result] = results(onlyRunDir(out, 'oracle', 'tamper-debian'));
+    expect(result.status, JSON.stringify(result.checks)).toBe('PASSED');
+    expect(r.code).toBe(0);
+  });
+
+  it.each([
+    ['tamper-background', 'a process left running that rewrites the tests as they are copied in'],
+    ['replace-sh', 'a replaced /bin/sh'],
+    ['replace-tools', 'replaced test, [, cat and grep'],
+    ['plant-tests', 'a read-only (and, if it could, immutable) test planted where the tests go'],
+    ['plant-tests-symlink', 'the tests folder made a symlink to a passing test'],
+    ['plant-tests-file', 'a file where the tests folder goes'],
+  ])('%s (%s): the tests still grade the real work, and fail', async (name) => {
+    const { result, report, left } = await attack('tamper-debian', name);
+    expect(result.status).toBe('FAILED');
+    expect(result.checks.find((c: { name: string }) => c.name === 'tests pass')).toMatchObject({ passed: false, reason: 'exit 1: 0 passed, 1 failed' });
+    expect(report.metrics.pass_rate).toBe(0);
+    expect(left).toEqual([]);
+  });
+
+  it('a broken state file is a failed check, not an ungradable one that would leave the trial PASSED', async () => {
+    const { result, check } = await attack('tamper-debian', 'corrupt-state');
+    expect(check('tests pass')).toMatchObject({ passed: true });
+    expect(check('state file')).toMatchObject({ passed: false });
+    expect(check('state file').reason).toMatch(/did not print JSON/);
+    expect(result.status).toBe('FAILED');
+  });
+
+  it.each([
+    ['kill-all', 'kill -9 -1'],
+    ['kill-own-sandbox', 'SIGTERM to its init: the container stops'],
+  ])('%s (%s) is the agent failing, counted and never retried, not an infrastructure error', async (name) => {
+    const { cli, result, report, left } = await attack('tamper-shell', name);
+    expect(['AGENT_ERROR', 'FAILED']).toContain(result.status);
+    expect(result.error?.kind ?? null).not.toBe('sandbox');
+    expect(cli.stderr).not.toMatch(/retrying/);
+    expect(report.metrics.status_counts.SANDBOX_ERROR).toBe(0);
+    expect(report.metrics.pass_rate).toBe(0); // counted: 0 of 1, not left out as missing
+    expect(cli.code).toBe(1); // the gate fails; 3 would say "could not run"
+    expect(left).toEqual([]);
+  });
+
+  it("tests that call the image's own tools by path: the same sandbox lets a replaced tool through; isolation = \"fresh\" does not", async () => {
+    // What README "What benchrig guarantees" says the agent can still reach: the image's own programs.
+    const same = await attack('tamper-image', 'replace-image-grep');
+    expect(same.result.status).toBe('PASSED');
+    const fresh = await attack('tamper-image', 'replace-image-grep', { BENCHRIG_GRADING__ISOLATION: 'fresh' });
+    expect(fresh.result.status).toBe('FAILED');
+    expect(fresh.left).toEqual([]); // the grading container is removed too
+    // The agent's work (the workdir) is what reaches the fresh container: the oracle passes there.
+    const out = tempDir();
+    await runCli(['run', bench('tamper-image'), '--agent', 'oracle', '--mode', 'single', '--output', out], { env: { BENCHRIG_GRADING__ISOLATION: 'fresh' } });
+    expect(results(onlyRunDir(out, 'oracle', 'tamper-image'))[0].status).toBe('PASSED');
+  });
+});
