@@ -10,10 +10,31 @@ export interface Sample {
   user?: { turns?: string[]; instruction?: string; [k: string]: unknown };
   files?: Record<string, string> | string;
   setup?: string[];
-  solution?: string | { commands?: string[]; reply?: string };
+  solution?: string | { commands?: string[]; reply?: string; files?: string; dest?: string };
   tests?: Record<string, string> | string;
   metadata: Record<string, unknown>;
+  /** The sample's own sandbox (SPEC §4, an environment per sample): overrides `[sandbox]` key by key. */
+  sandbox?: SampleSandbox;
+  /** Per-sample limits (a Harbor task's `[agent] timeout_sec`). */
+  limits?: { trial_timeout_s?: number };
 }
+
+/** What a sample may set of its sandbox. `build` is an absolute folder once loaded. */
+export interface SampleSandbox {
+  image?: string;
+  build?: string;
+  workdir?: string;
+  memory?: string;
+  cpus?: number;
+  pids?: number;
+  network?: 'none' | 'bridge';
+  /** Environment variables of the container. */
+  env?: Record<string, string>;
+  /** Seconds a build of `build` may take (default `[run] build_timeout_s`). */
+  build_timeout_s?: number;
+}
+
+export const SAMPLE_SANDBOX_KEYS = ['image', 'build', 'workdir', 'memory', 'cpus', 'pids', 'network', 'env', 'build_timeout_s'] as const;
 
 /** What an agent other than `oracle` may see of a sample. */
 export interface PublicSample {

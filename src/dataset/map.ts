@@ -5,14 +5,14 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { BenchrigError } from '../errors.ts';
 import { isPlainObject } from '../config/expand.ts';
-import type { Sample } from '../types.ts';
+import { SAMPLE_SANDBOX_KEYS, type Sample, type SampleSandbox } from '../types.ts';
 import type { RawRow } from './read.ts';
 
-export const SAMPLE_FIELDS = ['id', 'input', 'expected', 'expectations', 'user', 'files', 'setup', 'solution', 'tests', 'metadata'] as const;
+export const SAMPLE_FIELDS = ['id', 'input', 'expected', 'expectations', 'user', 'files', 'setup', 'solution', 'tests', 'metadata', 'sandbox'] as const;
 export type SampleField = (typeof SAMPLE_FIELDS)[number];
 
 /** Fields whose CSV cells hold JSON (objects or arrays). */
-const JSON_FIELDS: SampleField[] = ['files', 'tests', 'user', 'expectations', 'setup', 'metadata', 'solution'];
+const JSON_FIELDS: SampleField[] = ['files', 'tests', 'user', 'expectations', 'setup', 'metadata', 'solution', 'sandbox'];
 
 /** Refuse `[dataset.fields]` keys that are not sample fields (`where` names file and key). */
 export function checkFieldMap(fields: Record<string, string>, where: string): void {
@@ -109,8 +109,41 @@ export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
       }
       sample.solution = solution as Sample['solution'];
     }
+    const sandbox = get('sandbox');
+    if (sandbox !== undefined) sample.sandbox = sampleSandbox(sandbox, opts.baseDir, (what) => fail('sandbox', what));
     return sample;
   });
+}
+
+/** A row's `sandbox` (SPEC §4): known keys of the right types; `build` a folder with a Dockerfile, made absolute. */
+function sampleSandbox(v: unknown, baseDir: string, fail: (what: string) => never): SampleSandbox {
+  if (!isPlainObject(v)) return fail('must be an object like {"image": "...", "build": "dir", "memory": "1g"}');
+  for (const key of Object.keys(v)) {
+    if (!(SAMPLE_SANDBOX_KEYS as readonly string[]).includes(key)) fail(`has unknown key "${key}" (known: ${SAMPLE_SANDBOX_KEYS.join(', ')})`);
+  }
+  const str = (k: string, re?: RegExp, hint = '') => {
+    if (v[k] !== undefined && (typeof v[k] !== 'string' || v[k] === '' || (re && !re.test(v[k] as string)))) fail(`.${k} must be ${hint || 'a non-empty string'}`);
+  };
+  const num = (k: string, int = false) => {
+    if (v[k] !== undefined && (typeof v[k] !== 'number' || !(v[k] > 0) || (int && !Number.isInteger(v[k])))) fail(`.${k} must be a positive ${int ? 'integer' : 'number'}`);
+  };
+  str('image');
+  str('build');
+  str('workdir', /^\//, 'an absolute path');
+  str('memory', /^\d+(\.\d+)?[kmg]?$/i, 'a size like "512m"');
+  num('cpus');
+  num('pids', true);
+  num('build_timeout_s');
+  if (v.network !== undefined && v.network !== 'none' && v.network !== 'bridge') fail('.network must be "none" or "bridge"');
+  if (v.env !== undefined && (!isPlainObject(v.env) || !Object.values(v.env).every((x) => typeof x === 'string'))) fail('.env must be an object of strings');
+  const out = { ...v } as SampleSandbox;
+  if (out.build !== undefined) {
+    const abs = path.resolve(baseDir, out.build);
+    if (!statSync(abs, { throwIfNoEntry: false })?.isDirectory()) fail(`.build names folder "${out.build}", which does not exist under ${baseDir}`);
+    if (!statSync(path.join(abs, 'Dockerfile'), { throwIfNoEntry: false })?.isFile()) fail(`.build folder "${out.build}" has no Dockerfile`);
+    out.build = abs;
+  }
+  return out;
 }
 
 function isStringArray(v: unknown): v is string[] {
