@@ -61,8 +61,16 @@ export function watchContainer(client: Docker, container: Docker.Container, limi
   let gone = false;
 
   /** Measures once; on passing the bound kills the container, then aborts. */
+  // Looked up at once, while the agent works, so that the check at the end of a short phase only walks.
+  let pending: Promise<DiskMeter> | null = diskMeter(client, container);
+  pending.catch(() => undefined); // a failure is met (and retried) by the first measurement
+
   const measure = async (final = false): Promise<void> => {
-    meter ??= await diskMeter(client, container);
+    if (!meter) {
+      const p = pending ?? diskMeter(client, container);
+      pending = null;
+      meter = await p;
+    }
     const bytes = await meter.measure();
     // A tick still measuring when the watch stopped must not touch the sandbox any more.
     if ((stopped && !final) || exceeded || bytes <= limit) return;
