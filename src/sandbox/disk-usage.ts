@@ -18,7 +18,7 @@ export interface TreeUsage {
   /** Bytes written: per entry the larger of its length and its allocated blocks. */
   bytes: number;
   entries: number;
-  /** false: the walk stopped at the entry cap, `bytes` is a lower bound. */
+  /** false: the walk stopped at the entry cap or at an entry it may not read; `bytes` is a lower bound. */
   complete: boolean;
 }
 
@@ -37,14 +37,17 @@ export async function treeUsage(root: string, maxEntries = MAX_WALK_ENTRIES): Pr
     let names: Dirent[];
     try {
       names = await readdir(dir, { withFileTypes: true });
-    } catch {
-      continue; // removed (or replaced by a file) since we listed its parent
+    } catch (err) {
+      if (vanished(err)) continue; // removed (or replaced by a file) since we listed its parent
+      return { bytes, entries, complete: false }; // unreadable (a harness not run as root): not ours to count
     }
     for (let i = 0; i < names.length; i += STAT_BATCH) {
       const batch = names.slice(i, i + STAT_BATCH);
       if (entries + batch.length > maxEntries) return { bytes, entries, complete: false };
       entries += batch.length;
-      const stats = await Promise.all(batch.map((d) => lstat(join(dir, d.name)).catch(() => null)));
+      let hidden = false;
+      const stats = await Promise.all(batch.map((d) => lstat(join(dir, d.name)).catch((err) => ((hidden ||= !vanished(err)), null))));
+      if (hidden) return { bytes, entries, complete: false };
       stats.forEach((st, k) => {
         if (!st) return;
         if (st.nlink > 1 && !st.isDirectory()) {
@@ -59,6 +62,8 @@ export async function treeUsage(root: string, maxEntries = MAX_WALK_ENTRIES): Pr
   }
   return { bytes, entries, complete: true };
 }
+
+const vanished = (err: unknown) => ['ENOENT', 'ENOTDIR'].includes((err as NodeJS.ErrnoException)?.code ?? '');
 
 // The larger of its length and the blocks it holds: a sparse file counts its length, as Docker's own
 // SizeRw does (so a fleet host and the local daemon agree), and a tiny file the block it takes.
@@ -106,7 +111,7 @@ function walkMeter(folders: string[], container: Docker.Container): DiskMeter {
       let bytes = 0;
       for (const f of folders) {
         const u = await treeUsage(f);
-        // Too many files to walk every second: let the daemon count them from now on.
+        // Too many files to walk every second, or some we may not read: the daemon counts from now on.
         if (!u.complete) return (fallback = sizeRwMeter(container)).measure();
         bytes += u.bytes;
       }

@@ -5,13 +5,16 @@
 // driver has a quota, the sandbox also gets one just above the bound (disk-quota.ts).
 import type Docker from 'dockerode';
 import { LimitExceeded } from '../errors.ts';
-import { DEFAULT_DEADLINE_MS, statusOf, withDeadline } from './client.ts';
+import { statusOf, withDeadline } from './client.ts';
 import { diskMeter, type DiskMeter } from './disk-usage.ts';
 import { DockerSandbox, parseMemory } from './docker.ts';
 import type { Sandbox } from './types.ts';
 
 /** How often a sandbox is measured: the host walk is cheap; SizeRw makes the daemon walk, so less often. */
 export const WATCH_INTERVAL_MS = { walk: 1_000, size_rw: 2_000 } as const;
+
+/** A daemon too slow to kill the container must not hold the trial's stop for long. */
+const KILL_DEADLINE_MS = 10_000;
 
 /** "2g" -> bytes, as `[sandbox] memory` is read. */
 export const parseDisk = (text: string): number => parseMemory(text);
@@ -60,11 +63,11 @@ export function watchContainer(client: Docker, container: Docker.Container, limi
   let exceeded: DiskLimitExceeded | null = null;
   let gone = false;
 
-  /** Measures once; on passing the bound kills the container, then aborts. */
   // Looked up at once, while the agent works, so that the check at the end of a short phase only walks.
   let pending: Promise<DiskMeter> | null = diskMeter(client, container);
   pending.catch(() => undefined); // a failure is met (and retried) by the first measurement
 
+  /** Measures once; on passing the bound kills the container, then aborts. */
   const measure = async (final = false): Promise<void> => {
     if (!meter) {
       const p = pending ?? diskMeter(client, container);
@@ -76,7 +79,7 @@ export function watchContainer(client: Docker, container: Docker.Container, limi
     if ((stopped && !final) || exceeded || bytes <= limit) return;
     exceeded = new DiskLimitExceeded(bytes, limit, setting);
     // Stop the writer before anything else looks at the sandbox (grading, a kept sandbox).
-    await withDeadline(container.kill(), DEFAULT_DEADLINE_MS, 'kill container').catch(() => undefined);
+    await withDeadline(container.kill(), KILL_DEADLINE_MS, 'kill container').catch(() => undefined);
     controller.abort(exceeded);
   };
 

@@ -1,8 +1,9 @@
 // The pieces of `[sandbox] disk` that need no daemon: sizes, the limit error, the quota decision
 // and the host walk of a writable layer (on a real temp folder).
-import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LimitExceeded } from '../../../src/errors.ts';
 import { driverMayQuota, quotaBytes } from '../../../src/sandbox/disk-quota.ts';
@@ -89,7 +90,30 @@ describe('treeUsage', () => {
     expect(capped.entries).toBeLessThanOrEqual(50);
   });
 
+  it('says its count is a lower bound when it may not read a folder (an agent hiding files from a harness not run as root)', async () => {
+    const dir = join(root, 'd');
+    mkdirSync(join(dir, 'hidden'), { recursive: true });
+    writeFileSync(join(dir, 'hidden/big'), Buffer.alloc(MiB));
+    chmodSync(root, 0o755);
+    chmodSync(join(dir, 'hidden'), 0o000);
+    try {
+      // root reads everything: walk as nobody then, in a child process
+      const u = process.getuid?.() === 0 ? walkAsNobody(dir) : await treeUsage(dir);
+      expect(u.complete).toBe(false);
+    } finally {
+      chmodSync(join(dir, 'hidden'), 0o755);
+    }
+  });
+
   it('treats a folder that is gone as empty', async () => {
     expect(await treeUsage(join(root, 'never-made'))).toEqual({ bytes: 0, entries: 0, complete: true });
   });
 });
+
+function walkAsNobody(dir: string) {
+  const module = resolve(import.meta.dirname, '../../../src/sandbox/disk-usage.ts');
+  const code = `import(${JSON.stringify(module)}).then(async (m) => console.log(JSON.stringify(await m.treeUsage(process.argv[1]))))`;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', code, dir], { uid: 65534, gid: 65534, encoding: 'utf8', cwd: resolve(import.meta.dirname, '../../..') });
+  if (r.status !== 0) throw new Error(`walk as nobody failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
