@@ -58,6 +58,8 @@ const sandboxSchema = z
     workdir: z.string().default('/workspace'),
     network: z.enum(['none', 'bridge']).default('none'),
     memory: z.string().regex(/^\d+(\.\d+)?[kmg]?$/i, 'a size like "512m"').default('512m'),
+    /** What the sandbox may write (its writable layer); past it the trial is AGENT_ERROR, limit disk. */
+    disk: z.string().regex(/^\d+(\.\d+)?[kmgt]?$/i, 'a size like "2g"').refine((v) => parseFloat(v) > 0, 'a size above 0').default('10g'),
     cpus: z.number().positive().default(1),
     pids: z.number().int().positive().default(256),
     setup: z.array(z.string()).default([]),

@@ -219,7 +219,7 @@ function sandboxSpec(cfg: Config): SandboxSpec | null {
   const s = cfg.sandbox;
   if (!s) return null;
   return {
-    image: s.image, build: s.build, workdir: s.workdir, network: s.network, memory: s.memory, cpus: s.cpus, pids: s.pids,
+    image: s.image, build: s.build, workdir: s.workdir, network: s.network, memory: s.memory, disk: s.disk, cpus: s.cpus, pids: s.pids,
     setup: s.setup, capAdd: s.cap_add, shared: null,
     execTimeoutMs: cfg.limits.exec_timeout_s * 1000, maxOutputBytes: cfg.limits.max_output_bytes,
   };

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
 import { SandboxError } from '../errors.ts';
 import type { ExecOptions, ExecResult, Sandbox, SandboxHealth, SandboxLabels, SandboxProvider, SandboxSpec } from './types.ts';
-import { checkDocker, DEFAULT_DEADLINE_MS, docker, dockerMessage, sleep, statusOf, withDeadline } from './client.ts';
+import { checkDocker, DEFAULT_DEADLINE_MS, docker, dockerEndpoint, dockerMessage, sleep, statusOf, withDeadline } from './client.ts';
+import { withStorageQuota } from './disk-quota.ts';
 import { copyIn, copyOut, inContainer, readFile, writeFile, type ExtractReport } from './copy.ts';
 import { runExec } from './exec.ts';
 import { ensureImage } from './images.ts';
@@ -125,7 +126,8 @@ export class DockerProvider implements SandboxProvider {
       let container: Docker.Container | undefined;
       try {
         const [toolbox, path] = await Promise.all([ensureToolbox(spec.image, client), imagePath(client, spec.image)]);
-        container = await withDeadline(client.createContainer(createOptions(spec, labels, toolbox)), DEFAULT_DEADLINE_MS, 'create container');
+        const options = await withStorageQuota(createOptions(spec, labels, toolbox), client, host ?? `local:${dockerEndpoint()}`, spec.disk ? parseMemory(spec.disk) : null, labels);
+        container = await withDeadline(client.createContainer(options), DEFAULT_DEADLINE_MS, 'create container');
         await withDeadline(container.start(), DEFAULT_DEADLINE_MS, 'start container');
         const sandbox = new DockerSandbox(container, spec.image, spec.workdir, spec, client, host, path);
         await runSetup(this, sandbox, spec.setup ?? []);
@@ -218,6 +220,8 @@ export function createOptions(spec: SandboxSpec, labels: SandboxLabels, toolbox:
       NanoCpus: Math.round(spec.cpus * 1e9),
       PidsLimit: spec.pids,
       Init: true,
+      // Not even logged: the agent can write to PID 1's stdout, and a json-file log grows on the host unbounded.
+      LogConfig: { Type: 'none', Config: {} },
       Mounts: [
         { Type: 'volume', Source: toolbox, Target: TOOLBOX_MOUNT, ReadOnly: true, VolumeOptions: { NoCopy: true } as Docker.MountSettings['VolumeOptions'] },
         ...(spec.shared ? [{ Type: 'volume' as const, Source: spec.shared.volume, Target: spec.shared.mount, ReadOnly: true }] : []),

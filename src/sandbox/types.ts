@@ -60,6 +60,8 @@ export interface SandboxSpec {
   workdir: string;
   network: 'none' | 'bridge';
   memory: string; // "512m"
+  /** `[sandbox] disk` ("10g"): what the sandbox may write (SPEC §7); absent: unbounded (hand-made specs). */
+  disk?: string;
   cpus: number;
   pids: number;
   setup: string[];

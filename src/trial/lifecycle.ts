@@ -9,6 +9,7 @@ import { blame } from './blame.ts';
 import { writeJsonAtomic } from '../report/write.ts';
 import type { TrialResult } from '../types.ts';
 import { runAgentPhase, type AgentPhaseOutcome } from './agent-phase.ts';
+import { diskLimitOf, withinDiskLimit } from './disk-watch.ts';
 import { cleanUp, startEnvironment } from './environment.ts';
 import { collectAndGrade, NOT_GRADED, type Graded } from './grading.ts';
 import { resultOf } from './result.ts';
@@ -59,7 +60,7 @@ export async function runTrial(run: RunContext, input: TrialInput, opts: TrialOp
       sandbox: s.sandbox
         ? { image: s.sandbox.image, container: s.sandbox.id, ...(s.sandbox.host ? { host: s.sandbox.host } : {}), kept: run.keepSandbox && error?.kind !== 'interrupted' }
         : null,
-      limit: outcome?.limit ?? null,
+      limit: outcome?.limit ?? diskLimitOf(s),
     },
     error,
     traceId: s.spans.traceId,
@@ -78,7 +79,7 @@ async function converseUnderTimeout(s: Session): Promise<AgentPhaseOutcome> {
   s.phase = 'agent';
   try {
     return await timed(s, 'agent', () =>
-      runAgentPhase(s.run, s.input, { sessionId: s.sessionId, sandbox: s.sandbox, recorder: s.recorder, signal: s.abort.signal }),
+      withinDiskLimit(s, (signal) => runAgentPhase(s.run, s.input, { sessionId: s.sessionId, sandbox: s.sandbox, recorder: s.recorder, signal })),
     );
   } finally {
     clearTimeout(timer);
