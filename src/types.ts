@@ -19,7 +19,7 @@ export interface Sample {
   limits?: { trial_timeout_s?: number };
 }
 
-/** What a sample may set of its sandbox. `build` is an absolute folder once loaded. */
+/** What a sample may set of its sandbox. `build` is a folder relative to the benchmark folder. */
 export interface SampleSandbox {
   image?: string;
   build?: string;

@@ -16,6 +16,7 @@ import { filterSamples } from '../dataset/filter.ts';
 import type { Sample } from '../types.ts';
 import type { Benchmark } from './types.ts';
 import { benchmarkVersion } from './version.ts';
+import { applyImageTemplate } from './sample-sandbox.ts';
 
 export interface LoadBenchmarkOptions {
   cwd?: string;
@@ -59,6 +60,8 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
   );
   if (rows.length === 0) throw new BenchrigError('dataset', `${src('dataset', 'source')}: key dataset.source: dataset "${source}" has no rows`);
   const all = mapRows(rows, { fields, baseDir: dir });
+  applyImageTemplate(all, config.sandbox, src('sandbox', 'image'));
+  refuseSandboxlessRows(all, config.sandbox, src('sandbox'));
   refuseMissingInputs(checks, all, src('checks'));
 
   const hooks = HOOK_FILES.map((f) => path.join(dir, f)).find((f) => existsSync(f));
@@ -135,6 +138,13 @@ function validateGate(config: Config, sources: Sources) {
     throw new BenchrigError('benchmark', `${where('metric')}: unknown gate metric "${metric}" (allowed: ${allowed})`);
   }
   if (threshold < 0 || threshold > 1) throw new BenchrigError('benchmark', `${where('threshold')}: ${threshold} is outside 0..1`);
+}
+
+/** A row's own sandbox overrides `[sandbox]`: the benchmark still needs that table, for the defaults. */
+function refuseSandboxlessRows(samples: Sample[], sandbox: Config['sandbox'], where: string) {
+  if (sandbox) return;
+  const own = samples.find((s) => s.sandbox);
+  if (own) throw new BenchrigError('benchmark', `${where}: sample "${own.id}" brings its own sandbox, but the benchmark has no [sandbox] table to take the other settings from`);
 }
 
 /** A check that needs a per-sample input refuses samples that have none (SPEC §11). */

@@ -25,7 +25,8 @@ export interface VersionInput {
 export async function benchmarkVersion(input: VersionInput): Promise<string> {
   const { config, samples, dir } = input;
   const folders = new Set<string>();
-  for (const s of samples) for (const ref of [s.files, s.tests]) if (typeof ref === 'string') folders.add(ref);
+  // A sample's own build context too: changing a task's Dockerfile changes the version.
+  for (const s of samples) for (const ref of [s.files, s.tests, s.sandbox?.build]) if (typeof ref === 'string') folders.add(ref);
   if (config.sandbox?.build) folders.add(config.sandbox.build);
   if (config.sandbox?.shared?.source) folders.add(config.sandbox.shared.source);
 

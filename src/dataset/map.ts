@@ -115,7 +115,10 @@ export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
   });
 }
 
-/** A row's `sandbox` (SPEC §4): known keys of the right types; `build` a folder with a Dockerfile, made absolute. */
+/**
+ * A row's `sandbox` (SPEC §4): known keys of the right types; `build` a folder with a Dockerfile,
+ * kept as written (relative to the benchmark folder: the version hashes it by that name).
+ */
 function sampleSandbox(v: unknown, baseDir: string, fail: (what: string) => never): SampleSandbox {
   if (!isPlainObject(v)) return fail('must be an object like {"image": "...", "build": "dir", "memory": "1g"}');
   for (const key of Object.keys(v)) {
@@ -141,7 +144,6 @@ function sampleSandbox(v: unknown, baseDir: string, fail: (what: string) => neve
     const abs = path.resolve(baseDir, out.build);
     if (!statSync(abs, { throwIfNoEntry: false })?.isDirectory()) fail(`.build names folder "${out.build}", which does not exist under ${baseDir}`);
     if (!statSync(path.join(abs, 'Dockerfile'), { throwIfNoEntry: false })?.isFile()) fail(`.build folder "${out.build}" has no Dockerfile`);
-    out.build = abs;
   }
   return out;
 }

@@ -241,7 +241,7 @@ export function runContext(
     llm: { agent: cfg.llm, user: withDefaults(cfg.llm, cfg.user.llm), judge: withDefaults(cfg.llm, cfg.judge.llm) },
     limits: cfg.limits,
     sandbox,
-    grading: { isolation: cfg.grading.isolation, outputs: cfg.grading.outputs ?? (sandbox ? [sandbox.workdir] : []) },
+    grading: { isolation: cfg.grading.isolation, outputs: cfg.grading.outputs ?? [] },
     keepSandbox: cfg.run.keep_sandbox,
     llmCache: { mode: cfg.run.llm_cache, dir: join(resolve(cwd, cfg.run.output), '.llm-cache') },
   };

@@ -1,6 +1,7 @@
 // The agent phase under `[sandbox] disk` (SPEC §7): that is where the agent writes, so its sandbox
 // is watched for exactly that long. Past the bound the phase's signal aborts with a
 // DiskLimitExceeded (an AGENT_ERROR for the lifecycle) and the trial's `metadata.limit` records it.
+import { sandboxSpecOf } from './per-trial.ts';
 import type { Session } from './session.ts';
 
 export interface DiskLimitRecord {
@@ -19,7 +20,7 @@ export const diskLimitOf = (s: Session): DiskLimitRecord | null => hits.get(s) ?
  * ends on its own is measured once more, so a burst of writes just before it ended is not missed.
  */
 export async function withinDiskLimit<T>(s: Session, phase: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const setting = s.run.sandbox?.disk;
+  const setting = sandboxSpecOf(s.run, s.input)?.disk;
   if (!setting || !s.sandbox) return phase(s.abort.signal);
   // Loaded only for sandboxed trials, which load the Docker provider anyway.
   const { startDiskWatch } = await import('../sandbox/disk.ts');

@@ -4,7 +4,8 @@ import { isAbsolute, posix, resolve } from 'node:path';
 import type { ErrorValue } from '../errors.ts';
 import { SandboxError } from '../errors.ts';
 import { startOnFleet } from '../sandbox/fleet.ts';
-import type { Sandbox, SandboxProvider } from '../sandbox/types.ts';
+import type { Sandbox, SandboxProvider, SandboxSpec } from '../sandbox/types.ts';
+import { sandboxSpecOf } from './per-trial.ts';
 import type { Sample } from '../types.ts';
 import { bounded, timed, type Session } from './session.ts';
 import type { RunContext, TrialInput } from './types.ts';
@@ -12,19 +13,19 @@ import type { RunContext, TrialInput } from './types.ts';
 /** Phase 3: the sandbox (when the benchmark has one) and `prepareSample`. Every failure is infrastructure. */
 export async function startEnvironment(s: Session): Promise<void> {
   const { run, input, opts, abort } = s;
-  const span = run.sandbox ? s.spans.open('sandbox.start', { 'benchrig.sandbox.image': run.sandbox.image }) : null;
+  const spec = sandboxSpecOf(run, input);
+  const span = spec ? s.spans.open('sandbox.start', { 'benchrig.sandbox.image': spec.image }) : null;
   try {
     await timed(s, 'sandbox', async () => {
-      if (s.provider && run.sandbox) {
+      if (s.provider && spec) {
         const provider = s.provider;
-        const start = (spec: NonNullable<RunContext['sandbox']>) =>
-          prepareEnvironment(provider, { ...run, sandbox: spec }, input, s.sessionId, abort.signal);
-        if (run.sandbox.fleet?.length) {
+        const start = (placed: SandboxSpec) => prepareEnvironment(provider, placed, run, input, s.sessionId, abort.signal);
+        if (spec.fleet?.length) {
           // A fleet (SPEC §7): placed on a host, and moved to another when that host fails to start it.
-          ({ sandbox: s.sandbox, release: s.release } = await startOnFleet(run.runId, run.sandbox, opts.hooks?.acquireSandbox, start, abort.signal));
+          ({ sandbox: s.sandbox, release: s.release } = await startOnFleet(run.runId, spec, opts.hooks?.acquireSandbox, start, abort.signal));
         } else {
           s.release = await opts.hooks?.acquireSandbox?.(abort.signal);
-          s.sandbox = await start(run.sandbox);
+          s.sandbox = await start(spec);
         }
         opts.hooks?.onSandbox?.(input.taskId, s.sandbox.id);
         span?.set({ 'benchrig.sandbox.container': s.sandbox.id });
@@ -65,8 +66,7 @@ export async function cleanUp(s: Session, error: ErrorValue | null): Promise<voi
   });
 }
 
-async function prepareEnvironment(provider: SandboxProvider, run: RunContext, input: TrialInput, sessionId: string, signal: AbortSignal): Promise<Sandbox> {
-  const spec = run.sandbox!;
+async function prepareEnvironment(provider: SandboxProvider, spec: SandboxSpec, run: RunContext, input: TrialInput, sessionId: string, signal: AbortSignal): Promise<Sandbox> {
   // `[sandbox] setup` runs after the sample's files are in (SPEC §4), so the provider starts bare.
   const sandbox = await provider.start({ ...spec, setup: [] }, { runId: run.runId, sessionId, pid: run.harnessPid }, signal);
   try {
@@ -87,9 +87,12 @@ async function prepareEnvironment(provider: SandboxProvider, run: RunContext, in
   }
 }
 
+/** Where the tests go: `[grading] tests_dir`, else `<workdir>/.tests`. */
+export const testsDirOf = (run: RunContext, sandbox: Sandbox): string => run.grading.testsDir ?? posix.join(sandbox.workdir, '.tests');
+
 /** Tests reach the sandbox only after the agent finished, so the agent never sees them. */
 export async function copyTests(sandbox: Sandbox, run: RunContext, sample: Sample): Promise<void> {
-  await sandbox.copyIn(source(run, sample.tests!), posix.join(run.sandbox!.workdir, '.tests'));
+  await sandbox.copyIn(source(run, sample.tests!), testsDirOf(run, sandbox));
 }
 
 function source(run: RunContext, files: Record<string, string> | string): Record<string, string> | string {

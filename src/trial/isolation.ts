@@ -3,12 +3,12 @@
 // "fresh", a new container of the image receives only the declared outputs); the tests are copied
 // in only then, over whatever the agent planted at their path; and every grading command runs
 // through the harness's read-only toolbox shell.
-import { posix } from 'node:path';
 import { SandboxError } from '../errors.ts';
 import { getCheck } from '../checks/index.ts';
 import type { ExecOptions, ExecResult, Sandbox } from '../sandbox/types.ts';
 import { agentsFault } from './blame.ts';
-import { copyTests } from './environment.ts';
+import { copyTests, testsDirOf } from './environment.ts';
+import { sandboxSpecOf } from './per-trial.ts';
 import type { Session } from './session.ts';
 
 /** Whether grading reads the sandbox at all; when not, it is left as it is (no restart to pay for). */
@@ -25,13 +25,13 @@ export async function isolateForGrading(s: Session): Promise<Sandbox | undefined
   await sandbox.restart(); // every process of the agent is gone, whatever it did to itself
   if (run.grading.isolation === 'fresh') {
     target = await startFresh(s);
-    for (const out of run.grading.outputs) {
+    for (const out of run.grading.outputs.length ? run.grading.outputs : [sandbox.workdir]) {
       await trustedOk(target, `rm -rf ${quote(out)}`, `clear ${out} in the grading sandbox`);
       await sandbox.transfer(out, target);
     }
   }
   if (input.sample.tests !== undefined) {
-    const dir = posix.join(run.sandbox!.workdir, '.tests');
+    const dir = testsDirOf(run, target);
     // Whatever is there (a file, a symlink, a read-only tree) is the agent's: it goes.
     await trustedOk(target, `chmod -R u+rwx ${quote(dir)} 2>/dev/null; rm -rf ${quote(dir)} && test ! -e ${quote(dir)} && test ! -L ${quote(dir)}`, `clear ${dir} for the tests`);
     await copyTests(target, run, input.sample);
@@ -40,7 +40,7 @@ export async function isolateForGrading(s: Session): Promise<Sandbox | undefined
 }
 
 async function startFresh(s: Session): Promise<Sandbox> {
-  const spec = { ...s.run.sandbox!, setup: [], ...(s.sandbox!.host ? { host: s.sandbox!.host } : {}) };
+  const spec = { ...sandboxSpecOf(s.run, s.input)!, setup: [], ...(s.sandbox!.host ? { host: s.sandbox!.host } : {}) };
   s.gradingSandbox = await s.provider!.start(spec, { runId: s.run.runId, sessionId: `${s.sessionId}.grading`, pid: s.run.harnessPid }, s.abort.signal);
   return s.gradingSandbox;
 }

@@ -6,6 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ErrorValue, LlmError, SandboxError, toErrorValue } from '../errors.ts';
 import { blame } from './blame.ts';
+import { trialTimeoutOf } from './per-trial.ts';
 import { writeJsonAtomic } from '../report/write.ts';
 import type { TrialResult } from '../types.ts';
 import { runAgentPhase, type AgentPhaseOutcome } from './agent-phase.ts';
@@ -74,7 +75,7 @@ export async function runTrial(run: RunContext, input: TrialInput, opts: TrialOp
 
 /** The trial timeout starts here, after the sandbox is ready, and aborts the trial's signal. */
 async function converseUnderTimeout(s: Session): Promise<AgentPhaseOutcome> {
-  const seconds = s.run.limits.trial_timeout_s;
+  const seconds = trialTimeoutOf(s.run, s.input);
   const timer = setTimeout(() => s.abort.abort(new TrialTimeout(seconds)), seconds * 1000);
   s.phase = 'agent';
   try {

@@ -9,6 +9,7 @@ import { writeJsonAtomic } from '../report/write.ts';
 import { parseTraceparent } from '../telemetry/context.ts';
 import type { StopReason, TrialResult } from '../types.ts';
 import type { Graded } from './grading.ts';
+import { sandboxSpecOf } from './per-trial.ts';
 import type { RunContext, TrialInput } from './types.ts';
 
 export interface ResultParts extends Graded {
@@ -74,7 +75,7 @@ export function failedResult(run: RunContext, input: TrialInput, error: ErrorVal
     metadata: {
       llm_calls: 0, user_llm_calls: 0, tokens: { input: 0, output: 0 }, cost_usd: null, tools_used: {},
       timings_s: { sandbox: 0, agent: 0, grading: 0, cleanup: 0 },
-      sandbox: extras.containerId && run.sandbox ? { image: run.sandbox.image, container: extras.containerId, kept: false } : null,
+      sandbox: extras.containerId && sandboxSpecOf(run, input) ? { image: sandboxSpecOf(run, input)!.image, container: extras.containerId, kept: false } : null,
       limit: null,
     },
     error,

@@ -8,6 +8,7 @@ import { startTrialSpans, type TrialSpans } from '../telemetry/spans.ts';
 import { loadHooks, type BenchmarkHooks } from './hooks.ts';
 import { formatEvent, Recorder } from './recorder.ts';
 import { raceAbort } from './agent-phase.ts';
+import { sandboxSpecOf, trialTimeoutOf } from './per-trial.ts';
 import type { RunContext, TrialHooks, TrialInput } from './types.ts';
 
 export interface TrialOptions {
@@ -52,7 +53,7 @@ export async function openSession(run: RunContext, input: TrialInput, opts: Tria
     opts.hooks?.onEvent?.(input.taskId, e);
   });
   const hooks = await loadHooks(run.benchmark.hooks);
-  const provider = run.sandbox ? (opts.provider ?? (await defaultProvider())) : undefined;
+  const provider = sandboxSpecOf(run, input) ? (opts.provider ?? (await defaultProvider())) : undefined;
   // Attached last: nothing above can fail and leave the listener on the run's signal.
   const abort = new AbortController();
   const onInterrupt = () => abort.abort(opts.signal?.reason ?? new Error('interrupted'));
@@ -81,7 +82,7 @@ export class TrialTimeout extends Error {
  * benchmark's failure, not the agent's, so it ends the trial as a non-retryable SANDBOX_ERROR.
  */
 export async function bounded<T>(s: Session, hook: string, work: T | Promise<T>): Promise<T> {
-  const seconds = s.run.limits.trial_timeout_s;
+  const seconds = trialTimeoutOf(s.run, s.input);
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new SandboxError(`the ${hook} hook did not finish within ${seconds} s`, undefined, false)), seconds * 1000);
   try {

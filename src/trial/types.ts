@@ -22,8 +22,12 @@ export interface RunContext {
   llm: { agent: LlmConfig; user: LlmConfig; judge: LlmConfig };
   limits: Limits;
   sandbox: SandboxSpec | null;
-  /** SPEC §7: where grading commands run; `outputs` are absolute paths (the workdir by default). */
-  grading: { isolation: 'same' | 'fresh'; outputs: string[] };
+  /**
+   * SPEC §7: where grading commands run; `outputs` are absolute paths (empty: the sandbox's workdir);
+   * `testsDir` where a sample's tests go (default `<workdir>/.tests`); `keep` folders copied out of
+   * the sandbox after grading into `<run>/trials/<task-id>/`.
+   */
+  grading: { isolation: 'same' | 'fresh'; outputs: string[]; testsDir?: string; keep?: string[] };
   keepSandbox: boolean;
   llmCache: { mode: 'off' | 'record' | 'replay'; dir: string };
   /** The trace context of the run span, when telemetry is on. */
@@ -38,6 +42,8 @@ export interface TrialInput {
   trial: number;
   sample: Sample;
   inputHash: string;
+  /** The sample's own sandbox, image resolved (built or found) by the main process; absent: the run's. */
+  sandbox?: SandboxSpec;
 }
 
 /** Callbacks a trial may use while it runs; pools forward them across the boundary as messages. */

@@ -54,7 +54,7 @@ export async function runOnPool(o: {
           capAdd: b.config.sandbox.cap_add, shared: null, execTimeoutMs: b.config.limits.exec_timeout_s * 1000, maxOutputBytes: b.config.limits.max_output_bytes,
         }
       : null,
-    grading: { isolation: 'same', outputs: b.config.sandbox ? [b.config.sandbox.workdir] : [] },
+    grading: { isolation: 'same', outputs: [] },
     keepSandbox: false,
     llmCache: { mode: 'off', dir: join(runDir, '.llm-cache') },
   };
