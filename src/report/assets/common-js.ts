@@ -108,7 +108,8 @@ export const COMMON_JS = String.raw`
       var tr = el('tr', o.onClick ? 'clickable' : null);
       if (o.rowId) tr.setAttribute('data-id', o.rowId(r));
       o.columns.forEach(function (c) {
-        var td = el('td', (c.num ? 'num ' : '') + (c.cls || ''), c.render ? c.render(r, td) : c.get(r));
+        var td = el('td', (c.num ? 'num ' : '') + (c.cls || ''));
+        append(td, c.render ? c.render(r, td) : c.get(r));
         tr.appendChild(td);
       });
       if (o.onClick) tr.addEventListener('click', function (ev) { o.onClick(r, tr, ev); });

@@ -16,18 +16,18 @@ export const COMPARE_APP_JS = String.raw`
   function signedPts(x) { return x === null || x === undefined ? 'n/a' : (x >= 0 ? '+' : '') + (x * 100).toFixed(1) + ' pts'; }
   (function summary() {
     var t = el('table', 'runs-table');
-    t.appendChild(el('thead', null, el('tr', null, ['run', 'agent', 'started', 'pass rate', '95% CI', 'passed', 'cost', 'tokens in / out', 'time', 'gate', 'vs baseline (paired over tasks)'].map(function (h, i) { return el('th', i >= 3 && i <= 8 ? 'num' : null, h); }))));
+    t.appendChild(el('thead', null, el('tr', null, ['run', 'pass rate (95% CI)', 'passed', 'cost', 'tokens in / out', 'time', 'gate', 'pass rate vs baseline, paired over tasks'].map(function (h, i) { return el('th', i >= 1 && i <= 5 ? 'num' : null, h); }))));
     var tb = el('tbody');
     runs.forEach(function (r, i) {
       var d = MX.diffs[i];
-      var diffText = i === 0 ? 'baseline' : d.n === 0 ? 'no task graded in both' :
-        signedPts(d.diff) + (d.ci95 ? ' (95% CI ' + signedPts(d.ci95[0]) + ' to ' + signedPts(d.ci95[1]) + ')' : ' (one task: no interval)') + ' over ' + d.n + ' task(s)';
+      var diff = i === 0 ? [el('b', null, 'baseline')] : d.n === 0 ? ['no task graded in both'] :
+        [el('b', null, signedPts(d.diff)), d.ci95 ? ' (95% CI ' + signedPts(d.ci95[0]) + ' to ' + signedPts(d.ci95[1]) + ')' : ' (one task: no interval)', el('div', 'note', 'over ' + d.n + ' task(s) graded in both')];
       var tr = el('tr', null, [
-        el('td', null, [el('b', null, r.label), el('div', 'note', r.dir)]), el('td', null, r.agent), el('td', 'note', r.started_at),
-        el('td', 'num', pct(r.pass_rate)), el('td', 'num', r.pass_rate_ci95 ? pct(r.pass_rate_ci95[0]) + '\u2013' + pct(r.pass_rate_ci95[1]) : 'n/a'),
+        el('td', null, [el('b', null, (i === 0 ? '' : '') + r.label), el('div', 'note', r.dir), el('div', 'note', 'started ' + r.started_at + ' · ' + r.status)]),
+        el('td', 'num', [el('b', null, pct(r.pass_rate)), el('div', 'note', r.pass_rate_ci95 ? pct(r.pass_rate_ci95[0]) + '–' + pct(r.pass_rate_ci95[1]) : 'no interval')]),
         el('td', 'num', r.n_passed + '/' + r.n_gradable), el('td', 'num', r.cost_usd === null ? 'n/a' : '$' + r.cost_usd.toFixed(4)),
         el('td', 'num', r.tokens.input + ' / ' + r.tokens.output), el('td', 'num', r.duration_s === null ? 'n/a' : secs(r.duration_s)),
-        el('td', 'reason', r.gate), el('td', 'diff-cell', diffText)]);
+        el('td', 'note', r.gate), el('td', 'diff-cell', diff)]);
       attr(tr, 'data-run', i); attr(tr, 'data-pass-rate', r.pass_rate);
       if (d) { attr(tr, 'data-diff', d.diff); attr(tr, 'data-diff-low', d.ci95 ? d.ci95[0] : null); attr(tr, 'data-diff-high', d.ci95 ? d.ci95[1] : null); attr(tr, 'data-diff-n', d.n); }
       tb.appendChild(tr);

@@ -60,6 +60,7 @@ svg.plot .gate-line { stroke: var(--warn); stroke-dasharray: 2 3; }
 .st-PASSED { fill: #2da44e; } .st-FAILED { fill: #fa4549; } .st-TIMEOUT { fill: #bc4c00; } .st-AGENT_ERROR { fill: #a40e26; }
 .st-SANDBOX_ERROR { fill: #d4a72c; } .st-UNGRADABLE { fill: #bf8700; } .st-AWAITING_REVIEW { fill: #8c959f; }
 
+.charts.wide { grid-template-columns: 1fr; }
 /* the trial page */
 #detail { margin: 12px 0 48px; }
 .trial-head { position: sticky; top: 0; background: #fff; z-index: 2; padding: 10px 0 8px; border-bottom: 1px solid var(--line); }
@@ -98,7 +99,7 @@ table.matrix td.cell { text-align: center; cursor: pointer; font-weight: 600; fo
 table.matrix td.cell:hover { outline: 2px solid var(--info); outline-offset: -2px; }
 .c-passing { background: var(--pass-bg); color: var(--pass); } .c-failing { background: var(--fail-bg); color: var(--fail); }
 .c-unanswered { background: var(--warn-bg); color: var(--warn); } .c-not_graded { background: var(--none-bg); color: var(--muted); } .c-absent { background: #fff; color: var(--muted); font-weight: 400; }
-td.diff { font-size: 11px; color: var(--muted); white-space: nowrap; }
+td.diff { font-size: 11px; color: var(--muted); white-space: nowrap; } td.diff-cell { min-width: 220px; } table.runs-table td.note { max-width: 200px; overflow-wrap: anywhere; }
 .legend { display: flex; gap: 12px; flex-wrap: wrap; font-size: 12px; color: var(--muted); align-items: center; }
 .legend span.sw { display: inline-block; padding: 0 6px; border-radius: 4px; font-weight: 600; }
 `;
