@@ -23,8 +23,8 @@ export const COMPARE_APP_JS = String.raw`
       var diff = i === 0 ? [el('b', null, 'baseline')] : d.n === 0 ? ['no task graded in both'] :
         [el('b', null, signedPts(d.diff)), d.ci95 ? ' (95% CI ' + signedPts(d.ci95[0]) + ' to ' + signedPts(d.ci95[1]) + ')' : ' (one task: no interval)', el('div', 'note', 'over ' + d.n + ' task(s) graded in both')];
       var tr = el('tr', null, [
-        el('td', null, [el('b', null, (i === 0 ? '' : '') + r.label), el('div', 'note', r.dir), el('div', 'note', 'started ' + r.started_at + ' · ' + r.status)]),
-        el('td', 'num', [el('b', null, pct(r.pass_rate)), el('div', 'note', r.pass_rate_ci95 ? pct(r.pass_rate_ci95[0]) + '–' + pct(r.pass_rate_ci95[1]) : 'no interval')]),
+        el('td', null, [el('b', null, r.label), el('div', 'note', r.dir), el('div', 'note', 'started ' + r.started_at + ' \u00b7 ' + r.status)]),
+        el('td', 'num', [el('b', null, pct(r.pass_rate)), el('div', 'note', r.pass_rate_ci95 ? pct(r.pass_rate_ci95[0]) + '\u2013' + pct(r.pass_rate_ci95[1]) : 'no interval')]),
         el('td', 'num', r.n_passed + '/' + r.n_gradable), el('td', 'num', r.cost_usd === null ? 'n/a' : '$' + r.cost_usd.toFixed(4)),
         el('td', 'num', r.tokens.input + ' / ' + r.tokens.output), el('td', 'num', r.duration_s === null ? 'n/a' : secs(r.duration_s)),
         el('td', 'note', r.gate), el('td', 'diff-cell', diff)]);
