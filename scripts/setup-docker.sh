@@ -46,3 +46,5 @@ if ! docker version >/dev/null 2>&1; then
   fi
 fi
 echo "setup-docker: Docker $(docker version --format '{{.Server.Version}}') is ready"
+# the report tests open pages in a real browser
+bash "$(dirname "$0")/setup-browser.sh"

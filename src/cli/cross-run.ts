@@ -1,12 +1,16 @@
 // The commands that work on saved runs: evaluate, compare, history, review; and `validate --run`.
 // No logic of its own: parse, call, print, set the exit code.
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { BenchrigError } from '../errors.ts';
 import { compareReports, loadBaselineReport, loadRunReport } from '../report/compare.ts';
 import { formatComparison, formatHistory } from '../report/compare-console.ts';
 import { formatSummary } from '../report/console.ts';
+import { writeCompareHtml } from '../report/compare-html.ts';
 import { history } from '../report/history.ts';
+import { renderHistoryHtml } from '../report/history-html.ts';
+import { writeTextAtomic } from '../report/write.ts';
+import { loadRun } from './report-commands.ts';
 import { installInterruptHandlers } from '../run/cancel.ts';
 import { evaluateRun } from '../run/evaluate.ts';
 import { reviewTrial } from '../run/review.ts';
@@ -32,27 +36,52 @@ export function registerCrossRun(program: Command): void {
 
   program
     .command('compare')
-    .description('new failures, regressions, fixed, persistent and unanswered tasks between two runs (tasks matched by input hash); exits 0')
+    .description('new failures, regressions, fixed, persistent and unanswered tasks between runs (tasks matched by input hash); --format html: a tasks × runs page; exits 0')
     .argument('<baseline-run-dir>')
-    .argument('<run-dir>')
-    .option('--json', 'print the comparison as JSON')
-    .action(async (baseDir: string, runDir: string, o: { json?: boolean }) => {
+    .argument('<run-dirs...>', 'one run to compare with the baseline, or several (each against the baseline; html: one matrix)')
+    .option('--json', 'print the comparison as JSON (same as --format json)')
+    .addOption(new Option('--format <format>', 'output format').choices(['console', 'json', 'html']).default('console'))
+    .option('--out <file>', 'write to this file (atomically) instead of printing')
+    .action(async (baseDir: string, runDirs: string[], o: { json?: boolean; format: string; out?: string }) => {
+      const format = o.json ? 'json' : o.format;
+      if (format === 'html') {
+        if (!o.out) throw new BenchrigError('usage', 'compare --format html needs --out FILE (the page of the comparison)');
+        await loadBaselineReport(resolve(baseDir)); // refused as baseline exactly as without --format html
+        const runs = await Promise.all([baseDir, ...runDirs].map((d) => loadRun(d)));
+        await writeCompareHtml(resolve(o.out), runs.map((r) => ({ report: r.report, results: r.results })));
+        say(`wrote ${o.out}`);
+        return;
+      }
       const base = await loadBaselineReport(resolve(baseDir));
-      const cur = await loadRunReport(resolve(runDir));
-      const c = compareReports(base, cur);
-      if (o.json) print(JSON.stringify(c, null, 2));
-      else print(formatComparison(c, { color: color() }));
-      if (c.message && o.json) say(`benchrig: warning: ${c.message}`);
+      const texts: string[] = [];
+      for (const runDir of runDirs) {
+        const c = compareReports(base, await loadRunReport(resolve(runDir)));
+        texts.push(format === 'json' ? JSON.stringify(c, null, 2) : formatComparison(c, { color: !o.out && color() }));
+        if (c.message && format === 'json') say(`benchrig: warning: ${c.message}`);
+      }
+      // one run: the comparison itself (as before); several: a JSON array, or the tables one after another
+      const text = format === 'json' && runDirs.length > 1 ? `[${texts.join(',\n')}]` : texts.join('\n');
+      if (o.out) {
+        await writeTextAtomic(resolve(o.out), text.endsWith('\n') ? text : `${text}\n`);
+        say(`wrote ${o.out}`);
+      } else print(text);
     });
 
   program
     .command('history')
-    .description('the trend across all runs of one agent on one benchmark, oldest first')
+    .description('the trend across all runs of one agent on one benchmark, oldest first (--format html: a chart with 95% bands)')
     .argument('<dir>', 'evals/<agent-id>/<benchmark>')
-    .option('--json', 'print the rows as JSON')
-    .action(async (dir: string, o: { json?: boolean }) => {
+    .option('--json', 'print the rows as JSON (same as --format json)')
+    .addOption(new Option('--format <format>', 'output format').choices(['console', 'json', 'html']).default('console'))
+    .option('--out <file>', 'write to this file (atomically) instead of printing')
+    .action(async (dir: string, o: { json?: boolean; format: string; out?: string }) => {
+      const format = o.json ? 'json' : o.format;
       const rows = await history(resolve(dir));
-      print(o.json ? JSON.stringify(rows, null, 2) : formatHistory(dir, rows, { color: color() }));
+      const text = format === 'json' ? JSON.stringify(rows, null, 2) : format === 'html' ? renderHistoryHtml(dir, rows) : formatHistory(dir, rows, { color: !o.out && color() });
+      if (o.out) {
+        await writeTextAtomic(resolve(o.out), text);
+        say(`wrote ${o.out}`);
+      } else print(text);
     });
 
   program

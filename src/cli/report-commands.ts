@@ -2,7 +2,6 @@
 // browser or CI, and starting a new benchmark.
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { createServer } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Option } from 'commander';
@@ -10,7 +9,7 @@ import { initBenchmark } from '../benchmark/init.ts';
 import { BenchrigError } from '../errors.ts';
 import { slowestTrials, type SlowTrial } from '../report/analysis.ts';
 import { formatSummary } from '../report/console.ts';
-import { REPORT_CSP, renderHtmlReport, writeHtmlReport } from '../report/html.ts';
+import { renderHtmlReport } from '../report/html.ts';
 import { formatJunit } from '../report/junit.ts';
 import { appendStepSummary, formatMarkdown } from '../report/markdown.ts';
 import { assertFile, reportFileSchema, resultFileSchema, runFileSchema } from '../report/schema.ts';
@@ -90,53 +89,6 @@ export async function renderReport(run: LoadedRun, format: Format, color: boolea
   }
 }
 
-/** Serves report.html on loopback until Ctrl-C; resolves when the server has closed. */
-async function serve(file: string, port: number, print: (s: string) => void): Promise<void> {
-  const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405).end();
-      return;
-    }
-    if (path !== '/' && path !== '/report.html') {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
-      return;
-    }
-    readFile(file).then(
-      (body) => {
-        res.writeHead(200, {
-          'content-type': 'text/html; charset=utf-8',
-          'content-security-policy': REPORT_CSP,
-          'x-content-type-options': 'nosniff',
-          'referrer-policy': 'no-referrer',
-          'cache-control': 'no-store',
-        });
-        res.end(req.method === 'HEAD' ? undefined : body);
-      },
-      () => res.writeHead(500, { 'content-type': 'text/plain' }).end('report.html could not be read\n'),
-    );
-  });
-  await new Promise<void>((ok, fail) => {
-    server.once('error', (err: NodeJS.ErrnoException) =>
-      fail(err.code === 'EADDRINUSE' ? new BenchrigError('usage', `--port ${port}: address already in use`) : err),
-    );
-    server.listen(port, '127.0.0.1', () => ok());
-  });
-  const address = server.address();
-  const actual = typeof address === 'object' && address ? address.port : port;
-  print(`serving ${file}\n  http://127.0.0.1:${actual}/   (Ctrl-C to stop)`);
-  await new Promise<void>((done) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      server.close(() => done());
-      server.closeAllConnections();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-}
-
 const print = (s: string) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`);
 
 export function registerReportCommands(program: Command): void {
@@ -159,20 +111,16 @@ export function registerReportCommands(program: Command): void {
 
   program
     .command('view')
-    .description('serve the run\'s report.html on 127.0.0.1 (generating it when missing)')
-    .argument('<run-dir>')
+    .description('serve a run\'s report.html, or a folder of runs (evals/) as a run list to open and compare, on 127.0.0.1')
+    .argument('<dir>', 'a run folder, or a folder of runs such as evals/')
     .option('--port <n>', 'port (default: any free port)')
-    .action(async (runDir: string, o: { port?: string }) => {
+    .action(async (dirArg: string, o: { port?: string }) => {
       const port = int('port', o.port, 0) ?? 0;
       if (port > 65535) throw new BenchrigError('usage', `--port takes a port number up to 65535, got "${o.port}"`);
-      const dir = resolve(runDir);
-      const file = join(dir, 'report.html');
-      if (!existsSync(file)) {
-        const run = await loadRun(runDir);
-        await writeHtmlReport(dir, run.report);
-        process.stderr.write(`wrote ${file}\n`);
-      }
-      await serve(file, port, print);
+      const dir = resolve(dirArg);
+      if (!existsSync(dir) || !(await stat(dir)).isDirectory()) throw new BenchrigError('usage', `${dirArg}: no such folder`);
+      const { serveView } = await import('./view.ts');
+      await serveView(dir, { port, print, say: (s) => process.stderr.write(`${s}\n`) });
     });
 
   program

@@ -29,7 +29,7 @@ export interface HistoryRow {
   pass_rate: number | null;
   pass_rate_ci95: [number, number] | null;
   mean_score: number | null;
-  gate: { metric: string; threshold: number; value: number | null; passed: boolean } | null;
+  gate: { metric: string; threshold: number; value: number | null; passed: boolean; detail: string } | null;
   /** Why the run has no numbers, or why it could never be a baseline. */
   note: string | null;
 }
@@ -93,7 +93,7 @@ export async function history(parent: string): Promise<HistoryRow[]> {
       pass_rate: m ? m.pass_rate : null,
       pass_rate_ci95: m ? m.pass_rate_ci95 : null,
       mean_score: m ? m.mean_score : null,
-      gate: g ? { metric: g.metric, threshold: g.threshold, value: g.value, passed: g.passed } : null,
+      gate: g ? { metric: g.metric, threshold: g.threshold, value: g.value, passed: g.passed, detail: g.detail } : null,
       note: r.report ? answeredNothing(r.report) : 'no evaluation_report.json',
     };
     prev = r.version;

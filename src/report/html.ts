@@ -2,12 +2,11 @@
 // escaped); the trials travel as JSON in a <script type="application/json"> block that no value can
 // break out of, and the inline script renders the tables page by page and a trial on click.
 // A strict CSP allows only this page's own style and script (by hash): no network, no injected code.
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { TrialResult } from '../types.ts';
 import { failureReason, readResults } from './aggregate.ts';
 import { analyzeReport, comparisonView, slowestTrials, type SlowTrial } from './analysis.ts';
-import { REPORT_CSS, REPORT_JS } from './html-assets.ts';
+import { cspFor, REPORT_CSS, REPORT_JS } from './html-assets.ts';
 import type { EvaluationReport } from './types.ts';
 import { writeChunksAtomic } from './write.ts';
 
@@ -82,10 +81,30 @@ function successReason(r: TrialResult): string {
   return passing ? `${passing.name}: ${passing.reason}` : r.blocked ? 'blocked' : 'passed';
 }
 
-/** What the page keeps of one trial: everything a reader drills into, with huge values clipped. */
+/** Keys of a result file the trial page shows in their own place; any other key shows as "other fields". */
+const KNOWN_KEYS = new Set([
+  'schema_version', 'task_id', 'sample_id', 'trial', 'session_id', 'prompt', 'response', 'replies', 'blocked', 'status', 'stop_reason',
+  'score', 'checks', 'events', 'final_state', 'artifacts', 'metadata', 'error', 'trace_id', 'started_at', 'finished_at',
+]);
+
+const firstOf = (events: TrialResult['events'], type: string) => events?.find((e) => e.type === type) as { content?: string } | undefined;
+function lastOf(events: TrialResult['events'], type: string): { content?: string } | undefined {
+  for (let i = (events?.length ?? 0) - 1; i >= 0; i--) if (events[i].type === type) return events[i] as { content?: string };
+  return undefined;
+}
+
+/**
+ * What the page keeps of one trial: everything a reader drills into, with huge values clipped.
+ * The prompt and the response are left out when the trajectory already holds them word for word
+ * (the first user message, the last agent message): the page stays near the size of the events.
+ */
 export function pageTrial(r: TrialResult, clip: Clip): Record<string, unknown> {
   const cut: CutCounter = { chars: 0, events: 0 };
   const reason = r.status === 'PASSED' ? successReason(r) : failureReason(r);
+  const { input_hash: _hash, ...metadata } = r.metadata ?? ({} as TrialResult['metadata']);
+  const extra = Object.fromEntries(Object.entries(r).filter(([k]) => !KNOWN_KEYS.has(k)));
+  const prompt = r.prompt ?? '';
+  const response = r.response ?? '';
   const trial = {
     task_id: r.task_id,
     sample_id: r.sample_id,
@@ -96,21 +115,14 @@ export function pageTrial(r: TrialResult, clip: Clip): Record<string, unknown> {
     execution_time_s: r.metadata?.execution_time_s ?? null,
     reason: clipString(reason.replace(/\s+/g, ' '), 300, { chars: 0, events: 0 }),
     checks: clipValue(r.checks ?? [], clip, cut),
-    prompt: clipString(r.prompt ?? '', clip.maxString, cut),
-    response: clipString(r.response ?? '', clip.maxString, cut),
+    prompt: firstOf(r.events, 'user_message')?.content === prompt ? undefined : clipString(prompt, clip.maxString, cut),
+    response: lastOf(r.events, 'agent_message')?.content === response ? undefined : clipString(response, clip.maxString, cut),
     events: clipEvents(r.events, clip, cut),
     artifacts: clipValue(r.artifacts ?? {}, clip, cut),
     final_state: clipValue(r.final_state ?? {}, clip, cut),
-    metadata: clipValue(
-      Object.fromEntries(
-        ['execution_time_s', 'timings_s', 'llm_calls', 'user_llm_calls', 'tokens', 'cost_usd', 'tools_used', 'sandbox', 'limit']
-          .filter((k) => r.metadata?.[k] !== undefined)
-          .map((k) => [k, r.metadata[k]]),
-      ),
-      clip,
-      cut,
-    ),
-    error: clipValue(r.error ? { kind: r.error.kind, message: r.error.message, cause: r.error.cause } : null, clip, cut),
+    metadata: clipValue(metadata, clip, cut),
+    extra: Object.keys(extra).length ? clipValue(extra, clip, cut) : undefined,
+    error: clipValue(r.error ?? null, clip, cut),
     trace_id: r.trace_id ?? null,
     session_id: r.session_id,
     started_at: r.started_at,
@@ -141,6 +153,19 @@ function table(head: string[], rows: string[][], cls = ''): string {
 
 const badge = (status: string) => `<span class="badge s-${escapeHtml(status.replace(/[^A-Z_]/g, ''))}">${escapeHtml(status)}</span>`;
 
+/** The gate line; its detail is shown whenever it says more than the comparison (e.g. `incomplete: …`). */
+export function gateText(g: EvaluationReport['gate']): string {
+  if (!g) return 'gate: none';
+  if (g.value === null) return `gate ${g.passed ? 'PASSED' : 'FAILED'}: ${g.metric}: ${g.detail}`;
+  const f4 = (n: number) => String(Number(n.toFixed(4)));
+  const restated = `${g.metric} ${f4(g.value)} ${g.passed ? '>=' : '<'} ${f4(g.threshold)}`;
+  const head = `gate ${g.passed ? 'PASSED' : 'FAILED'}: ${g.metric} ${num(g.value)} ${g.passed ? '≥' : '<'} ${num(g.threshold)}`;
+  return g.detail && g.detail !== restated ? `${head} · ${g.detail}` : head;
+}
+
+const gateHtml = (g: EvaluationReport['gate']) =>
+  `<div class="gate ${!g ? 'none' : g.passed ? 'pass' : 'fail'}" id="gate">${escapeHtml(gateText(g))}</div>`;
+
 function summaryHtml(report: EvaluationReport, slowest: SlowTrial[] | null): string {
   const m = report.metrics;
   const k = report.run.trials;
@@ -159,12 +184,8 @@ function summaryHtml(report: EvaluationReport, slowest: SlowTrial[] | null): str
   const statuses = Object.entries(m.status_counts).filter(([, n]) => n > 0);
   out.push(`<p id="status-counts">${statuses.map(([s, n]) => `${badge(s)} <span data-status="${escapeHtml(s)}">${n}</span>`).join(' &nbsp; ') || 'no trials'}</p>`);
 
-  const g = report.gate;
-  if (!g) out.push('<div class="gate none" id="gate">gate: none</div>');
-  else {
-    const detail = g.value === null ? `${g.metric}: ${g.detail}` : `${g.metric} ${num(g.value)} ${g.passed ? '≥' : '<'} ${num(g.threshold)}`;
-    out.push(`<div class="gate ${g.passed ? 'pass' : 'fail'}" id="gate">gate ${g.passed ? 'PASSED' : 'FAILED'}: ${escapeHtml(detail)}</div>`);
-  }
+  out.push(gateHtml(report.gate));
+  out.push('<div id="charts" class="charts"></div>');
 
   if (report.checks.length > 0) {
     out.push('<h2>checks</h2>');
@@ -203,10 +224,8 @@ function summaryHtml(report: EvaluationReport, slowest: SlowTrial[] | null): str
   return out.join('\n');
 }
 
-const sha256 = (s: string) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
-
 /** The page's Content-Security-Policy: nothing but its own inline style and script. */
-export const REPORT_CSP = `default-src 'none'; style-src ${sha256(REPORT_CSS)}; script-src ${sha256(REPORT_JS)}; img-src 'none'; base-uri 'none'; form-action 'none'`;
+export const REPORT_CSP = cspFor(REPORT_JS);
 
 /**
  * The page in pieces, in order: head and summary, the embedded data a trial at a time (each trial's
@@ -218,7 +237,7 @@ async function* htmlReportParts(
 ): AsyncGenerator<string> {
   const clip = clipFor(report.metrics.n_trials);
   yield pageHead(report, slowest);
-  yield `<script type="application/json" id="benchrig-data">{"report":${scriptJson({ checks: report.checks, tasks: report.tasks })},"trials":[`;
+  yield `<script type="application/json" id="benchrig-data">{"report":${scriptJson({ checks: report.checks, tasks: report.tasks, metrics: report.metrics, trials: report.run.trials })},"trials":[`;
   let first = true;
   for await (const r of results) {
     yield (first ? '' : ',') + scriptJson(pageTrial(r, clip));

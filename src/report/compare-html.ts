@@ -1,0 +1,84 @@
+// `benchrig compare A B [C …] --format html`: one self-contained page with a summary row per run,
+// the paired difference of each run's pass rate against the first, a tasks × runs matrix that
+// filters to regressions / fixed / differing tasks, and the trial page of any cell clicked.
+// Every run's trials are embedded (clipped like report.html's) a trial at a time, never whole.
+import type { TrialResult } from '../types.ts';
+import { COMPARE_JS, cspFor } from './html-assets.ts';
+import { clipFor, escapeHtml, PAGE_SIZE, pageTrial, scriptJson } from './html.ts';
+import { buildMatrix, type Matrix } from './matrix.ts';
+import { pageEnd, pageStart } from './page.ts';
+import type { EvaluationReport } from './types.ts';
+import { writeChunksAtomic } from './write.ts';
+
+export const COMPARE_CSP = cspFor(COMPARE_JS);
+
+export interface CompareRunInput {
+  report: EvaluationReport;
+  /** The run's result files; read twice (task ids first, then the trials to embed). */
+  results: () => Iterable<TrialResult> | AsyncIterable<TrialResult>;
+}
+
+function body(m: Matrix): string {
+  const benchmarks = [...new Set(m.runs.map((r) => r.benchmark))].join(', ');
+  return `<header>
+<h1>comparing ${m.runs.length} runs <span class="note">${escapeHtml(benchmarks)}</span></h1>
+<p class="sub">${m.runs.map((r, i) => `${i === 0 ? 'baseline ' : ''}<b>${escapeHtml(r.label)}</b> (${escapeHtml(r.dir)})`).join(' · ')}</p>
+</header>
+<main>
+<section id="summary">
+<div id="warnings"></div>
+<h2>runs</h2>
+<div id="runs-summary"></div>
+<div id="charts" class="charts"></div>
+</section>
+<section id="matrix-section">
+<h2>tasks \u00d7 runs</h2>
+<noscript><p>The matrix needs JavaScript.</p></noscript>
+<div class="controls" id="matrix-filters">
+<button data-filter="all" class="on">all tasks</button><button data-filter="differing">differing</button><button data-filter="regressions">regressions</button><button data-filter="fixed">fixed</button>
+<input id="m-search" type="search" placeholder="search task" aria-label="search task">
+</div>
+<div class="legend" id="legend"></div>
+<div id="matrix"></div>
+</section>
+<section id="detail" hidden></section>
+</main>
+`;
+}
+
+async function* compareParts(runs: CompareRunInput[]): AsyncGenerator<string> {
+  const inputs = [];
+  let total = 0;
+  for (const run of runs) {
+    const trials: Array<{ task_id: string; sample_id: string }> = [];
+    for await (const r of run.results()) trials.push({ task_id: r.task_id, sample_id: r.sample_id });
+    total += trials.length;
+    inputs.push({ report: run.report, trials });
+  }
+  const matrix = buildMatrix(inputs);
+  const clip = clipFor(total);
+  yield pageStart(`compare ${matrix.runs.map((r) => r.label).join(' · ')} · benchrig`, COMPARE_JS);
+  yield body(matrix);
+  yield `<script type="application/json" id="benchrig-data">{"matrix":${scriptJson(matrix)},"page_size":${PAGE_SIZE},"trials":[`;
+  for (let i = 0; i < runs.length; i++) {
+    yield `${i ? ',' : ''}[`;
+    let first = true;
+    for await (const r of runs[i].results()) {
+      yield (first ? '' : ',') + scriptJson(pageTrial(r, clip));
+      first = false;
+    }
+    yield ']';
+  }
+  yield ']}</script>\n';
+  yield pageEnd(COMPARE_JS);
+}
+
+export async function renderCompareHtml(runs: CompareRunInput[]): Promise<string> {
+  const parts: string[] = [];
+  for await (const p of compareParts(runs)) parts.push(p);
+  return parts.join('');
+}
+
+export async function writeCompareHtml(out: string, runs: CompareRunInput[]): Promise<void> {
+  await writeChunksAtomic(out, compareParts(runs));
+}

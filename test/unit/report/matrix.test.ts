@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { buildReport } from '../../../src/report/aggregate.ts';
+import { buildMatrix } from '../../../src/report/matrix.ts';
+import { pairedDifference, t975 } from '../../../src/report/paired.ts';
+import type { TrialResult, TrialStatus } from '../../../src/types.ts';
+import { trial } from './fixtures.ts';
+
+async function run(agent: string, list: Array<[string, TrialStatus, string?]>) {
+  const results: TrialResult[] = list.map(([sample, status, hash], i) =>
+    trial(sample, status, { task_id: `${sample}-t${i}`, md: { input_hash: hash ?? `hash-${sample}` } }));
+  const report = await buildReport({
+    benchmark: { name: 'b', version: 'v1', n_samples: list.length }, agent: { id: agent, name: agent },
+    run: { id: agent, dir: `/evals/${agent}`, mode: 'single', workers: 1, trials: 1, status: 'complete', started_at: '2025-01-01T00:00:00Z', finished_at: '' },
+    blocksAreSuccess: false, results,
+  });
+  return { report, trials: results.map((r) => ({ task_id: r.task_id, sample_id: r.sample_id })) };
+}
+
+describe('the tasks x runs matrix', () => {
+  it('matches tasks by input hash across runs (a renamed sample stays one row) and marks regressions, fixed, differing', async () => {
+    const a = await run('a', [['p', 'PASSED'], ['q', 'FAILED'], ['r', 'PASSED'], ['s', 'AGENT_ERROR']]);
+    const b = await run('b', [['p', 'FAILED'], ['q-renamed', 'PASSED', 'hash-q'], ['r', 'PASSED'], ['new', 'PASSED']]);
+    const c = await run('c', [['p', 'PASSED'], ['q', 'FAILED'], ['r', 'SANDBOX_ERROR']]);
+    const m = buildMatrix([a, b, c]);
+    const row = (id: string) => m.rows.find((r) => r.sample_id === id)!;
+    expect(m.rows.map((r) => r.sample_id)).toEqual(['p', 'q', 'r', 's', 'new']);
+    expect(row('q').names).toEqual(['q', 'q-renamed']);
+    expect(row('q').cells.map((x) => x?.state ?? 'absent')).toEqual(['failing', 'passing', 'failing']);
+    expect(row('q').cells[1]!.task_ids).toEqual(['q-renamed-t1']);
+    expect(row('p').cells.map((x) => x?.state)).toEqual(['passing', 'failing', 'passing']);
+    expect(row('r').cells.map((x) => x?.state)).toEqual(['passing', 'passing', 'not_graded']);
+    expect(row('s').cells.map((x) => x?.state ?? 'absent')).toEqual(['unanswered', 'absent', 'absent']);
+    expect(row('new').cells.map((x) => x?.state ?? 'absent')).toEqual(['absent', 'passing', 'absent']);
+    expect(m.rows.filter((r) => r.regression).map((r) => r.sample_id)).toEqual(['p']);
+    expect(m.rows.filter((r) => r.fixed).map((r) => r.sample_id)).toEqual(['q']);
+    expect(m.rows.filter((r) => r.differing).map((r) => r.sample_id)).toEqual(['p', 'q', 'r', 's', 'new']);
+    expect(m.runs.map((r) => r.label)).toEqual(['a', 'b', 'c']);
+    // b against a: p, q, r are graded in both (s and new are each in one run only)
+    expect(m.diffs[0]).toBeNull();
+    expect(m.diffs[1]!.n).toBe(3);
+    expect(m.diffs[1]!.diff).toBeCloseTo((-1 + 1 + 0) / 3, 12);
+  });
+
+  it('labels runs of one agent apart by start time', async () => {
+    const a = await run('same', [['p', 'PASSED']]);
+    const b = await run('same', [['p', 'PASSED']]);
+    b.report.run.started_at = '2025-02-03T04:05:06Z';
+    expect(buildMatrix([a, b]).runs.map((r) => r.label)).toEqual(['same · 2025-01-01 00:00:00', 'same · 2025-02-03 04:05:06']);
+  });
+});
+
+describe('paired difference of pass rates', () => {
+  it('is the mean per-task difference with a Student t interval (checked by hand)', () => {
+    // differences 1, 0, 0, -0.5: mean 0.125, sd = sqrt(((0.875)^2 + 2*(0.125)^2 + (0.625)^2)/3) = 0.6292
+    const d = pairedDifference([[0, 1], [1, 1], [0, 0], [1, 0.5]]);
+    expect(d.n).toBe(4);
+    expect(d.diff).toBeCloseTo(0.125, 12);
+    const sd = Math.sqrt((0.875 ** 2 + 2 * 0.125 ** 2 + 0.625 ** 2) / 3);
+    const half = 3.182 * sd / 2;
+    expect(d.ci95![0]).toBeCloseTo(0.125 - half, 10);
+    expect(0.125 + half).toBeGreaterThan(1);
+    expect(d.ci95![1]).toBe(1); // clamped: a difference of two rates never exceeds 1
+    expect([d.baseline_rate, d.current_rate]).toEqual([0.5, 0.625]);
+  });
+
+  it('gives no interval for one task and nothing for none; t falls to 1.96 for large samples', () => {
+    expect(pairedDifference([[0, 1]])).toEqual({ n: 1, diff: 1, ci95: null, baseline_rate: 0, current_rate: 1 });
+    expect(pairedDifference([])).toEqual({ n: 0, diff: null, ci95: null, baseline_rate: null, current_rate: null });
+    expect([t975(1), t975(30), t975(1000)]).toEqual([12.706, 2.042, 1.96]);
+    const same = pairedDifference(Array.from({ length: 10 }, () => [1, 1] as [number, number]));
+    expect(same.ci95).toEqual([0, 0]);
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { COMPARE_JS, HISTORY_JS, INDEX_JS, REPORT_CSS, REPORT_JS } from '../../../src/report/html-assets.ts';
+import { gateText } from '../../../src/report/html.ts';
+
+describe('page assets', () => {
+  it('every page script builds nodes from text only and stays ASCII (so its CSP hash holds)', () => {
+    for (const js of [REPORT_JS, COMPARE_JS, HISTORY_JS, INDEX_JS]) {
+      expect(js).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function|fetch\(|XMLHttpRequest/);
+      expect(js).toMatch(/^[\x00-\x7f]*$/);
+    }
+    expect(REPORT_CSS).toMatch(/^[\x00-\x7f]*$/);
+  });
+});
+
+describe('gateText', () => {
+  const gate = { metric: 'pass_rate', threshold: 0.8, value: 0.9, passed: true, detail: 'pass_rate 0.9 >= 0.8' };
+  it('restates the comparison, and adds a detail that says more (incomplete evidence)', () => {
+    expect(gateText(gate)).toBe('gate PASSED: pass_rate 0.9 ≥ 0.8');
+    expect(gateText({ ...gate, passed: false, detail: 'incomplete: 2 of 10 trials without a verdict' }))
+      .toBe('gate FAILED: pass_rate 0.9 < 0.8 · incomplete: 2 of 10 trials without a verdict');
+    expect(gateText({ ...gate, value: null, passed: false, detail: 'missing evidence' })).toBe('gate FAILED: pass_rate: missing evidence');
+    expect(gateText(null)).toBe('gate: none');
+  });
+});
