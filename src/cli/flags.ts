@@ -15,6 +15,8 @@ export interface RunFlags {
   trialTimeout?: string;
   output?: string;
   keepSandbox?: boolean;
+  pull?: boolean;
+  network?: string;
   llmCache?: string;
   logLevel?: string;
 }
@@ -72,6 +74,8 @@ export function flagsToConfig(f: RunFlags): Record<string, unknown> {
     max_sandboxes: int('max-sandboxes', f.maxSandboxes, 1),
     output: f.output,
     keep_sandbox: f.keepSandbox || undefined,
+    pull: f.pull || undefined,
+    no_network: f.network === 'none' || undefined,
     llm_cache: f.llmCache,
     log_level: f.logLevel,
   });

@@ -49,6 +49,8 @@ export function registerRun(program: Command): void {
     .option('--resume <run-dir>', 'finish an interrupted run: keep every saved trial, run only the missing ones')
     .option('--baseline <run-dir|auto>', 'add a comparison with that run to the report (auto: the latest earlier run of this agent and benchmark that graded something)')
     .option('--keep-sandbox', 'leave the sandbox running after the trial and print how to enter it')
+    .option('--pull', "pull a sample's prebuilt image that is not on this machine (never done otherwise)")
+    .addOption(new Option('--network <mode>', "none: every sandbox without network, whatever a task's own setting").choices(['none']))
     .option('--docker-host <url=capacity>', 'a Docker host of the fleet, e.g. tcp://box:2376=8 (repeatable; over [[sandbox.hosts]])', collect)
     .addOption(new Option('--llm-cache <mode>', 'record or replay LLM responses').choices(['off', 'record', 'replay']))
     .addOption(new Option('--trace <exporter>', 'spans: console (stderr), otlp (to OTEL_EXPORTER_OTLP_ENDPOINT) or off (no telemetry, Langfuse included)').choices(['console', 'otlp', 'off']))

@@ -149,9 +149,16 @@ export const configSchema = z
         keep_sandbox: z.boolean().default(false),
         llm_cache: z.enum(['off', 'record', 'replay']).default('off'),
         log_level: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+        /** Per-sample image builds at once (an environment per sample). */
+        max_builds: z.number().int().min(1).default(2),
+        build_timeout_s: z.number().positive().default(600),
+        /** Pull a sample's prebuilt image that is not here (`--pull`); off: never pulled. */
+        pull: z.boolean().default(false),
+        /** `--network none`: no sandbox gets a network, whatever a sample or task asks for. */
+        no_network: z.boolean().default(false),
       })
       .strict()
-      .default({ mode: 'processes', workers: 4, per_worker: 1, output: 'evals', keep_sandbox: false, llm_cache: 'off', log_level: 'info' }),
+      .default({ mode: 'processes', workers: 4, per_worker: 1, output: 'evals', keep_sandbox: false, llm_cache: 'off', log_level: 'info', max_builds: 2, build_timeout_s: 600, pull: false, no_network: false }),
   })
   .strict();
 

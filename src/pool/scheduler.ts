@@ -15,13 +15,21 @@ export interface ScheduleOptions {
   infraRetries?: number;
   infraBackoffMs?: number;
   onRetry?(trial: TrialInput, attempt: number, result: TrialResult): void;
+  /**
+   * Readies a trial before it runs (its own sandbox image found or built): the trial to run, or the
+   * result (already saved) that stands for it when it cannot run.
+   */
+  prepare?(trial: TrialInput): Promise<TrialInput | TrialResult>;
 }
 
 export async function schedule(pool: Pool, trials: Iterable<TrialInput>, opts: ScheduleOptions): Promise<void> {
   const queue = trials[Symbol.iterator]();
   const retries = opts.infraRetries ?? 2;
   const backoff = opts.infraBackoffMs ?? 2000;
-  const runOne = async (trial: TrialInput): Promise<TrialResult> => {
+  const runOne = async (planned: TrialInput): Promise<TrialResult> => {
+    const ready = opts.prepare ? await opts.prepare(planned) : planned;
+    if ('status' in ready) return ready;
+    const trial = ready;
     for (let attempt = 1; ; attempt++) {
       const result = await pool.run(trial, { signal: opts.signal, hooks: opts.hooks });
       if (result.status !== 'SANDBOX_ERROR' || result.error?.retryable === false || attempt > retries || opts.signal.aborted) return result;

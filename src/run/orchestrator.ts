@@ -20,7 +20,10 @@ import { schedule } from '../pool/scheduler.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 import { loadHooks } from '../trial/hooks.ts';
 import { precompileUserModule } from '../loader/user-module.ts';
-import type { RunContext } from '../trial/types.ts';
+import type { RunContext, TrialInput } from '../trial/types.ts';
+import { failedResult, saveFailedResult } from '../trial/result.ts';
+import { bringsOwnSandbox, SampleEnvironments } from './environments.ts';
+import { usesRunImage } from '../benchmark/sample-sandbox.ts';
 import { createRunDir, gitCommit, HARNESS_VERSION, redact, safeName } from './run-dir.ts';
 import { expandTrials } from './trials.ts';
 import { hashOf, prepareResume, type RunSettings } from './resume.ts';
@@ -90,7 +93,9 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
 
   // 3. the shared environment: Docker checked and the image built before the run folder exists
   const shared: SharedResources | null = sandbox
-    ? await prepareSandboxes(sandbox, opts.console, { maxSandboxes: cfg.run.max_sandboxes, cooldownMs: cfg.sandbox?.host_cooldown_s && cfg.sandbox.host_cooldown_s * 1000 })
+    ? await prepareSandboxes(sandbox, opts.console, {
+        maxSandboxes: cfg.run.max_sandboxes, cooldownMs: cfg.sandbox?.host_cooldown_s && cfg.sandbox.host_cooldown_s * 1000, ensureImage: usesRunImage(benchmark.samples, cfg.sandbox),
+      })
     : null;
   const trials = expandTrials(benchmark.samples, cfg.n_trials);
   const settings: RunSettings = {
@@ -152,6 +157,20 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
       shared: sharedVolume && cfg.sandbox?.shared ? { volume: sharedVolume, mount: cfg.sandbox.shared.mount } : null,
     });
 
+    // Samples that bring their own sandbox get its image (found, built or pulled) before they run.
+    const environments = sandbox && bringsOwnSandbox(benchmark.samples)
+      ? new SampleEnvironments(run.sandbox!, {
+          benchmark: benchmark.name, benchmarkDir: benchmark.dir, runDir, maxBuilds: cfg.run.max_builds, buildTimeoutS: cfg.run.build_timeout_s, pull: cfg.run.pull, noNetwork: cfg.run.no_network, log: opts.console.info,
+        })
+      : null;
+    const prepare = environments && (async (trial: TrialInput) => {
+      const ready = await environments.prepare(trial);
+      if (!('kind' in ready)) return ready;
+      const result = failedResult(run, trial, ready, new Date());
+      await saveFailedResult(run, result);
+      return result;
+    });
+
     // 4. every trial, on the chosen pool
     const pool = await makePool(runTrace?.carry(run) ?? run, { workers: cfg.run.workers, perWorker: cfg.run.per_worker, maxSandboxes: cfg.run.max_sandboxes ?? shared?.fleet?.limit });
     opts.console.start(benchmark, toRun.length, runDir, cfg.run.mode);
@@ -163,6 +182,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
         onStart: opts.console.trialStarted,
         onResult: opts.console.trialFinished,
         onRetry: (t, attempt, r) => opts.console.warn(`${t.taskId}: infrastructure error (${r.error?.message ?? 'sandbox'}); retrying with a fresh sandbox (${attempt})`),
+        ...(prepare ? { prepare } : {}),
       });
     } finally {
       await pool.close();
@@ -219,7 +239,7 @@ function sandboxSpec(cfg: Config): SandboxSpec | null {
   const s = cfg.sandbox;
   if (!s) return null;
   return {
-    image: s.image, build: s.build, workdir: s.workdir, network: s.network, memory: s.memory, disk: s.disk, cpus: s.cpus, pids: s.pids,
+    image: s.image, build: s.build, workdir: s.workdir, network: cfg.run.no_network ? 'none' : s.network, memory: s.memory, disk: s.disk, cpus: s.cpus, pids: s.pids,
     setup: s.setup, capAdd: s.cap_add, shared: null,
     execTimeoutMs: cfg.limits.exec_timeout_s * 1000, maxOutputBytes: cfg.limits.max_output_bytes,
   };

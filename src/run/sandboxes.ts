@@ -26,12 +26,14 @@ export interface SharedResources {
 export interface FleetSettings {
   maxSandboxes?: number;
   cooldownMs?: number;
+  /** false: every sample brings its own sandbox image (see environments.ts), so the run's is not needed. */
+  ensureImage?: boolean;
 }
 
 export async function prepareSandboxes(spec: SandboxSpec, console: RunConsole, fleet: FleetSettings = {}): Promise<SharedResources> {
   if (spec.fleet?.length) return prepareFleet(spec, spec.fleet, console, fleet);
   await checkDocker();
-  await ensureImage({ image: spec.image, build: spec.build }, { onProgress: (line: string) => console.info(line) });
+  if (fleet.ensureImage !== false) await ensureImage({ image: spec.image, build: spec.build }, { onProgress: (line: string) => console.info(line) });
   const removed = await sweep({});
   if (removed > 0) console.info(`removed ${removed} sandbox(es) left by runs that are gone`);
   return {
@@ -57,7 +59,7 @@ export async function checkHost(host: DockerHostSpec, timeoutMs = 5_000): Promis
 async function prepareFleet(spec: SandboxSpec, hosts: DockerHostSpec[], console: RunConsole, settings: FleetSettings): Promise<SharedResources> {
   await Promise.all(hosts.map((h) => checkHost(h)));
   // The first host builds now, so a broken Dockerfile stops the run before its folder exists (exit 2).
-  await ensureImage({ image: spec.image, build: spec.build }, { client: clientFor(hosts[0]), onProgress: (line: string) => console.info(line) });
+  if (settings.ensureImage !== false) await ensureImage({ image: spec.image, build: spec.build }, { client: clientFor(hosts[0]), onProgress: (line: string) => console.info(line) });
   let removed = 0;
   for (const h of hosts) removed += await sweep({}, clientFor(h));
   if (removed > 0) console.info(`removed ${removed} sandbox(es) left by runs that are gone`);
@@ -72,7 +74,7 @@ async function prepareFleet(spec: SandboxSpec, hosts: DockerHostSpec[], console:
       log: (line) => console.info(line),
       // Once per host and run, under the Fleet's lock: the image built there from the build context, the shared volume filled.
       async prepareHost(host, client) {
-        const built = await ensureImage({ image: spec.image, build: spec.build }, { client });
+        const built = settings.ensureImage !== false && (await ensureImage({ image: spec.image, build: spec.build }, { client }));
         if (built) console.info(`built ${spec.image} on ${host.url}`);
         if (shared) await createSharedVolume(shared.runId, shared.sourceDir, spec.image, client);
       },

@@ -209,6 +209,7 @@ export function createOptions(spec: SandboxSpec, labels: SandboxLabels, toolbox:
     Entrypoint: KEEP_ALIVE,
     Cmd: [],
     WorkingDir: spec.workdir, // Docker creates it when the image lacks it
+    ...(spec.env ? { Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`) } : {}),
     Labels: buildLabels(labels),
     HostConfig: {
       NetworkMode: spec.network ?? 'none',

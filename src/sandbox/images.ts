@@ -22,6 +22,10 @@ export interface EnsureImageOptions {
   onProgress?: (line: string) => void;
   /** The daemon to check and build on (a fleet host); default: the local one. */
   client?: Docker;
+  /** How long the build may take (default 15 minutes). */
+  timeoutMs?: number;
+  /** Labels the built image carries besides benchrig's own marker. */
+  labels?: Record<string, string>;
 }
 
 export async function imageExists(image: string, client: Docker = docker()): Promise<boolean> {
@@ -44,11 +48,13 @@ export async function ensureImage(spec: ImageSpec, opts: EnsureImageOptions = {}
         `build it yourself (docker build -t ${spec.image} DIR) or set [sandbox] build to a folder with a Dockerfile`,
     );
   }
-  await buildImage(spec.image, spec.build, opts.onProgress, opts.client);
+  await buildImage(spec.image, spec.build, opts);
   return true;
 }
 
-async function buildImage(image: string, dir: string, onProgress?: (line: string) => void, client: Docker = docker()): Promise<void> {
+async function buildImage(image: string, dir: string, opts: EnsureImageOptions): Promise<void> {
+  const { onProgress, client = docker() } = opts;
+  const deadline = opts.timeoutMs ?? BUILD_DEADLINE_MS;
   const fail = (message: string) => new BenchrigError('benchmark', `building image ${image} from ${dir} failed: ${message}`);
   if (!fs.existsSync(path.join(dir, 'Dockerfile')) && !fs.existsSync(path.join(dir, 'prepare.sh'))) {
     throw fail('the folder has no Dockerfile');
@@ -62,7 +68,7 @@ async function buildImage(image: string, dir: string, onProgress?: (line: string
       temp = await fsp.mkdtemp(path.join(os.tmpdir(), 'benchrig-build-'));
       context = temp;
       const { execa } = await import('execa'); // loaded when a build needs it: ~10 MB
-      const res = await execa(prepare, [temp], { cwd: dir, reject: false, timeout: BUILD_DEADLINE_MS, all: true });
+      const res = await execa(prepare, [temp], { cwd: dir, reject: false, timeout: deadline, all: true });
       if (res.exitCode !== 0) throw fail(`prepare.sh exited ${res.exitCode ?? res.signal}: ${String(res.all ?? '').trim()}`);
       if (!fs.existsSync(path.join(temp, 'Dockerfile'))) throw fail('prepare.sh left no Dockerfile in the context');
     }
@@ -70,15 +76,15 @@ async function buildImage(image: string, dir: string, onProgress?: (line: string
     let stream: Readable;
     try {
       stream = (await withDeadline(
-        client.buildImage(tarball, { t: image, labels: { [LABEL.marker]: '1' }, rm: true, forcerm: true }),
-        BUILD_DEADLINE_MS,
+        client.buildImage(tarball, { t: image, labels: { ...opts.labels, [LABEL.marker]: '1' }, rm: true, forcerm: true }),
+        deadline,
         `build ${image}`,
       )) as Readable;
     } catch (err) {
       throw fail(describe(err));
     }
     // dockerode resolves even when the build fails: the failure is a message inside the stream.
-    const error = await withDeadline(readBuildStream(stream, onProgress), BUILD_DEADLINE_MS, `build ${image}`);
+    const error = await withDeadline(readBuildStream(stream, onProgress), deadline, `build ${image}`);
     if (error) throw fail(error);
   } finally {
     if (temp) await fsp.rm(temp, { recursive: true, force: true });

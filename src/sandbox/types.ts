@@ -69,6 +69,8 @@ export interface SandboxSpec {
   shared?: { volume: string; mount: string } | null;
   execTimeoutMs: number;
   maxOutputBytes: number;
+  /** Environment variables of the container (a task's own, SPEC §16). */
+  env?: Record<string, string>;
   /** The fleet of Docker hosts (SPEC §7); absent or null: the local daemon, as without a fleet. */
   fleet?: DockerHostSpec[] | null;
   /** The fleet host placed for this start (set per trial from its sandbox slot). */

@@ -1,0 +1,137 @@
+// An environment per sample, at run time (SPEC §4, §7): before a trial whose sample brings its own
+// sandbox is scheduled, its image is found here, built once per distinct build context (tagged
+// `benchrig-env/<benchmark>:<content hash>`, reused by later runs until the context changes), or
+// pulled with `--pull`. At most `[run] max_builds` builds run at once, each under its timeout, its
+// log kept in `<run>/builds/`. A context that does not build fails only the trials that need it:
+// SANDBOX_ERROR, not retried, never the agent's.
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type Docker from 'dockerode';
+import { describe, type ErrorValue } from '../errors.ts';
+import { folderDigest } from '../benchmark/version.ts';
+import { Semaphore } from '../pool/semaphore.ts';
+import { docker, dockerMessage, withDeadline } from '../sandbox/client.ts';
+import { clientFor } from '../sandbox/hosts.ts';
+import { ensureImage, imageExists } from '../sandbox/images.ts';
+import type { SandboxSpec } from '../sandbox/types.ts';
+import type { TrialInput } from '../trial/types.ts';
+import type { Sample, SampleSandbox } from '../types.ts';
+
+/** Label on every image benchrig built for a sample: `benchrig sandbox prune` removes those, never others. */
+export const ENV_LABEL = 'benchrig.env';
+const PULL_DEADLINE_MS = 30 * 60_000;
+
+export interface EnvironmentOptions {
+  benchmark: string;
+  /** Build folders of samples are relative to it. */
+  benchmarkDir: string;
+  runDir: string;
+  maxBuilds: number;
+  buildTimeoutS: number;
+  pull: boolean;
+  /** `--network none`: over every sample's own network setting. */
+  noNetwork?: boolean;
+  log?: (line: string) => void;
+}
+
+export const envImageTag = (benchmark: string, digest: string) => `benchrig-env/${benchmark.toLowerCase().replace(/[^a-z0-9_.-]+/g, '-').replace(/^[-.]+/, '') || 'benchmark'}:${digest}`;
+
+export class SampleEnvironments {
+  readonly #images = new Map<string, Promise<string>>();
+  readonly #builds: Semaphore;
+  readonly #clients: Docker[];
+
+  constructor(
+    private readonly base: SandboxSpec,
+    private readonly o: EnvironmentOptions,
+  ) {
+    this.#builds = new Semaphore(Math.max(1, o.maxBuilds));
+    // On a fleet, every host may be given the trial: the image is made on each.
+    this.#clients = base.fleet?.length ? base.fleet.map((h) => clientFor(h)) : [docker()];
+  }
+
+  /** The trial with its own sandbox spec, or why it cannot have one. */
+  async prepare(trial: TrialInput): Promise<TrialInput | ErrorValue> {
+    const own = trial.sample.sandbox;
+    if (!own) return trial;
+    try {
+      const image = await this.imageFor(own);
+      const spec = specFor(this.base, own, image);
+      return { ...trial, sandbox: this.o.noNetwork ? { ...spec, network: 'none' } : spec };
+    } catch (err) {
+      return { kind: 'sandbox', message: describe(err), retryable: false };
+    }
+  }
+
+  private imageFor(own: SampleSandbox): Promise<string> {
+    const key = `${own.image ?? ''}\n${own.build ?? ''}`;
+    let p = this.#images.get(key);
+    if (!p) this.#images.set(key, (p = this.resolve(own)));
+    return p;
+  }
+
+  private async resolve(own: SampleSandbox): Promise<string> {
+    // A prebuilt image wins when it is here (a Harbor task's docker_image), else its build context.
+    if (own.image && (await this.onEveryHost((c) => imageExists(own.image!, c)))) return own.image;
+    if (own.build) return this.build(own);
+    if (own.image && this.o.pull) {
+      await Promise.all(this.#clients.map((c) => pull(c, own.image!)));
+      return own.image;
+    }
+    throw new Error(`image ${own.image} is not on this machine and has no build folder; benchrig does not pull unless run with --pull`);
+  }
+
+  private async build(own: SampleSandbox): Promise<string> {
+    const dir = path.resolve(this.o.benchmarkDir, own.build!);
+    const digest = await folderDigest(dir);
+    const tag = envImageTag(this.o.benchmark, digest);
+    if (await this.onEveryHost((c) => imageExists(tag, c))) return tag;
+    const logFile = path.join(this.o.runDir, 'builds', `${tag.split(':')[0].replace(/\//g, '_')}-${digest}.log`);
+    const release = await this.#builds.acquire();
+    try {
+      await mkdir(path.dirname(logFile), { recursive: true });
+      const log = createWriteStream(logFile, { flags: 'a' });
+      try {
+        this.o.log?.(`building ${tag} from ${own.build}`);
+        for (const client of this.#clients) {
+          await ensureImage({ image: tag, build: dir }, {
+            client, timeoutMs: (own.build_timeout_s ?? this.o.buildTimeoutS) * 1000,
+            labels: { [ENV_LABEL]: this.o.benchmark }, onProgress: (line) => log.write(line + '\n'),
+          });
+        }
+      } catch (err) {
+        log.write(`\n${describe(err)}\n`);
+        throw new Error(`the sandbox image of ${own.build} did not build: ${describe(err).split('\n').slice(-3).join(' ')} (log: ${path.relative(this.o.runDir, logFile)})`);
+      } finally {
+        await new Promise((r) => log.end(r));
+      }
+    } finally {
+      release();
+    }
+    return tag;
+  }
+
+  private async onEveryHost(test: (c: Docker) => Promise<boolean>): Promise<boolean> {
+    for (const c of this.#clients) if (!(await test(c))) return false;
+    return true;
+  }
+}
+
+/** The run's `[sandbox]` with the sample's keys over it, key by key. */
+export function specFor(base: SandboxSpec, own: SampleSandbox, image: string): SandboxSpec {
+  const { build: _build, build_timeout_s: _t, image: _i, ...rest } = own;
+  return { ...base, ...rest, image, build: undefined };
+}
+
+/** Whether a run needs the per-sample stage at all. */
+export const bringsOwnSandbox = (samples: Sample[]): boolean => samples.some((s) => s.sandbox);
+
+async function pull(client: Docker, image: string): Promise<void> {
+  try {
+    const stream = await withDeadline(client.pull(image), PULL_DEADLINE_MS, `pull ${image}`);
+    await withDeadline(new Promise<void>((resolve, reject) => client.modem.followProgress(stream, (err) => (err ? reject(err) : resolve()))), PULL_DEADLINE_MS, `pull ${image}`);
+  } catch (err) {
+    throw new Error(`pulling ${image} failed: ${dockerMessage(err)}`);
+  }
+}
