@@ -1,6 +1,7 @@
 // The main side of one trial running in a remote worker (a thread or a process), shared by both
 // pools: it forwards the trial's messages to the hooks, grants `--max-sandboxes` slots, enforces the
-// trial's deadline (cancel by message, kill after a grace period), and when the worker dies turns
+// trial's deadline (cancel by message, kill after a grace period), watches the worker's event loop
+// once the agent has run for its timeout (watchdog.ts), and when the worker dies turns
 // the death into the trial's result: written like runTrial's, its sandbox removed from here.
 // The pools own their workers (piscina replaces dead threads; forks.ts replaces dead processes)
 // and tell each of a dead worker's in-flight trials through `workerGone`.
@@ -14,6 +15,7 @@ import type { TrialResult } from '../types.ts';
 import type { CancelReason, MainMessage, TrialMessage } from './messages.ts';
 import { defaultMaxSandboxes, Semaphore } from './semaphore.ts';
 import type { PoolOptions } from './types.ts';
+import { EventLoopWatchdog } from './watchdog.ts';
 
 export interface RemoteSettings {
   run: RunContext;
@@ -66,6 +68,11 @@ export class RemoteTrial {
   #cancelled: CancelReason | null = null;
   #deadline?: NodeJS.Timeout;
   #killTimer?: NodeJS.Timeout;
+  /** When the agent phase started (performance.now()), while it runs. */
+  #agentSince: number | null = null;
+  /** The worker did not answer the watchdog: its event loop is blocked, and it was killed for it. */
+  #blocked = false;
+  readonly #watchdog: EventLoopWatchdog;
   readonly #slots = new Map<number, { abort: AbortController; release?: SandboxSlot }>();
   readonly #onInterrupt = () => this.cancel('interrupt');
 
@@ -76,6 +83,16 @@ export class RemoteTrial {
     private channel?: WorkerChannel,
   ) {
     this.done = new Promise((resolve) => (this.#resolve = resolve));
+    this.#watchdog = new EventLoopWatchdog({
+      afterMs: s.run.limits.trial_timeout_s * 1000,
+      answerMs: s.graceMs,
+      ping: () => this.channel?.send({ type: 'ping', id: this.id }),
+      blocked: () => {
+        this.#blocked = true;
+        // Which trial blocked the loop cannot be told from here: the cause names this one's deadline only.
+        this.channel?.kill(`trial ${this.input.taskId} in the same worker ran past its timeout and the worker did not answer for ${s.graceMs} ms: its event loop was blocked`);
+      },
+    });
   }
 
   get settled(): boolean {
@@ -106,6 +123,11 @@ export class RemoteTrial {
         return this.opts.hooks?.onSandbox?.(msg.taskId, msg.containerId);
       case 'acquire':
         return this.#acquire(msg.reqId);
+      case 'agent':
+        this.#agentSince = msg.phase === 'start' ? performance.now() : null;
+        return msg.phase === 'start' ? this.#watchdog.start() : this.#watchdog.stop();
+      case 'pong':
+        return this.#watchdog.answered();
       case 'release': {
         const slot = this.#slots.get(msg.reqId);
         this.#slots.delete(msg.reqId);
@@ -131,13 +153,20 @@ export class RemoteTrial {
   /** The worker died with this trial in flight: the trial's result, saved, and its sandbox removed. */
   async workerGone(cause: string): Promise<void> {
     if (this.#settled) return;
+    const limit = `trial_timeout_s = ${this.s.run.limits.trial_timeout_s}`;
     let error: ErrorValue;
     if (this.opts.signal.aborted) error = { kind: 'interrupted', message: 'the run was interrupted' };
+    else if (this.#blocked)
+      error = { kind: 'timeout', message: `the trial exceeded ${limit} and its worker did not answer for ${this.s.graceMs} ms (its event loop was blocked), so the worker was killed` };
     else if (this.#cancelled === 'timeout')
       error = {
         kind: 'timeout',
         message: `the trial exceeded trial_timeout_s = ${this.s.run.limits.trial_timeout_s} and its worker did not stop within ${this.s.graceMs} ms, so it was killed`,
       };
+    // Its agent was still at work past the timeout when the worker went (in a loop blocked by it or
+    // by another trial of the worker): it did pass trial_timeout_s, whatever else it would have done.
+    else if (this.#agentSince !== null && performance.now() - this.#agentSince >= this.s.run.limits.trial_timeout_s * 1000)
+      error = { kind: 'timeout', message: `the trial exceeded ${limit} and its worker was lost: ${cause}` };
     else error = { kind: 'agent', message: `the worker running this trial died: ${cause}` };
     await this.#fail(error);
   }
@@ -166,6 +195,7 @@ export class RemoteTrial {
   #cleanup(): void {
     clearTimeout(this.#deadline);
     clearTimeout(this.#killTimer);
+    this.#watchdog.stop();
     this.opts.signal.removeEventListener('abort', this.#onInterrupt);
     // A slot held by a trial that is over (or whose worker died) goes back to the run.
     for (const slot of this.#slots.values()) {

@@ -74,12 +74,14 @@ export async function runTrial(run: RunContext, input: TrialInput, opts: TrialOp
 async function converseUnderTimeout(s: Session): Promise<AgentPhaseOutcome> {
   const seconds = s.run.limits.trial_timeout_s;
   const timer = setTimeout(() => s.abort.abort(new TrialTimeout(seconds)), seconds * 1000);
+  s.opts.hooks?.onAgentPhase?.(s.input.taskId, 'start'); // this timer cannot fire in a blocked event loop: the pool's watchdog can
   try {
     return await timed(s, 'agent', () =>
       runAgentPhase(s.run, s.input, { sessionId: s.sessionId, sandbox: s.sandbox, recorder: s.recorder, signal: s.abort.signal }),
     );
   } finally {
     clearTimeout(timer);
+    s.opts.hooks?.onAgentPhase?.(s.input.taskId, 'end');
   }
 }
 
