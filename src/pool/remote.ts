@@ -68,8 +68,6 @@ export class RemoteTrial {
   #cancelled: CancelReason | null = null;
   #deadline?: NodeJS.Timeout;
   #killTimer?: NodeJS.Timeout;
-  /** When the agent phase started (performance.now()), while it runs. */
-  #agentSince: number | null = null;
   /** The worker did not answer the watchdog: its event loop is blocked, and it was killed for it. */
   #blocked = false;
   readonly #watchdog: EventLoopWatchdog;
@@ -89,7 +87,8 @@ export class RemoteTrial {
       ping: () => this.channel?.send({ type: 'ping', id: this.id }),
       blocked: () => {
         this.#blocked = true;
-        // Which trial blocked the loop cannot be told from here: the cause names this one's deadline only.
+        // Which of the worker's trials blocked its loop cannot be told from here: the first whose
+        // timeout passes ends as TIMEOUT, and the cause tells the others (AGENT_ERROR) what happened.
         this.channel?.kill(`trial ${this.input.taskId} in the same worker ran past its timeout and the worker did not answer for ${s.graceMs} ms: its event loop was blocked`);
       },
     });
@@ -124,7 +123,6 @@ export class RemoteTrial {
       case 'acquire':
         return this.#acquire(msg.reqId);
       case 'agent':
-        this.#agentSince = msg.phase === 'start' ? performance.now() : null;
         return msg.phase === 'start' ? this.#watchdog.start() : this.#watchdog.stop();
       case 'pong':
         return this.#watchdog.answered();
@@ -153,20 +151,18 @@ export class RemoteTrial {
   /** The worker died with this trial in flight: the trial's result, saved, and its sandbox removed. */
   async workerGone(cause: string): Promise<void> {
     if (this.#settled) return;
-    const limit = `trial_timeout_s = ${this.s.run.limits.trial_timeout_s}`;
     let error: ErrorValue;
     if (this.opts.signal.aborted) error = { kind: 'interrupted', message: 'the run was interrupted' };
     else if (this.#blocked)
-      error = { kind: 'timeout', message: `the trial exceeded ${limit} and its worker did not answer for ${this.s.graceMs} ms (its event loop was blocked), so the worker was killed` };
+      error = {
+        kind: 'timeout',
+        message: `the trial exceeded trial_timeout_s = ${this.s.run.limits.trial_timeout_s} and its worker did not answer for ${this.s.graceMs} ms (its event loop was blocked), so the worker was killed`,
+      };
     else if (this.#cancelled === 'timeout')
       error = {
         kind: 'timeout',
         message: `the trial exceeded trial_timeout_s = ${this.s.run.limits.trial_timeout_s} and its worker did not stop within ${this.s.graceMs} ms, so it was killed`,
       };
-    // Its agent was still at work past the timeout when the worker went (in a loop blocked by it or
-    // by another trial of the worker): it did pass trial_timeout_s, whatever else it would have done.
-    else if (this.#agentSince !== null && performance.now() - this.#agentSince >= this.s.run.limits.trial_timeout_s * 1000)
-      error = { kind: 'timeout', message: `the trial exceeded ${limit} and its worker was lost: ${cause}` };
     else error = { kind: 'agent', message: `the worker running this trial died: ${cause}` };
     await this.#fail(error);
   }
