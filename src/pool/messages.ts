@@ -15,7 +15,7 @@ export type MainMessage =
   /** `events`: forward trajectory events (only when the main side has an onEvent hook). */
   | { type: 'run'; id: number; trial: TrialInput; events: boolean }
   | { type: 'cancel'; id: number; reason: CancelReason }
-  /** Is the worker's event loop still running? Sent once trial `id` has run for its timeout (watchdog.ts). */
+  /** Is the worker's event loop still running? Sent from a grace period before trial `id`'s timeout (watchdog.ts). */
   | { type: 'ping'; id: number }
   /** A `--max-sandboxes` slot for the request `reqId` of trial `id`; on a fleet, the host placed (or why none could be). */
   | { type: 'granted'; id: number; reqId: number; host?: string; refused?: string };
