@@ -15,6 +15,8 @@ export type MainMessage =
   /** `events`: forward trajectory events (only when the main side has an onEvent hook). */
   | { type: 'run'; id: number; trial: TrialInput; events: boolean }
   | { type: 'cancel'; id: number; reason: CancelReason }
+  /** Is the worker's event loop still running? Sent from a grace period before trial `id`'s timeout (watchdog.ts). */
+  | { type: 'ping'; id: number }
   /** A `--max-sandboxes` slot for the request `reqId` of trial `id`; on a fleet, the host placed (or why none could be). */
   | { type: 'granted'; id: number; reqId: number; host?: string; refused?: string };
 
@@ -29,6 +31,10 @@ export type WorkerMessage =
   /** The trial's sandbox is up (or gone: null): the main side removes it if the worker dies. */
   | { type: 'sandbox'; id: number; taskId: string; containerId: string | null }
   | { type: 'acquire'; id: number; reqId: number }
+  /** The trial's agent phase starts (its timeout's clock) or ends: the main side's watchdog runs in between. */
+  | { type: 'agent'; id: number; phase: 'start' | 'end' }
+  /** The answer to a 'ping': this worker's event loop runs. */
+  | { type: 'pong'; id: number }
   /** The slot of `reqId` is given back, or the request is abandoned before it was granted. */
   | { type: 'release'; id: number; reqId: number; failed?: HostFailure }
   /** Threads only: the trial runs in this thread, so that the main side can terminate that one thread. */

@@ -1,9 +1,11 @@
 // The main side of one trial running in a remote worker (a thread or a process), shared by both
 // pools: it forwards the trial's messages to the hooks, grants `--max-sandboxes` slots, enforces the
-// trial's deadline (cancel by message, kill after a grace period), and when the worker dies turns
+// trial's deadline (cancel by message, kill after a grace period), watches the worker's event loop
+// around the agent's timeout (watchdog.ts), and when the worker dies turns
 // the death into the trial's result: written like runTrial's, its sandbox removed from here.
 // The pools own their workers (piscina replaces dead threads; forks.ts replaces dead processes)
 // and tell each of a dead worker's in-flight trials through `workerGone`.
+import { sandboxSpecOf, trialTimeoutOf } from '../trial/per-trial.ts';
 import type { ErrorValue } from '../errors.ts';
 import { DEFAULT_DEADLINE_MS, docker, withDeadline } from '../sandbox/client.ts';
 import { fleetFor, type SandboxSlot } from '../sandbox/fleet.ts';
@@ -14,6 +16,7 @@ import type { TrialResult } from '../types.ts';
 import type { CancelReason, MainMessage, TrialMessage } from './messages.ts';
 import { defaultMaxSandboxes, Semaphore } from './semaphore.ts';
 import type { PoolOptions } from './types.ts';
+import { EventLoopWatchdog } from './watchdog.ts';
 
 export interface RemoteSettings {
   run: RunContext;
@@ -66,6 +69,9 @@ export class RemoteTrial {
   #cancelled: CancelReason | null = null;
   #deadline?: NodeJS.Timeout;
   #killTimer?: NodeJS.Timeout;
+  /** The worker did not answer the watchdog: its event loop is blocked, and it was killed for it. */
+  #blocked = false;
+  readonly #watchdog: EventLoopWatchdog;
   readonly #slots = new Map<number, { abort: AbortController; release?: SandboxSlot }>();
   readonly #onInterrupt = () => this.cancel('interrupt');
 
@@ -76,6 +82,17 @@ export class RemoteTrial {
     private channel?: WorkerChannel,
   ) {
     this.done = new Promise((resolve) => (this.#resolve = resolve));
+    this.#watchdog = new EventLoopWatchdog({
+      afterMs: trialTimeoutOf(s.run, input) * 1000,
+      answerMs: s.graceMs,
+      ping: () => this.channel?.send({ type: 'ping', id: this.id }),
+      blocked: () => {
+        this.#blocked = true;
+        // Which of the worker's trials blocked its loop cannot be told from here: the first whose
+        // timeout passes ends as TIMEOUT, and the cause tells the others (AGENT_ERROR) what happened.
+        this.channel?.kill(`trial ${this.input.taskId} in the same worker ran past its timeout and the worker did not answer for ${s.graceMs} ms: its event loop was blocked`);
+      },
+    });
   }
 
   get settled(): boolean {
@@ -106,6 +123,10 @@ export class RemoteTrial {
         return this.opts.hooks?.onSandbox?.(msg.taskId, msg.containerId);
       case 'acquire':
         return this.#acquire(msg.reqId);
+      case 'agent':
+        return msg.phase === 'start' ? this.#watchdog.start() : this.#watchdog.stop();
+      case 'pong':
+        return this.#watchdog.answered();
       case 'release': {
         const slot = this.#slots.get(msg.reqId);
         this.#slots.delete(msg.reqId);
@@ -133,10 +154,15 @@ export class RemoteTrial {
     if (this.#settled) return;
     let error: ErrorValue;
     if (this.opts.signal.aborted) error = { kind: 'interrupted', message: 'the run was interrupted' };
+    else if (this.#blocked)
+      error = {
+        kind: 'timeout',
+        message: `the trial exceeded trial_timeout_s = ${trialTimeoutOf(this.s.run, this.input)} and its worker did not answer for ${this.s.graceMs} ms (its event loop was blocked), so the worker was killed`,
+      };
     else if (this.#cancelled === 'timeout')
       error = {
         kind: 'timeout',
-        message: `the trial exceeded trial_timeout_s = ${this.s.run.limits.trial_timeout_s} and its worker did not stop within ${this.s.graceMs} ms, so it was killed`,
+        message: `the trial exceeded trial_timeout_s = ${trialTimeoutOf(this.s.run, this.input)} and its worker did not stop within ${this.s.graceMs} ms, so it was killed`,
       };
     else error = { kind: 'agent', message: `the worker running this trial died: ${cause}` };
     await this.#fail(error);
@@ -166,6 +192,7 @@ export class RemoteTrial {
   #cleanup(): void {
     clearTimeout(this.#deadline);
     clearTimeout(this.#killTimer);
+    this.#watchdog.stop();
     this.opts.signal.removeEventListener('abort', this.#onInterrupt);
     // A slot held by a trial that is over (or whose worker died) goes back to the run.
     for (const slot of this.#slots.values()) {
@@ -178,7 +205,7 @@ export class RemoteTrial {
   /** The deadline: trial_timeout_s, plus the sandbox's start when there is one, plus the grace period. */
   #arm(): void {
     clearTimeout(this.#deadline);
-    const ms = this.s.run.limits.trial_timeout_s * 1000 + (this.s.run.sandbox ? this.s.sandboxStartMs : 0) + this.s.graceMs;
+    const ms = trialTimeoutOf(this.s.run, this.input) * 1000 + (sandboxSpecOf(this.s.run, this.input) ? this.s.sandboxStartMs : 0) + this.s.graceMs;
     this.#deadline = setTimeout(() => this.cancel('timeout'), ms);
   }
 

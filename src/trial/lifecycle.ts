@@ -78,12 +78,14 @@ async function converseUnderTimeout(s: Session): Promise<AgentPhaseOutcome> {
   const seconds = trialTimeoutOf(s.run, s.input);
   const timer = setTimeout(() => s.abort.abort(new TrialTimeout(seconds)), seconds * 1000);
   s.phase = 'agent';
+  s.opts.hooks?.onAgentPhase?.(s.input.taskId, 'start'); // this timer cannot fire in a blocked event loop: the pool's watchdog can
   try {
     return await timed(s, 'agent', () =>
       withinDiskLimit(s, (signal) => runAgentPhase(s.run, s.input, { sessionId: s.sessionId, sandbox: s.sandbox, recorder: s.recorder, signal })),
     );
   } finally {
     clearTimeout(timer);
+    s.opts.hooks?.onAgentPhase?.(s.input.taskId, 'end');
   }
 }
 

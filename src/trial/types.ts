@@ -51,6 +51,8 @@ export interface TrialHooks {
   onEvent?(taskId: string, event: TrajectoryEvent): void;
   /** The sandbox is up: the pool records it so that the main process can remove it if the worker dies. */
   onSandbox?(taskId: string, containerId: string | null): void;
+  /** The agent phase starts or ends: a remote pool watches its worker's event loop in between. */
+  onAgentPhase?(taskId: string, phase: 'start' | 'end'): void;
   /**
    * Waits for one of the run's `--max-sandboxes` slots (a semaphore held by the main process across
    * every worker) and returns its release. Absent: no bound.

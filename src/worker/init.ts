@@ -29,6 +29,7 @@ export function createWorkerLoop(send: (msg: WorkerMessage) => void): WorkerLoop
     const hooks: TrialHooks = {
       onSandbox: (taskId, containerId) => send({ type: 'sandbox', id, taskId, containerId }),
       acquireSandbox: (signal) => acquire(id, state, signal),
+      onAgentPhase: (_taskId, phase) => send({ type: 'agent', id, phase }),
     };
     // Events cost a message each: only when the main side listens.
     if (events) hooks.onEvent = (taskId, event) => send({ type: 'event', id, taskId, event });
@@ -76,6 +77,9 @@ export function createWorkerLoop(send: (msg: WorkerMessage) => void): WorkerLoop
           running.get(msg.id)?.abort.abort(reason);
           return;
         }
+        case 'ping':
+          // Answered by the loop itself: reaching here is the proof that the event loop runs.
+          return send({ type: 'pong', id: msg.id });
         case 'granted': {
           const state = running.get(msg.id);
           const grant = state?.waiting.get(msg.reqId);
