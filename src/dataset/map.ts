@@ -6,7 +6,7 @@ import path from 'node:path';
 import { BenchrigError } from '../errors.ts';
 import { isPlainObject } from '../config/expand.ts';
 import type { Sample } from '../types.ts';
-import type { RawRow } from './read.ts';
+import type { RawRow } from './rows.ts';
 
 export const SAMPLE_FIELDS = ['id', 'input', 'expected', 'expectations', 'user', 'files', 'setup', 'solution', 'tests', 'metadata'] as const;
 export type SampleField = (typeof SAMPLE_FIELDS)[number];
