@@ -13,6 +13,7 @@ import { openDataset } from '../dataset/read.ts';
 import type { HfProgress } from '../dataset/hf.ts';
 import { checkFieldMap, jsonColumns, mapRows } from '../dataset/map.ts';
 import { filterSamples } from '../dataset/filter.ts';
+import { badWorkdir } from '../dataset/paths.ts';
 import type { Sample } from '../types.ts';
 import type { Benchmark } from './types.ts';
 import { benchmarkVersion } from './version.ts';
@@ -156,6 +157,8 @@ function refuseMissingInputs(checks: CheckConfig[], samples: Sample[], file: str
 function resolveSandbox(config: Config, dir: string, src: (...k: Array<string | number>) => string, cwd: string): Config['sandbox'] {
   const sandbox = config.sandbox;
   if (!sandbox) return undefined;
+  const workdirProblem = badWorkdir(sandbox.workdir);
+  if (workdirProblem) throw new BenchrigError('benchmark', `${src('sandbox', 'workdir')}: key sandbox.workdir: ${workdirProblem}`);
   const folder = (rel: string, key: string[], needs?: string) => {
     const abs = path.resolve(dir, rel);
     const where = `${src(...key)}: key ${key.join('.')}`;

@@ -1,12 +1,11 @@
 // Raw rows -> Samples (SPEC §4): `[dataset.fields]` maps a sample field to a column (a field maps
 // to itself when omitted), unmapped columns land in `metadata`, and every field is checked so a
 // bad row is refused at load with its file:line, never half-run.
-import { statSync } from 'node:fs';
-import path from 'node:path';
 import { BenchrigError } from '../errors.ts';
 import { isPlainObject } from '../config/expand.ts';
 import type { Sample } from '../types.ts';
 import type { RawRow } from './rows.ts';
+import { badFileKey, badFolder } from './paths.ts';
 
 export const SAMPLE_FIELDS = ['id', 'input', 'expected', 'expectations', 'user', 'files', 'setup', 'solution', 'tests', 'metadata'] as const;
 export type SampleField = (typeof SAMPLE_FIELDS)[number];
@@ -38,9 +37,10 @@ export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
   const columnOf = (f: SampleField) => opts.fields[f] ?? f;
   const mapped = new Set<string>(SAMPLE_FIELDS.map(columnOf));
   const seen = new Map<string, string>();
-  const folders = new Map<string, boolean>();
-  const isFolder = (rel: string) => {
-    if (!folders.has(rel)) folders.set(rel, statSync(path.resolve(opts.baseDir, rel), { throwIfNoEntry: false })?.isDirectory() ?? false);
+  // Many rows often name the same folder: it is walked (for symlinks) once.
+  const folders = new Map<string, string | null>();
+  const folderProblem = (rel: string) => {
+    if (!folders.has(rel)) folders.set(rel, badFolder(opts.baseDir, rel));
     return folders.get(rel)!;
   };
 
@@ -91,9 +91,15 @@ export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
       const v = get(f);
       if (v === undefined) continue;
       if (typeof v === 'string') {
-        if (!isFolder(v)) fail(f, `names folder "${v}", which does not exist under ${opts.baseDir}`);
+        const problem = folderProblem(v);
+        if (problem) fail(f, problem);
       } else if (!isPlainObject(v) || !Object.values(v).every((c) => typeof c === 'string')) {
         fail(f, 'must be an object of path -> content strings, or a folder path');
+      } else {
+        for (const key of Object.keys(v)) {
+          const problem = badFileKey(key);
+          if (problem) fail(f, `key ${JSON.stringify(key)} ${problem}`);
+        }
       }
       sample[f] = v as Record<string, string> | string;
     }
