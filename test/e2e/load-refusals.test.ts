@@ -98,3 +98,48 @@ describe('files and tests stay where they belong', () => {
     await expectRefused(dir, /benchmark\.toml: key sandbox\.workdir: "workspace" is not an absolute path/);
   });
 });
+
+describe('an agent module that does not load is refused before any sandbox starts', () => {
+  const sandboxed = join(FIXTURES, 'benchmarks/mini-shell');
+  const agent = (name: string) => join(FIXTURES, 'agents', `${name}.ts`);
+  // Nothing listens there: a run that reached Docker would end with exit 3, not 2.
+  const noDocker = { DOCKER_HOST: `unix://${join(tempDir(), 'no-docker.sock')}` };
+
+  async function refusedRun(agentPath: string, mode: string, pattern: RegExp) {
+    const out = tempDir();
+    const r = await runCli(['run', sandboxed, '--agent', agentPath, '--mode', mode, '--workers', '2', '--output', out], { env: noDocker });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(pattern);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(readdirSync(out)).toEqual([]);
+  }
+
+  it.each(['single', 'threads', 'processes'])('a module that throws at import names its error and the TypeScript file:line (%s)', async (mode) => {
+    await refusedRun(
+      agent('throw-at-import'),
+      mode,
+      /agent module test\/fixtures\/agents\/throw-at-import\.ts cannot be loaded: test\/fixtures\/agents\/lib\/settings\.ts:4:\d+: setting BENCHRIG_FIXTURE_SURELY_UNSET_ENDPOINT is not set/,
+    );
+  });
+
+  it('a TypeScript syntax error names the file:line:column and the compiler message', async () => {
+    const file = join(tempDir(), 'broken.ts');
+    writeFileSync(file, 'export default function createAgent() {\n  return { respond: async () => ({ content: "x" }) };\n}}\n');
+    await refusedRun(file, 'processes', /agent module .*broken\.ts cannot be loaded: .*broken\.ts:3:2: Unexpected "}"/);
+  });
+
+  it("a JavaScript syntax error names the file:line", async () => {
+    const file = join(tempDir(), 'broken.mjs');
+    writeFileSync(file, '// fine\nconst x = ;\nexport default function createAgent() {\n  return {};\n}\n');
+    await refusedRun(file, 'threads', /agent module .*broken\.mjs cannot be loaded: .*broken\.mjs:2:11: SyntaxError: Unexpected token ';'/);
+  });
+
+  it('a module without a factory says what it exports', async () => {
+    await refusedRun(agent('no-factory'), 'processes', /no-factory\.ts: it must default-export a factory function or export createAgent \(it exports createAgnet, default; its factory is a object\)/);
+  });
+
+  it('a module that ends its process at import is refused, and the harness lives to say so', async () => {
+    await refusedRun(agent('exit-at-import'), 'single', /exit-at-import\.ts cannot be loaded: it ended its process while loading \(exit code 7\)/);
+  });
+});
