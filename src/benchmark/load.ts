@@ -41,7 +41,7 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
   const cwd = opts.cwd ?? process.cwd();
   const { dir, toml } = locateBenchmark(ref, cwd);
   const configFile = opts.configFile ? path.resolve(cwd, opts.configFile) : undefined;
-  const { config, sources } = await resolveConfig({ benchmarkToml: toml, configFile, env: opts.env, flags: opts.flags });
+  const { config, sources, templates } = await resolveConfig({ benchmarkToml: toml, configFile, env: opts.env, flags: opts.flags });
   const src = (...key: Array<string | number>) => sourceFor(sources, key) ?? displayPath(toml);
 
   const checks = nameChecks(config.checks);
@@ -79,6 +79,7 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
     // changes exactly when the content does, whatever commit carried it.
     dataset: hf ? { source, split, config: config.dataset.config ?? 'default', revision, resolved_revision: resolvedRevision } : { source, resolved_revision: null },
     ...(hooks ? { hooks } : {}),
+    templates,
   };
 }
 

@@ -115,7 +115,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     run_id: runId,
     benchmark: { name: benchmark.name, version: benchmark.version, dir: benchmark.dir, n_samples: benchmark.samples.length, n_samples_total: benchmark.nSamplesTotal },
     dataset: benchmark.dataset,
-    agent: { id: agentId, name: agentRef.name, options: redact(cfg.agent.options) },
+    agent: { id: agentId, name: agentRef.name, options: redact(cfg.agent.options, benchmark.templates, ['agent', 'options']) },
     mode: cfg.run.mode,
     workers: cfg.run.mode === 'single' ? 1 : cfg.run.workers,
     per_worker: cfg.run.per_worker,
