@@ -170,15 +170,13 @@ function describeCause(err: unknown): string {
 /**
  * What the request carried that an error must not repeat (a server may echo a header back in its
  * error body, and the error lands in the result file and the log): the API key, every header
- * value, and the long parts of one (`session=<token>` echoed as just the token). Longest first.
+ * value, and the parts of one (`session=<token>` echoed as just the token). Longest first.
  */
 export function secretsOf(o: Pick<HttpAgentOptions, 'apiKey' | 'headers'>): string[] {
   const out = new Set<string>();
   if (o.apiKey && o.apiKey.length >= 4) out.add(o.apiKey);
-  for (const value of Object.values(o.headers)) {
-    if (value.length >= 4) out.add(value);
-    for (const part of value.split(/[\s;,=:]+/)) if (part.length >= 8) out.add(part);
-  }
+  // Short values (`json`, a team name) would blank out common words, and are no secrets anyway.
+  for (const value of Object.values(o.headers)) for (const part of [value, ...value.split(/[\s;,=:]+/)]) if (part.length >= 8) out.add(part);
   return [...out].sort((a, b) => b.length - a.length);
 }
 
