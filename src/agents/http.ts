@@ -149,7 +149,7 @@ export async function post(o: HttpAgentOptions, body: unknown, signal: AbortSign
       if (signal.aborted) throw abortReason(signal);
       if (attempt >= o.maxRetries || !transient(err)) {
         const tries = `${attempt + 1} attempt${attempt === 0 ? '' : 's'}`;
-        throw new Error(`http agent: POST ${displayUrl(o.url)} failed after ${tries}: ${scrub(describeCause(err), o.apiKey)}`);
+        throw new Error(`http agent: POST ${displayUrl(o.url)} failed after ${tries}: ${scrub(describeCause(err), secretsOf(o))}`);
       }
       const asked = err instanceof HttpStatusError ? err.retryAfterMs : null;
       const delay = asked !== null ? Math.min(asked, o.maxMs) : Math.floor(Math.random() * Math.min(o.maxMs, o.baseMs * 2 ** attempt));
@@ -167,7 +167,20 @@ function describeCause(err: unknown): string {
   return parts.join(': ');
 }
 
-const scrub = (text: string, key?: string) => (key && key.length >= 4 ? text.split(key).join('***') : text);
+/**
+ * What the request carried that an error must not repeat (a server may echo a header back in its
+ * error body, and the error lands in the result file and the log): the API key, every header
+ * value, and the parts of one (`session=<token>` echoed as just the token). Longest first.
+ */
+export function secretsOf(o: Pick<HttpAgentOptions, 'apiKey' | 'headers'>): string[] {
+  const out = new Set<string>();
+  if (o.apiKey && o.apiKey.length >= 4) out.add(o.apiKey);
+  // Short values (`json`, a team name) would blank out common words, and are no secrets anyway.
+  for (const value of Object.values(o.headers)) for (const part of [value, ...value.split(/[\s;,=:]+/)]) if (part.length >= 8) out.add(part);
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+export const scrub = (text: string, secrets: string[]) => secrets.reduce((t, s) => t.split(s).join('***'), text);
 
 const TRAJECTORY_TYPES = new Set(['tool_call', 'tool_result', 'log']);
 

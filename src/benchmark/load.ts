@@ -13,6 +13,7 @@ import { openDataset } from '../dataset/read.ts';
 import type { HfProgress } from '../dataset/hf.ts';
 import { checkFieldMap, jsonColumns, mapRows } from '../dataset/map.ts';
 import { filterSamples } from '../dataset/filter.ts';
+import { badWorkdir } from '../dataset/paths.ts';
 import type { Sample } from '../types.ts';
 import type { Benchmark } from './types.ts';
 import { benchmarkVersion } from './version.ts';
@@ -41,7 +42,7 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
   const cwd = opts.cwd ?? process.cwd();
   const { dir, toml } = locateBenchmark(ref, cwd);
   const configFile = opts.configFile ? path.resolve(cwd, opts.configFile) : undefined;
-  const { config, sources } = await resolveConfig({ benchmarkToml: toml, configFile, env: opts.env, flags: opts.flags });
+  const { config, sources, templates } = await resolveConfig({ benchmarkToml: toml, configFile, env: opts.env, flags: opts.flags });
   const src = (...key: Array<string | number>) => sourceFor(sources, key) ?? displayPath(toml);
 
   const checks = nameChecks(config.checks);
@@ -81,6 +82,7 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
     // changes exactly when the content does, whatever commit carried it.
     dataset: hf ? { source, split, config: config.dataset.config ?? 'default', revision, resolved_revision: resolvedRevision } : { source, resolved_revision: null },
     ...(hooks ? { hooks } : {}),
+    templates,
   };
 }
 
@@ -166,6 +168,8 @@ function refuseMissingInputs(checks: CheckConfig[], samples: Sample[], file: str
 function resolveSandbox(config: Config, dir: string, src: (...k: Array<string | number>) => string, cwd: string): Config['sandbox'] {
   const sandbox = config.sandbox;
   if (!sandbox) return undefined;
+  const workdirProblem = badWorkdir(sandbox.workdir);
+  if (workdirProblem) throw new BenchrigError('benchmark', `${src('sandbox', 'workdir')}: key sandbox.workdir: ${workdirProblem}`);
   const folder = (rel: string, key: string[], needs?: string) => {
     const abs = path.resolve(dir, rel);
     const where = `${src(...key)}: key ${key.join('.')}`;

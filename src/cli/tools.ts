@@ -104,10 +104,11 @@ export function registerTools(program: Command): void {
     .argument('[benchmark]')
     .option('--config <file>', 'an extra TOML layer')
     .action(async (ref: string | undefined, o: { config?: string }) => {
-      let config: Record<string, unknown>;
-      if (ref) config = (await loadBenchmark(ref, { cwd: process.cwd(), env: process.env, configFile: o.config })).config;
-      else config = (await resolveConfig({ configFile: o.config, env: process.env })).config;
-      print(stringify(JSON.parse(JSON.stringify(redact(config))))); // JSON round-trip drops undefined, which TOML cannot hold
+      const { config, templates } = ref
+        ? await loadBenchmark(ref, { cwd: process.cwd(), env: process.env, configFile: o.config })
+        : await resolveConfig({ configFile: o.config, env: process.env });
+      // Values from the environment are shown as written (`${VAR}`) unless their key is plain.
+      print(stringify(JSON.parse(JSON.stringify(redact(config, templates))))); // JSON round-trip drops undefined, which TOML cannot hold
     });
 }
 

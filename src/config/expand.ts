@@ -38,13 +38,27 @@ export function expandString(value: string, env: NodeJS.ProcessEnv, where: { fil
   });
 }
 
-/** Expand every string (keys stay as written) in a parsed TOML document. Returns a new value. */
-export function expandDeep(value: unknown, env: NodeJS.ProcessEnv, file: string, path: Array<string | number> = []): unknown {
-  if (typeof value === 'string') return expandString(value, env, { file, key: formatPath(path) });
-  if (Array.isArray(value)) return value.map((v, i) => expandDeep(v, env, file, [...path, i]));
+/** Whether a string refers to an environment variable (`$${` escapes aside). */
+export function hasReference(value: string): boolean {
+  for (const m of value.matchAll(REF)) if (m[1] !== undefined) return true;
+  return false;
+}
+
+/**
+ * Expand every string (keys stay as written) in a parsed TOML document. Returns a new value.
+ * `templates` receives, by key path, each string as written that took a value from the
+ * environment: what may be shown of it, where its value may be a secret (config/secrets.ts).
+ */
+export function expandDeep(value: unknown, env: NodeJS.ProcessEnv, file: string, path: Array<string | number> = [], templates?: Record<string, string>): unknown {
+  if (typeof value === 'string') {
+    const out = expandString(value, env, { file, key: formatPath(path) });
+    if (templates && hasReference(value)) templates[formatPath(path)] = value;
+    return out;
+  }
+  if (Array.isArray(value)) return value.map((v, i) => expandDeep(v, env, file, [...path, i], templates));
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = expandDeep(v, env, file, [...path, k]);
+    for (const [k, v] of Object.entries(value)) out[k] = expandDeep(v, env, file, [...path, k], templates);
     return out;
   }
   return value;

@@ -7,24 +7,30 @@ export interface Layer {
   data: Record<string, unknown>;
   /** Who set a key path of this layer: a file name, `environment BENCHRIG_X`, `flag --x`. */
   sourceOf(path: string): string;
+  /** Key path -> the string as written, for values this layer took from the environment. */
+  templates?: Templates;
 }
 
 /** path (as `formatPath` writes it) -> the layer that set it last. */
 export type Sources = Record<string, string>;
 
-export function fileLayer(file: string, data: Record<string, unknown>): Layer {
-  return { data, sourceOf: () => file };
+/** path -> the string as written (`"session=${MY_KEY}"`) of a value that came from the environment. */
+export type Templates = Record<string, string>;
+
+export function fileLayer(file: string, data: Record<string, unknown>, templates?: Templates): Layer {
+  return { data, sourceOf: () => file, ...(templates ? { templates } : {}) };
 }
 
-/** Merge `layers` in order (later wins). Returns the merged object and the provenance map. */
-export function mergeLayers(layers: Layer[]): { merged: Record<string, unknown>; sources: Sources } {
+/** Merge `layers` in order (later wins). Returns the merged object, the provenance map and the templates of what is left. */
+export function mergeLayers(layers: Layer[]): { merged: Record<string, unknown>; sources: Sources; templates: Templates } {
   const merged: Record<string, unknown> = {};
   const sources: Sources = {};
-  for (const layer of layers) mergeInto(merged, layer.data, [], layer, sources);
-  return { merged, sources };
+  const templates: Templates = {};
+  for (const layer of layers) mergeInto(merged, layer.data, [], layer, sources, templates);
+  return { merged, sources, templates };
 }
 
-function mergeInto(target: Record<string, unknown>, src: Record<string, unknown>, path: Array<string | number>, layer: Layer, sources: Sources) {
+function mergeInto(target: Record<string, unknown>, src: Record<string, unknown>, path: Array<string | number>, layer: Layer, sources: Sources, templates: Templates) {
   for (const [key, value] of Object.entries(src)) {
     if (value === undefined) continue; // a flag the user did not give
     const p = [...path, key];
@@ -32,16 +38,19 @@ function mergeInto(target: Record<string, unknown>, src: Record<string, unknown>
     if (isPlainObject(value)) {
       if (!isPlainObject(target[key])) {
         forget(sources, name);
+        forget(templates, name);
         target[key] = {};
       }
       // The layer that introduced a table answers for keys missing inside it.
       sources[name] ??= layer.sourceOf(name);
-      mergeInto(target[key] as Record<string, unknown>, value, p, layer, sources);
+      mergeInto(target[key] as Record<string, unknown>, value, p, layer, sources, templates);
     } else {
       // Arrays replace whole: forget provenance of the elements an earlier layer set.
       forget(sources, name);
+      forget(templates, name);
       target[key] = structuredClone(value);
       record(sources, value, p, layer);
+      for (const [k, t] of Object.entries(layer.templates ?? {})) if (k === name || k.startsWith(`${name}.`) || k.startsWith(`${name}[`)) templates[k] = t;
     }
   }
 }
@@ -53,7 +62,7 @@ function record(sources: Sources, value: unknown, path: Array<string | number>, 
   else if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) record(sources, v, [...path, k], layer);
 }
 
-function forget(sources: Sources, name: string) {
+function forget(sources: Record<string, string>, name: string) {
   for (const k of Object.keys(sources)) {
     if (k === name || k.startsWith(`${name}.`) || k.startsWith(`${name}[`)) delete sources[k];
   }
@@ -99,6 +108,7 @@ const ENV_SHORT: Record<string, string[]> = {
 export function envLayer(env: NodeJS.ProcessEnv, topLevelKeys: ReadonlySet<string>): Layer {
   const data: Record<string, unknown> = {};
   const setBy: Record<string, string> = {};
+  const templates: Templates = {};
   for (const [name, raw] of Object.entries(env)) {
     if (raw === undefined || !name.startsWith('BENCHRIG_')) continue;
     let path = ENV_SHORT[name];
@@ -107,10 +117,19 @@ export function envLayer(env: NodeJS.ProcessEnv, topLevelKeys: ReadonlySet<strin
       if (parts.every(Boolean) && topLevelKeys.has(parts[0])) path = parts;
     }
     if (!path) continue;
-    setPath(data, path, parseEnvValue(raw));
+    const value = parseEnvValue(raw);
+    setPath(data, path, value);
     setBy[path.join('.')] = name;
+    // Every string it holds came from the environment: shown as the variable, never its value.
+    leaves(value, path, (p) => (templates[formatPath(p)] = `\${${name}}`));
   }
-  return { data, sourceOf: (p) => `environment ${lookup(setBy, p.replace(/\[\d+\]/g, '')) ?? 'BENCHRIG_*'}` };
+  return { data, sourceOf: (p) => `environment ${lookup(setBy, p.replace(/\[\d+\]/g, '')) ?? 'BENCHRIG_*'}`, templates };
+}
+
+function leaves(value: unknown, path: Array<string | number>, visit: (path: Array<string | number>) => void) {
+  if (Array.isArray(value)) value.forEach((v, i) => leaves(v, [...path, i], visit));
+  else if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) leaves(v, [...path, k], visit);
+  else visit(path);
 }
 
 /** Numbers and booleans when the text looks like one; JSON arrays/objects when it parses; else text. */

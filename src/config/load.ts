@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { BenchrigError } from '../errors.ts';
 import { configSchema, type Config } from './schema.ts';
 import { expandDeep, formatPath } from './expand.ts';
-import { envLayer, fileLayer, flagsLayer, mergeLayers, sourceFor, type Layer, type Sources } from './layers.ts';
+import { envLayer, fileLayer, flagsLayer, mergeLayers, sourceFor, type Layer, type Sources, type Templates } from './layers.ts';
 
 /** configs/default.toml of this package, wherever it is installed. */
 export const DEFAULT_CONFIG_FILE = fileURLToPath(new URL('../../configs/default.toml', import.meta.url));
@@ -22,7 +22,7 @@ export interface ResolveConfigOptions {
   flags?: Record<string, unknown>;
 }
 
-export async function resolveConfig(opts: ResolveConfigOptions = {}): Promise<{ config: Config; sources: Sources }> {
+export async function resolveConfig(opts: ResolveConfigOptions = {}): Promise<{ config: Config; sources: Sources; templates: Templates }> {
   const env = opts.env ?? process.env;
   const layers: Layer[] = [readTomlLayer(DEFAULT_CONFIG_FILE, env)];
   if (opts.benchmarkToml) layers.push(readTomlLayer(opts.benchmarkToml, env));
@@ -30,19 +30,20 @@ export async function resolveConfig(opts: ResolveConfigOptions = {}): Promise<{ 
   layers.push(envLayer(env, new Set(Object.keys(configSchema.shape))));
   if (opts.flags) layers.push(flagsLayer(opts.flags));
 
-  const { merged, sources } = mergeLayers(layers);
+  const { merged, sources, templates } = mergeLayers(layers);
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) throw new BenchrigError('config', describeIssues(parsed.error.issues, sources, merged));
-  return { config: parsed.data, sources };
+  return { config: parsed.data, sources, templates };
 }
 
 /** Read, parse and `${VAR}`-expand one TOML file into a layer. */
 export function readTomlLayer(file: string, env: NodeJS.ProcessEnv, what = 'configuration file'): Layer {
   const label = displayPath(file);
-  return fileLayer(label, readToml(file, env, what));
+  const templates: Templates = {};
+  return fileLayer(label, readToml(file, env, what, templates), templates);
 }
 
-export function readToml(file: string, env: NodeJS.ProcessEnv, what = 'configuration file'): Record<string, unknown> {
+export function readToml(file: string, env: NodeJS.ProcessEnv, what = 'configuration file', templates?: Templates): Record<string, unknown> {
   const label = displayPath(file);
   let text: string;
   try {
@@ -62,7 +63,7 @@ export function readToml(file: string, env: NodeJS.ProcessEnv, what = 'configura
     }
     throw err;
   }
-  return expandDeep(doc, env, label) as Record<string, unknown>;
+  return expandDeep(doc, env, label, [], templates) as Record<string, unknown>;
 }
 
 /** A path relative to the working directory when inside it, else absolute: what a user can open. */

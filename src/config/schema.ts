@@ -1,11 +1,14 @@
 // The configuration schema (SPEC §4–§5). One schema for every layer: configs/default.toml,
-// benchmark.toml, --config, BENCHRIG_* and flags all merge into this shape.
+// benchmark.toml, --config, BENCHRIG_* and flags all merge into this shape. `plain(...)` marks
+// what may be shown even when it came from an environment variable (config/secrets.ts); anything
+// else that did is shown unexpanded, as it may be a secret.
 import { z } from 'zod';
+import { plain, secret } from './plain.ts';
 
-const llmSchema = z
+const llmSchema = plain(z
   .object({
     base_url: z.string(),
-    api_key: z.string().default(''),
+    api_key: secret(z.string()).default(''),
     model: z.string(),
     max_retries: z.number().int().min(0).default(3),
     timeout_s: z.number().positive().default(120),
@@ -14,14 +17,14 @@ const llmSchema = z
     /** USD per million tokens: { input, output } */
     price: z.object({ input: z.number().min(0), output: z.number().min(0) }).strict().optional(),
   })
-  .strict();
+  .strict());
 export type LlmConfig = z.infer<typeof llmSchema>;
 
 /** `[user.llm]` and `[judge.llm]`: only what is set overrides `[llm]` (no defaults, or they would mask it). */
-const llmOverrideSchema = z
+const llmOverrideSchema = plain(z
   .object({
     base_url: z.string().optional(),
-    api_key: z.string().optional(),
+    api_key: secret(z.string()).optional(),
     model: z.string().optional(),
     max_retries: z.number().int().min(0).optional(),
     timeout_s: z.number().positive().optional(),
@@ -29,13 +32,13 @@ const llmOverrideSchema = z
     max_tokens: z.number().int().positive().optional(),
     price: z.object({ input: z.number().min(0), output: z.number().min(0) }).strict().optional(),
   })
-  .strict();
+  .strict());
 
 export const checkSchema = z
   .object({
-    type: z.string(),
-    name: z.string().optional(),
-    scope: z.enum(['response', 'transcript']).default('response'),
+    type: plain(z.string()),
+    name: plain(z.string()).optional(),
+    scope: plain(z.enum(['response', 'transcript'])).default('response'),
     value: z.unknown().optional(),
   })
   .passthrough(); // type-specific keys (pattern, command, tolerance, criteria…) are validated per type
@@ -51,7 +54,7 @@ export function dockerHostSchema() {
     .strict();
 }
 
-const sandboxSchema = z
+const sandboxSchema = plain(z
   .object({
     image: z.string(),
     build: z.string().optional(),
@@ -62,7 +65,7 @@ const sandboxSchema = z
     disk: z.string().regex(/^\d+(\.\d+)?[kmgt]?$/i, 'a size like "2g"').refine((v) => parseFloat(v) > 0, 'a size above 0').default('10g'),
     cpus: z.number().positive().default(1),
     pids: z.number().int().positive().default(256),
-    setup: z.array(z.string()).default([]),
+    setup: secret(z.array(z.string())).default([]),
     cap_add: z.array(z.string()).default([]),
     shared: z.object({ source: z.string(), mount: z.string().default('/shared') }).strict().optional(),
     /** A fleet of Docker Engines (SPEC §7); tls paths are relative to the file that sets them. */
@@ -70,10 +73,10 @@ const sandboxSchema = z
     /** How long a failing fleet host stays out of placement (default 30). */
     host_cooldown_s: z.number().positive().optional(),
   })
-  .strict();
+  .strict());
 export type SandboxConfig = z.infer<typeof sandboxSchema>;
 
-export const limitsSchema = z
+export const limitsSchema = plain(z
   .object({
     max_llm_calls: z.number().int().min(0).default(50),
     max_user_llm_calls: z.number().int().min(0).default(20),
@@ -82,7 +85,7 @@ export const limitsSchema = z
     exec_timeout_s: z.number().positive().default(120),
     max_output_bytes: z.number().int().positive().default(1048576),
   })
-  .strict();
+  .strict());
 export type Limits = z.infer<typeof limitsSchema>;
 
 /** How grading is kept out of the agent's reach (SPEC §7). */
@@ -100,12 +103,12 @@ export const GATE_METRICS = ['pass_rate', 'pass_all_k', 'pass_at_k', 'mean_score
 
 export const configSchema = z
   .object({
-    name: z.string().optional(),
-    description: z.string().optional(),
-    version: z.string().optional(),
-    n_trials: z.number().int().min(1).default(1),
-    blocks_are_success: z.boolean().default(false),
-    dataset: z
+    name: plain(z.string()).optional(),
+    description: plain(z.string()).optional(),
+    version: plain(z.string()).optional(),
+    n_trials: plain(z.number().int().min(1)).default(1),
+    blocks_are_success: plain(z.boolean()).default(false),
+    dataset: plain(z
       .object({
         source: z.string(),
         split: z.string().default('train'),
@@ -113,22 +116,22 @@ export const configSchema = z
         config: z.string().optional(),
         fields: z.record(z.string(), z.string()).default({}),
       })
-      .strict()
+      .strict())
       .optional(),
     sandbox: sandboxSchema.optional(),
     agent: z
       .object({
-        name: z.string().default('react'),
-        id: z.string().optional(),
+        name: plain(z.string()).default('react'),
+        id: plain(z.string()).optional(),
         options: z.record(z.string(), z.unknown()).default({}),
       })
       .strict()
       .default({ name: 'react', options: {} }),
     user: z
       .object({
-        kind: z.enum(['none', 'scripted', 'llm', 'module']).default('none'),
+        kind: plain(z.enum(['none', 'scripted', 'llm', 'module'])).default('none'),
         continuation: z.string().optional(),
-        module: z.string().optional(),
+        module: plain(z.string()).optional(),
         llm: llmOverrideSchema.optional(),
       })
       .strict()
@@ -137,9 +140,9 @@ export const configSchema = z
     llm: llmSchema,
     limits: limitsSchema.default(limitsSchema.parse({})),
     checks: z.array(checkSchema).default([]),
-    grading: gradingSchema.default({ isolation: 'same' }),
-    gate: z.object({ metric: z.string(), threshold: z.number() }).strict().optional(),
-    run: z
+    grading: plain(gradingSchema).default({ isolation: 'same' }),
+    gate: plain(z.object({ metric: z.string(), threshold: z.number() }).strict()).optional(),
+    run: plain(z
       .object({
         mode: z.enum(['single', 'threads', 'processes']).default('processes'),
         workers: z.number().int().min(1).default(4),
@@ -157,7 +160,7 @@ export const configSchema = z
         /** `--network none`: no sandbox gets a network, whatever a sample or task asks for. */
         no_network: z.boolean().default(false),
       })
-      .strict()
+      .strict())
       .default({ mode: 'processes', workers: 4, per_worker: 1, output: 'evals', keep_sandbox: false, llm_cache: 'off', log_level: 'info', max_builds: 2, build_timeout_s: 600, pull: false, no_network: false }),
   })
   .strict();

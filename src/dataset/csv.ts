@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { BenchrigError } from '../errors.ts';
-import type { RawRow, ReadOptions } from './read.ts';
+import type { RawRow, ReadOptions } from './rows.ts';
 
 interface Parsed {
   record: Record<string, string>;

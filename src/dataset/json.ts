@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { BenchrigError } from '../errors.ts';
 import { isPlainObject } from '../config/expand.ts';
 import { kindOf } from './jsonl.ts';
-import type { RawRow, ReadOptions } from './read.ts';
+import type { RawRow, ReadOptions } from './rows.ts';
 
 export async function readJson(file: string, opts: ReadOptions): Promise<RawRow[]> {
   const text = await readFile(file, 'utf8');

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { BenchrigError } from '../errors.ts';
 import { isPlainObject } from '../config/expand.ts';
 import { SAMPLE_SANDBOX_KEYS, type Sample, type SampleSandbox } from '../types.ts';
-import type { RawRow } from './read.ts';
+import type { RawRow } from './rows.ts';
+import { badFileKey, badFolder, badWorkdir } from './paths.ts';
 
 export const SAMPLE_FIELDS = ['id', 'input', 'expected', 'expectations', 'user', 'files', 'setup', 'solution', 'tests', 'metadata', 'sandbox'] as const;
 export type SampleField = (typeof SAMPLE_FIELDS)[number];
@@ -38,9 +39,10 @@ export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
   const columnOf = (f: SampleField) => opts.fields[f] ?? f;
   const mapped = new Set<string>(SAMPLE_FIELDS.map(columnOf));
   const seen = new Map<string, string>();
-  const folders = new Map<string, boolean>();
-  const isFolder = (rel: string) => {
-    if (!folders.has(rel)) folders.set(rel, statSync(path.resolve(opts.baseDir, rel), { throwIfNoEntry: false })?.isDirectory() ?? false);
+  // Many rows often name the same folder: it is walked (for symlinks) once.
+  const folders = new Map<string, string | null>();
+  const folderProblem = (rel: string) => {
+    if (!folders.has(rel)) folders.set(rel, badFolder(opts.baseDir, rel));
     return folders.get(rel)!;
   };
 
@@ -91,9 +93,15 @@ export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
       const v = get(f);
       if (v === undefined) continue;
       if (typeof v === 'string') {
-        if (!isFolder(v)) fail(f, `names folder "${v}", which does not exist under ${opts.baseDir}`);
+        const problem = folderProblem(v);
+        if (problem) fail(f, problem);
       } else if (!isPlainObject(v) || !Object.values(v).every((c) => typeof c === 'string')) {
         fail(f, 'must be an object of path -> content strings, or a folder path');
+      } else {
+        for (const key of Object.keys(v)) {
+          const problem = badFileKey(key);
+          if (problem) fail(f, `key ${JSON.stringify(key)} ${problem}`);
+        }
       }
       sample[f] = v as Record<string, string> | string;
     }
@@ -132,7 +140,9 @@ function sampleSandbox(v: unknown, baseDir: string, fail: (what: string) => neve
   };
   str('image');
   str('build');
-  str('workdir', /^\//, 'an absolute path');
+  str('workdir');
+  const wrongDir = typeof v.workdir === 'string' ? badWorkdir(v.workdir) : null;
+  if (wrongDir) fail(`.workdir ${wrongDir}`);
   str('memory', /^\d+(\.\d+)?[kmg]?$/i, 'a size like "512m"');
   num('cpus');
   num('pids', true);
@@ -141,9 +151,9 @@ function sampleSandbox(v: unknown, baseDir: string, fail: (what: string) => neve
   if (v.env !== undefined && (!isPlainObject(v.env) || !Object.values(v.env).every((x) => typeof x === 'string'))) fail('.env must be an object of strings');
   const out = { ...v } as SampleSandbox;
   if (out.build !== undefined) {
-    const abs = path.resolve(baseDir, out.build);
-    if (!statSync(abs, { throwIfNoEntry: false })?.isDirectory()) fail(`.build names folder "${out.build}", which does not exist under ${baseDir}`);
-    if (!statSync(path.join(abs, 'Dockerfile'), { throwIfNoEntry: false })?.isFile()) fail(`.build folder "${out.build}" has no Dockerfile`);
+    const wrong = badFolder(baseDir, out.build);
+    if (wrong) fail(`.build ${wrong}`);
+    if (!statSync(path.join(baseDir, out.build, 'Dockerfile'), { throwIfNoEntry: false })?.isFile()) fail(`.build folder "${out.build}" has no Dockerfile`);
   }
   return out;
 }

@@ -5,7 +5,7 @@
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { BenchrigError } from '../errors.ts';
-import type { RawRow, ReadOptions } from './read.ts';
+import type { RawRow, ReadOptions } from './rows.ts';
 
 export async function readParquet(file: string, opts: ReadOptions): Promise<RawRow[]> {
   let objects: Record<string, unknown>[];

@@ -10,21 +10,9 @@ import { readJsonl } from './jsonl.ts';
 import { readJson } from './json.ts';
 import { readCsv } from './csv.ts';
 import type { HfOptions } from './hf.ts';
+import type { RawRow, ReadOptions, Reader } from './rows.ts';
 
-/** One dataset row before field mapping, and where it came from (`data/tasks.jsonl:7`). */
-export interface RawRow {
-  row: Record<string, unknown>;
-  where: string;
-}
-
-export interface ReadOptions {
-  /** How errors and `where` name the file. */
-  label: string;
-  /** Columns whose text cells hold JSON (CSV only: object/array sample fields). */
-  jsonColumns?: ReadonlySet<string>;
-}
-
-export type Reader = (file: string, opts: ReadOptions) => Promise<RawRow[]>;
+export type { RawRow, ReadOptions, Reader };
 
 export const READERS: Record<string, Reader> = {
   '.jsonl': readJsonl,

@@ -14,14 +14,14 @@
 //
 // Plain JavaScript on purpose: it is what loads the TypeScript (bin/benchrig.mjs imports it first).
 import { createHash } from 'node:crypto';
-import { accessSync, constants, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const TS_FILE = /\.(?:ts|mts|cts|tsx)$/;
 /** Bumped when what this file produces changes, so that old bundles are not reused. */
-const FORMAT = 1;
+const FORMAT = 2;
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Old builds of an entry are removed once they are this old (a process may still be loading one). */
 const PRUNE_AFTER_MS = 60 * 60 * 1000;
@@ -117,7 +117,8 @@ export async function compiledUrl(entry, opts = {}) {
   const manifestPath = join(dir, `${key}.json`);
   const manifest = readManifest(manifestPath);
   if (upToDate(manifest, dir)) return pathToFileURL(join(dir, manifest.output)).href;
-  const built = await build(file, opts);
+  // The real path: Node loads the bundle from there (node_modules may be a symlink).
+  const built = await build(file, { ...opts, outdir: join(realpathSync(dir), 'any-build') });
   const folder = `${key}.${sha(built.files.map((f) => `${f.name}\0${f.text}`).join('\0')).slice(0, 16)}`;
   writeFolderAtomic(join(dir, folder), built.files);
   const output = `${folder}/${ENTRY_NAME}.mjs`;
@@ -217,7 +218,10 @@ async function bundle(esbuild, file, opts) {
       absWorkingDir: dirname(file),
       bundle: true,
       splitting: true,
-      outdir: join(dirname(file), '.benchrig-out'), // never written (write: false): names the outputs
+      // Never written (write: false): it names the outputs, and the source maps' paths are relative
+      // to it. One level under the cache folder, as the build's own folder will be, so that they
+      // lead back to the sources from there.
+      outdir: opts.outdir,
       entryNames: ENTRY_NAME,
       chunkNames: 'chunk-[hash]',
       outExtension: { '.js': '.mjs' },

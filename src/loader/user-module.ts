@@ -30,11 +30,3 @@ async function load(path: string): Promise<Module> {
   return import(url);
 }
 
-/**
- * Compiles a TypeScript module ahead of the workers, in the main process, so that they find it in
- * the cache instead of each building it as they boot. A module that does not compile is left for
- * whoever loads it to report, as before.
- */
-export async function precompileUserModule(path: string | undefined): Promise<void> {
-  if (path && isTypeScript(path)) await compiledUrl(path, { sourcemap: true }).catch(() => {});
-}

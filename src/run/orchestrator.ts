@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { basename, extname, join, resolve } from 'node:path';
 import { rm } from 'node:fs/promises';
 import { resolveAgentRef } from '../agents/load.ts';
+import { checkAgentModule } from '../agents/probe.ts';
 import { loadBenchmark } from '../benchmark/load.ts';
 import { checkBenchmarkModules } from '../benchmark/modules.ts';
 import type { Benchmark } from '../benchmark/types.ts';
@@ -19,7 +20,6 @@ import { poolFor } from '../pool/index.ts';
 import { schedule } from '../pool/scheduler.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 import { loadHooks } from '../trial/hooks.ts';
-import { precompileUserModule } from '../loader/user-module.ts';
 import type { RunContext, TrialInput } from '../trial/types.ts';
 import { failedResult, saveFailedResult } from '../trial/result.ts';
 import { bringsOwnSandbox, SampleEnvironments } from './environments.ts';
@@ -71,7 +71,8 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const cfg = benchmark.config;
   const agentRef = resolveAgentRef(cfg.agent.name, opts.cwd);
   await checkBenchmarkModules(benchmark);
-  await precompileUserModule(agentRef.module);
+  // An agent module that does not load is refused now (exit 2), and its build is cached for the workers.
+  await checkAgentModule(agentRef);
   const agentId = cfg.agent.id ?? (agentRef.module ? basename(agentRef.module, extname(agentRef.module)) : agentRef.name);
   const makePool = poolFor(cfg.run.mode);
   const sandbox = sandboxSpec(cfg);
@@ -119,7 +120,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     run_id: runId,
     benchmark: { name: benchmark.name, version: benchmark.version, dir: benchmark.dir, n_samples: benchmark.samples.length, n_samples_total: benchmark.nSamplesTotal },
     dataset: benchmark.dataset,
-    agent: { id: agentId, name: agentRef.name, options: redact(cfg.agent.options) },
+    agent: { id: agentId, name: agentRef.name, options: redact(cfg.agent.options, benchmark.templates, ['agent', 'options']) },
     mode: cfg.run.mode,
     workers: cfg.run.mode === 'single' ? 1 : cfg.run.workers,
     per_worker: cfg.run.per_worker,

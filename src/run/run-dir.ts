@@ -48,42 +48,5 @@ export function gitCommit(cwd: string): string | null {
   }
 }
 
-const SECRET_KEY = /key|token|secret|password|authorization|credential/i;
-
-/**
- * Options and configuration as written to run.json or printed: a value under a secret-looking key
- * is redacted at any depth, and URLs lose their credentials and secret-looking query parameters.
- */
-export function redact<T extends Record<string, unknown>>(options: T): T {
-  const walk = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(walk)
-      : v && typeof v === 'object'
-        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, SECRET_KEY.test(k) && x !== '' && x !== undefined ? '[redacted]' : walk(x)]))
-        : typeof v === 'string'
-          ? scrubUrl(v)
-          : v;
-  return walk(options) as T;
-}
-
-function scrubUrl(value: string): string {
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return value;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return value;
-  }
-  let changed = false;
-  if (url.username || url.password) {
-    url.username = '';
-    url.password = '';
-    changed = true;
-  }
-  for (const key of [...url.searchParams.keys()])
-    if (SECRET_KEY.test(key)) {
-      url.searchParams.set(key, '[redacted]');
-      changed = true;
-    }
-  return changed ? url.toString() : value;
-}
+// Options and configuration as written to run.json or printed (config/secrets.ts says what is shown).
+export { redact } from '../config/secrets.ts';

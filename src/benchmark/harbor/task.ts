@@ -150,7 +150,7 @@ export function readHarborTask(dir: string): HarborTask {
 
 function unknownKeys(doc: Record<string, unknown>): string[] {
   const out: string[] = [];
-  for (const k of Object.keys(doc)) if (!KNOWN[''].includes(k)) out.push(k);
+  for (const k of Object.keys(doc)) if (!KNOWN['']!.includes(k)) out.push(k);
   for (const [t, keys] of Object.entries(KNOWN)) {
     const v = doc[t];
     if (!t || !keys || typeof v !== 'object' || v === null) continue;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BenchrigError } from '../../../src/errors.ts';
 import { checkFieldMap, jsonColumns, mapRows } from '../../../src/dataset/map.ts';
-import type { RawRow } from '../../../src/dataset/read.ts';
+import type { RawRow } from '../../../src/dataset/rows.ts';
 
 const baseDir = mkdtempSync(path.join(tmpdir(), 'benchrig-map-'));
 mkdirSync(path.join(baseDir, 'tasks', 't1'), { recursive: true });

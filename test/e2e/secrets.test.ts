@@ -1,0 +1,83 @@
+// A value from the environment never reaches run.json, `config show`, the logs, the results or the
+// reports in clear, whatever its key is called (issue #13, item 14); the run still uses it. The
+// agent behind HTTP is a real server on loopback that echoes the request's headers in its errors.
+import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
+
+const SECRET = 'c00kie-s3cret-9f2e71d4';
+const seen: Array<IncomingMessage['headers']> = [];
+let url = '';
+let close = () => {};
+
+beforeAll(async () => {
+  // Refuses every request, quoting the headers it got (as some servers do in their errors).
+  const server = createServer((req, res) => {
+    seen.push(req.headers);
+    req.resume().on('end', () => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: `bad session: cookie=${req.headers.cookie}; token ${req.headers['x-session']}` }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  close = () => server.close();
+});
+afterAll(() => close());
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
+}
+
+function setup() {
+  const bench = join(tempDir(), 'bench');
+  cpSync(join(FIXTURES, 'benchmarks/echo-local'), bench, { recursive: true });
+  writeFileSync(join(bench, 'data.jsonl'), '{"id": "a", "input": "say apple", "expected": "apple"}\n');
+  const cfg = join(tempDir(), 'secrets.toml');
+  writeFileSync(
+    cfg,
+    '[agent]\nname = "http"\n[agent.options]\nurl = "${AGENT_URL}"\nmax_retries = 0\n' +
+      '[agent.options.headers]\nCookie = "session=${MY_KEY}"\nX-Session = "${MY_KEY}"\n',
+  );
+  return { bench, cfg, env: { MY_KEY: SECRET, AGENT_URL: url, BENCHRIG_MODEL: 'model-from-env' } };
+}
+
+describe('secrets from the environment', () => {
+  it('the run sends the real value; run.json, results, logs and reports hold only the template', async () => {
+    const { bench, cfg, env } = setup();
+    const out = tempDir();
+    const r = await runCli(['run', bench, '--config', cfg, '--mode', 'processes', '--workers', '1', '--output', out, '--verbose'], { env });
+    expect(seen.at(-1)?.cookie).toBe(`session=${SECRET}`);
+    expect(seen.at(-1)?.['x-session']).toBe(SECRET);
+
+    const dir = onlyRunDir(out, 'http', 'echo-local');
+    const runJson = readJson(join(dir, 'run.json'));
+    expect(runJson.agent.options.headers).toEqual({ Cookie: 'session=${MY_KEY}', 'X-Session': '${MY_KEY}' });
+    expect(runJson.models.agent).toBe('model-from-env'); // a plain key keeps its value
+    const [result] = results(dir);
+    expect(result.status).toBe('AGENT_ERROR');
+    expect(result.error.message).toMatch(/HTTP 401: .*bad session: cookie=\*\*\*; token \*\*\*/);
+
+    for (const file of files(dir)) expect(readFileSync(file, 'utf8'), file).not.toContain(SECRET);
+    expect(files(dir).map((f) => f.slice(dir.length + 1))).toEqual(expect.arrayContaining(['run.json', 'evaluation_report.json', 'logs/a.log', 'results/a.json']));
+    expect(r.stdout + r.stderr).not.toContain(SECRET);
+
+    const md = await runCli(['report', dir, '--format', 'md']);
+    expect(md.code).toBe(0);
+    expect(md.stdout).not.toContain(SECRET);
+  });
+
+  it('config show prints the template under any key name, and the plain keys expanded', async () => {
+    const { bench, cfg, env } = setup();
+    const r = await runCli(['config', 'show', bench, '--config', cfg], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain(SECRET);
+    expect(r.stdout).toContain('Cookie = "session=${MY_KEY}"');
+    expect(r.stdout).toContain('X-Session = "${MY_KEY}"');
+    expect(r.stdout).toContain('url = "${AGENT_URL}"');
+    expect(r.stdout).toContain('model = "model-from-env"');
+  });
+});
