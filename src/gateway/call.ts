@@ -1,0 +1,174 @@
+// One model call through the gateway, after the token and the budget were checked: the cache, the
+// upstream, the answer passed to the agent byte for byte (streamed as it arrives), and the record —
+// one `llm_call` event, then a `tool_call` event per tool call the model asked for.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LlmCache, replayMissMessage, type CacheMode } from '../llm/cache.ts';
+import { gatewayCacheKey } from './cache-key.ts';
+import { sendError } from './error-body.ts';
+import { describeFailure, forward, readBody, upstreamHeaders } from './forward.ts';
+import { READERS, type CallSummary } from './protocols.ts';
+import { SseReader } from './sse.ts';
+import type { TrialEntry } from './tokens.ts';
+import type { Protocol, Upstream } from './types.ts';
+import { upstreamUrl } from './upstreams.ts';
+
+/** What `--llm-cache record` stores for a gateway call: the answer as the agent got it. */
+export interface StoredAnswer {
+  gateway: 1;
+  status: number;
+  content_type: string;
+  stream: boolean;
+  body: string;
+}
+
+export interface CallContext {
+  protocol: Protocol;
+  /** The path after /v1: `/messages`, `/messages/count_tokens`… */
+  route: string;
+  search: string;
+  upstream: Upstream;
+  entry: TrialEntry;
+  body: Record<string, unknown>;
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** false for count_tokens: answered and cached, but not a model call. */
+  recorded: boolean;
+  cache: { mode: CacheMode; store: LlmCache } | null;
+  retry?: { baseMs?: number; maxMs?: number };
+  signal: AbortSignal;
+}
+
+const ZERO: CallSummary = { tokens: { input: 0, output: 0 }, toolCalls: [] };
+
+export async function handleCall(c: CallContext): Promise<void> {
+  const { upstream, entry, res } = c;
+  c.body.model = upstream.model; // the run's model, whatever the CLI asked for (SPEC §17)
+  const stream = c.body.stream === true;
+  const payload = Buffer.from(JSON.stringify(c.body));
+  const started = performance.now();
+  const record = (summary: CallSummary, latency: number, error?: string) => {
+    if (!c.recorded) return;
+    const { trial, usage } = entry;
+    usage.calls++;
+    usage.tokens.input += summary.tokens.input;
+    usage.tokens.output += summary.tokens.output;
+    trial.onEvent({ type: 'llm_call', model: upstream.model, latency_ms: Math.round(latency), tokens: { ...summary.tokens }, role: 'agent', api: c.protocol, stream, ...(error ? { error } : {}) });
+    for (const t of summary.toolCalls) trial.onEvent({ type: 'tool_call', tool: t.name, args: t.args, ...(t.id ? { id: t.id } : {}) });
+    if (error) trial.onModelError?.(error);
+  };
+
+  const key = c.cache ? gatewayCacheKey(c.route, c.body, entry.trial.cacheScope) : '';
+  if (c.cache) {
+    const hit = await c.cache.store.get<StoredAnswer>(key);
+    if (hit && hit.response.gateway === 1) {
+      const a = hit.response;
+      res.writeHead(a.status, { 'content-type': a.content_type, ...(a.stream ? { 'cache-control': 'no-cache' } : { 'content-length': Buffer.byteLength(a.body) }) });
+      res.end(a.body);
+      record(summarize(c.protocol, a.stream, a.body), hit.latency_ms);
+      return;
+    }
+    if (c.cache.mode === 'replay') {
+      const message = replayMissMessage(key, upstream.model);
+      sendError(res, c.protocol, 400, 'llm_cache_miss', message);
+      record(ZERO, 0, message);
+      return;
+    }
+  }
+
+  let up: IncomingMessage;
+  try {
+    up = await forward(upstream, upstreamUrl(upstream, c.route, c.search), upstreamHeaders(upstream, c.req.headers, payload), payload, { signal: c.signal, retry: c.retry });
+  } catch (err) {
+    const cause = c.signal.aborted ? 'the agent closed the connection' : describeFailure(err, upstream.apiKey);
+    sendError(res, c.protocol, 502, 'upstream_error', `benchrig gateway: the model ${upstream.model} failed: ${cause}`);
+    record(ZERO, performance.now() - started, cause);
+    return;
+  }
+
+  const status = up.statusCode ?? 502;
+  const contentType = String(up.headers['content-type'] ?? 'application/json');
+  const ok = status >= 200 && status < 300;
+  if (ok && /^text\/event-stream/i.test(contentType)) {
+    res.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-cache' });
+    const watcher = READERS[c.protocol].stream();
+    const sse = new SseReader((e) => watcher.event(e));
+    const kept: Buffer[] = [];
+    let failure: string | undefined;
+    try {
+      for await (const chunk of up) {
+        res.write(chunk);
+        sse.push(chunk as Buffer);
+        if (c.cache) kept.push(chunk as Buffer);
+      }
+      sse.end();
+    } catch (err) {
+      failure = c.signal.aborted ? 'the agent closed the connection' : `the stream broke: ${describeFailure(err, upstream.apiKey)}`;
+    }
+    res.end();
+    record(watcher.summary(), performance.now() - started, failure);
+    if (!failure && c.cache) await store(c, key, { gateway: 1, status, content_type: contentType, stream: true, body: Buffer.concat(kept).toString('utf8') }, performance.now() - started);
+    return;
+  }
+
+  let text: Buffer;
+  try {
+    text = await readBody(up);
+  } catch (err) {
+    const cause = describeFailure(err, upstream.apiKey);
+    sendError(res, c.protocol, 502, 'upstream_error', `benchrig gateway: the model ${upstream.model} failed: ${cause}`);
+    record(ZERO, performance.now() - started, cause);
+    return;
+  }
+  const latency = performance.now() - started;
+  const scrubbed = scrub(text, upstream.apiKey);
+  res.writeHead(status, { 'content-type': contentType, 'content-length': scrubbed.length });
+  res.end(scrubbed);
+  if (!ok) {
+    // The upstream's own refusal (context too long, bad key): the agent sees it, the trial records it.
+    record(ZERO, latency, `HTTP ${status}: ${errorMessage(scrubbed)}`);
+    return;
+  }
+  record(summarize(c.protocol, false, scrubbed.toString('utf8')), latency);
+  if (c.cache) await store(c, key, { gateway: 1, status, content_type: contentType, stream: false, body: scrubbed.toString('utf8') }, latency);
+}
+
+function summarize(protocol: Protocol, stream: boolean, body: string): CallSummary {
+  const reader = READERS[protocol];
+  if (!stream) {
+    try {
+      return reader.fromJson(JSON.parse(body));
+    } catch {
+      return ZERO;
+    }
+  }
+  const watcher = reader.stream();
+  const sse = new SseReader((e) => watcher.event(e));
+  sse.push(Buffer.from(body));
+  sse.end();
+  return watcher.summary();
+}
+
+async function store(c: CallContext, key: string, answer: StoredAnswer, latency: number): Promise<void> {
+  try {
+    await c.cache!.store.put<StoredAnswer, Record<string, unknown>>({ key, model: c.upstream.model, latency_ms: Math.round(latency), response: answer, request: { gateway: c.route, ...c.body } });
+  } catch (err) {
+    c.entry.trial.onEvent({ type: 'log', level: 'warn', message: `llm-cache: could not store ${key}: ${(err as Error).message}` });
+  }
+}
+
+function errorMessage(body: Buffer): string {
+  try {
+    const j = JSON.parse(body.toString('utf8'));
+    const m = j?.error?.message ?? j?.message;
+    if (typeof m === 'string') return m.slice(0, 500);
+  } catch {
+    /* not JSON */
+  }
+  return body.toString('utf8').slice(0, 200);
+}
+
+/** A server may echo the key back (in an error text): it never reaches the agent. */
+function scrub(body: Buffer, apiKey: string): Buffer {
+  if (!apiKey || apiKey.length < 4 || !body.includes(apiKey)) return body;
+  return Buffer.from(body.toString('utf8').split(apiKey).join('***'));
+}

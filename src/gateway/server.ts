@@ -1,0 +1,153 @@
+// The run's model gateway (SPEC §17): one HTTP server for every trial of a run. It answers only
+// requests that carry a registered trial's token, counts each model request against that trial's
+// budget before anything else, and forwards it to the upstream of its protocol (call.ts).
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { LlmCache } from '../llm/cache.ts';
+import { handleCall } from './call.ts';
+import { sendError, sendJson } from './error-body.ts';
+import { takeBudget, TokenRegistry } from './tokens.ts';
+import type { GatewayOptions, GatewayRegistration, GatewayTrial, ModelGateway, Protocol } from './types.ts';
+import { UPSTREAM_TABLE } from './upstreams.ts';
+
+const ROUTES: Record<string, { protocol: Protocol; modelCall: boolean }> = {
+  '/chat/completions': { protocol: 'chat', modelCall: true },
+  '/responses': { protocol: 'responses', modelCall: true },
+  '/messages': { protocol: 'messages', modelCall: true },
+  // Counting tokens is not a model call: not against the budget, not an llm_call event.
+  '/messages/count_tokens': { protocol: 'messages', modelCall: false },
+};
+
+const PROTOCOL_NAME: Record<Protocol, string> = { chat: 'OpenAI Chat Completions', responses: 'OpenAI Responses', messages: 'Anthropic Messages' };
+
+/** Request bodies of CLIs are 40–80 KB; a long conversation is a few MB. */
+const MAX_BODY = 64 * 1024 * 1024;
+
+export function createModelGateway(opts: GatewayOptions): ModelGateway {
+  const registry = new TokenRegistry();
+  const cache = opts.cache && opts.cache.mode !== 'off' ? { mode: opts.cache.mode, store: new LlmCache(opts.cache.dir) } : null;
+  const sockets = new Set<Socket>();
+  const inFlight = new Set<AbortController>();
+  let baseUrl = '';
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      // A bug of ours, not the agent's: a 500 without details (they could name internals).
+      if (!res.headersSent) sendError(res, 'chat', 500, 'upstream_error', 'benchrig gateway: internal error');
+      else res.destroy();
+      process.emitWarning(`benchrig gateway: ${(err as Error)?.message ?? err}`);
+    });
+  });
+  server.keepAliveTimeout = 65_000; // longer than the CLIs' idle keep-alive, so they never write to a closing socket
+  server.on('connection', (s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://gateway');
+    const guess: Protocol = req.headers['anthropic-version'] || req.headers['x-api-key'] ? 'messages' : 'chat';
+    // Claude Code's preflight (HEAD /) and plain health checks: no token, nothing about the run.
+    if ((req.method === 'HEAD' || req.method === 'GET') && url.pathname === '/') return void sendJson(res, 200, { ok: true });
+
+    const path = url.pathname.replace(/\/+$/, '');
+    const route = path.startsWith('/v1/') ? ROUTES[path.slice(3)] : undefined;
+    const isModels = path === '/v1/models';
+    if (!route && !isModels) return sendError(res, guess, 404, 'not_found', `benchrig gateway: no route ${req.method} ${url.pathname}`);
+
+    const entry = registry.lookup(req.headers);
+    if (!entry) {
+      req.resume();
+      return sendError(res, route?.protocol ?? guess, 401, 'invalid_api_key', 'benchrig gateway: unknown or expired API key (a trial\'s token works only while the trial runs)');
+    }
+    if (isModels) return void sendJson(res, 200, modelList());
+    if (req.method !== 'POST') return sendError(res, route!.protocol, 404, 'not_found', `benchrig gateway: ${url.pathname} takes POST`);
+    const { protocol, modelCall } = route!;
+
+    const body = await readBody(req);
+    if (body === null) return sendError(res, protocol, 400, 'invalid_request', 'benchrig gateway: the request body is not a JSON object');
+
+    if (modelCall) {
+      const refused = takeBudget(entry);
+      if (refused) {
+        return sendError(res, protocol, 400, 'llm_budget_exceeded',
+          `benchrig gateway: this trial's LLM-call budget is spent (max_llm_calls = ${refused.limit}); the request was not sent to the model`);
+      }
+    }
+    const upstream = opts.upstreams[protocol];
+    if (!upstream) {
+      const message = `benchrig gateway: no upstream speaks ${PROTOCOL_NAME[protocol]} (${url.pathname}); set ${UPSTREAM_TABLE[protocol]} base_url in the config`;
+      sendError(res, protocol, 400, 'protocol_not_configured', message);
+      if (modelCall) {
+        entry.usage.calls++;
+        entry.trial.onEvent({ type: 'llm_call', model: String(body.model ?? ''), latency_ms: 0, tokens: { input: 0, output: 0 }, role: 'agent', api: protocol, stream: body.stream === true, error: message });
+        entry.trial.onModelError?.(message);
+      }
+      return;
+    }
+
+    const ctl = new AbortController();
+    inFlight.add(ctl);
+    // The agent hanging up mid-call stops the upstream request too.
+    const onClose = () => !res.writableFinished && ctl.abort();
+    res.on('close', onClose);
+    try {
+      await handleCall({ protocol, route: path.slice(3), search: url.search, upstream, entry, body, req, res, recorded: modelCall, cache, retry: opts.retry, signal: ctl.signal });
+    } finally {
+      res.off('close', onClose);
+      inFlight.delete(ctl);
+    }
+  }
+
+  /** Both list shapes at once: OpenAI's (`object`, `owned_by`) and Anthropic's (`type`, `display_name`). */
+  function modelList() {
+    const ids = [...new Set(Object.values(opts.upstreams).map((u) => u!.model))];
+    const data = ids.map((id) => ({ id, object: 'model', type: 'model', display_name: id, created: 0, created_at: '1970-01-01T00:00:00Z', owned_by: 'benchrig' }));
+    return { object: 'list', data, has_more: false, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null };
+  }
+
+  return {
+    async start() {
+      if (!baseUrl) {
+        await new Promise<void>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => (server.off('error', reject), resolve()));
+        });
+        const a = server.address() as AddressInfo;
+        baseUrl = `http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
+      }
+      return { baseUrl };
+    },
+    register(trial: GatewayTrial): GatewayRegistration {
+      if (!baseUrl) throw new Error('ModelGateway.register before start()');
+      const { token, entry } = registry.register(trial);
+      return {
+        baseUrl,
+        token,
+        get usage() {
+          return { calls: entry.usage.calls, tokens: { ...entry.usage.tokens } };
+        },
+        unregister: () => registry.unregister(token),
+      };
+    },
+    async close() {
+      for (const c of inFlight) c.abort();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const s of sockets) s.destroy();
+      if (baseUrl) await closed;
+    },
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<Record<string, unknown> | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > MAX_BODY) return null;
+    chunks.push(c as Buffer);
+  }
+  try {
+    const v = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
