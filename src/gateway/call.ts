@@ -62,15 +62,15 @@ export async function handleCall(c: CallContext): Promise<void> {
     const hit = await c.cache.store.get<StoredAnswer>(key);
     if (hit && hit.response.gateway === 1) {
       const a = hit.response;
+      record(summarize(c.protocol, a.stream, a.body), hit.latency_ms);
       res.writeHead(a.status, { 'content-type': a.content_type, ...(a.stream ? { 'cache-control': 'no-cache' } : { 'content-length': Buffer.byteLength(a.body) }) });
       res.end(a.body);
-      record(summarize(c.protocol, a.stream, a.body), hit.latency_ms);
       return;
     }
     if (c.cache.mode === 'replay') {
       const message = replayMissMessage(key, upstream.model);
-      sendError(res, c.protocol, 400, 'llm_cache_miss', message);
       record(ZERO, 0, message);
+      sendError(res, c.protocol, 400, 'llm_cache_miss', message);
       return;
     }
   }
@@ -80,8 +80,8 @@ export async function handleCall(c: CallContext): Promise<void> {
     up = await forward(upstream, upstreamUrl(upstream, c.route, c.search), upstreamHeaders(upstream, c.req.headers, payload), payload, { signal: c.signal, retry: c.retry });
   } catch (err) {
     const cause = c.signal.aborted ? 'the agent closed the connection' : describeFailure(err, upstream.apiKey);
-    sendError(res, c.protocol, 502, 'upstream_error', `benchrig gateway: the model ${upstream.model} failed: ${cause}`);
     record(ZERO, performance.now() - started, cause);
+    sendError(res, c.protocol, 502, 'upstream_error', `benchrig gateway: the model ${upstream.model} failed: ${cause}`);
     return;
   }
 
@@ -104,9 +104,10 @@ export async function handleCall(c: CallContext): Promise<void> {
     } catch (err) {
       failure = c.signal.aborted ? 'the agent closed the connection' : `the stream broke: ${describeFailure(err, upstream.apiKey)}`;
     }
+    const latency = performance.now() - started;
+    record(watcher.summary(), latency, failure);
+    if (!failure && c.cache) await store(c, key, { gateway: 1, status, content_type: contentType, stream: true, body: Buffer.concat(kept).toString('utf8') }, latency);
     res.end();
-    record(watcher.summary(), performance.now() - started, failure);
-    if (!failure && c.cache) await store(c, key, { gateway: 1, status, content_type: contentType, stream: true, body: Buffer.concat(kept).toString('utf8') }, performance.now() - started);
     return;
   }
 
@@ -115,21 +116,23 @@ export async function handleCall(c: CallContext): Promise<void> {
     text = await readBody(up);
   } catch (err) {
     const cause = describeFailure(err, upstream.apiKey);
-    sendError(res, c.protocol, 502, 'upstream_error', `benchrig gateway: the model ${upstream.model} failed: ${cause}`);
     record(ZERO, performance.now() - started, cause);
+    sendError(res, c.protocol, 502, 'upstream_error', `benchrig gateway: the model ${upstream.model} failed: ${cause}`);
     return;
   }
   const latency = performance.now() - started;
   const scrubbed = scrub(text, upstream.apiKey);
-  res.writeHead(status, { 'content-type': contentType, 'content-length': scrubbed.length });
-  res.end(scrubbed);
+  // Recorded (and stored) before the agent has the answer: a trial that ends when its agent exits
+  // has every event of it, and a replay right after a record finds every answer.
   if (!ok) {
     // The upstream's own refusal (context too long, bad key): the agent sees it, the trial records it.
     record(ZERO, latency, `HTTP ${status}: ${errorMessage(scrubbed)}`);
-    return;
+  } else {
+    record(summarize(c.protocol, false, scrubbed.toString('utf8')), latency);
+    if (c.cache) await store(c, key, { gateway: 1, status, content_type: contentType, stream: false, body: scrubbed.toString('utf8') }, latency);
   }
-  record(summarize(c.protocol, false, scrubbed.toString('utf8')), latency);
-  if (c.cache) await store(c, key, { gateway: 1, status, content_type: contentType, stream: false, body: scrubbed.toString('utf8') }, latency);
+  res.writeHead(status, { 'content-type': contentType, 'content-length': scrubbed.length });
+  res.end(scrubbed);
 }
 
 function summarize(protocol: Protocol, stream: boolean, body: string): CallSummary {
