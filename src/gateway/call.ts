@@ -6,6 +6,7 @@ import { LlmCache, replayMissMessage, type CacheMode } from '../llm/cache.ts';
 import { gatewayCacheKey } from './cache-key.ts';
 import { sendError } from './error-body.ts';
 import { describeFailure, forward, readBody, upstreamHeaders } from './forward.ts';
+import { fieldValue, withModel } from './json-fields.ts';
 import { READERS, type CallSummary } from './protocols.ts';
 import { SseReader } from './sse.ts';
 import type { TrialEntry } from './tokens.ts';
@@ -28,7 +29,9 @@ export interface CallContext {
   search: string;
   upstream: Upstream;
   entry: TrialEntry;
-  body: Record<string, unknown>;
+  /** The request body as the agent sent it, and where its top-level fields are (json-fields.ts). */
+  raw: Buffer;
+  fields: Map<string, [number, number]>;
   req: IncomingMessage;
   res: ServerResponse;
   /** false for count_tokens: answered and cached, but not a model call. */
@@ -42,9 +45,8 @@ const ZERO: CallSummary = { tokens: { input: 0, output: 0 }, toolCalls: [] };
 
 export async function handleCall(c: CallContext): Promise<void> {
   const { upstream, entry, res } = c;
-  c.body.model = upstream.model; // the run's model, whatever the CLI asked for (SPEC §17)
-  const stream = c.body.stream === true;
-  const payload = Buffer.from(JSON.stringify(c.body));
+  const payload = withModel(c.raw, c.fields, upstream.model); // the run's model, whatever the CLI asked for (SPEC §17)
+  const stream = fieldValue(c.raw, c.fields, 'stream') === true;
   const started = performance.now();
   const record = (summary: CallSummary, latency: number, error?: string) => {
     if (!c.recorded) return;
@@ -57,7 +59,9 @@ export async function handleCall(c: CallContext): Promise<void> {
     if (error) trial.onModelError?.(error);
   };
 
-  const key = c.cache ? gatewayCacheKey(c.route, c.body, entry.trial.cacheScope) : '';
+  // Only the cache needs the whole request parsed.
+  const request = c.cache ? (JSON.parse(payload.toString('utf8')) as Record<string, unknown>) : null;
+  const key = request ? gatewayCacheKey(c.route, request, entry.trial.cacheScope) : '';
   if (c.cache) {
     const hit = await c.cache.store.get<StoredAnswer>(key);
     if (hit && hit.response.gateway === 1) {
@@ -106,7 +110,7 @@ export async function handleCall(c: CallContext): Promise<void> {
     }
     const latency = performance.now() - started;
     record(watcher.summary(), latency, failure);
-    if (!failure && c.cache) await store(c, key, { gateway: 1, status, content_type: contentType, stream: true, body: Buffer.concat(kept).toString('utf8') }, latency);
+    if (!failure && c.cache) await store(c, key, request!, { gateway: 1, status, content_type: contentType, stream: true, body: Buffer.concat(kept).toString('utf8') }, latency);
     res.end();
     return;
   }
@@ -129,7 +133,7 @@ export async function handleCall(c: CallContext): Promise<void> {
     record(ZERO, latency, `HTTP ${status}: ${errorMessage(scrubbed)}`);
   } else {
     record(summarize(c.protocol, false, scrubbed.toString('utf8')), latency);
-    if (c.cache) await store(c, key, { gateway: 1, status, content_type: contentType, stream: false, body: scrubbed.toString('utf8') }, latency);
+    if (c.cache) await store(c, key, request!, { gateway: 1, status, content_type: contentType, stream: false, body: scrubbed.toString('utf8') }, latency);
   }
   res.writeHead(status, { 'content-type': contentType, 'content-length': scrubbed.length });
   res.end(scrubbed);
@@ -151,9 +155,9 @@ function summarize(protocol: Protocol, stream: boolean, body: string): CallSumma
   return watcher.summary();
 }
 
-async function store(c: CallContext, key: string, answer: StoredAnswer, latency: number): Promise<void> {
+async function store(c: CallContext, key: string, request: Record<string, unknown>, answer: StoredAnswer, latency: number): Promise<void> {
   try {
-    await c.cache!.store.put<StoredAnswer, Record<string, unknown>>({ key, model: c.upstream.model, latency_ms: Math.round(latency), response: answer, request: { gateway: c.route, ...c.body } });
+    await c.cache!.store.put<StoredAnswer, Record<string, unknown>>({ key, model: c.upstream.model, latency_ms: Math.round(latency), response: answer, request: { gateway: c.route, ...request } });
   } catch (err) {
     c.entry.trial.onEvent({ type: 'log', level: 'warn', message: `llm-cache: could not store ${key}: ${(err as Error).message}` });
   }

@@ -6,6 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { LlmCache } from '../llm/cache.ts';
 import { handleCall } from './call.ts';
 import { sendError, sendJson } from './error-body.ts';
+import { fieldValue, topLevelFields } from './json-fields.ts';
 import { takeBudget, TokenRegistry } from './tokens.ts';
 import type { GatewayOptions, GatewayRegistration, GatewayTrial, ModelGateway, Protocol } from './types.ts';
 import { UPSTREAM_TABLE } from './upstreams.ts';
@@ -61,8 +62,9 @@ export function createModelGateway(opts: GatewayOptions): ModelGateway {
     if (req.method !== 'POST') return sendError(res, route!.protocol, 404, 'not_found', `benchrig gateway: ${url.pathname} takes POST`);
     const { protocol, modelCall } = route!;
 
-    const body = await readBody(req);
-    if (body === null) return sendError(res, protocol, 400, 'invalid_request', 'benchrig gateway: the request body is not a JSON object');
+    const raw = await readBody(req);
+    const fields = raw && topLevelFields(raw);
+    if (!raw || !fields) return sendError(res, protocol, 400, 'invalid_request', 'benchrig gateway: the request body is not a JSON object (or is over 64 MB)');
 
     if (modelCall) {
       const refused = takeBudget(entry);
@@ -77,7 +79,9 @@ export function createModelGateway(opts: GatewayOptions): ModelGateway {
       sendError(res, protocol, 400, 'protocol_not_configured', message);
       if (modelCall) {
         entry.usage.calls++;
-        entry.trial.onEvent({ type: 'llm_call', model: String(body.model ?? ''), latency_ms: 0, tokens: { input: 0, output: 0 }, role: 'agent', api: protocol, stream: body.stream === true, error: message });
+        const model = fieldValue(raw, fields, 'model');
+        const stream = fieldValue(raw, fields, 'stream') === true;
+        entry.trial.onEvent({ type: 'llm_call', model: typeof model === 'string' ? model : '', latency_ms: 0, tokens: { input: 0, output: 0 }, role: 'agent', api: protocol, stream, error: message });
         entry.trial.onModelError?.(message);
       }
       return;
@@ -89,7 +93,7 @@ export function createModelGateway(opts: GatewayOptions): ModelGateway {
     const onClose = () => !res.writableFinished && ctl.abort();
     res.on('close', onClose);
     try {
-      await handleCall({ protocol, route: path.slice(3), search: url.search, upstream, entry, body, req, res, recorded: modelCall, cache, retry: opts.retry, signal: ctl.signal });
+      await handleCall({ protocol, route: path.slice(3), search: url.search, upstream, entry, raw, fields, req, res, recorded: modelCall, cache, retry: opts.retry, signal: ctl.signal });
     } finally {
       res.off('close', onClose);
       inFlight.delete(ctl);
@@ -136,7 +140,7 @@ export function createModelGateway(opts: GatewayOptions): ModelGateway {
   };
 }
 
-async function readBody(req: IncomingMessage): Promise<Record<string, unknown> | null> {
+async function readBody(req: IncomingMessage): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const c of req) {
@@ -144,10 +148,5 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown> |
     if (size > MAX_BODY) return null;
     chunks.push(c as Buffer);
   }
-  try {
-    const v = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    return v && typeof v === 'object' && !Array.isArray(v) ? v : null;
-  } catch {
-    return null;
-  }
+  return Buffer.concat(chunks);
 }

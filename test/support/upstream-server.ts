@@ -43,8 +43,9 @@ const ROUTES: Record<string, UpstreamRequest['api']> = {
   '/v1/messages/count_tokens': 'count_tokens',
 };
 
-export async function startUpstreamServer(): Promise<UpstreamServer> {
+export async function startUpstreamServer(opts: { keepRequests?: boolean } = {}): Promise<UpstreamServer> {
   const requests: UpstreamRequest[] = [];
+  let served = 0;
   let script = (_r: UpstreamRequest, n: number): UpstreamStep => ({ text: `answer ${n}`, usage: { input: 7, output: 3 } });
   const sockets = new Set<Socket>();
   const server = createServer(async (req, res) => {
@@ -54,9 +55,9 @@ export async function startUpstreamServer(): Promise<UpstreamServer> {
     if (req.method === 'GET' && path === '/v1/models') return json(res, 200, { object: 'list', data: [{ id: 'upstream-model', object: 'model' }] });
     if (!api || req.method !== 'POST') return json(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
     const rec: UpstreamRequest = { api, path: req.url ?? '', headers: flatHeaders(req), body };
-    requests.push(rec);
+    if (opts.keepRequests !== false) requests.push(rec); // the perf loop keeps none: it sends thousands
     if (api === 'count_tokens') return json(res, 200, { input_tokens: JSON.stringify(body?.messages ?? []).length });
-    const step = script(rec, requests.filter((r) => r.api !== 'count_tokens').length);
+    const step = script(rec, ++served);
     if ('status' in step) {
       const headers: Record<string, string> = step.retryAfterMs !== undefined ? { 'retry-after-ms': String(step.retryAfterMs) } : {};
       const message = step.message ?? `scripted error ${step.status}`;
