@@ -11,7 +11,10 @@ export interface UpstreamReply {
   text?: string;
   tool_calls?: { name: string; arguments: Record<string, unknown> }[];
   usage?: { input: number; output: number };
+  /** Before the answer starts. */
   delayMs?: number;
+  /** Between streamed events: a slow stream, for hang-ups mid-answer. */
+  chunkDelayMs?: number;
 }
 export interface UpstreamError {
   status: number;
@@ -31,6 +34,8 @@ export interface UpstreamServer {
   /** `http://127.0.0.1:PORT/v1`: the base_url of every protocol's table. */
   url: string;
   requests: UpstreamRequest[];
+  /** Answers the client hung up on before their end. */
+  readonly hangups: number;
   /** The default: a text answer echoing the call number, 7 input and 3 output tokens. */
   setScript(fn: (req: UpstreamRequest, n: number) => UpstreamStep): void;
   close(): Promise<void>;
@@ -46,6 +51,7 @@ const ROUTES: Record<string, UpstreamRequest['api']> = {
 export async function startUpstreamServer(opts: { keepRequests?: boolean } = {}): Promise<UpstreamServer> {
   const requests: UpstreamRequest[] = [];
   let served = 0;
+  let hangups = 0;
   let script = (_r: UpstreamRequest, n: number): UpstreamStep => ({ text: `answer ${n}`, usage: { input: 7, output: 3 } });
   const sockets = new Set<Socket>();
   const server = createServer(async (req, res) => {
@@ -54,6 +60,7 @@ export async function startUpstreamServer(opts: { keepRequests?: boolean } = {})
     const api = ROUTES[path];
     if (req.method === 'GET' && path === '/v1/models') return json(res, 200, { object: 'list', data: [{ id: 'upstream-model', object: 'model' }] });
     if (!api || req.method !== 'POST') return json(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
+    res.on('close', () => void (res.writableFinished || hangups++));
     const rec: UpstreamRequest = { api, path: req.url ?? '', headers: flatHeaders(req), body };
     if (opts.keepRequests !== false) requests.push(rec); // the perf loop keeps none: it sends thousands
     if (api === 'count_tokens') return json(res, 200, { input_tokens: JSON.stringify(body?.messages ?? []).length });
@@ -76,6 +83,9 @@ export async function startUpstreamServer(opts: { keepRequests?: boolean } = {})
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    get hangups() {
+      return hangups;
+    },
     setScript: (fn) => (script = fn),
     close: () =>
       new Promise<void>((resolve) => {
@@ -91,10 +101,21 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(text);
 }
 
-function sse(res: ServerResponse, events: { event?: string; data: unknown }[]): void {
+function sse(res: ServerResponse, events: { event?: string; data: unknown }[], chunkDelayMs = 0): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  for (const e of events) res.write(`${e.event ? `event: ${e.event}\n` : ''}data: ${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)}\n\n`);
-  res.end();
+  const text = (e: { event?: string; data: unknown }) => `${e.event ? `event: ${e.event}\n` : ''}data: ${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)}\n\n`;
+  if (!chunkDelayMs) {
+    for (const e of events) res.write(text(e));
+    return void res.end();
+  }
+  let i = 0;
+  const tick = () => {
+    if (res.destroyed) return;
+    if (i === events.length) return void res.end();
+    res.write(text(events[i++]));
+    setTimeout(tick, chunkDelayMs);
+  };
+  tick();
 }
 
 const usageOf = (s: UpstreamReply) => s.usage ?? { input: 7, output: 3 };
@@ -120,7 +141,7 @@ function chat(res: ServerResponse, body: any, s: UpstreamReply, stream: boolean)
   });
   events.push(chunk({}, finish));
   if (body?.stream_options?.include_usage) events.push({ data: { ...base, object: 'chat.completion.chunk', choices: [], usage } as any });
-  sse(res, [...events, { data: '[DONE]' }]);
+  sse(res, [...events, { data: '[DONE]' }], s.chunkDelayMs);
 }
 
 function responses(res: ServerResponse, body: any, s: UpstreamReply, stream: boolean): void {
@@ -141,7 +162,7 @@ function responses(res: ServerResponse, body: any, s: UpstreamReply, stream: boo
     events.push(ev('response.output_item.done', { output_index, item }));
   });
   events.push(ev('response.completed', { response: full }));
-  sse(res, events);
+  sse(res, events, s.chunkDelayMs);
 }
 
 function messages(res: ServerResponse, body: any, s: UpstreamReply, stream: boolean): void {
@@ -166,5 +187,5 @@ function messages(res: ServerResponse, body: any, s: UpstreamReply, stream: bool
   });
   events.push(ev('message_delta', { delta: { stop_reason, stop_sequence: null }, usage: { output_tokens: u.output } }));
   events.push(ev('message_stop', {}));
-  sse(res, events);
+  sse(res, events, s.chunkDelayMs);
 }

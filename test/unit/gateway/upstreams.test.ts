@@ -7,6 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/load.ts';
 import type { LlmConfig } from '../../../src/config/schema.ts';
 import { upstreamsFromConfig, upstreamUrl } from '../../../src/gateway/upstreams.ts';
+import { gatewayForRun } from '../../../src/gateway/index.ts';
+import { startUpstreamServer } from '../../support/upstream-server.ts';
+import { anthropic, trialSink } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'benchrig-gw-cfg-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,5 +50,30 @@ describe('upstreamsFromConfig', () => {
   it('routes join base_url and keep the query string', () => {
     const u = upstreamsFromConfig({ ...llm, anthropic: { base_url: 'http://127.0.0.1:5/v1/' } }).messages!;
     expect(upstreamUrl(u, '/messages', '?beta=true').href).toBe('http://127.0.0.1:5/v1/messages?beta=true');
+  });
+});
+
+describe('gatewayForRun', () => {
+  it('serves what the config sets up: [llm] for Chat Completions, [llm.anthropic] with its own key and model', async () => {
+    const up = await startUpstreamServer();
+    const file = toml(`[llm]\nbase_url = "${up.url}"\napi_key = "sk-main-1234"\nmodel = "gpt-run"\n[llm.anthropic]\nbase_url = "${up.url}/"\napi_key = "sk-ant-5678"\nmodel = "claude-run"\n`);
+    const { config } = await resolveConfig({ env: {}, benchmarkToml: file });
+    const gw = gatewayForRun(config.llm);
+    try {
+      await gw.start();
+      const reg = gw.register(trialSink().trial);
+      const chat = await fetch(`${reg.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${reg.token}` }, body: JSON.stringify({ model: 'x', messages: [] }) });
+      expect(chat.status).toBe(200);
+      expect((await anthropic(reg.baseUrl, reg.token, { model: 'x', max_tokens: 1, messages: [] })).status).toBe(200);
+      const resp = await fetch(`${reg.baseUrl}/v1/responses`, { method: 'POST', headers: { authorization: `Bearer ${reg.token}` }, body: JSON.stringify({ model: 'x', input: 'hi' }) });
+      expect(resp.status).toBe(400); // no [llm.responses]
+      expect(up.requests.map((r) => [r.api, r.body.model, r.headers.authorization ?? r.headers['x-api-key']])).toEqual([
+        ['chat', 'gpt-run', 'Bearer sk-main-1234'],
+        ['messages', 'claude-run', 'sk-ant-5678'],
+      ]);
+    } finally {
+      await gw.close();
+      await up.close();
+    }
   });
 });
