@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LlmCache, replayMissMessage, type CacheMode } from '../llm/cache.ts';
 import { gatewayCacheKey } from './cache-key.ts';
 import { sendError } from './error-body.ts';
-import { describeFailure, forward, readBody, upstreamHeaders } from './forward.ts';
+import { describeFailure, eachChunk, forward, readBody, upstreamHeaders } from './forward.ts';
 import { fieldValue, withModel } from './json-fields.ts';
 import { READERS, type CallSummary } from './protocols.ts';
 import { SseReader } from './sse.ts';
@@ -99,11 +99,11 @@ export async function handleCall(c: CallContext): Promise<void> {
     const kept: Buffer[] = [];
     let failure: string | undefined;
     try {
-      for await (const chunk of up) {
+      await eachChunk(up, (chunk) => {
         res.write(chunk);
-        sse.push(chunk as Buffer);
-        if (c.cache) kept.push(chunk as Buffer);
-      }
+        sse.push(chunk);
+        if (c.cache) kept.push(chunk);
+      });
       sse.end();
     } catch (err) {
       failure = c.signal.aborted ? 'the agent closed the connection' : `the stream broke: ${describeFailure(err, upstream.apiKey)}`;
@@ -117,7 +117,7 @@ export async function handleCall(c: CallContext): Promise<void> {
 
   let text: Buffer;
   try {
-    text = await readBody(up);
+    text = (await readBody(up))!;
   } catch (err) {
     const cause = describeFailure(err, upstream.apiKey);
     record(ZERO, performance.now() - started, cause);

@@ -74,11 +74,28 @@ function attempt(u: Upstream, url: URL, headers: Record<string, string>, body: B
   });
 }
 
-/** The whole body of a response, for non-streamed answers and the upstream's own 4xx. */
-export async function readBody(res: IncomingMessage): Promise<Buffer> {
+/**
+ * Every chunk of a message to `onChunk`; resolves at its end, rejects if it breaks off. Events, not
+ * `for await`: the async iterator cost ~0.05 ms a call on the gateway's hot path (profiled).
+ */
+export function eachChunk(msg: IncomingMessage, onChunk: (c: Buffer) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    msg.on('data', onChunk);
+    msg.once('end', resolve);
+    msg.once('error', reject);
+    msg.once('close', () => msg.readableEnded || reject(new Error('the connection closed before the end of the body')));
+  });
+}
+
+/** The whole body of a message; null past `max` bytes (the rest is drained, not kept). */
+export async function readBody(msg: IncomingMessage, max = Infinity): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
-  for await (const c of res) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
+  let size = 0;
+  await eachChunk(msg, (c) => {
+    size += c.length;
+    if (size <= max) chunks.push(c);
+  });
+  return size > max ? null : Buffer.concat(chunks, size);
 }
 
 /** One line naming why a forward failed, without the key (defence in depth: servers echo things). */

@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { LlmCache } from '../llm/cache.ts';
 import { handleCall } from './call.ts';
+import { readBody } from './forward.ts';
 import { sendError, sendJson } from './error-body.ts';
 import { fieldValue, topLevelFields } from './json-fields.ts';
 import { takeBudget, TokenRegistry } from './tokens.ts';
@@ -62,7 +63,8 @@ export function createModelGateway(opts: GatewayOptions): ModelGateway {
     if (req.method !== 'POST') return sendError(res, route!.protocol, 404, 'not_found', `benchrig gateway: ${url.pathname} takes POST`);
     const { protocol, modelCall } = route!;
 
-    const raw = await readBody(req);
+    const raw = await readBody(req, MAX_BODY).catch(() => undefined);
+    if (raw === undefined) return void res.destroy(); // the agent hung up while sending: nothing to answer
     const fields = raw && topLevelFields(raw);
     if (!raw || !fields) return sendError(res, protocol, 400, 'invalid_request', 'benchrig gateway: the request body is not a JSON object (or is over 64 MB)');
 
@@ -138,15 +140,4 @@ export function createModelGateway(opts: GatewayOptions): ModelGateway {
       if (baseUrl) await closed;
     },
   };
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of req) {
-    size += (c as Buffer).length;
-    if (size > MAX_BODY) return null;
-    chunks.push(c as Buffer);
-  }
-  return Buffer.concat(chunks);
 }
