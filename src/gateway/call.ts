@@ -48,7 +48,9 @@ export async function handleCall(c: CallContext): Promise<void> {
   const payload = withModel(c.raw, c.fields, upstream.model); // the run's model, whatever the CLI asked for (SPEC §17)
   const stream = fieldValue(c.raw, c.fields, 'stream') === true;
   const started = performance.now();
-  const record = (summary: CallSummary, latency: number, error?: string) => {
+  // `fatal`: the gateway could not get an answer (upstream down after retries, replay miss, a broken
+  // stream) and the trial should end as AGENT_ERROR; an answer the agent got, an error included, is not.
+  const record = (summary: CallSummary, latency: number, error = summary.error, fatal = false) => {
     if (!c.recorded) return;
     const { trial, usage } = entry;
     usage.calls++;
@@ -56,7 +58,7 @@ export async function handleCall(c: CallContext): Promise<void> {
     usage.tokens.output += summary.tokens.output;
     trial.onEvent({ type: 'llm_call', model: upstream.model, latency_ms: Math.round(latency), tokens: { ...summary.tokens }, role: 'agent', api: c.protocol, stream, ...(error ? { error } : {}) });
     for (const t of summary.toolCalls) trial.onEvent({ type: 'tool_call', tool: t.name, args: t.args, ...(t.id ? { id: t.id } : {}) });
-    if (error) trial.onModelError?.(error);
+    if (error && fatal) trial.onModelError?.(error);
   };
 
   // Only the cache needs the whole request parsed.
@@ -73,7 +75,7 @@ export async function handleCall(c: CallContext): Promise<void> {
     }
     if (c.cache.mode === 'replay') {
       const message = replayMissMessage(key, upstream.model);
-      record(ZERO, 0, message);
+      record(ZERO, 0, message, true);
       sendError(res, c.protocol, 400, 'llm_cache_miss', message);
       return;
     }
@@ -84,7 +86,7 @@ export async function handleCall(c: CallContext): Promise<void> {
     up = await forward(upstream, upstreamUrl(upstream, c.route, c.search), upstreamHeaders(upstream, c.req.headers, payload), payload, { signal: c.signal, retry: c.retry });
   } catch (err) {
     const cause = c.signal.aborted ? 'the agent closed the connection' : describeFailure(err, upstream.apiKey);
-    record(ZERO, performance.now() - started, cause);
+    record(ZERO, performance.now() - started, cause, !c.signal.aborted);
     sendError(res, c.protocol, 502, 'upstream_error', `benchrig gateway: the model ${upstream.model} failed: ${cause}`);
     return;
   }
@@ -98,6 +100,7 @@ export async function handleCall(c: CallContext): Promise<void> {
     const sse = new SseReader((e) => watcher.event(e));
     const kept: Buffer[] = [];
     let failure: string | undefined;
+    let fatal = false;
     try {
       await eachChunk(up, (chunk) => {
         res.write(chunk);
@@ -106,11 +109,13 @@ export async function handleCall(c: CallContext): Promise<void> {
       });
       sse.end();
     } catch (err) {
-      failure = c.signal.aborted ? 'the agent closed the connection' : `the stream broke: ${describeFailure(err, upstream.apiKey)}`;
+      fatal = !c.signal.aborted;
+      failure = fatal ? `the stream broke: ${describeFailure(err, upstream.apiKey)}` : 'the agent closed the connection';
     }
     const latency = performance.now() - started;
-    record(watcher.summary(), latency, failure);
-    if (!failure && c.cache) await store(c, key, request!, { gateway: 1, status, content_type: contentType, stream: true, body: Buffer.concat(kept).toString('utf8') }, latency);
+    const summary = watcher.summary();
+    record(summary, latency, failure ?? summary.error, fatal);
+    if (!failure && !summary.error && c.cache) await store(c, key, request!, { gateway: 1, status, content_type: contentType, stream: true, body: Buffer.concat(kept).toString('utf8') }, latency);
     res.end();
     return;
   }
@@ -120,7 +125,7 @@ export async function handleCall(c: CallContext): Promise<void> {
     text = (await readBody(up))!;
   } catch (err) {
     const cause = describeFailure(err, upstream.apiKey);
-    record(ZERO, performance.now() - started, cause);
+    record(ZERO, performance.now() - started, cause, true);
     sendError(res, c.protocol, 502, 'upstream_error', `benchrig gateway: the model ${upstream.model} failed: ${cause}`);
     return;
   }
@@ -132,8 +137,9 @@ export async function handleCall(c: CallContext): Promise<void> {
     // The upstream's own refusal (context too long, bad key): the agent sees it, the trial records it.
     record(ZERO, latency, `HTTP ${status}: ${errorMessage(scrubbed)}`);
   } else {
-    record(summarize(c.protocol, false, scrubbed.toString('utf8')), latency);
-    if (c.cache) await store(c, key, request!, { gateway: 1, status, content_type: contentType, stream: false, body: scrubbed.toString('utf8') }, latency);
+    const summary = summarize(c.protocol, false, scrubbed.toString('utf8'));
+    record(summary, latency);
+    if (c.cache && !summary.error) await store(c, key, request!, { gateway: 1, status, content_type: contentType, stream: false, body: scrubbed.toString('utf8') }, latency);
   }
   res.writeHead(status, { 'content-type': contentType, 'content-length': scrubbed.length });
   res.end(scrubbed);

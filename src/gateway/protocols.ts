@@ -13,6 +13,8 @@ export interface ToolCallSeen {
 export interface CallSummary {
   tokens: { input: number; output: number };
   toolCalls: ToolCallSeen[];
+  /** An error the upstream reported inside a 200 answer (a stream's error event, a failed response). */
+  error?: string;
 }
 
 export interface StreamWatcher {
@@ -60,10 +62,12 @@ const chat: ProtocolReader = {
   stream() {
     const calls = new Map<string, { id?: string; name: string; args: string }>();
     const tokens = { input: 0, output: 0 };
+    let error: string | undefined;
     return {
       event(e) {
         if (e.data === '[DONE]') return;
         const chunk = parse(e.data);
+        if (typeof chunk?.error?.message === 'string') error = `stream error: ${chunk.error.message}`;
         if (chunk?.usage) {
           tokens.input = num(chunk.usage.prompt_tokens);
           tokens.output = num(chunk.usage.completion_tokens);
@@ -78,7 +82,7 @@ const chat: ProtocolReader = {
             calls.set(key, c);
           }
       },
-      summary: () => ({ tokens, toolCalls: [...calls.values()].filter((c) => c.name).map((c) => ({ id: c.id, name: c.name, args: toolArgs(c.args) })) }),
+      summary: () => ({ tokens, toolCalls: [...calls.values()].filter((c) => c.name).map((c) => ({ id: c.id, name: c.name, args: toolArgs(c.args) })), ...(error ? { error } : {}) }),
     };
   },
 };
@@ -96,10 +100,12 @@ function responseItems(output: unknown): ToolCallSeen[] {
 
 const responses: ProtocolReader = {
   fromJson(body) {
-    return { tokens: { input: num(body?.usage?.input_tokens), output: num(body?.usage?.output_tokens) }, toolCalls: responseItems(body?.output) };
+    const failed = body?.status === 'failed' ? `response failed: ${body?.error?.message ?? 'no message'}` : undefined;
+    return { tokens: { input: num(body?.usage?.input_tokens), output: num(body?.usage?.output_tokens) }, toolCalls: responseItems(body?.output), ...(failed ? { error: failed } : {}) };
   },
   stream() {
     let final: CallSummary | null = null;
+    let error: string | undefined;
     const items: unknown[] = [];
     return {
       event(e) {
@@ -108,8 +114,12 @@ const responses: ProtocolReader = {
         // The terminal event carries the whole response (usage and output); items are the fallback.
         if (type === 'response.completed' || type === 'response.incomplete' || type === 'response.failed') final = responses.fromJson(ev?.response);
         else if (type === 'response.output_item.done' && ev?.item) items.push(ev.item);
+        else if (type === 'error') error = `stream error: ${ev?.message ?? ev?.error?.message ?? 'no message'}`;
       },
-      summary: () => final ?? { tokens: { input: 0, output: 0 }, toolCalls: responseItems(items) },
+      summary: () => {
+        const s = final ?? { tokens: { input: 0, output: 0 }, toolCalls: responseItems(items) };
+        return error && !s.error ? { ...s, error } : s;
+      },
     };
   },
 };
@@ -128,6 +138,7 @@ const messages: ProtocolReader = {
   stream() {
     const blocks = new Map<number, { id?: string; name: string; json: string; input: unknown }>();
     const tokens = { input: 0, output: 0 };
+    let error: string | undefined;
     return {
       event(e) {
         const ev = parse(e.data);
@@ -149,11 +160,15 @@ const messages: ProtocolReader = {
             if (ev.usage?.output_tokens !== undefined) tokens.output = num(ev.usage.output_tokens);
             if (ev.usage?.input_tokens !== undefined) tokens.input = Math.max(tokens.input, anthropicInput(ev.usage));
             break;
+          case 'error': // e.g. overloaded_error after the stream started
+            error = `stream error: ${ev.error?.type ?? ''} ${ev.error?.message ?? ''}`.trim();
+            break;
         }
       },
       summary: () => ({
         tokens,
         toolCalls: [...blocks.values()].filter((b) => b.name).map((b) => ({ id: b.id, name: b.name, args: b.json ? toolArgs(b.json) : toolArgs(b.input ?? {}) })),
+        ...(error ? { error } : {}),
       }),
     };
   },

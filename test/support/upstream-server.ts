@@ -15,6 +15,8 @@ export interface UpstreamReply {
   delayMs?: number;
   /** Between streamed events: a slow stream, for hang-ups mid-answer. */
   chunkDelayMs?: number;
+  /** Messages API, streamed: an `error` event right after message_start (Anthropic's overloaded mid-stream). */
+  streamError?: string;
 }
 export interface UpstreamError {
   status: number;
@@ -175,6 +177,7 @@ function messages(res: ServerResponse, body: any, s: UpstreamReply, stream: bool
   if (!stream) return json(res, 200, { ...msg, content, stop_reason, usage: { input_tokens: u.input, output_tokens: u.output } });
   const ev = (type: string, rest: object) => ({ event: type, data: { type, ...rest } });
   const events = [ev('message_start', { message: { ...msg, content: [], stop_reason: null, usage: { input_tokens: u.input, output_tokens: 1 } } })];
+  if (s.streamError) return sse(res, [...events, ev('error', { error: { type: 'overloaded_error', message: s.streamError } })]);
   content.forEach((b, index) => {
     if (b.type === 'text') {
       events.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }));

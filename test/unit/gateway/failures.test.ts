@@ -2,8 +2,11 @@
 // dropped too, and the call recorded as such), the upstream stalls past its timeout, or the run
 // closes the gateway with calls in flight (nothing hangs).
 import { describe, expect, it } from 'vitest';
-import { allUpstreams, perTest, trialSink, upstreamFor } from './helpers.ts';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { allUpstreams, anthropic, perTest, sseData, trialSink, upstreamFor } from './helpers.ts';
 
 const t = perTest();
 const body = JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user', content: 'hi' }] });
@@ -40,7 +43,27 @@ describe('failures', () => {
     expect(first).toContain('data: ');
     await until(() => sink.llmCalls().length === 1);
     expect(sink.llmCalls()[0]).toMatchObject({ stream: true, error: 'the agent closed the connection' });
+    expect(sink.modelErrors).toEqual([]);
     await until(() => up.hangups === 1);
+  });
+
+  it('an error event inside a 200 stream (overloaded mid-answer): passed to the agent, recorded, not cached', async () => {
+    const up = await t.upstream();
+    up.setScript(() => ({ text: 'x', streamError: 'Overloaded' }));
+    const dir = mkdtempSync(join(tmpdir(), 'benchrig-gw-err-'));
+    try {
+      const gw = await t.gateway({ upstreams: allUpstreams(up.url), cache: { mode: 'record', dir } });
+      const sink = trialSink();
+      const reg = gw.register(sink.trial);
+      const res = await anthropic(reg.baseUrl, reg.token, { model: 'c', max_tokens: 5, stream: true, messages: [{ role: 'user', content: 'hi' }] });
+      expect(res.status).toBe(200);
+      expect(sseData(res.text).at(-1)).toMatchObject({ type: 'error', error: { type: 'overloaded_error' } });
+      expect(sink.llmCalls()[0].error).toBe('stream error: overloaded_error Overloaded');
+      expect(sink.modelErrors).toEqual([]);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('an upstream that stalls past its timeout: a 502 naming it, after the configured retries', async () => {
@@ -56,7 +79,7 @@ describe('failures', () => {
     expect(Date.now() - t0).toBeLessThan(1500);
     expect(up.requests).toHaveLength(2);
     expect(sink.llmCalls()).toHaveLength(1);
-    expect(sink.modelErrors).toHaveLength(1);
+    expect(sink.modelErrors).toEqual([expect.stringContaining('no answer for 0.15s')]);
   });
 
   it('close() with a call in flight returns at once and ends the call', async () => {

@@ -164,5 +164,6 @@ describe('upstreams', () => {
       expect(text).toContain('***');
     }
     expect(sink.llmCalls().map((e) => e.error)).toEqual([expect.stringContaining('HTTP 400'), expect.stringContaining('HTTP 400')]);
+    expect(sink.modelErrors).toEqual([]); // the agent got an answer (an error one): its call, not the gateway's failure
   });
 });
