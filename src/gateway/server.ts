@@ -8,7 +8,7 @@ import { handleCall } from './call.ts';
 import { readBody } from './forward.ts';
 import { sendError, sendJson } from './error-body.ts';
 import { fieldValue, topLevelFields } from './json-fields.ts';
-import { takeBudget, TokenRegistry } from './tokens.ts';
+import { takeBudget, TokenRegistry, type TrialEntry } from './tokens.ts';
 import type { GatewayOptions, GatewayRegistration, GatewayTrial, ModelGateway, Protocol } from './types.ts';
 import { UPSTREAM_TABLE } from './upstreams.ts';
 
@@ -61,7 +61,16 @@ export function createModelGateway(opts: GatewayOptions): ModelGateway {
     }
     if (isModels) return void sendJson(res, 200, modelList());
     if (req.method !== 'POST') return sendError(res, route!.protocol, 404, 'not_found', `benchrig gateway: ${url.pathname} takes POST`);
-    const { protocol, modelCall } = route!;
+    entry.active++;
+    try {
+      await modelRequest(req, res, url, path, route!, entry);
+    } finally {
+      if (--entry.active === 0) for (const wake of entry.idle.splice(0)) wake();
+    }
+  }
+
+  async function modelRequest(req: IncomingMessage, res: ServerResponse, url: URL, path: string, route: (typeof ROUTES)[string], entry: TrialEntry): Promise<void> {
+    const { protocol, modelCall } = route;
 
     const raw = await readBody(req, MAX_BODY).catch(() => undefined);
     if (raw === undefined) return void res.destroy(); // the agent hung up while sending: nothing to answer
@@ -131,6 +140,7 @@ export function createModelGateway(opts: GatewayOptions): ModelGateway {
           return { calls: entry.usage.calls, tokens: { ...entry.usage.tokens } };
         },
         unregister: () => registry.unregister(token),
+        settled: () => (entry.active === 0 ? Promise.resolve() : new Promise<void>((resolve) => entry.idle.push(resolve))),
       };
     },
     async close() {

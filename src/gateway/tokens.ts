@@ -11,6 +11,9 @@ export interface TrialEntry {
   /** Budget slots taken (a call is counted before it is forwarded, as in src/llm/budget.ts). */
   taken: number;
   budgetReported: boolean;
+  /** Requests of this trial being answered, and who waits for none to be. */
+  active: number;
+  idle: (() => void)[];
 }
 
 const PREFIX = 'brg-';
@@ -20,7 +23,7 @@ export class TokenRegistry {
 
   register(trial: GatewayTrial): { token: string; entry: TrialEntry } {
     const token = PREFIX + randomBytes(24).toString('base64url');
-    const entry: TrialEntry = { trial, usage: { calls: 0, tokens: { input: 0, output: 0 } }, taken: 0, budgetReported: false };
+    const entry: TrialEntry = { trial, usage: { calls: 0, tokens: { input: 0, output: 0 } }, taken: 0, budgetReported: false, active: 0, idle: [] };
     this.byToken.set(token, entry);
     return { token, entry };
   }

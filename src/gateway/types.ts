@@ -62,6 +62,8 @@ export interface GatewayRegistration {
   readonly usage: GatewayUsage;
   /** The token stops working at once (401); calls still in flight finish and are recorded. */
   unregister(): void;
+  /** Resolves when no call of this trial is in flight: after unregister(), its last events are in. */
+  settled(): Promise<void>;
 }
 
 export interface ModelGateway {

@@ -34,6 +34,24 @@ describe('tokens', () => {
     expect(sink.llmCalls()).toHaveLength(1);
   });
 
+  it('unregister with a call in flight: the token is refused at once, settled() waits for that call\'s events', async () => {
+    const up = await t.upstream();
+    up.setScript(() => ({ text: 'slow', delayMs: 150, usage: { input: 4, output: 2 } }));
+    const gw = await t.gateway({ upstreams: allUpstreams(up.url) });
+    const sink = trialSink();
+    const reg = gw.register(sink.trial);
+    const client = new OpenAI({ baseURL: `${reg.baseUrl}/v1`, apiKey: reg.token, maxRetries: 0 });
+    const inFlight = client.chat.completions.create(hello);
+    while (up.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    reg.unregister();
+    await expect(client.chat.completions.create(hello)).rejects.toBeInstanceOf(AuthenticationError);
+    expect(sink.llmCalls()).toHaveLength(0);
+    await reg.settled();
+    expect(sink.llmCalls().map((e) => e.tokens)).toEqual([{ input: 4, output: 2 }]);
+    expect((await inFlight).choices[0].message.content).toBe('slow');
+    await reg.settled(); // idle: at once
+  });
+
   it('maps each token to its own trial: events, usage and budgets never mix', async () => {
     const up = await t.upstream();
     const gw = await t.gateway({ upstreams: allUpstreams(up.url) });
