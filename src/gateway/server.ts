@@ -41,6 +41,7 @@ export function createModelGateway(opts: GatewayOptions): ModelGateway {
     });
   });
   server.keepAliveTimeout = 65_000; // longer than the CLIs' idle keep-alive, so they never write to a closing socket
+  server.headersTimeout = 66_000; // above keepAliveTimeout, or an idle kept-alive socket can be cut
   server.on('connection', (s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
