@@ -68,6 +68,9 @@ export type TrajectoryEvent =
       tokens: { input: number; output: number };
       role?: 'agent' | 'user' | 'judge';
       error?: string;
+      /** Set by the model gateway (SPEC §17): the wire API the agent spoke, and whether it streamed. */
+      api?: 'chat' | 'responses' | 'messages';
+      stream?: boolean;
     }
   | { step: number; ts: number; type: 'tool_call'; tool: string; args: Record<string, unknown>; id?: string }
   | {

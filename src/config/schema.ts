@@ -5,6 +5,21 @@
 import { z } from 'zod';
 import { plain, secret } from './plain.ts';
 
+/**
+ * `[llm.anthropic]` and `[llm.responses]`: the model gateway's upstreams for agents that speak
+ * Anthropic Messages or OpenAI Responses (src/gateway/upstreams.ts). An unset base_url means `[llm]`'s
+ * endpoint speaks that protocol too (and then, only then, `[llm]`'s api_key is used).
+ */
+const upstreamSchema = plain(z
+  .object({
+    base_url: z.string().optional(),
+    api_key: secret(z.string()).optional(),
+    model: z.string().optional(),
+    timeout_s: z.number().positive().optional(),
+  })
+  .strict());
+export type UpstreamConfig = z.infer<typeof upstreamSchema>;
+
 const llmSchema = plain(z
   .object({
     base_url: z.string(),
@@ -16,6 +31,8 @@ const llmSchema = plain(z
     max_tokens: z.number().int().positive().optional(),
     /** USD per million tokens: { input, output } */
     price: z.object({ input: z.number().min(0), output: z.number().min(0) }).strict().optional(),
+    anthropic: upstreamSchema.optional(),
+    responses: upstreamSchema.optional(),
   })
   .strict());
 export type LlmConfig = z.infer<typeof llmSchema>;

@@ -18,13 +18,14 @@ export interface CacheableRequest {
 }
 
 /** A stored answer: a chat completion by default, or another kind of response (embeddings). */
-export interface CacheEntry<R = ChatResponse> {
+export interface CacheEntry<R = ChatResponse, Q = CacheableRequest> {
   version: 1;
   key: string;
   model: string;
   latency_ms: number;
   response: R;
-  request: CacheableRequest;
+  /** What was asked, for people reading the cache (the gateway stores its protocol's request). */
+  request: Q;
   recorded_at: string;
 }
 
@@ -78,9 +79,9 @@ export class LlmCache {
     }
   }
 
-  async put<R = ChatResponse>(entry: Omit<CacheEntry<R>, 'version' | 'recorded_at'>): Promise<void> {
+  async put<R = ChatResponse, Q = CacheableRequest>(entry: Omit<CacheEntry<R, Q>, 'version' | 'recorded_at'>): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    const full: CacheEntry<R> = { version: 1, ...entry, recorded_at: new Date().toISOString() };
+    const full: CacheEntry<R, Q> = { version: 1, ...entry, recorded_at: new Date().toISOString() };
     const target = this.file(entry.key);
     const tmp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {

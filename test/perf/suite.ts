@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startModelServer, type ModelServer } from '../support/model-server.ts';
 import { createFixtures, type Fixtures } from './fixtures.ts';
+import { measureGatewayOverhead, type GatewaySizes } from './gateway.ts';
 import { measureGrading } from './grading.ts';
 import { rawDockerLoop, removeByRun } from './docker-raw.ts';
 import { runChild } from './run-child.ts';
@@ -25,6 +26,7 @@ export interface Sizes {
   overhead: { trials: number; inFlight: number; workers: number };
   rss: { trials: number };
   grading: { results: number };
+  gateway: GatewaySizes;
 }
 
 export const FULL: Sizes = {
@@ -34,6 +36,7 @@ export const FULL: Sizes = {
   overhead: { trials: 2000, inFlight: 8, workers: 2 },
   rss: { trials: 10_000 },
   grading: { results: 20_000 },
+  gateway: { trials: 16, calls: 50, reps: 5, latencyMs: 20, bodyKb: 40 },
 };
 
 /** The same code paths at a size that runs in seconds (the unit test). */
@@ -44,6 +47,7 @@ export const TINY: Sizes = {
   overhead: { trials: 8, inFlight: 2, workers: 1 },
   rss: { trials: 12 },
   grading: { results: 50 },
+  gateway: { trials: 4, calls: 3, reps: 1, latencyMs: 2, bodyKb: 4 },
 };
 
 export const TARGETS = {
@@ -54,6 +58,7 @@ export const TARGETS = {
   peak_rss_mb_10k: { max: 200 },
   grading_verdicts_per_s: { min: 100_000 },
   evaluate_10k_s: { max: 5 },
+  gateway_overhead_ms: { max: 2 },
 } as const;
 
 export interface PerfReport {
@@ -72,6 +77,7 @@ export interface PerfReport {
   peak_rss_mb_10k: number;
   grading_verdicts_per_s: number;
   evaluate_10k_s: number;
+  gateway_overhead_ms: number;
   /** Per key: its target, whether it was met, and the raw figures it was computed from. */
   rows: Record<string, Row>;
 }
@@ -275,6 +281,12 @@ async function evaluateRow(ctx: Ctx, runDir: string, n: number, z: Sizes): Promi
   return row('evaluate_10k_s', median(times), { results: n, seconds: times, measured: '`benchrig evaluate RUN_DIR` as a child process, start-up included' });
 }
 
+/** The model gateway's added latency per call (issue 15), whole and streamed; the larger is the value. */
+async function gatewayRow(ctx: Ctx, z: Sizes): Promise<Row> {
+  const r = await measureGatewayOverhead(z.gateway, ctx.say);
+  return row('gateway_overhead_ms', r.value, r.raw);
+}
+
 export interface SuiteOptions {
   sizes?: Sizes;
   /** Where perf.json goes; null: not written. */
@@ -306,6 +318,8 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport>
     const grading = await gradingRow(ctx, z);
     say('evaluate');
     const evaluate = await evaluateRow(ctx, rss.runDir, z.rss.trials, z);
+    say('model gateway');
+    const gateway = await gatewayRow(ctx, z);
     const rows: Record<string, Row> = {
       sandbox_overhead_ratio: sandbox,
       'scaling_efficiency.threads': scaling.threads,
@@ -314,6 +328,7 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport>
       peak_rss_mb_10k: rss.row,
       grading_verdicts_per_s: grading,
       evaluate_10k_s: evaluate,
+      gateway_overhead_ms: gateway,
     };
     const report: PerfReport = {
       schema_version: 1,
@@ -330,6 +345,7 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport>
       peak_rss_mb_10k: rss.row.value,
       grading_verdicts_per_s: grading.value,
       evaluate_10k_s: evaluate.value,
+      gateway_overhead_ms: gateway.value,
       rows,
     };
     if (opts.out !== null) {

@@ -30,6 +30,8 @@ describe('perf suite (tiny)', () => {
     }
     expect(saved.rows.overhead_ms_per_trial.raw.modes).toHaveProperty('processes');
     expect(saved.rows.overhead_ms_per_trial.raw.modes).toHaveProperty('single');
+    expect(Number.isFinite(saved.gateway_overhead_ms)).toBe(true); // a difference: noise can make a tiny run's negative
+    expect(Object.keys(saved.rows.gateway_overhead_ms.raw.modes).sort()).toEqual(['stream', 'whole']);
     expect(saved.rows.grading_verdicts_per_s.raw.checks).toEqual(expect.arrayContaining(['contains', 'regex', 'numeric']));
     expect(saved.cpus).toBeGreaterThan(0);
     expect(saved).toHaveProperty('commit');

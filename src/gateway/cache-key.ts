@@ -1,0 +1,21 @@
+// `--llm-cache` keys for gateway requests. The key is the request as forwarded (the pinned model
+// included) minus the fields a CLI fills with per-session or per-process values, so a replayed run
+// of the same agent finds the answers its recorded run got:
+//   metadata        Anthropic `metadata.user_id` (Claude Code puts its session id there), OpenAI tags
+//   user, safety_identifier         per-user ids
+//   prompt_cache_key, prompt_cache_retention   Codex: its conversation id
+//   stream_options  include_usage and the like: how the answer is framed, not what it says
+// Everything else counts (temperature, tools, system prompt, `store`…).
+// `stream` itself stays in the key: a recorded SSE answer is replayed to a streaming request only.
+// Ids inside the conversation (tool_call ids, response ids) come from earlier recorded answers,
+// so they repeat on replay and stay in the key. Headers and the query string are never hashed.
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../llm/cache.ts';
+
+export const VOLATILE_FIELDS = ['metadata', 'user', 'safety_identifier', 'prompt_cache_key', 'prompt_cache_retention', 'stream_options'] as const;
+
+export function gatewayCacheKey(route: string, body: Record<string, unknown>, scope?: string): string {
+  const kept: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) if (!(VOLATILE_FIELDS as readonly string[]).includes(k)) kept[k] = v;
+  return createHash('sha256').update(canonicalJson({ gateway: route, request: kept, ...(scope ? { scope } : {}) })).digest('hex');
+}

@@ -1,0 +1,187 @@
+// One model call through the gateway, after the token and the budget were checked: the cache, the
+// upstream, the answer passed to the agent byte for byte (streamed as it arrives), and the record —
+// one `llm_call` event, then a `tool_call` event per tool call the model asked for.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LlmCache, replayMissMessage, type CacheMode } from '../llm/cache.ts';
+import { gatewayCacheKey } from './cache-key.ts';
+import { sendError } from './error-body.ts';
+import { describeFailure, eachChunk, forward, readBody, upstreamHeaders } from './forward.ts';
+import { fieldValue, withModel } from './json-fields.ts';
+import { READERS, type CallSummary } from './protocols.ts';
+import { SseReader } from './sse.ts';
+import type { TrialEntry } from './tokens.ts';
+import type { Protocol, Upstream } from './types.ts';
+import { upstreamUrl } from './upstreams.ts';
+
+/** What `--llm-cache record` stores for a gateway call: the answer as the agent got it. */
+export interface StoredAnswer {
+  gateway: 1;
+  status: number;
+  content_type: string;
+  stream: boolean;
+  body: string;
+}
+
+export interface CallContext {
+  protocol: Protocol;
+  /** The path after /v1: `/messages`, `/messages/count_tokens`… */
+  route: string;
+  search: string;
+  upstream: Upstream;
+  entry: TrialEntry;
+  /** The request body as the agent sent it, and where its top-level fields are (json-fields.ts). */
+  raw: Buffer;
+  fields: Map<string, [number, number]>;
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** false for count_tokens: answered and cached, but not a model call. */
+  recorded: boolean;
+  cache: { mode: CacheMode; store: LlmCache } | null;
+  retry?: { baseMs?: number; maxMs?: number };
+  signal: AbortSignal;
+}
+
+const ZERO: CallSummary = { tokens: { input: 0, output: 0 }, toolCalls: [] };
+
+export async function handleCall(c: CallContext): Promise<void> {
+  const { upstream, entry, res } = c;
+  const payload = withModel(c.raw, c.fields, upstream.model); // the run's model, whatever the CLI asked for (SPEC §17)
+  const stream = fieldValue(c.raw, c.fields, 'stream') === true;
+  const started = performance.now();
+  // `fatal`: the gateway could not get an answer (upstream down after retries, replay miss, a broken
+  // stream) and the trial should end as AGENT_ERROR; an answer the agent got, an error included, is not.
+  const record = (summary: CallSummary, latency: number, error = summary.error, fatal = false) => {
+    if (!c.recorded) return;
+    const { trial, usage } = entry;
+    usage.calls++;
+    usage.tokens.input += summary.tokens.input;
+    usage.tokens.output += summary.tokens.output;
+    trial.onEvent({ type: 'llm_call', model: upstream.model, latency_ms: Math.round(latency), tokens: { ...summary.tokens }, role: 'agent', api: c.protocol, stream, ...(error ? { error } : {}) });
+    for (const t of summary.toolCalls) trial.onEvent({ type: 'tool_call', tool: t.name, args: t.args, ...(t.id ? { id: t.id } : {}) });
+    if (error && fatal) trial.onModelError?.(error);
+  };
+
+  // Only the cache needs the whole request parsed.
+  const request = c.cache ? (JSON.parse(payload.toString('utf8')) as Record<string, unknown>) : null;
+  const key = request ? gatewayCacheKey(c.route, request, entry.trial.cacheScope) : '';
+  if (c.cache) {
+    const hit = await c.cache.store.get<StoredAnswer>(key);
+    if (hit && hit.response.gateway === 1) {
+      const a = hit.response;
+      record(summarize(c.protocol, a.stream, a.body), hit.latency_ms);
+      res.writeHead(a.status, { 'content-type': a.content_type, ...(a.stream ? { 'cache-control': 'no-cache' } : { 'content-length': Buffer.byteLength(a.body) }) });
+      res.end(a.body);
+      return;
+    }
+    if (c.cache.mode === 'replay') {
+      const message = replayMissMessage(key, upstream.model);
+      record(ZERO, 0, message, true);
+      sendError(res, c.protocol, 400, 'llm_cache_miss', message);
+      return;
+    }
+  }
+
+  let up: IncomingMessage;
+  try {
+    up = await forward(upstream, upstreamUrl(upstream, c.route, c.search), upstreamHeaders(upstream, c.req.headers, payload), payload, { signal: c.signal, retry: c.retry });
+  } catch (err) {
+    const cause = c.signal.aborted ? 'the agent closed the connection' : describeFailure(err, upstream.apiKey);
+    record(ZERO, performance.now() - started, cause, !c.signal.aborted);
+    sendError(res, c.protocol, 502, 'upstream_error', `benchrig gateway: the model ${upstream.model} failed: ${cause}`);
+    return;
+  }
+
+  const status = up.statusCode ?? 502;
+  const contentType = String(up.headers['content-type'] ?? 'application/json');
+  const ok = status >= 200 && status < 300;
+  if (ok && /^text\/event-stream/i.test(contentType)) {
+    res.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-cache' });
+    const watcher = READERS[c.protocol].stream();
+    const sse = new SseReader((e) => watcher.event(e));
+    const kept: Buffer[] = [];
+    let failure: string | undefined;
+    let fatal = false;
+    try {
+      await eachChunk(up, (chunk) => {
+        res.write(chunk);
+        sse.push(chunk);
+        if (c.cache) kept.push(chunk);
+      });
+      sse.end();
+    } catch (err) {
+      fatal = !c.signal.aborted;
+      failure = fatal ? `the stream broke: ${describeFailure(err, upstream.apiKey)}` : 'the agent closed the connection';
+    }
+    const latency = performance.now() - started;
+    const summary = watcher.summary();
+    record(summary, latency, failure ?? summary.error, fatal);
+    if (!failure && !summary.error && c.cache) await store(c, key, request!, { gateway: 1, status, content_type: contentType, stream: true, body: Buffer.concat(kept).toString('utf8') }, latency);
+    res.end();
+    return;
+  }
+
+  let text: Buffer;
+  try {
+    text = (await readBody(up))!;
+  } catch (err) {
+    const cause = describeFailure(err, upstream.apiKey);
+    record(ZERO, performance.now() - started, cause, true);
+    sendError(res, c.protocol, 502, 'upstream_error', `benchrig gateway: the model ${upstream.model} failed: ${cause}`);
+    return;
+  }
+  const latency = performance.now() - started;
+  const scrubbed = scrub(text, upstream.apiKey);
+  // Recorded (and stored) before the agent has the answer: a trial that ends when its agent exits
+  // has every event of it, and a replay right after a record finds every answer.
+  if (!ok) {
+    // The upstream's own refusal (context too long, bad key): the agent sees it, the trial records it.
+    record(ZERO, latency, `HTTP ${status}: ${errorMessage(scrubbed)}`);
+  } else {
+    const summary = summarize(c.protocol, false, scrubbed.toString('utf8'));
+    record(summary, latency);
+    if (c.cache && !summary.error) await store(c, key, request!, { gateway: 1, status, content_type: contentType, stream: false, body: scrubbed.toString('utf8') }, latency);
+  }
+  res.writeHead(status, { 'content-type': contentType, 'content-length': scrubbed.length });
+  res.end(scrubbed);
+}
+
+function summarize(protocol: Protocol, stream: boolean, body: string): CallSummary {
+  const reader = READERS[protocol];
+  if (!stream) {
+    try {
+      return reader.fromJson(JSON.parse(body));
+    } catch {
+      return ZERO;
+    }
+  }
+  const watcher = reader.stream();
+  const sse = new SseReader((e) => watcher.event(e));
+  sse.push(Buffer.from(body));
+  sse.end();
+  return watcher.summary();
+}
+
+async function store(c: CallContext, key: string, request: Record<string, unknown>, answer: StoredAnswer, latency: number): Promise<void> {
+  try {
+    await c.cache!.store.put<StoredAnswer, Record<string, unknown>>({ key, model: c.upstream.model, latency_ms: Math.round(latency), response: answer, request: { gateway: c.route, ...request } });
+  } catch (err) {
+    c.entry.trial.onEvent({ type: 'log', level: 'warn', message: `llm-cache: could not store ${key}: ${(err as Error).message}` });
+  }
+}
+
+function errorMessage(body: Buffer): string {
+  try {
+    const j = JSON.parse(body.toString('utf8'));
+    const m = j?.error?.message ?? j?.message;
+    if (typeof m === 'string') return m.slice(0, 500);
+  } catch {
+    /* not JSON */
+  }
+  return body.toString('utf8').slice(0, 200);
+}
+
+/** A server may echo the key back (in an error text): it never reaches the agent. */
+function scrub(body: Buffer, apiKey: string): Buffer {
+  if (!apiKey || apiKey.length < 4 || !body.includes(apiKey)) return body;
+  return Buffer.from(body.toString('utf8').split(apiKey).join('***'));
+}

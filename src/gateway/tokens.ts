@@ -1,0 +1,71 @@
+// Per-trial tokens (SPEC §17): the sandbox's API key. Random, unguessable, and valid only while the
+// trial is registered; the gateway maps a request to its trial by it and by nothing else.
+import { randomBytes } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { LlmBudgetExceeded } from '../errors.ts';
+import type { GatewayTrial, GatewayUsage } from './types.ts';
+
+export interface TrialEntry {
+  trial: GatewayTrial;
+  usage: GatewayUsage;
+  /** Budget slots taken (a call is counted before it is forwarded, as in src/llm/budget.ts). */
+  taken: number;
+  budgetReported: boolean;
+  /** Requests of this trial being answered, and who waits for none to be. */
+  active: number;
+  idle: (() => void)[];
+}
+
+const PREFIX = 'brg-';
+
+export class TokenRegistry {
+  private readonly byToken = new Map<string, TrialEntry>();
+
+  register(trial: GatewayTrial): { token: string; entry: TrialEntry } {
+    const token = PREFIX + randomBytes(24).toString('base64url');
+    const entry: TrialEntry = { trial, usage: { calls: 0, tokens: { input: 0, output: 0 } }, taken: 0, budgetReported: false, active: 0, idle: [] };
+    this.byToken.set(token, entry);
+    return { token, entry };
+  }
+
+  unregister(token: string): void {
+    this.byToken.delete(token);
+  }
+
+  get size(): number {
+    return this.byToken.size;
+  }
+
+  /** The trial of a request: `Authorization: Bearer T` (OpenAI) or `x-api-key: T` (Anthropic). */
+  lookup(headers: IncomingHttpHeaders): TrialEntry | null {
+    const token = presentedToken(headers);
+    if (!token || !token.startsWith(PREFIX)) return null;
+    return this.byToken.get(token) ?? null;
+  }
+}
+
+export function presentedToken(headers: IncomingHttpHeaders): string | null {
+  const auth = headers.authorization;
+  if (typeof auth === 'string') {
+    const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
+    if (m) return m[1].trim();
+  }
+  const key = headers['x-api-key'];
+  if (typeof key === 'string' && key.trim()) return key.trim();
+  return null;
+}
+
+/** Take one budget slot, or return the refusal (reported to the trial once). */
+export function takeBudget(entry: TrialEntry): LlmBudgetExceeded | null {
+  const limit = entry.trial.budget;
+  if (limit !== null && entry.taken >= limit) {
+    const err = new LlmBudgetExceeded(entry.taken + 1, limit, 'llm_calls');
+    if (!entry.budgetReported) {
+      entry.budgetReported = true;
+      entry.trial.onBudgetExhausted?.(err);
+    }
+    return err;
+  }
+  entry.taken++;
+  return null;
+}

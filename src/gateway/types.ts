@@ -1,0 +1,75 @@
+// The model gateway's public shapes (SPEC §17): what a run starts, what a trial registers and gets
+// back, and what the gateway tells the trial. The installed-agent code plugs in here: it registers a
+// trial, hands `baseUrl` and `token` to the sandbox, and unregisters when the trial ends.
+import type { CacheMode } from '../llm/cache.ts';
+import type { LlmBudgetExceeded } from '../errors.ts';
+import type { NewEvent } from '../types.ts';
+
+/** The three wire APIs the gateway speaks. */
+export type Protocol = 'chat' | 'responses' | 'messages';
+
+/** Where the gateway forwards one protocol's requests. The key never leaves the gateway. */
+export interface Upstream {
+  protocol: Protocol;
+  /** Up to and including the version segment: `https://api.anthropic.com/v1`; the route is appended. */
+  baseUrl: string;
+  apiKey: string;
+  /** Every forwarded request asks for this model, whatever the agent asked for (the run's model). */
+  model: string;
+  timeoutMs: number;
+  maxRetries: number;
+}
+
+export interface GatewayOptions {
+  /** Per protocol; a protocol without one answers the agent with a 400 naming the missing table. */
+  upstreams: Partial<Record<Protocol, Upstream>>;
+  /** `--llm-cache`: shared with the react agent's client (same directory, same file format). */
+  cache?: { mode: CacheMode; dir: string };
+  /** 127.0.0.1 unless a sandbox network needs another address. */
+  host?: string;
+  /** 0 (default): an ephemeral port. */
+  port?: number;
+  retry?: { baseMs?: number; maxMs?: number };
+}
+
+/** What one trial gives the gateway. */
+export interface GatewayTrial {
+  /** For messages only (never a secret): `sample-3#1`. */
+  id: string;
+  /** max_llm_calls; null: unlimited. */
+  budget: number | null;
+  /** Separates identical requests of different trials in the cache, like the react client's scope. */
+  cacheScope?: string;
+  /** Every `llm_call` and `tool_call` event, in the order the calls finish. */
+  onEvent(event: NewEvent): void;
+  /** Once, at the first request past the budget (it was refused with a 400): stop with `llm_budget`. */
+  onBudgetExhausted?(err: LlmBudgetExceeded): void;
+  /** A call that failed after the gateway's retries (upstream down, replay miss): the trial is AGENT_ERROR. */
+  onModelError?(message: string): void;
+}
+
+export interface GatewayUsage {
+  calls: number;
+  tokens: { input: number; output: number };
+}
+
+export interface GatewayRegistration {
+  /** `http://127.0.0.1:PORT` (no /v1): Anthropic clients take it as is, OpenAI clients append `/v1`. */
+  baseUrl: string;
+  /** The trial's API key for the agent: a bearer token or an `x-api-key`. */
+  token: string;
+  /** Calls and tokens so far (the refused call past the budget is not a call). */
+  readonly usage: GatewayUsage;
+  /** The token stops working at once (401); calls still in flight finish and are recorded. */
+  unregister(): void;
+  /** Resolves when no call of this trial is in flight: after unregister(), its last events are in. */
+  settled(): Promise<void>;
+}
+
+export interface ModelGateway {
+  /** Listens; resolves with the base URL. */
+  start(): Promise<{ baseUrl: string }>;
+  register(trial: GatewayTrial): GatewayRegistration;
+  /** Stops listening and ends open connections. */
+  close(): Promise<void>;
+}
