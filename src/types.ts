@@ -10,7 +10,8 @@ export interface Sample {
   user?: { turns?: string[]; instruction?: string; [k: string]: unknown };
   files?: Record<string, string> | string;
   setup?: string[];
-  solution?: string | { commands?: string[]; reply?: string; files?: string; dest?: string };
+  /** `files` (a folder, relative to the benchmark folder) is copied to `dest` before `commands` run, with `env`. */
+  solution?: string | { commands?: string[]; reply?: string; files?: string; dest?: string; env?: Record<string, string> };
   tests?: Record<string, string> | string;
   metadata: Record<string, unknown>;
   /** The sample's own sandbox (SPEC §4, an environment per sample): overrides `[sandbox]` key by key. */
@@ -32,9 +33,16 @@ export interface SampleSandbox {
   env?: Record<string, string>;
   /** Seconds a build of `build` may take (default `[run] build_timeout_s`). */
   build_timeout_s?: number;
+  /** Bytes the sandbox may write, as `[sandbox] disk`. */
+  disk?: string;
+  /** Set for Harbor tasks without a workdir: the image's own WORKDIR is the working directory. */
+  workdir_from_image?: boolean;
+  /** auto: commands run under bash when the image has it, else sh (Harbor's rule). */
+  shell?: 'auto';
 }
 
-export const SAMPLE_SANDBOX_KEYS = ['image', 'build', 'workdir', 'memory', 'cpus', 'pids', 'network', 'env', 'build_timeout_s'] as const;
+/** The keys a dataset row's `sandbox` may carry. */
+export const SAMPLE_SANDBOX_KEYS = ['image', 'build', 'workdir', 'memory', 'cpus', 'pids', 'network', 'env', 'build_timeout_s', 'disk'] as const;
 
 /** What an agent other than `oracle` may see of a sample. */
 export interface PublicSample {

@@ -1,4 +1,6 @@
 // Runs the sample's reference solution and replies with its answer: proves a benchmark solvable.
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { BenchrigError } from '../errors.ts';
 import type { Agent, TrustedAgentContext } from './types.ts';
 
@@ -23,8 +25,11 @@ export default function createOracleAgent(ctx: TrustedAgentContext): Agent {
         ran = true;
         if (commands.length > 0 && !ctx.sandbox)
           throw new BenchrigError('benchmark', `sample ${sample.id}: the solution has commands but the benchmark has no [sandbox]`);
+        // A solution folder (a Harbor task's solution/) goes in first, e.g. to /solution.
+        if (typeof solution === 'object' && solution?.files) await copyFolder(ctx, path.resolve(ctx.benchmarkDir, solution.files), solution.dest ?? '.');
+        const env = typeof solution === 'object' && solution?.env && Object.keys(solution.env).length ? { env: solution.env } : undefined;
         for (const cmd of commands) {
-          const r = await ctx.sandbox!.exec(cmd);
+          const r = await ctx.sandbox!.exec(cmd, env);
           if (r.exitCode !== 0)
             throw new Error(`oracle: solution of ${sample.id} exited ${r.exitCode}: ${(r.stderr || r.stdout).trim().slice(-500)}`);
         }
@@ -32,4 +37,13 @@ export default function createOracleAgent(ctx: TrustedAgentContext): Agent {
       return { content: reply, done: true };
     },
   };
+}
+
+async function copyFolder(ctx: TrustedAgentContext, from: string, to: string): Promise<void> {
+  for (const e of await readdir(from, { withFileTypes: true })) {
+    const src = path.join(from, e.name);
+    const dest = path.posix.join(to, e.name);
+    if (e.isDirectory()) await copyFolder(ctx, src, dest);
+    else if (e.isFile()) await ctx.sandbox!.writeFile(dest, await readFile(src));
+  }
 }

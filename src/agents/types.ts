@@ -49,6 +49,8 @@ export interface AgentContext {
 /** Only built-in agents that validate a benchmark see this (oracle). */
 export interface TrustedAgentContext extends AgentContext {
   groundTruth: Sample;
+  /** The benchmark folder: a solution's `files` folder is relative to it. */
+  benchmarkDir: string;
 }
 
 export interface AgentReply {

@@ -18,6 +18,8 @@ import type { Sample } from '../types.ts';
 import type { Benchmark } from './types.ts';
 import { benchmarkVersion } from './version.ts';
 import { applyImageTemplate } from './sample-sandbox.ts';
+import { harborConfig, harborSample, isHarborFolder, readHarborTasks } from './harbor/samples.ts';
+import { fileLayer } from '../config/layers.ts';
 
 export interface LoadBenchmarkOptions {
   cwd?: string;
@@ -40,9 +42,13 @@ const LOWER_IS_BETTER = /^(safety_violation_rate|ungradable_rate|timeout_rate|ov
 
 export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}): Promise<Benchmark> {
   const cwd = opts.cwd ?? process.cwd();
-  const { dir, toml } = locateBenchmark(ref, cwd);
+  const { dir, toml, harbor } = locateBenchmark(ref, cwd);
   const configFile = opts.configFile ? path.resolve(cwd, opts.configFile) : undefined;
-  const { config, sources, templates } = await resolveConfig({ benchmarkToml: toml, configFile, env: opts.env, flags: opts.flags });
+  const tasks = harbor ? readHarborTasks(dir) : null;
+  const { config, sources, templates } = await resolveConfig({
+    ...(tasks ? { benchmarkLayer: fileLayer(displayPath(dir), harborConfig(path.basename(dir))) } : { benchmarkToml: toml }),
+    configFile, env: opts.env, flags: opts.flags,
+  });
   const src = (...key: Array<string | number>) => sourceFor(sources, key) ?? displayPath(toml);
 
   const checks = nameChecks(config.checks);
@@ -50,17 +56,9 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
   validateGate(config, sources);
   const sandbox = resolveSandbox(config, dir, src, cwd);
 
-  if (!config.dataset) throw new BenchrigError('benchmark', `${displayPath(toml)}: missing [dataset] table (e.g. source = "data/tasks.jsonl")`);
-  const { fields, source, split, revision } = config.dataset;
-  checkFieldMap(fields, src('dataset', 'fields'));
-  const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
-  const hf = source.startsWith('hf:');
-  const { rows, resolvedRevision } = await openDataset(
-    { source, split, revision, config: config.dataset.config },
-    { baseDir: dir, jsonColumns: jsonColumns(fields), key: `${src('dataset', 'source')}: key dataset.source`, env: opts.env, onProgress: (p) => log(progressLine(p)), onNotice: log },
-  );
-  if (rows.length === 0) throw new BenchrigError('dataset', `${src('dataset', 'source')}: key dataset.source: dataset "${source}" has no rows`);
-  const all = mapRows(rows, { fields, baseDir: dir });
+  const { all, dataset } = tasks
+    ? { all: tasks.map((t) => harborSample(t, dir)), dataset: { source: 'harbor', resolved_revision: null } }
+    : await readSamples(config, dir, src, toml, opts);
   applyImageTemplate(all, config.sandbox, src('sandbox', 'image'));
   refuseSandboxlessRows(all, config.sandbox, src('sandbox'));
   refuseMissingInputs(checks, all, src('checks'));
@@ -78,11 +76,30 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
     checks,
     samples,
     nSamplesTotal: all.length,
+    dataset,
+    ...(hooks ? { hooks } : {}),
+    templates,
+    ...(tasks ? { unknownKeys: tasks.flatMap((t) => t.unknownKeys.map((k) => `${t.id}/task.toml: ${k}`)) } : {}),
+  };
+}
+
+/** The dataset of a benchmark.toml, read and mapped to samples. */
+async function readSamples(config: Config, dir: string, src: (...key: Array<string | number>) => string, toml: string, opts: LoadBenchmarkOptions) {
+  if (!config.dataset) throw new BenchrigError('benchmark', `${displayPath(toml)}: missing [dataset] table (e.g. source = "data/tasks.jsonl")`);
+  const { fields, source, split, revision } = config.dataset;
+  checkFieldMap(fields, src('dataset', 'fields'));
+  const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  const hf = source.startsWith('hf:');
+  const { rows, resolvedRevision } = await openDataset(
+    { source, split, revision, config: config.dataset.config },
+    { baseDir: dir, jsonColumns: jsonColumns(fields), key: `${src('dataset', 'source')}: key dataset.source`, env: opts.env, onProgress: (p) => log(progressLine(p)), onNotice: log },
+  );
+  if (rows.length === 0) throw new BenchrigError('dataset', `${src('dataset', 'source')}: key dataset.source: dataset "${source}" has no rows`);
+  return {
+    all: mapRows(rows, { fields, baseDir: dir }),
     // The resolved commit is recorded (run.json); the version hashes the rows themselves, so it
     // changes exactly when the content does, whatever commit carried it.
     dataset: hf ? { source, split, config: config.dataset.config ?? 'default', revision, resolved_revision: resolvedRevision } : { source, resolved_revision: null },
-    ...(hooks ? { hooks } : {}),
-    templates,
   };
 }
 
@@ -91,9 +108,13 @@ function progressLine(p: HfProgress): string {
   return `hf:${p.repo}: downloading ${p.path}: ${mb(p.received)}/${mb(p.total)} MB`;
 }
 
-/** A folder (or its benchmark.toml) relative to cwd, else `<cwd>/benchmarks/<name>`. */
-export function locateBenchmark(ref: string, cwd: string): { dir: string; toml: string } {
+/**
+ * A folder (or its benchmark.toml) relative to cwd, else `<cwd>/benchmarks/<name>`; or a Harbor
+ * task folder, or a folder of them (SPEC §16), which has no benchmark.toml (`toml` then names the folder).
+ */
+export function locateBenchmark(ref: string, cwd: string): { dir: string; toml: string; harbor?: true } {
   const direct = path.resolve(cwd, ref);
+  if (!statSync(path.join(direct, 'benchmark.toml'), { throwIfNoEntry: false }) && isHarborFolder(direct)) return { dir: direct, toml: direct, harbor: true };
   const candidates = path.basename(direct) === 'benchmark.toml' ? [direct] : [path.join(direct, 'benchmark.toml')];
   if (!path.isAbsolute(ref) && !ref.includes('/') && !ref.includes(path.sep)) candidates.push(path.join(cwd, 'benchmarks', ref, 'benchmark.toml'));
   const toml = candidates.find((c) => statSync(c, { throwIfNoEntry: false })?.isFile());

@@ -21,6 +21,8 @@ export interface Benchmark {
   dataset: { source: string; split?: string; config?: string; revision?: string; resolved_revision?: string | null };
   /** Absolute path of hooks.ts/.js/.mjs when present. */
   hooks?: string;
+  /** Keys of a Harbor task.toml benchrig does not know (ignored, as Harbor does; `validate` lists them). */
+  unknownKeys?: string[];
   /** Key path -> the string as written, for config values that came from the environment: what `redact` shows. */
   templates: Record<string, string>;
 }

@@ -13,6 +13,7 @@ import { llmJudge } from './llm-judge.ts';
 import { argumentCorrectness, denialRecovery, stepEfficiency, toolSelection } from './trajectory.ts';
 import { manual } from './manual.ts';
 import { custom } from './custom.ts';
+import { reward } from './reward.ts';
 
 export const CHECKS = {
   exact,
@@ -30,6 +31,7 @@ export const CHECKS = {
   denial_recovery: denialRecovery,
   manual,
   custom,
+  reward,
 } satisfies Record<string, CheckImpl>;
 
 export type CheckType = keyof typeof CHECKS;

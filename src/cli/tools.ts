@@ -48,6 +48,8 @@ export function registerTools(program: Command): void {
       const b = await loadBenchmark(ref, { cwd: process.cwd(), env: process.env });
       await checkBenchmarkModules(b);
       print(`ok: ${b.name} — ${b.samples.length} samples, ${b.checks.length} check(s) (${b.checks.map((c) => c.name).join(', ')}), version ${b.version}`);
+      // A Harbor task.toml may carry keys benchrig does not read: ignored, as Harbor does, but named.
+      for (const k of b.unknownKeys ?? []) print(`note: ignored key ${k}`);
       if (o.run) await validateWithRuns(ref);
     });
 
@@ -71,6 +73,19 @@ export function registerTools(program: Command): void {
       await checkDocker();
       await ensureImage(spec, { rebuild: !!o.rebuild, onProgress: (line: string) => process.stderr.write(line + '\n') });
       print(`image ${spec.image} ready`);
+    });
+  sandbox
+    .command('prune')
+    .description("remove the images benchrig built for samples' own environments (never any other image)")
+    .option('--older-than <duration>', 'only those built before, e.g. 7d, 12h')
+    .action(async (o: { olderThan?: string }) => {
+      const { parseDuration, pruneEnvImages } = await import('../sandbox/prune.ts');
+      const olderThanMs = o.olderThan !== undefined ? parseDuration(o.olderThan) : undefined;
+      await checkDocker();
+      const r = await pruneEnvImages({ olderThanMs });
+      for (const name of r.removed) print(`removed ${name}`);
+      for (const f of r.failed) process.stderr.write(`not removed: ${f}\n`);
+      print(`removed ${r.removed.length} image(s)${r.kept ? `, kept ${r.kept} newer than ${o.olderThan}` : ''}`);
     });
   sandbox
     .command('cleanup')

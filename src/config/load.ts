@@ -16,6 +16,8 @@ export const DEFAULT_CONFIG_FILE = fileURLToPath(new URL('../../configs/default.
 
 export interface ResolveConfigOptions {
   benchmarkToml?: string;
+  /** Instead of a benchmark.toml: the layer a folder in another format stands for (Harbor tasks). */
+  benchmarkLayer?: Layer;
   configFile?: string;
   env?: NodeJS.ProcessEnv;
   /** A partial Config built by the CLI from its flags; undefined values are ignored. */
@@ -26,6 +28,7 @@ export async function resolveConfig(opts: ResolveConfigOptions = {}): Promise<{ 
   const env = opts.env ?? process.env;
   const layers: Layer[] = [readTomlLayer(DEFAULT_CONFIG_FILE, env)];
   if (opts.benchmarkToml) layers.push(readTomlLayer(opts.benchmarkToml, env));
+  if (opts.benchmarkLayer) layers.push(opts.benchmarkLayer);
   if (opts.configFile) layers.push(readTomlLayer(path.resolve(opts.configFile), env, '--config'));
   layers.push(envLayer(env, new Set(Object.keys(configSchema.shape))));
   if (opts.flags) layers.push(flagsLayer(opts.flags));

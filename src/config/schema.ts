@@ -112,6 +112,10 @@ const gradingSchema = z
     isolation: z.enum(['same', 'fresh']).default('same'),
     /** Absolute paths copied from the agent's sandbox with isolation = "fresh"; default: the workdir. */
     outputs: z.array(z.string().regex(/^\/./, 'an absolute path other than /')).min(1).optional(),
+    /** Where a sample's tests are copied after the agent's phase (default `<workdir>/.tests`). */
+    tests_dir: z.string().regex(/^\/./, 'an absolute path other than /').optional(),
+    /** Folders copied out of the sandbox after grading into `<run>/trials/<task-id>/logs/` (untrusted-copy rules). */
+    keep: z.array(z.string().regex(/^\/./, 'an absolute path other than /')).optional(),
   })
   .strict();
 

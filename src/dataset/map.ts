@@ -147,6 +147,7 @@ function sampleSandbox(v: unknown, baseDir: string, fail: (what: string) => neve
   num('cpus');
   num('pids', true);
   num('build_timeout_s');
+  str('disk', /^\d+(\.\d+)?[kmgt]?$/i, 'a size like "2g"');
   if (v.network !== undefined && v.network !== 'none' && v.network !== 'bridge') fail('.network must be "none" or "bridge"');
   if (v.env !== undefined && (!isPlainObject(v.env) || !Object.values(v.env).every((x) => typeof x === 'string'))) fail('.env must be an object of strings');
   const out = { ...v } as SampleSandbox;

@@ -49,6 +49,8 @@ export class MetricsAccumulator {
   private errors: Record<string, number> = {};
   private tasks = new Map<string, TaskAcc>();
   private checks = new Map<string, { name: string; type: string; n: number; passed: number }>();
+  /** Sums of each named reward of `reward` checks over gradable trials; null: no reward check seen. */
+  private rewards: Map<string, number> | null = null;
 
   constructor(private readonly opts: MetricsOptions) {}
 
@@ -94,6 +96,11 @@ export class MetricsAccumulator {
     task.statuses[status] = (task.statuses[status] ?? 0) + 1;
 
     for (const v of r.checks ?? []) {
+      if (v.type === 'reward') {
+        this.rewards ??= new Map();
+        const named = (v.details?.rewards ?? {}) as Record<string, unknown>;
+        for (const [k, x] of Object.entries(named)) if (gradable && typeof x === 'number') this.rewards.set(k, (this.rewards.get(k) ?? 0) + x);
+      }
       let c = this.checks.get(v.name);
       if (!c) this.checks.set(v.name, (c = { name: v.name, type: v.type, n: 0, passed: 0 }));
       if (v.passed !== null) c.n++;
@@ -147,6 +154,7 @@ export class MetricsAccumulator {
       tools_used: { ...this.tools },
       stop_reasons: { ...this.stops },
       error_kinds: { ...this.errors },
+      ...(this.rewards ? { rewards: Object.fromEntries([...this.rewards].map(([k, s]) => [k, gradable ? s / gradable : 0])) } : {}),
     };
     const checks = [...this.checks.values()].map((c) => ({ name: c.name, type: c.type, n_gradable: c.n, pass_rate: ratio(c.passed, c.n) }));
     const taskStats = tasks.map((t) => ({

@@ -145,6 +145,8 @@ const metricsSchema = z.looseObject({
   tools_used: z.record(z.string(), count),
   stop_reasons: z.record(z.string(), count),
   error_kinds: z.record(z.string(), count),
+  /** `reward` checks (Harbor tasks): the mean of each named reward over gradable trials (missing: 0). */
+  rewards: z.record(z.string(), z.number()).optional(),
 });
 
 const topEntry = z.looseObject({ task_id: z.string(), status, reason: z.string() });

@@ -43,6 +43,7 @@ export interface Metrics {
   tools_used: Record<string, number>;
   stop_reasons: Record<string, number>;
   error_kinds: Record<string, number>;
+  rewards?: Record<string, number>;
 }
 
 export interface CheckStats {

@@ -18,8 +18,7 @@ import type { SandboxSpec } from '../sandbox/types.ts';
 import type { TrialInput } from '../trial/types.ts';
 import type { Sample, SampleSandbox } from '../types.ts';
 
-/** Label on every image benchrig built for a sample: `benchrig sandbox prune` removes those, never others. */
-export const ENV_LABEL = 'benchrig.env';
+import { ENV_LABEL } from '../sandbox/prune.ts';
 const PULL_DEADLINE_MS = 30 * 60_000;
 
 export interface EnvironmentOptions {
@@ -57,7 +56,7 @@ export class SampleEnvironments {
     if (!own) return trial;
     try {
       const image = await this.imageFor(own);
-      const spec = specFor(this.base, own, image);
+      const spec = specFor(this.base, own, image, own.workdir_from_image ? await imageWorkdir(this.#clients[0], image) : undefined);
       return { ...trial, sandbox: this.o.noNetwork ? { ...spec, network: 'none' } : spec };
     } catch (err) {
       return { kind: 'sandbox', message: describe(err), retryable: false };
@@ -118,10 +117,15 @@ export class SampleEnvironments {
   }
 }
 
-/** The run's `[sandbox]` with the sample's keys over it, key by key. */
-export function specFor(base: SandboxSpec, own: SampleSandbox, image: string): SandboxSpec {
-  const { build: _build, build_timeout_s: _t, image: _i, ...rest } = own;
-  return { ...base, ...rest, image, build: undefined };
+/** The run's `[sandbox]` with the sample's keys over it, key by key; `workdir` the image's when asked. */
+export function specFor(base: SandboxSpec, own: SampleSandbox, image: string, imageWorkdir?: string): SandboxSpec {
+  const { build: _build, build_timeout_s: _t, image: _i, workdir_from_image: fromImage, ...rest } = own;
+  return { ...base, ...rest, image, build: undefined, ...(fromImage && !own.workdir ? { workdir: imageWorkdir || '/' } : {}) };
+}
+
+async function imageWorkdir(client: Docker, image: string): Promise<string> {
+  const info = await withDeadline(client.getImage(image).inspect(), 30_000, `inspect ${image}`);
+  return info.Config?.WorkingDir || '/';
 }
 
 /** Whether a run needs the per-sample stage at all. */

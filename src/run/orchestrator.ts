@@ -262,7 +262,10 @@ export function runContext(
     llm: { agent: cfg.llm, user: withDefaults(cfg.llm, cfg.user.llm), judge: withDefaults(cfg.llm, cfg.judge.llm) },
     limits: cfg.limits,
     sandbox,
-    grading: { isolation: cfg.grading.isolation, outputs: cfg.grading.outputs ?? [] },
+    grading: {
+      isolation: cfg.grading.isolation, outputs: cfg.grading.outputs ?? [],
+      ...(cfg.grading.tests_dir ? { testsDir: cfg.grading.tests_dir } : {}), ...(cfg.grading.keep ? { keep: cfg.grading.keep } : {}),
+    },
     keepSandbox: cfg.run.keep_sandbox,
     llmCache: { mode: cfg.run.llm_cache, dir: join(resolve(cwd, cfg.run.output), '.llm-cache') },
   };

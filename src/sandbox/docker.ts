@@ -35,8 +35,11 @@ export class DockerSandbox implements Sandbox {
     this.id = container.id;
   }
 
+  /** The shell of string commands that are not trusted: the image's sh, or its bash (SandboxSpec.shell). */
+  shell = 'sh';
+
   exec(cmd: string | string[], opts?: ExecOptions): Promise<ExecResult> {
-    return runExec({ container: this.container, workdir: this.workdir, ...this.spec, trustedPath: `${TOOLBOX_BIN}:${this.imagePath}` }, cmd, opts);
+    return runExec({ container: this.container, workdir: this.workdir, ...this.spec, trustedPath: `${TOOLBOX_BIN}:${this.imagePath}`, shell: this.shell }, cmd, opts);
   }
   readFile(file: string): Promise<string> {
     return readFile(this.container, inContainer(this.workdir, file));
@@ -92,6 +95,12 @@ export class DockerSandbox implements Sandbox {
 }
 
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+/** bash when the image has it (asked with the toolbox's test, before the agent ran anything), else sh. */
+async function shellOf(sandbox: DockerSandbox): Promise<string> {
+  const r = await sandbox.exec('test -x /bin/bash || test -x /usr/bin/bash', { trusted: true, cwd: '/' });
+  return r.exitCode === 0 ? 'bash' : 'sh';
+}
 const imagePaths = new WeakMap<Docker, Map<string, Promise<string>>>();
 
 /** The PATH the image sets (once per image and daemon), so trusted commands still find its tools after ours. */
@@ -130,6 +139,7 @@ export class DockerProvider implements SandboxProvider {
         container = await withDeadline(client.createContainer(options), DEFAULT_DEADLINE_MS, 'create container');
         await withDeadline(container.start(), DEFAULT_DEADLINE_MS, 'start container');
         const sandbox = new DockerSandbox(container, spec.image, spec.workdir, spec, client, host, path);
+        if (spec.shell === 'auto') sandbox.shell = await shellOf(sandbox);
         await runSetup(this, sandbox, spec.setup ?? []);
         return sandbox;
       } catch (err) {

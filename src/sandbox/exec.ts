@@ -16,6 +16,8 @@ export interface ExecTarget {
   maxOutputBytes: number;
   /** PATH for trusted commands: the toolbox's applets first, then the image's. */
   trustedPath?: string;
+  /** The image's shell for string commands (default sh). */
+  shell?: string;
 }
 
 /** Env var stamped on every exec; its descendants inherit it, so the killer can find them all. */
@@ -37,7 +39,7 @@ done
 exit 0`;
 
 export async function runExec(target: ExecTarget, cmd: string | string[], opts: ExecOptions = {}): Promise<ExecResult> {
-  const argv = typeof cmd === 'string' ? (opts.trusted ? trustedArgv(cmd) : ['sh', '-c', cmd]) : cmd;
+  const argv = typeof cmd === 'string' ? (opts.trusted ? trustedArgv(cmd) : [target.shell ?? 'sh', '-c', cmd]) : cmd;
   if (argv.length === 0) throw new Error('exec: empty command');
   const env = Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${v}`);
   if (opts.trusted) env.unshift(`PATH=${target.trustedPath ?? TOOLBOX_BIN}`);

@@ -71,6 +71,8 @@ export interface SandboxSpec {
   maxOutputBytes: number;
   /** Environment variables of the container (a task's own, SPEC §16). */
   env?: Record<string, string>;
+  /** auto: string commands run under bash when the image has /bin/bash, else sh (Harbor's rule). */
+  shell?: 'auto';
   /** The fleet of Docker hosts (SPEC §7); absent or null: the local daemon, as without a fleet. */
   fleet?: DockerHostSpec[] | null;
   /** The fleet host placed for this start (set per trial from its sandbox slot). */

@@ -40,7 +40,7 @@ export async function runAgentPhase(
     record: recorder.record,
   };
   // Only the oracle sees ground truth; it is a built-in, never a module.
-  const agentCtx = builtin && run.agent.name === 'oracle' ? ({ ...ctx, groundTruth: input.sample } as TrustedAgentContext) : ctx;
+  const agentCtx = builtin && run.agent.name === 'oracle' ? ({ ...ctx, groundTruth: input.sample, benchmarkDir: run.benchmark.dir } as TrustedAgentContext) : ctx;
 
   let agent: Agent | undefined;
   try {

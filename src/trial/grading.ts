@@ -5,6 +5,7 @@ import { gradeTrial } from '../checks/grade.ts';
 import type { CheckVerdict } from '../types.ts';
 import type { AgentPhaseOutcome } from './agent-phase.ts';
 import { isolateForGrading } from './isolation.ts';
+import { keepFolders } from './keep.ts';
 import { bounded, timed, type Session } from './session.ts';
 
 export interface Graded {
@@ -31,7 +32,8 @@ export async function collectAndGrade(s: Session, outcome: AgentPhaseOutcome | u
         judge: run.llm.judge, cache: run.llmCache, onEvent: recorder.record, customChecks: s.hooks.checks,
       });
       for (const v of verdicts) recorder.record({ type: 'check', name: v.name, passed: v.passed, score: v.score, reason: v.reason });
-      return { verdicts, artifacts, finalState };
+      const kept = await keepFolders(s, sandbox);
+      return { verdicts, artifacts: Object.keys(kept).length ? { ...artifacts, kept } : artifacts, finalState };
     });
   } catch (err) {
     span.end(err);

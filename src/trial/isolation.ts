@@ -13,7 +13,7 @@ import type { Session } from './session.ts';
 
 /** Whether grading reads the sandbox at all; when not, it is left as it is (no restart to pay for). */
 export function gradesInSandbox(s: Session): boolean {
-  if (s.input.sample.tests !== undefined || s.hooks.collect) return true;
+  if (s.input.sample.tests !== undefined || s.hooks.collect || s.run.grading.keep?.length) return true;
   return s.run.benchmark.checks.some((c) => getCheck(c.type)?.needsSandbox || c.state_command !== undefined);
 }
 

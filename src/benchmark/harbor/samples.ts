@@ -1,0 +1,88 @@
+// Harbor task folders as a benchmark (SPEC §16): one task, one sample, in its own environment,
+// graded by the built-in `reward` check. The paths inside the container are Harbor's: the agent's
+// logs in /logs/agent, the verifier's in /logs/verifier, artifacts in /logs/artifacts, the tests in
+// /tests, the oracle's solution in /solution.
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { BenchrigError } from '../../errors.ts';
+import type { Sample } from '../../types.ts';
+import { isHarborTask, readHarborTask, type HarborTask } from './task.ts';
+
+export const HARBOR_LOGS = ['/logs/agent', '/logs/verifier', '/logs/artifacts'];
+export const HARBOR_TESTS_DIR = '/tests';
+
+/** The Harbor task folders of `dir`: itself, or its subfolders that are tasks (a dataset); null: neither. */
+export function harborTaskDirs(dir: string): string[] | null {
+  if (isHarborTask(dir)) return [dir];
+  const subs = readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && isHarborTask(path.join(dir, e.name)))
+    .map((e) => path.join(dir, e.name))
+    .sort();
+  return subs.length ? subs : null;
+}
+
+export const isHarborFolder = (dir: string): boolean => !!statSync(dir, { throwIfNoEntry: false })?.isDirectory() && harborTaskDirs(dir) !== null;
+
+/** A task as a sample; folder paths relative to `root`, the benchmark folder. */
+export function harborSample(t: HarborTask, root: string): Sample {
+  const rel = (p: string) => path.relative(root, path.join(t.dir, p)) || '.';
+  if (t.hasCompose) throw new BenchrigError('benchmark', `${path.join(t.dir, 'environment')}: docker-compose tasks are not supported yet (benchrig runs one container per task)`);
+  if (!t.environment.dockerImage && !t.hasDockerfile) {
+    throw new BenchrigError('benchmark', `${t.dir}: the task has neither [environment] docker_image in task.toml nor environment/Dockerfile`);
+  }
+  if (!t.hasTests) throw new BenchrigError('benchmark', `${t.dir}: the task has no tests/test.sh`);
+  const e = t.environment;
+  const logs = HARBOR_LOGS.join(' ');
+  return {
+    id: t.id,
+    input: t.instruction,
+    metadata: { ...t.metadata, ...pick(t.task, ['name', 'description', 'keywords', 'authors']), harbor: { task: rel(''), network_mode: e.networkMode } },
+    sandbox: {
+      ...(e.dockerImage ? { image: e.dockerImage } : {}),
+      ...(t.hasDockerfile ? { build: rel('environment') } : {}),
+      ...(e.cpus ? { cpus: e.cpus } : {}),
+      ...(e.memoryMb ? { memory: `${e.memoryMb}m` } : {}),
+      ...(e.storageMb ? { disk: `${e.storageMb}m` } : {}),
+      ...(e.workdir ? { workdir: e.workdir } : { workdir_from_image: true }),
+      ...(Object.keys(e.env).length ? { env: e.env } : {}),
+      network: e.network,
+      build_timeout_s: e.buildTimeoutS,
+      shell: 'auto' as const,
+    },
+    ...(t.agentTimeoutS ? { limits: { trial_timeout_s: Math.min(t.agentTimeoutS, 3600) } } : {}),
+    // Before the agent starts: Harbor's log folders exist and anyone may write them.
+    setup: [`mkdir -p ${logs} && chmod 777 ${logs}`],
+    tests: rel('tests'),
+    ...(t.hasSolution
+      ? {
+          solution: {
+            files: rel('solution'),
+            dest: '/solution',
+            env: t.solutionEnv,
+            // A failing solve.sh does not stop grading: the reward decides.
+            commands: ['chmod +x /solution/solve.sh; if command -v bash >/dev/null; then bash /solution/solve.sh; else sh /solution/solve.sh; fi > /logs/agent/oracle.txt 2>&1; exit 0'],
+          },
+        }
+      : {}),
+    expectations: { reward: { timeout_s: t.verifier.timeoutS, env: t.verifier.env } },
+  };
+}
+
+function pick(o: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
+}
+
+/** The config layer a Harbor folder stands for (a benchmark.toml it does not have). */
+export function harborConfig(name: string): Record<string, unknown> {
+  return {
+    name,
+    // Every task brings its own image or build; these are only the settings they do not set.
+    sandbox: { image: '{harbor task image}', memory: '2g', pids: 1024, network: 'none' },
+    checks: [{ type: 'reward', name: 'reward' }],
+    grading: { tests_dir: HARBOR_TESTS_DIR, keep: HARBOR_LOGS },
+  };
+}
+
+export function readHarborTasks(dir: string): HarborTask[] {
+  return (harborTaskDirs(dir) ?? []).map(readHarborTask);
+}

@@ -1,0 +1,100 @@
+// `reward` (SPEC §16, Harbor's verifier): after the agent, run the tests' entry point (default
+// `/tests/test.sh`, under bash when the image has it) from the working directory with the sample's
+// verifier env, output to `/logs/verifier/test-stdout.txt`; its exit code is ignored. The reward
+// decides: `/logs/verifier/reward.json` (an object of named numbers) wins over `reward.txt` (one
+// number, read as {"reward": n}). Score = `reward` when present, else the mean of the values,
+// clamped to 0–1; passes at `threshold` (default 1.0). A missing, empty or unparsable reward, or a
+// verifier past its timeout, fails the check: the verifier ran where the agent worked.
+import type { Verdict } from '../types.ts';
+import { excerpt, optionalNumber, ungradable } from './text.ts';
+import type { CheckImpl } from './types.ts';
+
+const VERIFIER_DIR = '/logs/verifier';
+const DEFAULT_TIMEOUT_S = 600;
+const DEFAULT_COMMAND = `chmod +x /tests/test.sh 2>/dev/null; if [ -x /bin/bash ] || [ -x /usr/bin/bash ]; then bash /tests/test.sh; else sh /tests/test.sh; fi > ${VERIFIER_DIR}/test-stdout.txt 2>&1`;
+
+export const rewardArtifactKey = (name: string) => `reward:${name}`;
+
+/** What is saved under `artifacts["reward:<name>"]`, so `evaluate` re-grades without a sandbox. */
+export interface RewardArtifact {
+  /** The named values read, or null when there was no usable reward; `problem` says why. */
+  rewards: Record<string, number> | null;
+  source: 'reward.json' | 'reward.txt' | null;
+  problem?: string;
+  exit_code: number;
+  timed_out: boolean;
+}
+
+interface PerSample {
+  timeout_s?: number;
+  env?: Record<string, string>;
+}
+
+/** The rewards from the two files' contents (either may be null: absent). */
+export function parseRewards(json: string | null, txt: string | null): Pick<RewardArtifact, 'rewards' | 'source' | 'problem'> {
+  if (json !== null && json.trim() !== '') {
+    let v: unknown;
+    try {
+      v = JSON.parse(json);
+    } catch (err) {
+      return { rewards: null, source: 'reward.json', problem: `reward.json is not JSON (${(err as Error).message}): ${JSON.stringify(excerpt(json, 60))}` };
+    }
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return { rewards: null, source: 'reward.json', problem: 'reward.json is not an object of named numbers' };
+    const entries = Object.entries(v as Record<string, unknown>);
+    const bad = entries.filter(([, x]) => typeof x !== 'number' || !Number.isFinite(x)).map(([k]) => k);
+    if (entries.length === 0 || bad.length) return { rewards: null, source: 'reward.json', problem: entries.length ? `reward.json has non-numeric values: ${bad.join(', ')}` : 'reward.json is empty' };
+    return { rewards: Object.fromEntries(entries) as Record<string, number>, source: 'reward.json' };
+  }
+  if (txt !== null) {
+    const t = txt.trim();
+    const n = Number(t);
+    if (t === '' || !Number.isFinite(n)) return { rewards: null, source: 'reward.txt', problem: t === '' ? 'reward.txt is empty' : `reward.txt is not a number: ${JSON.stringify(excerpt(t, 40))}` };
+    return { rewards: { reward: n }, source: 'reward.txt' };
+  }
+  return { rewards: null, source: null, problem: `the verifier wrote no reward (neither ${VERIFIER_DIR}/reward.json nor ${VERIFIER_DIR}/reward.txt)` };
+}
+
+export function verdictFromReward(a: RewardArtifact, threshold: number, fromArtifact = false): Verdict {
+  const details = { rewards: a.rewards, source: a.source, exit_code: a.exit_code, ...(fromArtifact ? { from_artifact: true } : {}) };
+  if (a.timed_out) return { score: 0, passed: false, reason: 'the verifier timed out', details };
+  if (!a.rewards) return { score: 0, passed: false, reason: a.problem ?? 'no reward', details };
+  const values = Object.values(a.rewards);
+  const raw = a.rewards.reward ?? values.reduce((s, x) => s + x, 0) / values.length;
+  const score = Math.min(1, Math.max(0, raw));
+  const named = Object.entries(a.rewards).map(([k, v]) => `${k}=${v}`).join(', ');
+  return { score, passed: score >= threshold, reason: `${named} (${a.source}); ${score >= threshold ? 'reaches' : 'below'} ${threshold}`, details };
+}
+
+const isArtifact = (v: unknown): v is RewardArtifact => !!v && typeof v === 'object' && 'rewards' in v && typeof (v as RewardArtifact).exit_code === 'number';
+
+export const reward: CheckImpl = {
+  needsInput: false,
+  needsSandbox: true,
+  validate(check) {
+    optionalNumber(check, 'threshold');
+    optionalNumber(check, 'timeout_s', { positive: true });
+    if (check.command !== undefined && (typeof check.command !== 'string' || check.command.trim() === '')) throw new Error(`check "${check.name}": command must be a non-empty string`);
+  },
+  async run(input): Promise<Verdict> {
+    const threshold = optionalNumber(input.check, 'threshold') ?? 1;
+    const key = rewardArtifactKey(input.check.name);
+    const { sandbox } = input;
+    if (!sandbox) {
+      const saved = input.artifacts[key];
+      return isArtifact(saved) ? verdictFromReward(saved, threshold, true) : ungradable('no sandbox and no saved reward: the verifier never ran');
+    }
+    const own = (input.expectation && typeof input.expectation === 'object' ? input.expectation : {}) as PerSample;
+    const timeoutS = own.timeout_s ?? optionalNumber(input.check, 'timeout_s', { positive: true }) ?? DEFAULT_TIMEOUT_S;
+    // Whatever the agent left in the verifier's folder (a reward it wrote itself) is gone first.
+    await sandbox.exec(`rm -rf ${VERIFIER_DIR} && mkdir -p ${VERIFIER_DIR} && chmod 777 ${VERIFIER_DIR}`, { cwd: '/' });
+    const command = typeof input.check.command === 'string' ? input.check.command : DEFAULT_COMMAND;
+    const run = await sandbox.exec(command, { timeoutMs: timeoutS * 1000, ...(own.env ? { env: own.env } : {}) });
+    const read = async (file: string) => {
+      const r = await sandbox.exec(`cat ${VERIFIER_DIR}/${file}`, { cwd: '/' });
+      return r.exitCode === 0 ? r.stdout : null;
+    };
+    const artifact: RewardArtifact = { ...parseRewards(await read('reward.json'), await read('reward.txt')), exit_code: run.exitCode, timed_out: run.timedOut };
+    input.artifacts[key] = artifact;
+    return verdictFromReward(artifact, threshold);
+  },
+};
