@@ -125,7 +125,7 @@ export const configSchema = z
     llm: llmSchema,
     limits: limitsSchema.default(limitsSchema.parse({})),
     checks: z.array(checkSchema).default([]),
-    gate: z.object({ metric: z.string(), threshold: z.number() }).strict().optional(),
+    gate: z.object({ metric: z.string(), threshold: z.number(), max_missing_rate: z.number().optional() }).strict().optional(),
     run: z
       .object({
         mode: z.enum(['single', 'threads', 'processes']).default('processes'),

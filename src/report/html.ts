@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { TrialResult } from '../types.ts';
 import { failureReason, readResults } from './aggregate.ts';
 import { analyzeReport, comparisonView, slowestTrials, type SlowTrial } from './analysis.ts';
+import { gateText, missingOf } from './gate.ts';
 import { REPORT_CSS, REPORT_JS } from './html-assets.ts';
 import type { EvaluationReport } from './types.ts';
 import { writeChunksAtomic } from './write.ts';
@@ -149,6 +150,8 @@ function summaryHtml(report: EvaluationReport, slowest: SlowTrial[] | null): str
   out.push('<div class="cards">');
   out.push(card('m-pass-rate', 'pass rate', pct(m.pass_rate), ci));
   out.push(card('m-passed', 'passed', `${m.n_passed}/${m.n_gradable}`, 'gradable trials'));
+  const { missing } = missingOf(m);
+  if (missing > 0) out.push(card('m-missing', 'missing', pct(m.missing_rate ?? missing / m.n_trials), `${missing} of ${m.n_trials} trials without a verdict`));
   out.push(card('m-mean-score', 'mean score', num(m.mean_score)));
   if (k > 1) out.push(card('m-pass-at-k', `pass@${k}`, pct(m.pass_at_k), 'tasks with any pass'), card('m-pass-all-k', `pass^${k}`, pct(m.pass_all_k), 'tasks passing every trial'));
   out.push(card('m-trials', 'trials', String(m.n_trials), `${m.n_tasks} task(s)`));
@@ -162,7 +165,7 @@ function summaryHtml(report: EvaluationReport, slowest: SlowTrial[] | null): str
   const g = report.gate;
   if (!g) out.push('<div class="gate none" id="gate">gate: none</div>');
   else {
-    const detail = g.value === null ? `${g.metric}: ${g.detail}` : `${g.metric} ${num(g.value)} ${g.passed ? '≥' : '<'} ${num(g.threshold)}`;
+    const detail = gateText(g, num, '≥');
     out.push(`<div class="gate ${g.passed ? 'pass' : 'fail'}" id="gate">gate ${g.passed ? 'PASSED' : 'FAILED'}: ${escapeHtml(detail)}</div>`);
   }
 
