@@ -46,7 +46,7 @@ export function exitCodeFor(err: unknown): number {
   }
   if (err instanceof BenchrigError) {
     process.stderr.write(`benchrig: ${err.message}${err.hint ? `\n  ${err.hint}` : ''}\n`);
-    return err.kind === 'docker_unavailable' ? EXIT.infra : err.kind === 'interrupted' ? EXIT.interrupted : EXIT.usage;
+    return err.kind === 'docker_unavailable' || err.kind === 'storage' ? EXIT.infra : err.kind === 'interrupted' ? EXIT.interrupted : EXIT.usage;
   }
   if (err instanceof SandboxError) {
     process.stderr.write(`benchrig: Docker failed: ${err.message}\n`);
