@@ -99,7 +99,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
 
   // 3. the shared environment: Docker checked and the image built before the run folder exists
   const shared: SharedResources | null = sandbox
-    ? await prepareSandboxes(sandbox, opts.console, { maxSandboxes: cfg.run.max_sandboxes, cooldownMs: cfg.sandbox?.host_cooldown_s && cfg.sandbox.host_cooldown_s * 1000 })
+    ? await prepareSandboxes(sandbox, opts.console, { maxSandboxes: cfg.run.max_sandboxes, cooldownMs: cfg.sandbox?.host_cooldown_s && cfg.sandbox.host_cooldown_s * 1000, signal: opts.signal })
     : null;
   const trials = expandTrials(benchmark.samples, cfg.n_trials);
   const settings: RunSettings = {
