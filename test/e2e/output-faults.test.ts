@@ -135,7 +135,13 @@ describe.skipIf(!hasDocker)('run.json never stays running after the process exit
       expect(runJson.status).toBe('interrupted');
       expect(Date.parse(runJson.finished_at)).not.toBeNaN();
     } finally {
-      await sweep({ runId: runIdOf(dir) }); // a second Ctrl-C leaves them to the next run's sweep
+      // A second Ctrl-C leaves sandboxes to the next run's sweep, and a worker's last create may
+      // still land in the daemon after the exit: sweep until none is left.
+      for (let i = 0; i < 50; i++) {
+        await sweep({ runId: runIdOf(dir) });
+        await sleep(200);
+        if ((await benchrigContainers(runIdOf(dir))).length === 0) break;
+      }
     }
   });
 });
