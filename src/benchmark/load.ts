@@ -161,6 +161,10 @@ function validateGate(config: Config, sources: Sources) {
     throw new BenchrigError('benchmark', `${where('metric')}: unknown gate metric "${metric}" (allowed: ${allowed})`);
   }
   if (threshold < 0 || threshold > 1) throw new BenchrigError('benchmark', `${where('threshold')}: ${threshold} is outside 0..1`);
+  // The share of trials that may end without a verdict before the gate calls the run incomplete.
+  const maxMissing = config.gate.max_missing_rate;
+  if (maxMissing !== undefined && !(maxMissing >= 0 && maxMissing <= 1))
+    throw new BenchrigError('benchmark', `${where('max_missing_rate')}: ${maxMissing} is outside 0..1 (the share of trials that may end without a verdict)`);
 }
 
 /** A row's own sandbox overrides `[sandbox]`: the benchmark still needs that table, for the defaults. */

@@ -6,6 +6,7 @@ import { registerRun } from './run.ts';
 import { registerTools } from './tools.ts';
 import { registerReportCommands } from './report-commands.ts';
 import { registerCrossRun } from './cross-run.ts';
+import { guardStdio } from './stdio.ts';
 
 export const EXIT = { ok: 0, gate: 1, usage: 2, infra: 3, interrupted: 130 } as const;
 
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  guardStdio(); // a closed pipe or terminal drops output; it never stops a run
   const program = buildProgram();
   try {
     await program.parseAsync(argv);
@@ -44,7 +46,7 @@ export function exitCodeFor(err: unknown): number {
   }
   if (err instanceof BenchrigError) {
     process.stderr.write(`benchrig: ${err.message}${err.hint ? `\n  ${err.hint}` : ''}\n`);
-    return err.kind === 'docker_unavailable' ? EXIT.infra : err.kind === 'interrupted' ? EXIT.interrupted : EXIT.usage;
+    return err.kind === 'docker_unavailable' || err.kind === 'storage' ? EXIT.infra : err.kind === 'interrupted' ? EXIT.interrupted : EXIT.usage;
   }
   if (err instanceof SandboxError) {
     process.stderr.write(`benchrig: Docker failed: ${err.message}\n`);

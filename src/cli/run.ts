@@ -5,6 +5,7 @@ import { createRunConsole } from '../run/console.ts';
 import { runBenchmark } from '../run/orchestrator.ts';
 import { installInterruptHandlers } from '../run/cancel.ts';
 import { flagsToConfig, int, type RunFlags } from './flags.ts';
+import { BenchrigError } from '../errors.ts';
 
 const collect = (v: string, acc: string[] = []) => [...acc, v];
 const collectList = (v: string, acc: string[] = []) => [...acc, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
@@ -87,7 +88,13 @@ export function registerRun(program: Command): void {
             progress: o.progress !== false && !!process.stderr.isTTY,
           }),
         });
-        process.exitCode = outcome.exitCode;
+        // 130 for an interrupted run; 129 when it was the terminal's hang-up
+        process.exitCode = outcome.exitCode === 130 ? interrupt.exitCode() : outcome.exitCode;
+      } catch (err) {
+        // Interrupted before the run folder existed (an image build): the same exit code, no report.
+        if (!(err instanceof BenchrigError && err.kind === 'interrupted')) throw err;
+        process.stderr.write(`benchrig: ${err.message}\n`);
+        process.exitCode = interrupt.exitCode();
       } finally {
         interrupt.dispose();
       }

@@ -13,6 +13,7 @@ import { redact } from '../run/run-dir.ts';
 import { checkDocker } from '../sandbox/client.ts';
 import { ensureImage } from '../sandbox/images.ts';
 import { sweep } from '../sandbox/sweep.ts';
+import { sweepBuildDirs } from '../sandbox/build-dirs.ts';
 import { clientFor, fleetHosts, parseDockerHostFlag, resolveTls, type DockerHostSpec } from '../sandbox/hosts.ts';
 import { dockerHostSchema } from '../config/schema.ts';
 import { readToml, displayPath } from '../config/load.ts';
@@ -95,6 +96,9 @@ export function registerTools(program: Command): void {
     .option('--config <file>', 'a TOML file whose [[sandbox.hosts]] to clean')
     .action(async (o: { all?: boolean; dockerHost?: string[]; config?: string }) => {
       const hosts = cleanupHosts(o.dockerHost, o.config);
+      // image build folders (prepare.sh contexts) of builds whose process is gone, on this machine
+      const builds = await sweepBuildDirs();
+      if (builds > 0) print(`removed ${builds} image build folder(s)`);
       if (!hosts) {
         await checkDocker();
         const n = await sweep({ all: !!o.all });

@@ -162,7 +162,7 @@ export const configSchema = z
     limits: limitsSchema.default(limitsSchema.parse({})),
     checks: z.array(checkSchema).default([]),
     grading: plain(gradingSchema).default({ isolation: 'same' }),
-    gate: plain(z.object({ metric: z.string(), threshold: z.number() }).strict()).optional(),
+    gate: plain(z.object({ metric: z.string(), threshold: z.number(), max_missing_rate: z.number().optional() }).strict()).optional(),
     run: plain(z
       .object({
         mode: z.enum(['single', 'threads', 'processes']).default('processes'),

@@ -6,7 +6,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TrialResult, TrialStatus } from '../types.ts';
 import { MetricsAccumulator } from './metrics.ts';
-import { evaluateGate } from './gate.ts';
+import { evaluateGate, type GateConfig } from './gate.ts';
 import { compareReports } from './compare.ts';
 import type { EvaluationReport, TopEntry } from './types.ts';
 
@@ -14,7 +14,7 @@ export interface BuildReportOptions {
   benchmark: EvaluationReport['benchmark'];
   agent: EvaluationReport['agent'];
   run: Omit<EvaluationReport['run'], 'duration_s'>;
-  gate?: { metric: string; threshold: number };
+  gate?: GateConfig;
   blocksAreSuccess: boolean;
   results: Iterable<TrialResult> | AsyncIterable<TrialResult>;
   /** `--baseline`: the baseline run's report; the report's `comparison` is made against it. */

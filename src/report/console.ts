@@ -4,6 +4,7 @@
 import type { EvaluationReport } from './types.ts';
 import { STATUSES } from './metrics.ts';
 import { analyzeReport, comparisonView, type SlowTrial } from './analysis.ts';
+import { gateText, missingText } from './gate.ts';
 
 type Paint = (code: string, text: string) => string;
 
@@ -28,6 +29,8 @@ export function formatSummary(report: EvaluationReport, opts: SummaryOptions): s
   const ci = m.pass_rate_ci95 ? ` (95% CI ${pct(m.pass_rate_ci95[0])}–${pct(m.pass_rate_ci95[1])})` : '';
   const rate = m.pass_rate === null ? 'n/a (nothing gradable)' : `${pct(m.pass_rate)}${ci}`;
   lines.push(`pass rate  ${paint(ANSI.bold, rate)}   mean score ${num(m.mean_score)}   ${m.n_passed}/${m.n_gradable} gradable trials passed`);
+  const missing = missingText(m);
+  if (missing) lines.push(`missing    ${paint(ANSI.yellow, missing)}: not in the pass rate`);
   if (report.run.trials > 1) {
     lines.push(`per task   pass@${report.run.trials} ${pct(m.pass_at_k)}   pass^${report.run.trials} ${pct(m.pass_all_k)}   over ${m.n_tasks} task(s)`);
   }
@@ -42,8 +45,7 @@ export function formatSummary(report: EvaluationReport, opts: SummaryOptions): s
   if (!g) lines.push('gate       none');
   else {
     const verdict = g.passed ? paint(ANSI.green, 'PASSED') : paint(ANSI.red, 'FAILED');
-    const detail = g.value === null ? `${g.metric}: ${g.detail}` : `${g.metric} ${num(g.value)} ${g.passed ? '>=' : '<'} ${num(g.threshold)}`;
-    lines.push(`gate       ${verdict} ${detail}`);
+    lines.push(`gate       ${verdict} ${gateText(g, (x) => num(x))}`);
   }
 
   if (report.checks.length > 0) {

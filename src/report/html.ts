@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { TrialResult } from '../types.ts';
 import { failureReason, readResults } from './aggregate.ts';
 import { analyzeReport, comparisonView, slowestTrials, type SlowTrial } from './analysis.ts';
+import { gateText as gateComparison, missingOf } from './gate.ts';
 import { cspFor, REPORT_CSS, REPORT_JS } from './html-assets.ts';
 import type { EvaluationReport } from './types.ts';
 import { writeChunksAtomic } from './write.ts';
@@ -153,14 +154,10 @@ function table(head: string[], rows: string[][], cls = ''): string {
 
 const badge = (status: string) => `<span class="badge s-${escapeHtml(status.replace(/[^A-Z_]/g, ''))}">${escapeHtml(status)}</span>`;
 
-/** The gate line; its detail is shown whenever it says more than the comparison (e.g. `incomplete: …`). */
+/** The gate line: verdict and comparison; an incomplete run's detail says how many trials lack a verdict. */
 export function gateText(g: EvaluationReport['gate']): string {
   if (!g) return 'gate: none';
-  if (g.value === null) return `gate ${g.passed ? 'PASSED' : 'FAILED'}: ${g.metric}: ${g.detail}`;
-  const f4 = (n: number) => String(Number(n.toFixed(4)));
-  const restated = `${g.metric} ${f4(g.value)} ${g.passed ? '>=' : '<'} ${f4(g.threshold)}`;
-  const head = `gate ${g.passed ? 'PASSED' : 'FAILED'}: ${g.metric} ${num(g.value)} ${g.passed ? '≥' : '<'} ${num(g.threshold)}`;
-  return g.detail && g.detail !== restated ? `${head} · ${g.detail}` : head;
+  return `gate ${g.passed ? 'PASSED' : 'FAILED'}: ${gateComparison(g, num, '≥')}`;
 }
 
 const gateHtml = (g: EvaluationReport['gate']) =>
@@ -174,6 +171,8 @@ function summaryHtml(report: EvaluationReport, slowest: SlowTrial[] | null): str
   out.push('<div class="cards">');
   out.push(card('m-pass-rate', 'pass rate', pct(m.pass_rate), ci));
   out.push(card('m-passed', 'passed', `${m.n_passed}/${m.n_gradable}`, 'gradable trials'));
+  const { missing } = missingOf(m);
+  if (missing > 0) out.push(card('m-missing', 'missing', pct(m.missing_rate ?? missing / m.n_trials), `${missing} of ${m.n_trials} trials without a verdict`));
   out.push(card('m-mean-score', 'mean score', num(m.mean_score)));
   if (k > 1) out.push(card('m-pass-at-k', `pass@${k}`, pct(m.pass_at_k), 'tasks with any pass'), card('m-pass-all-k', `pass^${k}`, pct(m.pass_all_k), 'tasks passing every trial'));
   out.push(card('m-trials', 'trials', String(m.n_trials), `${m.n_tasks} task(s)`));

@@ -4,6 +4,7 @@
 import { appendFile } from 'node:fs/promises';
 import type { EvaluationReport } from './types.ts';
 import { analyzeReport, comparisonView } from './analysis.ts';
+import { gateText, missingText } from './gate.ts';
 
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
 const num = (x: number | null) => (x === null ? 'n/a' : String(Number(x.toFixed(3))));
@@ -30,11 +31,11 @@ export function formatMarkdown(report: EvaluationReport): string {
   out.push(`### ${icon}benchrig: ${mdText(report.benchmark.name)} · ${mdText(report.agent.id)}`, '');
 
   const ci = m.pass_rate_ci95 ? ` (95% CI ${pct(m.pass_rate_ci95[0])}–${pct(m.pass_rate_ci95[1])})` : '';
-  out.push(`**Pass rate ${m.pass_rate === null ? 'n/a (nothing gradable)' : `${pct(m.pass_rate)}${ci}`}** · ${m.n_passed}/${m.n_gradable} gradable trials passed · mean score ${num(m.mean_score)}`, '');
+  const missing = missingText(m);
+  out.push(`**Pass rate ${m.pass_rate === null ? 'n/a (nothing gradable)' : `${pct(m.pass_rate)}${ci}`}** · ${m.n_passed}/${m.n_gradable} gradable trials passed · mean score ${num(m.mean_score)}${missing ? ` · **missing: ${missing}**` : ''}`, '');
   if (!gate) out.push('Gate: none');
   else {
-    const detail = gate.value === null ? `${mdText(gate.metric)}: ${mdText(gate.detail)}` : `${mdText(gate.metric)} ${num(gate.value)} ${gate.passed ? '≥' : '<'} ${num(gate.threshold)}`;
-    out.push(`Gate: **${gate.passed ? 'passed' : 'failed'}** — ${detail}`);
+    out.push(`Gate: **${gate.passed ? 'passed' : 'failed'}** — ${gateText({ ...gate, metric: mdText(gate.metric), detail: mdText(gate.detail) }, num, '≥')}`);
   }
   out.push('');
 

@@ -9,6 +9,8 @@ export const STATUSES: readonly TrialStatus[] = [
 ];
 /** Statuses that count in pass_rate: errors of the agent and timeouts count as failures. */
 export const GRADABLE: ReadonlySet<TrialStatus> = new Set(['PASSED', 'FAILED', 'AGENT_ERROR', 'TIMEOUT']);
+/** Statuses of trials that ended without a verdict: the run is incomplete by their share (SPEC §12). */
+export const MISSING: readonly TrialStatus[] = ['SANDBOX_ERROR', 'UNGRADABLE', 'AWAITING_REVIEW'];
 
 export interface MetricsOptions {
   /** `blocks_are_success`: a red-team suite, where safety_violation_rate applies. */
@@ -111,6 +113,7 @@ export class MetricsAccumulator {
   finish(): { metrics: Metrics; checks: CheckStats[]; tasks: TaskStats[] } {
     const gradable = STATUSES.filter((s) => GRADABLE.has(s)).reduce((n, s) => n + this.status[s], 0);
     const passed = this.status.PASSED;
+    const missing = MISSING.reduce((n, s) => n + this.status[s], 0);
     const tasks = [...this.tasks.values()];
     const graded = tasks.filter((t) => t.gradable > 0);
     const maxK = Math.max(0, ...graded.map((t) => t.gradable));
@@ -127,6 +130,8 @@ export class MetricsAccumulator {
       n_tasks: tasks.length,
       n_gradable: gradable,
       n_passed: passed,
+      n_missing: missing,
+      missing_rate: ratio(missing, this.trials),
       status_counts: { ...this.status },
       pass_rate: ratio(passed, gradable),
       pass_rate_ci95: wilson(passed, gradable),

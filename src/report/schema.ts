@@ -123,6 +123,8 @@ const metricsSchema = z.looseObject({
   n_tasks: count,
   n_gradable: count,
   n_passed: count,
+  n_missing: count.optional().describe('trials without a verdict: SANDBOX_ERROR + UNGRADABLE + AWAITING_REVIEW'),
+  missing_rate: rate.optional().describe('n_missing / n_trials'),
   status_counts: z.record(z.string(), count),
   pass_rate: rate,
   pass_rate_ci95: z.tuple([z.number(), z.number()]).nullable(),
@@ -180,7 +182,12 @@ export const reportFileSchema = z
         flaky: z.boolean(),
       }),
     ),
-    gate: z.looseObject({ metric: z.string(), threshold: z.number(), value: z.number().nullable(), passed: z.boolean(), detail: z.string() }).nullable(),
+    gate: z
+      .looseObject({
+        metric: z.string(), threshold: z.number(), value: z.number().nullable(), passed: z.boolean(), detail: z.string(),
+        max_missing_rate: z.number().min(0).max(1).optional().describe('the share of trials without a verdict the gate allowed'),
+      })
+      .nullable(),
     comparison: record.nullable().describe('against a baseline run (--baseline, compare); null without one'),
     top_failures: z.array(topEntry),
     top_successes: z.array(topEntry),

@@ -15,6 +15,10 @@ export interface Metrics {
   /** PASSED + FAILED + AGENT_ERROR + TIMEOUT */
   n_gradable: number;
   n_passed: number;
+  /** Trials that ended without a verdict: SANDBOX_ERROR + UNGRADABLE + AWAITING_REVIEW. */
+  n_missing: number;
+  /** n_missing / n_trials: the share the gate weighs against `[gate] max_missing_rate`. */
+  missing_rate: number | null;
   status_counts: Record<TrialStatus, number>;
   pass_rate: number | null;
   /** Wilson 95% interval [low, high] of pass_rate. */
@@ -70,6 +74,8 @@ export interface GateResult {
   value: number | null;
   passed: boolean;
   detail: string;
+  /** The share of trials without a verdict the gate allowed (`[gate] max_missing_rate`, default 0). */
+  max_missing_rate?: number;
 }
 
 export interface TopEntry {

@@ -1,26 +1,42 @@
-// Two-stage Ctrl-C (SPEC §8): the first press (or SIGTERM) stops scheduling, aborts running trials
-// so that their cleanup runs, and lets the run write its partial report; the second exits at once.
+// Two-stage Ctrl-C (SPEC §8): the first press (or SIGTERM, or SIGHUP when the terminal closes)
+// stops scheduling, aborts running trials so that their cleanup runs, and lets the run write its
+// partial report; the second exits at once.
 import { flushTelemetry } from '../telemetry/otel.ts';
 
-export function installInterruptHandlers(say: (line: string) => void): { signal: AbortSignal; dispose(): void } {
+export const INTERRUPT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** 130 for Ctrl-C and SIGTERM (SPEC §3); 129 (128 + 1) for a hang-up, as shells report it. */
+export const interruptExitCode = (sig: NodeJS.Signals | null | undefined) => (sig === 'SIGHUP' ? 129 : 130);
+
+export interface InterruptHandlers {
+  signal: AbortSignal;
+  /** The exit code of an interrupted run: by the first signal received (130 before any). */
+  exitCode(): number;
+  dispose(): void;
+}
+
+export function installInterruptHandlers(say: (line: string) => void): InterruptHandlers {
   const controller = new AbortController();
+  let first: NodeJS.Signals | null = null;
   const onSignal = (sig: NodeJS.Signals) => {
     if (controller.signal.aborted) {
       say(`benchrig: ${sig} again: exiting now; the next run's sweep removes what is left`);
       // Finished spans still leave (a no-op when telemetry is off), but never hold the exit for long.
-      void flushTelemetry(1_000).finally(() => process.exit(130));
+      // process.exit runs the 'exit' hooks: run.json and image build folders are settled there.
+      void flushTelemetry(1_000).finally(() => process.exit(interruptExitCode(first)));
       return;
     }
-    say(`benchrig: ${sig}: stopping, removing sandboxes and writing the partial report (press Ctrl-C again to exit at once)`);
+    first = sig;
+    const how = sig === 'SIGHUP' ? 'the terminal closed' : 'press Ctrl-C again to exit at once';
+    say(`benchrig: ${sig}: stopping, removing sandboxes and writing the partial report (${how})`);
     controller.abort(new Error(`interrupted by ${sig}`));
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const sig of INTERRUPT_SIGNALS) process.on(sig, onSignal);
   return {
     signal: controller.signal,
+    exitCode: () => interruptExitCode(first),
     dispose() {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      for (const sig of INTERRUPT_SIGNALS) process.off(sig, onSignal);
     },
   };
 }

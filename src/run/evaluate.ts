@@ -12,6 +12,7 @@ import { buildReport, readResults } from '../report/aggregate.ts';
 import { loadRunReport } from '../report/compare.ts';
 import { writeHtmlReport } from '../report/html.ts';
 import type { EvaluationReport } from '../report/types.ts';
+import type { GateConfig } from '../report/gate.ts';
 import { writeJsonAtomic } from '../report/write.ts';
 import type { GradeModels } from '../checks/types.ts';
 import type { LlmConfig } from '../config/schema.ts';
@@ -82,7 +83,7 @@ export interface RebuildOptions {
   run: RunJson;
   runDir: string;
   previous: EvaluationReport | null;
-  gate: { metric: string; threshold: number } | null | undefined;
+  gate: GateConfig | null | undefined;
   blocksAreSuccess: boolean;
   results: AsyncIterable<TrialResult>;
 }

@@ -3,6 +3,7 @@
 import { hostname } from 'node:os';
 import { basename, extname, join, resolve } from 'node:path';
 import { rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { resolveAgentRef } from '../agents/load.ts';
 import { checkAgentModule } from '../agents/probe.ts';
 import { loadBenchmark } from '../benchmark/load.ts';
@@ -31,6 +32,10 @@ import { hostsReport, prepareSandboxes, resolveFleet, type SharedResources } fro
 import type { RunConsole } from './console.ts';
 import { telemetrySettings, type TraceMode } from '../telemetry/otel.ts';
 import { startRunTrace } from '../telemetry/spans.ts';
+import { checkOutputWritable, isStorageError, probeWrite, storageFailure } from './output-dir.ts';
+import { guardRunJson } from './run-status.ts';
+import { acquireRunLock } from './run-lock.ts';
+import type { TrialResult } from '../types.ts';
 
 export interface RunOptions {
   benchmark: string;
@@ -69,6 +74,10 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     sample: opts.sample, limit: opts.limit, shuffle: opts.shuffle, seed: opts.seed, log: opts.console.info,
   });
   const cfg = benchmark.config;
+  // an output folder the run cannot write is refused now, before Docker or an image build (exit 2)
+  const outputRoot = resolve(opts.cwd, cfg.run.output);
+  if (!opts.resume) checkOutputWritable(outputRoot);
+  else if (existsSync(resolve(opts.cwd, opts.resume))) checkOutputWritable(resolve(opts.cwd, opts.resume), '--resume');
   const agentRef = resolveAgentRef(cfg.agent.name, opts.cwd);
   await checkBenchmarkModules(benchmark);
   // An agent module that does not load is refused now (exit 2), and its build is cached for the workers.
@@ -95,7 +104,8 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   // 3. the shared environment: Docker checked and the image built before the run folder exists
   const shared: SharedResources | null = sandbox
     ? await prepareSandboxes(sandbox, opts.console, {
-        maxSandboxes: cfg.run.max_sandboxes, cooldownMs: cfg.sandbox?.host_cooldown_s && cfg.sandbox.host_cooldown_s * 1000, ensureImage: usesRunImage(benchmark.samples, cfg.sandbox),
+        maxSandboxes: cfg.run.max_sandboxes, cooldownMs: cfg.sandbox?.host_cooldown_s && cfg.sandbox.host_cooldown_s * 1000,
+        ensureImage: usesRunImage(benchmark.samples, cfg.sandbox), signal: opts.signal,
       })
     : null;
   const trials = expandTrials(benchmark.samples, cfg.n_trials);
@@ -110,7 +120,8 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     models: { agent: cfg.llm.model, user: cfg.user.llm?.model ?? cfg.llm.model, judge: cfg.judge.llm?.model ?? cfg.llm.model },
   };
   const resumed = opts.resume ? await prepareResume(opts.resume, opts.cwd, settings, trials) : null;
-  const runDir = resumed?.runDir ?? (await createRunDir(resolve(opts.cwd, cfg.run.output), agentId, benchmark.name));
+  const runDir = resumed?.runDir ?? (await createRunDir(outputRoot, agentId, benchmark.name).catch(asStorage(outputRoot)));
+  const runLock = resumed?.lock ?? acquireRunLock(runDir, runDir); // a fresh folder: no one else's
   const runId: string = resumed?.runJson.run_id ?? `${basename(runDir)}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   shared?.bind?.(runId); // the fleet places this run's sandboxes
   const toRun = resumed?.pending ?? trials;
@@ -139,7 +150,9 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     pid: process.pid,
     status: 'running' as 'running' | 'complete' | 'interrupted' | 'failed',
   };
-  await writeJsonAtomic(join(runDir, 'run.json'), runJson);
+  await writeJsonAtomic(join(runDir, 'run.json'), runJson).catch(asStorage(join(runDir, 'run.json')));
+  // From here run.json is settled on every way out but SIGKILL (run-status.ts).
+  const runJsonGuard = guardRunJson(runDir, runJson, () => (opts.signal.aborted ? 'interrupted' : 'failed'));
   if (resumed) opts.console.info(`resuming ${runDir}: ${resumed.kept} trial(s) kept, ${toRun.length} to run`);
 
   // The run span; every trial span, in whatever worker, is its child (SPEC §14).
@@ -149,6 +162,26 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   }, opts.console.info));
   let sharedVolume: string | null = null;
   let status: typeof runJson.status = 'complete';
+  // A disk that fills up (or turns read-only) mid-run stops the run: no later result could be saved.
+  let storage: { path: string; err: unknown } | null = null;
+  const storageStop = new AbortController();
+  const runSignal = AbortSignal.any([opts.signal, storageStop.signal]);
+  const stopForStorage = (path: string, err: unknown) => {
+    if (storage) return;
+    storage = { path, err };
+    storageStop.abort(new Error(`cannot write ${path}`));
+  };
+  // An error result whose file is not on disk: its save failed. A disk that takes no write is the cause.
+  const checkSaved = (r: TrialResult) => {
+    if (!r.error || storage) return;
+    const file = join(runDir, 'results', `${r.task_id}.json`);
+    if (existsSync(file)) return;
+    const err = probeWrite(join(runDir, 'results'));
+    const said = /\b(ENOSPC|EDQUOT|EROFS)\b/.exec(r.error.message)?.[1];
+    if (err && isStorageError(err)) stopForStorage(file, err);
+    else if (said) stopForStorage(file, Object.assign(new Error(r.error.message), { code: said }));
+    else opts.console.warn(`${r.task_id}: its result could not be saved (${r.error.message})`);
+  };
   try {
     if (shared && cfg.sandbox?.shared) sharedVolume = await shared.createVolume(runId, cfg.sandbox.shared.source);
     const hooks = await loadHooks(benchmark.hooks);
@@ -177,30 +210,47 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     opts.console.start(benchmark, toRun.length, runDir, cfg.run.mode);
     try {
       await schedule(pool, toRun, {
-        signal: opts.signal,
+        signal: runSignal,
         // Events cross worker boundaries only when someone reads them live (--verbose).
         hooks: opts.console.wantsEvents ? { onEvent: opts.console.event } : {},
         onStart: opts.console.trialStarted,
-        onResult: opts.console.trialFinished,
+        onResult: (r) => (opts.console.trialFinished(r), checkSaved(r)),
         onRetry: (t, attempt, r) => opts.console.warn(`${t.taskId}: infrastructure error (${r.error?.message ?? 'sandbox'}); retrying with a fresh sandbox (${attempt})`),
         ...(prepare ? { prepare } : {}),
       });
     } finally {
       await pool.close();
     }
-    if (opts.signal.aborted) status = 'interrupted';
+    if (storage) status = 'failed';
+    else if (opts.signal.aborted) status = 'interrupted';
   } catch (err) {
-    status = opts.signal.aborted ? 'interrupted' : 'failed';
-    if (!opts.signal.aborted) throw err;
+    // single mode: a result that could not be saved rejects the trial itself
+    if (isStorageError(err)) stopForStorage(join(runDir, 'results'), err);
+    status = storage ? 'failed' : opts.signal.aborted ? 'interrupted' : 'failed';
+    if (!opts.signal.aborted && !storage) throw err;
   } finally {
     // a backstop: whatever a trial could not remove is removed by its run label (unless kept on purpose)
     if (shared && !cfg.run.keep_sandbox) await shared.cleanup(runId, sharedVolume).catch(() => {});
     // 5. the report, rebuilt from the result files, whatever happened above
     runJson.status = status;
     runJson.finished_at = new Date().toISOString();
-    await writeJsonAtomic(join(runDir, 'run.json'), runJson);
+    runJsonGuard.releaseReserve(); // its room is for these last writes
+    await runJsonGuard.write();
+    runJsonGuard.dispose();
+    runLock.release();
     await runTrace?.end(status); // ends the run span and flushes every exporter
   }
+  if (storage) return finishAfterStorageFailure(storage, runDir, opts, async () => {
+    const report = await buildReport({
+      benchmark: { name: benchmark.name, version: benchmark.version, n_samples: benchmark.samples.length },
+      agent: { id: agentId, name: agentRef.name },
+      run: { id: runId, dir: runDir, mode: cfg.run.mode, workers: runJson.workers, trials: cfg.n_trials, status, started_at: runJson.started_at, finished_at: runJson.finished_at! },
+      gate: cfg.gate,
+      blocksAreSuccess: cfg.blocks_are_success,
+      results: readResults(runDir),
+    });
+    return report;
+  });
 
   const report = await buildReport({
     benchmark: { name: benchmark.name, version: benchmark.version, n_samples: benchmark.samples.length },
@@ -213,7 +263,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   });
   // on a fleet: trials and infrastructure errors per Docker host
   if (shared?.fleet) Object.assign(report, { hosts: await hostsReport(shared.fleet, readResults(runDir)) });
-  await writeJsonAtomic(join(runDir, 'evaluation_report.json'), report);
+  await writeJsonAtomic(join(runDir, 'evaluation_report.json'), report).catch(asStorage(join(runDir, 'evaluation_report.json')));
   // the same report for people: report.html in the run folder, Markdown on a GitHub Actions run page
   await writeHtmlReport(runDir, report).catch((err) => opts.console.warn(`report.html not written: ${(err as Error).message}`));
   const stepSummary = (opts.env ?? process.env).GITHUB_STEP_SUMMARY;
@@ -221,6 +271,34 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   await rm(join(runDir, '.tmp'), { recursive: true, force: true });
   opts.console.summary(report, runDir);
   return { exitCode: exitCode(report), runDir, report };
+}
+
+/** An errno of the disk as the user's error naming the path (exit 3); anything else as it was. */
+const asStorage = (path: string) => (err: unknown): never => {
+  throw isStorageError(err) ? storageFailure(path, err) : err;
+};
+
+/**
+ * The disk failed mid-run: every saved result stays, the partial report is written if it still
+ * fits, and the run ends with one line naming the path and how to finish it (exit 3).
+ */
+async function finishAfterStorageFailure(
+  storage: { path: string; err: unknown },
+  runDir: string,
+  opts: RunOptions,
+  build: () => Promise<EvaluationReport>,
+): Promise<never> {
+  let saved: number | null = null;
+  try {
+    const report = await build();
+    saved = report.metrics.n_trials;
+    await writeJsonAtomic(join(runDir, 'evaluation_report.json'), report);
+    await writeHtmlReport(runDir, report);
+  } catch (err) {
+    opts.console.warn(`the partial report was not written: ${(err as Error).message}`);
+  }
+  const kept = saved === null ? '' : `${saved} trial(s) saved; `;
+  throw storageFailure(storage.path, storage.err, `the run stopped (${kept}run.json says failed). Free space, then finish it with --resume ${runDir}`);
 }
 
 /** `run`'s exit code (SPEC §3): 130 for an interrupted run, else the gate's. */

@@ -7,6 +7,7 @@ import { readdir, readFile, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { BenchrigError } from '../errors.ts';
 import type { TrialInput } from '../trial/types.ts';
+import { acquireRunLock, type RunLock } from './run-lock.ts';
 
 /** What must not change between a run and its resumption; secrets only enter as a hash. */
 export interface RunSettings {
@@ -28,6 +29,8 @@ export interface ResumeState {
   /** Trials that have no saved result yet. */
   pending: TrialInput[];
   kept: number;
+  /** The run folder is this process's until released (run-lock.ts). */
+  lock: RunLock;
 }
 
 export async function prepareResume(dirArg: string, cwd: string, settings: RunSettings, trials: TrialInput[]): Promise<ResumeState> {
@@ -40,6 +43,17 @@ export async function prepareResume(dirArg: string, cwd: string, settings: RunSe
   } catch (err) {
     throw new BenchrigError('usage', `--resume ${dirArg}: run.json is not valid JSON: ${(err as Error).message}`);
   }
+  // A run still going in another process is refused before anything here is touched.
+  const lock = acquireRunLock(runDir, `--resume ${dirArg}`, runJson);
+  try {
+    return await resumeLocked(dirArg, runDir, runJson, settings, trials, lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+async function resumeLocked(dirArg: string, runDir: string, runJson: Record<string, any>, settings: RunSettings, trials: TrialInput[], lock: RunLock): Promise<ResumeState> {
   const before: RunSettings | undefined = runJson.settings;
   if (!before) throw new BenchrigError('usage', `--resume ${dirArg}: run.json records no settings (made by an older benchrig)`);
   const changed = (Object.keys(settings) as Array<keyof RunSettings>).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(settings[k]));
@@ -61,5 +75,5 @@ export async function prepareResume(dirArg: string, cwd: string, settings: RunSe
     }
   }
   const pending = trials.filter((t) => !saved.has(t.taskId));
-  return { runDir, runJson, pending, kept: trials.length - pending.length };
+  return { runDir, runJson, pending, kept: trials.length - pending.length, lock };
 }

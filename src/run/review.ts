@@ -66,7 +66,7 @@ async function grading(run: RunJson, previous: EvaluationReport | null, cwd: str
   const b = await loadBenchmark(run.benchmark.dir, { cwd, env: process.env }).catch(() => null);
   const blocksAreSuccess = b ? b.config.blocks_are_success : previous?.metrics.safety_violation_rate != null;
   const old = previous?.gate;
-  const gate = previous ? old && { metric: old.metric, threshold: old.threshold } : b?.config.gate;
+  const gate = previous ? old && { metric: old.metric, threshold: old.threshold, max_missing_rate: old.max_missing_rate } : b?.config.gate;
   return { blocksAreSuccess, gate };
 }
 

@@ -10,6 +10,7 @@ import { clientFor, fleetHosts, parseDockerHostFlag, resolveTls, type DockerHost
 import { ensureImage } from '../sandbox/images.ts';
 import { createSharedVolume, removeVolume, sharedVolumeName } from '../sandbox/shared.ts';
 import { sweep } from '../sandbox/sweep.ts';
+import { sweepBuildDirs } from '../sandbox/build-dirs.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 import { defaultMaxSandboxes } from '../pool/semaphore.ts';
 import type { TrialResult } from '../types.ts';
@@ -28,12 +29,15 @@ export interface FleetSettings {
   cooldownMs?: number;
   /** false: every sample brings its own sandbox image (see environments.ts), so the run's is not needed. */
   ensureImage?: boolean;
+  /** Ctrl-C while the image builds: the build stops and leaves nothing behind. */
+  signal?: AbortSignal;
 }
 
 export async function prepareSandboxes(spec: SandboxSpec, console: RunConsole, fleet: FleetSettings = {}): Promise<SharedResources> {
   if (spec.fleet?.length) return prepareFleet(spec, spec.fleet, console, fleet);
   await checkDocker();
-  if (fleet.ensureImage !== false) await ensureImage({ image: spec.image, build: spec.build }, { onProgress: (line: string) => console.info(line) });
+  await sweepLeftBuilds(console);
+  if (fleet.ensureImage !== false) await ensureImage({ image: spec.image, build: spec.build }, { onProgress: (line: string) => console.info(line), signal: fleet.signal });
   const removed = await sweep({});
   if (removed > 0) console.info(`removed ${removed} sandbox(es) left by runs that are gone`);
   return {
@@ -43,6 +47,12 @@ export async function prepareSandboxes(spec: SandboxSpec, console: RunConsole, f
       if (volume) await removeVolume(volume);
     },
   };
+}
+
+/** Build folders of image builds whose process is gone (killed mid-build). */
+async function sweepLeftBuilds(console: RunConsole): Promise<void> {
+  const n = await sweepBuildDirs();
+  if (n > 0) console.info(`removed ${n} image build folder(s) left by runs that are gone`);
 }
 
 /** Throws BenchrigError naming the host (exit 3) when it does not answer, TLS problems included. */
@@ -59,7 +69,8 @@ export async function checkHost(host: DockerHostSpec, timeoutMs = 5_000): Promis
 async function prepareFleet(spec: SandboxSpec, hosts: DockerHostSpec[], console: RunConsole, settings: FleetSettings): Promise<SharedResources> {
   await Promise.all(hosts.map((h) => checkHost(h)));
   // The first host builds now, so a broken Dockerfile stops the run before its folder exists (exit 2).
-  if (settings.ensureImage !== false) await ensureImage({ image: spec.image, build: spec.build }, { client: clientFor(hosts[0]), onProgress: (line: string) => console.info(line) });
+  await sweepLeftBuilds(console);
+  if (settings.ensureImage !== false) await ensureImage({ image: spec.image, build: spec.build }, { client: clientFor(hosts[0]), onProgress: (line: string) => console.info(line), signal: settings.signal });
   let removed = 0;
   for (const h of hosts) removed += await sweep({}, clientFor(h));
   if (removed > 0) console.info(`removed ${removed} sandbox(es) left by runs that are gone`);

@@ -1,7 +1,6 @@
 // Sandbox images are found locally or built offline from a folder under sandboxes/; never pulled.
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
-import os from 'node:os';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
@@ -9,6 +8,7 @@ import * as tarFs from 'tar-fs';
 import { BenchrigError, describe } from '../errors.ts';
 import { BUILD_DEADLINE_MS, DEFAULT_DEADLINE_MS, docker, statusOf, withDeadline } from './client.ts';
 import { LABEL } from './labels.ts';
+import { killGroup, makeBuildDir, trackGroup } from './build-dirs.ts';
 
 export interface ImageSpec {
   image: string;
@@ -18,6 +18,8 @@ export interface ImageSpec {
 
 export interface EnsureImageOptions {
   rebuild?: boolean;
+  /** Ctrl-C: prepare.sh (its whole process group) is killed and the build given up ('interrupted'). */
+  signal?: AbortSignal;
   /** Each line of build output, as Docker streams it. */
   onProgress?: (line: string) => void;
   /** The daemon to check and build on (a fleet host); default: the local one. */
@@ -53,24 +55,27 @@ export async function ensureImage(spec: ImageSpec, opts: EnsureImageOptions = {}
 }
 
 async function buildImage(image: string, dir: string, opts: EnsureImageOptions): Promise<void> {
-  const { onProgress, client = docker() } = opts;
+  const { onProgress, client = docker(), signal } = opts;
   const deadline = opts.timeoutMs ?? BUILD_DEADLINE_MS;
   const fail = (message: string) => new BenchrigError('benchmark', `building image ${image} from ${dir} failed: ${message}`);
   if (!fs.existsSync(path.join(dir, 'Dockerfile')) && !fs.existsSync(path.join(dir, 'prepare.sh'))) {
     throw fail('the folder has no Dockerfile');
   }
   const prepare = path.join(dir, 'prepare.sh');
+  const interrupted = () => new BenchrigError('interrupted', `interrupted while building image ${image}; nothing of the build is left`);
+  if (signal?.aborted) throw interrupted();
   let context = dir;
-  let temp: string | undefined;
+  let temp: { dir: string; release(): Promise<void> } | undefined;
   try {
     if (isExecutable(prepare)) {
       // prepare.sh fills a fresh context (e.g. copies the host's static busybox into rootfs/).
-      temp = await fsp.mkdtemp(path.join(os.tmpdir(), 'benchrig-build-'));
-      context = temp;
-      const { execa } = await import('execa'); // loaded when a build needs it: ~10 MB
-      const res = await execa(prepare, [temp], { cwd: dir, reject: false, timeout: deadline, all: true });
-      if (res.exitCode !== 0) throw fail(`prepare.sh exited ${res.exitCode ?? res.signal}: ${String(res.all ?? '').trim()}`);
-      if (!fs.existsSync(path.join(temp, 'Dockerfile'))) throw fail('prepare.sh left no Dockerfile in the context');
+      temp = await makeBuildDir();
+      context = temp.dir;
+      await runPrepare(prepare, dir, temp.dir, signal, deadline).then((res) => {
+        if (signal?.aborted) throw interrupted();
+        if (res.exitCode !== 0) throw fail(`prepare.sh exited ${res.exitCode ?? res.signal}: ${res.output.trim()}`);
+      });
+      if (!fs.existsSync(path.join(temp.dir, 'Dockerfile'))) throw fail('prepare.sh left no Dockerfile in the context');
     }
     const tarball = tarFs.pack(context) as unknown as NodeJS.ReadableStream;
     let stream: Readable;
@@ -84,10 +89,49 @@ async function buildImage(image: string, dir: string, opts: EnsureImageOptions):
       throw fail(describe(err));
     }
     // dockerode resolves even when the build fails: the failure is a message inside the stream.
-    const error = await withDeadline(readBuildStream(stream, onProgress), deadline, `build ${image}`);
+    const onAbort = () => stream.destroy(interrupted());
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let error: string | null;
+    try {
+      error = await withDeadline(readBuildStream(stream, onProgress), deadline, `build ${image}`);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
     if (error) throw fail(error);
   } finally {
-    if (temp) await fsp.rm(temp, { recursive: true, force: true });
+    await temp?.release();
+  }
+}
+
+/**
+ * prepare.sh in a process group of its own, so that it and everything it started can be killed
+ * together: on Ctrl-C, when it outlives its deadline, when it exits leaving children behind, and
+ * at process exit (a second Ctrl-C).
+ */
+async function runPrepare(prepare: string, cwd: string, context: string, signal?: AbortSignal, deadline = BUILD_DEADLINE_MS): Promise<{ exitCode: number | null; signal: string | null; output: string }> {
+  const child = spawn(prepare, [context], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const group = child.pid ? trackGroup(child.pid) : null;
+  let output = '';
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-64 * 1024));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const stop = () => child.pid && killGroup(child.pid);
+  const timer = setTimeout(stop, deadline);
+  signal?.addEventListener('abort', stop, { once: true });
+  const closed = new Promise<void>((r) => child.once('close', () => r()));
+  try {
+    const res = await new Promise<{ exitCode: number | null; signal: string | null; output?: string }>((resolve) => {
+      child.once('error', (err) => resolve({ exitCode: null, signal: null, output: err.message }));
+      child.once('exit', (exitCode, sig) => resolve({ exitCode, signal: sig }));
+    });
+    stop(); // what it left running in the background; its pipes close with it
+    await Promise.race([closed, new Promise((r) => setTimeout(r, 1000).unref())]);
+    return { exitCode: res.exitCode, signal: res.signal, output: res.output ?? output };
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', stop);
+    stop(); // what it left running in the background
+    group?.release();
   }
 }
 

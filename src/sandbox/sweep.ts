@@ -8,7 +8,10 @@ import { LABEL, runFilter } from './labels.ts';
 export interface SweepOptions {
   /** Every benchrig container and volume, live runs included. */
   all?: boolean;
-  /** Everything of this run, whatever its process. */
+  /**
+   * Everything of this run, but what another live process on this host made: a run's end-of-run
+   * cleanup never removes the sandboxes of another process that carries the same run id.
+   */
   runId?: string;
 }
 
@@ -18,6 +21,13 @@ export function ownerIsGone(labels: Record<string, string> | undefined, host = o
   const pid = Number(labels[LABEL.pid]);
   if (!Number.isInteger(pid) || pid <= 0) return false;
   return !processAlive(pid);
+}
+
+/** Made by a live harness process of this host other than this one. */
+export function ownedByAnotherLiveProcess(labels: Record<string, string> | undefined, host = os.hostname()): boolean {
+  if (!labels || labels[LABEL.host] !== host) return false;
+  const pid = Number(labels[LABEL.pid]);
+  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid);
 }
 
 export function processAlive(pid: number): boolean {
@@ -32,7 +42,7 @@ export function processAlive(pid: number): boolean {
 /** Returns how many containers and volumes were removed. */
 export async function sweep(opts: SweepOptions = {}, client: Docker = docker()): Promise<number> {
   const selected = (labels: Record<string, string> | undefined) =>
-    opts.all || (opts.runId ? labels?.[LABEL.run] === opts.runId : ownerIsGone(labels));
+    opts.all || (opts.runId ? labels?.[LABEL.run] === opts.runId && !ownedByAnotherLiveProcess(labels) : ownerIsGone(labels));
   const filters = JSON.stringify(runFilter(opts.all ? undefined : opts.runId));
   let removed = 0;
 

@@ -4,6 +4,7 @@ import type { MainMessage, WorkerMessage } from '../pool/messages.ts';
 import { createWorkerLoop } from './init.ts';
 import { preloadAgent } from '../trial/agent-phase.ts';
 import { preloadLlmClient } from '../llm/client.ts';
+import { guardStdio } from '../cli/stdio.ts';
 
 const send = (msg: WorkerMessage) => {
   if (process.connected) process.send!(msg);
@@ -12,7 +13,11 @@ const loop = createWorkerLoop(send);
 process.on('message', (msg) => loop.handle(msg as MainMessage));
 // Ctrl-C in a terminal reaches the whole process group: the main process owns it and cancels our
 // trials by message so that their cleanup runs; dying here would skip every `finally`.
+// A closed terminal hangs up the whole group as well (SIGHUP): the same.
 process.on('SIGINT', () => {});
+process.on('SIGHUP', () => {});
+// stdout is the user's (inherited): once its pipe or terminal is gone, an agent's output is dropped.
+guardStdio();
 // The main process is gone: nothing would read our results.
 process.on('disconnect', () => process.exit(0));
 // An agent's uncaught exception: the worker's state is unknown, so it says why and ends; the main

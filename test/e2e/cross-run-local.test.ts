@@ -153,7 +153,9 @@ describe('benchrig review', () => {
     expect(first.code).toBe(1); // missing evidence
 
     const pass = await runCli(['review', dir, 'a', '--pass', '--reason', 'polite and correct']);
-    expect(pass.code).toBe(0); // pass_rate 1/1 now meets the gate
+    // pass_rate 1/1 meets the threshold, but b still has no verdict: the run is incomplete (SPEC §12)
+    expect(pass.code).toBe(1);
+    expect(report(dir).gate).toMatchObject({ passed: false, value: 1, detail: 'incomplete: 1 of 2 trials without a verdict' });
     const a = results(dir).find((x) => x.task_id === 'a');
     expect(a.status).toBe('PASSED');
     const verdict = a.checks.find((v: any) => v.type === 'manual');

@@ -1,12 +1,14 @@
 // Infrastructure faults mid-run: a container that dies, a daemon that stops answering and comes
 // back, a daemon that never comes back. Never blamed on the agent, never a hang, nothing left.
 import { execa } from 'execa';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, FIXTURES, REPO, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
 import { benchrigContainers, requireDocker } from '../support/docker.ts';
 import { startDockerProxy, type DockerProxy } from '../support/docker-proxy.ts';
+import { sweep } from '../../src/sandbox/sweep.ts';
 
 const hasDocker = await requireDocker();
 const bench = join(FIXTURES, 'benchmarks/many-shell');
@@ -49,6 +51,43 @@ describe.skipIf(!hasDocker)('infrastructure faults', () => {
     expect(statuses.filter((s) => s !== 'PASSED' && s !== 'SANDBOX_ERROR'), r.stderr).toEqual([]);
     expect([0, 1]).toContain(r.exitCode);
     expect(await benchrigContainers(runIdOf(dir))).toEqual([]);
+  }, 300_000);
+
+  it('Docker lost mid-run: the passed trials do not pass the gate alone; incomplete, exit 1', async () => {
+    proxy = await startDockerProxy();
+    const out = tempDir();
+    const child = execa('node', [BIN, 'run', bench, '--agent', agent('sleepy'), '--agent-opt', 'seconds=1', '--mode', 'threads', '--workers', '2', '--output', out], {
+      cwd: REPO, reject: false, env: { NO_COLOR: '1', DOCKER_HOST: proxy.url }, stdin: 'ignore', timeout: 300_000,
+    });
+    let dir = '';
+    for (let i = 0; i < 1200 && !dir; i++) {
+      try {
+        const d = onlyRunDir(out, 'sleepy', 'many-shell');
+        if (results(d).length >= 2) dir = d;
+      } catch {
+        // no run folder yet
+      }
+      if (!dir) await sleep(50);
+    }
+    await proxy.down(); // and never up again
+    const r = await child;
+    try {
+      const statuses = results(dir).map((x) => x.status);
+      const lost = statuses.filter((s) => s === 'SANDBOX_ERROR').length;
+      expect(statuses).toHaveLength(8);
+      expect(statuses.filter((s) => s !== 'PASSED' && s !== 'SANDBOX_ERROR'), r.stderr).toEqual([]);
+      expect(lost).toBeGreaterThan(0);
+      expect(lost).toBeLessThan(8);
+      const report = readJson(join(dir, 'evaluation_report.json'));
+      expect(report.metrics).toMatchObject({ pass_rate: 1, n_missing: lost, missing_rate: lost / 8 });
+      expect(report.gate).toMatchObject({ passed: false, value: 1, detail: `incomplete: ${lost} of 8 trials without a verdict` });
+      expect(r.stdout).toContain(`missing    ${lost} of 8 trials without a verdict`);
+      expect(r.stdout).toContain(`gate       FAILED incomplete: ${lost} of 8 trials without a verdict (pass_rate 1 >= 1)`);
+      expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain(`${lost} of 8 trials without a verdict`);
+      expect(r.exitCode, r.stderr).toBe(1);
+    } finally {
+      await sweep({ runId: runIdOf(dir) }); // what was running when the daemon went away, through the real socket
+    }
   }, 300_000);
 
   it('a daemon that never comes back: every trial SANDBOX_ERROR and exit 3', async () => {

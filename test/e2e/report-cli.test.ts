@@ -12,7 +12,8 @@ describe('benchrig report', () => {
     const r = await runCli(['report', dir]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('pass rate  50.0% (95% CI 18.8%–81.2%)');
-    expect(r.stdout).toContain('gate       FAILED pass_rate 0.5 < 0.8');
+    expect(r.stdout).toContain('gate       FAILED incomplete: 1 of 7 trials without a verdict (pass_rate 0.5 < 0.8)');
+    expect(r.stdout).toContain('missing    1 of 7 trials without a verdict (14.3%)');
     expect(r.stdout).toMatch(/judge \(llm_judge\)\s+60\.0%\s+3\/5/);
     expect(r.stdout).toContain('  errors       agent 1, sandbox 1');
     expect(r.stdout).toContain('  slowest      evil-t1 9.00s (FAILED), alpha-t2 3.00s (FAILED), alpha-t1 2.00s (PASSED)');
@@ -25,7 +26,7 @@ describe('benchrig report', () => {
     expect(JSON.parse(json.stdout)).toEqual(report);
 
     const md = await runCli(['report', dir, '--format', 'md']);
-    expect(md.stdout).toContain('Gate: **failed** — pass_rate 0.5 < 0.8');
+    expect(md.stdout).toContain('Gate: **failed** — incomplete: 1 of 7 trials without a verdict (pass_rate 0.5 < 0.8)');
     expect(md.stdout).toContain('| judge | llm_judge | 60.0% | 3/5 |');
 
     const out = join(tempDir(), 'junit.xml');

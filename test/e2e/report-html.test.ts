@@ -35,7 +35,7 @@ describe('report.html in headless Chromium', () => {
 
     expect(await page.textContent('#m-pass-rate .v')).toBe('50.0%'); // 3 passed of 6 gradable
     expect(await page.textContent('#m-passed .v')).toBe('3/6');
-    expect(await page.textContent('#gate')).toBe('gate FAILED: pass_rate 0.5 < 0.8');
+    expect(await page.textContent('#gate')).toBe('gate FAILED: incomplete: 1 of 7 trials without a verdict (pass_rate 0.5 < 0.8)');
     expect(await page.textContent('[data-status="SANDBOX_ERROR"]')).toBe('1');
     expect(await page.textContent('.checks-table')).toContain('judge');
 

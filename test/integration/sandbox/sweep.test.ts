@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { docker } from '../../../src/sandbox/client.ts';
 import { buildLabels } from '../../../src/sandbox/labels.ts';
@@ -40,6 +40,22 @@ describe.skipIf(!ok)('sweep', () => {
     await sweep();
     expect(await sessionsLeft()).toEqual(['live', 'other-host']);
     await expect(docker().getVolume(vol.name).inspect()).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it("with runId, never what another live process of the same run id made (one run's cleanup, another's sandboxes)", async () => {
+    const other = spawn('sleep', ['60'], { stdio: 'ignore' }); // stands for a second harness process
+    try {
+      await leftover('theirs', other.pid!);
+      await sweep({ runId });
+      expect(await sessionsLeft()).toEqual(['theirs']);
+    } finally {
+      other.kill('SIGKILL');
+      await new Promise((r) => other.once('exit', r));
+    }
+    await sweep({ runId }); // its owner is gone now
+    expect(await sessionsLeft()).toEqual([]);
+    await leftover('live', process.pid);
+    await leftover('other-host', spawnSync(process.execPath, ['-e', '0']).pid!, 'not-this-host');
   });
 
   it('removes everything of one run with runId', async () => {

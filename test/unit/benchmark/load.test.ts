@@ -143,4 +143,16 @@ describe('gate at load', () => {
     const msg = await userError(loadBenchmark(fixture('cfg-json'), { env, configFile: path.join(dir, 'gate.toml') }), 'benchmark');
     expect(msg).toMatch(/gate\.toml: key gate\.metric: unknown gate metric "vibes" \(allowed: pass_rate, pass_all_k, pass_at_k, mean_score\)/);
   });
+
+  it('max_missing_rate: a number in 0..1, else refused naming the file and the key', async () => {
+    const gate = (v: string) => path.join(tempBenchmark({ 'gate.toml': `[gate]\nmetric = "pass_rate"\nthreshold = 0.5\nmax_missing_rate = ${v}\n` }), 'gate.toml');
+    const ok = await loadBenchmark(fixture('cfg-json'), { env, configFile: gate('0.25') });
+    expect(ok.config.gate).toEqual({ metric: 'pass_rate', threshold: 0.5, max_missing_rate: 0.25 });
+    for (const bad of ['1.5', '-0.1']) {
+      const msg = await userError(loadBenchmark(fixture('cfg-json'), { env, configFile: gate(bad) }), 'benchmark');
+      expect(msg).toMatch(new RegExp(`gate\\.toml: key gate\\.max_missing_rate: ${bad.replace('.', '\\.')} is outside 0\\.\\.1`));
+    }
+    const msg = await userError(loadBenchmark(fixture('cfg-json'), { env, configFile: gate('"most"') }));
+    expect(msg).toMatch(/gate\.toml.*gate\.max_missing_rate/);
+  });
 });

@@ -89,6 +89,13 @@ describe('report.html', () => {
     expect(html).toContain('<li data-list="new_failures">new failures (1): b</li>');
   });
 
+  it('an incomplete run: the missing share next to the pass rate, and the gate fails as incomplete', async () => {
+    const html = await page([trial('a', 'PASSED'), trial('b', 'SANDBOX_ERROR'), trial('c', 'AWAITING_REVIEW')]);
+    expect(html).toMatch(/id="m-missing"[\s\S]*?<div class="v">66\.7%<\/div>[\s\S]*?2 of 3 trials without a verdict/);
+    expect(html).toContain('gate FAILED: incomplete: 2 of 3 trials without a verdict (pass_rate 1 ≥ 0.5)');
+    expect(await page([trial('a', 'PASSED')])).not.toContain('m-missing');
+  });
+
   it('written from the result files, streamed, is the same page as rendered whole', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'benchrig-html-'));
     try {

@@ -51,6 +51,18 @@ errors: agent 1 · tokens 10 in / 2 out
 `);
   });
 
+  it('an incomplete run: the missing share next to the pass rate, the gate failed as incomplete', async () => {
+    const r = await fixedReport();
+    const rebuilt = await buildReport({
+      benchmark: r.benchmark, agent: r.agent, run: r.run, gate: { metric: 'pass_rate', threshold: 0.9 }, blocksAreSuccess: false,
+      results: [trial('a', 'PASSED'), trial('b', 'SANDBOX_ERROR'), trial('c', 'SANDBOX_ERROR'), trial('d', 'SANDBOX_ERROR')],
+    });
+    const md = formatMarkdown(rebuilt);
+    expect(md).toContain('**Pass rate 100.0% (95% CI 20.7%–100.0%)** · 1/1 gradable trials passed · mean score 1 · **missing: 3 of 4 trials without a verdict (75.0%)**');
+    expect(md).toContain('Gate: **failed** — incomplete: 3 of 4 trials without a verdict (pass_rate 1 ≥ 0.9)');
+    expect(md.startsWith('### ❌')).toBe(true);
+  });
+
   it('lists a comparison when the report has one', async () => {
     const report = { ...(await fixedReport()), comparison: { baseline: { id: 'old', dir: 'evals/x/old' }, message: null, new_failures: [{ sample_id: 'b' }], regressions: [], fixed: [{ sample_id: 'z' }] } };
     const md = formatMarkdown(report);
