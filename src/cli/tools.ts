@@ -79,11 +79,12 @@ export function registerTools(program: Command): void {
     .command('prune')
     .description("remove the images benchrig built for samples' own environments (never any other image)")
     .option('--older-than <duration>', 'only those built before, e.g. 7d, 12h')
-    .action(async (o: { olderThan?: string }) => {
+    .option('--benchmark <name>', "only that benchmark's images")
+    .action(async (o: { olderThan?: string; benchmark?: string }) => {
       const { parseDuration, pruneEnvImages } = await import('../sandbox/prune.ts');
       const olderThanMs = o.olderThan !== undefined ? parseDuration(o.olderThan) : undefined;
       await checkDocker();
-      const r = await pruneEnvImages({ olderThanMs });
+      const r = await pruneEnvImages({ olderThanMs, ...(o.benchmark ? { benchmark: o.benchmark } : {}) });
       for (const name of r.removed) print(`removed ${name}`);
       for (const f of r.failed) process.stderr.write(`not removed: ${f}\n`);
       print(`removed ${r.removed.length} image(s)${r.kept ? `, kept ${r.kept} newer than ${o.olderThan}` : ''}`);

@@ -13,8 +13,12 @@ export function parseDuration(text: string): number {
   return parseFloat(m[1]) * { s: 1e3, m: 6e4, h: 36e5, d: 864e5, w: 6048e5 }[m[2].toLowerCase() as 's' | 'm' | 'h' | 'd' | 'w'];
 }
 
-export async function pruneEnvImages(opts: { olderThanMs?: number; now?: number } = {}, client: Docker = docker()): Promise<{ removed: string[]; kept: number; failed: string[] }> {
-  const images = await withDeadline(client.listImages({ filters: JSON.stringify({ label: [ENV_LABEL] }) }), DEFAULT_DEADLINE_MS, 'list images');
+export async function pruneEnvImages(
+  opts: { olderThanMs?: number; now?: number; benchmark?: string } = {},
+  client: Docker = docker(),
+): Promise<{ removed: string[]; kept: number; failed: string[] }> {
+  const label = opts.benchmark ? `${ENV_LABEL}=${opts.benchmark}` : ENV_LABEL;
+  const images = await withDeadline(client.listImages({ filters: JSON.stringify({ label: [label] }) }), DEFAULT_DEADLINE_MS, 'list images');
   const cutoff = (opts.now ?? Date.now()) - (opts.olderThanMs ?? 0);
   const out = { removed: [] as string[], kept: 0, failed: [] as string[] };
   for (const img of images) {

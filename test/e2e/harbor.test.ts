@@ -1,0 +1,161 @@
+// Published benchmarks as they are (SPEC §16): Harbor task folders run unchanged, every task in its
+// own environment, graded by its verifier's reward; and jsonl rows that bring their own sandbox.
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadBenchmark } from '../../src/benchmark/load.ts';
+import { pruneEnvImages } from '../../src/sandbox/prune.ts';
+import { FIXTURES, REPO, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
+import { benchrigContainers, requireDocker } from '../support/docker.ts';
+
+const hasDocker = await requireDocker();
+const byId = (dir: string) => Object.fromEntries(results(dir).map((r) => [r.task_id, r]));
+const runIdOf = (dir: string) => readJson(join(dir, 'run.json')).run_id as string;
+
+/** A copy of a fixture under a name of its own: its images are this test's alone (tags carry the name). */
+function copyOf(fixture: string, name: string): string {
+  const dir = join(tempDir(), name);
+  cpSync(join(FIXTURES, fixture), dir, { recursive: true });
+  return dir;
+}
+
+describe.skipIf(!hasDocker)('Harbor task folders', () => {
+  const name = `harbor-e2e-${process.pid}`;
+  const tasks = copyOf('harbor', name);
+  afterAll(async () => {
+    await pruneEnvImages({ benchmark: name });
+  });
+
+  it.each(['single', 'threads', 'processes'])('the oracle passes every task and nop fails every one (reward 0 is FAILED), in %s mode', async (mode) => {
+    const out = tempDir();
+    const oracle = await runCli(['run', tasks, '--agent', 'oracle', '--mode', mode, '--output', out]);
+    const dir = onlyRunDir(out, 'oracle', name);
+    const rs = byId(dir);
+    expect(Object.keys(rs).sort()).toEqual(['baked-data', 'hello-txt', 'prebuilt-image', 'two-scores']);
+    for (const r of Object.values(rs)) expect(r.status, `${r.task_id}: ${JSON.stringify(r.checks)} ${r.error?.message}`).toBe('PASSED');
+    expect(oracle.code).toBe(0);
+    expect(await benchrigContainers(runIdOf(dir))).toEqual([]);
+
+    const nop = await runCli(['run', tasks, '--agent', 'nop', '--mode', mode, '--output', out]);
+    const nopDir = onlyRunDir(out, 'nop', name);
+    for (const r of Object.values(byId(nopDir))) {
+      expect(r.status).toBe('FAILED');
+      expect(r.error).toBeNull();
+    }
+    expect(nop.code).toBe(0); // no gate unless the user gives one
+    expect(await benchrigContainers(runIdOf(nopDir))).toEqual([]);
+  });
+
+  it('samples, rewards, logs and images as Harbor defines them', async () => {
+    const out = tempDir();
+    const first = await runCli(['run', tasks, '--agent', 'oracle', '--output', out, '--mode', 'single']);
+    const dir = onlyRunDir(out, 'oracle', name);
+    const rs = byId(dir);
+    // instruction.md without its canary line; [metadata] in the sample's metadata
+    expect(rs['hello-txt'].prompt).toBe('Create a file `/app/hello.txt` whose only line is `Hello, world!`.\n');
+    expect(rs['hello-txt'].metadata.sample_metadata).toMatchObject({ difficulty: 'easy', category: 'file-operations', tags: ['fixture'] });
+    // reward.json with two named values: both in the check's details, the mean as the score
+    const twoScores = rs['two-scores'].checks[0];
+    expect(twoScores).toMatchObject({ type: 'reward', passed: true, score: 1, details: { rewards: { correct: 1, line_count: 1 }, source: 'reward.json' } });
+    // the report's mean of each reward name over gradable trials (a task without the name counts 0)
+    const report = readJson(join(dir, 'evaluation_report.json'));
+    expect(report.metrics.rewards).toEqual({ reward: 0.75, correct: 0.25, line_count: 0.25 });
+    // /logs/agent, /logs/verifier, /logs/artifacts copied out, and named in the result
+    expect(rs['hello-txt'].artifacts.kept).toEqual({ agent: 'trials/hello-txt/logs/agent', verifier: 'trials/hello-txt/logs/verifier', artifacts: 'trials/hello-txt/logs/artifacts' });
+    expect(readdirSync(join(dir, 'trials/hello-txt/logs/verifier')).sort()).toEqual(['reward.txt', 'test-stdout.txt']);
+    expect(existsSync(join(dir, 'trials/hello-txt/logs/agent/oracle.txt'))).toBe(true);
+    // runs after the first build nothing: the images are keyed by their build context's content
+    expect(first.stderr + first.stdout).not.toMatch(/building benchrig-env/);
+    expect(existsSync(join(dir, 'builds')) ? readdirSync(join(dir, 'builds')).length : 0).toBe(0);
+  });
+
+  it('a task that does not build is SANDBOX_ERROR naming its build log, never retried; a verifier without a reward fails', async () => {
+    const faults = copyOf('harbor-faults', `${name}-faults`);
+    try {
+      const out = tempDir();
+      const r = await runCli(['run', faults, '--agent', 'oracle', '--output', out]);
+      const dir = onlyRunDir(out, 'oracle', `${name}-faults`);
+      const rs = byId(dir);
+      expect(rs['passes'].status).toBe('PASSED');
+      expect(rs['broken-build']).toMatchObject({ status: 'SANDBOX_ERROR', error: { kind: 'sandbox', retryable: false } });
+      expect(rs['broken-build'].error.message).toMatch(/did not build: .*this environment does not build|returned a non-zero code: 3.*\(log: builds\/.+\.log\)/s);
+      const log = rs['broken-build'].error.message.match(/\(log: (builds\/[^)]+)\)/)[1];
+      expect(readFileSync(join(dir, log), 'utf8')).toContain('this environment does not build');
+      expect(r.stderr).not.toMatch(/retrying/);
+      expect(rs['no-reward'].status).toBe('FAILED');
+      expect(rs['no-reward'].checks[0].reason).toBe('the verifier wrote no reward (neither /logs/verifier/reward.json nor /logs/verifier/reward.txt)');
+      expect(await benchrigContainers(runIdOf(dir))).toEqual([]);
+    } finally {
+      await pruneEnvImages({ benchmark: `${name}-faults` });
+    }
+  });
+
+  it('validate takes a Harbor folder, and names what a real Terminal-Bench 2.0 folder lacks to run', async () => {
+    const v = await runCli(['validate', tasks]);
+    expect(v.code).toBe(0);
+    expect(v.stdout).toMatch(new RegExp(`ok: ${name} — 4 samples, 1 check\\(s\\) \\(reward\\)`));
+    // ../shared holds only task.toml and instruction.md of the real tasks: found and read as Harbor
+    // tasks, then refused for what they lack, with the folder named (exit 2, no stack trace).
+    const tb2 = await runCli(['validate', join(REPO, '../shared/harbor-tb2')]);
+    expect(tb2.code).toBe(2);
+    expect(tb2.stderr.trim()).toMatch(/^benchrig: \S+harbor-tb2\/fix-git: the task has no tests\/test\.sh$/);
+  });
+});
+
+describe.skipIf(!hasDocker)('rows that bring their own sandbox', () => {
+  const name = `env-rows-${process.pid}`;
+  const bench = copyOf('benchmarks/env-per-sample', name);
+  // the copy keeps its relative [sandbox] build path valid
+  writeFileSync(join(bench, 'benchmark.toml'), readFileSync(join(bench, 'benchmark.toml'), 'utf8').replace('name = "env-per-sample"', `name = "${name}"`).replace('../../../../sandboxes/busybox', join(REPO, 'sandboxes/busybox')));
+  afterAll(async () => {
+    await pruneEnvImages({ benchmark: name });
+  });
+
+  it('each row runs in its own image, built once per build context; a broken context or a missing image fails only its rows', async () => {
+    const out = tempDir();
+    const r = await runCli(['run', bench, '--agent', 'oracle', '--output', out]);
+    const dir = onlyRunDir(out, 'oracle', name);
+    const rs = byId(dir);
+    expect(rs['baked-1'].status).toBe('PASSED'); // the file its Dockerfile baked is there
+    expect(rs['baked-2'].status).toBe('PASSED'); // same context, its own workdir (/srv)
+    expect(rs['plain'].status).toBe('PASSED'); // the benchmark's own image
+    expect(rs['broken']).toMatchObject({ status: 'SANDBOX_ERROR', error: { retryable: false } });
+    expect(rs['missing-image'].error.message).toMatch(/image benchrig-test\/not-here:1 is not on this machine.*--pull/);
+    expect(rs['baked-1'].metadata.sandbox.image).toBe(rs['baked-2'].metadata.sandbox.image);
+    expect(rs['baked-1'].metadata.sandbox.image).toMatch(new RegExp(`^benchrig-env/${name}:[0-9a-f]{16}$`));
+    expect((r.stderr.match(/building benchrig-env\/\S+ from envs\/baked/g) ?? []).length).toBe(1);
+    expect(readdirSync(join(dir, 'builds')).length).toBe(2); // baked and broken, one log each
+    expect(await benchrigContainers(runIdOf(dir))).toEqual([]);
+  });
+
+  it('changing a build context changes the version; a bad row sandbox is refused at load naming the row', async () => {
+    const before = (await loadBenchmark(bench, { env: {} })).version;
+    writeFileSync(join(bench, 'envs/baked/Dockerfile'), readFileSync(join(bench, 'envs/baked/Dockerfile'), 'utf8') + '# changed\n');
+    expect((await loadBenchmark(bench, { env: {} })).version).not.toBe(before);
+
+    const bad = (row: object) => {
+      const b = join(tempDir(), `${name}-bad`);
+      cpSync(bench, b, { recursive: true });
+      writeFileSync(join(b, 'tasks.jsonl'), JSON.stringify({ id: 'x', input: 'y', ...row }) + '\n');
+      return runCli(['validate', b]);
+    };
+    const unknown = await bad({ sandbox: { image: 'a', privileged: true } });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/tasks\.jsonl:1: field sandbox has unknown key "privileged"/);
+    const noDockerfile = await bad({ sandbox: { build: 'envs' } });
+    expect(noDockerfile.code).toBe(2);
+    expect(noDockerfile.stderr).toMatch(/tasks\.jsonl:1: field sandbox \.build folder "envs" has no Dockerfile/);
+  });
+
+  it('[sandbox] image as a template over sample fields names one image per row', async () => {
+    const b = copyOf('benchmarks/env-per-sample', `${name}-tpl`);
+    writeFileSync(join(b, 'benchmark.toml'), '[dataset]\nsource = "tasks.jsonl"\n[sandbox]\nimage = "benchrig/{metadata.flavour}:1"\n[[checks]]\ntype = "contains"\nvalue = "x"\n');
+    writeFileSync(join(b, 'tasks.jsonl'), '{"id": "a", "input": "q", "metadata": {"flavour": "busybox"}}\n{"id": "b", "input": "q"}\n');
+    const r = await runCli(['validate', b]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/key sandbox\.image: sample "b" has no field metadata\.flavour for the image template "benchrig\/\{metadata\.flavour\}:1"/);
+    writeFileSync(join(b, 'tasks.jsonl'), '{"id": "a", "input": "q", "metadata": {"flavour": "busybox"}}\n');
+    const bench2 = await loadBenchmark(b, { env: {} });
+    expect(bench2.samples[0].sandbox).toEqual({ image: 'benchrig/busybox:1' });
+  });
+});
