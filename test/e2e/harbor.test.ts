@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/benchmark/load.ts';
 import { pruneEnvImages } from '../../src/sandbox/prune.ts';
+import { docker } from '../../src/sandbox/client.ts';
 import { FIXTURES, REPO, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
 import { benchrigContainers, requireDocker } from '../support/docker.ts';
 
@@ -145,6 +146,27 @@ describe.skipIf(!hasDocker)('rows that bring their own sandbox', () => {
     const noDockerfile = await bad({ sandbox: { build: 'envs' } });
     expect(noDockerfile.code).toBe(2);
     expect(noDockerfile.stderr).toMatch(/tasks\.jsonl:1: field sandbox \.build folder "envs" has no Dockerfile/);
+  });
+
+  it('sandbox prune removes the images benchrig built for samples, by label, never another image', async () => {
+    const images = async () => (await docker().listImages()).flatMap((i) => i.RepoTags ?? []);
+    const built = (await images()).filter((t) => t.startsWith(`benchrig-env/${name}:`));
+    expect(built.length).toBeGreaterThan(0); // from the run above
+    await docker().getImage('benchrig/busybox:1').tag({ repo: `benchrig-test/unlabelled-${process.pid}`, tag: '1' });
+    try {
+      const young = await runCli(['sandbox', 'prune', '--benchmark', name, '--older-than', '7d']);
+      expect(young.code).toBe(0);
+      expect(young.stdout).toMatch(/removed 0 image\(s\), kept \d+ newer than 7d/);
+      const r = await runCli(['sandbox', 'prune', '--benchmark', name]);
+      expect(r.stdout).toContain(`removed ${built[0]}`);
+      const left = await images();
+      expect(left.filter((t) => t.startsWith(`benchrig-env/${name}:`))).toEqual([]);
+      expect(left).toContain(`benchrig-test/unlabelled-${process.pid}:1`);
+      expect(left).toContain('benchrig/busybox:1');
+      expect((await runCli(['sandbox', 'prune', '--older-than', 'soon'])).code).toBe(2);
+    } finally {
+      await docker().getImage(`benchrig-test/unlabelled-${process.pid}:1`).remove().catch(() => {});
+    }
   });
 
   it('[sandbox] image as a template over sample fields names one image per row', async () => {
