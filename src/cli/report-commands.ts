@@ -1,75 +1,21 @@
 // `benchrig report`, `benchrig view` and `benchrig init`: reading a finished run in the terminal, a
 // browser or CI, and starting a new benchmark.
 import { existsSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { initBenchmark } from '../benchmark/init.ts';
 import { BenchrigError } from '../errors.ts';
-import { slowestTrials, type SlowTrial } from '../report/analysis.ts';
 import { formatSummary } from '../report/console.ts';
 import { renderHtmlReport } from '../report/html.ts';
 import { formatJunit } from '../report/junit.ts';
 import { appendStepSummary, formatMarkdown } from '../report/markdown.ts';
-import { assertFile, reportFileSchema, resultFileSchema, runFileSchema } from '../report/schema.ts';
-import type { EvaluationReport } from '../report/types.ts';
 import { writeTextAtomic } from '../report/write.ts';
-import type { TrialResult } from '../types.ts';
 import { int } from './flags.ts';
+import { loadRun, type LoadedRun } from './load-run.ts';
 
-async function readJsonFile(path: string, name: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new BenchrigError('usage', `${name}: missing`);
-    throw err;
-  }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new BenchrigError('usage', `${name}: not valid JSON (${(err as Error).message})`);
-  }
-}
-
-/** Every result file of the run, each validated against the result schema, in file-name order. */
-async function* checkedResults(runDir: string): AsyncIterable<TrialResult> {
-  let names: string[] = [];
-  try {
-    names = await readdir(join(runDir, 'results'));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort()) {
-    const file = `results/${name}`;
-    yield assertFile(resultFileSchema, await readJsonFile(join(runDir, file), file), file) as unknown as TrialResult;
-  }
-}
-
-export interface LoadedRun {
-  dir: string;
-  report: EvaluationReport;
-  /** The run's result files, validated; each call reads them again. */
-  results: () => AsyncIterable<TrialResult>;
-  slowest: SlowTrial[];
-}
-
-/**
- * A finished run, every file checked: run.json, evaluation_report.json and each result file must
- * carry a known schema_version and match its schema, or this throws naming the file and the key.
- */
-export async function loadRun(dirArg: string): Promise<LoadedRun> {
-  const dir = resolve(dirArg);
-  if (!existsSync(dir) || !(await stat(dir)).isDirectory()) throw new BenchrigError('usage', `${dirArg}: no such run folder`);
-  if (!existsSync(join(dir, 'evaluation_report.json'))) {
-    throw new BenchrigError('usage', `${dirArg}: no evaluation_report.json (an unfinished run? \`benchrig evaluate ${dirArg}\` grades its results)`);
-  }
-  assertFile(runFileSchema, await readJsonFile(join(dir, 'run.json'), 'run.json'), 'run.json');
-  const report = assertFile(reportFileSchema, await readJsonFile(join(dir, 'evaluation_report.json'), 'evaluation_report.json'), 'evaluation_report.json') as unknown as EvaluationReport;
-  const slowest = await slowestTrials(checkedResults(dir)); // reads and checks every result file
-  return { dir, report, results: () => checkedResults(dir), slowest };
-}
+export { loadRun, type LoadedRun };
 
 export const FORMATS = ['console', 'md', 'json', 'html', 'junit'] as const;
 export type Format = (typeof FORMATS)[number];

@@ -13,7 +13,7 @@ import { renderHistoryHtml } from '../report/history-html.ts';
 import { cspFor, HISTORY_JS, INDEX_JS } from '../report/html-assets.ts';
 import { REPORT_CSP, writeHtmlReport } from '../report/html.ts';
 import { indexRuns, isRunFolder, renderIndexHtml, type RunIndex } from '../report/run-index.ts';
-import { loadRun } from './report-commands.ts';
+import { loadRun } from './load-run.ts';
 
 const MAX_COMPARED = 12;
 

@@ -10,7 +10,7 @@ import { FIXTURES, REPO, onlyRunDir, readJson, results, runCli, tempDir } from '
 import { benchrigContainers, requireDocker } from '../support/docker.ts';
 
 const hasDocker = await requireDocker();
-const byId = (dir: string) => Object.fromEntries(results(dir).map((r) => [r.task_id, r]));
+const byId = (dir: string): Record<string, any> => Object.fromEntries(results(dir).map((r) => [r.task_id, r]));
 const runIdOf = (dir: string) => readJson(join(dir, 'run.json')).run_id as string;
 
 /** A copy of a fixture under a name of its own: its images are this test's alone (tags carry the name). */

@@ -248,7 +248,7 @@ describe('runs side by side', () => {
       rows.map((x: any) => [x.name, x.pass_rate, ...x.pass_rate_ci95]));
     expect(await o.page.$$('#chart-trend polygon.band')).toHaveLength(1);
     expect(await o.page.getAttribute('#chart-trend line.gate-line', 'data-threshold')).toBe('0.8');
-    expect(await o.page.textContent('#history')).toContain('FAILED: pass_rate 0.5 < 0.8');
+    expect(await o.page.textContent('#history')).toContain('FAILED: incomplete: 1 of 7 trials without a verdict (pass_rate 0.5 < 0.8)');
     await screenshot(o.page, 'history');
     clean(o);
   });
@@ -280,9 +280,10 @@ describe('benchrig view DIR', () => {
       const { page } = o;
       const list = await page.$$eval('#runs tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1, 8).map((td) => td.textContent)));
       expect(list).toEqual([
-        ['fixture', 'fixed-bench', '2025-01-03T00:00:00.000Z', '40.0% (11.8%–76.9%)', '6', 'complete', 'gate FAILED: pass_rate 0.4 < 0.8'],
-        ['fixture', 'fixed-bench', '2025-01-02T00:00:00.000Z', '50.0% (18.8%–81.2%)', '7', 'complete', 'gate FAILED: pass_rate 0.5 < 0.8'],
-        ['fixture', 'fixed-bench', '2025-01-01T00:00:00.000Z', '50.0% (18.8%–81.2%)', '7', 'complete', 'gate FAILED: pass_rate 0.5 < 0.8'],
+        // each run has one SANDBOX_ERROR: the gate says the run is incomplete, and how the metric stood
+        ['fixture', 'fixed-bench', '2025-01-03T00:00:00.000Z', '40.0% (11.8%–76.9%)', '6', 'complete', 'gate FAILED: incomplete: 1 of 6 trials without a verdict (pass_rate 0.4 < 0.8)'],
+        ['fixture', 'fixed-bench', '2025-01-02T00:00:00.000Z', '50.0% (18.8%–81.2%)', '7', 'complete', 'gate FAILED: incomplete: 1 of 7 trials without a verdict (pass_rate 0.5 < 0.8)'],
+        ['fixture', 'fixed-bench', '2025-01-01T00:00:00.000Z', '50.0% (18.8%–81.2%)', '7', 'complete', 'gate FAILED: incomplete: 1 of 7 trials without a verdict (pass_rate 0.5 < 0.8)'],
       ]);
       await screenshot(page, 'view-run-list');
       await page.check('#runs tbody tr:nth-child(1) input');

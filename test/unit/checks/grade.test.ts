@@ -12,7 +12,7 @@ describe('CHECKS', () => {
   it('maps every type of this issue to an implementation', () => {
     expect(Object.keys(CHECKS).sort()).toEqual([
       'argument_correctness', 'contains', 'custom', 'denial_recovery', 'exact', 'json_field', 'llm_judge', 'manual',
-      'numeric', 'regex', 'sandbox_test', 'similarity', 'state', 'step_efficiency', 'tool_selection',
+      'numeric', 'regex', 'reward', 'sandbox_test', 'similarity', 'state', 'step_efficiency', 'tool_selection',
     ]);
     expect(getCheck('exact')).toBe(CHECKS.exact);
     expect(getCheck('toString')).toBeUndefined();

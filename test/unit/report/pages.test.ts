@@ -14,10 +14,10 @@ describe('page assets', () => {
 
 describe('gateText', () => {
   const gate = { metric: 'pass_rate', threshold: 0.8, value: 0.9, passed: true, detail: 'pass_rate 0.9 >= 0.8' };
-  it('restates the comparison, and adds a detail that says more (incomplete evidence)', () => {
+  it('restates the comparison, and says so first when the run is incomplete (with how the metric stood)', () => {
     expect(gateText(gate)).toBe('gate PASSED: pass_rate 0.9 ≥ 0.8');
     expect(gateText({ ...gate, passed: false, detail: 'incomplete: 2 of 10 trials without a verdict' }))
-      .toBe('gate FAILED: pass_rate 0.9 < 0.8 · incomplete: 2 of 10 trials without a verdict');
+      .toBe('gate FAILED: incomplete: 2 of 10 trials without a verdict (pass_rate 0.9 ≥ 0.8)');
     expect(gateText({ ...gate, value: null, passed: false, detail: 'missing evidence' })).toBe('gate FAILED: pass_rate: missing evidence');
     expect(gateText(null)).toBe('gate: none');
   });
