@@ -69,6 +69,11 @@ export interface GatewayRegistration {
 export interface ModelGateway {
   /** Listens; resolves with the base URL. */
   start(): Promise<{ baseUrl: string }>;
+  /**
+   * Also answers on a unix socket (mode 0666): how a sandbox with no network reaches the gateway
+   * (SPEC §17, through a forwarder inside it). The listeners do not keep the process alive.
+   */
+  listenUnix(path: string): Promise<void>;
   register(trial: GatewayTrial): GatewayRegistration;
   /** Stops listening and ends open connections. */
   close(): Promise<void>;

@@ -31,6 +31,10 @@ import { hostsReport, prepareSandboxes, resolveFleet, type SharedResources } fro
 import type { RunConsole } from './console.ts';
 import { telemetrySettings, type TraceMode } from '../telemetry/otel.ts';
 import { startRunTrace } from '../telemetry/spans.ts';
+import { ModelCircuitBreaker, type BreakerTrip } from './circuit-breaker.ts';
+import { prepareInstalledAgent } from './installed-agent.ts';
+import { modelProtocols } from './model-protocols.ts';
+import { checkModelEndpoints } from './model-check.ts';
 
 export interface RunOptions {
   benchmark: string;
@@ -98,6 +102,10 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
         maxSandboxes: cfg.run.max_sandboxes, cooldownMs: cfg.sandbox?.host_cooldown_s && cfg.sandbox.host_cooldown_s * 1000, ensureImage: usesRunImage(benchmark.samples, cfg.sandbox),
       })
     : null;
+  // An installed agent: refused now if it cannot work here, its runtime in the host cache (SPEC §17).
+  const installedAgent = await prepareInstalledAgent(cfg, agentRef.name, sandbox, opts.console.info);
+  // The model side, once, before anything is written: a wrong URL or key is not 100% AGENT_ERROR.
+  if (cfg.run.llm_cache !== 'replay') await checkModelEndpoints(cfg.llm, modelProtocols(agentRef.name, cfg.agent.options)).catch((err) => (installedAgent?.dispose(), Promise.reject(err)));
   const trials = expandTrials(benchmark.samples, cfg.n_trials);
   const settings: RunSettings = {
     benchmark_version: benchmark.version,
@@ -149,6 +157,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   }, opts.console.info));
   let sharedVolume: string | null = null;
   let status: typeof runJson.status = 'complete';
+  let tripped: BreakerTrip | null = null;
   try {
     if (shared && cfg.sandbox?.shared) sharedVolume = await shared.createVolume(runId, cfg.sandbox.shared.source);
     const hooks = await loadHooks(benchmark.hooks);
@@ -157,6 +166,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
       ...sandbox,
       shared: sharedVolume && cfg.sandbox?.shared ? { volume: sharedVolume, mount: cfg.sandbox.shared.mount } : null,
     });
+    if (installedAgent) run.installed = installedAgent.installed;
 
     // Samples that bring their own sandbox get its image (found, built or pulled) before they run.
     const environments = sandbox && bringsOwnSandbox(benchmark.samples)
@@ -175,13 +185,14 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     // 4. every trial, on the chosen pool
     const pool = await makePool(runTrace?.carry(run) ?? run, { workers: cfg.run.workers, perWorker: cfg.run.per_worker, maxSandboxes: cfg.run.max_sandboxes ?? shared?.fleet?.limit });
     opts.console.start(benchmark, toRun.length, runDir, cfg.run.mode);
+    const breaker = new ModelCircuitBreaker(cfg.agent.name === 'nop' ? 0 : 5);
     try {
-      await schedule(pool, toRun, {
+      await schedule(pool, breaker.gate(toRun), {
         signal: opts.signal,
         // Events cross worker boundaries only when someone reads them live (--verbose).
         hooks: opts.console.wantsEvents ? { onEvent: opts.console.event } : {},
         onStart: opts.console.trialStarted,
-        onResult: opts.console.trialFinished,
+        onResult: (r) => (breaker.observe(r), opts.console.trialFinished(r)),
         onRetry: (t, attempt, r) => opts.console.warn(`${t.taskId}: infrastructure error (${r.error?.message ?? 'sandbox'}); retrying with a fresh sandbox (${attempt})`),
         ...(prepare ? { prepare } : {}),
       });
@@ -189,12 +200,18 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
       await pool.close();
     }
     if (opts.signal.aborted) status = 'interrupted';
+    tripped = breaker.finish();
+    if (tripped && status === 'complete') {
+      status = 'failed';
+      opts.console.warn(`stopped: the first 5 trials all failed with the same model error (${tripped.error}); ${tripped.trials_not_started} trial(s) never started`);
+    }
   } catch (err) {
     status = opts.signal.aborted ? 'interrupted' : 'failed';
     if (!opts.signal.aborted) throw err;
   } finally {
     // a backstop: whatever a trial could not remove is removed by its run label (unless kept on purpose)
     if (shared && !cfg.run.keep_sandbox) await shared.cleanup(runId, sharedVolume).catch(() => {});
+    installedAgent?.dispose();
     // 5. the report, rebuilt from the result files, whatever happened above
     runJson.status = status;
     runJson.finished_at = new Date().toISOString();
@@ -213,6 +230,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   });
   // on a fleet: trials and infrastructure errors per Docker host
   if (shared?.fleet) Object.assign(report, { hosts: await hostsReport(shared.fleet, readResults(runDir)) });
+  if (tripped) Object.assign(report, { circuit_breaker: tripped });
   await writeJsonAtomic(join(runDir, 'evaluation_report.json'), report);
   // the same report for people: report.html in the run folder, Markdown on a GitHub Actions run page
   await writeHtmlReport(runDir, report).catch((err) => opts.console.warn(`report.html not written: ${(err as Error).message}`));
@@ -220,7 +238,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   if (stepSummary) await appendStepSummary(stepSummary, report).catch((err) => opts.console.warn(`$GITHUB_STEP_SUMMARY not written: ${(err as Error).message}`));
   await rm(join(runDir, '.tmp'), { recursive: true, force: true });
   opts.console.summary(report, runDir);
-  return { exitCode: exitCode(report), runDir, report };
+  return { exitCode: tripped && report.run.status !== 'interrupted' ? 3 : exitCode(report), runDir, report };
 }
 
 /** `run`'s exit code (SPEC §3): 130 for an interrupted run, else the gate's. */
