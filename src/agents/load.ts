@@ -40,7 +40,9 @@ export async function loadAgentFactory(agent: { name: string; module?: string })
     ? await importUserModule(agent.module)
     : isBuiltin(agent.name)
       ? await BUILTIN_AGENTS[agent.name]()
-      : {};
+      : isInstalledAgent(agent.name)
+        ? await import('./installed/agent.ts')
+        : {};
   const factory = mod.default ?? mod.createAgent;
   if (typeof factory !== 'function')
     throw new Error(`agent ${agent.name}: the module must default-export a factory or export createAgent`);

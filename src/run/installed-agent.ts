@@ -34,7 +34,7 @@ export async function prepareInstalledAgent(cfg: Config, agentName: string, sand
 
   const nodeDir = join(await ensurePackage(NODE_PACKAGE, { log, ignoreScripts: true }), 'node_modules', NODE_PACKAGE.name);
   const agentDir = await ensurePackage(spec.package, { log });
-  if (spec.needsGlibc && !sandbox.build) await requireGlibc(sandbox.image, spec.name);
+  if (spec.needsGlibc) await requireGlibc(sandbox.image, spec.name);
 
   // Short (a unix socket path has 108 bytes), outside the run folder, readable by the sandbox's user.
   const socketDir = mkdtempSync(join(tmpdir(), 'benchrig-gw-'));

@@ -1,0 +1,102 @@
+// The end-to-end suite every preset passes (issue #15): the task solved in the Debian sandbox and
+// graded; the gateway saw the agent's calls (count, tokens) and its tool calls; the upstream key is
+// nowhere in the container; the sandbox reaches the gateway and nothing else; the budget stops it
+// after exactly N calls; record then replay gives the same verdict with no upstream at all.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { readJson } from '../../support/cli.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { benchrigContainers, requireDocker } from '../../support/docker.ts';
+import type { UpstreamServer } from '../../support/upstream-server.ts';
+import { USAGE } from '../../support/agent-script.ts';
+import { docker, KEY, modelCalls, runPreset, shellAgentScript, startDecoy, startUpstreamServer, taskCommand, tempDir, writeConfig, type PresetRun } from './harness.ts';
+
+export async function presetSuite(preset: string, o: { shellTool: string; api: 'chat' | 'responses' | 'messages' }) {
+  describe.skipIf(!(await requireDocker()))(`cli:${preset}`, () => {
+    let upstream: UpstreamServer;
+    let decoy: Awaited<ReturnType<typeof startDecoy>>;
+    let out: string;
+    let config: string;
+    let recorded: PresetRun;
+    let upstreamCalls = 0;
+
+    beforeAll(async () => {
+      upstream = await startUpstreamServer();
+      decoy = await startDecoy();
+      upstream.setScript(shellAgentScript(taskCommand(decoy.port)));
+      out = tempDir();
+      config = writeConfig(out, upstream.url);
+      // Kept, so that the test can look inside the container the agent ran in.
+      recorded = await runPreset(preset, { out, config, extra: ['--llm-cache', 'record', '--keep-sandbox'] });
+      upstreamCalls = modelCalls(upstream).length;
+    }, 300_000);
+    afterAll(async () => {
+      const id = recorded?.result?.metadata?.sandbox?.container;
+      if (id) docker('rm', '-f', id);
+      await upstream?.close();
+      await decoy?.close();
+      if (out) rmSync(out, { recursive: true, force: true });
+    });
+
+    it('solves the task in the sandbox, graded by its tests; every model call went through the gateway', () => {
+      const r = recorded.result;
+      expect(recorded.code, recorded.stderr).toBe(0);
+      expect(r.status).toBe('PASSED');
+      expect(r.checks[0]).toMatchObject({ name: 'tests pass', passed: true });
+      const calls = r.events.filter((e: any) => e.type === 'llm_call');
+      expect(calls.length).toBe(upstreamCalls);
+      expect(r.metadata.llm_calls).toBe(upstreamCalls);
+      expect(calls.every((e: any) => e.api === o.api && e.model === 'upstream-model' && !e.error)).toBe(true);
+      // the call that answered with the tool call, and its tokens from the usage block
+      expect(calls.some((e: any) => e.tokens.input === USAGE.tool.input && e.tokens.output === USAGE.tool.output)).toBe(true);
+      const tools = r.events.filter((e: any) => e.type === 'tool_call');
+      expect(tools.map((e: any) => e.tool)).toContain(o.shellTool);
+      expect(JSON.stringify(tools[0].args)).toContain('echo 42 > answer.txt');
+      // the CLI's own process: its exit code in the result
+      expect(r.events.some((e: any) => e.type === 'log' && e.message === `${preset} exited 0`)).toBe(true);
+      // every request reached the upstream with the upstream key, never the trial's token
+      expect(modelCalls(upstream).every((q) => (q.headers.authorization ?? q.headers['x-api-key'] ?? '').includes(KEY))).toBe(true);
+    });
+
+    it('the upstream key is nowhere in the container: not its environment, not the agent\'s, not a file', () => {
+      const id = recorded.result.metadata.sandbox.container;
+      expect(docker('inspect', id)).not.toContain(KEY);
+      const env = docker('exec', id, 'cat', '/workspace/agent-env.txt');
+      expect(env).toMatch(/brg-/); // the agent's key is its trial token
+      expect(env).not.toContain(KEY);
+      // the whole file system, but the host's read-only runtime cache (installed before any run)
+      const grep = docker('exec', id, 'sh', '-c', `grep -rlsF '${KEY}' / --exclude-dir=proc --exclude-dir=sys --exclude-dir=benchrig; echo scanned`);
+      expect(grep.trim()).toBe('scanned');
+    });
+
+    it('from inside the sandbox the gateway answers and nothing else does: no host port, no internet', () => {
+      const id = recorded.result.metadata.sandbox.container;
+      const net = docker('exec', id, 'cat', '/workspace/net.txt');
+      const lines = net.trim().split('\n');
+      expect(lines[0]).toMatch(/^http:\/\/127\.0\.0\.1:18080\/ REACHED 200$/);
+      expect(lines.slice(1).every((l) => / BLOCKED /.test(l)), net).toBe(true);
+      expect(lines).toHaveLength(5);
+      expect(decoy.hits).toBe(0);
+    });
+
+    it('record, then replay with no upstream at all: the same verdict, the same calls', async () => {
+      const noUpstream = writeConfig(tempDir(), 'http://127.0.0.1:9/v1'); // nothing listens there
+      const replayed = await runPreset(preset, { out, config: noUpstream, extra: ['--llm-cache', 'replay'] });
+      expect(replayed.code, replayed.stderr).toBe(0);
+      expect(replayed.result.status).toBe(recorded.result.status);
+      expect(replayed.result.score).toBe(recorded.result.score);
+      const calls = (r: PresetRun) => r.result.events.filter((e: any) => e.type === 'llm_call').map((e: any) => [e.tokens, e.error ?? null]);
+      expect(calls(replayed)).toEqual(calls(recorded));
+      expect(await benchrigContainers(readJson(join(replayed.dir, 'run.json')).run_id)).toEqual([]);
+    }, 300_000);
+
+    it('the budget stops it after exactly N calls: stop reason llm_budget, graded on what it did', async () => {
+      const before = modelCalls(upstream).length;
+      const b = await runPreset(preset, { out: tempDir(), config, extra: ['--max-llm-calls', '1'] });
+      expect(b.result.stop_reason).toBe('llm_budget');
+      expect(b.result.metadata.llm_calls).toBe(1);
+      expect(modelCalls(upstream).length - before).toBe(1);
+      expect(b.result.status).toMatch(/^(PASSED|FAILED)$/); // graded, not an error
+    }, 300_000);
+  });
+}
