@@ -40,6 +40,8 @@ export interface GatewayTrial {
   budget: number | null;
   /** Separates identical requests of different trials in the cache, like the react client's scope. */
   cacheScope?: string;
+  /** Text the agent puts in its prompts that differs between runs; ignored by the cache key (global regexes). */
+  volatile?: RegExp[];
   /** Every `llm_call` and `tool_call` event, in the order the calls finish. */
   onEvent(event: NewEvent): void;
   /** Once, at the first request past the budget (it was refused with a 400): stop with `llm_budget`. */

@@ -46,6 +46,7 @@ export default async function createInstalledAgent(context: AgentContext): Promi
     id: `${input.sample.id}#${input.trial}`,
     budget: run.limits.max_llm_calls,
     cacheScope: `trial ${input.trial}`,
+    volatile: spec.volatile,
     onEvent: ctx.record,
     onBudgetExhausted: (err) => (budgetSpent = err), // the CLI exits by itself on the 400 (0.4–7 s)
     onModelError: (message) => ((modelError ??= message), stopCurrent?.()), // CLIs retry a 502 for minutes

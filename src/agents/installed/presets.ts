@@ -23,6 +23,7 @@ const qwenCode: InstalledAgentSpec = {
     }),
   }),
   collect: ['.qwen'],
+  volatile: [/Process Group PGID: \d+/g], // its shell tool's result names the process group
 };
 
 const codex: InstalledAgentSpec = {
@@ -44,6 +45,8 @@ const codex: InstalledAgentSpec = {
   env: (gw) => ({ BENCHRIG_API_KEY: gw.token, CODEX_HOME: `${gw.home}/.codex` }),
   files: () => ({ '.codex/.keep': '' }),
   collect: ['.codex/sessions'],
+  // session, turn, item and installation ids (uuids), and its exec tool's chunk id and wall time
+  volatile: [/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, /Chunk ID: [0-9a-f]+/g, /Wall time: [0-9.]+ seconds/g],
 };
 
 const claudeCode: InstalledAgentSpec = {

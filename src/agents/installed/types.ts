@@ -36,6 +36,8 @@ export interface InstalledAgentSpec {
   env(gw: GatewayView): Record<string, string>;
   /** Files written before the first turn (paths absolute or relative to the home folder). */
   files?(gw: GatewayView): Record<string, string>;
+  /** Run-to-run text in its prompts (process ids…) that `--llm-cache` must ignore; global regexes. */
+  volatile?: RegExp[];
   /** Folders or files (relative to the home folder) copied out after the trial, as artifacts. */
   collect: string[];
 }

@@ -33,14 +33,31 @@ export async function startDecoy(): Promise<{ port: number; hits: number; close(
 }
 
 /**
- * The shell command the model asks for: it solves the task, dumps the agent's environment, and
- * probes the network from inside: the gateway's forwarder, the host's decoy server on the bridge
- * address and on the host's loopback port, and a name on the internet.
+ * The shell command the model asks for: it solves the task, then reports, as the agent's own tool
+ * output (which the scripted model receives in the next request), whether the upstream key is in the
+ * agent's environment, the container's (PID 1) or any file, and what the network reaches from
+ * inside: the gateway's forwarder, the host's decoy on the bridge address and on loopback, the
+ * internet by name and by address. The key is assembled at run time, so the command never holds it.
  */
 export function taskCommand(decoyPort: number): string {
   const targets = [`http://127.0.0.1:18080/`, `http://${bridgeGateway()}:${decoyPort}/`, `http://127.0.0.1:${decoyPort}/`, 'http://example.com/', 'http://1.1.1.1/'];
-  const probe = `const t=${JSON.stringify(targets)};Promise.all(t.map(u=>fetch(u,{signal:AbortSignal.timeout(3000)}).then(r=>u+' REACHED '+r.status,e=>u+' BLOCKED '+((e.cause&&e.cause.code)||e.name)))).then(l=>console.log(l.join('\\n')))`;
-  return `echo 42 > answer.txt; env > agent-env.txt; node -e "${probe.replaceAll('"', '\\"')}" > net.txt 2>&1`;
+  const probe = `const t=${JSON.stringify(targets)};Promise.all(t.map(u=>fetch(u,{signal:AbortSignal.timeout(3000)}).then(r=>u+' REACHED '+r.status,e=>u+' BLOCKED'))).then(l=>console.log(l.join('\\n')))`;
+  const [head, tail] = [KEY.slice(0, 12), KEY.slice(12)];
+  return [
+    'echo 42 > answer.txt',
+    `k="$(printf '%s%s' '${head}' '${tail}')"`,
+    'echo "agent-env-key: $(env | grep -cF "$k")"',
+    'echo "agent-key-is-token: $(env | grep -c "=brg-")"',
+    `echo "container-env-key: $(tr '\\0' '\\n' < /proc/1/environ | grep -cF "$k")"`,
+    'echo "files-with-key: $(grep -rlsF "$k" / --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev --exclude-dir=benchrig | wc -l)"',
+    `/opt/benchrig/node/bin/node -e "${probe.replaceAll('"', '\\"')}"`,
+  ].join('; ');
+}
+
+/** The tool output the CLI sent back to the model (the second model request of the run). */
+export function toolOutput(u: UpstreamServer): string {
+  const req = u.requests.filter((r) => r.api !== 'count_tokens').find((r) => JSON.stringify(r.body).includes('agent-env-key'));
+  return req ? JSON.stringify(req.body) : '';
 }
 
 export function writeConfig(dir: string, upstreamUrl: string): string {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { benchrigContainers, requireDocker } from '../../support/docker.ts';
 import type { UpstreamServer } from '../../support/upstream-server.ts';
 import { USAGE } from '../../support/agent-script.ts';
-import { docker, KEY, modelCalls, runPreset, shellAgentScript, startDecoy, startUpstreamServer, taskCommand, tempDir, writeConfig, type PresetRun } from './harness.ts';
+import { KEY, toolOutput, modelCalls, runPreset, shellAgentScript, startDecoy, startUpstreamServer, taskCommand, tempDir, writeConfig, type PresetRun } from './harness.ts';
 
 export async function presetSuite(preset: string, o: { shellTool: string; api: 'chat' | 'responses' | 'messages' }) {
   describe.skipIf(!(await requireDocker()))(`cli:${preset}`, () => {
@@ -26,13 +26,10 @@ export async function presetSuite(preset: string, o: { shellTool: string; api: '
       upstream.setScript(shellAgentScript(taskCommand(decoy.port)));
       out = tempDir();
       config = writeConfig(out, upstream.url);
-      // Kept, so that the test can look inside the container the agent ran in.
-      recorded = await runPreset(preset, { out, config, extra: ['--llm-cache', 'record', '--keep-sandbox'] });
+      recorded = await runPreset(preset, { out, config, extra: ['--llm-cache', 'record'] });
       upstreamCalls = modelCalls(upstream).length;
     }, 300_000);
     afterAll(async () => {
-      const id = recorded?.result?.metadata?.sandbox?.container;
-      if (id) docker('rm', '-f', id);
       await upstream?.close();
       await decoy?.close();
       if (out) rmSync(out, { recursive: true, force: true });
@@ -59,23 +56,19 @@ export async function presetSuite(preset: string, o: { shellTool: string; api: '
     });
 
     it('the upstream key is nowhere in the container: not its environment, not the agent\'s, not a file', () => {
-      const id = recorded.result.metadata.sandbox.container;
-      expect(docker('inspect', id)).not.toContain(KEY);
-      const env = docker('exec', id, 'cat', '/workspace/agent-env.txt');
-      expect(env).toMatch(/brg-/); // the agent's key is its trial token
-      expect(env).not.toContain(KEY);
-      // the whole file system, but the host's read-only runtime cache (installed before any run)
-      const grep = docker('exec', id, 'sh', '-c', `grep -rlsF '${KEY}' / --exclude-dir=proc --exclude-dir=sys --exclude-dir=benchrig; echo scanned`);
-      expect(grep.trim()).toBe('scanned');
+      const seen = toolOutput(upstream);
+      expect(seen).toMatch(/agent-env-key: 0/);
+      expect(seen).toMatch(/agent-key-is-token: [1-9]/); // the agent's key is its trial token
+      expect(seen).toMatch(/container-env-key: 0/);
+      expect(seen).toMatch(/files-with-key: 0/); // every file but the host's read-only runtime cache
+      expect(seen).not.toContain(KEY);
     });
 
     it('from inside the sandbox the gateway answers and nothing else does: no host port, no internet', () => {
-      const id = recorded.result.metadata.sandbox.container;
-      const net = docker('exec', id, 'cat', '/workspace/net.txt');
-      const lines = net.trim().split('\n');
-      expect(lines[0]).toMatch(/^http:\/\/127\.0\.0\.1:18080\/ REACHED 200$/);
-      expect(lines.slice(1).every((l) => / BLOCKED /.test(l)), net).toBe(true);
-      expect(lines).toHaveLength(5);
+      const seen = toolOutput(upstream);
+      expect(seen).toContain('http://127.0.0.1:18080/ REACHED 200');
+      for (const blocked of [`:${decoy.port}/ BLOCKED`, `127.0.0.1:${decoy.port}/ BLOCKED`, 'example.com/ BLOCKED', '1.1.1.1/ BLOCKED']) expect(seen).toContain(blocked);
+      expect(seen).not.toMatch(/REACHED (?!200)/);
       expect(decoy.hits).toBe(0);
     });
 
