@@ -59,7 +59,7 @@ export async function presetSuite(preset: string, o: { shellTool: string; api: '
       const seen = toolOutput(upstream);
       expect(seen).toMatch(/agent-env-key: 0/);
       expect(seen).toMatch(/agent-key-is-token: [1-9]/); // the agent's key is its trial token
-      expect(seen).toMatch(/container-env-key: 0/);
+      expect(seen).toMatch(/process-env-key: 0/); // every process the agent can see
       expect(seen).toMatch(/files-with-key: 0/); // every file but the host's read-only runtime cache
       expect(seen).not.toContain(KEY);
     });
@@ -68,7 +68,7 @@ export async function presetSuite(preset: string, o: { shellTool: string; api: '
       const seen = toolOutput(upstream);
       expect(seen).toContain('http://127.0.0.1:18080/ REACHED 200');
       for (const blocked of [`:${decoy.port}/ BLOCKED`, `127.0.0.1:${decoy.port}/ BLOCKED`, 'example.com/ BLOCKED', '1.1.1.1/ BLOCKED']) expect(seen).toContain(blocked);
-      expect(seen).not.toMatch(/REACHED (?!200)/);
+      expect(seen).not.toMatch(/\/ REACHED (?!200)/);
       expect(decoy.hits).toBe(0);
     });
 
