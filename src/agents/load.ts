@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { BenchrigError } from '../errors.ts';
 import { importUserModule } from '../loader/user-module.ts';
+import { installedSpec, isInstalledAgent } from './installed/resolve.ts';
 import type { AgentFactory } from './types.ts';
 
 /** Built-ins load lazily so that a worker pays only for the agent it runs. */
@@ -21,11 +22,13 @@ const isBuiltin = (name: string): name is BuiltinAgent => Object.hasOwn(BUILTIN_
 /** Decide, in the main process and before anything runs, what `--agent` names (exit 2 if nothing). */
 export function resolveAgentRef(ref: string, cwd: string): { name: string; module?: string } {
   if (isBuiltin(ref)) return { name: ref };
+  // cli:<preset> (or cli with [agent.options]): checked in full by the run, with the options
+  if (isInstalledAgent(ref)) return ref === 'cli' ? { name: ref } : (installedSpec(ref, {}), { name: ref });
   const looksLikePath = /[\\/]/.test(ref) || /\.(m?[jt]s|cjs)$/.test(ref);
   if (!looksLikePath)
     throw new BenchrigError(
       'usage',
-      `unknown agent "${ref}": use a built-in (${Object.keys(BUILTIN_AGENTS).join(', ')}) or a path to a module`,
+      `unknown agent "${ref}": use a built-in (${Object.keys(BUILTIN_AGENTS).join(', ')}), cli:<preset> or a path to a module`,
     );
   const abs = isAbsolute(ref) ? ref : resolve(cwd, ref);
   if (!existsSync(abs)) throw new BenchrigError('usage', `agent module not found: ${ref} (looked at ${abs})`);
@@ -37,7 +40,9 @@ export async function loadAgentFactory(agent: { name: string; module?: string })
     ? await importUserModule(agent.module)
     : isBuiltin(agent.name)
       ? await BUILTIN_AGENTS[agent.name]()
-      : {};
+      : isInstalledAgent(agent.name)
+        ? await import('./installed/agent.ts')
+        : {};
   const factory = mod.default ?? mod.createAgent;
   if (typeof factory !== 'function')
     throw new Error(`agent ${agent.name}: the module must default-export a factory or export createAgent`);

@@ -46,7 +46,8 @@ export function exitCodeFor(err: unknown): number {
   }
   if (err instanceof BenchrigError) {
     process.stderr.write(`benchrig: ${err.message}${err.hint ? `\n  ${err.hint}` : ''}\n`);
-    return err.kind === 'docker_unavailable' || err.kind === 'storage' ? EXIT.infra : err.kind === 'interrupted' ? EXIT.interrupted : EXIT.usage;
+    // the model side or an agent's install unavailable is infrastructure too (exit 3), as is a full disk
+    return err.kind === 'docker_unavailable' || err.kind === 'storage' || err.kind === 'llm' || err.kind === 'sandbox' ? EXIT.infra : err.kind === 'interrupted' ? EXIT.interrupted : EXIT.usage;
   }
   if (err instanceof SandboxError) {
     process.stderr.write(`benchrig: Docker failed: ${err.message}\n`);

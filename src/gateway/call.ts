@@ -63,7 +63,7 @@ export async function handleCall(c: CallContext): Promise<void> {
 
   // Only the cache needs the whole request parsed.
   const request = c.cache ? (JSON.parse(payload.toString('utf8')) as Record<string, unknown>) : null;
-  const key = request ? gatewayCacheKey(c.route, request, entry.trial.cacheScope) : '';
+  const key = request ? gatewayCacheKey(c.route, request, entry.trial.cacheScope, entry.trial.volatile) : '';
   if (c.cache) {
     const hit = await c.cache.store.get<StoredAnswer>(key);
     if (hit && hit.response.gateway === 1) {

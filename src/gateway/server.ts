@@ -2,7 +2,8 @@
 // requests that carry a registered trial's token, counts each model request against that trial's
 // budget before anything else, and forwards it to the upstream of its protocol (call.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { chmodSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { LlmCache } from '../llm/cache.ts';
 import { handleCall } from './call.ts';
 import { readBody } from './forward.ts';
@@ -31,6 +32,7 @@ export function createModelGateway(opts: GatewayOptions): ModelGateway {
   const sockets = new Set<Socket>();
   const inFlight = new Set<AbortController>();
   let baseUrl = '';
+  const unixServers: NetServer[] = [];
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err) => {
@@ -131,6 +133,18 @@ export function createModelGateway(opts: GatewayOptions): ModelGateway {
       }
       return { baseUrl };
     },
+    async listenUnix(path: string) {
+      // The same HTTP server, fed the socket's connections: one handler, one set of sockets to close.
+      const unix = createNetServer((conn) => server.emit('connection', conn));
+      await new Promise<void>((resolve, reject) => {
+        unix.once('error', reject);
+        unix.listen(path, () => (unix.off('error', reject), resolve()));
+      });
+      chmodSync(path, 0o666); // the agent may run as an unprivileged user
+      unix.unref();
+      server.unref(); // a worker whose trials are done exits; the run's socket folder goes with the run
+      unixServers.push(unix);
+    },
     register(trial: GatewayTrial): GatewayRegistration {
       if (!baseUrl) throw new Error('ModelGateway.register before start()');
       const { token, entry } = registry.register(trial);
@@ -146,6 +160,7 @@ export function createModelGateway(opts: GatewayOptions): ModelGateway {
     },
     async close() {
       for (const c of inFlight) c.abort();
+      for (const u of unixServers.splice(0)) u.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const s of sockets) s.destroy();
       if (baseUrl) await closed;

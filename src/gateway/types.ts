@@ -40,6 +40,8 @@ export interface GatewayTrial {
   budget: number | null;
   /** Separates identical requests of different trials in the cache, like the react client's scope. */
   cacheScope?: string;
+  /** Text the agent puts in its prompts that differs between runs; ignored by the cache key (global regexes). */
+  volatile?: RegExp[];
   /** Every `llm_call` and `tool_call` event, in the order the calls finish. */
   onEvent(event: NewEvent): void;
   /** Once, at the first request past the budget (it was refused with a 400): stop with `llm_budget`. */
@@ -69,6 +71,11 @@ export interface GatewayRegistration {
 export interface ModelGateway {
   /** Listens; resolves with the base URL. */
   start(): Promise<{ baseUrl: string }>;
+  /**
+   * Also answers on a unix socket (mode 0666): how a sandbox with no network reaches the gateway
+   * (SPEC §17, through a forwarder inside it). The listeners do not keep the process alive.
+   */
+  listenUnix(path: string): Promise<void>;
   register(trial: GatewayTrial): GatewayRegistration;
   /** Stops listening and ends open connections. */
   close(): Promise<void>;

@@ -36,6 +36,10 @@ import { checkOutputWritable, isStorageError, probeWrite, storageFailure } from 
 import { guardRunJson } from './run-status.ts';
 import { acquireRunLock } from './run-lock.ts';
 import type { TrialResult } from '../types.ts';
+import { ModelCircuitBreaker, type BreakerTrip } from './circuit-breaker.ts';
+import { prepareInstalledAgent } from './installed-agent.ts';
+import { modelProtocols } from './model-protocols.ts';
+import { checkModelEndpoints } from './model-check.ts';
 
 export interface RunOptions {
   benchmark: string;
@@ -108,6 +112,10 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
         ensureImage: usesRunImage(benchmark.samples, cfg.sandbox), signal: opts.signal,
       })
     : null;
+  // An installed agent: refused now if it cannot work here, its runtime in the host cache (SPEC §17).
+  const installedAgent = await prepareInstalledAgent(cfg, agentRef.name, sandbox, opts.console.info);
+  // The model side, once, before anything is written: a wrong URL or key is not 100% AGENT_ERROR.
+  if (cfg.run.llm_cache !== 'replay') await checkModelEndpoints(cfg.llm, modelProtocols(agentRef.name, cfg.agent.options)).catch((err) => (installedAgent?.dispose(), Promise.reject(err)));
   const trials = expandTrials(benchmark.samples, cfg.n_trials);
   const settings: RunSettings = {
     benchmark_version: benchmark.version,
@@ -182,6 +190,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     else if (said) stopForStorage(file, Object.assign(new Error(r.error.message), { code: said }));
     else opts.console.warn(`${r.task_id}: its result could not be saved (${r.error.message})`);
   };
+  let tripped: BreakerTrip | null = null;
   try {
     if (shared && cfg.sandbox?.shared) sharedVolume = await shared.createVolume(runId, cfg.sandbox.shared.source);
     const hooks = await loadHooks(benchmark.hooks);
@@ -190,6 +199,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
       ...sandbox,
       shared: sharedVolume && cfg.sandbox?.shared ? { volume: sharedVolume, mount: cfg.sandbox.shared.mount } : null,
     });
+    if (installedAgent) run.installed = installedAgent.installed;
 
     // Samples that bring their own sandbox get its image (found, built or pulled) before they run.
     const environments = sandbox && bringsOwnSandbox(benchmark.samples)
@@ -208,13 +218,14 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     // 4. every trial, on the chosen pool
     const pool = await makePool(runTrace?.carry(run) ?? run, { workers: cfg.run.workers, perWorker: cfg.run.per_worker, maxSandboxes: cfg.run.max_sandboxes ?? shared?.fleet?.limit });
     opts.console.start(benchmark, toRun.length, runDir, cfg.run.mode);
+    const breaker = new ModelCircuitBreaker(cfg.agent.name === 'nop' ? 0 : 5);
     try {
-      await schedule(pool, toRun, {
+      await schedule(pool, breaker.gate(toRun), {
         signal: runSignal,
         // Events cross worker boundaries only when someone reads them live (--verbose).
         hooks: opts.console.wantsEvents ? { onEvent: opts.console.event } : {},
         onStart: opts.console.trialStarted,
-        onResult: (r) => (opts.console.trialFinished(r), checkSaved(r)),
+        onResult: (r) => (breaker.observe(r), opts.console.trialFinished(r), checkSaved(r)),
         onRetry: (t, attempt, r) => opts.console.warn(`${t.taskId}: infrastructure error (${r.error?.message ?? 'sandbox'}); retrying with a fresh sandbox (${attempt})`),
         ...(prepare ? { prepare } : {}),
       });
@@ -223,6 +234,11 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     }
     if (storage) status = 'failed';
     else if (opts.signal.aborted) status = 'interrupted';
+    tripped = breaker.finish();
+    if (tripped && status === 'complete') {
+      status = 'failed';
+      opts.console.warn(`stopped: the first 5 trials all failed with the same model error (${tripped.error}); ${tripped.trials_not_started} trial(s) never started`);
+    }
   } catch (err) {
     // single mode: a result that could not be saved rejects the trial itself
     if (isStorageError(err)) stopForStorage(join(runDir, 'results'), err);
@@ -231,6 +247,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   } finally {
     // a backstop: whatever a trial could not remove is removed by its run label (unless kept on purpose)
     if (shared && !cfg.run.keep_sandbox) await shared.cleanup(runId, sharedVolume).catch(() => {});
+    installedAgent?.dispose();
     // 5. the report, rebuilt from the result files, whatever happened above
     runJson.status = status;
     runJson.finished_at = new Date().toISOString();
@@ -263,6 +280,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   });
   // on a fleet: trials and infrastructure errors per Docker host
   if (shared?.fleet) Object.assign(report, { hosts: await hostsReport(shared.fleet, readResults(runDir)) });
+  if (tripped) Object.assign(report, { circuit_breaker: tripped });
   await writeJsonAtomic(join(runDir, 'evaluation_report.json'), report).catch(asStorage(join(runDir, 'evaluation_report.json')));
   // the same report for people: report.html in the run folder, Markdown on a GitHub Actions run page
   await writeHtmlReport(runDir, report).catch((err) => opts.console.warn(`report.html not written: ${(err as Error).message}`));
@@ -270,7 +288,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   if (stepSummary) await appendStepSummary(stepSummary, report).catch((err) => opts.console.warn(`$GITHUB_STEP_SUMMARY not written: ${(err as Error).message}`));
   await rm(join(runDir, '.tmp'), { recursive: true, force: true });
   opts.console.summary(report, runDir);
-  return { exitCode: exitCode(report), runDir, report };
+  return { exitCode: tripped && report.run.status !== 'interrupted' ? 3 : exitCode(report), runDir, report };
 }
 
 /** An errno of the disk as the user's error naming the path (exit 3); anything else as it was. */

@@ -236,6 +236,7 @@ export function createOptions(spec: SandboxSpec, labels: SandboxLabels, toolbox:
       Mounts: [
         { Type: 'volume', Source: toolbox, Target: TOOLBOX_MOUNT, ReadOnly: true, VolumeOptions: { NoCopy: true } as Docker.MountSettings['VolumeOptions'] },
         ...(spec.shared ? [{ Type: 'volume' as const, Source: spec.shared.volume, Target: spec.shared.mount, ReadOnly: true }] : []),
+        ...(spec.mounts ?? []).map((m) => ({ Type: 'bind' as const, Source: m.source, Target: m.target, ReadOnly: m.readOnly })),
       ],
     },
   };

@@ -59,6 +59,7 @@ export async function runExec(target: ExecTarget, cmd: string | string[], opts: 
         AttachStdin: withStdin,
         Tty: false,
         WorkingDir: cwd,
+        ...(opts.user ? { User: opts.user } : {}),
         Env: [...env, `${MARKER_VAR}=${marker}`],
       }),
       DEFAULT_DEADLINE_MS,

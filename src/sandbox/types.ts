@@ -12,6 +12,8 @@ export interface ExecOptions {
    * toolbox's `sh -c`, and the toolbox's applets come first on PATH. Grading commands run this way.
    */
   trusted?: boolean;
+  /** The user the command runs as (`uid[:gid]`); default: the image's. */
+  user?: string;
 }
 
 /** What the daemon says of a sandbox after a failure: who is to blame depends on it (SPEC §7). */
@@ -77,6 +79,11 @@ export interface SandboxSpec {
   fleet?: DockerHostSpec[] | null;
   /** The fleet host placed for this start (set per trial from its sandbox slot). */
   host?: string;
+  /**
+   * Host folders bind-mounted into the container: only an installed agent's read-only runtime
+   * cache and the folder of the model gateway's socket (SPEC §17); a benchmark cannot set them.
+   */
+  mounts?: Array<{ source: string; target: string; readOnly: boolean }>;
 }
 
 export interface SandboxLabels {

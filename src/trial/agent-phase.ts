@@ -1,5 +1,6 @@
 // Phases 4 and 5 of a trial: load the agent in this worker and hold the conversation, racing the
 // trial's abort signal so that a hung agent cannot hold the trial past its timeout.
+import { isInstalledAgent } from '../agents/installed/resolve.ts';
 import { loadAgentFactory } from '../agents/load.ts';
 import type { Agent, AgentContext, AgentFactory, TrustedAgentContext } from '../agents/types.ts';
 import { publicSample } from '../benchmark/public.ts';
@@ -29,18 +30,22 @@ export async function runAgentPhase(
 
   const factory = await agentFactory(run.agent);
   const builtin = !run.agent.module;
+  // An installed agent's model calls are recorded by the gateway; its own exec of the CLI is not a tool call.
+  const installed = builtin && isInstalledAgent(run.agent.name);
   const ctx: AgentContext = {
     sessionId: s.sessionId,
     sample: publicSample(input.sample),
     // Built-in react records its own tool calls under its tool names; others are recorded for them.
-    sandbox: s.sandbox ? (builtin && run.agent.name === 'react' ? s.sandbox : (recordedSandbox(s.sandbox, recorder.record) as Sandbox)) : undefined,
+    sandbox: s.sandbox ? ((builtin && run.agent.name === 'react') || installed ? s.sandbox : (recordedSandbox(s.sandbox, recorder.record) as Sandbox)) : undefined,
     llm: agentLlm,
     options: run.agent.options,
     signal,
     record: recorder.record,
   };
   // Only the oracle sees ground truth; it is a built-in, never a module.
-  const agentCtx = builtin && run.agent.name === 'oracle' ? ({ ...ctx, groundTruth: input.sample, benchmarkDir: run.benchmark.dir } as TrustedAgentContext) : ctx;
+  const agentCtx = builtin && run.agent.name === 'oracle' ? ({ ...ctx, groundTruth: input.sample, benchmarkDir: run.benchmark.dir } as TrustedAgentContext)
+    : installed && s.sandbox ? { ...ctx, installed: { run, input, sandbox: s.sandbox } }
+    : ctx;
 
   let agent: Agent | undefined;
   try {

@@ -1,5 +1,6 @@
 // What crosses a worker boundary for a trial: plain, serialisable data only.
 import type { CheckConfig, Config, Limits, LlmConfig } from '../config/schema.ts';
+import type { InstalledRun } from '../agents/installed/confine.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 import type { Sample, TrajectoryEvent, TrialResult } from '../types.ts';
 
@@ -29,6 +30,8 @@ export interface RunContext {
    */
   grading: { isolation: 'same' | 'fresh'; outputs: string[]; testsDir?: string; keep?: string[] };
   keepSandbox: boolean;
+  /** An installed agent (SPEC §17): its cached runtime and the gateway's socket folder; absent otherwise. */
+  installed?: InstalledRun;
   llmCache: { mode: 'off' | 'record' | 'replay'; dir: string };
   /** The trace context of the run span, when telemetry is on. */
   traceparent?: string;

@@ -1,0 +1,112 @@
+// The installed agent (SPEC §17): one trial's CLI in the sandbox, behind the worker's model gateway.
+// Each turn runs the CLI headless (later turns continue its own session); its model calls become the
+// trial's llm_call/tool_call events through the gateway; a spent budget ends the trial with
+// `llm_budget`, a model failure as AGENT_ERROR kind 'llm'. Its exit code, stdout and stderr (capped
+// as any exec output) are `log` events of the result; its session files are kept as artifacts.
+import { randomUUID } from 'node:crypto';
+import { join, posix } from 'node:path';
+import { LlmBudgetExceeded, LlmError } from '../../errors.ts';
+import { upstreamsFromConfig } from '../../gateway/upstreams.ts';
+import type { GatewayRegistration } from '../../gateway/types.ts';
+import type { Sandbox } from '../../sandbox/types.ts';
+import { trialTimeoutOf } from '../../trial/per-trial.ts';
+import type { RunContext, TrialInput } from '../../trial/types.ts';
+import type { Agent, AgentContext, AgentReply } from '../types.ts';
+import { AGENT_PATH, GLIBC_LOADER, IN_SANDBOX_BASE_URL, killScript, launchArgv, RUN_MARKER, setupScript } from './launch.ts';
+import { installedSpec } from './resolve.ts';
+import type { GatewayView } from './types.ts';
+import { workerGateway } from './worker-gateway.ts';
+
+export interface InstalledAgentContext extends AgentContext {
+  installed: { run: RunContext; input: TrialInput; sandbox: Sandbox };
+}
+
+const HOME = '/home/benchrig-agent';
+const AGENT_USER = '1000:1000';
+const ARTIFACT_BYTES = 50 * 1024 * 1024;
+
+export default async function createInstalledAgent(context: AgentContext): Promise<Agent> {
+  const ctx = context as InstalledAgentContext;
+  const { run, input, sandbox } = ctx.installed ?? {};
+  if (!run || !sandbox) throw new Error('an installed agent (cli:<preset>) needs the benchmark to have a [sandbox]');
+  const spec = installedSpec(run.agent.name, run.agent.options);
+  const user = spec.unprivileged ? AGENT_USER : undefined;
+
+  if (spec.needsGlibc) {
+    const probe = await sandbox.exec(['test', '-e', GLIBC_LOADER]).catch(() => ({ exitCode: 1 }));
+    if (probe.exitCode !== 0)
+      throw new Error(`${spec.name} needs a glibc image; ${sandbox.image} has none (${GLIBC_LOADER} missing): use benchrig/debian:1 or another glibc image (busybox and Alpine are not)`);
+  }
+
+  const { gateway, socketName } = await workerGateway(run);
+  let budgetSpent: LlmBudgetExceeded | undefined;
+  let modelError: string | undefined;
+  let stopCurrent: (() => void) | undefined;
+  const reg: GatewayRegistration = gateway.register({
+    id: `${input.sample.id}#${input.trial}`,
+    budget: run.limits.max_llm_calls,
+    cacheScope: `trial ${input.trial}`,
+    volatile: spec.volatile,
+    onEvent: ctx.record,
+    onBudgetExhausted: (err) => (budgetSpent = err), // the CLI exits by itself on the 400 (0.4–7 s)
+    onModelError: (message) => ((modelError ??= message), stopCurrent?.()), // CLIs retry a 502 for minutes
+  });
+  const upstream = upstreamsFromConfig(run.llm.agent)[spec.api];
+  const gw: GatewayView = { baseUrl: IN_SANDBOX_BASE_URL, token: reg.token, model: upstream?.model ?? run.llm.agent.model, home: HOME, root: !user };
+
+  try {
+    const setup = await sandbox.exec(setupScript(HOME, sandbox.workdir, !!user));
+    if (setup.exitCode !== 0) throw new Error(`preparing the sandbox for ${spec.name} failed: ${setup.stderr.trim().slice(-300)}`);
+    for (const [path, content] of Object.entries(spec.files?.(gw) ?? {})) {
+      const abs = posix.resolve(HOME, path);
+      // Written as the agent's user, so that the CLI may change its own config folders.
+      const w = await sandbox.exec(['sh', '-c', 'mkdir -p "$(dirname "$1")" && cat > "$1"', 'sh', abs], { stdin: content, user });
+      if (w.exitCode !== 0) throw new Error(`writing ${abs} for ${spec.name} failed: ${w.stderr.trim()}`);
+    }
+  } catch (err) {
+    reg.unregister();
+    throw err;
+  }
+
+  const timeoutMs = trialTimeoutOf(run, input) * 1000 + 30_000; // the trial's own timer fires first
+  let turn = 0;
+  return {
+    async respond(message: string): Promise<AgentReply> {
+      turn++;
+      if (turn > 1 && !spec.multiTurn) throw new Error(`${spec.name} is single-turn: it cannot continue its session`);
+      const marker = randomUUID();
+      const kill = () => void sandbox.exec(killScript(marker), { trusted: true, user }).catch(() => {});
+      stopCurrent = kill;
+      ctx.signal.addEventListener('abort', kill, { once: true });
+      let r;
+      try {
+        r = await sandbox.exec(launchArgv(socketName, spec.command(message, turn, gw)), {
+          timeoutMs,
+          user,
+          env: { ...spec.env(gw), HOME, PATH: AGENT_PATH, TZ: 'UTC', LANG: 'C.UTF-8', [RUN_MARKER]: marker },
+        });
+      } finally {
+        stopCurrent = undefined;
+        ctx.signal.removeEventListener('abort', kill);
+      }
+      await reg.settled(); // every call of this turn is an event before the turn ends
+      ctx.record({ type: 'log', level: r.exitCode === 0 ? 'info' : 'warn', message: `${spec.name} exited ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}${r.truncated ? ' (output truncated)' : ''}` });
+      if (r.stdout) ctx.record({ type: 'log', level: 'info', message: `${spec.name} stdout:\n${r.stdout}` });
+      if (r.stderr) ctx.record({ type: 'log', level: 'info', message: `${spec.name} stderr:\n${r.stderr}` });
+      if (modelError) throw new LlmError(`the model failed for ${spec.name}: ${modelError}`);
+      if (budgetSpent) throw budgetSpent; // stop reason llm_budget, graded on what it did
+      if (r.exitCode !== 0 && r.exitCode !== 124 && !r.stdout.trim())
+        throw new Error(`${spec.name} exited ${r.exitCode}: ${(r.stderr || r.stdout).trim().slice(-500)}`);
+      return { content: r.stdout.trim(), done: true };
+    },
+    async close() {
+      reg.unregister();
+      await reg.settled();
+      // Its own logs and session files, as artifacts (untrusted copy: regular files only, capped).
+      const dest = join(run.runDir, 'trials', input.taskId, 'agent');
+      for (const path of spec.collect) {
+        await sandbox.copyOut(posix.join(HOME, path), join(dest, path), { maxBytes: ARTIFACT_BYTES }).catch(() => {});
+      }
+    },
+  };
+}

@@ -1,0 +1,60 @@
+// Before an installed agent's run (SPEC §17): the preset and its options checked, the combinations
+// it cannot serve refused (exit 2), its runtime installed into the host cache (once per machine),
+// the image checked for glibc, and the folder made where each worker's gateway puts its socket.
+import { mkdtempSync, chmodSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { InstalledRun } from '../agents/installed/confine.ts';
+import { ensurePackage, NODE_PACKAGE } from '../agents/installed/cache.ts';
+import { GLIBC_LOADER } from '../agents/installed/launch.ts';
+import { installedSpec, isInstalledAgent } from '../agents/installed/resolve.ts';
+import type { Config } from '../config/schema.ts';
+import { BenchrigError, SandboxError } from '../errors.ts';
+import { upstreamsFromConfig, UPSTREAM_TABLE } from '../gateway/upstreams.ts';
+import { docker, dockerMessage } from '../sandbox/client.ts';
+import type { SandboxSpec } from '../sandbox/types.ts';
+
+export interface PreparedInstalledAgent {
+  installed: InstalledRun;
+  /** Removes the socket folder; after the last trial. */
+  dispose(): void;
+}
+
+/** null: not an installed agent. Throws a BenchrigError (exit 2) for what cannot work. */
+export async function prepareInstalledAgent(cfg: Config, agentName: string, sandbox: SandboxSpec | null, log: (m: string) => void): Promise<PreparedInstalledAgent | null> {
+  if (!isInstalledAgent(agentName)) return null;
+  const spec = installedSpec(agentName, cfg.agent.options);
+  if (!sandbox) throw new BenchrigError('benchmark', `${spec.name} is an installed agent: it runs inside the sandbox, and this benchmark has no [sandbox]`);
+  if (sandbox.fleet?.length)
+    throw new BenchrigError('usage', `${spec.name} is an installed agent, which runs only on the local Docker daemon (its sandbox reaches the model gateway through a unix socket on this machine); remove [[sandbox.hosts]] / --docker-host`);
+  if (!spec.multiTurn && cfg.user.kind !== 'none' && cfg.limits.max_turns > 1)
+    throw new BenchrigError('usage', `${spec.name} is single-turn (it cannot continue its own session): set [limits] max_turns = 1 or [user] kind = "none"`);
+  if (cfg.run.llm_cache !== 'replay' && !upstreamsFromConfig(cfg.llm)[spec.api])
+    throw new BenchrigError('config', `${spec.name} speaks ${spec.api === 'messages' ? 'Anthropic Messages' : 'OpenAI Responses'}: set ${UPSTREAM_TABLE[spec.api]} in the config (base_url, api_key, model)`);
+
+  const nodeDir = join(await ensurePackage(NODE_PACKAGE, { log, ignoreScripts: true }), 'node_modules', NODE_PACKAGE.name);
+  const agentDir = await ensurePackage(spec.package, { log });
+  if (spec.needsGlibc) await requireGlibc(sandbox.image, spec.name);
+
+  // Short (a unix socket path has 108 bytes), outside the run folder, readable by the sandbox's user.
+  const socketDir = mkdtempSync(join(tmpdir(), 'benchrig-gw-'));
+  chmodSync(socketDir, 0o755);
+  return { installed: { name: agentName, nodeDir, agentDir, socketDir }, dispose: () => rmSync(socketDir, { recursive: true, force: true }) };
+}
+
+/** The image has the glibc loader (read from the image, nothing run): busybox and Alpine do not. */
+async function requireGlibc(image: string, agent: string): Promise<void> {
+  const client = docker();
+  let container;
+  try {
+    container = await client.createContainer({ Image: image, Cmd: ['true'], NetworkDisabled: true, HostConfig: { NetworkMode: 'none' } });
+    await container.getArchive({ path: GLIBC_LOADER });
+  } catch (err) {
+    const status = (err as { statusCode?: number })?.statusCode;
+    if (status === 404 && container)
+      throw new BenchrigError('benchmark', `${agent} needs a glibc image and ${image} has none (${GLIBC_LOADER} is missing): use [sandbox] image = "benchrig/debian:1" (sandboxes/debian) or another glibc image; busybox and Alpine images cannot run it`);
+    throw new SandboxError(`checking ${image} for glibc failed: ${dockerMessage(err)}`, err);
+  } finally {
+    await container?.remove({ force: true }).catch(() => {});
+  }
+}
