@@ -25,11 +25,12 @@ const print = (s: string) => process.stdout.write(s + '\n');
 export function registerTools(program: Command): void {
   program
     .command('list')
-    .description('benchmarks under ./benchmarks with sample counts and versions')
-    .action(async () => {
-      const rows = await listBenchmarks(process.cwd());
+    .description('benchmarks under ./benchmarks (or DIR) with sample counts and versions; Harbor task folders too')
+    .argument('[dir]')
+    .action(async (dir?: string) => {
+      const rows = await listBenchmarks(process.cwd(), process.env, dir);
       if (rows.length === 0) {
-        print('no benchmarks under ./benchmarks');
+        print(`no benchmarks under ${dir ?? './benchmarks'}`);
         return;
       }
       const w = Math.max(...rows.map((r) => r.name.length), 9);

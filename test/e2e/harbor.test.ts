@@ -91,10 +91,14 @@ describe.skipIf(!hasDocker)('Harbor task folders', () => {
     }
   });
 
-  it('validate takes a Harbor folder, and names what a real Terminal-Bench 2.0 folder lacks to run', async () => {
+  it('validate and list take a Harbor folder; validate names what a real Terminal-Bench 2.0 folder lacks to run', async () => {
     const v = await runCli(['validate', tasks]);
     expect(v.code).toBe(0);
     expect(v.stdout).toMatch(new RegExp(`ok: ${name} — 4 samples, 1 check\\(s\\) \\(reward\\)`));
+    const listed = await runCli(['list', tasks]);
+    expect(listed.stdout).toMatch(new RegExp(`${name}\\s+4\\s+[0-9a-f]{16}`));
+    const parent = await runCli(['list', join(tasks, '..')]);
+    expect(parent.stdout).toMatch(new RegExp(`${name}\\s+4\\s+`));
     // ../shared holds only task.toml and instruction.md of the real tasks: found and read as Harbor
     // tasks, then refused for what they lack, with the folder named (exit 2, no stack trace).
     const tb2 = await runCli(['validate', join(REPO, '../shared/harbor-tb2')]);
