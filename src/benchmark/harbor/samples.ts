@@ -49,7 +49,8 @@ export function harborSample(t: HarborTask, root: string): Sample {
       build_timeout_s: e.buildTimeoutS,
       shell: 'auto' as const,
     },
-    ...(t.agentTimeoutS ? { limits: { trial_timeout_s: Math.min(t.agentTimeoutS, 3600) } } : {}),
+    // No [agent] timeout_sec is Harbor's "no limit": here the longest trial benchrig allows (3600 s).
+    limits: { trial_timeout_s: Math.min(t.agentTimeoutS ?? 3600, 3600) },
     // Before the agent starts: Harbor's log folders exist and anyone may write them.
     setup: [`mkdir -p ${logs} && chmod 777 ${logs}`],
     tests: rel('tests'),
