@@ -13,7 +13,9 @@ tarball="$cache/debian-bookworm-minbase.tar"
 if [ ! -s "$tarball" ]; then
   if ! command -v debootstrap >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
+      # A fresh machine may have no package lists yet: update once and try again.
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null 2>&1 ||
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null; }
     else
       echo "prepare.sh: debootstrap is missing: apt-get install debootstrap (as root)" >&2
       exit 1
