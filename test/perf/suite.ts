@@ -25,8 +25,11 @@ export interface Sizes {
   sandbox: { trials: number; concurrency: number };
   scaling: { trials: number; calls: number; latencyMs: number; workers: number };
   overhead: { trials: number; inFlight: number; workers: number };
-  /** The memory runs: `trials` (10k) and `large` (100k), one-call, threads; CPU per trial from the first. */
-  rss: { trials: number; large: number };
+  /**
+   * The memory runs: `trials` (10k) and `large` (100k) one-call trials over the same `samples`
+   * (n_trials = trials / samples), threads; CPU per trial from the first.
+   */
+  rss: { trials: number; large: number; samples: number };
   grading: { results: number };
   gateway: GatewaySizes;
 }
@@ -36,7 +39,7 @@ export const FULL: Sizes = {
   sandbox: { trials: 40, concurrency: 4 },
   scaling: { trials: 64, calls: 4, latencyMs: 50, workers: 8 },
   overhead: { trials: 2000, inFlight: 8, workers: 2 },
-  rss: { trials: 10_000, large: 100_000 },
+  rss: { trials: 10_000, large: 100_000, samples: 1_000 },
   grading: { results: 20_000 },
   gateway: { trials: 16, calls: 50, reps: 5, latencyMs: 20, bodyKb: 40 },
 };
@@ -47,7 +50,7 @@ export const TINY: Sizes = {
   sandbox: { trials: 2, concurrency: 2 },
   scaling: { trials: 4, calls: 2, latencyMs: 5, workers: 2 },
   overhead: { trials: 8, inFlight: 2, workers: 1 },
-  rss: { trials: 12, large: 24 },
+  rss: { trials: 12, large: 24, samples: 4 },
   grading: { results: 50 },
   gateway: { trials: 4, calls: 3, reps: 1, latencyMs: 2, bodyKb: 4 },
 };
@@ -285,17 +288,17 @@ interface MemoryRows {
  * and CPU time (every thread, user + system) per trial of the smaller one.
  */
 async function memoryRows(ctx: Ctx, z: Sizes): Promise<MemoryRows> {
-  const { trials, large } = z.rss;
+  const { trials, large, samples } = z.rss;
   const { inFlight, workers } = z.overhead;
   const one = async (n: number) => {
-    const r = await run(ctx, { benchmark: ctx.fx.localBenchmark(n), agent: ctx.fx.agents.oneCall, mode: 'threads', workers, perWorker: Math.max(1, inFlight / workers) });
+    const r = await run(ctx, { benchmark: ctx.fx.localBenchmark(samples), trials: n / samples, agent: ctx.fx.agents.oneCall, mode: 'threads', workers, perWorker: Math.max(1, inFlight / workers) });
     expectAll(r, n, `rss run (${n})`);
     ctx.say(`  rss: ${r.peak_rss_mb.toFixed(0)} MB peak over ${n} trials, ${(r.cpu_ms / n).toFixed(3)} ms CPU a trial`);
     return r;
   };
   const small = await one(trials);
   const big = await one(large);
-  const base = { mode: 'threads', workers, in_flight: inFlight, measured: 'getrusage maxRSS of the run process (all threads)' };
+  const base = { samples, mode: 'threads', workers, in_flight: inFlight, measured: 'getrusage maxRSS of the run process (all threads); the same samples, n_trials = trials / samples' };
   const growth = ((big.peak_rss_mb - small.peak_rss_mb) * 1024) / (large - trials);
   return {
     rss10k: row('peak_rss_mb_10k', small.peak_rss_mb, { trials, ...base, ...summary(small) }),
