@@ -47,3 +47,14 @@ export const THREAD_PORT = 'benchrigThreadPort';
 
 /** The messages that concern one trial. */
 export type TrialMessage = Extract<WorkerMessage, { id: number }>;
+
+/**
+ * What of a saved result crosses back to the main side: everything but the trajectory and the
+ * texts (events, replies, prompt, response, final state, artifacts), which are in the result file
+ * already. The main side reads a result's status, score, error, checks and metadata only (the
+ * scheduler, the console's line, the fleet's counts); a trial's trajectory can be megabytes, and
+ * cloning it cost both threads CPU and left the main thread garbage per trial (issue 17).
+ */
+export function forMainSide(r: TrialResult): TrialResult {
+  return { ...r, prompt: '', response: '', replies: [], events: [], final_state: {}, artifacts: {} };
+}

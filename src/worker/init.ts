@@ -1,7 +1,7 @@
 // The worker loop, the same for threads and processes: it only sees messages in and a `send` out.
 // One RunContext per worker (the 'init' message), then any number of trials in flight at once.
 import { toErrorValue } from '../errors.ts';
-import type { MainMessage, WorkerMessage } from '../pool/messages.ts';
+import { forMainSide, type MainMessage, type WorkerMessage } from '../pool/messages.ts';
 import type { HostFailure } from '../sandbox/fleet.ts';
 import { runTrial, TrialTimeout } from '../trial/lifecycle.ts';
 import { flushTelemetry } from '../telemetry/otel.ts';
@@ -37,7 +37,7 @@ export function createWorkerLoop(send: (msg: WorkerMessage) => void): WorkerLoop
       .then(
         // The trial's spans leave before its result does: a worker may be killed or ended (pool
         // close, Ctrl-C) right after, and the run's report waits for nothing else. A no-op when off.
-        async (result) => (await flushTelemetry(), send({ type: 'result', id, result })),
+        async (result) => (await flushTelemetry(), send({ type: 'result', id, result: forMainSide(result) })),
         (err) => send({ type: 'failed', id, error: toErrorValue(err, 'internal') }),
       )
       .finally(() => running.delete(id));

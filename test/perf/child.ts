@@ -13,6 +13,8 @@ export interface RunSpec {
   workers: number;
   perWorker: number;
   maxSandboxes?: number;
+  /** Trials per sample (`n_trials`); default 1. */
+  trials?: number;
   output: string;
   modelUrl: string;
 }
@@ -47,6 +49,7 @@ const out = await runBenchmark({
   cwd: spec.cwd,
   env: { ...process.env, OPENAI_API_KEY: 'sk-perf' },
   flags: {
+    ...(spec.trials ? { n_trials: spec.trials } : {}),
     agent: { name: spec.agent },
     llm: { base_url: spec.modelUrl, model: 'perf-model', max_retries: 0 },
     run: { mode: spec.mode, workers: spec.workers, per_worker: spec.perWorker, output: spec.output, ...(spec.maxSandboxes ? { max_sandboxes: spec.maxSandboxes } : {}) },

@@ -16,6 +16,7 @@ import { rawDockerLoop, removeByRun } from './docker-raw.ts';
 import { runChild } from './run-child.ts';
 import type { ChildReport, RunSpec } from './child.ts';
 import { formatTable, type Row } from './table.ts';
+import { measurePromptfoo, type PeerSizes } from './peer-promptfoo.ts';
 
 const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
@@ -24,7 +25,11 @@ export interface Sizes {
   sandbox: { trials: number; concurrency: number };
   scaling: { trials: number; calls: number; latencyMs: number; workers: number };
   overhead: { trials: number; inFlight: number; workers: number };
-  rss: { trials: number };
+  /**
+   * The memory runs: `trials` (10k) and `large` (100k) one-call trials over the same `samples`
+   * (n_trials = trials / samples), threads; CPU per trial from the first.
+   */
+  rss: { trials: number; large: number; samples: number };
   grading: { results: number };
   gateway: GatewaySizes;
 }
@@ -34,7 +39,7 @@ export const FULL: Sizes = {
   sandbox: { trials: 40, concurrency: 4 },
   scaling: { trials: 64, calls: 4, latencyMs: 50, workers: 8 },
   overhead: { trials: 2000, inFlight: 8, workers: 2 },
-  rss: { trials: 10_000 },
+  rss: { trials: 10_000, large: 100_000, samples: 1_000 },
   grading: { results: 20_000 },
   gateway: { trials: 16, calls: 50, reps: 5, latencyMs: 20, bodyKb: 40 },
 };
@@ -45,7 +50,7 @@ export const TINY: Sizes = {
   sandbox: { trials: 2, concurrency: 2 },
   scaling: { trials: 4, calls: 2, latencyMs: 5, workers: 2 },
   overhead: { trials: 8, inFlight: 2, workers: 1 },
-  rss: { trials: 12 },
+  rss: { trials: 12, large: 24, samples: 4 },
   grading: { results: 50 },
   gateway: { trials: 4, calls: 3, reps: 1, latencyMs: 2, bodyKb: 4 },
 };
@@ -59,7 +64,21 @@ export const TARGETS = {
   grading_verdicts_per_s: { min: 100_000 },
   evaluate_10k_s: { max: 5 },
   gateway_overhead_ms: { max: 2 },
+  // issue 17: cost that does not grow with the run
+  peak_rss_mb_100k: { max: 200 },
+  rss_growth_kb_per_trial: { max: 0.2 },
+  cpu_ms_per_trial: { max: 0.6 },
+  evaluate_100k_s: { max: 10 },
 } as const;
+
+/** Rows of `--peer promptfoo` only (it downloads): not in a plain `npm run perf`. */
+export const PEER_TARGETS = {
+  vs_promptfoo_wall: { max: 0.2 },
+  vs_promptfoo_rss: { max: 0.5 },
+} as const;
+
+type Key = keyof typeof TARGETS | keyof typeof PEER_TARGETS;
+const targetOf = (key: Key) => ((TARGETS as Record<string, unknown>)[key] ?? (PEER_TARGETS as Record<string, unknown>)[key]) as { min?: number; max?: number };
 
 export interface PerfReport {
   schema_version: 1;
@@ -75,6 +94,12 @@ export interface PerfReport {
   scaling_efficiency: { threads: number; processes: number };
   overhead_ms_per_trial: number;
   peak_rss_mb_10k: number;
+  peak_rss_mb_100k: number;
+  rss_growth_kb_per_trial: number;
+  cpu_ms_per_trial: number;
+  evaluate_100k_s: number;
+  vs_promptfoo_wall?: number;
+  vs_promptfoo_rss?: number;
   grading_verdicts_per_s: number;
   evaluate_10k_s: number;
   gateway_overhead_ms: number;
@@ -88,13 +113,13 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-function met(key: keyof typeof TARGETS, value: number): boolean {
-  const t = TARGETS[key] as { min?: number; max?: number };
+function met(key: Key, value: number): boolean {
+  const t = targetOf(key);
   return Number.isFinite(value) && (t.min === undefined || value >= t.min) && (t.max === undefined || value <= t.max);
 }
 
-function row(key: keyof typeof TARGETS, value: number, raw: Record<string, unknown>): Row {
-  const t = TARGETS[key] as { min?: number; max?: number };
+function row(key: Key, value: number, raw: Record<string, unknown>): Row {
+  const t = targetOf(key);
   return { key, value, target: t.max !== undefined ? `≤ ${t.max}` : `≥ ${t.min}`, met: met(key, value), raw };
 }
 
@@ -248,13 +273,41 @@ async function overheadRow(ctx: Ctx, z: Sizes): Promise<Row> {
   });
 }
 
-async function rssRow(ctx: Ctx, z: Sizes): Promise<{ row: Row; runDir: string }> {
-  const { trials } = z.rss;
+interface MemoryRows {
+  rss10k: Row;
+  rss100k: Row;
+  growth: Row;
+  cpu: Row;
+  runDir10k: string;
+  runDir100k: string;
+}
+
+/**
+ * The memory and CPU rows (issue 17): two one-call runs, `threads` 2 × 4, instant model, result
+ * files, report and report.html written: peak RSS of each, the growth between them per trial,
+ * and CPU time (every thread, user + system) per trial of the smaller one.
+ */
+async function memoryRows(ctx: Ctx, z: Sizes): Promise<MemoryRows> {
+  const { trials, large, samples } = z.rss;
   const { inFlight, workers } = z.overhead;
-  const r = await run(ctx, { benchmark: ctx.fx.localBenchmark(trials), agent: ctx.fx.agents.oneCall, mode: 'threads', workers, perWorker: Math.max(1, inFlight / workers) });
-  expectAll(r, trials, 'rss run');
-  ctx.say(`  rss: ${r.peak_rss_mb.toFixed(0)} MB peak over ${trials} trials`);
-  return { row: row('peak_rss_mb_10k', r.peak_rss_mb, { trials, mode: 'threads', workers, in_flight: inFlight, measured: 'getrusage maxRSS of the run process (all threads)', ...summary(r) }), runDir: r.run_dir };
+  const one = async (n: number) => {
+    const r = await run(ctx, { benchmark: ctx.fx.localBenchmark(samples), trials: n / samples, agent: ctx.fx.agents.oneCall, mode: 'threads', workers, perWorker: Math.max(1, inFlight / workers) });
+    expectAll(r, n, `rss run (${n})`);
+    ctx.say(`  rss: ${r.peak_rss_mb.toFixed(0)} MB peak over ${n} trials, ${(r.cpu_ms / n).toFixed(3)} ms CPU a trial`);
+    return r;
+  };
+  const small = await one(trials);
+  const big = await one(large);
+  const base = { samples, mode: 'threads', workers, in_flight: inFlight, measured: 'getrusage maxRSS of the run process (all threads); the same samples, n_trials = trials / samples' };
+  const growth = ((big.peak_rss_mb - small.peak_rss_mb) * 1024) / (large - trials);
+  return {
+    rss10k: row('peak_rss_mb_10k', small.peak_rss_mb, { trials, ...base, ...summary(small) }),
+    rss100k: row('peak_rss_mb_100k', big.peak_rss_mb, { trials: large, ...base, ...summary(big) }),
+    growth: row('rss_growth_kb_per_trial', growth, { small: trials, large, peak_rss_mb: [small.peak_rss_mb, big.peak_rss_mb].map((x) => Math.round(x * 10) / 10), measured: '(peak RSS at large − at small) / (large − small), KiB' }),
+    cpu: row('cpu_ms_per_trial', small.cpu_ms / trials, { trials, cpu_ms: Math.round(small.cpu_ms), wall_ms: Math.round(small.wall_ms), large_cpu_ms_per_trial: big.cpu_ms / large, measured: 'process.cpuUsage of the run process (every thread, user + system) / trials, start-up and report included' }),
+    runDir10k: small.run_dir,
+    runDir100k: big.run_dir,
+  };
 }
 
 async function gradingRow(ctx: Ctx, z: Sizes): Promise<Row> {
@@ -270,15 +323,15 @@ async function gradingRow(ctx: Ctx, z: Sizes): Promise<Row> {
 }
 
 /** `benchrig evaluate RUN_DIR` through the CLI, on the 10k run: the whole command, start-up included. */
-async function evaluateRow(ctx: Ctx, runDir: string, n: number, z: Sizes): Promise<Row> {
+async function evaluateRow(ctx: Ctx, runDir: string, n: number, z: Sizes, key: 'evaluate_10k_s' | 'evaluate_100k_s' = 'evaluate_10k_s', reps = Math.max(1, Math.min(3, z.reps))): Promise<Row> {
   const times: number[] = [];
-  for (let i = 0; i < Math.max(1, Math.min(3, z.reps)); i++) {
+  for (let i = 0; i < reps; i++) {
     const t0 = performance.now();
     execFileSync(process.execPath, [join(REPO, 'bin/benchrig.mjs'), 'evaluate', runDir], { cwd: ctx.root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
     times.push((performance.now() - t0) / 1000);
   }
   ctx.say(`  evaluate: ${times.map((t) => t.toFixed(2)).join(', ')} s for ${n} results`);
-  return row('evaluate_10k_s', median(times), { results: n, seconds: times, measured: '`benchrig evaluate RUN_DIR` as a child process, start-up included' });
+  return row(key, median(times), { results: n, seconds: times, measured: '`benchrig evaluate RUN_DIR` as a child process, start-up included' });
 }
 
 /** The model gateway's added latency per call (issue 15), whole and streamed; the larger is the value. */
@@ -292,6 +345,9 @@ export interface SuiteOptions {
   /** Where perf.json goes; null: not written. */
   out?: string | null;
   say?: (line: string) => void;
+  /** `--peer promptfoo`: the promptfoo rows too (installs promptfoo and Node 22 once, outside the repository). */
+  peer?: 'promptfoo';
+  peerSizes?: PeerSizes;
 }
 
 export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport> {
@@ -312,12 +368,13 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport>
     const scaling = await scalingRows(ctx, z);
     say('overhead per trial');
     const overhead = await overheadRow(ctx, z);
-    say('peak memory');
-    const rss = await rssRow(ctx, z);
+    say('peak memory and CPU per trial');
+    const mem = await memoryRows(ctx, z);
     say('grading');
     const grading = await gradingRow(ctx, z);
     say('evaluate');
-    const evaluate = await evaluateRow(ctx, rss.runDir, z.rss.trials, z);
+    const evaluate = await evaluateRow(ctx, mem.runDir10k, z.rss.trials, z);
+    const evaluate100k = await evaluateRow(ctx, mem.runDir100k, z.rss.large, z, 'evaluate_100k_s', 1);
     say('model gateway');
     const gateway = await gatewayRow(ctx, z);
     const rows: Record<string, Row> = {
@@ -325,11 +382,21 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport>
       'scaling_efficiency.threads': scaling.threads,
       'scaling_efficiency.processes': scaling.processes,
       overhead_ms_per_trial: overhead,
-      peak_rss_mb_10k: rss.row,
+      peak_rss_mb_10k: mem.rss10k,
       grading_verdicts_per_s: grading,
       evaluate_10k_s: evaluate,
       gateway_overhead_ms: gateway,
+      peak_rss_mb_100k: mem.rss100k,
+      rss_growth_kb_per_trial: mem.growth,
+      cpu_ms_per_trial: mem.cpu,
+      evaluate_100k_s: evaluate100k,
     };
+    if (opts.peer === 'promptfoo') {
+      say('promptfoo (--peer promptfoo)');
+      const peer = await measurePromptfoo({ fx: ctx.fx, root, modelUrl: ctx.model.url, say }, opts.peerSizes);
+      rows.vs_promptfoo_wall = row('vs_promptfoo_wall', peer.wall_ratio, peer.raw);
+      rows.vs_promptfoo_rss = row('vs_promptfoo_rss', peer.rss_ratio, peer.raw);
+    }
     const report: PerfReport = {
       schema_version: 1,
       created_at: new Date().toISOString(),
@@ -342,7 +409,12 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport>
       sandbox_overhead_ratio: sandbox.value,
       scaling_efficiency: { threads: scaling.threads.value, processes: scaling.processes.value },
       overhead_ms_per_trial: overhead.value,
-      peak_rss_mb_10k: rss.row.value,
+      peak_rss_mb_10k: mem.rss10k.value,
+      peak_rss_mb_100k: mem.rss100k.value,
+      rss_growth_kb_per_trial: mem.growth.value,
+      cpu_ms_per_trial: mem.cpu.value,
+      evaluate_100k_s: evaluate100k.value,
+      ...(rows.vs_promptfoo_wall ? { vs_promptfoo_wall: rows.vs_promptfoo_wall.value, vs_promptfoo_rss: rows.vs_promptfoo_rss.value } : {}),
       grading_verdicts_per_s: grading.value,
       evaluate_10k_s: evaluate.value,
       gateway_overhead_ms: gateway.value,
@@ -362,7 +434,14 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport>
 
 // `npm run perf`
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const report = await runPerfSuite();
+  const args = process.argv.slice(2);
+  const peerAt = args.indexOf('--peer');
+  const peer = peerAt >= 0 ? args[peerAt + 1] : undefined;
+  if (peer !== undefined && peer !== 'promptfoo') {
+    process.stderr.write(`npm run perf: --peer takes \`promptfoo\`, not ${JSON.stringify(peer)}\n`);
+    process.exit(2);
+  }
+  const report = await runPerfSuite({ peer });
   process.stdout.write(formatTable(report) + '\n');
   process.exitCode = Object.values(report.rows).every((r) => r.met) ? 0 : 1;
 }

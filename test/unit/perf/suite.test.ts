@@ -18,7 +18,7 @@ describe('perf suite (tiny)', () => {
     const report = await runPerfSuite({ sizes: TINY, out, say: (l) => lines.push(l) });
 
     const saved = readJson(out);
-    for (const key of ['sandbox_overhead_ratio', 'overhead_ms_per_trial', 'peak_rss_mb_10k', 'grading_verdicts_per_s', 'evaluate_10k_s']) {
+    for (const key of ['sandbox_overhead_ratio', 'overhead_ms_per_trial', 'peak_rss_mb_10k', 'grading_verdicts_per_s', 'evaluate_10k_s', 'peak_rss_mb_100k', 'cpu_ms_per_trial', 'evaluate_100k_s']) {
       expect(Number.isFinite(saved[key]), key).toBe(true);
       expect(saved[key], key).toBeGreaterThan(0);
     }
@@ -33,6 +33,10 @@ describe('perf suite (tiny)', () => {
     expect(Number.isFinite(saved.gateway_overhead_ms)).toBe(true); // a difference: noise can make a tiny run's negative
     expect(Object.keys(saved.rows.gateway_overhead_ms.raw.modes).sort()).toEqual(['stream', 'whole']);
     expect(saved.rows.grading_verdicts_per_s.raw.checks).toEqual(expect.arrayContaining(['contains', 'regex', 'numeric']));
+    expect(Number.isFinite(saved.rss_growth_kb_per_trial)).toBe(true); // a difference: a tiny run's can be negative
+    expect(saved.rows.peak_rss_mb_100k.raw).toMatchObject({ trials: TINY.rss.large, samples: TINY.rss.samples });
+    expect(saved.rows.peak_rss_mb_10k.raw).toMatchObject({ trials: TINY.rss.trials, samples: TINY.rss.samples, n_trials: TINY.rss.trials });
+    expect(saved).not.toHaveProperty('vs_promptfoo_wall'); // only with --peer promptfoo
     expect(saved.cpus).toBeGreaterThan(0);
     expect(saved).toHaveProperty('commit');
 
