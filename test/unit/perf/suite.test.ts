@@ -36,6 +36,10 @@ describe('perf suite (tiny)', () => {
     expect(Number.isFinite(saved.rss_growth_kb_per_trial)).toBe(true); // a difference: a tiny run's can be negative
     expect(saved.rows.peak_rss_mb_100k.raw).toMatchObject({ trials: TINY.rss.large, samples: TINY.rss.samples });
     expect(saved.rows.peak_rss_mb_10k.raw).toMatchObject({ trials: TINY.rss.trials, samples: TINY.rss.samples, n_trials: TINY.rss.trials });
+    // per-task environments: the first run builds each context once, the second nothing
+    expect(saved.builds_second_run).toBe(0);
+    expect(saved.rows.builds_second_run.raw).toMatchObject({ builds_first_run: TINY.envs.contexts, tasks: TINY.envs.tasks });
+    expect(saved.per_task_env_ratio).toBeGreaterThan(0);
     expect(saved).not.toHaveProperty('vs_promptfoo_wall'); // only with --peer promptfoo
     expect(saved.cpus).toBeGreaterThan(0);
     expect(saved).toHaveProperty('commit');
