@@ -257,27 +257,19 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     runLock.release();
     await runTrace?.end(status); // ends the run span and flushes every exporter
   }
-  if (storage) return finishAfterStorageFailure(storage, runDir, opts, async () => {
-    const report = await buildReport({
-      benchmark: { name: benchmark.name, version: benchmark.version, n_samples: benchmark.samples.length },
-      agent: { id: agentId, name: agentRef.name },
-      run: { id: runId, dir: runDir, mode: cfg.run.mode, workers: runJson.workers, trials: cfg.n_trials, status, started_at: runJson.started_at, finished_at: runJson.finished_at! },
-      gate: cfg.gate,
-      blocksAreSuccess: cfg.blocks_are_success,
-      results: readResults(runDir),
-    });
-    return report;
-  });
-
-  const report = await buildReport({
+  const reportOf = (withBaseline: boolean) => buildReport({
     benchmark: { name: benchmark.name, version: benchmark.version, n_samples: benchmark.samples.length },
     agent: { id: agentId, name: agentRef.name },
     run: { id: runId, dir: runDir, mode: cfg.run.mode, workers: runJson.workers, trials: cfg.n_trials, status, started_at: runJson.started_at, finished_at: runJson.finished_at! },
     gate: cfg.gate,
     blocksAreSuccess: cfg.blocks_are_success,
     results: readResults(runDir),
-    baseline: baseline?.report,
+    ...(withBaseline ? { baseline: baseline?.report } : {}),
   });
+  // A full disk: the partial report, if it fits, and the one line that says how to finish the run.
+  if (storage) return finishAfterStorageFailure(storage, runDir, opts, () => reportOf(false));
+
+  const report = await reportOf(true);
   // on a fleet: trials and infrastructure errors per Docker host
   if (shared?.fleet) Object.assign(report, { hosts: await hostsReport(shared.fleet, readResults(runDir)) });
   if (tripped) Object.assign(report, { circuit_breaker: tripped });

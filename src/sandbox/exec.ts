@@ -28,7 +28,8 @@ const KILL_GRACE_MS = 3_000;
 // Kills every process carrying the marker, and each one's process group (docker exec makes the
 // command a session leader, so its group holds the whole job). Repeated to catch forks in flight.
 // It runs from the toolbox (its sh, grep and kill), so an agent cannot dodge it by replacing them.
-const KILL_SCRIPT = `m="${MARKER_VAR}=$1"
+/** A script that kills every process whose environment has `name=<its $1>`, and their groups. */
+export const killByMarkerScript = (name: string): string => `m="${name}=$1"
 for i in 1 2 3; do
   for d in /proc/[0-9]*; do
     p=\${d#/proc/}
@@ -37,6 +38,7 @@ for i in 1 2 3; do
   done
 done
 exit 0`;
+const KILL_SCRIPT = killByMarkerScript(MARKER_VAR);
 
 export async function runExec(target: ExecTarget, cmd: string | string[], opts: ExecOptions = {}): Promise<ExecResult> {
   const argv = typeof cmd === 'string' ? (opts.trusted ? trustedArgv(cmd) : [target.shell ?? 'sh', '-c', cmd]) : cmd;

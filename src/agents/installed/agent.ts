@@ -3,6 +3,7 @@
 // trial's llm_call/tool_call events through the gateway; a spent budget ends the trial with
 // `llm_budget`, a model failure as AGENT_ERROR kind 'llm'. Its exit code, stdout and stderr (capped
 // as any exec output) are `log` events of the result; its session files are kept as artifacts.
+import { trustedArgv } from '../../sandbox/toolbox.ts';
 import { randomUUID } from 'node:crypto';
 import { join, posix } from 'node:path';
 import { LlmBudgetExceeded, LlmError } from '../../errors.ts';
@@ -12,7 +13,7 @@ import type { Sandbox } from '../../sandbox/types.ts';
 import { trialTimeoutOf } from '../../trial/per-trial.ts';
 import type { RunContext, TrialInput } from '../../trial/types.ts';
 import type { Agent, AgentContext, AgentReply } from '../types.ts';
-import { AGENT_PATH, GLIBC_LOADER, IN_SANDBOX_BASE_URL, killScript, launchArgv, RUN_MARKER, setupScript } from './launch.ts';
+import { AGENT_PATH, GLIBC_LOADER, IN_SANDBOX_BASE_URL, KILL_AGENT_SCRIPT, launchArgv, RUN_MARKER, setupScript } from './launch.ts';
 import { installedSpec } from './resolve.ts';
 import type { GatewayView } from './types.ts';
 import { workerGateway } from './worker-gateway.ts';
@@ -75,7 +76,7 @@ export default async function createInstalledAgent(context: AgentContext): Promi
       turn++;
       if (turn > 1 && !spec.multiTurn) throw new Error(`${spec.name} is single-turn: it cannot continue its session`);
       const marker = randomUUID();
-      const kill = () => void sandbox.exec(killScript(marker), { trusted: true, user }).catch(() => {});
+      const kill = () => void sandbox.exec([...trustedArgv(KILL_AGENT_SCRIPT), 'sh', marker], { trusted: true, user }).catch(() => {});
       stopCurrent = kill;
       ctx.signal.addEventListener('abort', kill, { once: true });
       let r;

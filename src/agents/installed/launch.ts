@@ -1,6 +1,7 @@
 // What runs inside the sandbox for one turn of an installed agent: the node of the cached runtime
 // starts a forwarder (127.0.0.1:18080 → the gateway's unix socket, the sandbox's only way out), then
 // the CLI as its child, and exits with the CLI's exit code. One process: no readiness race.
+import { killByMarkerScript } from '../../sandbox/exec.ts';
 import { MOUNT } from './confine.ts';
 
 export const FORWARD_PORT = 18080;
@@ -29,16 +30,8 @@ srv.listen(${FORWARD_PORT}, '127.0.0.1', () => {
 /** argv of one turn: the launcher, the socket to forward to, then the CLI's own argv. */
 export const launchArgv = (socketName: string, cli: string[]): string[] => [NODE_BIN, '-e', LAUNCHER, `${MOUNT.gateway}/${socketName}`, ...cli];
 
-/** Kills every process carrying the run's marker (and its group); run through the toolbox's shell. */
-export const killScript = (marker: string): string => `m="${RUN_MARKER}=${marker}"
-for i in 1 2 3; do
-  for d in /proc/[0-9]*; do
-    p=\${d#/proc/}
-    grep -qs "$m" "$d/environ" || continue
-    kill -9 -"$p" 2>/dev/null; kill -9 "$p" 2>/dev/null
-  done
-done
-exit 0`;
+/** Kills every process carrying the run's marker (and its group); run through the toolbox's shell with the marker as $1. */
+export const KILL_AGENT_SCRIPT = killByMarkerScript(RUN_MARKER);
 
 /** Before the first turn, as root: the agent's user (qwen-code needs a passwd entry), its home, the workdir writable. */
 export const setupScript = (home: string, workdir: string, unprivileged: boolean): string =>
