@@ -48,7 +48,9 @@ export function taskCommand(decoyPort: number): string {
     `k="$(printf '%s%s' '${head}' '${tail}')"`,
     'echo "agent-env-key: $(env | grep -cF "$k")"',
     'echo "agent-key-is-token: $(env | grep -c "=brg-")"',
-    `echo "process-env-key: $(for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < $f 2>/dev/null; done | grep -cF "$k")"`,
+    // `{ …; } 2>/dev/null`: the shell's own "cannot open /proc/<pid>/environ" would put pids, which
+    // differ from run to run, into the tool output and so into the next request (a replay miss)
+    `echo "process-env-key: $(for f in /proc/[0-9]*/environ; do { tr '\\0' '\\n' < $f; } 2>/dev/null; done | grep -cF "$k")"`,
     'echo "files-with-key: $(grep -rlsF "$k" / --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev --exclude-dir=benchrig | wc -l)"',
     `/opt/benchrig/node/bin/node -e "${probe.replaceAll('"', '\\"')}"`,
   ].join('; ');
