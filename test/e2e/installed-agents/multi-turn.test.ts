@@ -1,0 +1,66 @@
+// Multi-turn with an installed agent (issue #15 §2): the scripted user's second message runs
+// `claude -p --continue`, which must resume the CLI's own session, so the model's first request of
+// turn 2 carries turn 1's instruction and tool result, and the task needs both turns to pass.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FIXTURES, readJson, tempDir } from '../../support/cli.ts';
+import { benchrigContainers, requireDocker } from '../../support/docker.ts';
+import { hasToolResult, shellCall, USAGE } from '../../support/agent-script.ts';
+import { startUpstreamServer, type UpstreamRequest, type UpstreamStep, type UpstreamServer } from '../../support/upstream-server.ts';
+import { modelCalls, runPreset, writeConfig } from './harness.ts';
+
+const BENCH = join(FIXTURES, 'benchmarks/agents-debian-chat');
+const TURN2 = 'Now also write the number 43 into the file second.txt.';
+// The markers are assembled by the shell, so the commands (in the history) never contain them.
+const FIRST = 'echo 42 > answer.txt && echo "FIRST-$(echo DONE)"';
+const SECOND = 'echo 43 > second.txt && echo "SECOND-$(echo DONE)"';
+
+/** Turn 1: run FIRST, then say so; turn 2 (its instruction in the request): run SECOND, then say so. */
+function twoTurnScript(req: UpstreamRequest): UpstreamStep {
+  const text = JSON.stringify(req.body);
+  if (!Array.isArray(req.body?.tools) || req.body.tools.length === 0) return { text: 'ok', usage: { input: 1, output: 1 } };
+  if (text.includes('SECOND-DONE')) return { text: 'second.txt holds 43 too.', usage: USAGE.final };
+  if (text.includes(TURN2)) return { tool_calls: [{ ...shellCall(req, SECOND)!, id: 'toolu_turn2' }], usage: USAGE.tool }; // ids unique in the session
+  if (hasToolResult(req)) return { text: 'answer.txt holds 42.', usage: USAGE.final };
+  return { tool_calls: [{ ...shellCall(req, FIRST)!, id: 'toolu_turn1' }], usage: USAGE.tool };
+}
+
+describe.skipIf(!(await requireDocker()))('cli:claude-code, two turns', () => {
+  let upstream: UpstreamServer;
+  const dirs: string[] = [];
+  afterAll(async () => {
+    await upstream?.close();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('the second user message continues the CLI session (--continue): it sees turn 1, and both turns count', async () => {
+    upstream = await startUpstreamServer();
+    upstream.setScript(twoTurnScript);
+    const out = tempDir();
+    dirs.push(out);
+    const run = await runPreset('claude-code', { out, config: writeConfig(out, upstream.url), bench: BENCH });
+    const r = run.result;
+    expect(run.code, run.stderr).toBe(0);
+    expect(r.status, JSON.stringify(r.error ?? r.checks)).toBe('PASSED'); // both files: both turns ran in one sandbox
+    expect(r.stop_reason).toBe('agent_done'); // the CLI finished its turn and the user had no third message
+    expect(r.metadata.llm_calls).toBe(4); // two calls a turn: no retry loop on a lost tool result
+    expect(r.events.filter((e: any) => e.type === 'user_message').map((e: any) => e.content)).toEqual([
+      'Write the number 42 into the file answer.txt in the current folder.',
+      TURN2,
+    ]);
+    expect(r.events.filter((e: any) => e.type === 'log' && e.message === 'claude-code exited 0')).toHaveLength(2);
+    expect(r.events.filter((e: any) => e.type === 'agent_message').map((e: any) => e.content)).toEqual(['answer.txt holds 42.', 'second.txt holds 43 too.']);
+
+    // The session continued: turn 2's first model request holds turn 1's instruction and tool output.
+    const turn2 = modelCalls(upstream).find((q) => Array.isArray(q.body?.tools) && q.body.tools.length && JSON.stringify(q.body).includes(TURN2))!;
+    expect(turn2).toBeDefined();
+    const history = JSON.stringify(turn2.body.messages);
+    expect(history).toContain('Write the number 42 into the file answer.txt');
+    expect(history).toContain('FIRST-DONE');
+    expect(history).not.toContain('SECOND-DONE');
+    const tools = r.events.filter((e: any) => e.type === 'tool_call' && e.tool === 'Bash').map((e: any) => e.args.command);
+    expect(tools).toEqual([FIRST, SECOND]);
+    expect(await benchrigContainers(readJson(join(run.dir, 'run.json')).run_id)).toEqual([]);
+  }, 300_000);
+});
