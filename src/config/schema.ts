@@ -180,9 +180,11 @@ export const configSchema = z
         pull: z.boolean().default(false),
         /** `--network none`: no sandbox gets a network, whatever a sample or task asks for. */
         no_network: z.boolean().default(false),
+        /** Stop scheduling when the first N trials all fail with the same model error (SPEC §17); 0: off. */
+        circuit_breaker: z.number().int().min(0).default(5),
       })
       .strict())
-      .default({ mode: 'processes', workers: 4, per_worker: 1, output: 'evals', keep_sandbox: false, llm_cache: 'off', log_level: 'info', max_builds: 2, build_timeout_s: 600, pull: false, no_network: false }),
+      .default({ mode: 'processes', workers: 4, per_worker: 1, output: 'evals', keep_sandbox: false, llm_cache: 'off', log_level: 'info', max_builds: 2, build_timeout_s: 600, pull: false, no_network: false, circuit_breaker: 5 }),
   })
   .strict();
 

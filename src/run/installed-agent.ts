@@ -32,9 +32,10 @@ export async function prepareInstalledAgent(cfg: Config, agentName: string, sand
   if (cfg.run.llm_cache !== 'replay' && !upstreamsFromConfig(cfg.llm)[spec.api])
     throw new BenchrigError('config', `${spec.name} speaks ${spec.api === 'messages' ? 'Anthropic Messages' : 'OpenAI Responses'}: set ${UPSTREAM_TABLE[spec.api]} in the config (base_url, api_key, model)`);
 
+  // The image first: a refusal must not wait for (or need) a download of the agent.
+  if (spec.needsGlibc) await requireGlibc(sandbox.image, spec.name);
   const nodeDir = join(await ensurePackage(NODE_PACKAGE, { log, ignoreScripts: true }), 'node_modules', NODE_PACKAGE.name);
   const agentDir = await ensurePackage(spec.package, { log });
-  if (spec.needsGlibc) await requireGlibc(sandbox.image, spec.name);
 
   // Short (a unix socket path has 108 bytes), outside the run folder, readable by the sandbox's user.
   const socketDir = mkdtempSync(join(tmpdir(), 'benchrig-gw-'));

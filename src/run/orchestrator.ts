@@ -218,7 +218,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     // 4. every trial, on the chosen pool
     const pool = await makePool(runTrace?.carry(run) ?? run, { workers: cfg.run.workers, perWorker: cfg.run.per_worker, maxSandboxes: cfg.run.max_sandboxes ?? shared?.fleet?.limit });
     opts.console.start(benchmark, toRun.length, runDir, cfg.run.mode);
-    const breaker = new ModelCircuitBreaker(cfg.agent.name === 'nop' ? 0 : 5);
+    const breaker = new ModelCircuitBreaker(cfg.agent.name === 'nop' ? 0 : cfg.run.circuit_breaker);
     try {
       await schedule(pool, breaker.gate(toRun), {
         signal: runSignal,
@@ -237,7 +237,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     tripped = breaker.finish();
     if (tripped && status === 'complete') {
       status = 'failed';
-      opts.console.warn(`stopped: the first 5 trials all failed with the same model error (${tripped.error}); ${tripped.trials_not_started} trial(s) never started`);
+      opts.console.warn(`stopped: the first ${cfg.run.circuit_breaker} trials all failed with the same model error (${tripped.error}); ${tripped.trials_not_started} trial(s) never started`);
     }
   } catch (err) {
     // single mode: a result that could not be saved rejects the trial itself

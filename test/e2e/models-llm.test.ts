@@ -1,6 +1,7 @@
 // The model client, budgets and simulated users through the real CLI, against the scripted
 // OpenAI-compatible server on loopback. No sandbox: these benchmarks need none.
 import { createServer } from 'node:net';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES, onlyRunDir, results, runCli, tempDir } from '../support/cli.ts';
@@ -40,19 +41,35 @@ describe('models: client, retries and simulated users', () => {
     }
   });
 
-  it('a dead model server ends the trial as AGENT_ERROR naming the cause, quickly', async () => {
+  it('a dead model server stops the run before its first trial: exit 3 naming the URL, no run folder, quickly', async () => {
     const port = await closedPort();
     const o = out();
     const t0 = Date.now();
-    await runCli(['run', bench('models-local'), '--agent', 'react', '--sample', 'greet', '--mode', 'single', '--output', o], {
+    const r = await runCli(['run', bench('models-local'), '--agent', 'react', '--mode', 'single', '--output', o], {
       env: modelEnv(`http://127.0.0.1:${port}/v1`),
       timeoutMs: 60_000,
     });
-    expect(Date.now() - t0).toBeLessThan(45_000);
-    const [res] = results(onlyRunDir(o, 'react', 'models-local'));
-    expect(res.status).toBe('AGENT_ERROR');
-    expect(res.error.message).toMatch(/failed after 4 attempts/);
-    expect(res.error.message).toMatch(/ECONNREFUSED|connection/i);
+    // One GET /models, no retries per sample (SPEC §17): seconds, not minutes of AGENT_ERRORs.
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain(`the model endpoint http://127.0.0.1:${port}/v1/models is unreachable (ECONNREFUSED)`);
+    expect(r.stderr).not.toMatch(/\n\s+at /); // one message, no stack trace
+    expect(readdirSync(o)).toEqual([]); // checked before anything is written
+  });
+
+  it('a model that answers the check but drops every call ends the trial as AGENT_ERROR naming the cause', async () => {
+    const server = await startModelServer(() => ({ drop: true }));
+    try {
+      const o = out();
+      const r = await runCli(['run', bench('models-local'), '--agent', 'react', '--sample', 'greet', '--mode', 'single', '--output', o], { env: modelEnv(server.url), timeoutMs: 60_000 });
+      const [res] = results(onlyRunDir(o, 'react', 'models-local'));
+      expect(res.status, r.stderr).toBe('AGENT_ERROR');
+      expect(res.error.message).toMatch(/failed after 4 attempts/);
+      expect(res.error.message).toMatch(/ECONNRESET|socket hang up|connection/i);
+      expect(server.requests).toHaveLength(4);
+    } finally {
+      await server.close();
+    }
   });
 
   it('the LLM user: instruction verbatim, roles flipped, ends at ###STOP###, counted apart', async () => {

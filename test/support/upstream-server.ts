@@ -9,7 +9,8 @@ export type Api = 'chat' | 'responses' | 'messages';
 
 export interface UpstreamReply {
   text?: string;
-  tool_calls?: { name: string; arguments: Record<string, unknown> }[];
+  /** `id`: the call's id (default `call_<i>` / `toolu_<i>`: the same in every answer). */
+  tool_calls?: { name: string; arguments: Record<string, unknown>; id?: string }[];
   usage?: { input: number; output: number };
   /** Before the answer starts. */
   delayMs?: number;
@@ -126,7 +127,7 @@ const halves = (s: string) => [s.slice(0, Math.ceil(s.length / 2)), s.slice(Math
 
 function chat(res: ServerResponse, body: any, s: UpstreamReply, stream: boolean): void {
   const u = usageOf(s);
-  const calls = (s.tool_calls ?? []).map((t, i) => ({ id: `call_${i}`, type: 'function', function: { name: t.name, arguments: JSON.stringify(t.arguments) } }));
+  const calls = (s.tool_calls ?? []).map((t, i) => ({ id: t.id ?? `call_${i}`, type: 'function', function: { name: t.name, arguments: JSON.stringify(t.arguments) } }));
   const usage = { prompt_tokens: u.input, completion_tokens: u.output, total_tokens: u.input + u.output };
   const base = { id: 'chatcmpl-1', created: 1, model: body?.model ?? 'm' };
   const finish = calls.length ? 'tool_calls' : 'stop';
@@ -150,7 +151,7 @@ function responses(res: ServerResponse, body: any, s: UpstreamReply, stream: boo
   const u = usageOf(s);
   const output: any[] = [];
   if (s.text) output.push({ type: 'message', id: 'msg_1', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: s.text, annotations: [] }] });
-  (s.tool_calls ?? []).forEach((t, i) => output.push({ type: 'function_call', id: `fc_${i}`, call_id: `call_${i}`, name: t.name, arguments: JSON.stringify(t.arguments), status: 'completed' }));
+  (s.tool_calls ?? []).forEach((t, i) => output.push({ type: 'function_call', id: `fc_${i}`, call_id: t.id ?? `call_${i}`, name: t.name, arguments: JSON.stringify(t.arguments), status: 'completed' }));
   const usage = { input_tokens: u.input, output_tokens: u.output, total_tokens: u.input + u.output, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } };
   const full = { id: 'resp_1', object: 'response', created_at: 1, status: 'completed', model: body?.model ?? 'm', output, usage, error: null, incomplete_details: null };
   if (!stream) return json(res, 200, full);
@@ -171,7 +172,7 @@ function messages(res: ServerResponse, body: any, s: UpstreamReply, stream: bool
   const u = usageOf(s);
   const content: any[] = [];
   if (s.text) content.push({ type: 'text', text: s.text });
-  (s.tool_calls ?? []).forEach((t, i) => content.push({ type: 'tool_use', id: `toolu_${i}`, name: t.name, input: t.arguments }));
+  (s.tool_calls ?? []).forEach((t, i) => content.push({ type: 'tool_use', id: t.id ?? `toolu_${i}`, name: t.name, input: t.arguments }));
   const stop_reason = s.tool_calls?.length ? 'tool_use' : 'end_turn';
   const msg = { id: 'msg_1', type: 'message', role: 'assistant', model: body?.model ?? 'm', stop_sequence: null };
   if (!stream) return json(res, 200, { ...msg, content, stop_reason, usage: { input_tokens: u.input, output_tokens: u.output } });

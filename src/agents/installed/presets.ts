@@ -45,8 +45,9 @@ const codex: InstalledAgentSpec = {
   env: (gw) => ({ BENCHRIG_API_KEY: gw.token, CODEX_HOME: `${gw.home}/.codex` }),
   files: () => ({ '.codex/.keep': '' }),
   collect: ['.codex/sessions'],
-  // session, turn, item and installation ids (uuids), and its exec tool's chunk id and wall time
-  volatile: [/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, /Chunk ID: [0-9a-f]+/g, /Wall time: [0-9.]+ seconds/g],
+  // session, turn, item and installation ids (uuids), its exec tool's chunk id and wall time, and the
+  // turn's start time in `client_metadata["x-codex-turn-metadata"]` (JSON in a string: `\"…_unix_ms\":N`)
+  volatile: [/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, /Chunk ID: [0-9a-f]+/g, /Wall time: [0-9.]+ seconds/g, /_unix_ms\\*":\d+/g],
 };
 
 const claudeCode: InstalledAgentSpec = {

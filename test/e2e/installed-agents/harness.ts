@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { FIXTURES, readJson, runCli, tempDir } from '../../support/cli.ts';
 import { startUpstreamServer, type UpstreamServer } from '../../support/upstream-server.ts';
@@ -48,7 +48,9 @@ export function taskCommand(decoyPort: number): string {
     `k="$(printf '%s%s' '${head}' '${tail}')"`,
     'echo "agent-env-key: $(env | grep -cF "$k")"',
     'echo "agent-key-is-token: $(env | grep -c "=brg-")"',
-    `echo "process-env-key: $(for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < $f 2>/dev/null; done | grep -cF "$k")"`,
+    // `{ …; } 2>/dev/null`: the shell's own "cannot open /proc/<pid>/environ" would put pids, which
+    // differ from run to run, into the tool output and so into the next request (a replay miss)
+    `echo "process-env-key: $(for f in /proc/[0-9]*/environ; do { tr '\\0' '\\n' < $f; } 2>/dev/null; done | grep -cF "$k")"`,
     'echo "files-with-key: $(grep -rlsF "$k" / --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev --exclude-dir=benchrig | wc -l)"',
     `/opt/benchrig/node/bin/node -e "${probe.replaceAll('"', '\\"')}"`,
   ].join('; ');
@@ -68,12 +70,13 @@ export function writeConfig(dir: string, upstreamUrl: string): string {
 
 export interface PresetRun { code: number; stderr: string; dir: string; result: any }
 
-export async function runPreset(preset: string, o: { out: string; config: string; extra?: string[] }): Promise<PresetRun> {
-  const r = await runCli(['run', BENCH, '--agent', `cli:${preset}`, '--mode', 'single', '--output', o.out, '--config', o.config, '--quiet', ...(o.extra ?? [])], {
+export async function runPreset(preset: string, o: { out: string; config: string; extra?: string[]; bench?: string }): Promise<PresetRun> {
+  const bench = o.bench ?? BENCH;
+  const r = await runCli(['run', bench, '--agent', `cli:${preset}`, '--mode', 'single', '--output', o.out, '--config', o.config, '--quiet', ...(o.extra ?? [])], {
     env: { AGENTS_TEST_KEY: KEY },
     timeoutMs: 300_000,
   });
-  const dir = join(o.out, `cli_${preset}`, 'agents-debian');
+  const dir = join(o.out, `cli_${preset}`, basename(bench));
   let result: any;
   try {
     // the newest run under the output folder (a replay shares its folder, and cache, with the recording)

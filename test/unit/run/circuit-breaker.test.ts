@@ -1,0 +1,68 @@
+// The run's circuit breaker (SPEC §17): the first N finished trials decide; only the same model error
+// in all of them trips it, and then the trials not yet handed out are never started.
+import { describe, expect, it } from 'vitest';
+import { ModelCircuitBreaker } from '../../../src/run/circuit-breaker.ts';
+import type { TrialResult } from '../../../src/types.ts';
+
+const refused = (port: number) => ({ status: 'AGENT_ERROR', error: { kind: 'llm', message: `model call failed after 4 attempts: connect ECONNREFUSED 127.0.0.1:${port}` } }) as unknown as TrialResult;
+const other = { status: 'AGENT_ERROR', error: { kind: 'llm', message: 'model call failed after 4 attempts: HTTP 500 overloaded' } } as unknown as TrialResult;
+const agentBug = { status: 'AGENT_ERROR', error: { kind: 'agent', message: 'model call failed after 4 attempts: connect ECONNREFUSED 127.0.0.1:1' } } as unknown as TrialResult;
+const passed = { status: 'PASSED' } as unknown as TrialResult;
+
+/** Runs `planned` trials one at a time, each finishing with the next of `outcomes` (then passes). */
+function drive(n: number, planned: number, outcomes: TrialResult[]) {
+  const breaker = new ModelCircuitBreaker(n);
+  const started: number[] = [];
+  for (const t of breaker.gate(Array.from({ length: planned }, (_, i) => i))) {
+    started.push(t);
+    breaker.observe(outcomes[t] ?? passed);
+  }
+  return { started, trip: breaker.finish() };
+}
+
+describe('the model circuit breaker', () => {
+  it('the first N trials failing with the same connection error stop the run; the rest never start', () => {
+    // ports differ between the messages: the digits are not the error
+    const { started, trip } = drive(3, 10, [refused(4001), refused(4002), refused(4003)]);
+    expect(started).toEqual([0, 1, 2]);
+    expect(trip).toEqual({ error: expect.stringContaining('ECONNREFUSED'), trials_not_started: 7 });
+  });
+
+  it('a different model error among the first N does not trip it', () => {
+    const { started, trip } = drive(3, 6, [refused(1), other, refused(1), refused(1), refused(1)]);
+    expect(started).toHaveLength(6);
+    expect(trip).toBeNull();
+  });
+
+  it('one success among the first N does not trip it, even if every later trial fails the same way', () => {
+    const { started, trip } = drive(3, 6, [refused(1), passed, refused(1), refused(1), refused(1), refused(1)]);
+    expect(started).toHaveLength(6);
+    expect(trip).toBeNull();
+  });
+
+  it('an error that is not the model\'s (kind agent) does not trip it', () => {
+    expect(drive(2, 4, [agentBug, agentBug]).trip).toBeNull();
+  });
+
+  it('fewer trials than N: nothing to decide on, it never trips', () => {
+    expect(drive(5, 3, [refused(1), refused(1), refused(1)]).trip).toBeNull();
+  });
+
+  it('0 turns it off', () => {
+    const { started, trip } = drive(0, 8, Array.from({ length: 8 }, () => refused(1)));
+    expect(started).toHaveLength(8);
+    expect(trip).toBeNull();
+  });
+
+  it('trials already handed out when it trips still finish; they count as started', () => {
+    const breaker = new ModelCircuitBreaker(2);
+    const it = breaker.gate([0, 1, 2, 3, 4])[Symbol.iterator]();
+    const inFlight = [it.next().value, it.next().value, it.next().value]; // three workers busy
+    expect(inFlight).toEqual([0, 1, 2]);
+    breaker.observe(refused(1));
+    breaker.observe(refused(2));
+    breaker.observe(passed); // the third, in flight, finishes after the trip
+    expect(it.next().done).toBe(true);
+    expect(breaker.finish()).toMatchObject({ trials_not_started: 2 });
+  });
+});

@@ -1,0 +1,96 @@
+// The start-time model check (SPEC §17) against real HTTP servers on loopback: what a user sees when
+// the URL or the key is wrong, and that a server without a model list is not refused.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { exitCodeFor } from '../../../src/cli/main.ts';
+import type { LlmConfig } from '../../../src/config/schema.ts';
+import { checkModelEndpoints } from '../../../src/run/model-check.ts';
+
+interface Seen { path: string; headers: IncomingMessage['headers'] }
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise<void>((r) => s.close(() => r()))));
+});
+
+/** A server answering every request with `status`; what it was asked, in order. */
+async function serve(status: number): Promise<{ url: string; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  const server = createServer((req, res) => {
+    seen.push({ path: req.url ?? '', headers: req.headers });
+    res.writeHead(status, { 'content-type': 'application/json' }).end('{"data":[]}');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  servers.push(server);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, seen };
+}
+
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+const llm = (base_url: string, extra: Partial<LlmConfig> = {}): LlmConfig => ({ base_url, api_key: 'sk-check', model: 'm', max_retries: 3, timeout_s: 120, ...extra });
+
+/** The error the check threw, or null; with the CLI's exit code for it. */
+async function check(cfg: LlmConfig, protocols: Parameters<typeof checkModelEndpoints>[1] = ['chat']) {
+  try {
+    await checkModelEndpoints(cfg, protocols);
+    return null;
+  } catch (err) {
+    return { message: (err as Error).message, exit: exitCodeFor(err) };
+  }
+}
+
+describe('the start-time model check', () => {
+  it('an unreachable endpoint is exit 3 naming the URL it tried, at once (no retries)', async () => {
+    const port = await closedPort();
+    const t0 = Date.now();
+    const err = await check(llm(`http://127.0.0.1:${port}/v1`));
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(err?.exit).toBe(3);
+    expect(err?.message).toContain(`the model endpoint http://127.0.0.1:${port}/v1/models is unreachable (ECONNREFUSED)`);
+  });
+
+  it.each([401, 403])('HTTP %i is exit 2 "the key for … was refused", naming the table to fix', async (status) => {
+    const s = await serve(status);
+    const err = await check(llm(s.url));
+    expect(err?.exit).toBe(2);
+    expect(err?.message).toMatch(new RegExp(`^the key for ${s.url} was refused \\(HTTP ${status} from GET ${s.url}/models\\); check the api_key of \\[llm\\]`));
+    expect(err?.message).not.toContain('sk-check');
+    // asked once, with the key as an OpenAI client sends it
+    expect(s.seen.map((q) => q.path)).toEqual(['/v1/models']);
+    expect(s.seen[0].headers.authorization).toBe('Bearer sk-check');
+  });
+
+  it.each([200, 404, 500])('HTTP %i passes: only a refused key or no answer fails the run', async (status) => {
+    const s = await serve(status);
+    expect(await check(llm(s.url))).toBeNull();
+    expect(s.seen).toHaveLength(1);
+  });
+
+  it('[llm.anthropic] is checked with its own key as x-api-key; a refusal names that table', async () => {
+    const chat = await serve(200);
+    const anthropic = await serve(401);
+    const cfg = llm(chat.url, { anthropic: { base_url: anthropic.url, api_key: 'sk-ant-check' } } as Partial<LlmConfig>);
+    const err = await check(cfg, ['messages']);
+    expect(err?.exit).toBe(2);
+    expect(err?.message).toContain(`the key for ${anthropic.url} was refused`);
+    expect(err?.message).toContain('[llm.anthropic]');
+    expect(anthropic.seen[0].headers['x-api-key']).toBe('sk-ant-check');
+    expect(anthropic.seen[0].headers['anthropic-version']).toBeTruthy();
+    expect(anthropic.seen[0].headers.authorization).toBeUndefined();
+    expect(chat.seen).toEqual([]); // only the protocols the agent uses
+  });
+
+  it('an upstream shared by two protocols is asked once; an agent with no model is not checked', async () => {
+    const s = await serve(200);
+    expect(await check(llm(s.url, { responses: {} } as Partial<LlmConfig>), ['chat', 'responses'])).toBeNull();
+    expect(s.seen).toHaveLength(1);
+    expect(await check(llm(s.url), [])).toBeNull();
+    expect(s.seen).toHaveLength(1);
+  });
+});
