@@ -1,6 +1,7 @@
 // The pieces of `[sandbox] disk` that need no daemon: sizes, the limit error, the quota decision
 // and the host walk of a writable layer (on a real temp folder).
 import { spawnSync } from 'node:child_process';
+import { buildSync } from 'esbuild';
 import { chmodSync, linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -98,7 +99,7 @@ describe('treeUsage', () => {
     chmodSync(join(dir, 'hidden'), 0o000);
     try {
       // root reads everything: walk as nobody then, in a child process
-      const u = process.getuid?.() === 0 ? walkAsNobody(dir) : await treeUsage(dir);
+      const u = process.getuid?.() === 0 ? walkAsNobody(dir, root) : await treeUsage(dir);
       expect(u.complete).toBe(false);
     } finally {
       chmodSync(join(dir, 'hidden'), 0o755);
@@ -110,10 +111,16 @@ describe('treeUsage', () => {
   });
 });
 
-function walkAsNobody(dir: string) {
-  const module = resolve(import.meta.dirname, '../../../src/sandbox/disk-usage.ts');
-  const code = `import(${JSON.stringify(module)}).then(async (m) => console.log(JSON.stringify(await m.treeUsage(process.argv[1]))))`;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', code, dir], { uid: 65534, gid: 65534, encoding: 'utf8', cwd: resolve(import.meta.dirname, '../../..') });
+/**
+ * The walk in a child process as nobody. The module is bundled into the world-readable test folder
+ * first: nobody may not be able to read the repository (a clone in a 0700 folder).
+ */
+function walkAsNobody(dir: string, root: string) {
+  const bundle = join(root, 'disk-usage.mjs');
+  buildSync({ entryPoints: [resolve(import.meta.dirname, '../../../src/sandbox/disk-usage.ts')], bundle: true, platform: 'node', format: 'esm', outfile: bundle, external: ['dockerode'], logLevel: 'silent' });
+  chmodSync(bundle, 0o644);
+  const code = `import(${JSON.stringify(bundle)}).then(async (m) => console.log(JSON.stringify(await m.treeUsage(process.argv[1]))))`;
+  const r = spawnSync(process.execPath, ['-e', code, dir], { uid: 65534, gid: 65534, encoding: 'utf8', cwd: '/' });
   if (r.status !== 0) throw new Error(`walk as nobody failed: ${r.stderr}`);
   return JSON.parse(r.stdout);
 }
