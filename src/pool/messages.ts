@@ -37,8 +37,6 @@ export type WorkerMessage =
   | { type: 'pong'; id: number }
   /** The slot of `reqId` is given back, or the request is abandoned before it was granted. */
   | { type: 'release'; id: number; reqId: number; failed?: HostFailure }
-  /** Threads only: the trial runs in this thread, so that the main side can terminate that one thread. */
-  | { type: 'thread'; id: number; threadId: number }
   /** An uncaught exception: the worker is about to exit (processes only; threads report it as an 'error'). */
   | { type: 'fatal'; error: ErrorValue };
 

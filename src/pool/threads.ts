@@ -1,16 +1,16 @@
-// `threads`: a piscina pool of --workers threads, --per-worker trials in flight in each
-// (concurrentTasksPerWorker). Piscina owns the threads' lifecycle: it starts them, and when one
-// dies (process.exit, an uncaught exception, out of memory, or terminated by us) it fails that
-// thread's tasks and starts a new thread. Each piscina task is one trial. The trial's messages
-// (events, sandbox, slots, cancel, result) travel over one MessagePort per thread, which the thread
-// sends as it boots, so that they arrive in order and remote.ts handles them exactly as for
-// processes. (A MessageChannel per trial left ~0.5 KB a trial in the main thread's old generation
-// until its next full GC, and cost ~20 µs a trial: measured.) The RunContext goes once per thread,
-// as workerData.
+// `threads`: a piscina pool of --workers threads, --per-worker trials in flight in each. Piscina
+// owns the threads' lifecycle: it starts them, and when one dies (process.exit, an uncaught
+// exception, out of memory, or terminated by us) it starts a new thread. The trials themselves do
+// not go through piscina: each thread sends one MessagePort as it boots, and every message of its
+// trials (the trial, events, sandbox, slots, cancel, result) travels over it, so that they arrive
+// in order and remote.ts handles them exactly as for processes. This side picks the thread (the
+// ready one with the fewest trials) and fails a dead thread's trials itself. (piscina.run cost
+// two more messages and thread wake-ups a trial, and ~1 KB of main-thread objects a trial that
+// only a major GC clears, which raised the peak of a long run: measured, issue 17. A
+// MessageChannel per trial was worse still.) The RunContext goes once per thread, as workerData.
 //
-// Tasks get no piscina abort signal: piscina runs an abortable task alone in its thread, which
-// would defeat --per-worker. A thread that does not answer a cancel is terminated directly (each
-// trial reports its threadId first); piscina sees it exit and replaces it.
+// A thread that does not answer a cancel is terminated directly; piscina sees it exit and
+// replaces it.
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import type { MessagePort, Worker } from 'node:worker_threads';
@@ -20,7 +20,6 @@ import type { RunContext } from '../trial/types.ts';
 import { THREAD_PORT, type MainMessage, type TrialMessage, type WorkerMessage } from './messages.ts';
 import { DEFAULT_WORKER_MEMORY_MB, RemoteTrial, remoteSettings, type RemotePoolOptions } from './remote.ts';
 import type { Pool } from './types.ts';
-import type { ThreadTask } from '../worker/entry-thread.ts';
 
 /** The thread's entry, compiled to JavaScript with the harness code it imports: no loader per thread. */
 const ENTRY = new URL('../worker/entry-thread.ts', import.meta.url);
@@ -66,12 +65,25 @@ function startPiscina(options: PiscinaOptions): Piscina {
 /** The message a piscina worker posts once its task module is loaded (piscina's common.READY). */
 const PISCINA_READY = '_WORKER_READY';
 
-/** Where one trial's messages go: its thread's port once the thread says it runs the trial. */
+/** One thread of the pool, as the main side knows it: its port, whether it is ready, its trials. */
+interface Thread {
+  worker: Worker;
+  threadId: number;
+  port: MessagePort;
+  /** Its entry has loaded (piscina's ready message): trials go only to ready threads. */
+  ready: boolean;
+  /** Its 'error' (an uncaught exception, out of memory): the cause for its trials when it exits. */
+  error?: unknown;
+  trials: Set<Route>;
+}
+
+/** Where one trial's messages go: its thread's port once the trial is given to a thread. */
 interface Route {
   trial: RemoteTrial;
-  threadId?: number;
-  port?: MessagePort;
-  /** Messages for the trial before its thread is known (a cancel right after the start). */
+  /** The trial's 'run' message, kept until a thread has room for it. */
+  start?: MainMessage;
+  thread?: Thread;
+  /** Messages for the trial before it has a thread (a cancel right after the start). */
   pending: MainMessage[];
 }
 
@@ -82,9 +94,8 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
     filename: PISCINA_FILE,
     minThreads: opts.workers,
     maxThreads: opts.workers,
-    concurrentTasksPerWorker: opts.perWorker,
     idleTimeout: Infinity,
-    // Its run- and wait-time histograms are read by nobody here: one record less per task.
+    // Its run- and wait-time histograms are read by nobody here.
     recordTiming: false,
     // Atomics would let an idle thread block its event loop waiting for tasks: our trials are async
     // and their ports must keep being read.
@@ -95,51 +106,21 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
     // than 8: ~10 MB less for 2 threads, the same CPU time (measured, 2,000 one-call trials × 3).
     resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
   });
-  // A thread's port arrives before its ready message (the same channel, posted first), so before
-  // piscina gives the thread any task; a replacement thread's the same way. Listened for at once:
-  // the threads are booting already.
+  // Piscina is given no task, so a thread's uncaught exception reaches its 'error' event (it has no
+  // task to fail with it): the thread's own 'error' and 'exit' below turn it into its trials' results.
+  piscina.on('error', () => {});
   const routes = new Map<number, Route>();
-  piscina.on('message', (msg: unknown) => {
-    const m = msg as { [THREAD_PORT]?: MessagePort; threadId?: number } | null;
-    const port = m?.[THREAD_PORT];
-    if (!port || m.threadId === undefined) return;
-    const threadId = m.threadId;
-    const one = (wm: WorkerMessage) => {
-      const route = 'id' in wm ? routes.get(wm.id) : undefined;
-      if (!route) return; // a trial already settled
-      if (wm.type !== 'thread') return route.trial.handle(wm as TrialMessage);
-      route.threadId = threadId;
-      route.port = port;
-      for (const p of route.pending.splice(0)) port.postMessage(p);
-    };
-    // A thread batches its messages (entry-thread.ts): one message, or an array of them in order.
-    port.on('message', (wm: WorkerMessage | WorkerMessage[]) => {
-      if (Array.isArray(wm)) for (const m of wm) one(m);
-      else one(wm);
-    });
-    port.once('close', () => port.removeAllListeners());
-  });
-  // Trials start once every thread has loaded its entry (the harness and the OpenAI SDK):
-  // started mid-run, 8 booting threads starve the trials already running (measured: 64 trials of
-  // 4 × 50 ms calls on 8 threads took 7.1 s instead of 1.6 s). A thread that dies booting counts as ready.
-  await Promise.all(piscina.threads.map((t) => threadReady(t)));
+  const threads = new Map<number, Thread>();
+  /** Trials waiting for a thread with room (all busy, or one being replaced). */
+  const queue: Route[] = [];
   // Threads we terminated, with why (the cause for every trial they ran), and their exits for close().
   const killed = new Map<number, string>();
   const dying = new Set<Promise<unknown>>();
+  let closing = false;
 
-  const terminate = (threadId: number | undefined, cause: string) => {
-    const thread = piscina.threads.find((t) => t.threadId === threadId);
-    if (threadId === undefined || !thread || killed.has(threadId)) return;
-    killed.set(threadId, cause);
-    const exited = once(thread, 'exit').catch(() => {});
-    dying.add(exited);
-    void exited.then(() => dying.delete(exited));
-    void thread.terminate();
-  };
-
-  const causeOf = (err: unknown, threadId: number | undefined): string => {
+  const causeOf = (err: unknown, threadId: number): string => {
     const e = err as { code?: string; message?: string } | null;
-    const kill = threadId === undefined ? undefined : killed.get(threadId);
+    const kill = killed.get(threadId);
     if (kill) return `it was killed: ${kill}`;
     if (e?.code === 'ERR_WORKER_OUT_OF_MEMORY') return `the worker ran out of memory (heap limit ${memoryMb} MB)`;
     const exit = /worker exited with code: (-?\d+)/.exec(e?.message ?? '');
@@ -147,30 +128,102 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
     return `uncaught exception in the worker: ${e?.message ?? String(err)}`;
   };
 
+  /** Gives waiting trials to the ready threads with the fewest trials, up to --per-worker each. */
+  const dispatch = () => {
+    while (queue.length > 0) {
+      let best: Thread | undefined;
+      for (const t of threads.values()) if (t.ready && t.trials.size < opts.perWorker && (!best || t.trials.size < best.trials.size)) best = t;
+      if (!best) return;
+      const route = queue.shift()!;
+      route.thread = best;
+      best.trials.add(route);
+      best.port.postMessage(route.start);
+      route.start = undefined;
+      for (const p of route.pending.splice(0)) best.port.postMessage(p);
+    }
+  };
+
+  // Piscina restarts a thread that exits (unless one died booting): its trials fail with the cause.
+  const gone = (thread: Thread, code: number) => {
+    threads.delete(thread.threadId);
+    thread.port.removeAllListeners();
+    const cause = causeOf(thread.error ?? new Error(`worker exited with code: ${code}`), thread.threadId);
+    for (const route of thread.trials) void route.trial.workerGone(cause);
+    thread.trials.clear();
+    // Piscina has started the replacement already (its listener runs first); none means it gave up.
+    if (!closing && piscina.threads.length === 0)
+      for (const route of queue.splice(0)) void route.trial.workerGone(`no worker thread could be started: ${cause}`);
+  };
+
+  // A thread's port arrives before its ready message (the same channel, posted first); a
+  // replacement thread's the same way. Listened for at once: the threads are booting already.
+  piscina.on('message', (msg: unknown) => {
+    const m = msg as { [THREAD_PORT]?: MessagePort; threadId?: number } | null;
+    const port = m?.[THREAD_PORT];
+    const worker = port && piscina.threads.find((t) => t.threadId === m.threadId);
+    if (!port || !worker) return;
+    const thread: Thread = { worker, threadId: worker.threadId, port, ready: false, trials: new Set() };
+    threads.set(thread.threadId, thread);
+    const one = (wm: WorkerMessage) => {
+      const route = 'id' in wm ? routes.get(wm.id) : undefined;
+      if (route) route.trial.handle(wm as TrialMessage); // else a trial already settled
+    };
+    // A thread batches its messages (entry-thread.ts): one message, or an array of them in order.
+    port.on('message', (wm: WorkerMessage | WorkerMessage[]) => {
+      if (Array.isArray(wm)) for (const x of wm) one(x);
+      else one(wm);
+    });
+    worker.once('error', (err) => void (thread.error ??= err));
+    worker.once('exit', (code) => gone(thread, code));
+    void threadReady(worker).then(() => {
+      if (!threads.has(thread.threadId)) return; // it exited booting
+      thread.ready = true;
+      dispatch();
+    });
+  });
+  // Trials start once every thread has loaded its entry (the harness and the OpenAI SDK):
+  // started mid-run, 8 booting threads starve the trials already running (measured: 64 trials of
+  // 4 × 50 ms calls on 8 threads took 7.1 s instead of 1.6 s). A thread that dies booting counts as ready.
+  await Promise.all(piscina.threads.map((t) => threadReady(t)));
+
+  const terminate = (thread: Thread | undefined, cause: string) => {
+    if (!thread || killed.has(thread.threadId)) return;
+    killed.set(thread.threadId, cause);
+    const exited = once(thread.worker, 'exit').catch(() => {});
+    dying.add(exited);
+    void exited.then(() => dying.delete(exited));
+    void thread.worker.terminate();
+  };
+
   return {
     concurrency: opts.workers * opts.perWorker,
     run(input, { signal, hooks }) {
       const trial = new RemoteTrial(settings, input, { signal, hooks });
       const route: Route = { trial, pending: [] };
-      let started = false;
       trial.start({
         send: (msg) => {
-          // The first message is the trial itself: it becomes the piscina task.
-          if (msg.type === 'run' && !started) {
-            started = true;
+          // The first message is the trial itself: it waits for a thread with room.
+          if (msg.type === 'run' && !routes.has(msg.id)) {
             routes.set(msg.id, route);
-            piscina.run({ id: msg.id, trial: msg.trial, events: msg.events } satisfies ThreadTask).catch((err) => trial.workerGone(causeOf(err, route.threadId)));
-            return;
+            route.start = msg;
+            queue.push(route);
+            return dispatch();
           }
-          if (route.port) route.port.postMessage(msg);
+          if (route.thread) route.thread.port.postMessage(msg);
           else route.pending.push(msg);
         },
-        kill: (cause) => terminate(route.threadId, cause),
+        kill: (cause) => terminate(route.thread, cause),
       });
-      void trial.done.finally(() => routes.delete(trial.id));
+      void trial.done.finally(() => {
+        routes.delete(trial.id);
+        const waiting = queue.indexOf(route);
+        if (waiting >= 0) queue.splice(waiting, 1);
+        if (route.thread?.trials.delete(route)) dispatch();
+      });
       return trial.done;
     },
     async close() {
+      closing = true;
       await piscina.destroy();
       await Promise.all(dying);
     },

@@ -20,10 +20,9 @@ export class ModelCircuitBreaker {
   constructor(private readonly n: number) {}
 
   /** The trials, cut short once the breaker trips. */
-  *gate<T>(trials: Iterable<T>): Iterable<T> {
-    const all = [...trials];
-    this.planned = all.length;
-    for (const t of all) {
+  *gate<T>(trials: Iterable<T> & { readonly length: number }): Iterable<T> {
+    this.planned = trials.length; // an array, or a TrialPlan that makes its trials as they are taken
+    for (const t of trials) {
       if (this.trip) break;
       this.started++;
       yield t;

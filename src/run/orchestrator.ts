@@ -26,7 +26,7 @@ import { failedResult, saveFailedResult } from '../trial/result.ts';
 import { bringsOwnSandbox, SampleEnvironments } from './environments.ts';
 import { usesRunImage } from '../benchmark/sample-sandbox.ts';
 import { createRunDir, gitCommit, HARNESS_VERSION, redact, safeName } from './run-dir.ts';
-import { expandTrials } from './trials.ts';
+import { TrialPlan, taskIdsHash } from './trials.ts';
 import { hashOf, prepareResume, type RunSettings } from './resume.ts';
 import { hostsReport, prepareSandboxes, resolveFleet, type SharedResources } from './sandboxes.ts';
 import type { RunConsole } from './console.ts';
@@ -116,14 +116,14 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const installedAgent = await prepareInstalledAgent(cfg, agentRef.name, sandbox, opts.console.info);
   // The model side, once, before anything is written: a wrong URL or key is not 100% AGENT_ERROR.
   if (cfg.run.llm_cache !== 'replay') await checkModelEndpoints(cfg.llm, modelProtocols(agentRef.name, cfg.agent.options)).catch((err) => (installedAgent?.dispose(), Promise.reject(err)));
-  const trials = expandTrials(benchmark.samples, cfg.n_trials);
+  const trials = new TrialPlan(benchmark.samples, cfg.n_trials);
   const settings: RunSettings = {
     benchmark_version: benchmark.version,
     agent: agentRef.module ?? agentRef.name,
     agent_options_hash: hashOf(cfg.agent.options),
     trials: cfg.n_trials,
     limits: cfg.limits,
-    task_ids_hash: hashOf(trials.map((t) => t.taskId)),
+    task_ids_hash: taskIdsHash(trials),
     user: cfg.user.kind,
     models: { agent: cfg.llm.model, user: cfg.user.llm?.model ?? cfg.llm.model, judge: cfg.judge.llm?.model ?? cfg.llm.model },
   };

@@ -33,7 +33,7 @@ export interface ResumeState {
   lock: RunLock;
 }
 
-export async function prepareResume(dirArg: string, cwd: string, settings: RunSettings, trials: TrialInput[]): Promise<ResumeState> {
+export async function prepareResume(dirArg: string, cwd: string, settings: RunSettings, trials: Iterable<TrialInput>): Promise<ResumeState> {
   const runDir = resolve(cwd, dirArg);
   const file = join(runDir, 'run.json');
   if (!existsSync(file)) throw new BenchrigError('usage', `--resume ${dirArg}: no run.json there (is it a run folder?)`);
@@ -53,7 +53,7 @@ export async function prepareResume(dirArg: string, cwd: string, settings: RunSe
   }
 }
 
-async function resumeLocked(dirArg: string, runDir: string, runJson: Record<string, any>, settings: RunSettings, trials: TrialInput[], lock: RunLock): Promise<ResumeState> {
+async function resumeLocked(dirArg: string, runDir: string, runJson: Record<string, any>, settings: RunSettings, trials: Iterable<TrialInput>, lock: RunLock): Promise<ResumeState> {
   const before: RunSettings | undefined = runJson.settings;
   if (!before) throw new BenchrigError('usage', `--resume ${dirArg}: run.json records no settings (made by an older benchrig)`);
   const changed = (Object.keys(settings) as Array<keyof RunSettings>).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(settings[k]));
@@ -74,6 +74,11 @@ async function resumeLocked(dirArg: string, runDir: string, runJson: Record<stri
       // unreadable: run it again (it is overwritten atomically)
     }
   }
-  const pending = trials.filter((t) => !saved.has(t.taskId));
-  return { runDir, runJson, pending, kept: trials.length - pending.length, lock };
+  const pending: TrialInput[] = [];
+  let kept = 0;
+  for (const t of trials) {
+    if (saved.has(t.taskId)) kept++;
+    else pending.push(t);
+  }
+  return { runDir, runJson, pending, kept, lock };
 }

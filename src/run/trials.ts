@@ -1,20 +1,59 @@
 // Expands samples × trials into the trial list with stable, file-safe, unique task ids.
+//
+// Lazily (issue 17): a run of 1,000 samples × 100 trials held 100,000 TrialInput objects in the
+// main thread from its start, and V8 keeps a heap about twice its live size: ~29 MB more resident
+// at 100,000 trials than at 10,000 (measured). A TrialPlan keeps one entry per sample and makes
+// each trial's input when the scheduler takes it.
+import { createHash } from 'node:crypto';
 import { inputHash } from '../benchmark/version.ts';
 import type { Sample } from '../types.ts';
 import type { TrialInput } from '../trial/types.ts';
 import { safeName } from './run-dir.ts';
 
-export function expandTrials(samples: Sample[], trials: number): TrialInput[] {
-  const used = new Set<string>();
-  const out: TrialInput[] = [];
-  for (const sample of samples) {
-    let base = safeName(sample.id);
-    // Two ids that differ only in unsafe characters must not share a result file.
-    for (let i = 2; used.has(base.toLowerCase()); i++) base = `${safeName(sample.id)}~${i}`;
-    used.add(base.toLowerCase());
-    const hash = inputHash(sample);
-    for (let k = 1; k <= trials; k++)
-      out.push({ taskId: trials > 1 ? `${base}-t${k}` : base, trial: k, sample, inputHash: hash });
+/** The trials of a run in order: samples × trials, made one at a time. */
+export class TrialPlan implements Iterable<TrialInput> {
+  readonly length: number;
+  readonly #samples: Array<{ base: string; sample: Sample; hash: string }> = [];
+
+  constructor(
+    samples: Sample[],
+    readonly trials: number,
+  ) {
+    const used = new Set<string>();
+    for (const sample of samples) {
+      let base = safeName(sample.id);
+      // Two ids that differ only in unsafe characters must not share a result file.
+      for (let i = 2; used.has(base.toLowerCase()); i++) base = `${safeName(sample.id)}~${i}`;
+      used.add(base.toLowerCase());
+      this.#samples.push({ base, sample, hash: inputHash(sample) });
+    }
+    this.length = this.#samples.length * trials;
   }
-  return out;
+
+  *[Symbol.iterator](): Iterator<TrialInput> {
+    const many = this.trials > 1;
+    for (const { base, sample, hash } of this.#samples)
+      for (let k = 1; k <= this.trials; k++) yield { taskId: many ? `${base}-t${k}` : base, trial: k, sample, inputHash: hash };
+  }
+
+  *taskIds(): Iterable<string> {
+    for (const { base } of this.#samples)
+      if (this.trials > 1) for (let k = 1; k <= this.trials; k++) yield `${base}-t${k}`;
+      else yield base;
+  }
+}
+
+export function expandTrials(samples: Sample[], trials: number): TrialInput[] {
+  return [...new TrialPlan(samples, trials)];
+}
+
+/** hashOf(every task id as one array) (resume.ts), without the array: the same bytes hashed piece by piece. */
+export function taskIdsHash(plan: TrialPlan): string {
+  const h = createHash('sha256').update('[');
+  let first = true;
+  for (const id of plan.taskIds()) {
+    h.update(first ? JSON.stringify(id) : `,${JSON.stringify(id)}`);
+    first = false;
+  }
+  return h.update(']').digest('hex').slice(0, 16);
 }
