@@ -41,7 +41,8 @@ export async function isolateForGrading(s: Session): Promise<Sandbox | undefined
 
 async function startFresh(s: Session): Promise<Sandbox> {
   const spec = { ...sandboxSpecOf(s.run, s.input)!, setup: [], ...(s.sandbox!.host ? { host: s.sandbox!.host } : {}) };
-  s.gradingSandbox = await s.provider!.start(spec, { runId: s.run.runId, sessionId: `${s.sessionId}.grading`, pid: s.run.harnessPid }, s.abort.signal);
+  // The run's Ctrl-C, not the trial's signal: a trial past its timeout is still graded on its work.
+  s.gradingSandbox = await s.provider!.start(spec, { runId: s.run.runId, sessionId: `${s.sessionId}.grading`, pid: s.run.harnessPid }, s.opts.signal);
   return s.gradingSandbox;
 }
 
