@@ -10,6 +10,7 @@ import path from 'node:path';
 import type Docker from 'dockerode';
 import { describe, type ErrorValue } from '../errors.ts';
 import { folderDigest } from '../benchmark/version.ts';
+import { isTemplate } from '../benchmark/sample-sandbox.ts';
 import { Semaphore } from '../pool/semaphore.ts';
 import { docker, dockerMessage, withDeadline } from '../sandbox/client.ts';
 import { clientFor } from '../sandbox/hosts.ts';
@@ -94,6 +95,9 @@ export class SampleEnvironments {
       try {
         this.o.log?.(`building ${tag} from ${own.build}`);
         for (const client of this.#clients) {
+          // The benchmark's own image first, where it has a build: a sample's Dockerfile is often
+          // FROM it, and on a fleet host it may not be made yet (nothing is ever pulled).
+          if (this.base.build && !isTemplate(this.base.image)) await ensureImage({ image: this.base.image, build: this.base.build }, { client });
           await ensureImage({ image: tag, build: dir }, {
             client, timeoutMs: (own.build_timeout_s ?? this.o.buildTimeoutS) * 1000,
             labels: { [ENV_LABEL]: this.o.benchmark }, onProgress: (line) => log.write(line + '\n'),

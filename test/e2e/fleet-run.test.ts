@@ -1,12 +1,13 @@
 // The real CLI on a fleet of two real Docker Engines: the usual local one and a second dockerd in
 // its own network namespace, over TCP with TLS (test/support/second-dockerd.ts).
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { docker } from '../../src/sandbox/client.ts';
 import { runFilter } from '../../src/sandbox/labels.ts';
-import { BIN, FIXTURES, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
+import { BIN, FIXTURES, REPO, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
+import { pruneEnvImages } from '../../src/sandbox/prune.ts';
 import { requireDocker } from '../support/docker.ts';
 import { secondDockerd } from '../support/second-dockerd.ts';
 
@@ -134,4 +135,28 @@ describe.skipIf(!second)('benchrig run on a fleet of Docker hosts', () => {
     expect(await leftovers(runIdOf(dir))).toEqual([]);
     expect(await leftovers(runIdOf(onlyRunDir(out2, 'sleepy', 'many-shell')))).toEqual([]);
   }, 300_000);
+
+  it("rows that bring their own build context run on both hosts: each host gets the image it needs, built there", async () => {
+    const name = `env-fleet-${process.pid}`;
+    const bench = join(tempDir(), name);
+    cpSync(join(FIXTURES, 'benchmarks/env-per-sample'), bench, { recursive: true });
+    writeFileSync(join(bench, 'benchmark.toml'), readFileSync(join(bench, 'benchmark.toml'), 'utf8').replace('name = "env-per-sample"', `name = "${name}"`).replace('../../../../sandboxes/busybox', join(REPO, 'sandboxes/busybox')));
+    // the rows that can pass: two sharing one build context, one in the benchmark's image
+    writeFileSync(join(bench, 'tasks.jsonl'), readFileSync(join(bench, 'tasks.jsonl'), 'utf8').split('\n').filter((l) => /"(baked-1|baked-2|plain)"/.test(l)).join('\n') + '\n');
+    try {
+      const out = tempDir();
+      const r = await runCli(['run', bench, '--agent', 'oracle', '--mode', 'processes', '--workers', '2', '--output', out, '--config', fleetConfig()]);
+      const dir = onlyRunDir(out, 'oracle', name);
+      expect(statuses(dir), r.stderr).toEqual({ 'baked-1': 'PASSED', 'baked-2': 'PASSED', plain: 'PASSED' });
+      const tag = results(dir).find((x) => x.task_id === 'baked-1').metadata.sandbox.image as string;
+      expect(tag).toMatch(new RegExp(`^benchrig-env/${name}:`));
+      await docker().getImage(tag).inspect(); // on both hosts, whichever the trials were placed on
+      await second!.client.getImage(tag).inspect();
+      expect(await leftovers(runIdOf(dir))).toEqual([]);
+    } finally {
+      await pruneEnvImages({ benchmark: name });
+      await pruneEnvImages({ benchmark: name }, second!.client);
+    }
+  }, 240_000);
 });
+
