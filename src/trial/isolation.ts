@@ -33,7 +33,8 @@ export async function isolateForGrading(s: Session): Promise<Sandbox | undefined
   if (input.sample.tests !== undefined) {
     const dir = testsDirOf(run, target);
     // Whatever is there (a file, a symlink, a read-only tree) is the agent's: it goes.
-    await trustedOk(target, `chmod -R u+rwx ${quote(dir)} 2>/dev/null; rm -rf ${quote(dir)} && test ! -e ${quote(dir)} && test ! -L ${quote(dir)}`, `clear ${dir} for the tests`);
+    // (chmod only a real folder: through a planted symlink it would change modes wherever it points)
+    await trustedOk(target, `[ -L ${quote(dir)} ] || chmod -R u+rwx ${quote(dir)} 2>/dev/null; rm -rf ${quote(dir)} && test ! -e ${quote(dir)} && test ! -L ${quote(dir)}`, `clear ${dir} for the tests`);
     await copyTests(target, run, input.sample);
   }
   return gradingView(target);
