@@ -1,0 +1,63 @@
+// A user-defined installed agent (issue #15: "a TOML table with the same fields"): `[agent] name =
+// "cli"` with package, api, command, env and files in `[agent.options]`, no preset. Here it is
+// Qwen Code written out by hand; it solves the task behind the gateway like the preset does.
+import { appendFileSync, readdirSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readJson, runCli } from '../../support/cli.ts';
+import { requireDocker } from '../../support/docker.ts';
+import { BENCH, KEY, modelCalls, shellAgentScript, startDecoy, startUpstreamServer, taskCommand, tempDir, toolOutput, writeConfig } from './harness.ts';
+
+const settings = JSON.stringify({ security: { auth: { selectedType: 'openai' } }, privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false }, general: { enableAutoUpdate: false } });
+
+describe.skipIf(!(await requireDocker()))('a user-defined installed agent ([agent] name = "cli")', () => {
+  const cleanup: Array<() => unknown> = [];
+  afterAll(async () => {
+    for (const c of cleanup) await c();
+  });
+
+  it('installs its package, runs its command with the gateway in its env and config file, and is graded', async () => {
+    const upstream = await startUpstreamServer();
+    const decoy = await startDecoy();
+    cleanup.push(() => upstream.close(), () => decoy.close());
+    upstream.setScript(shellAgentScript(taskCommand(decoy.port)));
+    const out = tempDir();
+    cleanup.push(() => rmSync(out, { recursive: true, force: true }));
+    const config = writeConfig(out, upstream.url);
+    appendFileSync(config, [
+      '[agent]',
+      'name = "cli"',
+      '[agent.options]',
+      'package = "@qwen-code/qwen-code@0.15.10"',
+      'api = "chat"',
+      'command = ["qwen", "--approval-mode", "yolo", "{prompt}"]',
+      'env = { OPENAI_BASE_URL = "{base_url}/v1", OPENAI_API_KEY = "{token}", OPENAI_MODEL = "{model}" }',
+      `files = { ".qwen/settings.json" = ${JSON.stringify(settings)} }`,
+      'collect = [".qwen"]',
+      '',
+    ].join('\n'));
+    const r = await runCli(['run', BENCH, '--mode', 'single', '--output', out, '--config', config, '--quiet'], { env: { AGENTS_TEST_KEY: KEY }, timeoutMs: 300_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const parent = join(out, 'cli', basename(BENCH));
+    const runDir = join(parent, readdirSync(parent)[0]);
+    const result = readJson(join(runDir, 'results', readdirSync(join(runDir, 'results')).find((n) => n.endsWith('.json'))!));
+    expect(result.status).toBe('PASSED');
+    expect(result.metadata.llm_calls).toBe(modelCalls(upstream).length);
+    expect(result.events.filter((e: any) => e.type === 'tool_call').map((e: any) => e.tool)).toContain('run_shell_command');
+    const seen = toolOutput(upstream);
+    expect(seen).toMatch(/agent-env-key: 0/);
+    expect(seen).toMatch(/files-with-key: 0/);
+    expect(seen).toContain('http://127.0.0.1:18080/ REACHED 200');
+    expect(decoy.hits).toBe(0);
+  }, 320_000);
+
+  it('a user-defined agent without an exact package version is refused at start, naming the key', async () => {
+    const out = tempDir();
+    cleanup.push(() => rmSync(out, { recursive: true, force: true }));
+    const config = writeConfig(out, 'http://127.0.0.1:9/v1');
+    appendFileSync(config, '[agent]\nname = "cli"\n[agent.options]\npackage = "@qwen-code/qwen-code"\napi = "chat"\ncommand = ["qwen", "{prompt}"]\n');
+    const r = await runCli(['run', BENCH, '--output', out, '--config', config], { env: { AGENTS_TEST_KEY: KEY } });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toMatch(/\[agent\.options\] package: set "name@version"/);
+  });
+});
