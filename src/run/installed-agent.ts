@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { InstalledRun } from '../agents/installed/confine.ts';
 import { ensurePackage, NODE_PACKAGE } from '../agents/installed/cache.ts';
 import { GLIBC_LOADER } from '../agents/installed/launch.ts';
-import { installedSpec, isInstalledAgent } from '../agents/installed/resolve.ts';
+import { installedSpec, isInstalledAgent, loadInstalledModule } from '../agents/installed/resolve.ts';
 import type { Config } from '../config/schema.ts';
 import { BenchrigError, SandboxError } from '../errors.ts';
 import { upstreamsFromConfig, UPSTREAM_TABLE } from '../gateway/upstreams.ts';
@@ -23,6 +23,7 @@ export interface PreparedInstalledAgent {
 /** null: not an installed agent. Throws a BenchrigError (exit 2) for what cannot work. */
 export async function prepareInstalledAgent(cfg: Config, agentName: string, sandbox: SandboxSpec | null, log: (m: string) => void): Promise<PreparedInstalledAgent | null> {
   if (!isInstalledAgent(agentName)) return null;
+  await loadInstalledModule(cfg.agent.options);
   const spec = installedSpec(agentName, cfg.agent.options);
   if (!sandbox) throw new BenchrigError('benchmark', `${spec.name} is an installed agent: it runs inside the sandbox, and this benchmark has no [sandbox]`);
   if (sandbox.fleet?.length)

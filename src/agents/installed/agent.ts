@@ -14,7 +14,7 @@ import { trialTimeoutOf } from '../../trial/per-trial.ts';
 import type { RunContext, TrialInput } from '../../trial/types.ts';
 import type { Agent, AgentContext, AgentReply } from '../types.ts';
 import { AGENT_PATH, GLIBC_LOADER, IN_SANDBOX_BASE_URL, KILL_AGENT_SCRIPT, launchArgv, RUN_MARKER, setupScript } from './launch.ts';
-import { installedSpec } from './resolve.ts';
+import { installedSpec, loadInstalledModule } from './resolve.ts';
 import type { GatewayView } from './types.ts';
 import { workerGateway } from './worker-gateway.ts';
 
@@ -30,6 +30,7 @@ export default async function createInstalledAgent(context: AgentContext): Promi
   const ctx = context as InstalledAgentContext;
   const { run, input, sandbox } = ctx.installed ?? {};
   if (!run || !sandbox) throw new Error('an installed agent (cli:<preset>) needs the benchmark to have a [sandbox]');
+  await loadInstalledModule(run.agent.options);
   const spec = installedSpec(run.agent.name, run.agent.options);
   const user = spec.unprivileged ? AGENT_USER : undefined;
 

@@ -1,6 +1,9 @@
 // Which installed agent a run names: `--agent cli:<preset>`, or `[agent] name = "cli"` with
 // `options.preset`, or a user-defined one from `[agent.options]` with the same fields as a preset.
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import { BenchrigError } from '../../errors.ts';
+import { importUserModule } from '../../loader/user-module.ts';
 import type { Protocol } from '../../gateway/types.ts';
 import { PRESETS } from './presets.ts';
 import type { GatewayView, InstalledAgentSpec } from './types.ts';
@@ -9,10 +12,35 @@ export const isInstalledAgent = (name: string): boolean => name === 'cli' || nam
 
 const APIS: Protocol[] = ['chat', 'responses', 'messages'];
 
+/**
+ * A user-defined agent as a module (`[agent.options] module = "./my-cli.ts"`, relative to the working
+ * directory): its default export has a preset's fields (functions included). Loaded once per process;
+ * call this before `installedSpec` wherever the options may name one.
+ */
+export async function loadInstalledModule(options: Record<string, unknown>): Promise<void> {
+  if (options.module === undefined) return;
+  if (typeof options.module !== 'string' || options.module === '') throw new BenchrigError('config', '[agent.options] module: a path to a module whose default export has the fields of a preset');
+  const file = moduleFile(options.module);
+  if (modules.has(file)) return;
+  if (!existsSync(file)) throw new BenchrigError('config', `[agent.options] module: ${options.module} not found (looked at ${file})`);
+  const m = (await importUserModule(file)) as { default?: unknown };
+  const spec = m.default as Partial<InstalledAgentSpec> | undefined;
+  const missing = ['name', 'package', 'api', 'command', 'env'].filter((k) => spec?.[k as keyof InstalledAgentSpec] === undefined);
+  if (!spec || typeof spec !== 'object' || missing.length) throw new BenchrigError('config', `[agent.options] module: ${options.module} must export default an installed agent (missing ${missing.join(', ') || 'a default export'})`);
+  if (!APIS.includes(spec.api as Protocol)) throw new BenchrigError('config', `[agent.options] module: ${options.module}: api must be one of ${APIS.join(', ')}`);
+  modules.set(file, { needsGlibc: true, unprivileged: true, multiTurn: false, collect: [], ...spec } as InstalledAgentSpec);
+}
+
+const modules = new Map<string, InstalledAgentSpec>();
+/** Workers share the main process's working directory, so a relative path names the same file everywhere. */
+const moduleFile = (p: string) => (isAbsolute(p) ? p : resolve(process.cwd(), p));
+
 /** The spec, with `[agent.options]` over the preset's fields; one clear message (exit 2) when wrong. */
 export function installedSpec(name: string, options: Record<string, unknown>): InstalledAgentSpec {
   const presetName = name.startsWith('cli:') ? name.slice(4) : typeof options.preset === 'string' ? options.preset : undefined;
-  const base = presetName === undefined ? undefined : PRESETS[presetName];
+  const fromModule = typeof options.module === 'string' ? modules.get(moduleFile(options.module)) : undefined;
+  if (options.module !== undefined && !fromModule) throw new Error('installedSpec: loadInstalledModule(options) first');
+  const base = fromModule ?? (presetName === undefined ? undefined : PRESETS[presetName]);
   if (presetName !== undefined && !base)
     throw new BenchrigError('usage', `unknown installed agent preset "${presetName}": use one of ${Object.keys(PRESETS).join(', ')} (cli:<preset>), or define one in [agent.options] (package, api, command)`);
   const o = options;

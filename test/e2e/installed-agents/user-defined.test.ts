@@ -1,7 +1,8 @@
 // A user-defined installed agent (issue #15: "a TOML table with the same fields"): `[agent] name =
 // "cli"` with package, api, command, env and files in `[agent.options]`, no preset. Here it is
-// Qwen Code written out by hand; it solves the task behind the gateway like the preset does.
-import { appendFileSync, readdirSync, rmSync } from 'node:fs';
+// Qwen Code written out by hand, as a TOML table and as a module; it solves the task behind the
+// gateway like the preset does.
+import { appendFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readJson, runCli } from '../../support/cli.ts';
@@ -16,7 +17,7 @@ describe.skipIf(!(await requireDocker()))('a user-defined installed agent ([agen
     for (const c of cleanup) await c();
   });
 
-  it('installs its package, runs its command with the gateway in its env and config file, and is graded', async () => {
+  it.each(['table', 'module'])('as a %s: installs its package, runs its command with the gateway in its env and config file, and is graded', async (form) => {
     const upstream = await startUpstreamServer();
     const decoy = await startDecoy();
     cleanup.push(() => upstream.close(), () => decoy.close());
@@ -24,18 +25,32 @@ describe.skipIf(!(await requireDocker()))('a user-defined installed agent ([agen
     const out = tempDir();
     cleanup.push(() => rmSync(out, { recursive: true, force: true }));
     const config = writeConfig(out, upstream.url);
-    appendFileSync(config, [
-      '[agent]',
-      'name = "cli"',
-      '[agent.options]',
-      'package = "@qwen-code/qwen-code@0.15.10"',
-      'api = "chat"',
-      'command = ["qwen", "--approval-mode", "yolo", "{prompt}"]',
-      'env = { OPENAI_BASE_URL = "{base_url}/v1", OPENAI_API_KEY = "{token}", OPENAI_MODEL = "{model}" }',
-      `files = { ".qwen/settings.json" = ${JSON.stringify(settings)} }`,
-      'collect = [".qwen"]',
-      '',
-    ].join('\n'));
+    if (form === 'table') {
+      appendFileSync(config, [
+        '[agent]',
+        'name = "cli"',
+        '[agent.options]',
+        'package = "@qwen-code/qwen-code@0.15.10"',
+        'api = "chat"',
+        'command = ["qwen", "--approval-mode", "yolo", "{prompt}"]',
+        'env = { OPENAI_BASE_URL = "{base_url}/v1", OPENAI_API_KEY = "{token}", OPENAI_MODEL = "{model}" }',
+        `files = { ".qwen/settings.json" = ${JSON.stringify(settings)} }`,
+        'collect = [".qwen"]',
+        '',
+      ].join('\n'));
+    } else {
+      // the same fields as a module's default export, functions of the gateway's view
+      const module = join(out, 'my-qwen.mjs');
+      writeFileSync(module, `export default {
+  name: 'my-qwen', package: { name: '@qwen-code/qwen-code', version: '0.15.10' }, api: 'chat',
+  command: (prompt) => ['qwen', '--approval-mode', 'yolo', prompt],
+  env: (gw) => ({ OPENAI_BASE_URL: gw.baseUrl + '/v1', OPENAI_API_KEY: gw.token, OPENAI_MODEL: gw.model }),
+  files: () => ({ '.qwen/settings.json': ${JSON.stringify(settings)} }),
+  collect: ['.qwen'],
+};
+`);
+      appendFileSync(config, `[agent]\nname = "cli"\n[agent.options]\nmodule = ${JSON.stringify(module)}\n`);
+    }
     const r = await runCli(['run', BENCH, '--mode', 'single', '--output', out, '--config', config, '--quiet'], { env: { AGENTS_TEST_KEY: KEY }, timeoutMs: 300_000 });
     expect(r.code, r.stderr).toBe(0);
     const parent = join(out, 'cli', basename(BENCH));
