@@ -249,20 +249,25 @@ async function* htmlReportParts(
 `;
 }
 
-function pageHead(report: EvaluationReport, slowest: SlowTrial[] | null): string {
-  const title = `${report.benchmark.name} · ${report.agent.id} · benchrig`;
+/** Doctype, CSP, the shared style: the start of every page benchrig writes (report.html, compare, history, run list). */
+export function documentStart(title: string, csp: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(REPORT_CSP)}">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>${REPORT_CSS}</style>
 </head>
 <body>
-<header>
+`;
+}
+
+function pageHead(report: EvaluationReport, slowest: SlowTrial[] | null): string {
+  const title = `${report.benchmark.name} · ${report.agent.id} · benchrig`;
+  return `${documentStart(title, REPORT_CSP)}<header>
 <h1>${escapeHtml(report.benchmark.name)} <span class="note">version ${escapeHtml(report.benchmark.version)}</span></h1>
 <p class="sub">agent <b>${escapeHtml(report.agent.id)}</b> (${escapeHtml(report.agent.name)}) · run ${escapeHtml(report.run.id)} · ${escapeHtml(report.run.status)} · ${escapeHtml(report.run.mode)} × ${report.run.workers} · started ${escapeHtml(report.run.started_at)} · ${report.run.duration_s === null ? '' : `${report.run.duration_s.toFixed(1)}s`}</p>
 </header>
