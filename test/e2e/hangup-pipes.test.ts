@@ -2,11 +2,10 @@
 // piped into a reader that stops early (`benchrig run … | head -1`): the run is never cut short
 // with trials unsaved or sandboxes up.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { BIN, FIXTURES, REPO, onlyRunDir, readJson, results, tempDir } from '../support/cli.ts';
+import { BIN, FIXTURES, REPO, onlyRunDir, readJson, results, tempDir, untilResults } from '../support/cli.ts';
 import { benchrigContainers, requireDocker } from '../support/docker.ts';
 
 const hasDocker = await requireDocker();
@@ -27,18 +26,6 @@ function closeReader(child: ChildProcess): void {
   child.stderr!.destroy();
 }
 
-async function untilResults(out: string, agentId: string, n: number): Promise<string> {
-  for (let i = 0; i < 1800; i++) {
-    try {
-      const dir = onlyRunDir(out, agentId, 'many-shell');
-      if (existsSync(join(dir, 'results')) && readdirSync(join(dir, 'results')).filter((f) => f.endsWith('.json')).length >= n) return dir;
-    } catch {
-      // no run folder yet
-    }
-    await sleep(50);
-  }
-  throw new Error(`no ${n} results`);
-}
 
 describe.skipIf(!hasDocker)('a closed terminal or pipe', () => {
   it('SIGHUP (the terminal closed) is an interrupt: sandboxes removed, partial report, run.json interrupted, exit 129', async () => {

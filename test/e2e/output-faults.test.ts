@@ -8,7 +8,7 @@ import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, FIXTURES, REPO, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
+import { BIN, FIXTURES, REPO, readJson, results, runCli, tempDir, untilResults } from '../support/cli.ts';
 import { benchrigContainers, requireDocker } from '../support/docker.ts';
 import { sweep } from '../../src/sandbox/sweep.ts';
 
@@ -44,18 +44,6 @@ afterEach(() => {
   }
 });
 
-async function untilResults(out: string, agentId: string, n: number): Promise<string> {
-  for (let i = 0; i < 1800; i++) {
-    try {
-      const dir = onlyRunDir(out, agentId, 'many-shell');
-      if (existsSync(join(dir, 'results')) && readdirSync(join(dir, 'results')).filter((f) => f.endsWith('.json')).length >= n) return dir;
-    } catch {
-      // no run folder yet
-    }
-    await sleep(50);
-  }
-  throw new Error(`no ${n} results`);
-}
 
 describe('an output folder the run cannot write is refused at the start (exit 2, naming the path)', () => {
   const refused = async (output: string, pattern: RegExp) => {

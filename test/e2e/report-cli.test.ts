@@ -1,9 +1,8 @@
 // `benchrig report` and `benchrig view` as a user runs them, on a run folder with known trials.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { BIN, readJson, runCli, tempDir } from '../support/cli.ts';
+import { readJson, runCli, tempDir, startView } from '../support/cli.ts';
 import { writeRun } from './report-run.ts';
 
 describe('benchrig report', () => {
@@ -85,19 +84,7 @@ describe('benchrig view', () => {
   it('generates report.html when missing, serves it on 127.0.0.1 and stops on Ctrl-C', async () => {
     const { dir } = await writeRun();
     expect(existsSync(join(dir, 'report.html'))).toBe(false);
-    const child = execa('node', [BIN, 'view', dir, '--port', '0'], { reject: false, env: { NO_COLOR: '1' } });
-    let out = '';
-    const address = await new Promise<string>((ok, fail) => {
-      const timer = setTimeout(() => fail(new Error(`no address printed: ${out}`)), 30_000);
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /http:\/\/127\.0\.0\.1:\d+\//.exec(out);
-        if (m) {
-          clearTimeout(timer);
-          ok(m[0]);
-        }
-      });
-    });
+    const { child, address } = await startView(dir);
     try {
       const res = await fetch(address);
       expect(res.status).toBe(200);

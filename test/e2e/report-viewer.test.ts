@@ -4,12 +4,11 @@
 // hostile values in every view. Screenshots land in test-output/screenshots/.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrialResult } from '../../src/types.ts';
 import { launchBrowser, openPage, screenshot, type Opened } from '../support/browser.ts';
-import { BIN, readJson, results, runCli, tempDir } from '../support/cli.ts';
+import { readJson, results, runCli, tempDir, startView } from '../support/cli.ts';
 import { fixedTrials, HOSTILE, trialResult, writeRun } from './report-run.ts';
 
 let browser: Browser;
@@ -254,22 +253,6 @@ describe('runs side by side', () => {
   });
 });
 
-async function startView(dir: string) {
-  const child = execa('node', [BIN, 'view', dir, '--port', '0'], { reject: false, env: { NO_COLOR: '1' } });
-  let out = '';
-  const address = await new Promise<string>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`no address printed: ${out}`)), 30_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /http:\/\/127\.0\.0\.1:\d+\//.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        ok(m[0]);
-      }
-    });
-  });
-  return { child, address };
-}
 
 describe('benchrig view DIR', () => {
   it('lists the runs of an evals/ tree, opens one, compares several, and serves nothing else', async () => {

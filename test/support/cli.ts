@@ -3,6 +3,7 @@ import { execa } from 'execa';
 import { mkdtempSync, readdirSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
 export const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -42,4 +43,36 @@ export function results(runDir: string): any[] {
   return readdirSync(join(runDir, 'results'))
     .filter((f) => f.endsWith('.json'))
     .map((f) => readJson(join(runDir, 'results', f)));
+}
+
+/** Waits (up to 90 s) for a run under `out` to have saved at least `n` result files; its folder. */
+export async function untilResults(out: string, agentId: string, n: number, benchmark = 'many-shell'): Promise<string> {
+  for (let i = 0; i < 1800; i++) {
+    try {
+      const dir = onlyRunDir(out, agentId, benchmark);
+      if (existsSync(join(dir, 'results')) && readdirSync(join(dir, 'results')).filter((f) => f.endsWith('.json')).length >= n) return dir;
+    } catch {
+      // no run folder yet
+    }
+    await sleep(50);
+  }
+  throw new Error(`no ${n} results`);
+}
+
+/** `benchrig view DIR` on an ephemeral port: the child and the address it printed. */
+export async function startView(dir: string) {
+  const child = execa('node', [BIN, 'view', dir, '--port', '0'], { reject: false, env: { NO_COLOR: '1' } });
+  let out = '';
+  const address = await new Promise<string>((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`no address printed: ${out}`)), 30_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /http:\/\/127\.0\.0\.1:\d+\//.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        ok(m[0]);
+      }
+    });
+  });
+  return { child, address };
 }
