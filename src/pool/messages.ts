@@ -12,8 +12,11 @@ export type CancelReason = 'interrupt' | 'timeout';
 export type MainMessage =
   /** Once per worker, before any trial: the RunContext is never repeated per trial. */
   | { type: 'init'; run: RunContext }
-  /** `events`: forward trajectory events (only when the main side has an onEvent hook). */
-  | { type: 'run'; id: number; trial: TrialInput; events: boolean }
+  /**
+   * `events`: forward trajectory events (only when the main side has an onEvent hook). `slot`: the
+   * trial's slot on the thread pool's phase board (phase-board.ts); without one, 'agent' messages.
+   */
+  | { type: 'run'; id: number; trial: TrialInput; events: boolean; slot?: number }
   | { type: 'cancel'; id: number; reason: CancelReason }
   /** Is the worker's event loop still running? Sent from a grace period before trial `id`'s timeout (watchdog.ts). */
   | { type: 'ping'; id: number }

@@ -16,6 +16,7 @@ import type { TrialResult } from '../types.ts';
 import type { CancelReason, MainMessage, TrialMessage } from './messages.ts';
 import { defaultMaxSandboxes, Semaphore } from './semaphore.ts';
 import type { PoolOptions } from './types.ts';
+import type { AgentPhase } from './phase-board.ts';
 import { EventLoopWatchdog } from './watchdog.ts';
 
 export interface RemoteSettings {
@@ -32,6 +33,11 @@ export interface WorkerChannel {
   send(msg: MainMessage): void;
   /** Kill the whole worker; `cause` explains it to its other trials. */
   kill(cause: string): void;
+  /**
+   * Where the trial's agent phase is, read from memory shared with its thread (phase-board.ts);
+   * without it, the worker sends 'agent' messages (processes).
+   */
+  agentPhase?(): AgentPhase;
 }
 
 export const DEFAULT_GRACE_MS = 5_000;
@@ -69,6 +75,8 @@ export class RemoteTrial {
   #cancelled: CancelReason | null = null;
   #deadline?: NodeJS.Timeout;
   #killTimer?: NodeJS.Timeout;
+  /** When the trial's agent phase is on a shared board: the next look at it. */
+  #phaseTimer?: NodeJS.Timeout;
   /** The worker did not answer the watchdog: its event loop is blocked, and it was killed for it. */
   #blocked = false;
   readonly #watchdog: EventLoopWatchdog;
@@ -105,6 +113,7 @@ export class RemoteTrial {
     if (this.opts.signal.aborted) return void this.workerGone('the run was interrupted before the trial started');
     channel.send({ type: 'run', id: this.id, trial: this.input, events: !!this.opts.hooks?.onEvent });
     this.#arm();
+    if (channel.agentPhase) this.#phaseTimer = setTimeout(this.#lookAtPhase, this.#phaseLookMs());
     this.opts.signal.addEventListener('abort', this.#onInterrupt, { once: true });
   }
 
@@ -189,8 +198,20 @@ export class RemoteTrial {
     this.#resolve(result);
   }
 
+  // The watchdog needs to act a grace period before the timeout at the earliest, counted from the
+  // agent phase's start, which is not before now: nothing to look at until then. A phase not started
+  // by then is looked at again as late; one started is handed to the watchdog with its start time.
+  #phaseLookMs = () => Math.max(100, trialTimeoutOf(this.s.run, this.input) * 1000 - this.s.graceMs);
+  #lookAtPhase = () => {
+    const phase = this.channel?.agentPhase?.();
+    if (this.#settled || !phase || phase.at === 'after') return;
+    if (phase.at === 'agent') return this.#watchdog.start(phase.sinceMs);
+    this.#phaseTimer = setTimeout(this.#lookAtPhase, this.#phaseLookMs());
+  };
+
   #cleanup(): void {
     clearTimeout(this.#deadline);
+    clearTimeout(this.#phaseTimer);
     clearTimeout(this.#killTimer);
     this.#watchdog.stop();
     this.opts.signal.removeEventListener('abort', this.#onInterrupt);

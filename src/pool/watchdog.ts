@@ -24,11 +24,16 @@ export class EventLoopWatchdog {
 
   constructor(private readonly o: WatchdogOptions) {}
 
-  /** The agent phase starts: the trial's clock, as the worker's own timer's. */
-  start(): void {
+  /** The agent phase starts (now, or at `sinceMs` by Date.now()): the trial's clock, as the worker's own timer's. */
+  start(sinceMs = Date.now()): void {
     this.stop();
-    this.#deadline = performance.now() + this.o.afterMs;
-    this.#timer = setTimeout(() => this.#ping(), Math.max(0, this.o.afterMs - this.o.answerMs));
+    this.#deadline = performance.now() + this.o.afterMs - (Date.now() - sinceMs);
+    this.#timer = setTimeout(() => this.#ping(), Math.max(0, this.#deadline - this.o.answerMs - performance.now()));
+  }
+
+  /** Started, and not stopped since. */
+  get running(): boolean {
+    return this.#timer !== undefined;
   }
 
   /** The worker answered the last ping. */

@@ -98,20 +98,23 @@ export async function buildReport(opts: BuildReportOptions): Promise<EvaluationR
   return report;
 }
 
-/**
- * Every `results/*.json` of a run, each read once, in file-name order. Temp files of atomic
- * writes (`.name.tmp`) are skipped; a missing folder yields nothing; a corrupt file throws naming it.
- */
-export async function* readResults(runDir: string): AsyncIterable<TrialResult> {
-  const dir = join(runDir, 'results');
-  let names: string[];
+/** The names of a run's `results/*.json`, sorted; temp files of atomic writes (`.name.tmp`) left out; none without the folder. */
+export async function resultNames(runDir: string): Promise<string[]> {
   try {
-    names = await readdir(dir);
+    return (await readdir(join(runDir, 'results'))).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
   }
-  for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort()) {
+}
+
+/**
+ * Every `results/*.json` of a run (or those `names` of resultNames), each read once, in file-name
+ * order. A missing folder yields nothing; a corrupt file throws naming it.
+ */
+export async function* readResults(runDir: string, names?: string[]): AsyncIterable<TrialResult> {
+  const dir = join(runDir, 'results');
+  for (const name of names ?? (await resultNames(runDir))) {
     const path = join(dir, name);
     let result: TrialResult;
     try {

@@ -9,6 +9,7 @@ import { analyzeReport, comparisonView, slowestTrials, type SlowTrial } from './
 import { gateText as gateComparison, missingOf } from './gate.ts';
 import { cspFor, REPORT_CSS, REPORT_JS } from './html-assets.ts';
 import type { EvaluationReport } from './types.ts';
+import type { TrialPageSpool } from './html-spool.ts';
 import { writeChunksAtomic } from './write.ts';
 
 export const PAGE_SIZE = 200;
@@ -58,7 +59,21 @@ function clipString(s: string, max: number, cut: CutCounter): string {
   return `${s.slice(0, head)}\n… [${s.length - max} characters cut] …\n${s.slice(s.length - tail)}`;
 }
 
+/** Whether clipValue would change anything in `v`: most trials have nothing to clip, and copying each of their values cost the report's main thread ~10 µs a trial. */
+function needsClip(v: unknown, max: number, depth: number): boolean {
+  if (typeof v === 'string') return v.length > max;
+  if (v === null || typeof v !== 'object') return false;
+  if (depth > 12) return true;
+  if (Array.isArray(v)) {
+    for (const x of v) if (needsClip(x, max, depth + 1)) return true;
+    return false;
+  }
+  for (const k in v) if (Object.hasOwn(v, k) && needsClip((v as Record<string, unknown>)[k], max, depth + 1)) return true;
+  return false;
+}
+
 function clipValue(v: unknown, clip: Clip, cut: CutCounter, depth = 0): unknown {
+  if (!needsClip(v, clip.maxString, depth)) return v;
   if (typeof v === 'string') return clipString(v, clip.maxString, cut);
   if (v === null || typeof v !== 'object') return v;
   if (depth > 12) return clipString(JSON.stringify(v), clip.maxString, cut);
@@ -229,24 +244,35 @@ export const REPORT_CSP = cspFor(REPORT_JS);
 /**
  * The page in pieces, in order: head and summary, the embedded data a trial at a time (each trial's
  * JSON escaped on its own: scriptJson's escapes are per character, so the pieces join into the same
- * text as escaping the whole), then the tail. A 10,000-trial page is never held whole.
+ * text as escaping the whole), then the tail. A 10,000-trial page is never held whole. `trials`
+ * yields the comma-separated entries: from the results (trialEntries) or from a spool of them.
  */
 async function* htmlReportParts(
-  report: EvaluationReport, results: Iterable<TrialResult> | AsyncIterable<TrialResult>, slowest: SlowTrial[] | null,
-): AsyncGenerator<string> {
-  const clip = clipFor(report.metrics.n_trials);
+  report: EvaluationReport, trials: AsyncIterable<string | Uint8Array>, slowest: SlowTrial[] | null,
+): AsyncGenerator<string | Uint8Array> {
   yield pageHead(report, slowest);
   yield `<script type="application/json" id="benchrig-data">{"report":${scriptJson({ checks: report.checks, tasks: report.tasks, metrics: report.metrics, trials: report.run.trials })},"trials":[`;
-  let first = true;
-  for await (const r of results) {
-    yield (first ? '' : ',') + scriptJson(pageTrial(r, clip));
-    first = false;
-  }
+  yield* trials;
   yield `],"page_size":${PAGE_SIZE}}</script>
 <script>${REPORT_JS}</script>
 </body>
 </html>
 `;
+}
+
+/** One trial's entry in the page's data: its pageTrial, escaped, for a run of `nTrials` trials. */
+export const trialEntry = (nTrials: number) => {
+  const clip = clipFor(nTrials);
+  return (r: TrialResult): string => scriptJson(pageTrial(r, clip));
+};
+
+async function* trialEntries(results: Iterable<TrialResult> | AsyncIterable<TrialResult>, nTrials: number): AsyncGenerator<string> {
+  const entry = trialEntry(nTrials);
+  let first = true;
+  for await (const r of results) {
+    yield (first ? '' : ',') + entry(r);
+    first = false;
+  }
 }
 
 /** Doctype, CSP, the shared style: the start of every page benchrig writes (report.html, compare, history, run list). */
@@ -302,17 +328,18 @@ export async function renderHtmlReport(report: EvaluationReport, results: Iterab
   const list: TrialResult[] = [];
   for await (const r of results) list.push(r);
   const parts: string[] = [];
-  for await (const part of htmlReportParts(report, list, await slowestTrials(list))) parts.push(part);
+  for await (const part of htmlReportParts(report, trialEntries(list, report.metrics.n_trials), await slowestTrials(list))) parts.push(part as string);
   return parts.join('');
 }
 
 /**
- * Writes `<runDir>/report.html` (atomically), streaming the run's result files into it. The summary
- * names the slowest trials before the trial data: the report's own list when it has one (every
- * report buildReport makes), else one more pass over the files. Returns its path.
+ * Writes `<runDir>/report.html` (atomically), streaming the run's result files into it, or the
+ * entries a spool took from them while the report was built (html-spool.ts). The summary names the
+ * slowest trials before the trial data: the report's own list when it has one (every report
+ * buildReport makes), else one more pass over the files. Returns its path.
  */
-export async function writeHtmlReport(runDir: string, report: EvaluationReport, out = join(runDir, 'report.html')): Promise<string> {
+export async function writeHtmlReport(runDir: string, report: EvaluationReport, out = join(runDir, 'report.html'), spool?: TrialPageSpool): Promise<string> {
   const slowest = report.slowest_trials ?? (await slowestTrials(readResults(runDir)));
-  await writeChunksAtomic(out, htmlReportParts(report, readResults(runDir), slowest));
+  await writeChunksAtomic(out, htmlReportParts(report, spool ? spool.chunks() : trialEntries(readResults(runDir), report.metrics.n_trials), slowest));
   return out;
 }

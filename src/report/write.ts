@@ -11,10 +11,12 @@ import { threadId } from 'node:worker_threads';
 // Unique per process and thread without randomness: randomBytes per write was ~5% of a worker's
 // CPU in a one-call trial (measured with --cpu-prof).
 let tempSeq = 0;
+// process.pid is a getpid() call each time it is read: read once (a forked worker loads its own copy).
+const pid = process.pid;
 
 /** Temp files start with a dot and end in .tmp, so `results/*.json` readers never pick them up. */
 export function tempPathFor(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.${threadId}.${(++tempSeq).toString(36)}.tmp`);
+  return join(dirname(path), `.${basename(path)}.${pid}.${threadId}.${(++tempSeq).toString(36)}.tmp`);
 }
 
 export interface WriteOptions {

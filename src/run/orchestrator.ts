@@ -11,10 +11,11 @@ import { checkBenchmarkModules } from '../benchmark/modules.ts';
 import type { Benchmark } from '../benchmark/types.ts';
 import type { Config, LlmConfig } from '../config/schema.ts';
 import { BenchrigError } from '../errors.ts';
-import { buildReport, readResults } from '../report/aggregate.ts';
+import { buildReport, readResults, resultNames } from '../report/aggregate.ts';
+import { TrialPageSpool } from '../report/html-spool.ts';
 import type { EvaluationReport } from '../report/types.ts';
 import { writeJsonAtomic } from '../report/write.ts';
-import { writeHtmlReport } from '../report/html.ts';
+import { trialEntry, writeHtmlReport } from '../report/html.ts';
 import { appendStepSummary } from '../report/markdown.ts';
 import { resolveBaseline } from '../report/history.ts';
 import { poolFor } from '../pool/index.ts';
@@ -257,25 +258,33 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     runLock.release();
     await runTrace?.end(status); // ends the run span and flushes every exporter
   }
-  const reportOf = (withBaseline: boolean) => buildReport({
+  const reportOf = (withBaseline: boolean, results = readResults(runDir)) => buildReport({
     benchmark: { name: benchmark.name, version: benchmark.version, n_samples: benchmark.samples.length },
     agent: { id: agentId, name: agentRef.name },
     run: { id: runId, dir: runDir, mode: cfg.run.mode, workers: runJson.workers, trials: cfg.n_trials, status, started_at: runJson.started_at, finished_at: runJson.finished_at! },
     gate: cfg.gate,
     blocksAreSuccess: cfg.blocks_are_success,
-    results: readResults(runDir),
+    results,
     ...(withBaseline ? { baseline: baseline?.report } : {}),
   });
   // A full disk: the partial report, if it fits, and the one line that says how to finish the run.
   if (storage) return finishAfterStorageFailure(storage, runDir, opts, () => reportOf(false));
 
-  const report = await reportOf(true);
+  // One pass over the result files makes both the report and report.html's trial data (html-spool.ts).
+  const names = await resultNames(runDir);
+  const spool = await TrialPageSpool.open(join(runDir, '.tmp'), trialEntry(names.length)).catch(() => null);
+  const report = await reportOf(true, spool ? spool.tee(readResults(runDir, names)) : readResults(runDir, names)).catch(async (err) => {
+    await spool?.dispose();
+    throw err;
+  });
   // on a fleet: trials and infrastructure errors per Docker host
   if (shared?.fleet) Object.assign(report, { hosts: await hostsReport(shared.fleet, readResults(runDir)) });
   if (tripped) Object.assign(report, { circuit_breaker: tripped });
   await writeJsonAtomic(join(runDir, 'evaluation_report.json'), report).catch(asStorage(join(runDir, 'evaluation_report.json')));
   // the same report for people: report.html in the run folder, Markdown on a GitHub Actions run page
-  await writeHtmlReport(runDir, report).catch((err) => opts.console.warn(`report.html not written: ${(err as Error).message}`));
+  await writeHtmlReport(runDir, report, undefined, spool && !spool.failed ? spool : undefined)
+    .catch((err) => opts.console.warn(`report.html not written: ${(err as Error).message}`))
+    .finally(() => spool?.dispose());
   const stepSummary = (opts.env ?? process.env).GITHUB_STEP_SUMMARY;
   if (stepSummary) await appendStepSummary(stepSummary, report).catch((err) => opts.console.warn(`$GITHUB_STEP_SUMMARY not written: ${(err as Error).message}`));
   await rm(join(runDir, '.tmp'), { recursive: true, force: true });

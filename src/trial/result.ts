@@ -1,6 +1,5 @@
 // The result file of a trial (SPEC §13), built the same way whether the trial ran to its end or
 // its worker died under it, so the report and `evaluate` treat both alike.
-import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decideStatus } from '../checks/status.ts';
@@ -10,6 +9,7 @@ import { parseTraceparent } from '../telemetry/context.ts';
 import type { StopReason, TrialResult } from '../types.ts';
 import type { Graded } from './grading.ts';
 import { sandboxSpecOf } from './per-trial.ts';
+import { sessionIdOf } from './session-id.ts';
 import type { RunContext, TrialInput } from './types.ts';
 
 export interface ResultParts extends Graded {
@@ -64,7 +64,7 @@ export interface FailedExtras {
 /** The result of a trial that never returned one: its worker died, was killed, or runTrial threw. */
 export function failedResult(run: RunContext, input: TrialInput, error: ErrorValue, startedAt: Date, extras: FailedExtras = {}): TrialResult {
   return resultOf(run, input, {
-    sessionId: `${run.runId}.${input.taskId}.${randomBytes(4).toString('hex')}`,
+    sessionId: sessionIdOf(run.runId, input.taskId),
     replies: [],
     blocked: false,
     stopReason: undefined,

@@ -1,6 +1,5 @@
 // Phases 1–2 of a trial (SPEC §6): the task's identity and the session every later phase shares —
 // its id, abort signal (trial timeout, Ctrl-C), trajectory recorder, telemetry spans and timings.
-import { randomBytes } from 'node:crypto';
 import { SandboxError } from '../errors.ts';
 import type { SandboxSlot } from '../sandbox/fleet.ts';
 import type { Sandbox, SandboxProvider } from '../sandbox/types.ts';
@@ -9,6 +8,7 @@ import { loadHooks, type BenchmarkHooks } from './hooks.ts';
 import { formatEvent, Recorder } from './recorder.ts';
 import { raceAbort } from './agent-phase.ts';
 import { sandboxSpecOf, trialTimeoutOf } from './per-trial.ts';
+import { sessionIdOf } from './session-id.ts';
 import type { RunContext, TrialHooks, TrialInput } from './types.ts';
 
 export interface TrialOptions {
@@ -44,7 +44,7 @@ export interface Session {
 }
 
 export async function openSession(run: RunContext, input: TrialInput, opts: TrialOptions): Promise<Session> {
-  const sessionId = `${run.runId}.${input.taskId}.${randomBytes(4).toString('hex')}`;
+  const sessionId = sessionIdOf(run.runId, input.taskId);
   const logLines: string[] = [];
   const spans = await startTrialSpans(run, input, sessionId); // a no-op when telemetry is off
   const recorder = new Recorder((e) => {
@@ -82,6 +82,8 @@ export class TrialTimeout extends Error {
  * benchmark's failure, not the agent's, so it ends the trial as a non-retryable SANDBOX_ERROR.
  */
 export async function bounded<T>(s: Session, hook: string, work: T | Promise<T>): Promise<T> {
+  // No hook, or one that answered at once: nothing to bound (and no timer, controller or signal made per trial).
+  if (typeof (work as { then?: unknown } | undefined)?.then !== 'function') return work as T;
   const seconds = trialTimeoutOf(s.run, s.input);
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new SandboxError(`the ${hook} hook did not finish within ${seconds} s`, undefined, false)), seconds * 1000);

@@ -7,6 +7,7 @@ import { MessageChannel, parentPort, threadId, workerData } from 'node:worker_th
 import { THREAD_PORT, type MainMessage, type WorkerMessage } from '../pool/messages.ts';
 import type { RunContext } from '../trial/types.ts';
 import { createWorkerLoop } from './init.ts';
+import { PhaseBoard, type PhaseBoardInit } from '../pool/phase-board.ts';
 import { preloadAgent } from '../trial/agent-phase.ts';
 import { preloadLlmClient } from '../llm/client.ts';
 
@@ -23,9 +24,9 @@ const flush = () => {
   batch = null;
   port.postMessage(out.length === 1 ? out[0] : out);
 };
-// Sent at once, with whatever is batched before them: the agent phase's start and end (the code
-// after either may block this thread's event loop, and the main side's watchdog runs exactly in
-// between), a sandbox (the main side removes it if this thread dies), the answer to a ping.
+// Sent at once, with whatever is batched before them: the agent phase's start and end when the
+// trial has no slot on the phase board (the code after either may block this thread's event loop,
+// and the main side's watchdog runs exactly in between), a sandbox (the main side removes it if this thread dies), the answer to a ping.
 const urgent = (msg: WorkerMessage) => msg.type === 'agent' || msg.type === 'sandbox' || msg.type === 'pong';
 let scheduled = false;
 const flushLater = () => {
@@ -41,9 +42,14 @@ const send = (msg: WorkerMessage) => {
     setImmediate(flushLater);
   }
 };
-const loop = createWorkerLoop(send);
-port.on('message', (msg: MainMessage) => loop.handle(msg));
-const run = (workerData as { run: RunContext }).run;
+const data = workerData as { run: RunContext; board: PhaseBoardInit };
+const loop = createWorkerLoop(send, PhaseBoard.attach(data.board));
+// The main side batches its messages too (src/pool/threads.ts): one, or an array of them in order.
+port.on('message', (msg: MainMessage | MainMessage[]) => {
+  if (Array.isArray(msg)) for (const m of msg) loop.handle(m);
+  else loop.handle(msg);
+});
+const run = data.run;
 loop.handle({ type: 'init', run });
 // What the first model call loads, before piscina hears that this thread is ready (this module's
 // evaluation ends). The agent module starts loading just after that, so that the first trial finds

@@ -2,6 +2,7 @@
 // One RunContext per worker (the 'init' message), then any number of trials in flight at once.
 import { toErrorValue } from '../errors.ts';
 import { forMainSide, type MainMessage, type WorkerMessage } from '../pool/messages.ts';
+import type { PhaseBoard } from '../pool/phase-board.ts';
 import type { HostFailure } from '../sandbox/fleet.ts';
 import { runTrial, TrialTimeout } from '../trial/lifecycle.ts';
 import { flushTelemetry } from '../telemetry/otel.ts';
@@ -17,19 +18,20 @@ export interface WorkerLoop {
   handle(msg: MainMessage): void;
 }
 
-export function createWorkerLoop(send: (msg: WorkerMessage) => void): WorkerLoop {
+/** `board`: a thread's view of its pool's phase board, where trials with a slot mark their agent phase. */
+export function createWorkerLoop(send: (msg: WorkerMessage) => void, board?: PhaseBoard): WorkerLoop {
   let run: RunContext | undefined;
   const running = new Map<number, Running>();
   let nextReq = 0;
 
-  const start = (id: number, trial: TrialInput, events: boolean) => {
+  const start = (id: number, trial: TrialInput, events: boolean, slot: number | undefined) => {
     const abort = new AbortController();
     const state: Running = { abort, waiting: new Map() };
     running.set(id, state);
     const hooks: TrialHooks = {
       onSandbox: (taskId, containerId) => send({ type: 'sandbox', id, taskId, containerId }),
       acquireSandbox: (signal) => acquire(id, state, signal),
-      onAgentPhase: (_taskId, phase) => send({ type: 'agent', id, phase }),
+      onAgentPhase: board && slot !== undefined ? (_taskId, phase) => board.mark(slot, id, phase) : (_taskId, phase) => send({ type: 'agent', id, phase }),
     };
     // Events cost a message each: only when the main side listens.
     if (events) hooks.onEvent = (taskId, event) => send({ type: 'event', id, taskId, event });
@@ -69,7 +71,7 @@ export function createWorkerLoop(send: (msg: WorkerMessage) => void): WorkerLoop
           return;
         case 'run':
           if (!run) return send({ type: 'failed', id: msg.id, error: { kind: 'internal', message: 'worker got a trial before its init message' } });
-          return start(msg.id, msg.trial, msg.events);
+          return start(msg.id, msg.trial, msg.events, msg.slot);
         case 'cancel': {
           // Abort the trial's signal: runTrial's `finally` removes the sandbox. A timeout reason
           // makes it a TIMEOUT (saved); an interrupt makes it 'interrupted' (not saved).

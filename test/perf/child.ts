@@ -26,6 +26,9 @@ export interface ChildReport {
   schedule_ms: number;
   /** CPU time of this process (every thread), user + system: steadier than wall time on a busy machine. */
   cpu_ms: number;
+  /** The user and system parts of cpu_ms: system time is mostly the file system (result and log files). */
+  user_ms: number;
+  sys_ms: number;
   /** Peak resident memory of this process (threads included), from getrusage. */
   peak_rss_mb: number;
   n_trials: number;
@@ -58,10 +61,13 @@ const out = await runBenchmark({
   signal: new AbortController().signal,
 });
 const wall = performance.now() - start;
+const cpu = process.cpuUsage();
 const report: ChildReport = {
   wall_ms: wall,
   schedule_ms: tLast - t0,
-  cpu_ms: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
+  cpu_ms: (cpu.user + cpu.system) / 1000,
+  user_ms: cpu.user / 1000,
+  sys_ms: cpu.system / 1000,
   peak_rss_mb: process.resourceUsage().maxRSS / 1024,
   n_trials: out.report.metrics.n_trials,
   n_passed: out.report.metrics.n_passed,

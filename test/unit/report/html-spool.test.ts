@@ -1,0 +1,73 @@
+// report.html made in one pass (issue 17): the trial entries taken from the results while the
+// report is built give the same page, byte for byte, as a second read of every result file —
+// clipped values, hostile text, deep objects and all — and the spool leaves nothing behind.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildReport, readResults, resultNames } from '../../../src/report/aggregate.ts';
+import { TrialPageSpool } from '../../../src/report/html-spool.ts';
+import { trialEntry, writeHtmlReport } from '../../../src/report/html.ts';
+import type { TrialResult } from '../../../src/types.ts';
+import { trial } from './fixtures.ts';
+
+function runFolder(results: TrialResult[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'benchrig-spool-'));
+  mkdirSync(join(dir, 'results'));
+  for (const r of results) writeFileSync(join(dir, 'results', `${r.task_id}.json`), JSON.stringify(r, null, 2));
+  return dir;
+}
+
+const report = (results: AsyncIterable<TrialResult>) =>
+  buildReport({
+    benchmark: { name: 'b', version: 'v1', n_samples: 3 },
+    agent: { id: 'a', name: 'a' },
+    run: { id: 'r', dir: '/r', mode: 'single', workers: 1, trials: 1, status: 'complete', started_at: '', finished_at: '' },
+    blocksAreSuccess: false,
+    results,
+  });
+
+function deep(n: number): Record<string, unknown> {
+  let v: Record<string, unknown> = { leaf: 'x' };
+  for (let i = 0; i < n; i++) v = { v };
+  return v;
+}
+
+describe('report.html from a spool of trial entries', () => {
+  it('is the same page as the one made from a second pass over the result files', async () => {
+    const huge = 'y'.repeat(200_000);
+    const results = [
+      trial('s1', 'PASSED', { response: '</script><script>alert(1)</script>\u2028&', final_state: { big: huge } }),
+      trial('s2', 'FAILED', { events: Array.from({ length: 3000 }, (_, i) => ({ type: 'log', level: 'info', message: `line ${i}`, step: i + 1, ts: i })) as TrialResult['events'] }),
+      trial('s3', 'AGENT_ERROR', { artifacts: deep(20), error: { kind: 'agent', message: 'boom' } }),
+    ];
+    const dir = runFolder(results);
+    const twoPass = join(dir, 'two-pass.html');
+    await writeHtmlReport(dir, await report(readResults(dir)), twoPass);
+
+    const names = await resultNames(dir);
+    const spool = await TrialPageSpool.open(join(dir, '.tmp'), trialEntry(names.length));
+    const onePass = join(dir, 'one-pass.html');
+    await writeHtmlReport(dir, await report(spool.tee(readResults(dir, names))), onePass, spool);
+    await spool.dispose();
+
+    const page = readFileSync(onePass, 'utf8');
+    expect(page).toBe(readFileSync(twoPass, 'utf8'));
+    expect(page).toContain('characters cut'); // the clipped values went through the spool too
+    expect(page).not.toContain('</script><script>alert(1)');
+    expect(readdirSync(join(dir, '.tmp'))).toEqual([]);
+  });
+
+  it('a spool that cannot write says so and the report still gets every result', async () => {
+    const results = [trial('s1', 'PASSED'), trial('s2', 'FAILED')];
+    const dir = runFolder(results);
+    const spool = await TrialPageSpool.open(join(dir, '.tmp'), () => {
+      throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    });
+    const r = await report(spool.tee(readResults(dir)));
+    expect(r.metrics.n_trials).toBe(2);
+    expect(spool.failed).toBe(true);
+    await spool.dispose();
+    expect(existsSync(spool.path)).toBe(false);
+  });
+});
