@@ -4,7 +4,7 @@
 // the agent's headers only the protocol's version and beta switches are passed on.
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { APIError } from 'openai';
+import { APIError } from 'openai/error';
 import { withRetry } from '../llm/retry.ts';
 import type { Upstream } from './types.ts';
 

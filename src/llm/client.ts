@@ -1,7 +1,7 @@
 // The OpenAI-compatible model client (SPEC §5, §9, §10): budget first, then cache, then the network
 // with our own retries. Every call emits exactly one `llm_call` event; the api key never leaves
 // the SDK (no event, error or log carries it).
-import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai/error';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ChatMessage, ChatRequest, ChatResponse, LlmClient } from '../agents/types.ts';
 import type { LlmConfig } from '../config/schema.ts';
@@ -34,15 +34,6 @@ export interface BenchrigLlmClient extends LlmClient {
   readonly tokens: TokenCount;
   /** null when `[llm] price` is not set */
   readonly costUsd: number | null;
-}
-
-/**
- * Loads what the first call needs and Node loads lazily (the fetch classes: Headers, Response and
- * their body parsing), once per worker before its first trial: 8 threads loading them in their
- * first call at once on 2 cores made that call take 200–300 ms instead of ~55 ms.
- */
-export async function preloadLlmClient(): Promise<void> {
-  await new Response('{}', { headers: new Headers({ 'content-type': 'application/json' }) }).json();
 }
 
 export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {

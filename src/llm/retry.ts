@@ -1,6 +1,6 @@
 // Retries for model calls (SPEC §5, §10): 429, 5xx, network errors and timeouts are transient;
 // 4xx client errors are not. Exponential backoff with full jitter, honouring retry-after headers.
-import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import { APIConnectionError, APIError, APIUserAbortError } from 'openai/error';
 
 export interface RetryOptions {
   /** Retries after the first attempt (config `max_retries`). */

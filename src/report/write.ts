@@ -5,7 +5,7 @@
 // cost ~4.5 ms a trial on this disk, and a result lost to a power cut is re-run by --resume.
 import { mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { open, rename, unlink, mkdir } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { dirname, sep } from 'node:path';
 import { threadId } from 'node:worker_threads';
 
 // Unique per process and thread without randomness: randomBytes per write was ~5% of a worker's
@@ -16,7 +16,9 @@ const pid = process.pid;
 
 /** Temp files start with a dot and end in .tmp, so `results/*.json` readers never pick them up. */
 export function tempPathFor(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${pid}.${threadId}.${(++tempSeq).toString(36)}.tmp`);
+  // Cut at the last separator rather than dirname/basename/join: one of these per result file, and path.join normalises (issue 17).
+  const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf(sep)) + 1;
+  return `${path.slice(0, cut)}.${path.slice(cut)}.${pid}.${threadId}.${(++tempSeq).toString(36)}.tmp`;
 }
 
 export interface WriteOptions {

@@ -2,7 +2,7 @@
 // trial's abort signal so that a hung agent cannot hold the trial past its timeout.
 import { isInstalledAgent } from '../agents/installed/resolve.ts';
 import { loadAgentFactory } from '../agents/load.ts';
-import type { Agent, AgentContext, AgentFactory, TrustedAgentContext } from '../agents/types.ts';
+import type { Agent, AgentContext, AgentFactory, LlmClient, TrustedAgentContext } from '../agents/types.ts';
 import { publicSample } from '../benchmark/public.ts';
 import type { LlmConfig } from '../config/schema.ts';
 import { createLlmClient } from '../llm/client.ts';
@@ -26,7 +26,7 @@ export async function runAgentPhase(
   const client = (config: LlmConfig, role: 'agent' | 'user', budget: number) =>
     createLlmClient({ config, role, budget, signal, cache: { ...run.llmCache, scope: `trial ${input.trial}` }, onEvent: recorder.record });
   const agentLlm = client(run.llm.agent, 'agent', run.limits.max_llm_calls);
-  const userLlm = client(run.llm.user, 'user', run.limits.max_user_llm_calls);
+  const userLlm = lazyClient(() => client(run.llm.user, 'user', run.limits.max_user_llm_calls));
 
   const factory = await agentFactory(run.agent);
   const builtin = !run.agent.module;
@@ -84,6 +84,24 @@ function agentFactory(agent: AgentRef): Promise<AgentFactory> {
     p.catch(() => factories.delete(key));
   }
   return p;
+}
+
+/**
+ * The simulated user's model client, made on first use: most users (none, scripted) never call a
+ * model, and making it for every trial was ~4 KB of garbage a trial (issue 17).
+ */
+function lazyClient(make: () => LlmClient): LlmClient {
+  let made: LlmClient | undefined;
+  const get = () => (made ??= make());
+  return {
+    chat: (req) => get().chat(req),
+    get callsUsed() {
+      return get().callsUsed;
+    },
+    get callsLeft() {
+      return get().callsLeft;
+    },
+  };
 }
 
 /** Rejects as soon as the signal aborts, whatever the promise does (a hung agent never settles). */

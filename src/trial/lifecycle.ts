@@ -3,7 +3,7 @@
 // cleanup is in `finally` and cannot be skipped; the result file is written atomically.
 import { appendFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { type ErrorValue, LlmError, SandboxError, toErrorValue } from '../errors.ts';
 import { blame } from './blame.ts';
 import { trialTimeoutOf } from './per-trial.ts';
@@ -101,13 +101,23 @@ async function classify(s: Session, err: unknown): Promise<ErrorValue> {
   return { ...toErrorValue(err), kind: 'agent' };
 }
 
-/** Log folders made by this worker: one mkdir per run, not per trial. */
-const logDirs = new Set<string>();
+/** A run's logs and results folders, as this worker knows them: the logs folder made once per run, not per trial. */
+const runFolders = new Map<string, { logs: string; results: string }>();
+
+async function foldersOf(runDir: string): Promise<{ logs: string; results: string }> {
+  let f = runFolders.get(runDir);
+  if (!f) {
+    f = { logs: join(runDir, 'logs'), results: join(runDir, 'results') };
+    await mkdir(f.logs, { recursive: true });
+    runFolders.set(runDir, f);
+  }
+  return f;
+}
 
 async function save(run: RunContext, result: TrialResult, logLines: string[]): Promise<void> {
-  const logs = join(run.runDir, 'logs');
-  if (!logDirs.has(logs)) await mkdir(logs, { recursive: true }).then(() => logDirs.add(logs));
-  appendFileSync(join(logs, `${result.task_id}.log`), logLines.join('\n') + '\n'); // a small file: see write.ts
+  const { logs, results } = await foldersOf(run.runDir);
+  // Task ids are file-safe (run/trials.ts): the names are joined without path.join's normalising.
+  appendFileSync(`${logs}${sep}${result.task_id}.log`, logLines.join('\n') + '\n'); // a small file: see write.ts
   // Not fsync'd (see write.ts): it survives a harness crash; a power cut costs a re-run with --resume.
-  await writeJsonAtomic(join(run.runDir, 'results', `${result.task_id}.json`), result, { durable: false });
+  await writeJsonAtomic(`${results}${sep}${result.task_id}.json`, result, { durable: false });
 }

@@ -3,7 +3,6 @@ import { toErrorValue } from '../errors.ts';
 import type { MainMessage, WorkerMessage } from '../pool/messages.ts';
 import { createWorkerLoop } from './init.ts';
 import { preloadAgent } from '../trial/agent-phase.ts';
-import { preloadLlmClient } from '../llm/client.ts';
 import { guardStdio } from '../cli/stdio.ts';
 
 const send = (msg: WorkerMessage) => {
@@ -27,11 +26,11 @@ process.on('uncaughtException', (err) => {
   if (process.connected) process.send!({ type: 'fatal', error } satisfies WorkerMessage, () => process.exit(70));
   else process.exit(70);
 });
-// What the first model call loads, before the main side hears that this worker is ready. The agent
-// module (forks.ts passes its name and path) starts loading right after, so that the first trial
-// finds it loaded or loading: an agent that crashes its worker while loading must do so once the
-// worker is ready, as before (workers that die booting end the run).
-await preloadLlmClient();
+// What the first model call needs is loaded with this module (chat-http.ts and undici's Agent; the
+// fetch classes it once warmed here are no longer on that path). The agent module (forks.ts passes
+// its name and path) starts loading right after the main side hears that this worker is ready, so
+// that the first trial finds it loaded or loading: an agent that crashes its worker while loading
+// must do so once the worker is ready, as before (workers that die booting end the run).
 send({ type: 'ready' });
 const agent = process.argv[2] ? (JSON.parse(process.argv[2]) as { name: string; module?: string }) : null;
 if (agent) void preloadAgent(agent);

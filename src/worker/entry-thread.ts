@@ -9,7 +9,6 @@ import type { RunContext } from '../trial/types.ts';
 import { createWorkerLoop } from './init.ts';
 import { PhaseBoard, type PhaseBoardInit } from '../pool/phase-board.ts';
 import { preloadAgent } from '../trial/agent-phase.ts';
-import { preloadLlmClient } from '../llm/client.ts';
 
 const { port1: mainSide, port2: port } = new MessageChannel();
 parentPort!.postMessage({ [THREAD_PORT]: mainSide, threadId }, [mainSide]);
@@ -51,11 +50,11 @@ port.on('message', (msg: MainMessage | MainMessage[]) => {
 });
 const run = data.run;
 loop.handle({ type: 'init', run });
-// What the first model call loads, before piscina hears that this thread is ready (this module's
-// evaluation ends). The agent module starts loading just after that, so that the first trial finds
-// it loaded or loading: an agent that crashes its worker while loading must do so once the thread is
-// ready, as before (piscina starts no new thread after one that failed booting).
-await preloadLlmClient();
+// What the first model call needs is loaded with this module (chat-http.ts and undici's Agent), before
+// piscina hears that this thread is ready (this module's evaluation ends). The agent module starts
+// loading just after that, so that the first trial finds it loaded or loading: an agent that crashes
+// its worker while loading must do so once the thread is ready, as before (piscina starts no new
+// thread after one that failed booting).
 setImmediate(() => void preloadAgent(run.agent));
 
 /** Piscina's task function: never called (trials arrive over the port), but piscina needs one. */
