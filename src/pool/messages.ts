@@ -51,11 +51,13 @@ export type TrialMessage = Extract<WorkerMessage, { id: number }>;
 
 /**
  * What of a saved result crosses back to the main side: everything but the trajectory and the
- * texts (events, replies, prompt, response, final state, artifacts), which are in the result file
- * already. The main side reads a result's status, score, error, checks and metadata only (the
+ * texts (events, replies, prompt, response, final state, artifacts, the sample's metadata), which
+ * are in the result file already. The main side reads a result's status, score, error, checks and metadata only (the
  * scheduler, the console's line, the fleet's counts); a trial's trajectory can be megabytes, and
  * cloning it cost both threads CPU and left the main thread garbage per trial (issue 17).
  */
 export function forMainSide(r: TrialResult): TrialResult {
-  return { ...r, prompt: '', response: '', replies: [], events: [], final_state: {}, artifacts: {} };
+  // The sample's own metadata too: the main side never reads it, and a dataset's can be large.
+  const { sample_metadata: _sample, ...metadata } = r.metadata;
+  return { ...r, prompt: '', response: '', replies: [], events: [], final_state: {}, artifacts: {}, metadata };
 }

@@ -5,6 +5,8 @@
 // the death into the trial's result: written like runTrial's, its sandbox removed from here.
 // The pools own their workers (piscina replaces dead threads; forks.ts replaces dead processes)
 // and tell each of a dead worker's in-flight trials through `workerGone`.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { sandboxSpecOf, trialTimeoutOf } from '../trial/per-trial.ts';
 import type { ErrorValue } from '../errors.ts';
 import { DEFAULT_DEADLINE_MS, docker, withDeadline } from '../sandbox/client.ts';
@@ -13,7 +15,7 @@ import { knownClient } from '../sandbox/hosts.ts';
 import { failedResult, saveFailedResult } from '../trial/result.ts';
 import type { RunContext, TrialHooks, TrialInput } from '../trial/types.ts';
 import type { TrialResult } from '../types.ts';
-import type { CancelReason, MainMessage, TrialMessage } from './messages.ts';
+import { forMainSide, type CancelReason, type MainMessage, type TrialMessage } from './messages.ts';
 import { defaultMaxSandboxes, Semaphore } from './semaphore.ts';
 import type { PoolOptions } from './types.ts';
 import type { AgentPhase } from './phase-board.ts';
@@ -38,6 +40,11 @@ export interface WorkerChannel {
    * without it, the worker sends 'agent' messages (processes).
    */
   agentPhase?(): AgentPhase;
+  /**
+   * Whether the trial starts as it is sent; false when it waits at its thread for a place (or at
+   * the pool for a thread): its clock then starts with clockStarts().
+   */
+  startsNow?(): boolean;
 }
 
 export const DEFAULT_GRACE_MS = 5_000;
@@ -75,6 +82,7 @@ export class RemoteTrial {
   #cancelled: CancelReason | null = null;
   #deadline?: NodeJS.Timeout;
   #killTimer?: NodeJS.Timeout;
+  #clockStarted = false;
   /** When the trial's agent phase is on a shared board: the next look at it. */
   #phaseTimer?: NodeJS.Timeout;
   /** The worker did not answer the watchdog: its event loop is blocked, and it was killed for it. */
@@ -107,14 +115,26 @@ export class RemoteTrial {
     return this.#settled;
   }
 
+  /** Asked to stop (interrupted, or past its deadline). */
+  get cancelled(): boolean {
+    return this.#cancelled !== null;
+  }
+
   /** Sends the trial to its worker and starts its clock; a run already interrupted never starts. */
   start(channel: WorkerChannel): void {
     this.channel = channel;
     if (this.opts.signal.aborted) return void this.workerGone('the run was interrupted before the trial started');
     channel.send({ type: 'run', id: this.id, trial: this.input, events: !!this.opts.hooks?.onEvent });
-    this.#arm();
-    if (channel.agentPhase) this.#phaseTimer = setTimeout(this.#lookAtPhase, this.#phaseLookMs());
+    if (channel.startsNow?.() ?? true) this.clockStarts();
     this.opts.signal.addEventListener('abort', this.#onInterrupt, { once: true });
+  }
+
+  /** The trial has a place in its worker: its deadline and the watch over its agent phase start (once). */
+  clockStarts(): void {
+    if (this.#settled || this.#cancelled || this.#clockStarted) return;
+    this.#clockStarted = true;
+    this.#arm();
+    if (this.channel?.agentPhase) this.#phaseTimer = setTimeout(this.#lookAtPhase, this.#phaseLookMs());
   }
 
   handle(msg: TrialMessage): void {
@@ -158,8 +178,15 @@ export class RemoteTrial {
     }, this.s.graceMs);
   }
 
-  /** The worker died with this trial in flight: the trial's result, saved, and its sandbox removed. */
+  /**
+   * The worker died with this trial in flight: the trial's result, saved, and its sandbox removed.
+   * Unless the trial had ended and saved its result first (a worker sends results in batches, and
+   * may die, killed or crashing on another trial, before the batch leaves): that result stands.
+   */
   async workerGone(cause: string): Promise<void> {
+    if (this.#settled) return;
+    const saved = await this.#savedByWorker();
+    if (saved && !this.#settled) return this.#finish(saved);
     if (this.#settled) return;
     let error: ErrorValue;
     if (this.opts.signal.aborted) error = { kind: 'interrupted', message: 'the run was interrupted' };
@@ -190,6 +217,16 @@ export class RemoteTrial {
     // An interrupted trial is not saved (as in runTrial): --resume runs it again.
     if (error.kind !== 'interrupted') await saveFailedResult(this.s.run, result).catch(() => {});
     this.#resolve(result);
+  }
+
+  /** This attempt's result file, when its worker wrote one (not an earlier attempt's: it started after this trial was sent). */
+  async #savedByWorker(): Promise<TrialResult | null> {
+    try {
+      const r = JSON.parse(await readFile(join(this.s.run.runDir, 'results', `${this.input.taskId}.json`), 'utf8')) as TrialResult;
+      return typeof r.started_at === 'string' && r.started_at >= this.startedAt.toISOString() ? forMainSide(r) : null;
+    } catch {
+      return null; // none, or not readable: the worker did not finish it
+    }
   }
 
   #finish(result: TrialResult): void {

@@ -1,6 +1,7 @@
 // Feeds trials to a pool at its concurrency, stops feeding when the run is interrupted, retries
 // trials that ended in an infrastructure error with a fresh sandbox, and reports each result as it
 // lands. Results are not kept: the result files on disk are the truth.
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TrialHooks, TrialInput } from '../trial/types.ts';
 import type { TrialResult } from '../types.ts';
@@ -24,6 +25,9 @@ export interface ScheduleOptions {
 
 export async function schedule(pool: Pool, trials: Iterable<TrialInput>, opts: ScheduleOptions): Promise<void> {
   const queue = trials[Symbol.iterator]();
+  // Each trial in a pool listens to the run's signal (its Ctrl-C): as many listeners as lanes, and a few of the run's own.
+  const lanes = Math.max(1, pool.concurrency);
+  if (getMaxListeners(opts.signal) < lanes + 10) setMaxListeners(lanes + 10, opts.signal);
   const retries = opts.infraRetries ?? 2;
   const backoff = opts.infraBackoffMs ?? 2000;
   const runOne = async (planned: TrialInput): Promise<TrialResult> => {
@@ -45,5 +49,5 @@ export async function schedule(pool: Pool, trials: Iterable<TrialInput>, opts: S
       if (result.error?.kind !== 'interrupted') opts.onResult?.(result);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, pool.concurrency) }, lane));
+  await Promise.all(Array.from({ length: lanes }, lane));
 }

@@ -76,6 +76,9 @@ interface Thread {
   /** Its 'error' (an uncaught exception, out of memory): the cause for its trials when it exits. */
   error?: unknown;
   trials: Set<Route>;
+  /** Of its trials, those running (at most --per-worker); the others wait at the thread, in `waiting`'s order. */
+  running: number;
+  waiting: Route[];
   /** Messages for it not yet posted: they leave together at the end of this turn of the event loop. */
   outbox: MainMessage[] | null;
 }
@@ -90,13 +93,17 @@ interface Route {
   pending: MainMessage[];
   /** Its slot on the phase board while it has a thread. */
   slot?: number;
+  /** Its 'run' message, kept: a trial still waiting at a thread that dies goes to another. */
+  runMessage?: MainMessage;
+  /** Running at its thread (not waiting there for a place). */
+  started: boolean;
 }
 
 export async function createThreadPool(run: RunContext, opts: RemotePoolOptions): Promise<Pool> {
   const settings = remoteSettings(run, opts);
   const memoryMb = opts.workerMemoryMb ?? DEFAULT_WORKER_MEMORY_MB;
   // One slot per trial a thread may hold: a route takes one as it gets a thread, and gives it back when its trial is over.
-  const board = PhaseBoard.create(2 * opts.workers * opts.perWorker);
+  const board = PhaseBoard.create(3 * opts.workers * opts.perWorker);
   const freeSlots = Array.from({ length: board.slots }, (_, i) => board.slots - 1 - i);
   const piscina = startPiscina({
     filename: PISCINA_FILE,
@@ -108,7 +115,7 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
     // Atomics would let an idle thread block its event loop waiting for tasks: our trials are async
     // and their ports must keep being read.
     atomics: 'disabled',
-    workerData: { run, entry: await compiledUrl(ENTRY), board: board.init },
+    workerData: { run, entry: await compiledUrl(ENTRY), board: board.init, perWorker: opts.perWorker },
     // The young generation capped: left to grow, each thread's reaches ~32 MB under a fast trial
     // stream (10,000 trials: +100 MB resident for 2 threads), for no gain in CPU time. 4 MB rather
     // than 8: ~10 MB less for 2 threads, the same CPU time (measured, 2,000 one-call trials × 3).
@@ -150,22 +157,46 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
     });
   };
 
-  /** Gives waiting trials to the ready threads with the fewest trials, up to --per-worker each. */
+  /**
+   * Gives waiting trials to the ready threads with the fewest trials: --per-worker running at each,
+   * and as many more waiting there, which the thread starts itself as places free (worker/init.ts).
+   * Its next trials are at hand when one ends, and its results can wait to leave in batches.
+   */
   const dispatch = () => {
     while (queue.length > 0) {
       let best: Thread | undefined;
-      for (const t of threads.values()) if (t.ready && t.trials.size < opts.perWorker && (!best || t.trials.size < best.trials.size)) best = t;
+      for (const t of threads.values()) if (t.ready && t.trials.size < 2 * opts.perWorker && (!best || t.trials.size < best.trials.size)) best = t;
       if (!best) return;
       const route = queue.shift()!;
       route.thread = best;
       best.trials.add(route);
+      // The thread does the same: it starts a trial at once while it runs fewer than --per-worker.
+      route.started = best.running < opts.perWorker;
+      if (route.started) best.running++;
+      else best.waiting.push(route);
+      if (route.started) route.trial.clockStarts();
       // None left only while a dead thread's trials are being saved: then the trial's thread sends 'agent' messages.
       route.slot = freeSlots.pop();
       if (route.slot !== undefined) board.assign(route.slot, route.trial.id);
       post(best, { ...route.start!, slot: route.slot } as MainMessage);
+      route.runMessage = route.start;
       route.start = undefined;
       for (const p of route.pending.splice(0)) post(best, p);
     }
+  };
+
+  /** A trial of the thread is over: a running one's place goes to the thread's next waiting trial, as at the thread. */
+  const leave = (thread: Thread, route: Route) => {
+    if (!thread.trials.delete(route)) return;
+    if (!route.started) return void thread.waiting.splice(thread.waiting.indexOf(route), 1);
+    thread.running--;
+    // The first that is still to end: one cancelled while it waited is ending, and leaves by itself.
+    const i = thread.waiting.findIndex((r) => !r.trial.settled);
+    if (i < 0) return;
+    const [next] = thread.waiting.splice(i, 1);
+    next.started = true;
+    thread.running++;
+    next.trial.clockStarts();
   };
 
   // Piscina restarts a thread that exits (unless one died booting): its trials fail with the cause.
@@ -173,8 +204,17 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
     threads.delete(thread.threadId);
     thread.port.removeAllListeners();
     const cause = causeOf(thread.error ?? new Error(`worker exited with code: ${code}`), thread.threadId);
-    for (const route of thread.trials) void route.trial.workerGone(cause);
+    // Trials that never started there go to another thread, first in line; the others end with the cause.
+    const unstarted = thread.waiting.splice(0).filter((r) => !r.trial.cancelled && !r.trial.settled);
+    for (const route of thread.trials) if (route.started || route.trial.cancelled) void route.trial.workerGone(cause);
     thread.trials.clear();
+    thread.running = 0;
+    for (const route of unstarted.reverse()) {
+      if (route.slot !== undefined) freeSlots.push(route.slot);
+      Object.assign(route, { thread: undefined, slot: undefined, start: route.runMessage, started: false });
+      queue.unshift(route);
+    }
+    if (unstarted.length) dispatch();
     // Piscina has started the replacement already (its listener runs first); none means it gave up.
     if (!closing && piscina.threads.length === 0)
       for (const route of queue.splice(0)) void route.trial.workerGone(`no worker thread could be started: ${cause}`);
@@ -187,7 +227,7 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
     const port = m?.[THREAD_PORT];
     const worker = port && piscina.threads.find((t) => t.threadId === m.threadId);
     if (!port || !worker) return;
-    const thread: Thread = { worker, threadId: worker.threadId, port, ready: false, trials: new Set(), outbox: null };
+    const thread: Thread = { worker, threadId: worker.threadId, port, ready: false, trials: new Set(), running: 0, waiting: [], outbox: null };
     threads.set(thread.threadId, thread);
     const one = (wm: WorkerMessage) => {
       const route = 'id' in wm ? routes.get(wm.id) : undefined;
@@ -221,10 +261,11 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
   };
 
   return {
-    concurrency: opts.workers * opts.perWorker,
+    // Twice the trials that run at once: each thread holds its next ones (dispatch).
+    concurrency: 2 * opts.workers * opts.perWorker,
     run(input, { signal, hooks }) {
       const trial = new RemoteTrial(settings, input, { signal, hooks });
-      const route: Route = { trial, pending: [] };
+      const route: Route = { trial, pending: [], started: false };
       trial.start({
         send: (msg) => {
           // The first message is the trial itself: it waits for a thread with room.
@@ -239,6 +280,7 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
         },
         kill: (cause) => terminate(route.thread, cause),
         agentPhase: () => (route.slot === undefined ? { at: 'before' } : board.read(route.slot, trial.id)),
+        startsNow: () => route.started,
       });
       void trial.done.finally(() => {
         routes.delete(trial.id);
@@ -246,7 +288,10 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
         if (waiting >= 0) queue.splice(waiting, 1);
         if (route.slot !== undefined) freeSlots.push(route.slot);
         route.slot = undefined;
-        if (route.thread?.trials.delete(route)) dispatch();
+        if (route.thread) {
+          leave(route.thread, route);
+          dispatch();
+        }
       });
       return trial.done;
     },

@@ -39,6 +39,10 @@ export async function runTrial(run: RunContext, input: TrialInput, opts: TrialOp
       } catch (err) {
         error ??= await classify(s, err);
       }
+      // Stopped while its checks ran (Ctrl-C, or the pool's deadline): their verdicts are not the
+      // trial's (a check cut short reads as ungradable), so the trial is what stopped it: an
+      // interrupted one is not saved and --resume runs it again.
+      if (!error && s.abort.signal.aborted) error = await classify(s, s.abort.signal.reason);
     }
   } finally {
     await cleanUp(s, error); // 8: always

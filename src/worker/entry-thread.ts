@@ -13,10 +13,13 @@ import { preloadAgent } from '../trial/agent-phase.ts';
 const { port1: mainSide, port2: port } = new MessageChannel();
 parentPort!.postMessage({ [THREAD_PORT]: mainSide, threadId }, [mainSide]);
 
-// Messages go out in batches, at the latest at the end of this turn of the event loop: a trial's
-// result leaves with other trials' messages of the same turn. Each postMessage wakes the main
-// thread; at four a trial they were the largest item of a worker's profile (~20% of a one-call
-// trial, --cpu-prof).
+// Messages go out in batches. Each postMessage wakes the main thread; at four a trial they were the
+// largest item of a worker's profile (~20% of a one-call trial, --cpu-prof). A result leaves at the
+// end of this turn of the event loop when this thread has no trial waiting for a place (the main
+// side's answer is its next trial), else within HOLD_MS or once HOLD_MAX messages are waiting: this
+// thread starts its waiting trials itself meanwhile (init.ts), so that holding a result costs it
+// nothing, and the main side wakes about once per place rather than once per trial.
+const HOLD_MS = 2;
 let batch: WorkerMessage[] | null = null;
 const flush = () => {
   const out = batch!;
@@ -25,24 +28,33 @@ const flush = () => {
 };
 // Sent at once, with whatever is batched before them: the agent phase's start and end when the
 // trial has no slot on the phase board (the code after either may block this thread's event loop,
-// and the main side's watchdog runs exactly in between), a sandbox (the main side removes it if this thread dies), the answer to a ping.
+// and the main side's watchdog runs exactly in between), a sandbox (the main side removes it if this
+// thread dies), the answer to a ping.
 const urgent = (msg: WorkerMessage) => msg.type === 'agent' || msg.type === 'sandbox' || msg.type === 'pong';
-let scheduled = false;
+let due: 'turn' | 'hold' | null = null;
+let holdTimer: NodeJS.Timeout | undefined;
 const flushLater = () => {
-  scheduled = false;
+  due = null;
+  clearTimeout(holdTimer);
   if (batch) flush();
 };
 const send = (msg: WorkerMessage) => {
   if (!batch) batch = [];
   batch.push(msg);
   if (urgent(msg)) return flush();
-  if (!scheduled) {
-    scheduled = true;
+  if (loop.waiting === 0 || batch.length >= holdMax) {
+    if (due === 'turn') return;
+    clearTimeout(holdTimer);
+    due = 'turn';
     setImmediate(flushLater);
+  } else if (!due) {
+    due = 'hold';
+    holdTimer = setTimeout(flushLater, HOLD_MS);
   }
 };
-const data = workerData as { run: RunContext; board: PhaseBoardInit };
-const loop = createWorkerLoop(send, PhaseBoard.attach(data.board));
+const data = workerData as { run: RunContext; board: PhaseBoardInit; perWorker: number };
+const holdMax = data.perWorker;
+const loop = createWorkerLoop(send, PhaseBoard.attach(data.board), data.perWorker);
 // The main side batches its messages too (src/pool/threads.ts): one, or an array of them in order.
 port.on('message', (msg: MainMessage | MainMessage[]) => {
   if (Array.isArray(msg)) for (const m of msg) loop.handle(m);

@@ -16,13 +16,27 @@ interface Running {
 
 export interface WorkerLoop {
   handle(msg: MainMessage): void;
+  /** Trials given to this worker that wait for one of its places (see `limit`). */
+  readonly waiting: number;
 }
 
-/** `board`: a thread's view of its pool's phase board, where trials with a slot mark their agent phase. */
-export function createWorkerLoop(send: (msg: WorkerMessage) => void, board?: PhaseBoard): WorkerLoop {
+type RunMessage = Extract<MainMessage, { type: 'run' }>;
+
+/**
+ * `board`: a thread's view of its pool's phase board, where trials with a slot mark their agent phase.
+ * `limit`: trials run at once; more may be given (threads.ts gives a thread its next trials ahead),
+ * and those wait here, in order, and start as places free, without a round trip to the main side.
+ */
+export function createWorkerLoop(send: (msg: WorkerMessage) => void, board?: PhaseBoard, limit = Infinity): WorkerLoop {
   let run: RunContext | undefined;
   const running = new Map<number, Running>();
+  const waiting: RunMessage[] = [];
   let nextReq = 0;
+
+  const begin = (msg: RunMessage) => {
+    if (running.size >= limit) waiting.push(msg);
+    else start(msg.id, msg.trial, msg.events, msg.slot);
+  };
 
   const start = (id: number, trial: TrialInput, events: boolean, slot: number | undefined) => {
     const abort = new AbortController();
@@ -42,7 +56,11 @@ export function createWorkerLoop(send: (msg: WorkerMessage) => void, board?: Pha
         async (result) => (await flushTelemetry(), send({ type: 'result', id, result: forMainSide(result) })),
         (err) => send({ type: 'failed', id, error: toErrorValue(err, 'internal') }),
       )
-      .finally(() => running.delete(id));
+      .finally(() => {
+        running.delete(id);
+        const next = waiting.shift(); // the main side promotes the same one when this result reaches it
+        if (next) start(next.id, next.trial, next.events, next.slot);
+      });
   };
 
   const acquire = (id: number, state: Running, signal: AbortSignal) =>
@@ -64,6 +82,9 @@ export function createWorkerLoop(send: (msg: WorkerMessage) => void, board?: Pha
     });
 
   return {
+    get waiting() {
+      return waiting.length;
+    },
     handle(msg) {
       switch (msg.type) {
         case 'init':
@@ -71,13 +92,16 @@ export function createWorkerLoop(send: (msg: WorkerMessage) => void, board?: Pha
           return;
         case 'run':
           if (!run) return send({ type: 'failed', id: msg.id, error: { kind: 'internal', message: 'worker got a trial before its init message' } });
-          return start(msg.id, msg.trial, msg.events, msg.slot);
+          return begin(msg);
         case 'cancel': {
           // Abort the trial's signal: runTrial's `finally` removes the sandbox. A timeout reason
           // makes it a TIMEOUT (saved); an interrupt makes it 'interrupted' (not saved).
           const reason = msg.reason === 'timeout' ? new TrialTimeout(run?.limits.trial_timeout_s ?? 0) : new Error('interrupted');
-          running.get(msg.id)?.abort.abort(reason);
-          return;
+          const queued = waiting.findIndex((w) => w.id === msg.id);
+          if (queued < 0) return void running.get(msg.id)?.abort.abort(reason);
+          // Never started: it leaves the queue, and ends as what stopped it (an interrupted one is not saved).
+          waiting.splice(queued, 1);
+          return send({ type: 'failed', id: msg.id, error: msg.reason === 'timeout' ? { kind: 'timeout', message: reason.message } : { kind: 'interrupted', message: 'the run was interrupted' } });
         }
         case 'ping':
           // Answered by the loop itself: reaching here is the proof that the event loop runs.

@@ -32,7 +32,7 @@ describe('the model circuit breaker', () => {
     expect(r.results).toHaveLength(2);
     expect(r.results.every((x) => x.status === 'AGENT_ERROR' && x.error.kind === 'llm')).toBe(true);
     expect(r.calls).toBe(2); // nothing was sent for the trials that never started
-    expect(r.stderr).toMatch(/stopped: the first 2 trials all failed with the same model error \(.*(socket hang up|ECONNRESET).*\); 4 trial\(s\) never started/);
+    expect(r.stderr).toMatch(/stopped: the first 2 trials all failed with the same model error \(.*(other side closed|UND_ERR_SOCKET|socket hang up|ECONNRESET).*\); 4 trial\(s\) never started/);
     expect(r.report.circuit_breaker).toEqual({ error: r.results[0].error.message, trials_not_started: 4 });
     expect(r.run.status).toBe('failed');
   });
