@@ -9,8 +9,10 @@ import { join } from 'node:path';
 import type { TrialResult } from '../types.ts';
 import { tempPathFor } from './write.ts';
 
-/** Written out at this many characters: the spool never holds more than about this much. */
-const FLUSH_CHARS = 1 << 20;
+/** Written out at this many characters: small, so that the pieces die young rather than be promoted. */
+const FLUSH_CHARS = 1 << 16;
+/** Read back in chunks of this size. */
+const READ_CHUNK = 1 << 20;
 
 export class TrialPageSpool {
   #pending = '';
@@ -59,7 +61,7 @@ export class TrialPageSpool {
     this.#flush();
     closeSync(this.#fd!);
     this.#fd = null;
-    for await (const chunk of createReadStream(this.path, { highWaterMark: FLUSH_CHARS })) yield chunk as Buffer;
+    for await (const chunk of createReadStream(this.path, { highWaterMark: READ_CHUNK })) yield chunk as Buffer;
   }
 
   async dispose(): Promise<void> {

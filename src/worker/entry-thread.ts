@@ -16,7 +16,7 @@ parentPort!.postMessage({ [THREAD_PORT]: mainSide, threadId }, [mainSide]);
 // Messages go out in batches. Each postMessage wakes the main thread; at four a trial they were the
 // largest item of a worker's profile (~20% of a one-call trial, --cpu-prof). A result leaves at the
 // end of this turn of the event loop when this thread has no trial waiting for a place (the main
-// side's answer is its next trial), else within HOLD_MS or once HOLD_MAX messages are waiting: this
+// side's answer is its next trial), else within HOLD_MS or once --per-worker messages wait: this
 // thread starts its waiting trials itself meanwhile (init.ts), so that holding a result costs it
 // nothing, and the main side wakes about once per place rather than once per trial.
 const HOLD_MS = 2;
