@@ -6,13 +6,12 @@
 // The pools own their workers (piscina replaces dead threads; forks.ts replaces dead processes)
 // and tell each of a dead worker's in-flight trials through `workerGone`.
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { sandboxSpecOf, trialTimeoutOf } from '../trial/per-trial.ts';
 import type { ErrorValue } from '../errors.ts';
 import { DEFAULT_DEADLINE_MS, docker, withDeadline } from '../sandbox/client.ts';
 import { fleetFor, type SandboxSlot } from '../sandbox/fleet.ts';
 import { knownClient } from '../sandbox/hosts.ts';
-import { failedResult, saveFailedResult } from '../trial/result.ts';
+import { failedResult, resultFile, saveFailedResult } from '../trial/result.ts';
 import type { RunContext, TrialHooks, TrialInput } from '../trial/types.ts';
 import type { TrialResult } from '../types.ts';
 import { forMainSide, type CancelReason, type MainMessage, type TrialMessage } from './messages.ts';
@@ -41,10 +40,10 @@ export interface WorkerChannel {
    */
   agentPhase?(): AgentPhase;
   /**
-   * Whether the trial starts as it is sent; false when it waits at its thread for a place (or at
-   * the pool for a thread): its clock then starts with clockStarts().
+   * The pool starts the trial's clock (clockStarts) once the trial has a place at its thread, which
+   * may be after it is sent; without it, the clock starts as the trial is sent.
    */
-  startsNow?(): boolean;
+  readonly clockFromPool?: boolean;
 }
 
 export const DEFAULT_GRACE_MS = 5_000;
@@ -125,7 +124,7 @@ export class RemoteTrial {
     this.channel = channel;
     if (this.opts.signal.aborted) return void this.workerGone('the run was interrupted before the trial started');
     channel.send({ type: 'run', id: this.id, trial: this.input, events: !!this.opts.hooks?.onEvent });
-    if (channel.startsNow?.() ?? true) this.clockStarts();
+    if (!channel.clockFromPool) this.clockStarts();
     this.opts.signal.addEventListener('abort', this.#onInterrupt, { once: true });
   }
 
@@ -222,7 +221,7 @@ export class RemoteTrial {
   /** This attempt's result file, when its worker wrote one (not an earlier attempt's: it started after this trial was sent). */
   async #savedByWorker(): Promise<TrialResult | null> {
     try {
-      const r = JSON.parse(await readFile(join(this.s.run.runDir, 'results', `${this.input.taskId}.json`), 'utf8')) as TrialResult;
+      const r = JSON.parse(await readFile(resultFile(this.s.run.runDir, this.input.taskId), 'utf8')) as TrialResult;
       return typeof r.started_at === 'string' && r.started_at >= this.startedAt.toISOString() ? forMainSide(r) : null;
     } catch {
       return null; // none, or not readable: the worker did not finish it

@@ -77,8 +77,7 @@ interface Thread {
   /** Its 'error' (an uncaught exception, out of memory): the cause for its trials when it exits. */
   error?: unknown;
   trials: Set<Route>;
-  /** Of its trials, those running (at most --per-worker); the others wait at the thread, in `waiting`'s order. */
-  running: number;
+  /** Of its trials, those waiting at the thread for a place, in order; the others run (at most --per-worker). */
   waiting: Route[];
   /** Messages for it not yet posted: they leave together at the end of this turn of the event loop. */
   outbox: MainMessage[] | null;
@@ -172,10 +171,9 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
       route.thread = best;
       best.trials.add(route);
       // The thread does the same: it starts a trial at once while it runs fewer than --per-worker.
-      route.started = best.running < opts.perWorker;
-      if (route.started) best.running++;
-      else best.waiting.push(route);
+      route.started = best.trials.size - best.waiting.length <= opts.perWorker;
       if (route.started) route.trial.clockStarts();
+      else best.waiting.push(route);
       // None left only while a dead thread's trials are being saved: then the trial's thread sends 'agent' messages.
       route.slot = freeSlots.pop();
       if (route.slot !== undefined) board.assign(route.slot, route.trial.id);
@@ -196,13 +194,11 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
   const leave = (thread: Thread, route: Route) => {
     if (!thread.trials.delete(route)) return;
     if (!route.started) return void thread.waiting.splice(thread.waiting.indexOf(route), 1);
-    thread.running--;
     // The first that is still to end: one cancelled while it waited is ending, and leaves by itself.
     const i = thread.waiting.findIndex((r) => !r.trial.settled);
     if (i < 0) return;
     const [next] = thread.waiting.splice(i, 1);
     next.started = true;
-    thread.running++;
     next.trial.clockStarts();
   };
 
@@ -215,7 +211,6 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
     const unstarted = thread.waiting.splice(0).filter((r) => !r.trial.cancelled && !r.trial.settled);
     for (const route of thread.trials) if (route.started || route.trial.cancelled) void route.trial.workerGone(cause);
     thread.trials.clear();
-    thread.running = 0;
     for (const route of unstarted.reverse()) {
       if (route.slot !== undefined) freeSlots.push(route.slot);
       Object.assign(route, { thread: undefined, slot: undefined, start: route.runMessage, started: false });
@@ -234,7 +229,7 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
     const port = m?.[THREAD_PORT];
     const worker = port && piscina.threads.find((t) => t.threadId === m.threadId);
     if (!port || !worker) return;
-    const thread: Thread = { worker, threadId: worker.threadId, port, ready: false, trials: new Set(), running: 0, waiting: [], outbox: null };
+    const thread: Thread = { worker, threadId: worker.threadId, port, ready: false, trials: new Set(), waiting: [], outbox: null };
     threads.set(thread.threadId, thread);
     const one = (wm: WorkerMessage) => {
       const route = 'id' in wm ? routes.get(wm.id) : undefined;
@@ -287,7 +282,7 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
         },
         kill: (cause) => terminate(route.thread, cause),
         agentPhase: () => (route.slot === undefined ? { at: 'before' } : board.read(route.slot, trial.id)),
-        startsNow: () => route.started,
+        clockFromPool: true,
       });
       void trial.done.finally(() => {
         routes.delete(trial.id);

@@ -17,6 +17,7 @@ import { writeJsonAtomic } from '../report/write.ts';
 import type { GradeModels } from '../checks/types.ts';
 import type { LlmConfig } from '../config/schema.ts';
 import { loadHooks } from '../trial/hooks.ts';
+import { resultFile } from '../trial/result.ts';
 import type { Sample, TrialResult } from '../types.ts';
 import { gateExitCode } from './orchestrator.ts';
 
@@ -166,7 +167,7 @@ export async function regradeResult(r: TrialResult, b: Benchmark, sample: Sample
 export function resultPath(runDir: string, taskId: string): string {
   if (typeof taskId !== 'string' || !taskId || basename(taskId) !== taskId || taskId.startsWith('.'))
     throw new BenchrigError('usage', `${runDir}: result with an unusable task_id ${JSON.stringify(taskId)}`);
-  return join(runDir, 'results', `${taskId}.json`);
+  return resultFile(runDir, taskId);
 }
 
 const gradedPart = (r: TrialResult) => JSON.stringify([r.status, r.score, r.checks, r.artifacts]);

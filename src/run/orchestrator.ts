@@ -23,7 +23,7 @@ import { schedule } from '../pool/scheduler.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 import { loadHooks } from '../trial/hooks.ts';
 import type { RunContext, TrialInput } from '../trial/types.ts';
-import { failedResult, saveFailedResult } from '../trial/result.ts';
+import { failedResult, resultFile, saveFailedResult } from '../trial/result.ts';
 import { bringsOwnSandbox, SampleEnvironments } from './environments.ts';
 import { usesRunImage } from '../benchmark/sample-sandbox.ts';
 import { createRunDir, gitCommit, HARNESS_VERSION, redact, safeName } from './run-dir.ts';
@@ -183,7 +183,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   // An error result whose file is not on disk: its save failed. A disk that takes no write is the cause.
   const checkSaved = (r: TrialResult) => {
     if (!r.error || storage) return;
-    const file = join(runDir, 'results', `${r.task_id}.json`);
+    const file = resultFile(runDir, r.task_id);
     if (existsSync(file)) return;
     const err = probeWrite(join(runDir, 'results'));
     const said = /\b(ENOSPC|EDQUOT|EROFS)\b/.exec(r.error.message)?.[1];

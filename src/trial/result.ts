@@ -86,9 +86,12 @@ export function failedResult(run: RunContext, input: TrialInput, error: ErrorVal
   });
 }
 
+/** Where a trial's result is saved: `<run>/results/<task-id>.json` (task ids are file-safe, run/trials.ts). */
+export const resultFile = (runDir: string, taskId: string): string => join(runDir, 'results', `${taskId}.json`);
+
 /** Saves it where runTrial would have: results/<task-id>.json (atomically) and a line in its log. */
 export async function saveFailedResult(run: RunContext, result: TrialResult): Promise<void> {
   await mkdir(join(run.runDir, 'logs'), { recursive: true });
   await appendFile(join(run.runDir, 'logs', `${result.task_id}.log`), `[error] ${result.error?.kind}: ${result.error?.message}\n`);
-  await writeJsonAtomic(join(run.runDir, 'results', `${result.task_id}.json`), result);
+  await writeJsonAtomic(resultFile(run.runDir, result.task_id), result);
 }
