@@ -20,6 +20,7 @@ import { benchmarkVersion } from './version.ts';
 import { applyImageTemplate } from './sample-sandbox.ts';
 import { harborConfig, harborSample, isHarborFolder, readHarborTasks } from './harbor/samples.ts';
 import { fileLayer } from '../config/layers.ts';
+import { MAX_TRIALS_PER_RUN } from '../limits.ts';
 
 export interface LoadBenchmarkOptions {
   cwd?: string;
@@ -66,6 +67,7 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
   const hooks = HOOK_FILES.map((f) => path.join(dir, f)).find((f) => existsSync(f));
   const version = await benchmarkVersion({ config, checks, samples: all, dir, hooks });
   const samples = filterSamples(all, opts);
+  refuseTooManyTrials(samples.length, config.n_trials, src('n_trials'));
 
   return {
     name: config.name ?? path.basename(dir),
@@ -172,6 +174,12 @@ function refuseSandboxlessRows(samples: Sample[], sandbox: Config['sandbox'], wh
   if (sandbox) return;
   const own = samples.find((s) => s.sandbox);
   if (own) throw new BenchrigError('benchmark', `${where}: sample "${own.id}" brings its own sandbox, but the benchmark has no [sandbox] table to take the other settings from`);
+}
+
+/** Samples × trials within MAX_TRIALS_PER_RUN: a run plans (hashes) every trial before it starts. */
+function refuseTooManyTrials(samples: number, trials: number, where: string) {
+  if (samples * trials <= MAX_TRIALS_PER_RUN) return;
+  throw new BenchrigError('benchmark', `${where}: key n_trials: ${samples} samples × ${trials} trials is above the maximum of ${MAX_TRIALS_PER_RUN} trials in a run (fewer trials, or --limit/--sample)`);
 }
 
 /** A check that needs a per-sample input refuses samples that have none (SPEC §11). */

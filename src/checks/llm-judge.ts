@@ -5,8 +5,8 @@
 //   has no average and is refused at load (use weight > 0 on at least one criterion);
 // - passes when the average ≥ `thresholds.pass_score` (default: three quarters up the scale);
 // - a criterion below its `critical_min` fails the check whatever the average;
-// - scores outside `score_range` are clamped first; a missing or non-numeric score, a reply with
-//   no JSON object, or a judge model that fails after retries: ungradable, never failed.
+// - scores outside `score_range` are clamped first; a missing or non-numeric criterion score, or a
+//   judge model that fails after retries: ungradable; a reply with no JSON object at all: failed.
 // The judge's calls count against no budget and are recorded as `llm_call` events, role 'judge'.
 import type { CheckImpl, CheckInput } from './types.ts';
 import type { CheckConfig } from '../config/schema.ts';
@@ -103,9 +103,10 @@ const reasoningOf = (entry: unknown) =>
   entry && typeof entry === 'object' && typeof (entry as Record<string, unknown>).reasoning === 'string' ? ((entry as Record<string, unknown>).reasoning as string) : '';
 
 /**
- * A judge that answered but not in the asked form fails the reply under grading: that reply is in
- * the judge's prompt and may be what steered it off its format, so it cannot be a way out of
- * grading. Only a judge that could not answer at all leaves the check ungradable.
+ * A judge whose reply has no JSON object at all fails the reply under grading: that reply is in the
+ * judge's prompt and may be what steered it off its format. A JSON answer that leaves out a
+ * criterion's score, or gives one that is not a number, is ungradable: that criterion has no score
+ * to work a verdict out from (verdictFromReply).
  */
 const offFormat = (reason: string, reply: string): Verdict => ({ score: 0, passed: false, reason: `${reason} (graded as a failure)`, details: { judge_reply: reply } });
 
@@ -126,7 +127,7 @@ export function verdictFromReply(spec: JudgeSpec, reply: string): Verdict {
     const why = [missing.length ? `no score for ${missing.join(', ')}` : '', nonNumeric.length ? `a non-numeric score for ${nonNumeric.join(', ')}` : '']
       .filter(Boolean)
       .join('; ');
-    return offFormat(`the judge gave ${why}`, reply);
+    return ungradable(`the judge gave ${why}`, { judge_reply: reply });
   }
 
   const [lo, hi] = spec.range;

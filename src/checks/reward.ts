@@ -6,7 +6,7 @@
 // clamped to 0–1; passes at `threshold` (default 1.0). A missing, empty or unparsable reward, or a
 // verifier past its timeout, fails the check: the verifier ran where the agent worked.
 import type { Verdict } from '../types.ts';
-import { excerpt, optionalNumber, ungradable } from './text.ts';
+import { excerpt, optionalNumber, optionalTimeout, ungradable } from './text.ts';
 import type { CheckImpl } from './types.ts';
 
 const VERIFIER_DIR = '/logs/verifier';
@@ -72,7 +72,7 @@ export const reward: CheckImpl = {
   needsSandbox: true,
   validate(check) {
     optionalNumber(check, 'threshold');
-    optionalNumber(check, 'timeout_s', { positive: true });
+    optionalTimeout(check);
     if (check.command !== undefined && (typeof check.command !== 'string' || check.command.trim() === '')) throw new Error(`check "${check.name}": command must be a non-empty string`);
   },
   async run(input): Promise<Verdict> {
@@ -84,7 +84,7 @@ export const reward: CheckImpl = {
       return isArtifact(saved) ? verdictFromReward(saved, threshold, true) : ungradable('no sandbox and no saved reward: the verifier never ran');
     }
     const own = (input.expectation && typeof input.expectation === 'object' ? input.expectation : {}) as PerSample;
-    const timeoutS = own.timeout_s ?? optionalNumber(input.check, 'timeout_s', { positive: true }) ?? DEFAULT_TIMEOUT_S;
+    const timeoutS = own.timeout_s ?? optionalTimeout(input.check) ?? DEFAULT_TIMEOUT_S;
     // Whatever the agent left in the verifier's folder (a reward it wrote itself) is gone first.
     await sandbox.exec(`rm -rf ${VERIFIER_DIR} && mkdir -p ${VERIFIER_DIR} && chmod 777 ${VERIFIER_DIR}`, { cwd: '/' });
     const command = typeof input.check.command === 'string' ? input.check.command : DEFAULT_COMMAND;

@@ -3,7 +3,7 @@
 // re-grade without a sandbox. A test-runner summary line gives a partial score.
 import type { CheckImpl, CheckInput } from './types.ts';
 import type { Verdict } from '../types.ts';
-import { excerpt, lastLine, optionalNumber, ungradable } from './text.ts';
+import { excerpt, lastLine, optionalTimeout, ungradable } from './text.ts';
 
 /** What is saved under `artifacts["sandbox_test:<name>"]`. */
 export interface SandboxTestArtifact {
@@ -64,7 +64,7 @@ export const sandboxTest: CheckImpl = {
   needsSandbox: true,
   validate(check) {
     commandOf({ check });
-    optionalNumber(check, 'timeout_s', { positive: true });
+    optionalTimeout(check);
   },
   async run(input): Promise<Verdict> {
     const key = artifactKey(input.check.name);
@@ -74,7 +74,7 @@ export const sandboxTest: CheckImpl = {
       if (isArtifact(saved)) return verdictFromArtifact({ ...saved, timed_out: saved.timed_out === true }, true);
       return ungradable('no sandbox and no saved output: the command never ran');
     }
-    const timeout = optionalNumber(input.check, 'timeout_s', { positive: true });
+    const timeout = optionalTimeout(input.check);
     const res = await input.sandbox.exec(commandOf(input), timeout !== undefined ? { timeoutMs: timeout * 1000 } : undefined);
     const artifact: SandboxTestArtifact = {
       exit_code: res.exitCode,

@@ -7,7 +7,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Verdict } from '../types.ts';
 import type { SandboxTestArtifact } from './sandbox-test.ts';
-import { excerpt, lastLine, optionalNumber, ungradable } from './text.ts';
+import { excerpt, lastLine, optionalTimeout, ungradable } from './text.ts';
 import type { CheckImpl } from './types.ts';
 
 export const stateArtifactKey = (name: string) => `state:${name}`;
@@ -81,7 +81,7 @@ export const stateCheck: CheckImpl = {
   // Not `needsSandbox`: without a sandbox it grades from the saved output or the trial's final_state.
   validate(check) {
     commandOf(check);
-    optionalNumber(check, 'timeout_s', { positive: true });
+    optionalTimeout(check);
   },
   async run({ check, expectation, finalState, sandbox, artifacts }): Promise<Verdict> {
     if (!isObject(expectation)) return ungradable('the expectation must be an object of expected values');
@@ -90,7 +90,7 @@ export const stateCheck: CheckImpl = {
     const key = stateArtifactKey(check.name);
     let artifact: SandboxTestArtifact;
     if (sandbox) {
-      const timeout = optionalNumber(check, 'timeout_s', { positive: true });
+      const timeout = optionalTimeout(check);
       const r = await sandbox.exec(command, timeout !== undefined ? { timeoutMs: timeout * 1000 } : undefined);
       artifact = { exit_code: r.exitCode, stdout: r.stdout, stderr: r.stderr, timed_out: r.timedOut };
       artifacts[key] = artifact; // the grader owns this map and returns it with the verdicts

@@ -1,5 +1,6 @@
 // Small text helpers shared by the checks: turning expectations into strings and writing short,
 // human reasons (`expected "42", got "41"`) that stay one line however long the response is.
+import { badTimeout } from '../limits.ts';
 
 /** Longest quoted excerpt in a reason; results and consoles show reasons on one line. */
 const MAX_QUOTE = 60;
@@ -56,6 +57,14 @@ export function optionalNumber(check: Record<string, unknown>, key: string, opts
   if (v === undefined) return undefined;
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (opts.positive && v === 0))
     throw new Error(`check "${String(check.name)}": ${key} must be a ${opts.positive ? 'positive' : 'non-negative'} number`);
+  return v;
+}
+
+/** A check's optional `timeout_s`: positive, and no longer than a timer can wait (src/limits.ts). */
+export function optionalTimeout(check: Record<string, unknown>, key = 'timeout_s'): number | undefined {
+  const v = optionalNumber(check, key, { positive: true });
+  const problem = v === undefined ? null : badTimeout(v);
+  if (problem) throw new Error(`check "${String(check.name)}": ${key}: ${problem}`);
   return v;
 }
 

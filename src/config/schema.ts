@@ -4,6 +4,17 @@
 // else that did is shown unexpanded, as it may be a secret.
 import { z } from 'zod';
 import { plain, secret } from './plain.ts';
+import { MAX_CPUS, MAX_PIDS, MAX_TIMEOUT_S, MAX_TRIALS_PER_SAMPLE, badDisk, badMemory } from '../limits.ts';
+
+/** Seconds a timer waits: Node's timers hold no longer than MAX_TIMEOUT_S (a longer one fires at once). */
+const seconds = () => z.number().positive().max(MAX_TIMEOUT_S, `at most ${MAX_TIMEOUT_S} s (about 24 days; a longer timer fires at once)`);
+
+/** A size string refused at load when no sandbox could have it (src/limits.ts). */
+const size = (bad: (text: string) => string | null) =>
+  z.string().superRefine((v, ctx) => {
+    const problem = bad(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 /**
  * `[llm.anthropic]` and `[llm.responses]`: the model gateway's upstreams for agents that speak
@@ -15,7 +26,7 @@ const upstreamSchema = plain(z
     base_url: z.string().optional(),
     api_key: secret(z.string()).optional(),
     model: z.string().optional(),
-    timeout_s: z.number().positive().optional(),
+    timeout_s: seconds().optional(),
   })
   .strict());
 export type UpstreamConfig = z.infer<typeof upstreamSchema>;
@@ -26,7 +37,7 @@ const llmSchema = plain(z
     api_key: secret(z.string()).default(''),
     model: z.string(),
     max_retries: z.number().int().min(0).default(3),
-    timeout_s: z.number().positive().default(120),
+    timeout_s: seconds().default(120),
     temperature: z.number().optional(),
     max_tokens: z.number().int().positive().optional(),
     /** USD per million tokens: { input, output } */
@@ -44,7 +55,7 @@ const llmOverrideSchema = plain(z
     api_key: secret(z.string()).optional(),
     model: z.string().optional(),
     max_retries: z.number().int().min(0).optional(),
-    timeout_s: z.number().positive().optional(),
+    timeout_s: seconds().optional(),
     temperature: z.number().optional(),
     max_tokens: z.number().int().positive().optional(),
     price: z.object({ input: z.number().min(0), output: z.number().min(0) }).strict().optional(),
@@ -77,18 +88,18 @@ const sandboxSchema = plain(z
     build: z.string().optional(),
     workdir: z.string().default('/workspace'),
     network: z.enum(['none', 'bridge']).default('none'),
-    memory: z.string().regex(/^\d+(\.\d+)?[kmg]?$/i, 'a size like "512m"').default('512m'),
+    memory: z.string().regex(/^\d+(\.\d+)?[kmg]?$/i, 'a size like "512m"').pipe(size(badMemory)).default('512m'),
     /** What the sandbox may write (its writable layer); past it the trial is AGENT_ERROR, limit disk. */
-    disk: z.string().regex(/^\d+(\.\d+)?[kmgt]?$/i, 'a size like "2g"').refine((v) => parseFloat(v) > 0, 'a size above 0').default('10g'),
-    cpus: z.number().positive().default(1),
-    pids: z.number().int().positive().default(256),
+    disk: z.string().regex(/^\d+(\.\d+)?[kmgt]?$/i, 'a size like "2g"').pipe(size(badDisk)).default('10g'),
+    cpus: z.number().positive().max(MAX_CPUS, `at most ${MAX_CPUS} CPUs`).default(1),
+    pids: z.number().int().positive().max(MAX_PIDS, `at most ${MAX_PIDS} processes`).default(256),
     setup: secret(z.array(z.string())).default([]),
     cap_add: z.array(z.string()).default([]),
     shared: z.object({ source: z.string(), mount: z.string().default('/shared') }).strict().optional(),
     /** A fleet of Docker Engines (SPEC §7); tls paths are relative to the file that sets them. */
     hosts: z.array(dockerHostSchema()).optional(),
     /** How long a failing fleet host stays out of placement (default 30). */
-    host_cooldown_s: z.number().positive().optional(),
+    host_cooldown_s: seconds().optional(),
   })
   .strict());
 export type SandboxConfig = z.infer<typeof sandboxSchema>;
@@ -99,7 +110,7 @@ export const limitsSchema = plain(z
     max_user_llm_calls: z.number().int().min(0).default(20),
     max_turns: z.number().int().min(1).default(10),
     trial_timeout_s: z.number().positive().max(3600).default(600),
-    exec_timeout_s: z.number().positive().default(120),
+    exec_timeout_s: seconds().default(120),
     max_output_bytes: z.number().int().positive().default(1048576),
   })
   .strict());
@@ -127,7 +138,7 @@ export const configSchema = z
     name: plain(z.string()).optional(),
     description: plain(z.string()).optional(),
     version: plain(z.string()).optional(),
-    n_trials: plain(z.number().int().min(1)).default(1),
+    n_trials: plain(z.number().int().min(1).max(MAX_TRIALS_PER_SAMPLE, `at most ${MAX_TRIALS_PER_SAMPLE} trials per sample`)).default(1),
     blocks_are_success: plain(z.boolean()).default(false),
     dataset: plain(z
       .object({
@@ -175,7 +186,7 @@ export const configSchema = z
         log_level: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
         /** Per-sample image builds at once (an environment per sample). */
         max_builds: z.number().int().min(1).default(2),
-        build_timeout_s: z.number().positive().default(600),
+        build_timeout_s: seconds().default(600),
         /** Pull a sample's prebuilt image that is not here (`--pull`); off: never pulled. */
         pull: z.boolean().default(false),
         /** `--network none`: no sandbox gets a network, whatever a sample or task asks for. */

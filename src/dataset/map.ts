@@ -6,6 +6,7 @@ import path from 'node:path';
 import { BenchrigError } from '../errors.ts';
 import { isPlainObject } from '../config/expand.ts';
 import { SAMPLE_SANDBOX_KEYS, type Sample, type SampleSandbox } from '../types.ts';
+import { MAX_ROW_DEPTH, badCpus, badDisk, badEnvName, badMemory, badPids, badTimeout, nestedDeeperThan } from '../limits.ts';
 import type { RawRow } from './rows.ts';
 import { badFileKey, badFolder, badWorkdir } from './paths.ts';
 
@@ -47,6 +48,9 @@ export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
   };
 
   return rows.map(({ row, where }) => {
+    if (nestedDeeperThan(row, MAX_ROW_DEPTH)) {
+      throw new BenchrigError('dataset', `${where}: the row nests objects or lists more than ${MAX_ROW_DEPTH} levels deep; flatten it (or keep the deep part as a JSON string)`);
+    }
     const name = (f: SampleField) => (columnOf(f) === f ? `field ${f}` : `field ${f} (column "${columnOf(f)}")`);
     const fail = (f: SampleField, what: string): never => {
       throw new BenchrigError('dataset', `${where}: ${name(f)} ${what}`);
@@ -138,18 +142,32 @@ function sampleSandbox(v: unknown, baseDir: string, fail: (what: string) => neve
   const num = (k: string, int = false) => {
     if (v[k] !== undefined && (typeof v[k] !== 'number' || !(v[k] > 0) || (int && !Number.isInteger(v[k])))) fail(`.${k} must be a positive ${int ? 'integer' : 'number'}`);
   };
+  // Within the bounds of src/limits.ts: past them the sandbox could only fail (or, memory 0, have no limit).
+  const bounded = <T>(k: string, bad: (x: T) => string | null) => {
+    const problem = v[k] === undefined ? null : bad(v[k] as T);
+    if (problem) fail(`.${k}: ${problem}`);
+  };
   str('image');
   str('build');
   str('workdir');
   const wrongDir = typeof v.workdir === 'string' ? badWorkdir(v.workdir) : null;
   if (wrongDir) fail(`.workdir ${wrongDir}`);
   str('memory', /^\d+(\.\d+)?[kmg]?$/i, 'a size like "512m"');
+  bounded('memory', badMemory);
   num('cpus');
+  bounded('cpus', badCpus);
   num('pids', true);
+  bounded('pids', badPids);
   num('build_timeout_s');
+  bounded('build_timeout_s', badTimeout);
   str('disk', /^\d+(\.\d+)?[kmgt]?$/i, 'a size like "2g"');
+  bounded('disk', badDisk);
   if (v.network !== undefined && v.network !== 'none' && v.network !== 'bridge') fail('.network must be "none" or "bridge"');
   if (v.env !== undefined && (!isPlainObject(v.env) || !Object.values(v.env).every((x) => typeof x === 'string'))) fail('.env must be an object of strings');
+  for (const key of Object.keys(v.env ?? {})) {
+    const problem = badEnvName(key);
+    if (problem) fail(`.env key ${problem}`);
+  }
   const out = { ...v } as SampleSandbox;
   if (out.build !== undefined) {
     const wrong = badFolder(baseDir, out.build);

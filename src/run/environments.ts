@@ -65,6 +65,8 @@ export class SampleEnvironments {
   }
 
   private imageFor(own: SampleSandbox): Promise<string> {
+    // A row that only overrides limits or env runs in the benchmark's own image (made before the run).
+    if (own.image === undefined && own.build === undefined) return Promise.resolve(this.base.image);
     const key = `${own.image ?? ''}\n${own.build ?? ''}`;
     let p = this.#images.get(key);
     if (!p) this.#images.set(key, (p = this.resolve(own)));

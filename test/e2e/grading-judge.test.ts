@@ -39,6 +39,15 @@ describe('benchrig run with an llm_judge check', () => {
     expect(r.code).toBe(0);
   });
 
+  it('a judge that leaves out a criterion leaves the check ungradable, not failed', async () => {
+    server.setScript([{ content: '{"relevant": {"score": 2, "reasoning": "meh"}}' }]);
+    const out = tempDir();
+    await runCli(['run', bench, '--mode', 'single', '--output', out, '--quiet'], { env: { OPENAI_BASE_URL: server.url } });
+    const [res] = results(onlyRunDir(out, 'oracle', 'grading-judge'));
+    expect(res.checks.find((c: { name: string }) => c.name === 'explanation')).toMatchObject({ passed: null, reason: 'the judge gave no score for concise' });
+    expect(res.status).toBe('PASSED'); // graded on the json_field check alone
+  });
+
   it('grades on the other checks when the judge is down (ungradable, not failed)', async () => {
     server.setScript([{ status: 400, message: 'bad request' }]); // not retried
     const out = tempDir();

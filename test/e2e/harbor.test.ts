@@ -184,4 +184,21 @@ describe.skipIf(!hasDocker)('rows that bring their own sandbox', () => {
     const bench2 = await loadBenchmark(b, { env: {} });
     expect(bench2.samples[0].sandbox).toEqual({ image: 'benchrig/busybox:1' });
   });
+
+  it('a row that overrides only memory or env runs in the benchmark image with that key changed', async () => {
+    const b = copyOf('benchmarks/env-per-sample', `${name}-keys`);
+    writeFileSync(join(b, 'benchmark.toml'), '[dataset]\nsource = "tasks.jsonl"\n[sandbox]\nimage = "benchrig/busybox:1"\nmemory = "128m"\n[[checks]]\ntype = "sandbox_test"\ncommand = "sh .tests/test.sh"\n');
+    const limit = 'cat /sys/fs/cgroup/memory.max 2>/dev/null || cat /sys/fs/cgroup/memory/memory.limit_in_bytes';
+    const rows = [
+      { id: 'memory', input: 'q', sandbox: { memory: '96m' }, solution: `(${limit}) > out.txt`, tests: { 'test.sh': '[ "$(cat out.txt)" = 100663296 ]\n' } },
+      { id: 'env', input: 'q', sandbox: { env: { GREETING: 'hi there' } }, solution: 'echo "$GREETING" > out.txt', tests: { 'test.sh': 'grep -qx "hi there" out.txt\n' } },
+    ];
+    writeFileSync(join(b, 'tasks.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const out = tempDir();
+    const r = await runCli(['run', b, '--agent', 'oracle', '--mode', 'single', '--output', out]);
+    const rs = byId(onlyRunDir(out, 'oracle', `${name}-keys`));
+    for (const id of ['memory', 'env']) expect(rs[id].status, `${id}: ${rs[id].error?.message} ${JSON.stringify(rs[id].checks)}`).toBe('PASSED');
+    expect(rs.memory.metadata.sandbox.image).toBe('benchrig/busybox:1');
+    expect(r.code).toBe(0);
+  });
 });

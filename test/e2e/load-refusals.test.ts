@@ -143,3 +143,93 @@ describe('an agent module that does not load is refused before any sandbox start
     await refusedRun(agent('exit-at-import'), 'single', /exit-at-import\.ts cannot be loaded: it ended its process while loading \(exit code 7\)/);
   });
 });
+
+describe('values that could only fail at run time are refused at load (issue #21)', () => {
+  /** A copy of the hello-txt Harbor task whose task.toml is `toml`. */
+  const harborTask = (toml: string): string => {
+    const dir = join(tempDir(), 'task');
+    cpSync(join(FIXTURES, 'harbor/hello-txt'), dir, { recursive: true });
+    writeFileSync(join(dir, 'task.toml'), toml);
+    return dir;
+  };
+  const taskToml = (parts: { verifier?: string; agent?: string; environment?: string; extra?: string }) =>
+    `version = "1.0"\n[verifier]\n${parts.verifier ?? 'timeout_sec = 60.0'}\n[agent]\n${parts.agent ?? 'timeout_sec = 120.0'}\n` +
+    `[environment]\n${parts.environment ?? 'cpus = 1\nmemory = "256M"'}\n${parts.extra ?? ''}`;
+  const sandboxToml = (sandbox: string, extra = '') =>
+    `[dataset]\nsource = "data.jsonl"\n${extra}[sandbox]\nimage = "benchrig/busybox:1"\n${sandbox}\n[[checks]]\ntype = "contains"\n`;
+  const withToml = (toml: string, data?: string) =>
+    copyBench((d) => {
+      writeFileSync(join(d, 'benchmark.toml'), toml);
+      if (data !== undefined) writeFileSync(join(d, 'data.jsonl'), data);
+    });
+  const rowSandbox = (sandbox: Record<string, unknown>) => withToml(sandboxToml(''), row({ sandbox }));
+
+  it('a timeout past what a timer can hold (inf, 1e12) names the task.toml, row or file and key, and the maximum', async () => {
+    const max = /is above the maximum of 2147483 s/;
+    await expectRefused(harborTask(taskToml({ verifier: 'timeout_sec = inf' })), new RegExp(`task\\.toml: key verifier\\.timeout_sec: Infinity ${max.source}`));
+    await expectRefused(harborTask(taskToml({ agent: 'timeout_sec = 1e12' })), new RegExp(`task\\.toml: key agent\\.timeout_sec: 1000000000000 ${max.source}`));
+    await expectRefused(harborTask(taskToml({ environment: 'build_timeout_sec = 1e12' })), /task\.toml: key environment\.build_timeout_sec: 1000000000000 is above the maximum/);
+    await expectRefused(rowSandbox({ build_timeout_s: 1e12 }), /data\.jsonl:1: field sandbox \.build_timeout_s: 1000000000000 is above the maximum of 2147483 s/);
+    await expectRefused(withToml(sandboxToml('', '[limits]\nexec_timeout_s = 1e12\n')), /benchmark\.toml: key limits\.exec_timeout_s: at most 2147483 s/);
+    await expectRefused(
+      withToml('[dataset]\nsource = "data.jsonl"\n[sandbox]\nimage = "benchrig/busybox:1"\n[[checks]]\ntype = "sandbox_test"\ncommand = "true"\ntimeout_s = 1e12\n'),
+      /benchmark\.toml: key checks\[0\]: check "sandbox_test": timeout_s: 1000000000000 is above the maximum of 2147483 s/,
+    );
+  });
+
+  it('task.toml memory 1e15, cpus 1e9, storage inf or an empty env name names the task and key', async () => {
+    await expectRefused(harborTask(taskToml({ environment: 'memory_mb = 1e15' })), /task\.toml: key environment\.memory_mb: .* is above the maximum of 1024g/);
+    await expectRefused(harborTask(taskToml({ environment: 'cpus = 1e9' })), /task\.toml: key environment\.cpus: 1000000000 is above the maximum of 1024 CPUs/);
+    await expectRefused(harborTask(taskToml({ environment: 'storage = inf' })), /task\.toml: key environment\.storage: Infinity is not a finite size/);
+    await expectRefused(harborTask(taskToml({ extra: '[environment.env]\n"" = "x"\n' })), /task\.toml: key environment\.env: "" is not a variable name/);
+    await expectRefused(harborTask(taskToml({ verifier: 'timeout_sec = 60\nenv = { "A=B" = "x" }' })), /task\.toml: key verifier\.env: "A=B" is not a variable name/);
+  });
+
+  it('the same keys in benchmark.toml and in a row are bounded the same way', async () => {
+    await expectRefused(withToml(sandboxToml('memory = "2000g"')), /benchmark\.toml: key sandbox\.memory: "2000g" is above the maximum of 1024g/);
+    await expectRefused(withToml(sandboxToml('cpus = 1e9')), /benchmark\.toml: key sandbox\.cpus: at most 1024 CPUs/);
+    await expectRefused(rowSandbox({ cpus: 1e9 }), /data\.jsonl:1: field sandbox \.cpus: 1000000000 is above the maximum of 1024 CPUs/);
+    await expectRefused(rowSandbox({ memory: '1000000g' }), /data\.jsonl:1: field sandbox \.memory: "1000000g" is above the maximum of 1024g/);
+    await expectRefused(rowSandbox({ disk: '999999999t' }), /data\.jsonl:1: field sandbox \.disk: "999999999t" is above the maximum of 1024t/);
+    await expectRefused(rowSandbox({ pids: 1e15 }), /data\.jsonl:1: field sandbox \.pids: 1000000000000000 is above the maximum of 4194304/);
+    await expectRefused(rowSandbox({ env: { '': 'x' } }), /data\.jsonl:1: field sandbox \.env key "" is not a variable name/);
+  });
+
+  it('memory 0 (no limit at all) or disk 0 is refused wherever a sandbox limit is read', async () => {
+    await expectRefused(rowSandbox({ memory: '0' }), /data\.jsonl:1: field sandbox \.memory: "0" is below 6m/);
+    await expectRefused(rowSandbox({ memory: '0.4' }), /data\.jsonl:1: field sandbox \.memory: "0\.4" is below 6m/); // rounds to 0 bytes
+    await expectRefused(rowSandbox({ disk: '0' }), /data\.jsonl:1: field sandbox \.disk: "0" is not a size above 0/);
+    await expectRefused(withToml(sandboxToml('memory = "0"')), /benchmark\.toml: key sandbox\.memory: "0" is below 6m/);
+    await expectRefused(harborTask(taskToml({ environment: 'memory = "0G"' })), /task\.toml: key environment\.memory: "0m" is below 6m/);
+    await expectRefused(harborTask(taskToml({ environment: 'storage = "0G"' })), /task\.toml: key environment\.storage: "0m" is not a size above 0/);
+  });
+
+  it('n_trials past 10,000 per sample, or samples × trials past 1,000,000, is refused at once', async () => {
+    await expectRefused(withToml('n_trials = 1e9\n[dataset]\nsource = "data.jsonl"\n[[checks]]\ntype = "contains"\n'), /benchmark\.toml: key n_trials: at most 10000 trials per sample/);
+    const rows = Array.from({ length: 101 }, (_, i) => row({}).replace('"a"', `"s${i}"`)).join('');
+    await expectRefused(withToml('n_trials = 10000\n[dataset]\nsource = "data.jsonl"\n[[checks]]\ntype = "contains"\n', rows), /benchmark\.toml: key n_trials: 101 samples × 10000 trials is above the maximum of 1000000 trials in a run/);
+    const flag = await runCli(['run', bench, '--trials', '1000000000', '--output', tempDir()], { timeoutMs: 60_000 });
+    expect(flag.code, flag.stderr).toBe(2);
+    expect(flag.stderr).toMatch(/flag --trials: key n_trials: at most 10000 trials per sample/);
+  });
+
+  it('a row nested 3,000 or 30,000 levels deep is refused naming the file and row (JSONL and a CSV JSON cell)', async () => {
+    // Written as text: JSON.stringify itself cannot go 30,000 levels down.
+    const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+    const deepRow = (n: number) => `{"id": "deep", "input": "say apple", "expected": "apple", "metadata": {"n": ${deep(n)}}}\n`;
+    for (const n of [3_000, 30_000]) {
+      const dir = copyBench((d) => writeFileSync(join(d, 'data.jsonl'), SECOND_ROW + deepRow(n)));
+      await expectRefused(dir, /data\.jsonl:2: the row nests objects or lists more than 64 levels deep/);
+    }
+    const csv = copyBench((d) => {
+      writeFileSync(join(d, 'benchmark.toml'), '[dataset]\nsource = "data.csv"\n[[checks]]\ntype = "contains"\n');
+      writeFileSync(join(d, 'data.csv'), `id,input,expected,metadata\na,say apple,apple,"{""n"": ${deep(3_000)}}"\n`);
+    });
+    await expectRefused(csv, /data\.csv:2: the row nests objects or lists more than 64 levels deep/);
+    // 60 levels is fine
+    const ok = copyBench((d) => writeFileSync(join(d, 'data.jsonl'), deepRow(60)));
+    const v = await runCli(['validate', ok]);
+    expect(v.stderr).toBe('');
+    expect(v.code).toBe(0);
+  });
+});

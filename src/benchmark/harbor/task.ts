@@ -6,6 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'smol-toml';
 import { BenchrigError } from '../../errors.ts';
+import { MAX_ROW_DEPTH, badCpus, badDisk, badEnvName, badMemory, badTimeout, nestedDeeperThan } from '../../limits.ts';
 
 export interface HarborTask {
   /** The folder name: the sample id. */
@@ -89,17 +90,34 @@ export function readHarborTask(dir: string): HarborTask {
     if (t !== undefined && (typeof t !== 'object' || t === null || Array.isArray(t))) throw new BenchrigError('benchmark', `${where(k)}: must be a table`);
     return (t ?? {}) as Record<string, unknown>;
   };
-  const num = (t: Record<string, unknown>, k: string, key: string): number | null => {
+  // `bad` (src/limits.ts) refuses what could only fail at run time: a timer past Node's, 1e9 CPUs…
+  const num = (t: Record<string, unknown>, k: string, key: string, bad?: (n: number) => string | null): number | null => {
     const v = t[k];
     if (v === undefined) return null;
     if (typeof v !== 'number' || !(v > 0)) throw new BenchrigError('benchmark', `${where(key)}: must be a positive number`);
+    const problem = bad?.(v);
+    if (problem) throw new BenchrigError('benchmark', `${where(key)}: ${problem}`);
     return v;
   };
   const env = (t: Record<string, unknown>, key: string): Record<string, string> => {
     const v = t.env;
     if (v === undefined) return {};
     if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new BenchrigError('benchmark', `${where(key)}: must be a table of strings`);
+    for (const name of Object.keys(v)) {
+      const problem = badEnvName(name);
+      if (problem) throw new BenchrigError('benchmark', `${where(key)}: ${problem}`);
+    }
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, String(x)]));
+  };
+  /** MB as the sandbox gets them (`<n>m`), within the bounds of `bad`; null: not set. */
+  const megabytes = (mb: number | null, key: string, bad: (text: string) => string | null): number | null => {
+    const problem = mb === null ? null : Number.isFinite(mb) ? bad(`${mb}m`) : `${mb} is not a finite size`;
+    if (problem) throw new BenchrigError('benchmark', `${where(key)}: ${problem}`);
+    return mb;
+  };
+  const sized = (mbKey: string, key: string, bad: (text: string) => string | null): number | null => {
+    const fromMb = num(e, mbKey, `environment.${mbKey}`);
+    return fromMb !== null ? megabytes(fromMb, `environment.${mbKey}`, bad) : megabytes(sizeToMb(e[key], where(`environment.${key}`)), `environment.${key}`, bad);
   };
   const str = (t: Record<string, unknown>, k: string, key: string): string | null => {
     const v = t[k];
@@ -109,6 +127,8 @@ export function readHarborTask(dir: string): HarborTask {
   };
 
   const e = table('environment');
+  const metadata = table('metadata');
+  if (nestedDeeperThan(metadata, MAX_ROW_DEPTH)) throw new BenchrigError('benchmark', `${where('metadata')}: nests tables or arrays more than ${MAX_ROW_DEPTH} levels deep`);
   const verifier = table('verifier');
   const networkMode = str(e, 'network_mode', 'environment.network_mode') ?? (e.allow_internet === false ? 'no-network' : 'public');
   if (!['public', 'no-network', 'allowlist'].includes(networkMode)) {
@@ -124,17 +144,17 @@ export function readHarborTask(dir: string): HarborTask {
     dir,
     instruction: stripCanary(readFileSync(path.join(dir, 'instruction.md'), 'utf8')),
     schemaVersion: (doc.schema_version ?? doc.version ?? null) as string | null,
-    metadata: table('metadata'),
+    metadata,
     task: table('task'),
-    agentTimeoutS: num(table('agent'), 'timeout_sec', 'agent.timeout_sec'),
-    verifier: { timeoutS: num(verifier, 'timeout_sec', 'verifier.timeout_sec') ?? 600, env: env(verifier, 'verifier.env') },
+    agentTimeoutS: num(table('agent'), 'timeout_sec', 'agent.timeout_sec', badTimeout),
+    verifier: { timeoutS: num(verifier, 'timeout_sec', 'verifier.timeout_sec', badTimeout) ?? 600, env: env(verifier, 'verifier.env') },
     solutionEnv: env(table('solution'), 'solution.env'),
     environment: {
-      buildTimeoutS: num(e, 'build_timeout_sec', 'environment.build_timeout_sec') ?? 600,
+      buildTimeoutS: num(e, 'build_timeout_sec', 'environment.build_timeout_sec', badTimeout) ?? 600,
       dockerImage: str(e, 'docker_image', 'environment.docker_image'),
-      cpus: num(e, 'cpus', 'environment.cpus'),
-      memoryMb: num(e, 'memory_mb', 'environment.memory_mb') ?? sizeToMb(e.memory, where('environment.memory')),
-      storageMb: num(e, 'storage_mb', 'environment.storage_mb') ?? sizeToMb(e.storage, where('environment.storage')),
+      cpus: num(e, 'cpus', 'environment.cpus', badCpus),
+      memoryMb: sized('memory_mb', 'memory', badMemory),
+      storageMb: sized('storage_mb', 'storage', badDisk),
       workdir,
       env: env(e, 'environment.env'),
       network: networkMode === 'public' ? 'bridge' : 'none',

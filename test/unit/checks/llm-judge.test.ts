@@ -58,12 +58,14 @@ describe('llm_judge verdict (hand-computed)', () => {
     expect(v.passed).toBe(false);
   });
 
-  it('fails (never dodges to ungradable) on a missing or non-numeric score, or a reply that is not JSON', () => {
-    // The graded reply is in the judge's prompt: steering the judge off its format must not leave the check ungraded.
+  it('is ungradable on a missing or non-numeric criterion score; fails a reply with no JSON at all', () => {
     const spec = judgeSpec(advice());
-    expect(verdictFromReply(spec, reply({ correct: 4 }))).toMatchObject({ score: 0, passed: false, reason: 'the judge gave no score for disclaimer_present (graded as a failure)' });
-    expect(verdictFromReply(spec, reply({ correct: 'great', disclaimer_present: 4 }))).toMatchObject({ passed: false, reason: 'the judge gave a non-numeric score for correct (graded as a failure)' });
-    expect(verdictFromReply(spec, 'I would rate it highly.').passed).toBe(false);
+    const partial = reply({ correct: 4 });
+    expect(verdictFromReply(spec, partial)).toEqual({ score: 0, passed: null, reason: 'the judge gave no score for disclaimer_present', details: { judge_reply: partial } });
+    expect(verdictFromReply(spec, reply({ correct: 'great', disclaimer_present: 4 }))).toMatchObject({ passed: null, reason: 'the judge gave a non-numeric score for correct' });
+    expect(verdictFromReply(spec, reply({ correct: 4, disclaimer_present: null }))).toMatchObject({ passed: null, reason: 'the judge gave no score for disclaimer_present' });
+    // The graded reply is in the judge's prompt: steering the judge off JSON altogether must not leave the check ungraded.
+    expect(verdictFromReply(spec, 'I would rate it highly.')).toMatchObject({ passed: false, score: 0, reason: expect.stringMatching(/no JSON object.*\(graded as a failure\)$/) });
     expect(verdictFromReply(spec, 'Sure:\n```json\n' + reply({ correct: '5', disclaimer_present: 5 }) + '\n```').passed).toBe(true);
   });
 });
@@ -117,14 +119,14 @@ describe('llm_judge against a scripted model', () => {
     expect(JSON.stringify(server.requests[0].body.messages)).not.toContain('## Rubric');
   });
 
-  it('fails a partial, non-numeric or non-JSON reply of a judge that answered', async () => {
+  it('is ungradable on a partial or non-numeric reply, and fails a non-JSON reply, of a judge that answered', async () => {
     server.setScript([
       { content: reply({ correct: 5 }) },
       { content: reply({ correct: 'five', disclaimer_present: 5 }) },
       { content: 'Looks good to me!' },
     ]);
-    expect((await grade([])).passed).toBe(false);
-    expect((await grade([])).passed).toBe(false);
+    expect(await grade([])).toMatchObject({ passed: null, reason: 'the judge gave no score for disclaimer_present' });
+    expect(await grade([])).toMatchObject({ passed: null, reason: 'the judge gave a non-numeric score for correct' });
     const v = await grade([]);
     expect(v).toMatchObject({ passed: false, score: 0 });
     expect(v.reason).toMatch(/no JSON object/);
