@@ -5,8 +5,8 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import * as tarFs from 'tar-fs';
-import { BenchrigError, describe } from '../errors.ts';
-import { BUILD_DEADLINE_MS, DEFAULT_DEADLINE_MS, docker, statusOf, withDeadline } from './client.ts';
+import { BenchrigError, SandboxError, describe } from '../errors.ts';
+import { BUILD_DEADLINE_MS, DEFAULT_DEADLINE_MS, docker, dockerMessage, statusOf, withDeadline } from './client.ts';
 import { LABEL } from './labels.ts';
 import { killGroup, makeBuildDir, trackGroup } from './build-dirs.ts';
 import { contextProblem, hostScriptProblem, isExecutable, PREPARE_SCRIPT } from './build-context.ts';
@@ -49,7 +49,9 @@ export async function imageExists(image: string, client: Docker = docker()): Pro
     return true;
   } catch (err) {
     if (statusOf(err) === 404) return false;
-    throw err;
+    if (err instanceof BenchrigError || err instanceof SandboxError) throw err;
+    // Any other answer (a refused redirect, a 500) is Docker's failure, said as such: never an internal error.
+    throw new SandboxError(`inspecting image ${image} failed: ${dockerMessage(err)}`, err);
   }
 }
 
