@@ -17,8 +17,10 @@ import { badWorkdir } from '../dataset/paths.ts';
 import type { Sample } from '../types.ts';
 import type { Benchmark } from './types.ts';
 import { benchmarkVersion } from './version.ts';
-import { applyImageTemplate } from './sample-sandbox.ts';
-import { harborConfig, harborSample, isHarborFolder, readHarborTasks } from './harbor/samples.ts';
+import { applyImageTemplate, isTemplate } from './sample-sandbox.ts';
+import { HARBOR_IMAGE, harborConfig, harborSample, isHarborFolder, readHarborTasks } from './harbor/samples.ts';
+import { imageRefProblem } from '../sandbox/image-ref.ts';
+import { contextProblem } from '../sandbox/build-context.ts';
 import { fileLayer } from '../config/layers.ts';
 import { MAX_TRIALS_PER_RUN } from '../limits.ts';
 
@@ -55,7 +57,7 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
   const checks = nameChecks(config.checks);
   validateChecks(checks, src('checks'));
   validateGate(config, sources);
-  const sandbox = resolveSandbox(config, dir, src, cwd);
+  const sandbox = resolveSandbox(config, dir, src, cwd, !!tasks);
 
   const { all, dataset } = tasks
     ? { all: tasks.map((t) => harborSample(t, dir)), dataset: { source: 'harbor', resolved_revision: null } }
@@ -198,9 +200,12 @@ function refuseMissingInputs(checks: CheckConfig[], samples: Sample[], file: str
 }
 
 /** `[sandbox] build`, `[sandbox.shared] source` and `[[sandbox.hosts]] tls` files as absolute paths that exist. */
-function resolveSandbox(config: Config, dir: string, src: (...k: Array<string | number>) => string, cwd: string): Config['sandbox'] {
+function resolveSandbox(config: Config, dir: string, src: (...k: Array<string | number>) => string, cwd: string, harbor: boolean): Config['sandbox'] {
   const sandbox = config.sandbox;
   if (!sandbox) return undefined;
+  // A template is checked once filled, per sample (sample-sandbox.ts); a Harbor folder's is never used.
+  const badImage = isTemplate(sandbox.image) || (harbor && sandbox.image === HARBOR_IMAGE) ? null : imageRefProblem(sandbox.image);
+  if (badImage) throw new BenchrigError('benchmark', `${src('sandbox', 'image')}: key sandbox.image: ${badImage}`);
   const workdirProblem = badWorkdir(sandbox.workdir);
   if (workdirProblem) throw new BenchrigError('benchmark', `${src('sandbox', 'workdir')}: key sandbox.workdir: ${workdirProblem}`);
   const folder = (rel: string, key: string[], needs?: string) => {
@@ -210,9 +215,12 @@ function resolveSandbox(config: Config, dir: string, src: (...k: Array<string | 
     if (needs && !existsSync(path.join(abs, needs))) throw new BenchrigError('benchmark', `${where}: folder "${rel}" has no ${needs}`);
     return abs;
   };
+  const build = sandbox.build ? folder(sandbox.build, ['sandbox', 'build'], 'Dockerfile') : undefined;
+  const tooBig = build ? contextProblem(build) : null;
+  if (tooBig) throw new BenchrigError('benchmark', `${src('sandbox', 'build')}: key sandbox.build: ${tooBig}`);
   return {
     ...sandbox,
-    ...(sandbox.build ? { build: folder(sandbox.build, ['sandbox', 'build'], 'Dockerfile') } : {}),
+    ...(build ? { build } : {}),
     ...(sandbox.shared ? { shared: { ...sandbox.shared, source: folder(sandbox.shared.source, ['sandbox', 'shared', 'source']) } } : {}),
     ...(sandbox.hosts ? { hosts: sandbox.hosts.map((h, i) => (h.tls ? { ...h, tls: hostTls(h.tls, i, src, cwd) } : h)) } : {}),
   };

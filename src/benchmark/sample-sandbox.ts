@@ -5,6 +5,7 @@
 import { BenchrigError } from '../errors.ts';
 import type { Config } from '../config/schema.ts';
 import type { Sample } from '../types.ts';
+import { imageRefProblem } from '../sandbox/image-ref.ts';
 
 const FIELD = /\{([A-Za-z_][\w.-]*)\}/g;
 
@@ -20,13 +21,17 @@ function fieldOf(sample: Sample, name: string): unknown {
 }
 
 export function fillTemplate(template: string, sample: Sample, where: string): string {
-  return template.replace(FIELD, (_, name: string) => {
+  const image = template.replace(FIELD, (_, name: string) => {
     const v = fieldOf(sample, name);
     if (typeof v !== 'string' && typeof v !== 'number') {
       throw new BenchrigError('dataset', `${where}: key sandbox.image: sample "${sample.id}" has no field ${name} for the image template "${template}"`);
     }
     return String(v);
   });
+  // The fields come from rows: what they fill in must still be a plain image reference.
+  const problem = imageRefProblem(image);
+  if (problem) throw new BenchrigError('dataset', `${where}: key sandbox.image: sample "${sample.id}": the image template "${template}" gives ${problem}`);
+  return image;
 }
 
 /** Fills each sample's image from the template (a row's own image or build wins). */

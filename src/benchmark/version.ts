@@ -4,6 +4,7 @@
 // (`samples`), not its source or hub commit: a new commit with the same rows keeps the version, a
 // changed row changes it, local file or `hf:` alike.
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { readFile, readdir, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { CheckConfig, Config } from '../config/schema.ts';
@@ -84,10 +85,17 @@ export async function folderDigest(folder: string): Promise<string> {
       } else if (e.isSymbolicLink()) {
         hash.update(`l ${p} ${await readlink(path.join(folder, p))}\n`);
       } else if (e.isFile()) {
-        hash.update(`f ${p} ${sha16(await readFile(path.join(folder, p)))}\n`);
+        hash.update(`f ${p} ${await fileSha16(path.join(folder, p))}\n`);
       }
     }
   };
   await walk('');
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** sha16 of a file read as a stream: a file of any size, never whole in memory (readFile stops at 2 GiB). */
+async function fileSha16(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
   return hash.digest('hex').slice(0, 16);
 }

@@ -12,6 +12,7 @@ import { BenchrigError } from '../errors.ts';
 import { redact } from '../run/run-dir.ts';
 import { checkDocker } from '../sandbox/client.ts';
 import { ensureImage } from '../sandbox/images.ts';
+import { hostScript } from '../sandbox/build-context.ts';
 import { sweep } from '../sandbox/sweep.ts';
 import { sweepBuildDirs } from '../sandbox/build-dirs.ts';
 import { clientFor, fleetHosts, parseDockerHostFlag, resolveTls, type DockerHostSpec } from '../sandbox/hosts.ts';
@@ -52,6 +53,9 @@ export function registerTools(program: Command): void {
       print(`ok: ${b.name} — ${b.samples.length} samples, ${b.checks.length} check(s) (${b.checks.map((c) => c.name).join(', ')}), version ${b.version}`);
       // A Harbor task.toml may carry keys benchrig does not read: ignored, as Harbor does, but named.
       for (const k of b.unknownKeys ?? []) print(`note: ignored key ${k}`);
+      // The benchmark's own build folder may hold host code: said, so that nobody learns it from `run`.
+      const script = b.config.sandbox?.build ? hostScript(b.config.sandbox.build) : null;
+      if (script) print(`note: ${displayPath(script)} will run on this machine (the host, not a sandbox) during \`run\` when image ${b.config.sandbox!.image} is missing, to prepare its build`);
       if (o.run) await validateWithRuns(ref);
     });
 
@@ -73,7 +77,8 @@ export function registerTools(program: Command): void {
         spec = { image: b.config.sandbox.image, build: b.config.sandbox.build };
       }
       await checkDocker();
-      await ensureImage(spec, { rebuild: !!o.rebuild, onProgress: (line: string) => process.stderr.write(line + '\n') });
+      // The folder the user named, or the benchmark's own build: its prepare.sh may run here.
+      await ensureImage({ ...spec, trusted: true }, { rebuild: !!o.rebuild, onProgress: (line: string) => process.stderr.write(line + '\n') });
       print(`image ${spec.image} ready`);
     });
   sandbox

@@ -9,6 +9,8 @@ import { SAMPLE_SANDBOX_KEYS, type Sample, type SampleSandbox } from '../types.t
 import { MAX_ROW_DEPTH, badCpus, badDisk, badEnvName, badMemory, badPids, badTimeout, nestedDeeperThan } from '../limits.ts';
 import type { RawRow } from './rows.ts';
 import { badFileKey, badFolder, badWorkdir } from './paths.ts';
+import { imageRefProblem } from '../sandbox/image-ref.ts';
+import { contextProblem, hostScriptProblem } from '../sandbox/build-context.ts';
 
 export const SAMPLE_FIELDS = ['id', 'input', 'expected', 'expectations', 'user', 'files', 'setup', 'solution', 'tests', 'metadata', 'sandbox'] as const;
 export type SampleField = (typeof SAMPLE_FIELDS)[number];
@@ -45,6 +47,13 @@ export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
   const folderProblem = (rel: string) => {
     if (!folders.has(rel)) folders.set(rel, badFolder(opts.baseDir, rel));
     return folders.get(rel)!;
+  };
+  // A row's build folder is third-party content (rows come from hubs): checked once per folder.
+  const builds = new Map<string, string | null>();
+  const buildProblem = (rel: string) => {
+    const abs = path.resolve(opts.baseDir, rel);
+    if (!builds.has(rel)) builds.set(rel, hostScriptProblem(abs) ?? contextProblem(abs));
+    return builds.get(rel)!;
   };
 
   return rows.map(({ row, where }) => {
@@ -122,7 +131,7 @@ export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
       sample.solution = solution as Sample['solution'];
     }
     const sandbox = get('sandbox');
-    if (sandbox !== undefined) sample.sandbox = sampleSandbox(sandbox, opts.baseDir, (what) => fail('sandbox', what));
+    if (sandbox !== undefined) sample.sandbox = sampleSandbox(sandbox, opts.baseDir, (what) => fail('sandbox', what), buildProblem);
     return sample;
   });
 }
@@ -131,7 +140,7 @@ export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
  * A row's `sandbox` (SPEC §4): known keys of the right types; `build` a folder with a Dockerfile,
  * kept as written (relative to the benchmark folder: the version hashes it by that name).
  */
-function sampleSandbox(v: unknown, baseDir: string, fail: (what: string) => never): SampleSandbox {
+function sampleSandbox(v: unknown, baseDir: string, fail: (what: string) => never, buildProblem: (rel: string) => string | null): SampleSandbox {
   if (!isPlainObject(v)) return fail('must be an object like {"image": "...", "build": "dir", "memory": "1g"}');
   for (const key of Object.keys(v)) {
     if (!(SAMPLE_SANDBOX_KEYS as readonly string[]).includes(key)) fail(`has unknown key "${key}" (known: ${SAMPLE_SANDBOX_KEYS.join(', ')})`);
@@ -148,6 +157,8 @@ function sampleSandbox(v: unknown, baseDir: string, fail: (what: string) => neve
     if (problem) fail(`.${k}: ${problem}`);
   };
   str('image');
+  const badImage = typeof v.image === 'string' ? imageRefProblem(v.image) : null;
+  if (badImage) fail(`.image ${badImage}`);
   str('build');
   str('workdir');
   const wrongDir = typeof v.workdir === 'string' ? badWorkdir(v.workdir) : null;
@@ -173,6 +184,8 @@ function sampleSandbox(v: unknown, baseDir: string, fail: (what: string) => neve
     const wrong = badFolder(baseDir, out.build);
     if (wrong) fail(`.build ${wrong}`);
     if (!statSync(path.join(baseDir, out.build, 'Dockerfile'), { throwIfNoEntry: false })?.isFile()) fail(`.build folder "${out.build}" has no Dockerfile`);
+    const unbuildable = buildProblem(out.build);
+    if (unbuildable) fail(`.build: ${unbuildable}`);
   }
   return out;
 }

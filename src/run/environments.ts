@@ -14,7 +14,7 @@ import { isTemplate } from '../benchmark/sample-sandbox.ts';
 import { Semaphore } from '../pool/semaphore.ts';
 import { docker, dockerMessage, withDeadline } from '../sandbox/client.ts';
 import { clientFor } from '../sandbox/hosts.ts';
-import { ensureImage, imageExists } from '../sandbox/images.ts';
+import { ensureImage, imageExists, inspectImage } from '../sandbox/images.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 import type { TrialInput } from '../trial/types.ts';
 import type { Sample, SampleSandbox } from '../types.ts';
@@ -99,7 +99,8 @@ export class SampleEnvironments {
         for (const client of this.#clients) {
           // The benchmark's own image first, where it has a build: a sample's Dockerfile is often
           // FROM it, and on a fleet host it may not be made yet (nothing is ever pulled).
-          if (this.base.build && !isTemplate(this.base.image)) await ensureImage({ image: this.base.image, build: this.base.build }, { client });
+          if (this.base.build && !isTemplate(this.base.image)) await ensureImage({ image: this.base.image, build: this.base.build, trusted: true }, { client });
+          // A sample's build context is third-party content: its prepare.sh never runs here.
           await ensureImage({ image: tag, build: dir }, {
             client, timeoutMs: (own.build_timeout_s ?? this.o.buildTimeoutS) * 1000,
             labels: { [ENV_LABEL]: this.o.benchmark }, onProgress: (line) => log.write(line + '\n'),
@@ -130,7 +131,7 @@ export function specFor(base: SandboxSpec, own: SampleSandbox, image: string, im
 }
 
 async function imageWorkdir(client: Docker, image: string): Promise<string> {
-  const info = await withDeadline(client.getImage(image).inspect(), 30_000, `inspect ${image}`);
+  const info = await inspectImage(client, image);
   return info.Config?.WorkingDir || '/';
 }
 

@@ -33,11 +33,13 @@ export interface FleetSettings {
   signal?: AbortSignal;
 }
 
+// The run's own image: its build folder is the benchmark's `[sandbox] build`, whose prepare.sh may
+// run here (trusted: true), as its hook and check modules do.
 export async function prepareSandboxes(spec: SandboxSpec, console: RunConsole, fleet: FleetSettings = {}): Promise<SharedResources> {
   if (spec.fleet?.length) return prepareFleet(spec, spec.fleet, console, fleet);
   await checkDocker();
   await sweepLeftBuilds(console);
-  if (fleet.ensureImage !== false) await ensureImage({ image: spec.image, build: spec.build }, { onProgress: (line: string) => console.info(line), signal: fleet.signal });
+  if (fleet.ensureImage !== false) await ensureImage({ image: spec.image, build: spec.build, trusted: true }, { onProgress: (line: string) => console.info(line), signal: fleet.signal });
   const removed = await sweep({});
   if (removed > 0) console.info(`removed ${removed} sandbox(es) left by runs that are gone`);
   return {
@@ -70,7 +72,7 @@ async function prepareFleet(spec: SandboxSpec, hosts: DockerHostSpec[], console:
   await Promise.all(hosts.map((h) => checkHost(h)));
   // The first host builds now, so a broken Dockerfile stops the run before its folder exists (exit 2).
   await sweepLeftBuilds(console);
-  if (settings.ensureImage !== false) await ensureImage({ image: spec.image, build: spec.build }, { client: clientFor(hosts[0]), onProgress: (line: string) => console.info(line), signal: settings.signal });
+  if (settings.ensureImage !== false) await ensureImage({ image: spec.image, build: spec.build, trusted: true }, { client: clientFor(hosts[0]), onProgress: (line: string) => console.info(line), signal: settings.signal });
   let removed = 0;
   for (const h of hosts) removed += await sweep({}, clientFor(h));
   if (removed > 0) console.info(`removed ${removed} sandbox(es) left by runs that are gone`);
@@ -85,7 +87,7 @@ async function prepareFleet(spec: SandboxSpec, hosts: DockerHostSpec[], console:
       log: (line) => console.info(line),
       // Once per host and run, under the Fleet's lock: the image built there from the build context, the shared volume filled.
       async prepareHost(host, client) {
-        const built = settings.ensureImage !== false && (await ensureImage({ image: spec.image, build: spec.build }, { client }));
+        const built = settings.ensureImage !== false && (await ensureImage({ image: spec.image, build: spec.build, trusted: true }, { client }));
         if (built) console.info(`built ${spec.image} on ${host.url}`);
         if (shared) await createSharedVolume(shared.runId, shared.sourceDir, spec.image, client);
       },

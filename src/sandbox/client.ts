@@ -12,7 +12,22 @@ const require = createRequire(import.meta.url);
  * dockerode (CommonJS), loaded on the first client: with ssh2 and its WebAssembly it costs each
  * process and worker thread ~20 MB resident, which a run without a [sandbox] never needs.
  */
-export const Dockerode = (): typeof Docker => require('dockerode') as typeof Docker;
+export const Dockerode = (): typeof Docker => {
+  const D = require('dockerode') as typeof Docker;
+  noRedirects();
+  return D;
+};
+
+/**
+ * docker-modem follows HTTP redirects, to any host, with no error handler on the new request: a
+ * daemon's redirect (it answers a path with `..` in it with one) would send a request wherever
+ * the path pointed and crash the process when that host is not there. The Docker API never
+ * redirects, so none is followed: the call fails with an error instead.
+ */
+function noRedirects(): void {
+  const modemHttp = createRequire(require.resolve('dockerode'))('docker-modem/lib/http') as { maxRedirects: number };
+  modemHttp.maxRedirects = 0;
+}
 
 let client: Docker | undefined;
 

@@ -7,7 +7,7 @@ import { checkDocker, DEFAULT_DEADLINE_MS, docker, dockerEndpoint, dockerMessage
 import { withStorageQuota } from './disk-quota.ts';
 import { copyIn, copyOut, inContainer, readFile, writeFile, type ExtractReport } from './copy.ts';
 import { runExec } from './exec.ts';
-import { ensureImage } from './images.ts';
+import { ensureImage, inspectImage } from './images.ts';
 import { clientFor, HostError } from './hosts.ts';
 import { buildLabels } from './labels.ts';
 import { sweep } from './sweep.ts';
@@ -109,7 +109,7 @@ function imagePath(client: Docker, image: string): Promise<string> {
   if (!byImage) imagePaths.set(client, (byImage = new Map()));
   let p = byImage.get(image);
   if (!p) {
-    p = withDeadline(client.getImage(image).inspect(), DEFAULT_DEADLINE_MS, `inspect ${image}`).then(
+    p = inspectImage(client, image).then(
       (info) => (info.Config?.Env ?? []).find((e) => e.startsWith('PATH='))?.slice(5) || DEFAULT_PATH,
     );
     byImage.set(image, p);
@@ -121,7 +121,7 @@ function imagePath(client: Docker, image: string): Promise<string> {
 export class DockerProvider implements SandboxProvider {
   async prepare(spec: SandboxSpec): Promise<void> {
     await checkDocker();
-    await ensureImage(spec);
+    await ensureImage({ image: spec.image, build: spec.build, trusted: true }); // the run's own spec
     await ensureToolbox(spec.image);
   }
 

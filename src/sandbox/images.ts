@@ -5,15 +5,23 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import * as tarFs from 'tar-fs';
-import { BenchrigError, describe } from '../errors.ts';
-import { BUILD_DEADLINE_MS, DEFAULT_DEADLINE_MS, docker, statusOf, withDeadline } from './client.ts';
+import { BenchrigError, SandboxError, describe } from '../errors.ts';
+import { BUILD_DEADLINE_MS, DEFAULT_DEADLINE_MS, docker, dockerMessage, statusOf, withDeadline } from './client.ts';
 import { LABEL } from './labels.ts';
 import { killGroup, makeBuildDir, trackGroup } from './build-dirs.ts';
+import { contextProblem, hostScriptProblem, isExecutable, PREPARE_SCRIPT } from './build-context.ts';
+import { imagePathName } from './image-ref.ts';
 
 export interface ImageSpec {
   image: string;
   /** Absolute path of a folder with a Dockerfile (and maybe an executable prepare.sh). */
   build?: string;
+  /**
+   * Whether the folder's prepare.sh may run on this machine: only for folders as trusted as the
+   * code the user runs (the benchmark's own `[sandbox] build`, benchrig's sandboxes/). Otherwise
+   * a prepare.sh there fails the build before anything runs.
+   */
+  trusted?: boolean;
 }
 
 export interface EnsureImageOptions {
@@ -30,13 +38,20 @@ export interface EnsureImageOptions {
   labels?: Record<string, string>;
 }
 
+/** The image's inspect data; its name checked against the reference grammar and URL-encoded first. */
+export function inspectImage(client: Docker, image: string, ms = DEFAULT_DEADLINE_MS): Promise<Docker.ImageInspectInfo> {
+  return withDeadline(client.getImage(imagePathName(image)).inspect(), ms, `inspect image ${image}`);
+}
+
 export async function imageExists(image: string, client: Docker = docker()): Promise<boolean> {
   try {
-    await withDeadline(client.getImage(image).inspect(), DEFAULT_DEADLINE_MS, `inspect image ${image}`);
+    await inspectImage(client, image);
     return true;
   } catch (err) {
     if (statusOf(err) === 404) return false;
-    throw err;
+    if (err instanceof BenchrigError || err instanceof SandboxError) throw err;
+    // Any other answer (a refused redirect, a 500) is Docker's failure, said as such: never an internal error.
+    throw new SandboxError(`inspecting image ${image} failed: ${dockerMessage(err)}`, err);
   }
 }
 
@@ -50,18 +65,20 @@ export async function ensureImage(spec: ImageSpec, opts: EnsureImageOptions = {}
         `build it yourself (docker build -t ${spec.image} DIR) or set [sandbox] build to a folder with a Dockerfile`,
     );
   }
-  await buildImage(spec.image, spec.build, opts);
+  await buildImage(spec.image, spec.build, !!spec.trusted, opts);
   return true;
 }
 
-async function buildImage(image: string, dir: string, opts: EnsureImageOptions): Promise<void> {
+async function buildImage(image: string, dir: string, trusted: boolean, opts: EnsureImageOptions): Promise<void> {
   const { onProgress, client = docker(), signal } = opts;
   const deadline = opts.timeoutMs ?? BUILD_DEADLINE_MS;
   const fail = (message: string) => new BenchrigError('benchmark', `building image ${image} from ${dir} failed: ${message}`);
   if (!fs.existsSync(path.join(dir, 'Dockerfile')) && !fs.existsSync(path.join(dir, 'prepare.sh'))) {
     throw fail('the folder has no Dockerfile');
   }
-  const prepare = path.join(dir, 'prepare.sh');
+  const prepare = path.join(dir, PREPARE_SCRIPT);
+  const refused = trusted ? null : hostScriptProblem(dir);
+  if (refused) throw fail(refused);
   const interrupted = () => new BenchrigError('interrupted', `interrupted while building image ${image}; nothing of the build is left`);
   if (signal?.aborted) throw interrupted();
   let context = dir;
@@ -77,6 +94,8 @@ async function buildImage(image: string, dir: string, opts: EnsureImageOptions):
       });
       if (!fs.existsSync(path.join(temp.dir, 'Dockerfile'))) throw fail('prepare.sh left no Dockerfile in the context');
     }
+    const tooBig = contextProblem(context);
+    if (tooBig) throw fail(tooBig);
     const tarball = tarFs.pack(context) as unknown as NodeJS.ReadableStream;
     let stream: Readable;
     try {
@@ -164,13 +183,4 @@ export function readBuildStream(stream: Readable, onProgress?: (line: string) =>
     stream.once('end', () => (handle(buf), resolve(error)));
     stream.once('error', reject);
   });
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }

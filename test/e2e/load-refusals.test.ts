@@ -1,10 +1,12 @@
 // Rows and configs that would reach outside where they belong, and agent modules that cannot load,
 // are refused by `validate` and `run` before anything runs: exit 2, one message naming the file,
 // row and key, no run folder, no container (issue #13, items 12 and 13).
-import { cpSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { FIXTURES, runCli, tempDir } from '../support/cli.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES, REPO, runCli, tempDir } from '../support/cli.ts';
 
 const bench = join(FIXTURES, 'benchmarks/echo-local');
 
@@ -231,5 +233,120 @@ describe('values that could only fail at run time are refused at load (issue #21
     const v = await runCli(['validate', ok]);
     expect(v.stderr).toBe('');
     expect(v.code).toBe(0);
+  });
+});
+
+/** A benchmark in the busybox image whose rows are `rows`, with folder `envs/x` (a Dockerfile) for a row's build. */
+function sandboxedBench(rows: Array<Record<string, unknown>>, toml = ''): string {
+  const dir = join(tempDir(), 'bench');
+  mkdirSync(join(dir, 'envs/x'), { recursive: true });
+  writeFileSync(join(dir, 'envs/x/Dockerfile'), 'FROM benchrig/busybox:1\n');
+  writeFileSync(
+    join(dir, 'benchmark.toml'),
+    `[dataset]\nsource = "data.jsonl"\n[sandbox]\nimage = "benchrig/busybox:1"\n${toml}[[checks]]\ntype = "sandbox_test"\ncommand = "true"\n`,
+  );
+  writeFileSync(join(dir, 'data.jsonl'), rows.map((r) => JSON.stringify({ input: 'do it', solution: 'true', ...r }) + '\n').join(''));
+  return dir;
+}
+
+/** A copy of the hello-txt Harbor task, changed by `mutate`. */
+function harborTask(mutate: (dir: string) => void): string {
+  const dir = join(tempDir(), 'hello-txt');
+  cpSync(join(FIXTURES, 'harbor/hello-txt'), dir, { recursive: true });
+  mutate(dir);
+  return dir;
+}
+
+/** A prepare.sh that, if it ever ran on the host, would leave `marker` there. */
+function hostScript(folder: string, marker: string): void {
+  writeFileSync(join(folder, 'prepare.sh'), `#!/bin/sh\ntouch ${marker}\ncp Dockerfile "$1/"\n`, { mode: 0o755 });
+}
+
+describe("a row's or a Harbor task's prepare.sh never runs on the host (issue #21, item 3)", () => {
+  it("a row's build folder with a prepare.sh is refused, naming the row and the file; the script never ran", async () => {
+    const marker = join(tempDir(), 'ran-on-host');
+    const dir = sandboxedBench([{ id: 'r1', sandbox: { build: 'envs/x' } }]);
+    hostScript(join(dir, 'envs/x'), marker);
+    await expectRefused(dir, /data\.jsonl:1: field sandbox \.build: .*envs\/x\/prepare\.sh would run on the host .*not supported for a row's .*build the image beforehand and name it with "image"/);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("a Harbor task's environment/prepare.sh is refused, naming the task and the file; the script never ran", async () => {
+    const marker = join(tempDir(), 'ran-on-host');
+    const task = harborTask((d) => hostScript(join(d, 'environment'), marker));
+    await expectRefused(task, /task "hello-txt" \(.*\): .*hello-txt\/environment\/prepare\.sh would run on the host .*not supported for .*a Harbor task's build/);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("validate says, as a note, that the benchmark's own build folder has a prepare.sh that runs on the host", async () => {
+    const v = await runCli(['validate', join(FIXTURES, 'benchmarks/mini-shell')]);
+    expect(v.code, v.stderr).toBe(0);
+    expect(v.stdout).toMatch(/note: sandboxes\/busybox\/prepare\.sh will run on this machine \(the host, not a sandbox\) during `run` when image benchrig\/busybox:1 is missing/);
+    // and says nothing of the kind for a build folder without one
+    const plain = sandboxedBench([{ id: 'r1' }], 'build = "envs/x"\n');
+    const p = await runCli(['validate', plain]);
+    expect(p.code, p.stderr).toBe(0);
+    expect(p.stdout).not.toMatch(/prepare\.sh/);
+  });
+});
+
+describe('image references are checked at load (issue #21, item 4)', () => {
+  // A loopback HTTP server standing for any host on the network: it must never hear from benchrig.
+  let server: http.Server;
+  const heard: string[] = [];
+  let port = 0;
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      heard.push(`${req.method} ${req.url}`);
+      res.end('{}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it("a row's image that climbs out of the API path to 127.0.0.1 is refused, and nothing is sent there", async () => {
+    const dir = sandboxedBench([{ id: 'r1', sandbox: { image: `../../127.0.0.1:${port}/x` } }]);
+    await expectRefused(dir, new RegExp(`data\\.jsonl:1: field sandbox \\.image "\\.\\./\\.\\./127\\.0\\.0\\.1:${port}/x" is not a valid image reference`));
+    expect(heard).toEqual([]);
+  });
+
+  it('a row\'s image naming a host that does not exist ends at load with exit 2, not a crash', async () => {
+    const dir = sandboxedBench([{ id: 'ok' }, { id: 'r2', sandbox: { image: '../../nonexistent-host' } }]);
+    const r = await expectRefused(dir, /data\.jsonl:2: field sandbox \.image "\.\.\/\.\.\/nonexistent-host" is not a valid image reference/);
+    expect(r.stderr).not.toMatch(/ENOTFOUND|internal error/);
+  });
+
+  it("a Harbor task's docker_image, the benchmark's [sandbox] image and a filled image template are checked too", async () => {
+    const task = harborTask((d) => {
+      writeFileSync(join(d, 'task.toml'), `[environment]\ndocker_image = "../../127.0.0.1:${port}/x"\n`);
+    });
+    await expectRefused(task, /hello-txt\/task\.toml: key environment\.docker_image: "\.\.\/\.\.\/127\.0\.0\.1:\d+\/x" is not a valid image reference/);
+    const own = sandboxedBench([{ id: 'r1' }]);
+    writeFileSync(join(own, 'benchmark.toml'), `[dataset]\nsource = "data.jsonl"\n[sandbox]\nimage = "/Benchrig/Busybox:1"\n[[checks]]\ntype = "sandbox_test"\ncommand = "true"\n`);
+    await expectRefused(own, /benchmark\.toml: key sandbox\.image: "\/Benchrig\/Busybox:1" is not a valid image reference/);
+    const templated = sandboxedBench([{ id: 'r1', metadata: { key: `../../127.0.0.1:${port}/x` } }]);
+    writeFileSync(join(templated, 'benchmark.toml'), `[dataset]\nsource = "data.jsonl"\n[sandbox]\nimage = "benchrig/{metadata.key}"\n[[checks]]\ntype = "sandbox_test"\ncommand = "true"\n`);
+    await expectRefused(templated, /benchmark\.toml: key sandbox\.image: sample "r1": the image template "benchrig\/\{metadata\.key\}" gives "benchrig\/\.\.\/\.\.\/127\.0\.0\.1:\d+\/x" is not a valid image reference/);
+    expect(heard).toEqual([]);
+  });
+});
+
+describe('a build context over the bound is refused naming its file (issue #21, item 14)', () => {
+  // Sparse: 2.1 GiB that cost no disk; over what readFile can hold and what benchrig sends to Docker.
+  const huge = (file: string) => {
+    writeFileSync(file, '');
+    truncateSync(file, Math.floor(2.1 * 1024 ** 3));
+  };
+
+  it("in the benchmark's own build folder, a row's and a Harbor task's: exit 2 naming the file, never an internal error", async () => {
+    const own = sandboxedBench([{ id: 'r1' }], 'build = "envs/x"\n');
+    huge(join(own, 'envs/x/weights.bin'));
+    await expectRefused(own, /benchmark\.toml: key sandbox\.build: the build context .*envs\/x holds 2\.1 GiB, over the 1\.0 GiB .*largest file: .*envs\/x\/weights\.bin, 2\.1 GiB/);
+    const row = sandboxedBench([{ id: 'r1', sandbox: { build: 'envs/x' } }]);
+    huge(join(row, 'envs/x/weights.bin'));
+    await expectRefused(row, /data\.jsonl:1: field sandbox \.build: the build context .*largest file: .*envs\/x\/weights\.bin/);
+    const task = harborTask((d) => huge(join(d, 'environment/data.bin')));
+    await expectRefused(task, /task "hello-txt" .*largest file: .*hello-txt\/environment\/data\.bin, 2\.1 GiB/);
   });
 });

@@ -11,5 +11,5 @@ export default async function setup(): Promise<void> {
     console.warn('[benchrig tests] Docker is not reachable: Docker tests will be skipped');
     return;
   }
-  await ensureImage({ image: TEST_IMAGE, build: path.join(repo, 'sandboxes/busybox') });
+  await ensureImage({ image: TEST_IMAGE, build: path.join(repo, 'sandboxes/busybox'), trusted: true });
 }

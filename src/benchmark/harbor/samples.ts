@@ -5,11 +5,15 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { BenchrigError } from '../../errors.ts';
+import { imageRefProblem } from '../../sandbox/image-ref.ts';
+import { contextProblem, hostScriptProblem } from '../../sandbox/build-context.ts';
 import type { Sample } from '../../types.ts';
 import { isHarborTask, readHarborTask, type HarborTask } from './task.ts';
 
 export const HARBOR_LOGS = ['/logs/agent', '/logs/verifier', '/logs/artifacts'];
 export const HARBOR_TESTS_DIR = '/tests';
+/** `[sandbox] image` of a Harbor folder: never used (every task brings its own image or build). */
+export const HARBOR_IMAGE = '{harbor task image}';
 
 /** The Harbor task folders of `dir`: itself, or its subfolders that are tasks (a dataset); null: neither. */
 export function harborTaskDirs(dir: string): string[] | null {
@@ -31,6 +35,7 @@ export function harborSample(t: HarborTask, root: string): Sample {
     throw new BenchrigError('benchmark', `${t.dir}: the task has neither [environment] docker_image in task.toml nor environment/Dockerfile`);
   }
   if (!t.hasTests) throw new BenchrigError('benchmark', `${t.dir}: the task has no tests/test.sh`);
+  refuseUnsafeEnvironment(t);
   const e = t.environment;
   const logs = HARBOR_LOGS.join(' ');
   return {
@@ -69,6 +74,16 @@ export function harborSample(t: HarborTask, root: string): Sample {
   };
 }
 
+/** A task is third-party content: its image must be a plain reference, its environment/ no host code. */
+function refuseUnsafeEnvironment(t: HarborTask): void {
+  const badImage = t.environment.dockerImage === null ? null : imageRefProblem(t.environment.dockerImage);
+  if (badImage) throw new BenchrigError('benchmark', `${path.join(t.dir, 'task.toml')}: key environment.docker_image: ${badImage}`);
+  if (!t.hasDockerfile) return;
+  const envDir = path.join(t.dir, 'environment');
+  const problem = hostScriptProblem(envDir) ?? contextProblem(envDir);
+  if (problem) throw new BenchrigError('benchmark', `task "${t.id}" (${t.dir}): ${problem}`);
+}
+
 function pick(o: Record<string, unknown>, keys: string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
 }
@@ -78,7 +93,7 @@ export function harborConfig(name: string): Record<string, unknown> {
   return {
     name,
     // Every task brings its own image or build; these are only the settings they do not set.
-    sandbox: { image: '{harbor task image}', memory: '2g', pids: 1024, network: 'none' },
+    sandbox: { image: HARBOR_IMAGE, memory: '2g', pids: 1024, network: 'none' },
     checks: [{ type: 'reward', name: 'reward' }],
     grading: { tests_dir: HARBOR_TESTS_DIR, keep: HARBOR_LOGS },
   };

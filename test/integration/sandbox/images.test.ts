@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BenchrigError } from '../../../src/errors.ts';
 import { docker } from '../../../src/sandbox/client.ts';
@@ -32,7 +34,7 @@ describe.skipIf(!ok)('ensureImage', () => {
     const image = tag('busybox');
     made.push(image);
     const lines: string[] = [];
-    const built = await ensureImage({ image, build: path.join(repo, 'sandboxes/busybox') }, { onProgress: (l) => lines.push(l) });
+    const built = await ensureImage({ image, build: path.join(repo, 'sandboxes/busybox'), trusted: true }, { onProgress: (l) => lines.push(l) });
     expect(built).toBe(true);
     expect(lines.join('\n')).toMatch(/Successfully (built|tagged)/);
     const info = await docker().getImage(image).inspect();
@@ -52,7 +54,7 @@ describe.skipIf(!ok)('ensureImage', () => {
     } finally {
       await c.remove({ force: true });
     }
-    expect(await ensureImage({ image, build: path.join(repo, 'sandboxes/busybox') })).toBe(false);
+    expect(await ensureImage({ image, build: path.join(repo, 'sandboxes/busybox'), trusted: true })).toBe(false);
   });
 
   it('surfaces an error from inside the build stream as a benchmark error naming image and folder', async () => {
@@ -69,7 +71,7 @@ describe.skipIf(!ok)('ensureImage', () => {
   it('reports a failing prepare.sh with its output', async () => {
     const image = tag('prep');
     const dir = tempDir({ Dockerfile: 'FROM scratch\n', 'prepare.sh': '#!/bin/sh\necho "need busybox-static" >&2\nexit 3\n' });
-    await expect(ensureImage({ image, build: dir })).rejects.toThrow(/prepare\.sh exited 3: need busybox-static/);
+    await expect(ensureImage({ image, build: dir, trusted: true })).rejects.toThrow(/prepare\.sh exited 3: need busybox-static/);
   });
 
   it('never pulls: a missing image without a build folder says so', async () => {
@@ -77,5 +79,53 @@ describe.skipIf(!ok)('ensureImage', () => {
     const err = await ensureImage({ image }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BenchrigError);
     expect((err as Error).message).toMatch(new RegExp(`image ${image} is not present .*never pulls`));
+  });
+});
+
+describe.skipIf(!ok)('third-party build folders and image names (issue #21)', () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const folder = (files: Record<string, string>) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-image-'));
+    for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text, { mode: 0o755 });
+    dirs.push(dir);
+    return dir;
+  };
+
+  it("an untrusted folder's prepare.sh is refused at build, naming it, and never runs", async () => {
+    const marker = path.join(folder({}), 'ran-on-host');
+    const dir = folder({ Dockerfile: `FROM ${TEST_IMAGE}\n`, 'prepare.sh': `#!/bin/sh\ntouch ${marker}\ncp Dockerfile "$1/"\n` });
+    const err = await ensureImage({ image: tag('untrusted'), build: dir }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BenchrigError);
+    expect((err as Error).message).toContain(`${path.join(dir, 'prepare.sh')} would run on the host`);
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+
+  it('a build context over the bound (here filled by a trusted prepare.sh) is refused naming its largest file', async () => {
+    // 2.1 GiB, sparse: no disk spent, and nothing sent to Docker.
+    const dir = folder({ Dockerfile: 'FROM scratch\n', 'prepare.sh': '#!/bin/sh\ncp Dockerfile "$1/" && truncate -s 2200M "$1/model.bin"\n' });
+    const err = await ensureImage({ image: tag('huge'), build: dir, trusted: true }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BenchrigError);
+    expect((err as Error).message).toMatch(/holds 2\.1 GiB, over the 1\.0 GiB .*largest file: .*\/model\.bin, 2\.1 GiB/);
+  });
+
+  it('an image name that leads out of the API path sends nothing elsewhere and never crashes the process', async () => {
+    const heard: string[] = [];
+    const server = http.createServer((req, res) => (heard.push(`${req.method} ${req.url}`), res.end('{}')));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    try {
+      // benchrig's own calls refuse the name before asking Docker
+      await expect(imageExists(`../../127.0.0.1:${port}/x`)).rejects.toThrow(/is not a valid image reference/);
+      // and the client under them never follows the daemon's redirect, to a host there or to none
+      await expect(docker().getImage(`../../127.0.0.1:${port}/x`).inspect()).rejects.toThrow();
+      await expect(docker().getImage('../../nonexistent-host').inspect()).rejects.toThrow();
+      await new Promise((r) => setTimeout(r, 500)); // a followed redirect would arrive by now
+      expect(heard).toEqual([]);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });
