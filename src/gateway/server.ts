@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { chmodSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
+import { scrubberFor } from '../config/scrub.ts';
 import { LlmCache } from '../llm/cache.ts';
 import { handleCall } from './call.ts';
 import { DEFAULT_LIMITS, readRequestBody } from './limits.ts';
@@ -25,7 +26,8 @@ const PROTOCOL_NAME: Record<Protocol, string> = { chat: 'OpenAI Chat Completions
 
 export function createModelGateway(opts: GatewayOptions): ModelGateway {
   const registry = new TokenRegistry();
-  const cache = opts.cache && opts.cache.mode !== 'off' ? { mode: opts.cache.mode, store: new LlmCache(opts.cache.dir) } : null;
+  const scrub = scrubberFor(Object.values(opts.upstreams).map((u) => u!.apiKey));
+  const cache = opts.cache && opts.cache.mode !== 'off' ? { mode: opts.cache.mode, store: new LlmCache(opts.cache.dir, scrub), scrub } : null;
   const limits = { ...DEFAULT_LIMITS, ...opts.limits };
   const sockets = new Set<Socket>();
   const inFlight = new Set<AbortController>();
