@@ -8,11 +8,11 @@
 // The run itself uses the real values: only what is shown is redacted.
 import { formatPath } from './expand.ts';
 import { markOf } from './plain.ts';
+import { SECRET_KEY } from './scrub.ts';
 import { configSchema } from './schema.ts';
 import type { Templates } from './layers.ts';
 
-const SECRET_KEY = /key|token|secret|password|authorization|credential|cookie/i;
-
+export 
 type Path = Array<string | number>;
 
 /** `value` (the configuration, or the part of it at `at`) as it may be shown. */

@@ -2,6 +2,7 @@
 // upstream, the answer passed to the agent byte for byte (streamed as it arrives), and the record —
 // one `llm_call` event, then a `tool_call` event per tool call the model asked for.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Scrubber } from '../config/scrub.ts';
 import { LlmCache, replayMissMessage, type CacheMode } from '../llm/cache.ts';
 import { gatewayCacheKey } from './cache-key.ts';
 import { sendError } from './error-body.ts';
@@ -36,7 +37,8 @@ export interface CallContext {
   res: ServerResponse;
   /** false for count_tokens: answered and cached, but not a model call. */
   recorded: boolean;
-  cache: { mode: CacheMode; store: LlmCache } | null;
+  /** `scrub`: the upstream keys, which no cache entry (nor its file name) may hold. */
+  cache: { mode: CacheMode; store: LlmCache; scrub: Scrubber } | null;
   retry?: { baseMs?: number; maxMs?: number };
   signal: AbortSignal;
 }
@@ -63,7 +65,7 @@ export async function handleCall(c: CallContext): Promise<void> {
 
   // Only the cache needs the whole request parsed.
   const request = c.cache ? (JSON.parse(payload.toString('utf8')) as Record<string, unknown>) : null;
-  const key = request ? gatewayCacheKey(c.route, request, entry.trial.cacheScope, entry.trial.volatile) : '';
+  const key = request ? gatewayCacheKey(c.route, c.cache!.scrub.value(request), entry.trial.cacheScope, entry.trial.volatile) : '';
   if (c.cache) {
     const hit = await c.cache.store.get<StoredAnswer>(key);
     if (hit && hit.response.gateway === 1) {
@@ -115,7 +117,13 @@ export async function handleCall(c: CallContext): Promise<void> {
     const latency = performance.now() - started;
     const summary = watcher.summary();
     record(summary, latency, failure ?? summary.error, fatal);
-    if (!failure && !summary.error && c.cache) await store(c, key, request!, { gateway: 1, status, content_type: contentType, stream: true, body: Buffer.concat(kept).toString('utf8') }, latency);
+    if (!failure && !summary.error && c.cache) {
+      const body = Buffer.concat(kept).toString('utf8');
+      // A key echoed in pieces cannot be scrubbed out of the stored events: such an answer is not stored.
+      if (c.cache.scrub.holds(body) || c.cache.scrub.holds(watcher.text()) || summary.toolCalls.some((t) => c.cache!.scrub.holds(JSON.stringify(t.args)))) {
+        entry.trial.onEvent({ type: 'log', level: 'warn', message: `llm-cache: not stored ${key}: the answer holds the upstream key` });
+      } else await store(c, key, request!, { gateway: 1, status, content_type: contentType, stream: true, body }, latency);
+    }
     res.end();
     return;
   }

@@ -11,10 +11,13 @@ export type GatewayErrorCode =
   | 'llm_cache_miss' // 400: --llm-cache replay has no answer
   | 'upstream_error' // 502: the upstream failed after the gateway's retries
   | 'invalid_request' // 400: not JSON
+  | 'request_too_large' // 413: a body over the gateway's bound
+  | 'request_timeout' // 408: a body too slow to arrive
+  | 'too_many_requests' // 429: too many requests of the trial (or of all) being answered
   | 'not_found'; // 404: no such route
 
 export function errorBody(protocol: Protocol, status: number, code: GatewayErrorCode, message: string): unknown {
-  const type = status === 401 ? 'authentication_error' : status === 404 ? 'not_found_error' : status >= 500 ? 'api_error' : 'invalid_request_error';
+  const type = status === 401 ? 'authentication_error' : status === 404 ? 'not_found_error' : status === 413 ? 'request_too_large' : status === 429 ? 'rate_limit_error' : status >= 500 ? 'api_error' : 'invalid_request_error';
   if (protocol === 'messages') return { type: 'error', error: { type, message } };
   return { error: { message, type: status === 401 ? 'invalid_request_error' : type, param: null, code } };
 }

@@ -20,6 +20,8 @@ export interface CallSummary {
 export interface StreamWatcher {
   event(e: SseEvent): void;
   summary(): CallSummary;
+  /** The text of the answer joined from its pieces (the cache checks it for the upstream key). */
+  text(): string;
 }
 
 export interface ProtocolReader {
@@ -63,6 +65,7 @@ const chat: ProtocolReader = {
     const calls = new Map<string, { id?: string; name: string; args: string }>();
     const tokens = { input: 0, output: 0 };
     let error: string | undefined;
+    let text = '';
     return {
       event(e) {
         if (e.data === '[DONE]') return;
@@ -72,7 +75,8 @@ const chat: ProtocolReader = {
           tokens.input = num(chunk.usage.prompt_tokens);
           tokens.output = num(chunk.usage.completion_tokens);
         }
-        for (const choice of Array.isArray(chunk?.choices) ? chunk.choices : [])
+        for (const choice of Array.isArray(chunk?.choices) ? chunk.choices : []) {
+          if (typeof choice?.delta?.content === 'string') text += choice.delta.content;
           for (const d of Array.isArray(choice?.delta?.tool_calls) ? choice.delta.tool_calls : []) {
             const key = `${choice.index ?? 0}:${d.index ?? 0}`;
             const c = calls.get(key) ?? { name: '', args: '' };
@@ -81,8 +85,10 @@ const chat: ProtocolReader = {
             if (typeof d.function?.arguments === 'string') c.args += d.function.arguments;
             calls.set(key, c);
           }
+        }
       },
       summary: () => ({ tokens, toolCalls: [...calls.values()].filter((c) => c.name).map((c) => ({ id: c.id, name: c.name, args: toolArgs(c.args) })), ...(error ? { error } : {}) }),
+      text: () => text,
     };
   },
 };
@@ -106,6 +112,7 @@ const responses: ProtocolReader = {
   stream() {
     let final: CallSummary | null = null;
     let error: string | undefined;
+    let text = '';
     const items: unknown[] = [];
     return {
       event(e) {
@@ -115,11 +122,13 @@ const responses: ProtocolReader = {
         if (type === 'response.completed' || type === 'response.incomplete' || type === 'response.failed') final = responses.fromJson(ev?.response);
         else if (type === 'response.output_item.done' && ev?.item) items.push(ev.item);
         else if (type === 'error') error = `stream error: ${ev?.message ?? ev?.error?.message ?? 'no message'}`;
+        else if (typeof ev?.delta === 'string') text += ev.delta; // output text, reasoning, arguments
       },
       summary: () => {
         const s = final ?? { tokens: { input: 0, output: 0 }, toolCalls: responseItems(items) };
         return error && !s.error ? { ...s, error } : s;
       },
+      text: () => text,
     };
   },
 };
@@ -139,6 +148,7 @@ const messages: ProtocolReader = {
     const blocks = new Map<number, { id?: string; name: string; json: string; input: unknown }>();
     const tokens = { input: 0, output: 0 };
     let error: string | undefined;
+    let text = '';
     return {
       event(e) {
         const ev = parse(e.data);
@@ -153,6 +163,7 @@ const messages: ProtocolReader = {
           case 'content_block_delta': {
             const b = blocks.get(num(ev.index));
             if (b && ev.delta?.type === 'input_json_delta' && typeof ev.delta.partial_json === 'string') b.json += ev.delta.partial_json;
+            for (const piece of [ev.delta?.text, ev.delta?.thinking]) if (typeof piece === 'string') text += piece;
             break;
           }
           case 'message_delta':
@@ -170,6 +181,7 @@ const messages: ProtocolReader = {
         toolCalls: [...blocks.values()].filter((b) => b.name).map((b) => ({ id: b.id, name: b.name, args: b.json ? toolArgs(b.json) : toolArgs(b.input ?? {}) })),
         ...(error ? { error } : {}),
       }),
+      text: () => text,
     };
   },
 };

@@ -4,12 +4,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { chmodSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
+import { scrubberFor } from '../config/scrub.ts';
 import { LlmCache } from '../llm/cache.ts';
 import { handleCall } from './call.ts';
-import { readBody } from './forward.ts';
+import { DEFAULT_LIMITS, readRequestBody } from './limits.ts';
 import { sendError, sendJson } from './error-body.ts';
 import { fieldValue, topLevelFields } from './json-fields.ts';
-import { takeBudget, TokenRegistry, type TrialEntry } from './tokens.ts';
+import { budgetRefusal, takeBudget, TokenRegistry, type TrialEntry } from './tokens.ts';
 import type { GatewayOptions, GatewayRegistration, GatewayTrial, ModelGateway, Protocol } from './types.ts';
 import { UPSTREAM_TABLE } from './upstreams.ts';
 
@@ -23,18 +24,25 @@ const ROUTES: Record<string, { protocol: Protocol; modelCall: boolean }> = {
 
 const PROTOCOL_NAME: Record<Protocol, string> = { chat: 'OpenAI Chat Completions', responses: 'OpenAI Responses', messages: 'Anthropic Messages' };
 
-/** Request bodies of CLIs are 40–80 KB; a long conversation is a few MB. */
-const MAX_BODY = 64 * 1024 * 1024;
-
 export function createModelGateway(opts: GatewayOptions): ModelGateway {
   const registry = new TokenRegistry();
-  const cache = opts.cache && opts.cache.mode !== 'off' ? { mode: opts.cache.mode, store: new LlmCache(opts.cache.dir) } : null;
+  const scrub = scrubberFor(Object.values(opts.upstreams).map((u) => u!.apiKey));
+  const cache = opts.cache && opts.cache.mode !== 'off' ? { mode: opts.cache.mode, store: new LlmCache(opts.cache.dir, scrub), scrub } : null;
+  const limits = { ...DEFAULT_LIMITS, ...opts.limits };
   const sockets = new Set<Socket>();
   const inFlight = new Set<AbortController>();
+  let answering = 0; // requests of every trial being answered
   let baseUrl = '';
   const unixServers: NetServer[] = [];
 
-  const server = createServer((req, res) => {
+  // Node drops a connection whose headers (or whole request) are too slow to arrive with a bare 408;
+  // the body has its own, shorter deadline below, answered in the wire API's shape.
+  const serverOptions = {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.headersTimeoutMs + limits.bodyTimeoutMs + 1000,
+    connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs / 2),
+  };
+  const server = createServer(serverOptions, (req, res) => {
     handle(req, res).catch((err) => {
       // A bug of ours, not the agent's: a 500 without details (they could name internals).
       if (!res.headersSent) sendError(res, 'chat', 500, 'upstream_error', 'benchrig gateway: internal error');
@@ -43,8 +51,18 @@ export function createModelGateway(opts: GatewayOptions): ModelGateway {
     });
   });
   server.keepAliveTimeout = 65_000; // longer than the CLIs' idle keep-alive, so they never write to a closing socket
-  server.headersTimeout = 66_000; // above keepAliveTimeout, or an idle kept-alive socket can be cut
-  server.on('connection', (s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
+  server.on('connection', (s: Socket) => {
+    if (sockets.size >= limits.maxConnections) return void s.destroy();
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+
+  /** A request refused before its body was read: the body is counted, not kept, then the answer sent. */
+  async function refuse(req: IncomingMessage, res: ServerResponse, protocol: Protocol, send: () => void): Promise<void> {
+    const body = await readRequestBody(req, limits.maxBodyBytes, limits.bodyTimeoutMs, false);
+    if (body.kind !== 'ok') return dropBody(req, res, protocol, body.kind);
+    send();
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://gateway');
@@ -55,37 +73,54 @@ export function createModelGateway(opts: GatewayOptions): ModelGateway {
     const path = url.pathname.replace(/\/+$/, '');
     const route = path.startsWith('/v1/') ? ROUTES[path.slice(3)] : undefined;
     const isModels = path === '/v1/models';
-    if (!route && !isModels) return sendError(res, guess, 404, 'not_found', `benchrig gateway: no route ${req.method} ${url.pathname}`);
+    if (!route && !isModels) return refuse(req, res, guess, () => sendError(res, guess, 404, 'not_found', `benchrig gateway: no route ${req.method} ${url.pathname}`));
 
     const entry = registry.lookup(req.headers);
     if (!entry) {
-      req.resume();
-      return sendError(res, route?.protocol ?? guess, 401, 'invalid_api_key', 'benchrig gateway: unknown or expired API key (a trial\'s token works only while the trial runs)');
+      return refuse(req, res, route?.protocol ?? guess, () => sendError(res, route?.protocol ?? guess, 401, 'invalid_api_key', 'benchrig gateway: unknown or expired API key (a trial\'s token works only while the trial runs)'));
     }
-    if (isModels) return void sendJson(res, 200, modelList());
-    if (req.method !== 'POST') return sendError(res, route!.protocol, 404, 'not_found', `benchrig gateway: ${url.pathname} takes POST`);
+    if (isModels) return refuse(req, res, 'chat', () => sendJson(res, 200, modelList()));
+    const protocol = route!.protocol;
+    if (req.method !== 'POST') return refuse(req, res, protocol, () => sendError(res, protocol, 404, 'not_found', `benchrig gateway: ${url.pathname} takes POST`));
+    // Everything that refuses a request is decided before its body is read.
+    const refused = route!.modelCall ? budgetRefusal(entry) : null;
+    if (refused) return refuse(req, res, protocol, () => sendBudgetError(res, protocol, refused.limit));
+    const busy = entry.active >= limits.maxInFlightPerTrial ? `${limits.maxInFlightPerTrial} requests of this trial` : answering >= limits.maxInFlight ? `${limits.maxInFlight} requests` : null;
+    if (busy) {
+      res.setHeader('retry-after', '1');
+      return refuse(req, res, protocol, () => sendError(res, protocol, 429, 'too_many_requests', `benchrig gateway: ${busy} are being answered already; retry when one is done`));
+    }
     entry.active++;
+    answering++;
     try {
       await modelRequest(req, res, url, path, route!, entry);
     } finally {
+      answering--;
       if (--entry.active === 0) for (const wake of entry.idle.splice(0)) wake();
     }
+  }
+
+  /** The body could not be read whole: answered if it still can be, then the connection closed. */
+  function dropBody(req: IncomingMessage, res: ServerResponse, protocol: Protocol, kind: 'too_large' | 'timeout' | 'closed'): void {
+    if (kind === 'closed') return void res.destroy(); // the agent hung up while sending: nothing to answer
+    res.setHeader('connection', 'close');
+    res.once('finish', () => req.socket.destroy());
+    if (kind === 'too_large') sendError(res, protocol, 413, 'request_too_large', `benchrig gateway: the request body is over ${limits.maxBodyBytes} bytes`);
+    else sendError(res, protocol, 408, 'request_timeout', `benchrig gateway: the request body did not arrive within ${limits.bodyTimeoutMs / 1000}s`);
   }
 
   async function modelRequest(req: IncomingMessage, res: ServerResponse, url: URL, path: string, route: (typeof ROUTES)[string], entry: TrialEntry): Promise<void> {
     const { protocol, modelCall } = route;
 
-    const raw = await readBody(req, MAX_BODY).catch(() => undefined);
-    if (raw === undefined) return void res.destroy(); // the agent hung up while sending: nothing to answer
-    const fields = raw && topLevelFields(raw);
-    if (!raw || !fields) return sendError(res, protocol, 400, 'invalid_request', 'benchrig gateway: the request body is not a JSON object (or is over 64 MB)');
+    const body = await readRequestBody(req, limits.maxBodyBytes, limits.bodyTimeoutMs);
+    if (body.kind !== 'ok') return dropBody(req, res, protocol, body.kind);
+    const raw = body.body;
+    const fields = topLevelFields(raw);
+    if (!fields) return sendError(res, protocol, 400, 'invalid_request', 'benchrig gateway: the request body is not a JSON object');
 
     if (modelCall) {
-      const refused = takeBudget(entry);
-      if (refused) {
-        return sendError(res, protocol, 400, 'llm_budget_exceeded',
-          `benchrig gateway: this trial's LLM-call budget is spent (max_llm_calls = ${refused.limit}); the request was not sent to the model`);
-      }
+      const refused = takeBudget(entry); // another request of the trial may have taken the last slot meanwhile
+      if (refused) return sendBudgetError(res, protocol, refused.limit);
     }
     const upstream = opts.upstreams[protocol];
     if (!upstream) {
@@ -112,6 +147,10 @@ export function createModelGateway(opts: GatewayOptions): ModelGateway {
       res.off('close', onClose);
       inFlight.delete(ctl);
     }
+  }
+
+  function sendBudgetError(res: ServerResponse, protocol: Protocol, limit: number): void {
+    sendError(res, protocol, 400, 'llm_budget_exceeded', `benchrig gateway: this trial's LLM-call budget is spent (max_llm_calls = ${limit}); the request was not sent to the model`);
   }
 
   /** Both list shapes at once: OpenAI's (`object`, `owned_by`) and Anthropic's (`type`, `display_name`). */

@@ -55,17 +55,21 @@ export function presentedToken(headers: IncomingHttpHeaders): string | null {
   return null;
 }
 
-/** Take one budget slot, or return the refusal (reported to the trial once). */
-export function takeBudget(entry: TrialEntry): LlmBudgetExceeded | null {
+/** The refusal of a model request when the trial's budget is spent (reported to the trial once), or null. */
+export function budgetRefusal(entry: TrialEntry): LlmBudgetExceeded | null {
   const limit = entry.trial.budget;
-  if (limit !== null && entry.taken >= limit) {
-    const err = new LlmBudgetExceeded(entry.taken + 1, limit, 'llm_calls');
-    if (!entry.budgetReported) {
-      entry.budgetReported = true;
-      entry.trial.onBudgetExhausted?.(err);
-    }
-    return err;
+  if (limit === null || entry.taken < limit) return null;
+  const err = new LlmBudgetExceeded(entry.taken + 1, limit, 'llm_calls');
+  if (!entry.budgetReported) {
+    entry.budgetReported = true;
+    entry.trial.onBudgetExhausted?.(err);
   }
-  entry.taken++;
-  return null;
+  return err;
+}
+
+/** Take one budget slot, or return the refusal. */
+export function takeBudget(entry: TrialEntry): LlmBudgetExceeded | null {
+  const refused = budgetRefusal(entry);
+  if (!refused) entry.taken++;
+  return refused;
 }

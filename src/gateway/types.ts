@@ -4,6 +4,7 @@
 import type { CacheMode } from '../llm/cache.ts';
 import type { LlmBudgetExceeded } from '../errors.ts';
 import type { NewEvent } from '../types.ts';
+import type { GatewayLimits } from './limits.ts';
 
 /** The three wire APIs the gateway speaks. */
 export type Protocol = 'chat' | 'responses' | 'messages';
@@ -30,6 +31,8 @@ export interface GatewayOptions {
   /** 0 (default): an ephemeral port. */
   port?: number;
   retry?: { baseMs?: number; maxMs?: number };
+  /** Bounds on bodies, requests in flight, connections and slow requests (limits.ts has the defaults). */
+  limits?: Partial<GatewayLimits>;
 }
 
 /** What one trial gives the gateway. */

@@ -1,10 +1,13 @@
 // The record/replay cache for model calls (`--llm-cache record|replay`). Keyed by the request
 // actually sent (never the api key or base_url), so a replayed trial sends nothing and sees the
-// same answers. One JSON file per key; writes are atomic so parallel workers never read halves.
+// same answers. One JSON file per key; writes are atomic so parallel workers never read halves. An
+// entry is scrubbed of the model keys (a model may echo its key): callers hash the scrubbed request,
+// so that a replay, which sees the scrubbed answers, asks for the same keys.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChatResponse } from '../agents/types.ts';
+import type { Scrubber } from '../config/scrub.ts';
 
 export type CacheMode = 'off' | 'record' | 'replay';
 
@@ -57,7 +60,10 @@ export function cacheKey(req: CacheableRequest, scope?: string): string {
 }
 
 export class LlmCache {
-  constructor(readonly dir: string) {}
+  constructor(
+    readonly dir: string,
+    private readonly scrub?: Scrubber,
+  ) {}
 
   private file(key: string): string {
     return join(this.dir, `${key}.json`);
@@ -81,7 +87,8 @@ export class LlmCache {
 
   async put<R = ChatResponse, Q = CacheableRequest>(entry: Omit<CacheEntry<R, Q>, 'version' | 'recorded_at'>): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    const full: CacheEntry<R, Q> = { version: 1, ...entry, recorded_at: new Date().toISOString() };
+    const whole: CacheEntry<R, Q> = { version: 1, ...entry, recorded_at: new Date().toISOString() };
+    const full = this.scrub ? this.scrub.value(whole) : whole;
     const target = this.file(entry.key);
     const tmp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {

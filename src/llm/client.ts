@@ -5,6 +5,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai/
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ChatMessage, ChatRequest, ChatResponse, LlmClient } from '../agents/types.ts';
 import type { LlmConfig } from '../config/schema.ts';
+import { scrubberFor, secretValues } from '../config/scrub.ts';
 import { LlmError } from '../errors.ts';
 import type { NewEvent } from '../types.ts';
 import { CallBudget } from './budget.ts';
@@ -40,7 +41,8 @@ export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
   const { config, role, signal } = opts;
   const budget = new CallBudget(opts.budget, role === 'user' ? 'user_llm_calls' : 'llm_calls');
   const cacheMode = opts.cache?.mode ?? 'off';
-  const cache = cacheMode === 'off' ? null : new LlmCache(opts.cache!.dir);
+  const scrub = scrubberFor(secretValues(config));
+  const cache = cacheMode === 'off' ? null : new LlmCache(opts.cache!.dir, scrub);
   const tokens: TokenCount = { input: 0, output: 0 };
   let cost: number | null = config.price ? 0 : null;
 
@@ -59,7 +61,7 @@ export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
     if (signal?.aborted) throw abortReason(signal);
     budget.take(); // throws LlmBudgetExceeded before any network or cache
     const params = toParams(req, config);
-    const key = cache ? cacheKey(params, opts.cache?.scope) : '';
+    const key = cache ? cacheKey(scrub.value(params), opts.cache?.scope) : '';
 
     if (cache) {
       const hit = await cache.get(key);
@@ -86,7 +88,7 @@ export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
       res = fromCompletion(completion);
     } catch (err) {
       const aborted = signal?.aborted ?? false;
-      const cause = aborted ? 'aborted' : scrub(describeCause(err, config), config.api_key);
+      const cause = aborted ? 'aborted' : scrub.text(describeCause(err, config));
       emit(params.model, performance.now() - started, { input: 0, output: 0 }, cause);
       if (aborted) throw abortReason(signal!);
       throw new LlmError(
@@ -179,9 +181,4 @@ function causeChain(err: unknown): string {
     if (text || code) parts.push(text + code);
   }
   return parts.join(': ');
-}
-
-/** Defence in depth: a server may echo the key back in its error text. */
-function scrub(text: string, apiKey: string): string {
-  return apiKey && apiKey.length >= 4 ? text.split(apiKey).join('***') : text;
 }

@@ -14,6 +14,7 @@ import { diskLimitOf, withinDiskLimit } from './disk-watch.ts';
 import { cleanUp, startEnvironment } from './environment.ts';
 import { collectAndGrade, NOT_GRADED, type Graded } from './grading.ts';
 import { resultOf } from './result.ts';
+import { runScrubber } from './scrub.ts';
 import { openSession, secondsSince, timed, TrialTimeout, type Session, type TrialOptions } from './session.ts';
 import type { RunContext, TrialInput } from './types.ts';
 
@@ -48,7 +49,8 @@ export async function runTrial(run: RunContext, input: TrialInput, opts: TrialOp
     await cleanUp(s, error); // 8: always
     s.dispose();
   }
-  const result = resultOf(run, input, {
+  // The reply, check reasons and states may quote what the model said: no secret in the result.
+  const result = runScrubber(run).value(resultOf(run, input, {
     ...graded,
     sessionId: s.sessionId,
     replies: outcome?.replies ?? [],
@@ -71,7 +73,7 @@ export async function runTrial(run: RunContext, input: TrialInput, opts: TrialOp
     traceId: s.spans.traceId,
     startedAt: s.startedAt,
     executionTimeS: secondsSince(s.t0),
-  });
+  }));
   s.spans.end(result);
   if (error?.kind !== 'interrupted') await save(run, result, s.logLines); // 7
   return result;

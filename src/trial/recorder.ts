@@ -1,5 +1,7 @@
 // The trial's trajectory: stamps events with a step and a time, counts tools, tokens and calls,
-// and mirrors every event to the trial's log and to the live `--verbose` stream.
+// and mirrors every event to the trial's log and to the live `--verbose` stream. Events are scrubbed
+// of the run's secrets as they come: a model may echo its key, no copy of the event may hold it.
+import { NO_SCRUB, type Scrubber } from '../config/scrub.ts';
 import type { NewEvent, TrajectoryEvent } from '../types.ts';
 
 export class Recorder {
@@ -10,14 +12,17 @@ export class Recorder {
   userLlmCalls = 0;
   private readonly t0 = performance.now();
 
-  constructor(private readonly listener?: (event: TrajectoryEvent) => void) {}
+  constructor(
+    private readonly listener?: (event: TrajectoryEvent) => void,
+    private readonly scrub: Scrubber = NO_SCRUB,
+  ) {}
 
   record = (event: NewEvent): void => {
-    const stamped = {
+    const stamped = this.scrub.value({
       ...event,
       step: this.events.length + 1,
       ts: Math.round(performance.now() - this.t0) / 1000,
-    } as TrajectoryEvent;
+    } as TrajectoryEvent);
     this.events.push(stamped);
     if (stamped.type === 'tool_call') this.toolsUsed[stamped.tool] = (this.toolsUsed[stamped.tool] ?? 0) + 1;
     if (stamped.type === 'llm_call') {

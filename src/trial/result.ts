@@ -9,6 +9,7 @@ import { parseTraceparent } from '../telemetry/context.ts';
 import type { StopReason, TrialResult } from '../types.ts';
 import type { Graded } from './grading.ts';
 import { sandboxSpecOf } from './per-trial.ts';
+import { runScrubber } from './scrub.ts';
 import { sessionIdOf } from './session-id.ts';
 import type { RunContext, TrialInput } from './types.ts';
 
@@ -90,7 +91,8 @@ export function failedResult(run: RunContext, input: TrialInput, error: ErrorVal
 export const resultFile = (runDir: string, taskId: string): string => join(runDir, 'results', `${taskId}.json`);
 
 /** Saves it where runTrial would have: results/<task-id>.json (atomically) and a line in its log. */
-export async function saveFailedResult(run: RunContext, result: TrialResult): Promise<void> {
+export async function saveFailedResult(run: RunContext, failed: TrialResult): Promise<void> {
+  const result = runScrubber(run).value(failed);
   await mkdir(join(run.runDir, 'logs'), { recursive: true });
   await appendFile(join(run.runDir, 'logs', `${result.task_id}.log`), `[error] ${result.error?.kind}: ${result.error?.message}\n`);
   await writeJsonAtomic(resultFile(run.runDir, result.task_id), result);

@@ -8,6 +8,7 @@ import { loadHooks, type BenchmarkHooks } from './hooks.ts';
 import { formatEvent, Recorder } from './recorder.ts';
 import { raceAbort } from './agent-phase.ts';
 import { sandboxSpecOf, trialTimeoutOf } from './per-trial.ts';
+import { runScrubber } from './scrub.ts';
 import { sessionIdOf } from './session-id.ts';
 import type { RunContext, TrialHooks, TrialInput } from './types.ts';
 
@@ -51,7 +52,7 @@ export async function openSession(run: RunContext, input: TrialInput, opts: Tria
     logLines.push(formatEvent(e));
     spans.event(e);
     opts.hooks?.onEvent?.(input.taskId, e);
-  });
+  }, runScrubber(run));
   const hooks = await loadHooks(run.benchmark.hooks);
   const provider = sandboxSpecOf(run, input) ? (opts.provider ?? (await defaultProvider())) : undefined;
   // Attached last: nothing above can fail and leave the listener on the run's signal.

@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
+import { formsIn, keyForms } from '../support/key-forms.ts';
+import { startModelServer } from '../support/model-server.ts';
 
 const SECRET = 'c00kie-s3cret-9f2e71d4';
 const seen: Array<IncomingMessage['headers']> = [];
@@ -79,5 +81,35 @@ describe('secrets from the environment', () => {
     expect(r.stdout).toContain('X-Session = "${MY_KEY}"');
     expect(r.stdout).toContain('url = "${AGENT_URL}"');
     expect(r.stdout).toContain('model = "model-from-env"');
+  });
+});
+
+describe('a model that echoes its key (issue #21, item 7)', () => {
+  const KEY = 'sk-echoed-SECRET-5b81f2c7d9';
+  const ECHO = Object.values(keyForms(KEY)).join(' | ');
+
+  it('react: the key in every form, in a whole answer and in tool arguments, is in no file of the run nor the cache', async () => {
+    // turn 1 answers through submit (a tool call), turn 2 (the scripted user's) in plain text
+    const server = await startModelServer((req) =>
+      req.body.messages.some((m: any) => m.role === 'tool')
+        ? { content: `Rome. By the way, your key is ${ECHO}` }
+        : { tool_calls: [{ name: 'submit', arguments: { answer: `Paris; your key is ${ECHO}` } }] },
+    );
+    try {
+      const out = tempDir();
+      const env = { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: KEY, BENCHRIG_MODEL: 'm' };
+      const r = await runCli(['run', join(FIXTURES, 'benchmarks/models-local'), '--agent', 'react', '--sample', 'capitals', '--mode', 'processes', '--workers', '1', '--output', out, '--llm-cache', 'record', '--verbose'], { env });
+      expect(server.requests[0].headers.authorization).toBe(`Bearer ${KEY}`);
+      const dir = onlyRunDir(out, 'react', 'models-local');
+      const [result] = results(dir);
+      expect(result.status, r.stderr).toBe('PASSED'); // graded on what the model said
+      expect(result.response).toContain('Rome. By the way, your key is ***');
+      const written = files(out).map((f) => f.slice(out.length + 1));
+      expect(written).toEqual(expect.arrayContaining([expect.stringMatching(/^\.llm-cache\/.*\.json$/), expect.stringMatching(/report\.html$/), expect.stringMatching(/logs\/capitals\.log$/)]));
+      for (const file of files(out)) expect(formsIn(readFileSync(file, 'utf8'), KEY), file).toEqual([]);
+      expect(formsIn(r.stdout + r.stderr, KEY)).toEqual([]);
+    } finally {
+      await server.close();
+    }
   });
 });
