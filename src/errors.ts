@@ -54,7 +54,7 @@ export class LimitExceeded extends Error {
   }
 }
 
-/** Thrown by the LLM client on the call past `max_llm_calls` (SPEC §9). */
+/** Thrown by the LLM client on the call past `max_llm_calls` (docs/agents.md). */
 export class LlmBudgetExceeded extends LimitExceeded {
   constructor(value: number, limit: number, kind: 'llm_calls' | 'user_llm_calls' = 'llm_calls') {
     super(kind, value, limit);
@@ -75,7 +75,7 @@ export class SandboxError extends Error {
   }
 }
 
-/** The model failed after every retry (SPEC §10): the trial is AGENT_ERROR with this cause. */
+/** The model failed after every retry (docs/agents.md#the-conversation): the trial is AGENT_ERROR with this cause. */
 export class LlmError extends Error {
   constructor(message: string, readonly status?: number) {
     super(message);

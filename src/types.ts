@@ -1,7 +1,7 @@
 // Shared data shapes. Everything here is plain JSON so it can cross a worker boundary.
 import type { ErrorValue } from './errors.ts';
 
-/** A dataset row after field mapping (SPEC §4). Ground truth lives here; see `publicSample`. */
+/** A dataset row after field mapping (docs/benchmarks.md#sample-fields). Ground truth lives here; see `publicSample`. */
 export interface Sample {
   id: string;
   input: string;
@@ -14,7 +14,7 @@ export interface Sample {
   solution?: string | { commands?: string[]; reply?: string; files?: string; dest?: string; env?: Record<string, string> };
   tests?: Record<string, string> | string;
   metadata: Record<string, unknown>;
-  /** The sample's own sandbox (SPEC §4, an environment per sample): overrides `[sandbox]` key by key. */
+  /** The sample's own sandbox (docs/benchmarks.md#a-sandbox-per-sample, an environment per sample): overrides `[sandbox]` key by key. */
   sandbox?: SampleSandbox;
   /** Per-sample limits (a Harbor task's `[agent] timeout_sec`). */
   limits?: { trial_timeout_s?: number };
@@ -76,7 +76,7 @@ export type TrajectoryEvent =
       tokens: { input: number; output: number };
       role?: 'agent' | 'user' | 'judge';
       error?: string;
-      /** Set by the model gateway (SPEC §17): the wire API the agent spoke, and whether it streamed. */
+      /** Set by the model gateway (docs/agents.md#the-model-gateway): the wire API the agent spoke, and whether it streamed. */
       api?: 'chat' | 'responses' | 'messages';
       stream?: boolean;
     }
@@ -98,7 +98,7 @@ export type TrajectoryEvent =
 /** An event as an agent records it: the lifecycle stamps `step` and `ts`. */
 export type NewEvent = TrajectoryEvent extends infer E ? (E extends TrajectoryEvent ? Omit<E, 'step' | 'ts'> : never) : never;
 
-/** One check's verdict (SPEC §11). `passed: null` means ungradable. */
+/** One check's verdict (docs/checks.md). `passed: null` means ungradable. */
 export interface Verdict {
   score: number;
   passed: boolean | null;
@@ -119,7 +119,7 @@ export interface ExecOutput {
   truncated?: boolean;
 }
 
-/** The result file `results/<task-id>.json` (SPEC §13). The single source of truth for a trial. */
+/** The result file `results/<task-id>.json` (docs/reports.md#files). The single source of truth for a trial. */
 export interface TrialResult {
   schema_version: 1;
   task_id: string;

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Builds data/tasks.jsonl for the shell-tasks benchmark (SPEC §4, "Sample fields").
+// Builds data/tasks.jsonl for the shell-tasks benchmark (docs/benchmarks.md, "Sample fields").
 //   node benchmarks/shell-tasks/generate.mjs
 // Deterministic: running it again reproduces tasks.jsonl byte for byte.
 //

@@ -1,4 +1,4 @@
-// The built-in `http` agent (SPEC §9): an agent that lives behind HTTP. Two protocols:
+// The built-in `http` agent (docs/agents.md): an agent that lives behind HTTP. Two protocols:
 //  - `openai`:   POST a Chat Completions request with the whole conversation so far; the reply is
 //                choices[0].message.content (any OpenAI-compatible server, or an agent posing as one).
 //  - `benchrig`: POST {session_id, sample, messages}; the answer is an AgentReply JSON, optionally

@@ -1,4 +1,4 @@
-// The built-in `react` agent (SPEC §9): one message list per trial, OpenAI function tools over the
+// The built-in `react` agent (docs/agents.md): one message list per trial, OpenAI function tools over the
 // sandbox, every tool call answered with a `tool` message. Bad tool calls go back to the model as
 // errors, never a crash; LlmBudgetExceeded propagates so the conversation stops with `llm_budget`.
 import { SandboxError } from '../errors.ts';

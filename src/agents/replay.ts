@@ -1,4 +1,4 @@
-// The built-in `replay` agent (SPEC §9): grades outputs produced elsewhere. `--agent-opt
+// The built-in `replay` agent (docs/agents.md): grades outputs produced elsewhere. `--agent-opt
 // predictions=FILE` (relative to the cwd) holds, per sample, either
 //   {sample_id, response | responses[], events?, final_state?}      (JSONL lines, or a JSON array)
 //   {sample_id, messages: [...OpenAI chat messages]}                 (a transcript)

@@ -1,4 +1,4 @@
-// The agent seam (SPEC §9). Agents are loaded inside the worker by name or path, never sent across.
+// The agent seam (docs/agents.md). Agents are loaded inside the worker by name or path, never sent across.
 import type { NewEvent, PublicSample, Sample } from '../types.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 

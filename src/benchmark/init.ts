@@ -59,7 +59,7 @@ function files(name: string, build: string): Record<string, string> {
     tests: 'tasks/count-words/tests',
     metadata: { difficulty: 'easy' },
   };
-  const toml = `# A benchmark made by \`benchrig init ${name}\`. Edit freely: see the README for every key.
+  const toml = `# A benchmark made by \`benchrig init ${name}\`. Edit freely: benchrig's docs/benchmarks.md and docs/configuration.md list every key.
 name = "${name}"
 description = "Shell tasks in a busybox sandbox, graded by a test script run after the agent finished"
 n_trials = 1

@@ -1,4 +1,4 @@
-// benchmark.toml -> Benchmark (SPEC §4, §6 step 1–2): locate the folder, resolve the config
+// benchmark.toml -> Benchmark (docs/benchmarks.md, docs/running.md step 1–2): locate the folder, resolve the config
 // layers, check the checks and the gate, read and map the dataset, refuse samples a check cannot
 // grade, compute the version, then filter. Everything a user can get wrong fails here, before
 // anything runs, with a message naming the file and key or row.
@@ -40,7 +40,7 @@ export interface LoadBenchmarkOptions {
 
 export const HOOK_FILES = ['hooks.ts', 'hooks.js', 'hooks.mjs'];
 
-/** Lower-is-better metrics: a `value >= threshold` gate on them would reward failure (SPEC §12). */
+/** Lower-is-better metrics: a `value >= threshold` gate on them would reward failure (docs/reports.md#metrics). */
 const LOWER_IS_BETTER = /^(safety_violation_rate|ungradable_rate|timeout_rate|over_refusal_rate|guardrail_block_rate|\w+_error_rate)$/;
 
 export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}): Promise<Benchmark> {
@@ -114,7 +114,7 @@ function progressLine(p: HfProgress): string {
 
 /**
  * A folder (or its benchmark.toml) relative to cwd, else `<cwd>/benchmarks/<name>`; or a Harbor
- * task folder, or a folder of them (SPEC §16), which has no benchmark.toml (`toml` then names the folder).
+ * task folder, or a folder of them (docs/benchmarks.md#harbor-task-folders), which has no benchmark.toml (`toml` then names the folder).
  */
 export function locateBenchmark(ref: string, cwd: string): { dir: string; toml: string; harbor?: true } {
   const direct = path.resolve(cwd, ref);
@@ -184,7 +184,7 @@ function refuseTooManyTrials(samples: number, trials: number, where: string) {
   throw new BenchrigError('benchmark', `${where}: key n_trials: ${samples} samples × ${trials} trials is above the maximum of ${MAX_TRIALS_PER_RUN} trials in a run (fewer trials, or --limit/--sample)`);
 }
 
-/** A check that needs a per-sample input refuses samples that have none (SPEC §11). */
+/** A check that needs a per-sample input refuses samples that have none (docs/checks.md). */
 function refuseMissingInputs(checks: CheckConfig[], samples: Sample[], file: string) {
   checks.forEach((check, i) => {
     if (!getCheck(check.type)?.needsInput || check.value !== undefined) return;
@@ -227,7 +227,7 @@ function resolveSandbox(config: Config, dir: string, src: (...k: Array<string | 
 }
 
 /**
- * A fleet host's TLS files relative to the file that set them (SPEC §7), found through the config's
+ * A fleet host's TLS files relative to the file that set them (docs/fleet.md), found through the config's
  * provenance; set by the environment or a flag: relative to the working directory.
  */
 function hostTls(tls: { ca: string; cert: string; key: string }, i: number, src: (...k: Array<string | number>) => string, cwd: string) {

@@ -1,4 +1,4 @@
-// What an agent other than `oracle` may see of a sample (SPEC §4): id, input and metadata only.
+// What an agent other than `oracle` may see of a sample (docs/benchmarks.md#sample-fields): id, input and metadata only.
 // Built by picking fields, never by deleting them, so a new ground-truth field cannot leak.
 import type { PublicSample, Sample } from '../types.ts';
 

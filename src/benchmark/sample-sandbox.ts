@@ -1,4 +1,4 @@
-// An environment per sample, at load (SPEC §4): `[sandbox] image` may be a template over sample
+// An environment per sample, at load (docs/benchmarks.md#a-sandbox-per-sample): `[sandbox] image` may be a template over sample
 // fields (`swebench/sweb.eval.x86_64.{metadata.instance_key}:latest`), filled per sample; a row's
 // own `sandbox` overrides `[sandbox]` key by key. A field a template names that a sample lacks is
 // refused here, naming the sample, before anything runs.

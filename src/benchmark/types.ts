@@ -7,9 +7,9 @@ export interface Benchmark {
   description?: string;
   /** Absolute path of the benchmark folder (hooks, files, tests resolve against it). */
   dir: string;
-  /** Content hash of everything that decides a verdict (SPEC §1). */
+  /** Content hash of everything that decides a verdict (docs/benchmarks.md#the-benchmark-version). */
   version: string;
-  /** The effective configuration after every layer (SPEC §5). */
+  /** The effective configuration after every layer (docs/configuration.md). */
   config: Config;
   /** Checks with `name` filled in (defaults to the type, suffixed when repeated). */
   checks: CheckConfig[];

@@ -1,4 +1,4 @@
-// The benchmark version (SPEC §1): a content hash of everything that decides a verdict, so two
+// The benchmark version (docs/benchmarks.md#the-benchmark-version): a content hash of everything that decides a verdict, so two
 // runs of the same version are comparable. Paths are hashed as written (never absolute), so the
 // same benchmark checked out elsewhere has the same version. The dataset enters through its rows
 // (`samples`), not its source or hub commit: a new commit with the same rows keeps the version, a
@@ -49,7 +49,7 @@ export async function benchmarkVersion(input: VersionInput): Promise<string> {
   return sha16(canonicalJson(doc));
 }
 
-/** sha256 of the input, first 16 hex: matches a task across runs whatever its row id (SPEC §12). */
+/** sha256 of the input, first 16 hex: matches a task across runs whatever its row id (docs/reports.md#metrics). */
 export function inputHash(sample: Pick<Sample, 'input'>): string {
   return sha16(sample.input);
 }

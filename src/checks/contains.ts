@@ -1,4 +1,4 @@
-// `contains`: the response contains every expected string (SPEC §11). Score = the fraction found,
+// `contains`: the response contains every expected string (docs/checks.md). Score = the fraction found,
 // so a partly right answer shows how close it came; it passes only with all of them.
 import type { CheckImpl } from './types.ts';
 import type { Verdict } from '../types.ts';

@@ -1,4 +1,4 @@
-// `exact`: the trimmed response equals the expectation (SPEC §11). Case-insensitive unless
+// `exact`: the trimmed response equals the expectation (docs/checks.md). Case-insensitive unless
 // `case_sensitive = true`. A list expectation accepts any of its items (several right spellings).
 import type { CheckImpl } from './types.ts';
 import type { Verdict } from '../types.ts';

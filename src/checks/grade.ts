@@ -27,7 +27,7 @@ export interface GradeOutput {
   artifacts: Record<string, unknown>;
 }
 
-/** The per-sample input of a check (SPEC §4): its own expectation, the sample's, or the literal. */
+/** The per-sample input of a check (docs/benchmarks.md#sample-fields): its own expectation, the sample's, or the literal. */
 export function expectationFor(check: CheckConfig, sample: Sample): unknown {
   return sample.expectations?.[check.name] ?? sample.expected ?? check.value;
 }

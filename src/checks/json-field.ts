@@ -1,5 +1,5 @@
 // `json_field`: the first JSON object in the response has `field` (a dotted path like `a.b.0.c`)
-// equal to the expectation, or to one of a list of accepted values (SPEC §11). Models wrap JSON
+// equal to the expectation, or to one of a list of accepted values (docs/checks.md). Models wrap JSON
 // in fences and prose, so the object is found by scanning, not by parsing the whole reply.
 // A list expectation means "any of these"; to expect an array value, wrap it: [[1, 2]].
 import type { CheckImpl } from './types.ts';

@@ -1,4 +1,4 @@
-// `llm_judge` (SPEC §11.1): a model scores the response on each criterion; the harness, not the
+// `llm_judge` (docs/checks.md#llm_judge): a model scores the response on each criterion; the harness, not the
 // judge, works out the verdict from the scores:
 // - weighted average Σw·s / Σw over criteria with weight > 0 (weights default to 1, relative);
 //   a weight-0 criterion is scored and shown but does not count. A check whose weights are all 0

@@ -1,4 +1,4 @@
-// `manual`: never passes by itself (SPEC §11). Until a person settles it with `benchrig review`,
+// `manual`: never passes by itself (docs/checks.md#manual). Until a person settles it with `benchrig review`,
 // its verdict is `passed: null` with `details.awaiting_review`, which makes the trial
 // AWAITING_REVIEW (status.ts). The review is stored on this verdict in the result file as
 // `details.review = {passed, reason, at, by?}`; a re-grade receives the saved verdict as

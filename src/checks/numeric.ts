@@ -1,5 +1,5 @@
 // `numeric`: the last number in the response is within `tolerance` (absolute, default 1e-6) of the
-// expectation (SPEC §11). Answers end with the number after the working, hence "last".
+// expectation (docs/checks.md). Answers end with the number after the working, hence "last".
 import type { CheckImpl } from './types.ts';
 import type { Verdict } from '../types.ts';
 import { optionalNumber, ungradable } from './text.ts';

@@ -1,4 +1,4 @@
-// `regex`: the check's `pattern` (with optional `flags`) matches the response (SPEC §11).
+// `regex`: the check's `pattern` (with optional `flags`) matches the response (docs/checks.md).
 // The pattern is the check's own, so no per-sample input is needed; it must compile at load.
 import type { CheckImpl } from './types.ts';
 import type { CheckConfig } from '../config/schema.ts';

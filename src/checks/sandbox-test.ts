@@ -1,5 +1,5 @@
 // `sandbox_test`: run the check's `command` in the sandbox after the agent finished; it passes iff
-// the command exits 0 (SPEC §11). The output is saved as an artifact so `benchrig evaluate` can
+// the command exits 0 (docs/checks.md). The output is saved as an artifact so `benchrig evaluate` can
 // re-grade without a sandbox. A test-runner summary line gives a partial score.
 import type { CheckImpl, CheckInput } from './types.ts';
 import type { Verdict } from '../types.ts';

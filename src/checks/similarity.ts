@@ -1,5 +1,5 @@
 // `similarity`: cosine similarity of the response to the expected text (or the best of a list of
-// texts) is at least `threshold` (default 0.8); score = the similarity (SPEC §11). Backend `tfidf`
+// texts) is at least `threshold` (default 0.8); score = the similarity (docs/checks.md). Backend `tfidf`
 // works offline (tfidf.ts); `embeddings` asks an OpenAI-compatible /embeddings endpoint, using
 // `[judge.llm]`'s base_url and api_key and the check's `model`. An endpoint that fails after
 // retries makes the check ungradable, never failed.

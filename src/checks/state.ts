@@ -1,4 +1,4 @@
-// `state` (SPEC §11): the expectation is an object of expected values keyed by path into the final
+// `state` (docs/checks.md): the expectation is an object of expected values keyed by path into the final
 // state (`orders.A1001.status`, or nested objects compared whole); score = the fraction of keys whose
 // value deep-equals the state's; passes at 1.0. The final state is what `state_command` prints as
 // JSON in the sandbox after the agent finished (saved as artifact `state:<name>`, so re-grading

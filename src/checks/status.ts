@@ -1,4 +1,4 @@
-// The trial status from its error and verdicts, in the order of SPEC §11.3, and the trial score.
+// The trial status from its error and verdicts, in the order of docs/sandboxes.md#who-is-blamed-for-what, and the trial score.
 import type { ErrorValue } from '../errors.ts';
 import type { CheckVerdict, TrialStatus } from '../types.ts';
 
@@ -31,7 +31,7 @@ function statusOfError(error: ErrorValue | null): TrialStatus | null {
     case 'internal':
       return 'AGENT_ERROR';
     default:
-      // No error, or a `limit` (not a failure: graded on what was produced, SPEC §10).
+      // No error, or a `limit` (not a failure: graded on what was produced, docs/agents.md#the-conversation).
       return null;
   }
 }

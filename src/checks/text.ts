@@ -68,7 +68,7 @@ export function optionalTimeout(check: Record<string, unknown>, key = 'timeout_s
   return v;
 }
 
-/** An ungradable verdict: the check could not decide (SPEC §11), never a failure. */
+/** An ungradable verdict: the check could not decide (docs/checks.md), never a failure. */
 export function ungradable(reason: string, details?: Record<string, unknown>) {
   return { score: 0, passed: null, reason, ...(details ? { details } : {}) };
 }

@@ -1,4 +1,4 @@
-// Trajectory metrics (SPEC §11.2) over the trial's `tool_call` events, each paired with its
+// Trajectory metrics (docs/checks.md#trajectory-metrics) over the trial's `tool_call` events, each paired with its
 // `tool_result`. A call whose result says `denied: true` was not executed. Every metric passes at
 // 1.0. Expected calls come from the expectation: `[{tool, args}]` (a bare string names a tool).
 import type { CheckImpl, CheckInput } from './types.ts';

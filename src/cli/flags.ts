@@ -1,4 +1,4 @@
-// Command-line flags as the last configuration layer (SPEC §3, §5): a partial Config.
+// Command-line flags as the last configuration layer (docs/cli.md, docs/configuration.md): a partial Config.
 import { BenchrigError } from '../errors.ts';
 
 export interface RunFlags {

@@ -1,4 +1,4 @@
-// The command line (SPEC §3). No logic of its own: parse, call, map errors to exit codes.
+// The command line (docs/cli.md). No logic of its own: parse, call, map errors to exit codes.
 import { Command, CommanderError, Option } from 'commander';
 import { BenchrigError, describe, SandboxError } from '../errors.ts';
 import { HARNESS_VERSION } from '../run/run-dir.ts';

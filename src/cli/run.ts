@@ -1,4 +1,4 @@
-// `benchrig run`: flags → a run; the exit code is the gate's (SPEC §3).
+// `benchrig run`: flags → a run; the exit code is the gate's (docs/cli.md).
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { createRunConsole } from '../run/console.ts';

@@ -1,4 +1,4 @@
-// `${VAR}` / `${VAR:-default}` expansion in every string of a file layer (SPEC §5).
+// `${VAR}` / `${VAR:-default}` expansion in every string of a file layer (docs/configuration.md).
 // `$${` is an escape for a literal `${`. Expansion happens per file, before merging, so an error
 // can name the file and the key that held the reference.
 import { BenchrigError } from '../errors.ts';

@@ -1,4 +1,4 @@
-// Configuration layers and their merge (SPEC §5): tables merge, arrays and scalars replace, and
+// Configuration layers and their merge (docs/configuration.md): tables merge, arrays and scalars replace, and
 // every key path remembers which layer set it, so a validation error can name the file, the
 // environment variable or the flag to fix.
 import { formatPath, isPlainObject } from './expand.ts';
@@ -89,7 +89,7 @@ export function setPath(obj: Record<string, unknown>, path: string[], value: unk
 
 // ---- the environment layer -------------------------------------------------------------------
 
-/** Short forms of BENCHRIG_* (SPEC §3 flags, as environment variables). */
+/** Short forms of BENCHRIG_* (docs/cli.md flags, as environment variables). */
 const ENV_SHORT: Record<string, string[]> = {
   BENCHRIG_MODE: ['run', 'mode'],
   BENCHRIG_WORKERS: ['run', 'workers'],

@@ -1,4 +1,4 @@
-// Resolve the effective configuration (SPEC §5): read and expand each TOML layer, add the
+// Resolve the effective configuration (docs/configuration.md): read and expand each TOML layer, add the
 // environment and flags, merge (later wins), validate with the strict schema, and name the layer
 // that set a bad key in every error message.
 import { readFileSync } from 'node:fs';

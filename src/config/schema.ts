@@ -1,4 +1,4 @@
-// The configuration schema (SPEC §4–§5). One schema for every layer: configs/default.toml,
+// The configuration schema (docs/configuration.md). One schema for every layer: configs/default.toml,
 // benchmark.toml, --config, BENCHRIG_* and flags all merge into this shape. `plain(...)` marks
 // what may be shown even when it came from an environment variable (config/secrets.ts); anything
 // else that did is shown unexpanded, as it may be a secret.
@@ -96,7 +96,7 @@ const sandboxSchema = plain(z
     setup: secret(z.array(z.string())).default([]),
     cap_add: z.array(z.string()).default([]),
     shared: z.object({ source: z.string(), mount: z.string().default('/shared') }).strict().optional(),
-    /** A fleet of Docker Engines (SPEC §7); tls paths are relative to the file that sets them. */
+    /** A fleet of Docker Engines (docs/fleet.md); tls paths are relative to the file that sets them. */
     hosts: z.array(dockerHostSchema()).optional(),
     /** How long a failing fleet host stays out of placement (default 30). */
     host_cooldown_s: seconds().optional(),
@@ -116,7 +116,7 @@ export const limitsSchema = plain(z
   .strict());
 export type Limits = z.infer<typeof limitsSchema>;
 
-/** How grading is kept out of the agent's reach (SPEC §7). */
+/** How grading is kept out of the agent's reach (docs/sandboxes.md#how-grading-is-isolated-from-the-agent). */
 const gradingSchema = z
   .object({
     /** same: the agent's sandbox, restarted bare; fresh: a new container of the image with only `outputs` copied over. */
@@ -130,7 +130,7 @@ const gradingSchema = z
   })
   .strict();
 
-/** Metrics where higher is better: the only ones a gate may name (SPEC §12). */
+/** Metrics where higher is better: the only ones a gate may name (docs/reports.md#metrics). */
 export const GATE_METRICS = ['pass_rate', 'pass_all_k', 'pass_at_k', 'mean_score'] as const;
 
 export const configSchema = z
@@ -191,7 +191,7 @@ export const configSchema = z
         pull: z.boolean().default(false),
         /** `--network none`: no sandbox gets a network, whatever a sample or task asks for. */
         no_network: z.boolean().default(false),
-        /** Stop scheduling when the first N trials all fail with the same model error (SPEC §17); 0: off. */
+        /** Stop scheduling when the first N trials all fail with the same model error (docs/agents.md#circuit-breaker); 0: off. */
         circuit_breaker: z.number().int().min(0).default(5),
       })
       .strict())

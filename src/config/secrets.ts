@@ -1,4 +1,4 @@
-// What of the configuration may be shown (run.json, `config show`): SPEC §5 "secrets are never
+// What of the configuration may be shown (run.json, `config show`): docs/configuration.md "secrets are never
 // written to any output file". Three rules, in order:
 //  1. a value that came from an environment variable (`${VAR}` in a file, or BENCHRIG_*) is shown
 //     as the string written (`"session=${MY_KEY}"`, `"${BENCHRIG_LLM__API_KEY}"`), whatever its key

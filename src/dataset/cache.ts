@@ -1,4 +1,4 @@
-// The download cache for hub datasets (SPEC §15): `$BENCHRIG_CACHE` (default ~/.cache/benchrig).
+// The download cache for hub datasets (docs/benchmarks.md#hugging-face-datasets): `$BENCHRIG_CACHE` (default ~/.cache/benchrig).
 // Everything under a commit is immutable, so a file cached once is good forever; only the
 // branch -> commit resolutions under refs/ change, and they are kept so a branch still resolves
 // when the hub is unreachable. Every write is atomic (temp file + rename): an interrupted download

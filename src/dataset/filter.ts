@@ -1,4 +1,4 @@
-// Subsets of the dataset (SPEC §3): `--sample` picks ids, `--shuffle` reorders with a seeded PRNG
+// Subsets of the dataset (docs/cli.md): `--sample` picks ids, `--shuffle` reorders with a seeded PRNG
 // (same seed, same order, on every machine), then `--limit` keeps the first N.
 import { BenchrigError } from '../errors.ts';
 import type { Sample } from '../types.ts';

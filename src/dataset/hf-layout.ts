@@ -1,4 +1,4 @@
-// Which files of a hub dataset repository hold one config's split (SPEC §15). Pure: a list of
+// Which files of a hub dataset repository hold one config's split (docs/benchmarks.md#hugging-face-datasets). Pure: a list of
 // repository paths in, the split's data files out, so it is tested over many layouts without a hub.
 // The conventions follow the hub's own (the `datasets` library's defaults and the parquet
 // conversion on `refs/convert/parquet`); the first layout that has files for the config wins,

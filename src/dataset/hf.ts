@@ -1,4 +1,4 @@
-// Hugging Face hub datasets (SPEC §15), through @huggingface/hub: resolve the revision to a
+// Hugging Face hub datasets (docs/benchmarks.md#hugging-face-datasets), through @huggingface/hub: resolve the revision to a
 // commit, list the repository at that commit, pick the split's files (hf-layout.ts) and download
 // the missing ones into the cache (cache.ts). Returns local files; read.ts reads them with the
 // same readers as local datasets.

@@ -1,4 +1,4 @@
-// Raw rows -> Samples (SPEC §4): `[dataset.fields]` maps a sample field to a column (a field maps
+// Raw rows -> Samples (docs/benchmarks.md): `[dataset.fields]` maps a sample field to a column (a field maps
 // to itself when omitted), unmapped columns land in `metadata`, and every field is checked so a
 // bad row is refused at load with its file:line, never half-run.
 import { statSync } from 'node:fs';
@@ -137,7 +137,7 @@ export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
 }
 
 /**
- * A row's `sandbox` (SPEC §4): known keys of the right types; `build` a folder with a Dockerfile,
+ * A row's `sandbox` (docs/benchmarks.md#a-sandbox-per-sample): known keys of the right types; `build` a folder with a Dockerfile,
  * kept as written (relative to the benchmark folder: the version hashes it by that name).
  */
 function sampleSandbox(v: unknown, baseDir: string, fail: (what: string) => never, buildProblem: (rel: string) => string | null): SampleSandbox {

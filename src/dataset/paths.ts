@@ -1,4 +1,4 @@
-// Where a sample's `files` and `tests` may point (SPEC §4): map keys are paths under the sandbox's
+// Where a sample's `files` and `tests` may point (docs/benchmarks.md#paths-in-files-and-tests): map keys are paths under the sandbox's
 // workdir (or its .tests folder), a folder is one inside the benchmark folder. A dataset row is
 // as untrusted as the benchmark it ships with: a key like "../../etc/x", an absolute key, or a
 // folder that leads (itself or through a symlink inside it) out of the benchmark folder would put

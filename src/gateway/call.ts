@@ -47,7 +47,7 @@ const ZERO: CallSummary = { tokens: { input: 0, output: 0 }, toolCalls: [] };
 
 export async function handleCall(c: CallContext): Promise<void> {
   const { upstream, entry, res } = c;
-  const payload = withModel(c.raw, c.fields, upstream.model); // the run's model, whatever the CLI asked for (SPEC §17)
+  const payload = withModel(c.raw, c.fields, upstream.model); // the run's model, whatever the CLI asked for (docs/agents.md#the-model-gateway)
   const stream = fieldValue(c.raw, c.fields, 'stream') === true;
   const started = performance.now();
   // `fatal`: the gateway could not get an answer (upstream down after retries, replay miss, a broken

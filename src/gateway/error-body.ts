@@ -1,5 +1,5 @@
 // The gateway's own answers to the agent, in the error shape of the protocol it spoke, so that each
-// CLI prints the message. Status choice (../shared/cli-agents.md): all measured CLIs exit at once on a
+// CLI prints the message. Status choice (docs/agents.md#the-model-gateway): all measured CLIs exit at once on a
 // 400 invalid_request_error, but retry 429 and 5xx for minutes; so what must end the agent is a 400.
 import type { ServerResponse } from 'node:http';
 import type { Protocol } from './types.ts';

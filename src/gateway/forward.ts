@@ -1,4 +1,4 @@
-// One request to the upstream, with the run's retries (SPEC §10: 429, 5xx, network errors) done here,
+// One request to the upstream, with the run's retries (docs/agents.md#the-conversation: 429, 5xx, network errors) done here,
 // before the agent sees anything: every CLI would otherwise retry on its own, and each of its retries
 // would be a new call against the trial's budget. The upstream key is set here and nowhere else; of
 // the agent's headers only the protocol's version and beta switches are passed on.

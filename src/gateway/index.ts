@@ -1,4 +1,4 @@
-// The model gateway (SPEC §17), for the run and the installed agents: one per run, started before
+// The model gateway (docs/agents.md#the-model-gateway), for the run and the installed agents: one per run, started before
 // the first trial and closed after the last; each trial registers, hands `baseUrl` and `token` to
 // its sandbox, and unregisters when it ends.
 import type { LlmConfig } from '../config/schema.ts';

@@ -1,4 +1,4 @@
-// The run's model gateway (SPEC §17): one HTTP server for every trial of a run. It answers only
+// The run's model gateway (docs/agents.md#the-model-gateway): one HTTP server for every trial of a run. It answers only
 // requests that carry a registered trial's token, counts each model request against that trial's
 // budget before anything else, and forwards it to the upstream of its protocol (call.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';

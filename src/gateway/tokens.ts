@@ -1,4 +1,4 @@
-// Per-trial tokens (SPEC §17): the sandbox's API key. Random, unguessable, and valid only while the
+// Per-trial tokens (docs/agents.md#the-model-gateway): the sandbox's API key. Random, unguessable, and valid only while the
 // trial is registered; the gateway maps a request to its trial by it and by nothing else.
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';

@@ -1,4 +1,4 @@
-// The model gateway's public shapes (SPEC §17): what a run starts, what a trial registers and gets
+// The model gateway's public shapes (docs/agents.md#the-model-gateway): what a run starts, what a trial registers and gets
 // back, and what the gateway tells the trial. The installed-agent code plugs in here: it registers a
 // trial, hands `baseUrl` and `token` to the sandbox, and unregisters when the trial ends.
 import type { CacheMode } from '../llm/cache.ts';
@@ -76,7 +76,7 @@ export interface ModelGateway {
   start(): Promise<{ baseUrl: string }>;
   /**
    * Also answers on a unix socket (mode 0666): how a sandbox with no network reaches the gateway
-   * (SPEC §17, through a forwarder inside it). The listeners do not keep the process alive.
+   * (docs/agents.md#installed-agents, through a forwarder inside it). The listeners do not keep the process alive.
    */
   listenUnix(path: string): Promise<void>;
   register(trial: GatewayTrial): GatewayRegistration;

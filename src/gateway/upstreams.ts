@@ -1,4 +1,4 @@
-// Which endpoint serves which protocol (SPEC §17). `[llm]` is an OpenAI Chat Completions endpoint, as
+// Which endpoint serves which protocol (docs/agents.md#the-model-gateway). `[llm]` is an OpenAI Chat Completions endpoint, as
 // for the react agent. `[llm.responses]` and `[llm.anthropic]` add the OpenAI Responses and Anthropic
 // Messages APIs; without them those requests are refused. No translation between protocols: a
 // Messages request is never rewritten into a Chat Completions one (the mapping is lossy — thinking

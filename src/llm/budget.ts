@@ -1,4 +1,4 @@
-// The per-trial LLM-call budget (SPEC §10). A call is counted when it is attempted, before any
+// The per-trial LLM-call budget (docs/agents.md#the-conversation). A call is counted when it is attempted, before any
 // network, so the call past the limit never reaches the server. Retries of one call count once.
 import { LlmBudgetExceeded } from '../errors.ts';
 

@@ -1,4 +1,4 @@
-// The OpenAI-compatible model client (SPEC §5, §9, §10): budget first, then cache, then the network
+// The OpenAI-compatible model client (docs/configuration.md, docs/agents.md): budget first, then cache, then the network
 // with our own retries. Every call emits exactly one `llm_call` event; the api key never leaves
 // the SDK (no event, error or log carries it).
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai/error';

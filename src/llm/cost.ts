@@ -1,4 +1,4 @@
-// Cost of model calls (SPEC §10): only when `[llm] price = {input, output}` (USD per million tokens)
+// Cost of model calls (docs/agents.md#the-conversation): only when `[llm] price = {input, output}` (USD per million tokens)
 // is set; otherwise null, because a guessed price is worse than none.
 import type { LlmConfig } from '../config/schema.ts';
 

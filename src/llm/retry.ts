@@ -1,4 +1,4 @@
-// Retries for model calls (SPEC §5, §10): 429, 5xx, network errors and timeouts are transient;
+// Retries for model calls (docs/configuration.md, docs/agents.md#the-conversation): 429, 5xx, network errors and timeouts are transient;
 // 4xx client errors are not. Exponential backoff with full jitter, honouring retry-after headers.
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai/error';
 

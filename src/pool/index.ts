@@ -1,4 +1,4 @@
-// The three pools behind one interface (SPEC §8); the mode is already validated by the config schema.
+// The three pools behind one interface (docs/running.md#modes); the mode is already validated by the config schema.
 import { createForkPool } from './forks.ts';
 import { createInlinePool } from './inline.ts';
 import { createThreadPool } from './threads.ts';

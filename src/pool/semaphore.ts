@@ -3,7 +3,7 @@
 // remote pools, which grants its slots to workers by message.
 import { availableParallelism } from 'node:os';
 
-/** SPEC §3: `--max-sandboxes` defaults to 2 × CPU cores. */
+/** docs/cli.md: `--max-sandboxes` defaults to 2 × CPU cores. */
 export const defaultMaxSandboxes = () => 2 * availableParallelism();
 
 interface Waiter {

@@ -1,4 +1,4 @@
-// Build `evaluation_report.json` (SPEC §13) from result files, streaming: each result is read,
+// Build `evaluation_report.json` (docs/reports.md#files) from result files, streaming: each result is read,
 // folded into the metrics and the top lists, and dropped.
 import { offerSlowest, type SlowTrial } from './analysis.ts';
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Comparison of two runs (SPEC §12): tasks are matched by the hash of their input, never by row id,
+// Comparison of two runs (docs/reports.md#metrics): tasks are matched by the hash of their input, never by row id,
 // so renumbered or reordered datasets still compare. Pure: two reports in, one comparison out.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -130,7 +130,7 @@ export function matchTasks(base: TaskStats[], cur: TaskStats[]): { pairs: Array<
   return { pairs, removed: [...byKey.values()].flat() };
 }
 
-/** Why a run cannot be a baseline (SPEC §12: a run the agent answered nothing in), or null. */
+/** Why a run cannot be a baseline (docs/reports.md#metrics: a run the agent answered nothing in), or null. */
 export function answeredNothing(report: EvaluationReport): string | null {
   const m = report.metrics;
   if (m.n_trials === 0) return 'it has no trials';

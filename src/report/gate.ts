@@ -1,4 +1,4 @@
-// The benchmark's gate (SPEC §12): value >= threshold on a higher-is-better metric. A metric
+// The benchmark's gate (docs/reports.md#metrics): value >= threshold on a higher-is-better metric. A metric
 // without a value (nothing gradable) fails the gate: no evidence is not a pass. Neither is an
 // incomplete run: trials without a verdict (SANDBOX_ERROR, UNGRADABLE, AWAITING_REVIEW) are left
 // out of pass_rate, so 12 passes and 24 sandbox errors would read 1.0; the gate fails instead,

@@ -1,4 +1,4 @@
-// report.html (SPEC §13): one self-contained page per run. The summary is static HTML (every value
+// report.html (docs/reports.md#files): one self-contained page per run. The summary is static HTML (every value
 // escaped); the trials travel as JSON in a <script type="application/json"> block that no value can
 // break out of, and the inline script renders the tables page by page and a trial on click.
 // A strict CSP allows only this page's own style and script (by hash): no network, no injected code.

@@ -1,4 +1,4 @@
-// Every metric of SPEC §12, accumulated one trial at a time so a report never holds all results:
+// Every metric of docs/reports.md#metrics, accumulated one trial at a time so a report never holds all results:
 // only per-task counters, per-check counters and one execution time per trial are kept.
 import type { TrialResult, TrialStatus } from '../types.ts';
 import type { CheckStats, Metrics, TaskStats } from './types.ts';
@@ -9,7 +9,7 @@ export const STATUSES: readonly TrialStatus[] = [
 ];
 /** Statuses that count in pass_rate: errors of the agent and timeouts count as failures. */
 export const GRADABLE: ReadonlySet<TrialStatus> = new Set(['PASSED', 'FAILED', 'AGENT_ERROR', 'TIMEOUT']);
-/** Statuses of trials that ended without a verdict: the run is incomplete by their share (SPEC §12). */
+/** Statuses of trials that ended without a verdict: the run is incomplete by their share (docs/reports.md#metrics). */
 export const MISSING: readonly TrialStatus[] = ['SANDBOX_ERROR', 'UNGRADABLE', 'AWAITING_REVIEW'];
 
 export interface MetricsOptions {

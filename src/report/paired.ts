@@ -1,4 +1,4 @@
-// The difference of two runs' pass rates, paired over the tasks both graded (SPEC §12 matches
+// The difference of two runs' pass rates, paired over the tasks both graded (docs/reports.md#metrics matches
 // tasks by input hash). Each task contributes its own pass fraction in each run, so a task run
 // K times weighs as much as one run once; the interval is Student's t over the per-task
 // differences, which is what "paired" buys: the spread of task difficulty cancels out.

@@ -1,4 +1,4 @@
-// The output files' shapes as zod schemas (SPEC §13): the code validates with these, and
+// The output files' shapes as zod schemas (docs/reports.md#files): the code validates with these, and
 // scripts/gen-schemas.ts turns the very same definitions into the JSON Schemas under schemas/.
 // Objects are loose (extra keys allowed) so a newer writer's additions never break an older reader;
 // `schema_version` is what says a file changed shape.
@@ -47,7 +47,7 @@ export const runFileSchema = z
     pid: z.number().int().optional(),
     status: z.enum(['running', 'complete', 'interrupted', 'failed']),
   })
-  .meta({ title: 'benchrig run.json', description: 'What was run (SPEC §13)' });
+  .meta({ title: 'benchrig run.json', description: 'What was run (docs/reports.md#files)' });
 
 // --------------------------------------------------------------------------- results/<task-id>.json
 
@@ -112,7 +112,7 @@ export const resultFileSchema = z
     started_at: timestamp,
     finished_at: timestamp,
   })
-  .meta({ title: 'benchrig result file', description: 'One trial: results/<task-id>.json (SPEC §13)' });
+  .meta({ title: 'benchrig result file', description: 'One trial: results/<task-id>.json (docs/reports.md#files)' });
 
 // --------------------------------------------------------------------------- evaluation_report.json
 
@@ -192,7 +192,7 @@ export const reportFileSchema = z
     top_failures: z.array(topEntry),
     top_successes: z.array(topEntry),
   })
-  .meta({ title: 'benchrig evaluation_report.json', description: 'The evaluation of a run (SPEC §12, §13)' });
+  .meta({ title: 'benchrig evaluation_report.json', description: 'The evaluation of a run (docs/reports.md)' });
 
 /** Every shipped schema: file name under schemas/ → zod definition. */
 export const FILE_SCHEMAS = {

@@ -1,4 +1,4 @@
-// The shape of `evaluation_report.json` (SPEC §13) and of the metrics inside it (SPEC §12).
+// The shape of `evaluation_report.json` (docs/reports.md#files) and of the metrics inside it (docs/reports.md#metrics).
 import type { TrialStatus } from '../types.ts';
 
 export interface TimeStats {
@@ -8,7 +8,7 @@ export interface TimeStats {
   max: number | null;
 }
 
-/** SPEC §12. Rates over nothing are null (no evidence), never 0. */
+/** docs/reports.md#metrics. Rates over nothing are null (no evidence), never 0. */
 export interface Metrics {
   n_trials: number;
   n_tasks: number;
@@ -107,6 +107,6 @@ export interface EvaluationReport {
   comparison: unknown | null;
   top_failures: TopEntry[];
   top_successes: TopEntry[];
-  /** The slowest trials of the run (an addition to SPEC §13's keys, for the summary). */
+  /** The slowest trials of the run (listed in docs/reports.md#evaluation_reportjson, for the summary). */
   slowest_trials?: Array<{ task_id: string; status: string; execution_time_s: number }>;
 }

@@ -1,4 +1,4 @@
-// The run's circuit breaker (SPEC §17): when the first N trials to finish (default 5) all ended with
+// The run's circuit breaker (docs/agents.md#circuit-breaker): when the first N trials to finish (default 5) all ended with
 // the same model error (AGENT_ERROR kind 'llm': the model failed after its retries), the model side
 // is down, not the agent: scheduling stops (trials in flight finish) and the run exits 3 naming it.
 import type { TrialResult } from '../types.ts';

@@ -1,4 +1,4 @@
-// An environment per sample, at run time (SPEC §4, §7): before a trial whose sample brings its own
+// An environment per sample, at run time (docs/benchmarks.md#a-sandbox-per-sample, docs/sandboxes.md): before a trial whose sample brings its own
 // sandbox is scheduled, its image is found here, built once per distinct build context (tagged
 // `benchrig-env/<benchmark>:<content hash>`, reused by later runs until the context changes), or
 // pulled with `--pull`. At most `[run] max_builds` builds run at once, each under its timeout, its

@@ -1,4 +1,4 @@
-// `benchrig evaluate RUN_DIR` (SPEC §3, §6): re-grade the saved results without an agent or a new
+// `benchrig evaluate RUN_DIR` (docs/cli.md, docs/running.md): re-grade the saved results without an agent or a new
 // sandbox, then rebuild evaluation_report.json. Each result file is read once and streamed: it is
 // re-graded, rewritten only when its verdicts changed, folded into the report and dropped.
 import { readFile } from 'node:fs/promises';
@@ -21,7 +21,7 @@ import { resultFile } from '../trial/result.ts';
 import type { Sample, TrialResult } from '../types.ts';
 import { gateExitCode } from './orchestrator.ts';
 
-/** What run.json records that re-grading needs (SPEC §13). */
+/** What run.json records that re-grading needs (docs/reports.md#files). */
 export interface RunJson {
   run_id: string;
   benchmark: { name: string; version: string; dir: string; n_samples: number };

@@ -1,4 +1,4 @@
-// Before an installed agent's run (SPEC §17): the preset and its options checked, the combinations
+// Before an installed agent's run (docs/agents.md#installed-agents): the preset and its options checked, the combinations
 // it cannot serve refused (exit 2), its runtime installed into the host cache (once per machine),
 // the image checked for glibc, and the folder made where each worker's gateway puts its socket.
 import { mkdtempSync, chmodSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Before the first trial of a run whose agent needs a model (SPEC §17): each upstream it will use is
+// Before the first trial of a run whose agent needs a model (docs/agents.md#models): each upstream it will use is
 // asked once for its model list, so that a wrong URL or key fails the run in a second, not after
 // minutes of retries on every sample. Unreachable: exit 3 naming the URL; 401/403: exit 2 ("the key
 // for … was refused"); any other answer (404 included: not every endpoint lists models) passes.

@@ -1,4 +1,4 @@
-// Which wire APIs a run's agent calls its model with (SPEC §17): the upstreams checked at start.
+// Which wire APIs a run's agent calls its model with (docs/agents.md#the-model-gateway): the upstreams checked at start.
 import { installedSpec, isInstalledAgent } from '../agents/installed/resolve.ts';
 import type { Protocol } from '../gateway/types.ts';
 

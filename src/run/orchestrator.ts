@@ -1,4 +1,4 @@
-// One run (SPEC §6): validate everything, prepare what all trials share, schedule the trials on the
+// One run (docs/running.md): validate everything, prepare what all trials share, schedule the trials on the
 // chosen pool, then aggregate the result files into evaluation_report.json.
 import { hostname } from 'node:os';
 import { basename, extname, join, resolve } from 'node:path';
@@ -58,7 +58,7 @@ export interface RunOptions {
   signal: AbortSignal;
   /** `--resume RUN_DIR`: finish that run instead of starting one. */
   resume?: string;
-  /** `--baseline RUN_DIR|auto`: compare the report with that run (SPEC §12). */
+  /** `--baseline RUN_DIR|auto`: compare the report with that run (docs/reports.md#metrics). */
   baseline?: string;
   /** `--trace`: the OpenTelemetry exporter (default: OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set). */
   trace?: TraceMode;
@@ -90,7 +90,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const agentId = cfg.agent.id ?? (agentRef.module ? basename(agentRef.module, extname(agentRef.module)) : agentRef.name);
   const makePool = poolFor(cfg.run.mode);
   const sandbox = sandboxSpec(cfg);
-  // a fleet of Docker hosts (SPEC §7); none: the local daemon, as always
+  // a fleet of Docker hosts (docs/fleet.md); none: the local daemon, as always
   const fleetHosts = sandbox && (await resolveFleet(cfg, {
     benchmarkDir: benchmark.dir, configFile: opts.configFile && resolve(opts.cwd, opts.configFile), env: opts.env ?? process.env, flags: opts.flags, dockerHosts: opts.dockerHosts,
   }));
@@ -113,7 +113,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
         ensureImage: usesRunImage(benchmark.samples, cfg.sandbox), signal: opts.signal,
       })
     : null;
-  // An installed agent: refused now if it cannot work here, its runtime in the host cache (SPEC §17).
+  // An installed agent: refused now if it cannot work here, its runtime in the host cache (docs/agents.md#installed-agents).
   const installedAgent = await prepareInstalledAgent(cfg, agentRef.name, sandbox, opts.console.info);
   // The model side, once, before anything is written: a wrong URL or key is not 100% AGENT_ERROR.
   if (cfg.run.llm_cache !== 'replay') await checkModelEndpoints(cfg.llm, modelProtocols(agentRef.name, cfg.agent.options)).catch((err) => (installedAgent?.dispose(), Promise.reject(err)));
@@ -164,7 +164,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const runJsonGuard = guardRunJson(runDir, runJson, () => (opts.signal.aborted ? 'interrupted' : 'failed'));
   if (resumed) opts.console.info(`resuming ${runDir}: ${resumed.kept} trial(s) kept, ${toRun.length} to run`);
 
-  // The run span; every trial span, in whatever worker, is its child (SPEC §14).
+  // The run span; every trial span, in whatever worker, is its child (docs/telemetry.md).
   const runTrace = traceSettings && (await startRunTrace(traceSettings, {
     'benchrig.run.id': runId, 'benchrig.benchmark': benchmark.name, 'benchrig.benchmark.version': benchmark.version,
     'benchrig.agent': agentId, 'benchrig.mode': cfg.run.mode,
@@ -320,7 +320,7 @@ async function finishAfterStorageFailure(
   throw storageFailure(storage.path, storage.err, `the run stopped (${kept}run.json says failed). Free space, then finish it with --resume ${runDir}`);
 }
 
-/** `run`'s exit code (SPEC §3): 130 for an interrupted run, else the gate's. */
+/** `run`'s exit code (docs/cli.md): 130 for an interrupted run, else the gate's. */
 export function exitCode(report: EvaluationReport): number {
   return report.run.status === 'interrupted' ? 130 : gateExitCode(report);
 }

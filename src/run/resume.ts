@@ -1,4 +1,4 @@
-// `--resume RUN_DIR` (SPEC §3): keep every saved trial, run only the missing ones, and refuse when
+// `--resume RUN_DIR` (docs/cli.md): keep every saved trial, run only the missing ones, and refuse when
 // the benchmark version or the run's settings changed since, because mixing them would make the
 // report describe a run that never happened.
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// `benchrig review RUN_DIR TASK_ID --pass|--fail --reason TEXT` (SPEC §11): a human settles the
+// `benchrig review RUN_DIR TASK_ID --pass|--fail --reason TEXT` (docs/checks.md#manual): a human settles the
 // `manual` check of an AWAITING_REVIEW trial. The review is written into the check's verdict
 // (`details.review = {passed, reason, at}`, which re-grading keeps), the trial's status is decided
 // again, the result rewritten atomically, and the run's metrics and gate rebuilt from every result.

@@ -1,4 +1,4 @@
-// The run folder (SPEC §13): evals/<agent-id>/<benchmark>/<YYYYMMDD-HHMMSS>[-N]/ and run.json.
+// The run folder (docs/reports.md#files): evals/<agent-id>/<benchmark>/<YYYYMMDD-HHMMSS>[-N]/ and run.json.
 import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

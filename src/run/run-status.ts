@@ -1,4 +1,4 @@
-// run.json says `running` only while a process runs it (SPEC §13). The run settles it at its end;
+// run.json says `running` only while a process runs it (docs/reports.md#files). The run settles it at its end;
 // every other way out of the process but SIGKILL (a second Ctrl-C's process.exit, an uncaught
 // exception, a crash in a callback) passes through the 'exit' event, where it is settled
 // synchronously. A full disk is planned for: a small reserve file is kept in the run folder and

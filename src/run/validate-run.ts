@@ -1,4 +1,4 @@
-// `benchrig validate BENCH --run` (SPEC §3): prove a benchmark grades what it claims. The `oracle`
+// `benchrig validate BENCH --run` (docs/cli.md): prove a benchmark grades what it claims. The `oracle`
 // (the reference solutions) must pass every sample and `nop` (an empty reply) must pass none. Both
 // run one trial per sample in `single` mode into a temporary output folder, removed afterwards.
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// The storage driver's own quota for `[sandbox] disk`, where the daemon has one (SPEC §7). Docker
+// The storage driver's own quota for `[sandbox] disk`, where the daemon has one (docs/sandboxes.md#disk). Docker
 // takes `HostConfig.StorageOpt.size` only on some drivers (overlay2 on xfs mounted with pquota,
 // btrfs, zfs, devicemapper, windowsfilter) and refuses the create elsewhere, so each daemon is asked
 // once per process: its driver from `docker info`, then, when the driver might, one probe create.

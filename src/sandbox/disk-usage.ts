@@ -1,4 +1,4 @@
-// How much a container has written (SPEC §7 `[sandbox] disk`), measured from outside it: nothing
+// How much a container has written (docs/sandboxes.md#disk `[sandbox] disk`), measured from outside it: nothing
 // the agent runs or writes inside the container is trusted for this. On the daemon's own machine
 // the writable layer (overlay2's UpperDir) and any writable volume are walked directly, which costs
 // the daemon nothing; elsewhere (a tcp:// fleet host, a driver without UpperDir) Docker's own

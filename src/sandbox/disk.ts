@@ -1,4 +1,4 @@
-// `[sandbox] disk` (SPEC §7): a watch over what one sandbox has written while its agent works.
+// `[sandbox] disk` (docs/sandboxes.md#disk): a watch over what one sandbox has written while its agent works.
 // Measured from outside the container every second or two (disk-usage.ts); past the bound the
 // container is killed at once (so whatever writes stops writing) and the watch's signal aborts
 // with a DiskLimitExceeded, which ends the trial as AGENT_ERROR with limit `disk`. Where the

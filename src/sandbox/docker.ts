@@ -1,4 +1,4 @@
-// The Docker sandbox provider: one locked-down, labelled container per trial (SPEC §7).
+// The Docker sandbox provider: one locked-down, labelled container per trial (docs/sandboxes.md).
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
 import { SandboxError } from '../errors.ts';
@@ -206,7 +206,7 @@ async function removeQuietly(container: Docker.Container): Promise<void> {
 }
 
 /**
- * The container's create options: every SPEC §7 default, and nothing from the host but the shared
+ * The container's create options: every default of docs/sandboxes.md, and nothing from the host but the shared
  * volume and the harness's read-only toolbox volume (`toolbox`, see toolbox.ts), whose shell keeps
  * the container alive.
  */

@@ -1,5 +1,5 @@
 // Extracting archives that come out of a sandbox: the agent controls them, so nothing in them is
-// trusted (SPEC §7: only regular files and folders, no path outside the destination, size-capped).
+// trusted (docs/sandboxes.md: only regular files and folders, no path outside the destination, size-capped).
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Placement on a fleet of Docker hosts (SPEC §7), in the main process so that every worker sees
+// Placement on a fleet of Docker hosts (docs/fleet.md), in the main process so that every worker sees
 // one truth: each new sandbox goes to the healthy host with the most free capacity; a host that
 // fails a ping or a start cools down and comes back once it answers again; a host is prepared
 // (image built there, shared volume filled) once per run before its first sandbox.

@@ -1,4 +1,4 @@
-// The Docker hosts of a fleet (SPEC §7): where they come from ([[sandbox.hosts]], --docker-host,
+// The Docker hosts of a fleet (docs/fleet.md): where they come from ([[sandbox.hosts]], --docker-host,
 // or DOCKER_HOST/DOCKER_TLS_VERIFY/DOCKER_CERT_PATH as the Docker CLI reads them) and one dockerode
 // client per host and process, with the host's own TLS.
 import { readFileSync } from 'node:fs';

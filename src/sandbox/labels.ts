@@ -1,4 +1,4 @@
-// The labels every benchrig container and volume carries (SPEC §7). Cleanup finds leftovers by
+// The labels every benchrig container and volume carries (docs/sandboxes.md). Cleanup finds leftovers by
 // these alone, so they are the only record of who owns a container once a harness process dies.
 import os from 'node:os';
 

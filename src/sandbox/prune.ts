@@ -1,5 +1,5 @@
 // `benchrig sandbox prune`: removes the images benchrig built for samples' own environments (label
-// `benchrig.env`, SPEC §4), optionally only those older than a duration; never any other image.
+// `benchrig.env`, docs/benchmarks.md#a-sandbox-per-sample), optionally only those older than a duration; never any other image.
 import type Docker from 'dockerode';
 import { BenchrigError } from '../errors.ts';
 import { DEFAULT_DEADLINE_MS, docker, dockerMessage, statusOf, withDeadline } from './client.ts';

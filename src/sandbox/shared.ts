@@ -1,4 +1,4 @@
-// The run's shared volume (SPEC §4 [sandbox.shared]): filled once, mounted read-only in every sample.
+// The run's shared volume (docs/benchmarks.md [sandbox.shared]): filled once, mounted read-only in every sample.
 import os from 'node:os';
 import type Docker from 'dockerode';
 import { SandboxError } from '../errors.ts';

@@ -1,4 +1,4 @@
-// Removes what dead runs left behind, found by label alone (SPEC §7): at the start of every run,
+// Removes what dead runs left behind, found by label alone (docs/sandboxes.md): at the start of every run,
 // and by `benchrig sandbox cleanup`.
 import os from 'node:os';
 import type Docker from 'dockerode';

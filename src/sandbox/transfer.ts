@@ -1,5 +1,5 @@
 // Copying a path from one container to another (the agent's work into a fresh grading sandbox,
-// SPEC §7 `[grading] isolation = "fresh"`). The archive comes from the agent's container, so it is
+// docs/sandboxes.md#how-grading-is-isolated-from-the-agent `[grading] isolation = "fresh"`). The archive comes from the agent's container, so it is
 // filtered: regular files, folders and symlinks pass (a symlink resolves inside the target
 // container, which holds nothing of the harness's); hard links, devices and fifos are dropped, and
 // the total size is capped.

@@ -8,7 +8,7 @@ export interface ExecOptions {
   env?: Record<string, string>;
   stdin?: string;
   /**
-   * Run through the harness's own read-only shell and tools (SPEC §7): a string command goes to the
+   * Run through the harness's own read-only shell and tools (docs/sandboxes.md#how-grading-is-isolated-from-the-agent): a string command goes to the
    * toolbox's `sh -c`, and the toolbox's applets come first on PATH. Grading commands run this way.
    */
   trusted?: boolean;
@@ -16,7 +16,7 @@ export interface ExecOptions {
   user?: string;
 }
 
-/** What the daemon says of a sandbox after a failure: who is to blame depends on it (SPEC §7). */
+/** What the daemon says of a sandbox after a failure: who is to blame depends on it (docs/sandboxes.md). */
 export interface SandboxHealth {
   /** The daemon answered. */
   daemon: boolean;
@@ -34,7 +34,7 @@ export interface ExecResult {
   truncated: boolean;
 }
 
-/** What an agent gets as `ctx.sandbox` (SPEC §9). */
+/** What an agent gets as `ctx.sandbox` (docs/agents.md). */
 export interface Sandbox {
   readonly id: string;
   readonly image: string;
@@ -62,7 +62,7 @@ export interface SandboxSpec {
   workdir: string;
   network: 'none' | 'bridge';
   memory: string; // "512m"
-  /** `[sandbox] disk` ("10g"): what the sandbox may write (SPEC §7); absent: unbounded (hand-made specs). */
+  /** `[sandbox] disk` ("10g"): what the sandbox may write (docs/sandboxes.md#disk); absent: unbounded (hand-made specs). */
   disk?: string;
   cpus: number;
   pids: number;
@@ -71,17 +71,17 @@ export interface SandboxSpec {
   shared?: { volume: string; mount: string } | null;
   execTimeoutMs: number;
   maxOutputBytes: number;
-  /** Environment variables of the container (a task's own, SPEC §16). */
+  /** Environment variables of the container (a task's own, docs/benchmarks.md#harbor-task-folders). */
   env?: Record<string, string>;
   /** auto: string commands run under bash when the image has /bin/bash, else sh (Harbor's rule). */
   shell?: 'auto';
-  /** The fleet of Docker hosts (SPEC §7); absent or null: the local daemon, as without a fleet. */
+  /** The fleet of Docker hosts (docs/fleet.md); absent or null: the local daemon, as without a fleet. */
   fleet?: DockerHostSpec[] | null;
   /** The fleet host placed for this start (set per trial from its sandbox slot). */
   host?: string;
   /**
    * Host folders bind-mounted into the container: only an installed agent's read-only runtime
-   * cache and the folder of the model gateway's socket (SPEC §17); a benchmark cannot set them.
+   * cache and the folder of the model gateway's socket (docs/agents.md#the-model-gateway); a benchmark cannot set them.
    */
   mounts?: Array<{ source: string; target: string; readOnly: boolean }>;
 }
@@ -89,7 +89,7 @@ export interface SandboxSpec {
 export interface SandboxLabels {
   runId: string;
   sessionId: string;
-  /** The harness process (SPEC §7 benchrig.pid), not a worker's: the sweep keys on it. */
+  /** The harness process (docs/sandboxes.md benchrig.pid), not a worker's: the sweep keys on it. */
   pid?: number;
 }
 

@@ -47,7 +47,7 @@ export const ATTR = {
 export const STATUS_OK = 1;
 export const STATUS_ERROR = 2;
 
-/** Span names of SPEC §14. */
+/** Span names of docs/telemetry.md. */
 export const SPAN = {
   run: 'run',
   trial: 'trial',

@@ -1,4 +1,4 @@
-// The spans of SPEC §14. The run span lives in the main process; a trial's spans live wherever the
+// The spans of docs/telemetry.md. The run span lives in the main process; a trial's spans live wherever the
 // trial runs, parented on the run span through the traceparent in the RunContext.
 //
 // Inside a trial the tree is built from the trajectory events the Recorder already sees, so no span
@@ -210,7 +210,7 @@ class TrialTree implements TrialSpans {
     } else this.trial.setStatus({ code: STATUS_OK });
     this.trial.end();
     const ctx = this.trial.spanContext();
-    // As pass_rate counts them (SPEC §11.3): timeouts and agent errors fail; the rest have no verdict.
+    // As pass_rate counts them (docs/sandboxes.md#who-is-blamed-for-what): timeouts and agent errors fail; the rest have no verdict.
     const passed = r.status === 'PASSED' ? true : COUNTED_AS_FAILED.has(r.status) ? false : null;
     this.t.scores?.add({ traceId: ctx.traceId, spanId: ctx.spanId, passed, score: r.score, comment: `${r.task_id}: ${r.status}` });
   }

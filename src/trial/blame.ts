@@ -1,4 +1,4 @@
-// Who is to blame for a Docker failure once the agent had its sandbox (SPEC §7, §11.3). Before the
+// Who is to blame for a Docker failure once the agent had its sandbox (docs/sandboxes.md). Before the
 // agent's phase every failure is infrastructure. From then on the agent, root in its container, can
 // kill its processes, stop it, or break what a later step needs; only the daemon failing (no
 // answer, no such container: the agent has no Docker access to remove it) stays SANDBOX_ERROR.

@@ -1,4 +1,4 @@
-// The turn loop of SPEC §10. Hitting a limit is not an error: the trial is graded on what was said.
+// The turn loop of docs/agents.md#the-conversation. Hitting a limit is not an error: the trial is graded on what was said.
 import type { Agent, AgentReply, ChatMessage, LlmClient } from '../agents/types.ts';
 import { LimitExceeded } from '../errors.ts';
 import type { SimulatedUser } from '../user/types.ts';

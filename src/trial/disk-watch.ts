@@ -1,4 +1,4 @@
-// The agent phase under `[sandbox] disk` (SPEC §7): that is where the agent writes, so its sandbox
+// The agent phase under `[sandbox] disk` (docs/sandboxes.md#disk): that is where the agent writes, so its sandbox
 // is watched for exactly that long. Past the bound the phase's signal aborts with a
 // DiskLimitExceeded (an AGENT_ERROR for the lifecycle) and the trial's `metadata.limit` records it.
 import { sandboxSpecOf } from './per-trial.ts';

@@ -1,4 +1,4 @@
-// Phases 3 and 8 of a trial (SPEC §6): the sandbox with the sample's files and setup, then its
+// Phases 3 and 8 of a trial (docs/running.md): the sandbox with the sample's files and setup, then its
 // removal whatever happened; and the tests, copied in only after the agent finished.
 import { isAbsolute, posix, resolve } from 'node:path';
 import type { ErrorValue } from '../errors.ts';
@@ -21,7 +21,7 @@ export async function startEnvironment(s: Session): Promise<void> {
         const provider = s.provider;
         const start = (placed: SandboxSpec) => prepareEnvironment(provider, placed, run, input, s.sessionId, abort.signal);
         if (spec.fleet?.length) {
-          // A fleet (SPEC §7): placed on a host, and moved to another when that host fails to start it.
+          // A fleet (docs/fleet.md): placed on a host, and moved to another when that host fails to start it.
           ({ sandbox: s.sandbox, release: s.release } = await startOnFleet(run.runId, spec, opts.hooks?.acquireSandbox, start, abort.signal));
         } else {
           s.release = await opts.hooks?.acquireSandbox?.(abort.signal);
@@ -67,7 +67,7 @@ export async function cleanUp(s: Session, error: ErrorValue | null): Promise<voi
 }
 
 async function prepareEnvironment(provider: SandboxProvider, spec: SandboxSpec, run: RunContext, input: TrialInput, sessionId: string, signal: AbortSignal): Promise<Sandbox> {
-  // `[sandbox] setup` runs after the sample's files are in (SPEC §4), so the provider starts bare.
+  // `[sandbox] setup` runs after the sample's files are in (docs/benchmarks.md), so the provider starts bare.
   const sandbox = await provider.start({ ...spec, setup: [] }, { runId: run.runId, sessionId, pid: run.harnessPid }, signal);
   try {
     if (input.sample.files !== undefined) await sandbox.copyIn(source(run, input.sample.files), spec.workdir);

@@ -1,4 +1,4 @@
-// Phase 6 of a trial (SPEC §6): with the agent done, isolate the sandbox from it and copy the tests
+// Phase 6 of a trial (docs/running.md): with the agent done, isolate the sandbox from it and copy the tests
 // in (isolation.ts), let the benchmark's `collect` hook add final state and artifacts, and run
 // every check while the sandbox is alive.
 import { gradeTrial } from '../checks/grade.ts';

@@ -1,4 +1,4 @@
-// Benchmark hooks (SPEC §4): hooks.ts next to benchmark.toml, loaded by path inside the worker.
+// Benchmark hooks (docs/benchmarks.md#hooks): hooks.ts next to benchmark.toml, loaded by path inside the worker.
 import { importUserModule } from '../loader/user-module.ts';
 import type { Sample } from '../types.ts';
 import type { Sandbox } from '../sandbox/types.ts';

@@ -1,4 +1,4 @@
-// The first step of phase 6 (SPEC §7): a sandbox to grade in that the agent cannot reach. Nothing
+// The first step of phase 6 (docs/sandboxes.md): a sandbox to grade in that the agent cannot reach. Nothing
 // the agent started survives (the container is killed and started bare, or, with isolation =
 // "fresh", a new container of the image receives only the declared outputs); the tests are copied
 // in only then, over whatever the agent planted at their path; and every grading command runs

@@ -1,7 +1,7 @@
 // `[grading] keep` (a Harbor task's /logs/agent, /logs/verifier, /logs/artifacts): folders copied
 // out of the sandbox after grading into `<run>/trials/<task-id>/logs/<name>`, under the rules for
 // files that come out of a sandbox (regular files and folders only, nothing outside the
-// destination, size-capped: SPEC §7). The result names where each landed.
+// destination, size-capped: docs/sandboxes.md). The result names where each landed.
 import path from 'node:path';
 import type { Sandbox } from '../sandbox/types.ts';
 import type { Session } from './session.ts';

@@ -1,4 +1,4 @@
-// One trial, start to finish (SPEC §6): a function of serialisable input returning a serialisable
+// One trial, start to finish (docs/running.md): a function of serialisable input returning a serialisable
 // result, so that any pool can run it unchanged. Each phase is a short function of the session;
 // cleanup is in `finally` and cannot be skipped; the result file is written atomically.
 import { appendFileSync } from 'node:fs';

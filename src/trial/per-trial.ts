@@ -1,5 +1,5 @@
 // What a trial takes from its own sample rather than from the run (an environment per sample,
-// SPEC §4): its sandbox, resolved by the main process before the trial was scheduled, and its
+// docs/benchmarks.md): its sandbox, resolved by the main process before the trial was scheduled, and its
 // timeout. Pools read these too, so they live apart from the lifecycle.
 import { confineSandbox } from '../agents/installed/confine.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';

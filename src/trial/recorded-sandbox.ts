@@ -1,4 +1,4 @@
-// The sandbox an agent sees: every call is recorded as tool_call/tool_result events (SPEC §9),
+// The sandbox an agent sees: every call is recorded as tool_call/tool_result events (docs/agents.md),
 // and nothing but exec/readFile/writeFile is exposed.
 import type { ExecOptions, Sandbox } from '../sandbox/types.ts';
 import type { NewEvent } from '../types.ts';

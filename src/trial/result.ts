@@ -1,4 +1,4 @@
-// The result file of a trial (SPEC §13), built the same way whether the trial ran to its end or
+// The result file of a trial (docs/reports.md#files), built the same way whether the trial ran to its end or
 // its worker died under it, so the report and `evaluate` treat both alike.
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Phases 1–2 of a trial (SPEC §6): the task's identity and the session every later phase shares —
+// Phases 1–2 of a trial (docs/running.md): the task's identity and the session every later phase shares —
 // its id, abort signal (trial timeout, Ctrl-C), trajectory recorder, telemetry spans and timings.
 import { SandboxError } from '../errors.ts';
 import type { SandboxSlot } from '../sandbox/fleet.ts';

@@ -24,13 +24,13 @@ export interface RunContext {
   limits: Limits;
   sandbox: SandboxSpec | null;
   /**
-   * SPEC §7: where grading commands run; `outputs` are absolute paths (empty: the sandbox's workdir);
+   * docs/sandboxes.md#how-grading-is-isolated-from-the-agent: where grading commands run; `outputs` are absolute paths (empty: the sandbox's workdir);
    * `testsDir` where a sample's tests go (default `<workdir>/.tests`); `keep` folders copied out of
    * the sandbox after grading into `<run>/trials/<task-id>/`.
    */
   grading: { isolation: 'same' | 'fresh'; outputs: string[]; testsDir?: string; keep?: string[] };
   keepSandbox: boolean;
-  /** An installed agent (SPEC §17): its cached runtime and the gateway's socket folder; absent otherwise. */
+  /** An installed agent (docs/agents.md#installed-agents): its cached runtime and the gateway's socket folder; absent otherwise. */
   installed?: InstalledRun;
   llmCache: { mode: 'off' | 'record' | 'replay'; dir: string };
   /** The trace context of the run span, when telemetry is on. */

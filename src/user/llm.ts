@@ -1,4 +1,4 @@
-// An LLM plays the user (SPEC §10): the sample's instruction verbatim in its system prompt, the
+// An LLM plays the user (docs/agents.md#the-conversation): the sample's instruction verbatim in its system prompt, the
 // conversation with roles flipped, one message at a time, `###STOP###` anywhere ends it.
 import type { ChatMessage } from '../agents/types.ts';
 import type { SimulatedUser } from './types.ts';

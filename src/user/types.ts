@@ -1,4 +1,4 @@
-// The simulated-user seam (SPEC §10): given the session, the next user message or null to stop.
+// The simulated-user seam (docs/agents.md#the-conversation): given the session, the next user message or null to stop.
 import type { AgentReply, ChatMessage, LlmClient } from '../agents/types.ts';
 import type { Sample } from '../types.ts';
 

@@ -112,7 +112,7 @@ export function createWorkerLoop(send: (msg: WorkerMessage) => void, board?: Pha
           if (!state || !grant) return; // abandoned: the release we sent returns the slot
           state.waiting.delete(msg.reqId);
           let released = false;
-          // The slot carries its fleet host (SPEC §7); giving it back may report that host as failed.
+          // The slot carries its fleet host (docs/fleet.md); giving it back may report that host as failed.
           const release = (failed?: HostFailure) => {
             if (released) return;
             released = true;

@@ -153,7 +153,7 @@ describe('benchrig review', () => {
     expect(first.code).toBe(1); // missing evidence
 
     const pass = await runCli(['review', dir, 'a', '--pass', '--reason', 'polite and correct']);
-    // pass_rate 1/1 meets the threshold, but b still has no verdict: the run is incomplete (SPEC §12)
+    // pass_rate 1/1 meets the threshold, but b still has no verdict: the run is incomplete (docs/reports.md#metrics)
     expect(pass.code).toBe(1);
     expect(report(dir).gate).toMatchObject({ passed: false, value: 1, detail: 'incomplete: 1 of 2 trials without a verdict' });
     const a = results(dir).find((x) => x.task_id === 'a');

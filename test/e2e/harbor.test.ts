@@ -1,4 +1,4 @@
-// Published benchmarks as they are (SPEC §16): Harbor task folders run unchanged, every task in its
+// Published benchmarks as they are (docs/benchmarks.md#harbor-task-folders): Harbor task folders run unchanged, every task in its
 // own environment, graded by its verifier's reward; and jsonl rows that bring their own sandbox.
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// The circuit breaker through the real CLI (SPEC §17): a model that answers the start-time check and
+// The circuit breaker through the real CLI (docs/agents.md#circuit-breaker): a model that answers the start-time check and
 // then drops every call fails the first N trials with one connection error; the run stops there,
 // exits 3 naming the error, and its report says how many trials never started.
 import { writeFileSync } from 'node:fs';

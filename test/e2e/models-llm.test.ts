@@ -49,7 +49,7 @@ describe('models: client, retries and simulated users', () => {
       env: modelEnv(`http://127.0.0.1:${port}/v1`),
       timeoutMs: 60_000,
     });
-    // One GET /models, no retries per sample (SPEC §17): seconds, not minutes of AGENT_ERRORs.
+    // One GET /models, no retries per sample (docs/agents.md#models): seconds, not minutes of AGENT_ERRORs.
     expect(Date.now() - t0).toBeLessThan(20_000);
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toContain(`the model endpoint http://127.0.0.1:${port}/v1/models is unreachable (ECONNREFUSED)`);

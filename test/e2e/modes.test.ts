@@ -10,7 +10,7 @@ const hasDocker = await requireDocker();
 const BENCHMARKS = readdirSync(join(REPO, 'benchmarks'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
 
 // No model is reachable in tests: the judge and the models fail fast (nothing listens on port 9),
-// so llm_judge checks are ungradable and the deterministic checks decide, as SPEC §11 says.
+// so llm_judge checks are ungradable and the deterministic checks decide, as docs/checks.md says.
 function offlineModels(): string {
   const file = join(tempDir(), 'offline.toml');
   writeFileSync(file, '[llm]\nbase_url = "http://127.0.0.1:9/v1"\nmax_retries = 0\ntimeout_s = 5\n');

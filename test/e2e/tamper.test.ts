@@ -1,4 +1,4 @@
-// An agent must not be able to move its own score (SPEC §7, §11.3): every attack of a hostile agent
+// An agent must not be able to move its own score (docs/sandboxes.md): every attack of a hostile agent
 // on grading, run through the real CLI in real Docker sandboxes. None of these agents solves its
 // task; each tries to pass anyway, and each must end FAILED (or AGENT_ERROR), counted in pass_rate.
 import { join } from 'node:path';

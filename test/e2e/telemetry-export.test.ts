@@ -29,7 +29,7 @@ const runReact = (server: ModelServer, mode: string, out: string, env: Record<st
 const named = (spans: CollectedSpan[], name: string) => spans.filter((s) => s.name === name);
 const childrenOf = (spans: CollectedSpan[], parent: CollectedSpan) => spans.filter((s) => s.parentSpanId === parent.spanId);
 
-/** The tree of SPEC §14 for a run of mini-shell's first two samples by the scripted react agent. */
+/** The tree of docs/telemetry.md for a run of mini-shell's first two samples by the scripted react agent. */
 function expectRunTree(spans: CollectedSpan[], resultFiles: any[]) {
   const traceIds = new Set(spans.map((s) => s.traceId));
   expect(traceIds.size).toBe(1);

@@ -28,7 +28,7 @@ export async function benchrigContainers(runId?: string): Promise<Docker.Contain
   return docker().listContainers({ all: true, filters: JSON.stringify(runFilter(runId)) });
 }
 
-/** A sandbox spec for tests: the busybox image, SPEC defaults, small limits. */
+/** A sandbox spec for tests: the busybox image, the defaults of docs/configuration.md, small limits. */
 export function testSpec(overrides: Partial<SandboxSpec> = {}): SandboxSpec {
   return {
     image: TEST_IMAGE,

@@ -1,4 +1,4 @@
-// The installed agent (SPEC §17): one trial's CLI in the sandbox, behind the worker's model gateway.
+// The installed agent (docs/agents.md#installed-agents): one trial's CLI in the sandbox, behind the worker's model gateway.
 // Each turn runs the CLI headless (later turns continue its own session); its model calls become the
 // trial's llm_call/tool_call events through the gateway; a spent budget ends the trial with
 // `llm_budget`, a model failure as AGENT_ERROR kind 'llm'. Its exit code, stdout and stderr (capped

@@ -1,4 +1,4 @@
-// Installing an agent once per machine (SPEC §17): its npm package, and a Node runtime, go into
+// Installing an agent once per machine (docs/agents.md#installed-agents): its npm package, and a Node runtime, go into
 // benchrig's cache outside any repository ($BENCHRIG_CACHE/agents, default /var/cache/benchrig) and
 // are bind-mounted read-only into the sandbox. Nothing is downloaded at trial time; a folder is used
 // only once complete (installed beside it, marked, then renamed), so a half-made install is never.

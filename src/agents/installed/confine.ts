@@ -1,4 +1,4 @@
-// The sandbox of an installed agent (SPEC §17): no network at all (`--network none`), the agent's
+// The sandbox of an installed agent (docs/agents.md#installed-agents): no network at all (`--network none`), the agent's
 // runtime from the host cache read-only, and the folder holding the gateway's unix sockets, also
 // read-only (connecting to a socket needs no write access to its mount). A forwarder inside the
 // sandbox turns 127.0.0.1:18080 into that socket, so the gateway is the only thing it can reach.

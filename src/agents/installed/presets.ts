@@ -1,4 +1,4 @@
-// The built-in installed agents (SPEC §17), as measured in ../shared/cli-agents.md: the headless
+// The built-in installed agents (docs/agents.md#installed-agents): the headless
 // command, the environment pointing each at the gateway, and the switches that stop it calling
 // home (telemetry, update checks, model lists, plugin downloads): the sandbox has no route out, and a
 // CLI waiting on a lookup that cannot succeed is slow, not wrong.

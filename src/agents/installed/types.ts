@@ -1,4 +1,4 @@
-// The installed-agent seam (SPEC §17): everything benchrig needs to know of a CLI agent that runs
+// The installed-agent seam (docs/agents.md#installed-agents): everything benchrig needs to know of a CLI agent that runs
 // inside the sandbox — what to install on the host, how to run one instruction headless, the
 // environment and config files that point it at the model gateway, and what to collect afterwards.
 import type { Protocol } from '../../gateway/types.ts';

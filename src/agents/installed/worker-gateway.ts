@@ -1,4 +1,4 @@
-// One model gateway per worker process or thread (SPEC §17), started by its first installed-agent
+// One model gateway per worker process or thread (docs/agents.md#installed-agents), started by its first installed-agent
 // trial. Why per worker and not one in the main process: the gateway's callbacks (llm_call and
 // tool_call events, the budget stop, model errors) must reach the trial's recorder, which lives in
 // the worker; a gateway beside it needs no new pool messages, and it is cheap (one HTTP server).

@@ -1,4 +1,4 @@
-// Harbor task folders as a benchmark (SPEC §16): one task, one sample, in its own environment,
+// Harbor task folders as a benchmark (docs/benchmarks.md#harbor-task-folders): one task, one sample, in its own environment,
 // graded by the built-in `reward` check. The paths inside the container are Harbor's: the agent's
 // logs in /logs/agent, the verifier's in /logs/verifier, artifacts in /logs/artifacts, the tests in
 // /tests, the oracle's solution in /solution.

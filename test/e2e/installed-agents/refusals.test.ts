@@ -1,4 +1,4 @@
-// What an installed agent cannot do is refused at start through the real CLI (SPEC §17): exit 2, one
+// What an installed agent cannot do is refused at start through the real CLI (docs/agents.md#installed-agents): exit 2, one
 // line naming the fix, nothing written, and nothing downloaded.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// The same trials give the same statuses, verdicts and responses in every mode (SPEC §8), driven
+// The same trials give the same statuses, verdicts and responses in every mode (docs/running.md#modes), driven
 // through runBenchmark exactly as `benchrig run --mode …` does.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -20,7 +20,7 @@ const reply = (scores: Record<string, unknown>) =>
   JSON.stringify(Object.fromEntries(Object.entries(scores).map(([k, s]) => [k, { score: s, reasoning: `why ${k}` }])));
 
 describe('llm_judge verdict (hand-computed)', () => {
-  it('takes the weighted average and honours floors, with the reason of SPEC §11.1', () => {
+  it('takes the weighted average and honours floors, with the reason of docs/checks.md#llm_judge', () => {
     // (2·4 + 0.5·3) / 2.5 = 3.8 ≥ 3.5, but disclaimer_present 3 < floor 4
     const v = verdictFromReply(judgeSpec(advice()), reply({ correct: 4, disclaimer_present: 3 }));
     expect(v.passed).toBe(false);

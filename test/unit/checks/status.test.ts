@@ -5,7 +5,7 @@ import type { CheckVerdict } from '../../../src/types.ts';
 const v = (passed: boolean | null, score: number, type = 'exact'): CheckVerdict => ({ name: `${type}-${score}`, type, passed, score, reason: '' });
 const decide = (extra: Partial<StatusInput>) => decideStatus({ error: null, verdicts: [], blocked: false, blocksAreSuccess: false, ...extra });
 
-describe('decideStatus (SPEC §11.3 order)', () => {
+describe('decideStatus (docs/sandboxes.md#who-is-blamed-for-what order)', () => {
   it('sandbox error wins over everything, score from verdicts or null', () => {
     expect(decide({ error: { kind: 'sandbox', message: 'x' }, verdicts: [v(true, 1)], blocked: true, blocksAreSuccess: true })).toEqual({ status: 'SANDBOX_ERROR', score: 1 });
     expect(decide({ error: { kind: 'sandbox', message: 'x' } })).toEqual({ status: 'SANDBOX_ERROR', score: null });

@@ -23,7 +23,7 @@ const failing = (name: string, reason: string) => ({ name, type: 'exact', passed
 const passing = (name: string, reason: string) => ({ name, type: 'exact', passed: true, score: 1, reason });
 
 describe('buildReport', () => {
-  it('has every top-level key of SPEC §13, plus only the documented slowest_trials', async () => {
+  it('has every top-level key of docs/reports.md#files, plus only the documented slowest_trials', async () => {
     const r = await buildReport(base([trial('a', 'PASSED')], { gate: { metric: 'pass_rate', threshold: 0.5 } }));
     expect(Object.keys(r).sort()).toEqual(
       ['agent', 'benchmark', 'checks', 'comparison', 'gate', 'metrics', 'run', 'schema_version', 'slowest_trials', 'tasks', 'top_failures', 'top_successes'].sort(),

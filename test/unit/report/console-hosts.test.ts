@@ -1,4 +1,4 @@
-// The summary's per-host lines on a fleet run (the report's `hosts` key, SPEC §7).
+// The summary's per-host lines on a fleet run (the report's `hosts` key, docs/fleet.md).
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../../src/report/aggregate.ts';
 import { formatSummary } from '../../../src/report/console.ts';

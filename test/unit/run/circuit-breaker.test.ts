@@ -1,4 +1,4 @@
-// The run's circuit breaker (SPEC §17): the first N finished trials decide; only the same model error
+// The run's circuit breaker (docs/agents.md#circuit-breaker): the first N finished trials decide; only the same model error
 // in all of them trips it, and then the trials not yet handed out are never started.
 import { describe, expect, it } from 'vitest';
 import { ModelCircuitBreaker } from '../../../src/run/circuit-breaker.ts';

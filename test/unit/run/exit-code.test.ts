@@ -9,7 +9,7 @@ const report = (status: string, gatePassed: boolean | null, sandboxErrors: numbe
     gate: gatePassed === null ? null : { passed: gatePassed },
   }) as unknown as EvaluationReport;
 
-describe('exit codes (SPEC §3)', () => {
+describe('exit codes (docs/cli.md)', () => {
   it('run: 130 when interrupted, else the gate: 1 failed, 3 all infrastructure errors, 0 otherwise', () => {
     expect(exitCode(report('interrupted', true, 0))).toBe(130);
     expect(exitCode(report('complete', false, 0))).toBe(1);

@@ -1,4 +1,4 @@
-// The start-time model check (SPEC §17) against real HTTP servers on loopback: what a user sees when
+// The start-time model check (docs/agents.md#models) against real HTTP servers on loopback: what a user sees when
 // the URL or the key is wrong, and that a server without a model list is not refused.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

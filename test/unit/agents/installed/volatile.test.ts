@@ -1,4 +1,4 @@
-// The presets' volatile patterns (SPEC §17 "--llm-cache with CLIs"): two runs of the same trial send
+// The presets' volatile patterns (docs/agents.md#installed-agents "--llm-cache with CLIs"): two runs of the same trial send
 // requests that differ only in what the CLI makes up per run, and those must share a cache key; a
 // real difference (another tool output) must not. The requests are shaped as the CLIs sent them.
 import { describe, expect, it } from 'vitest';
