@@ -23,6 +23,22 @@ export interface ErrorValue {
   stack?: string;
   /** Set false when running the trial again could not help (infrastructure errors only). */
   retryable?: boolean;
+  /** What the sandbox provider knew of the sandbox when a failure was blamed. */
+  sandbox?: SandboxFacts;
+}
+
+/** What the sandbox provider says of a sandbox after a failure: who is to blame depends on it (docs/sandboxes.md). */
+export interface SandboxFacts {
+  /** The daemon answered a fresh connection, and it is the one the sandbox started on (it never went away since). */
+  daemon: boolean;
+  /** Why the daemon does not count, when it does not. */
+  lost?: string;
+  /** gone: removed (never by the agent, which has no Docker access); unknown: the daemon did not say. */
+  state: 'running' | 'stopped' | 'gone' | 'unknown';
+  exitCode?: number;
+  oomKilled?: boolean;
+  /** Docker itself stopped it (a kill through its API, as its shutdown does), not a process inside. */
+  killedByDocker?: boolean;
 }
 
 /** An error a user can cause or fix: printed as one line, never with a stack trace. */
@@ -69,6 +85,8 @@ export class SandboxError extends Error {
     readonly cause?: unknown,
     /** false: retrying with a fresh sandbox would fail the same way (a failing setup command). */
     readonly retryable = true,
+    /** The daemon answered this failure itself (an HTTP status), rather than timing out or dropping the connection. */
+    readonly answered = typeof (cause as { statusCode?: unknown } | null | undefined)?.statusCode === 'number',
   ) {
     super(message);
     this.name = 'SandboxError';

@@ -1,5 +1,7 @@
 // One dockerode client per process, a deadline for every Docker call, and the reachability check
 // that turns a missing daemon into one clear message (exit 3) instead of a stack trace.
+import http from 'node:http';
+import https from 'node:https';
 import { createRequire } from 'node:module';
 import type Docker from 'dockerode';
 import { BenchrigError, SandboxError, describe } from '../errors.ts';
@@ -35,6 +37,26 @@ let client: Docker | undefined;
 export function docker(): Docker {
   client ??= new (Dockerode())();
   return client;
+}
+
+const fresh = new WeakMap<Docker, Docker>();
+
+/**
+ * A client for the same daemon whose every request opens its own connection. A daemon shutting
+ * down stops accepting connections at once but goes on answering kept-alive ones until it exits
+ * ("container is not running", its ping), so only a fresh connection tells whether it is still there.
+ */
+export function freshClient(client: Docker): Docker {
+  let f = fresh.get(client);
+  if (!f) {
+    const modem = client.modem as { protocol?: string; agent?: { options?: { rejectUnauthorized?: boolean } } };
+    const agent = modem.protocol === 'https'
+      ? new https.Agent({ keepAlive: false, rejectUnauthorized: modem.agent?.options?.rejectUnauthorized ?? true })
+      : new http.Agent({ keepAlive: false });
+    f = new (Dockerode())({ modem: Object.assign(Object.create(Object.getPrototypeOf(modem)), modem, { agent }) } as Docker.DockerOptions);
+    fresh.set(client, f);
+  }
+  return f;
 }
 
 /** Where we talk to Docker, for messages. */

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
 import { SandboxError } from '../errors.ts';
 import type { ExecOptions, ExecResult, Sandbox, SandboxHealth, SandboxLabels, SandboxProvider, SandboxSpec } from './types.ts';
-import { checkDocker, DEFAULT_DEADLINE_MS, docker, dockerEndpoint, dockerMessage, sleep, statusOf, withDeadline } from './client.ts';
+import { checkDocker, DEFAULT_DEADLINE_MS, docker, dockerEndpoint, dockerMessage, freshClient, sleep, statusOf, withDeadline } from './client.ts';
+import { killedByDocker, sameDaemon, timeMs, watchDaemon } from './daemon-watch.ts';
 import { withStorageQuota } from './disk-quota.ts';
 import { copyIn, copyOut, inContainer, readFile, writeFile, type ExtractReport } from './copy.ts';
 import { runExec } from './exec.ts';
@@ -21,6 +22,8 @@ const HEALTH_DEADLINE_MS = 5_000;
 
 export class DockerSandbox implements Sandbox {
   readonly id: string;
+  /** The epoch of its daemon's events watch when it started (daemon-watch.ts); undefined: not watched. */
+  daemonEpoch: number | undefined;
   constructor(
     readonly container: Docker.Container,
     readonly image: string,
@@ -62,6 +65,8 @@ export class DockerSandbox implements Sandbox {
   /** SIGKILL to the container's init ends every process in it at once; the start runs only the toolbox's keep-alive. */
   async restart(): Promise<void> {
     const what = `restart ${this.id.slice(0, 12)}`;
+    // Started bare on a daemon that came back since, it would be graded on work the daemon cut short.
+    if (!sameDaemon(this.client, this.daemonEpoch)) throw new SandboxError(`could not restart the sandbox for grading: ${LOST}`, undefined, true, false);
     try {
       await withDeadline(this.container.kill(), DEFAULT_DEADLINE_MS, what).catch((err) => {
         if (statusOf(err) !== 409) throw err; // 409: not running (the agent stopped it already)
@@ -74,18 +79,40 @@ export class DockerSandbox implements Sandbox {
     }
   }
 
+  /**
+   * Asked on fresh connections: a daemon that is shutting down still answers kept-alive ones (its
+   * ping, "exited 143" for the containers it is stopping) but no longer accepts new ones.
+   */
   async health(): Promise<SandboxHealth> {
+    const client = freshClient(this.client);
     try {
-      await withDeadline(this.client.ping(), HEALTH_DEADLINE_MS, 'ping');
+      await withDeadline(client.ping(), HEALTH_DEADLINE_MS, 'ping');
     } catch {
-      return { daemon: false, state: 'unknown' };
+      return { daemon: false, lost: 'the daemon does not answer', state: 'unknown' };
     }
+    let State: Docker.ContainerInspectInfo['State'];
     try {
-      const { State } = await withDeadline(this.container.inspect(), HEALTH_DEADLINE_MS, 'inspect');
-      return { daemon: true, state: State.Running ? 'running' : 'stopped', exitCode: State.ExitCode, oomKilled: State.OOMKilled };
+      ({ State } = await withDeadline(client.getContainer(this.id).inspect(), HEALTH_DEADLINE_MS, 'inspect'));
     } catch (err) {
-      return statusOf(err) === 404 ? { daemon: true, state: 'gone' } : { daemon: false, state: 'unknown' };
+      if (statusOf(err) !== 404) return { daemon: false, lost: 'the daemon does not answer', state: 'unknown' };
+      return this.sameDaemon() ?? { daemon: true, state: 'gone' };
     }
+    const lost = this.sameDaemon(); // after the inspect: a daemon gone meanwhile counts
+    if (lost) return { ...lost, state: 'unknown' };
+    if (State.Dead) return { daemon: true, state: 'gone' }; // a removal that failed: never the agent's doing
+    const killed = killedByDocker(this.client, this.id, timeMs(State.StartedAt));
+    return {
+      daemon: true,
+      state: State.Running ? 'running' : 'stopped',
+      exitCode: State.ExitCode,
+      oomKilled: State.OOMKilled,
+      ...(killed ? { killedByDocker: true } : {}),
+    };
+  }
+
+  /** undefined while the daemon is the one the sandbox started on, else why not. */
+  private sameDaemon(): SandboxHealth | undefined {
+    return sameDaemon(this.client, this.daemonEpoch) ? undefined : { daemon: false, lost: LOST, state: 'unknown' };
   }
 
   transfer(path: string, target: Sandbox, opts?: { maxBytes?: number }): Promise<void> {
@@ -94,6 +121,7 @@ export class DockerSandbox implements Sandbox {
   }
 }
 
+const LOST = 'its Docker daemon went away during the trial (its events stream broke)';
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /** bash when the image has it (asked with the toolbox's test, before the agent ran anything), else sh. */
@@ -134,11 +162,13 @@ export class DockerProvider implements SandboxProvider {
       signal?.throwIfAborted();
       let container: Docker.Container | undefined;
       try {
-        const [toolbox, path] = await Promise.all([ensureToolbox(spec.image, client), imagePath(client, spec.image)]);
+        // The daemon is watched from before the container exists, so that nothing it does to it goes unseen.
+        const [toolbox, path, epoch] = await Promise.all([ensureToolbox(spec.image, client), imagePath(client, spec.image), watchDaemon(client)]);
         const options = await withStorageQuota(createOptions(spec, labels, toolbox), client, host ?? `local:${dockerEndpoint()}`, spec.disk ? parseMemory(spec.disk) : null, labels);
         container = await withDeadline(client.createContainer(options), DEFAULT_DEADLINE_MS, 'create container');
         await withDeadline(container.start(), DEFAULT_DEADLINE_MS, 'start container');
         const sandbox = new DockerSandbox(container, spec.image, spec.workdir, spec, client, host, path);
+        sandbox.daemonEpoch = epoch;
         if (spec.shell === 'auto') sandbox.shell = await shellOf(sandbox);
         await runSetup(this, sandbox, spec.setup ?? []);
         return sandbox;

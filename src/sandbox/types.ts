@@ -1,5 +1,6 @@
 // The sandbox provider seam (after Inspect AI's SandboxEnvironment). Docker is one provider;
 // remote hosts or Kubernetes would be others without touching trial/.
+import type { SandboxFacts } from '../errors.ts';
 import type { DockerHostSpec } from './hosts.ts';
 
 export interface ExecOptions {
@@ -16,15 +17,8 @@ export interface ExecOptions {
   user?: string;
 }
 
-/** What the daemon says of a sandbox after a failure: who is to blame depends on it (docs/sandboxes.md). */
-export interface SandboxHealth {
-  /** The daemon answered. */
-  daemon: boolean;
-  /** gone: removed (never by the agent, which has no Docker access); unknown: the daemon did not say. */
-  state: 'running' | 'stopped' | 'gone' | 'unknown';
-  exitCode?: number;
-  oomKilled?: boolean;
-}
+/** What the daemon says of a sandbox after a failure (asked afresh, never over a kept-alive connection). */
+export type SandboxHealth = SandboxFacts;
 
 export interface ExecResult {
   exitCode: number;

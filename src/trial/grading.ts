@@ -4,7 +4,7 @@
 import { gradeTrial } from '../checks/grade.ts';
 import type { CheckVerdict } from '../types.ts';
 import type { AgentPhaseOutcome } from './agent-phase.ts';
-import { isolateForGrading } from './isolation.ts';
+import { confirmHost, gradesInSandbox, isolateForGrading } from './isolation.ts';
 import { keepFolders } from './keep.ts';
 import { bounded, timed, type Session } from './session.ts';
 
@@ -33,6 +33,8 @@ export async function collectAndGrade(s: Session, outcome: AgentPhaseOutcome | u
       });
       for (const v of verdicts) recorder.record({ type: 'check', name: v.name, passed: v.passed, score: v.score, reason: v.reason });
       const kept = await keepFolders(s, sandbox);
+      // Commands its daemon cut short (a host going away) read as failed checks: not verdicts.
+      if (sandbox && gradesInSandbox(s)) await confirmHost(sandbox, 'its checks ran on a sandbox that went away');
       return { verdicts, artifacts: Object.keys(kept).length ? { ...artifacts, kept } : artifacts, finalState };
     });
   } catch (err) {

@@ -6,7 +6,7 @@
 import { SandboxError } from '../errors.ts';
 import { getCheck } from '../checks/index.ts';
 import type { ExecOptions, ExecResult, Sandbox } from '../sandbox/types.ts';
-import { agentsFault } from './blame.ts';
+import { agentsFault, sandboxLost } from './blame.ts';
 import { copyTests, testsDirOf } from './environment.ts';
 import { sandboxSpecOf } from './per-trial.ts';
 import type { Session } from './session.ts';
@@ -47,10 +47,22 @@ async function startFresh(s: Session): Promise<Sandbox> {
   return s.gradingSandbox;
 }
 
-/** A harness step in the sandbox that must succeed; failing is the agent's doing (it owns the files). */
+/** A harness step in the sandbox that must succeed; failing is the agent's doing (it owns the files), unless the host was lost meanwhile. */
 async function trustedOk(sandbox: Sandbox, cmd: string, what: string): Promise<void> {
   const r = await sandbox.exec(cmd, { trusted: true, cwd: '/' });
-  if (r.exitCode !== 0) throw new Error(`could not ${what} (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim().slice(-300)}`);
+  if (r.exitCode === 0) return;
+  const message = `could not ${what} (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim().slice(-300)}`;
+  await confirmHost(sandbox, message);
+  throw new Error(message);
+}
+
+/**
+ * Throws a SandboxError (infrastructure, retried) when the sandbox's host was lost: a daemon shutting
+ * down ends commands (exit 137, 143) that read like failures, and those verdicts are not the agent's.
+ */
+export async function confirmHost(sandbox: Sandbox, what: string): Promise<void> {
+  const health = await sandbox.health();
+  if (sandboxLost(health)) throw new SandboxError(`the sandbox's host was lost during grading (${health.lost ?? `container ${health.state}${health.killedByDocker ? ', killed by Docker' : ''}`}): ${what}`, undefined, true, false);
 }
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -5,7 +5,7 @@ import { appendFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { type ErrorValue, LlmError, SandboxError, toErrorValue } from '../errors.ts';
-import { blame } from './blame.ts';
+import { blame, blameAgentError } from './blame.ts';
 import { trialTimeoutOf } from './per-trial.ts';
 import { writeJsonAtomic } from '../report/write.ts';
 import type { TrialResult } from '../types.ts';
@@ -103,8 +103,10 @@ async function classify(s: Session, err: unknown): Promise<ErrorValue> {
   // From the agent's phase on, a Docker failure is the agent's unless the daemon itself failed.
   if (err instanceof SandboxError && s.phase !== 'environment') return blame(err, s.sandbox);
   if (err instanceof SandboxError || err instanceof LlmError) return toErrorValue(err);
-  // Whatever else an agent or a hook throws (even a BenchrigError) is the agent's failure.
-  return { ...toErrorValue(err), kind: 'agent' };
+  // Whatever else an agent or a hook throws (even a BenchrigError) is the agent's failure, unless
+  // its sandbox's host was lost under it.
+  const value: ErrorValue = { ...toErrorValue(err), kind: 'agent' };
+  return s.phase !== 'environment' ? blameAgentError(value, s.sandbox) : value;
 }
 
 /** A run's logs and results folders, as this worker knows them: the logs folder made once per run, not per trial. */

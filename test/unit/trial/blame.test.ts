@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SandboxError } from '../../../src/errors.ts';
 import type { SandboxHealth } from '../../../src/sandbox/types.ts';
-import { blame } from '../../../src/trial/blame.ts';
+import { blame, blameAgentError } from '../../../src/trial/blame.ts';
 import { fakeSandbox } from '../checks/helpers.ts';
 
 const withHealth = (h: SandboxHealth) => ({ ...fakeSandbox({}), health: async () => h });
@@ -26,5 +26,28 @@ describe('blame for a Docker failure once the agent had its sandbox', () => {
     expect(down.retryable).not.toBe(false);
     expect((await blame(new SandboxError('Docker did not answer within 30000 ms: exec'), withHealth({ daemon: true, state: 'running' }))).kind).toBe('sandbox');
     expect((await blame(answered(404, 'no such container'), withHealth({ daemon: true, state: 'gone' }))).kind).toBe('sandbox');
+  });
+
+  it('a host that is going away is never the agent, however its daemon answered on the way out', async () => {
+    // Its old connection answered "not running"; a fresh one is refused: the daemon does not count.
+    const lost = await blame(answered(409, 'container is not running'), withHealth({ daemon: false, lost: 'the daemon does not answer', state: 'unknown' }));
+    expect(lost).toMatchObject({ kind: 'sandbox', sandbox: { daemon: false, lost: 'the daemon does not answer' } });
+    // Stopped by Docker itself (its shutdown, its API), which the agent cannot reach.
+    const killed = await blame(answered(409, 'container is not running'), withHealth({ daemon: true, state: 'stopped', exitCode: 143, killedByDocker: true }));
+    expect(killed).toMatchObject({ kind: 'sandbox', sandbox: { killedByDocker: true } });
+  });
+
+  it('the blamed error keeps what the provider knew of the sandbox', async () => {
+    const e = await blame(answered(409, 'x'), withHealth({ daemon: true, state: 'stopped', exitCode: 143 }));
+    expect(e).toMatchObject({ kind: 'agent', sandbox: { daemon: true, state: 'stopped', exitCode: 143 } });
+  });
+
+  it("the agent's own error over a lost host is infrastructure; over a healthy one it stays the agent's", async () => {
+    const own = { kind: 'agent' as const, message: 'my command exited 137' };
+    const lost = await blameAgentError(own, withHealth({ daemon: false, lost: 'the daemon does not answer', state: 'unknown' }));
+    expect(lost).toMatchObject({ kind: 'sandbox', message: expect.stringContaining('my command exited 137') });
+    expect(lost.retryable).not.toBe(false);
+    expect(await blameAgentError(own, withHealth({ daemon: true, state: 'stopped', exitCode: 137 }))).toBe(own);
+    expect(await blameAgentError(own, undefined)).toBe(own);
   });
 });
