@@ -1,6 +1,7 @@
 // An agent must not be able to move its own score (SPEC §7, §11.3): every attack of a hostile agent
 // on grading, run through the real CLI in real Docker sandboxes. None of these agents solves its
 // task; each tries to pass anyway, and each must end FAILED (or AGENT_ERROR), counted in pass_rate.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureImage } from '../../src/sandbox/images.ts';
@@ -107,6 +108,17 @@ describe.skipIf(!hasDocker)("a Harbor task's reward is the verifier's, never one
     expect(result.checks[0]).toMatchObject({ passed: false, score: 0, reason: 'reward=0 (reward.txt); below 1', details: { rewards: { reward: 0 }, source: 'reward.txt' } });
     expect(report.metrics.pass_rate).toBe(0);
     expect(left).toEqual([]);
+  });
+
+  it('with isolation = "fresh" and /logs among the outputs, the planted reward is carried over and still never counts', async () => {
+    const config = join(tempDir(), 'fresh.toml');
+    writeFileSync(config, '[grading]\nisolation = "fresh"\noutputs = ["/workspace", "/logs"]\n');
+    const out = tempDir();
+    await runCli(['run', bench('tamper-harbor'), '--agent', agent('plant-reward'), '--mode', 'single', '--output', out, '--config', config]);
+    const [result] = results(onlyRunDir(out, 'plant-reward', 'tamper-harbor'));
+    expect(result.status).toBe('FAILED');
+    expect(result.checks[0]).toMatchObject({ passed: false, reason: 'reward=0 (reward.txt); below 1' });
+    expect(Object.keys(result.artifacts.kept).sort()).toEqual(['agent', 'artifacts', 'verifier']); // /logs came over
   });
 
   it('a /logs owned by another uid and read-only, where no fresh folder can be made: FAILED, saying why, its reward never read', async () => {
