@@ -3,8 +3,9 @@
 // verifier env, output to `/logs/verifier/test-stdout.txt`; its exit code is ignored. The reward
 // decides: `/logs/verifier/reward.json` (an object of named numbers) wins over `reward.txt` (one
 // number, read as {"reward": n}). Score = `reward` when present, else the mean of the values,
-// clamped to 0–1; passes at `threshold` (default 1.0). A missing, empty or unparsable reward, or a
-// verifier past its timeout, fails the check: the verifier ran where the agent worked.
+// clamped to 0–1; passes at `threshold` (default 1.0). A missing, empty or unparsable reward, a
+// verifier past its timeout, or a verifier folder that could not be made fresh before it ran, fails
+// the check: the verifier ran where the agent worked.
 import type { Verdict } from '../types.ts';
 import { excerpt, optionalNumber, optionalTimeout, ungradable } from './text.ts';
 import type { CheckImpl } from './types.ts';
@@ -12,6 +13,24 @@ import type { CheckImpl } from './types.ts';
 const VERIFIER_DIR = '/logs/verifier';
 const DEFAULT_TIMEOUT_S = 600;
 const DEFAULT_COMMAND = `chmod +x /tests/test.sh 2>/dev/null; if [ -x /bin/bash ] || [ -x /usr/bin/bash ]; then bash /tests/test.sh; else sh /tests/test.sh; fi > ${VERIFIER_DIR}/test-stdout.txt 2>&1`;
+
+const LOGS_DIR = '/logs';
+// Before the verifier runs, its folder must be one this script just made: otherwise a reward the
+// agent wrote there (read-only, in a read-only folder, through a symlink, owned by another uid)
+// would be read as the verifier's. The agent's processes are gone by now, so a folder `mkdir`
+// creates on a path without symlinks is empty and stays the verifier's. Root without capabilities
+// can still chmod what it owns; a folder it cannot empty is moved aside; if no fresh folder can be
+// made the check fails (the agent made it so). Runs through the toolbox shell (grading commands do).
+const FRESH_VERIFIER_DIR = [
+  `p=${LOGS_DIR}; v=${VERIFIER_DIR}`,
+  'if [ -L $p ] || { [ -e $p ] && [ ! -d $p ]; }; then rm -f $p; fi',
+  'mkdir -p $p; chmod u+rwx $p 2>/dev/null',
+  '[ -L $v ] || chmod -R u+rwx $v 2>/dev/null',
+  'rm -rf $v 2>/dev/null',
+  'made() { [ -d $p ] && [ ! -L $p ] && mkdir $v; }',
+  'made 2>/dev/null || { mv $v $p/.stale-verifier-$$ && made; } || exit 1',
+  'chmod 777 $v',
+].join('\n');
 
 export const rewardArtifactKey = (name: string) => `reward:${name}`;
 
@@ -85,8 +104,14 @@ export const reward: CheckImpl = {
     }
     const own = (input.expectation && typeof input.expectation === 'object' ? input.expectation : {}) as PerSample;
     const timeoutS = own.timeout_s ?? optionalTimeout(input.check) ?? DEFAULT_TIMEOUT_S;
-    // Whatever the agent left in the verifier's folder (a reward it wrote itself) is gone first.
-    await sandbox.exec(`rm -rf ${VERIFIER_DIR} && mkdir -p ${VERIFIER_DIR} && chmod 777 ${VERIFIER_DIR}`, { cwd: '/' });
+    const fresh = await sandbox.exec(FRESH_VERIFIER_DIR, { cwd: '/', trusted: true });
+    if (fresh.exitCode !== 0) {
+      const why = (fresh.stderr || fresh.stdout).trim().slice(-300);
+      const problem = `${VERIFIER_DIR} could not be made a fresh folder for the verifier${why ? ` (${why})` : ''}: the agent left it so, and no reward in it is read`;
+      const artifact: RewardArtifact = { rewards: null, source: null, problem, exit_code: fresh.exitCode, timed_out: false };
+      input.artifacts[key] = artifact;
+      return verdictFromReward(artifact, threshold);
+    }
     const command = typeof input.check.command === 'string' ? input.check.command : DEFAULT_COMMAND;
     const run = await sandbox.exec(command, { timeoutMs: timeoutS * 1000, ...(own.env ? { env: own.env } : {}) });
     const read = async (file: string) => {

@@ -99,6 +99,15 @@ describe('files and tests stay where they belong', () => {
     );
     await expectRefused(dir, /benchmark\.toml: key sandbox\.workdir: "workspace" is not an absolute path/);
   });
+
+  it('a Harbor task whose workdir climbs with ".." names the task and the key', async () => {
+    const dir = join(tempDir(), 'harbor');
+    mkdirSync(join(dir, 'climber', 'tests'), { recursive: true });
+    writeFileSync(join(dir, 'climber', 'task.toml'), '[environment]\ndocker_image = "benchrig/busybox:1"\nworkdir = "/app/../../etc"\n');
+    writeFileSync(join(dir, 'climber', 'instruction.md'), 'Do it.\n');
+    writeFileSync(join(dir, 'climber', 'tests', 'test.sh'), 'echo 1 > /logs/verifier/reward.txt\n');
+    await expectRefused(dir, /climber\/task\.toml: key environment\.workdir: "\/app\/\.\.\/\.\.\/etc" has a "\.\." segment/);
+  });
 });
 
 describe('an agent module that does not load is refused before any sandbox starts', () => {

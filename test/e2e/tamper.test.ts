@@ -1,6 +1,7 @@
 // An agent must not be able to move its own score (docs/sandboxes.md): every attack of a hostile agent
 // on grading, run through the real CLI in real Docker sandboxes. None of these agents solves its
 // task; each tries to pass anyway, and each must end FAILED (or AGENT_ERROR), counted in pass_rate.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureImage } from '../../src/sandbox/images.ts';
@@ -83,5 +84,49 @@ describe.skipIf(!hasDocker)('grading is out of the agent reach', () => {
     const out = tempDir();
     await runCli(['run', bench('tamper-image'), '--agent', 'oracle', '--mode', 'single', '--output', out], { env: { BENCHRIG_GRADING__ISOLATION: 'fresh' } });
     expect(results(onlyRunDir(out, 'oracle', 'tamper-image'))[0].status).toBe('PASSED');
+  });
+});
+
+describe.skipIf(!hasDocker)("a Harbor task's reward is the verifier's, never one the agent wrote", () => {
+  it('the honest solution passes the task every attack below is on', async () => {
+    const out = tempDir();
+    await runCli(['run', bench('tamper-harbor'), '--agent', 'oracle', '--mode', 'single', '--output', out]);
+    const [result] = results(onlyRunDir(out, 'oracle', 'tamper-harbor'));
+    expect(result.status, JSON.stringify(result.checks)).toBe('PASSED');
+    expect(result.checks[0]).toMatchObject({ passed: true, details: { rewards: { reward: 1 }, source: 'reward.txt' } });
+  });
+
+  it.each([
+    ['plant-reward', 'reward.txt read-only in a read-only /logs/verifier'],
+    ['plant-reward-json', 'a read-only reward.json, the folder and /logs read-only'],
+    ['plant-reward-symlinks', '/logs/verifier a symlink to a read-only folder whose reward.txt links to a read-only file; /logs read-only'],
+    ['plant-reward-fake-logs', '/logs a symlink to a fake tree with a read-only reward'],
+    ['plant-reward-other-user', 'the folder owned by another uid, read-only, which root without capabilities cannot chmod'],
+  ])("%s (%s): the verifier's own reward is read, and fails", async (name) => {
+    const { result, report, left } = await attack('tamper-harbor', name);
+    expect(result.status).toBe('FAILED');
+    expect(result.checks[0]).toMatchObject({ passed: false, score: 0, reason: 'reward=0 (reward.txt); below 1', details: { rewards: { reward: 0 }, source: 'reward.txt' } });
+    expect(report.metrics.pass_rate).toBe(0);
+    expect(left).toEqual([]);
+  });
+
+  it('with isolation = "fresh" and /logs among the outputs, the planted reward is carried over and still never counts', async () => {
+    const config = join(tempDir(), 'fresh.toml');
+    writeFileSync(config, '[grading]\nisolation = "fresh"\noutputs = ["/workspace", "/logs"]\n');
+    const out = tempDir();
+    await runCli(['run', bench('tamper-harbor'), '--agent', agent('plant-reward'), '--mode', 'single', '--output', out, '--config', config]);
+    const [result] = results(onlyRunDir(out, 'plant-reward', 'tamper-harbor'));
+    expect(result.status).toBe('FAILED');
+    expect(result.checks[0]).toMatchObject({ passed: false, reason: 'reward=0 (reward.txt); below 1' });
+    expect(Object.keys(result.artifacts.kept).sort()).toEqual(['agent', 'artifacts', 'verifier']); // /logs came over
+  });
+
+  it('a /logs owned by another uid and read-only, where no fresh folder can be made: FAILED, saying why, its reward never read', async () => {
+    const { result, report, left } = await attack('tamper-harbor', 'plant-reward-other-user-logs');
+    expect(result.status).toBe('FAILED');
+    expect(result.checks[0]).toMatchObject({ passed: false, score: 0, details: { rewards: null } });
+    expect(result.checks[0].reason).toMatch(/^\/logs\/verifier could not be made a fresh folder for the verifier \(.*Permission denied\): the agent left it so, and no reward in it is read$/);
+    expect(report.metrics.pass_rate).toBe(0);
+    expect(left).toEqual([]);
   });
 });

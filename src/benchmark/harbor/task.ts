@@ -6,6 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'smol-toml';
 import { BenchrigError } from '../../errors.ts';
+import { badWorkdir } from '../../dataset/paths.ts';
 import { MAX_ROW_DEPTH, badCpus, badDisk, badEnvName, badMemory, badTimeout, nestedDeeperThan } from '../../limits.ts';
 
 export interface HarborTask {
@@ -136,6 +137,9 @@ export function readHarborTask(dir: string): HarborTask {
   }
   const workdir = str(e, 'workdir', 'environment.workdir');
   if (workdir !== null && !workdir.startsWith('/')) throw new BenchrigError('benchmark', `${where('environment.workdir')}: must be an absolute path`);
+  // The same rule as a dataset row's workdir: no ".." climbing out of where it says it is.
+  const climbs = workdir === null ? null : badWorkdir(workdir);
+  if (climbs) throw new BenchrigError('benchmark', `${where('environment.workdir')}: ${climbs}`);
   const envDir = path.join(dir, 'environment');
   const isFile = (p: string) => !!statSync(p, { throwIfNoEntry: false })?.isFile();
   const isDir = (p: string) => !!statSync(p, { throwIfNoEntry: false })?.isDirectory();

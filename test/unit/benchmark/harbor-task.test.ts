@@ -73,6 +73,9 @@ describe('task.toml details', () => {
     expect(task('[environment]\nfancy = 1\n[weird]\nx = 2\n').unknownKeys).toEqual(['weird', 'environment.fancy']);
     expect(() => task('[agent]\ntimeout_sec = "soon"\n')).toThrow(/task\.toml: key agent\.timeout_sec: must be a positive number/);
     expect(() => task('[environment]\nworkdir = "app"\n')).toThrow(/environment\.workdir: must be an absolute path/);
+    // a workdir that climbs with ".." is refused as a dataset row's is
+    expect(() => task('[environment]\nworkdir = "/app/../../etc"\n')).toThrow(/task\.toml: key environment\.workdir: "\/app\/\.\.\/\.\.\/etc" has a "\.\." segment/);
+    expect(task('[environment]\nworkdir = "/app/..data"\n').environment.workdir).toBe('/app/..data');
   });
 
   it('drops leading canary comment lines and the blank lines after them, nothing else', () => {
