@@ -1,7 +1,9 @@
 // `benchrig view DIR`: serves a run folder's report.html, or, for a folder of runs (an evals/
 // tree), a run list from which one run opens (its report.html) or several (the comparison page),
 // plus each agent/benchmark folder's history. Loopback only, GET only; a request names runs by
-// their number in the list, never by path, so nothing outside the listed runs can be read.
+// their number in the list, never by path, so nothing outside the listed runs can be read. Only
+// requests addressed to this server by a loopback name are answered: a web page whose name
+// resolves to 127.0.0.1 (DNS rebinding) sends its own name as Host and is refused.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
@@ -16,6 +18,12 @@ import { indexRuns, isRunFolder, renderIndexHtml, type RunIndex } from '../repor
 import { loadRun } from './load-run.ts';
 
 const MAX_COMPARED = 12;
+
+/** A Host header that names this server: localhost, 127.0.0.1 or [::1], with its port (or none on port 80). */
+function isLoopbackHost(host: string | undefined, port: number): boolean {
+  const m = /^(localhost|127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?$/i.exec(host ?? '');
+  return !!m && Number(m[2] ?? 80) === port;
+}
 
 function send(res: ServerResponse, head: boolean, status: number, body: string | Buffer, csp?: string): void {
   const headers: Record<string, string> = {
@@ -90,7 +98,10 @@ export async function serveView(dir: string, opts: ViewOptions): Promise<void> {
     return send(res, head, 404, 'not found\n');
   };
 
+  let port = opts.port;
   const server = createServer((req, res) => {
+    if (!isLoopbackHost(req.headers.host, port))
+      return send(res, req.method === 'HEAD', 421, `this viewer answers only http://127.0.0.1:${port}/ or http://localhost:${port}/\n`);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405).end();
       return;
@@ -110,8 +121,8 @@ export async function serveView(dir: string, opts: ViewOptions): Promise<void> {
     server.listen(opts.port, '127.0.0.1', () => ok());
   });
   const address = server.address();
-  const actual = typeof address === 'object' && address ? address.port : opts.port;
-  opts.print(`serving ${single ? join(dir, 'report.html') : `${index!.runs.length} run(s) under ${dir}`}\n  http://127.0.0.1:${actual}/   (Ctrl-C to stop)`);
+  port = typeof address === 'object' && address ? address.port : opts.port; // --port 0: the one given
+  opts.print(`serving ${single ? join(dir, 'report.html') : `${index!.runs.length} run(s) under ${dir}`}\n  http://127.0.0.1:${port}/   (Ctrl-C to stop)`);
   await new Promise<void>((done) => {
     const stop = () => {
       process.off('SIGINT', stop);

@@ -1,11 +1,11 @@
 // The three pools behind one interface (docs/running.md#modes); the mode is already validated by the config schema.
 import { createForkPool } from './forks.ts';
-import { createInlinePool } from './inline.ts';
+import { createSinglePool } from './single.ts';
 import { createThreadPool } from './threads.ts';
 import type { PoolFactory, PoolMode } from './types.ts';
 
 export const POOLS: Record<PoolMode, PoolFactory> = {
-  single: createInlinePool,
+  single: createSinglePool,
   threads: createThreadPool,
   processes: createForkPool,
 };

@@ -1,4 +1,5 @@
-// `single`: every trial in the main thread, one at a time, in order: breakpoints work.
+// `single` under a debugger (single.ts): every trial in the main thread, one at a time, in order,
+// so that a breakpoint pauses everything. A trial here cannot be stopped while it blocks the event loop.
 import { toErrorValue } from '../errors.ts';
 import { failedResult, saveFailedResult } from '../trial/result.ts';
 import { defaultMaxSandboxes, Semaphore } from './semaphore.ts';

@@ -1,5 +1,6 @@
 // `benchrig report` and `benchrig view` as a user runs them, on a run folder with known trials.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readJson, runCli, tempDir, startView } from '../support/cli.ts';
@@ -96,5 +97,40 @@ describe('benchrig view', () => {
     }
     const done = await child;
     expect(done.exitCode).toBe(0);
+  });
+
+  it('refuses a request whose Host is not a loopback name with its port (DNS rebinding), serving nothing', async () => {
+    const { dir } = await writeRun();
+    const { child, address } = await startView(dir);
+    const { port } = new URL(address);
+    // A page on evil.example whose name was rebound to 127.0.0.1 reaches this port with its own name as Host.
+    const get = (host: string, path = '/') =>
+      new Promise<{ status: number; body: string }>((ok, fail) => {
+        const req = request({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () => ok({ status: res.statusCode!, body }));
+        });
+        req.on('error', fail).end();
+      });
+    try {
+      const page = readFileSync(join(dir, 'report.html'), 'utf8');
+      for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1.evil.example:${port}`, `localhost.evil.example:${port}`, `localhost:${Number(port) + 1}`, '127.0.0.1']) {
+        for (const path of ['/', '/report.html']) {
+          const r = await get(host, path);
+          expect(r.status, `Host: ${host} ${path}`).toBe(421);
+          expect(r.body).not.toContain('<html');
+          expect(r.body).toContain(`http://127.0.0.1:${port}/`);
+        }
+      }
+      for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `LOCALHOST:${port}`, `[::1]:${port}`]) {
+        const r = await get(host);
+        expect(r.status, `Host: ${host}`).toBe(200);
+        expect(r.body).toBe(page);
+      }
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect((await child).exitCode).toBe(0);
   });
 });
