@@ -63,7 +63,7 @@ export class AgentTurn {
   /** Ends the turn: nothing is let through any more, and what was in flight has settled. */
   async end(): Promise<void> {
     if (!this.ended) this.over.abort(new TurnOver('a call still in flight when the turn ended'));
-    await Promise.allSettled([...this.inFlight]);
+    if (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
   }
 
   private guard<A extends unknown[], R>(what: string, fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
