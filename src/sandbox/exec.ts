@@ -49,6 +49,7 @@ export async function runExec(target: ExecTarget, cmd: string | string[], opts: 
   const cwd = path.posix.resolve(target.workdir, opts.cwd ?? '.');
   const marker = randomUUID();
   const withStdin = opts.stdin !== undefined;
+  opts.signal?.throwIfAborted();
 
   let exec: Docker.Exec;
   let stream: Duplex;
@@ -86,19 +87,29 @@ export async function runExec(target: ExecTarget, cmd: string | string[], opts: 
   });
   if (withStdin) stream.end(opts.stdin);
 
-  const timer = setTimeout(() => {
-    timedOut = true;
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
     void killInside(target.container, marker).finally(() => {
       // Whatever still holds the output open (a process that escaped the kill) must not hold us.
       setTimeout(() => stream.destroy(), KILL_GRACE_MS).unref();
     });
-  }, timeoutMs);
+  };
+  const timer = setTimeout(() => ((timedOut = true), stop()), timeoutMs);
+  let cancelled = false;
+  const cancel = () => ((cancelled = true), stop());
+  // Aborted while Docker created or started it: it is killed as soon as it runs.
+  if (opts.signal?.aborted) cancel();
+  else opts.signal?.addEventListener('abort', cancel, { once: true });
   try {
     await ended;
   } finally {
     clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', cancel);
     stream.destroy();
   }
+  if (cancelled) throw opts.signal!.reason;
 
   const exitCode = timedOut ? 124 : await exitCodeOf(exec);
   const truncated = stdout.truncated || stderr.truncated;

@@ -15,6 +15,8 @@ export interface ExecOptions {
   trusted?: boolean;
   /** The user the command runs as (`uid[:gid]`); default: the image's. */
   user?: string;
+  /** Cancels the command: not started if already aborted, else killed inside the sandbox; the call rejects with the reason. */
+  signal?: AbortSignal;
 }
 
 /** What the daemon says of a sandbox after a failure (asked afresh, never over a kept-alive connection). */

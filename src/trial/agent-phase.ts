@@ -8,6 +8,7 @@ import type { LlmConfig } from '../config/schema.ts';
 import { createLlmClient } from '../llm/client.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { loadUser } from '../user/load.ts';
+import { AgentTurn } from './agent-turn.ts';
 import { converse, type ConversationOutcome } from './conversation.ts';
 import { recordedSandbox } from './recorded-sandbox.ts';
 import type { Recorder } from './recorder.ts';
@@ -23,28 +24,32 @@ export async function runAgentPhase(
   s: { sessionId: string; sandbox?: Sandbox; recorder: Recorder; signal: AbortSignal },
 ): Promise<AgentPhaseOutcome> {
   const { recorder, signal } = s;
-  const client = (config: LlmConfig, role: 'agent' | 'user', budget: number) =>
+  // Everything the agent is handed holds for its turn only (agent-turn.ts); its signal aborts when the turn ends.
+  const turn = new AgentTurn();
+  const agentSignal = AbortSignal.any([signal, turn.signal]);
+  const client = (config: LlmConfig, role: 'agent' | 'user', budget: number, signal: AbortSignal) =>
     createLlmClient({ config, role, budget, signal, cache: { ...run.llmCache, scope: `trial ${input.trial}` }, onEvent: recorder.record });
-  const agentLlm = client(run.llm.agent, 'agent', run.limits.max_llm_calls);
-  const userLlm = lazyClient(() => client(run.llm.user, 'user', run.limits.max_user_llm_calls));
+  const agentLlm = client(run.llm.agent, 'agent', run.limits.max_llm_calls, agentSignal);
+  const userLlm = lazyClient(() => client(run.llm.user, 'user', run.limits.max_user_llm_calls, signal));
 
   const factory = await agentFactory(run.agent);
   const builtin = !run.agent.module;
   // An installed agent's model calls are recorded by the gateway; its own exec of the CLI is not a tool call.
   const installed = builtin && isInstalledAgent(run.agent.name);
+  // Built-in react records its own tool calls under its tool names; others are recorded for them.
+  const sandbox = s.sandbox && turn.sandbox((builtin && run.agent.name === 'react') || installed ? s.sandbox : (recordedSandbox(s.sandbox, recorder.record) as Sandbox));
   const ctx: AgentContext = {
     sessionId: s.sessionId,
     sample: publicSample(input.sample),
-    // Built-in react records its own tool calls under its tool names; others are recorded for them.
-    sandbox: s.sandbox ? ((builtin && run.agent.name === 'react') || installed ? s.sandbox : (recordedSandbox(s.sandbox, recorder.record) as Sandbox)) : undefined,
-    llm: agentLlm,
+    sandbox,
+    llm: turn.llm(agentLlm),
     options: run.agent.options,
-    signal,
-    record: recorder.record,
+    signal: agentSignal,
+    record: turn.record(recorder.record),
   };
   // Only the oracle sees ground truth; it is a built-in, never a module.
   const agentCtx = builtin && run.agent.name === 'oracle' ? ({ ...ctx, groundTruth: input.sample, benchmarkDir: run.benchmark.dir } as TrustedAgentContext)
-    : installed && s.sandbox ? { ...ctx, installed: { run, input, sandbox: s.sandbox } }
+    : installed && sandbox ? { ...ctx, installed: { run, input, sandbox } }
     : ctx;
 
   let agent: Agent | undefined;
@@ -59,6 +64,7 @@ export async function runAgentPhase(
   } finally {
     // close() is the agent's own cleanup; it must not hold the trial either
     if (agent?.close) await raceAbort(agent.close(), AbortSignal.timeout(5000)).catch(() => {});
+    await turn.end(); // its hands leave the sandbox, whatever its code still runs
   }
 }
 

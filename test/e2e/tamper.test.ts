@@ -12,9 +12,9 @@ const hasDocker = await requireDocker();
 const bench = (name: string) => join(FIXTURES, 'benchmarks', name);
 const agent = (name: string) => join(FIXTURES, 'agents', `${name}.ts`);
 
-async function attack(benchmark: string, name: string, env: Record<string, string> = {}) {
+async function attack(benchmark: string, name: string, env: Record<string, string> = {}, mode = 'single') {
   const out = tempDir();
-  const cli = await runCli(['run', bench(benchmark), '--agent', agent(name), '--mode', 'single', '--output', out], { env });
+  const cli = await runCli(['run', bench(benchmark), '--agent', agent(name), '--mode', mode, '--output', out], { env });
   const dir = onlyRunDir(out, name, benchmark);
   const [result] = results(dir);
   const report = readJson(join(dir, 'evaluation_report.json'));
@@ -129,4 +129,24 @@ describe.skipIf(!hasDocker)("a Harbor task's reward is the verifier's, never one
     expect(report.metrics.pass_rate).toBe(0);
     expect(left).toEqual([]);
   });
+});
+
+describe.skipIf(!hasDocker)("the agent's hands leave the sandbox when its turn ends", () => {
+  it.each(['single', 'threads', 'processes'])(
+    'after-hours (a timer loop that goes on calling ctx.sandbox after respond() returned), --mode %s: refused, and FAILED',
+    async (mode) => {
+      const { result, report, left, check } = await attack('tamper-debian', 'after-hours', {}, mode);
+      expect(result.status, JSON.stringify(result.checks)).toBe('FAILED');
+      expect(check('tests pass')).toMatchObject({ passed: false, reason: 'exit 1: 0 passed, 1 failed' });
+      expect(check('state file')).toMatchObject({ passed: false });
+      expect(report.metrics.pass_rate).toBe(0);
+      // Its log holds no call of the agent's after its last reply: none was made in the sandbox.
+      const events: Array<{ type: string; done?: boolean }> = result.events;
+      const done = events.findIndex((e) => e.type === 'agent_message' && e.done);
+      expect(done).toBeGreaterThan(-1);
+      expect(events.slice(done).filter((e) => e.type === 'tool_call' || e.type === 'tool_result')).toEqual([]);
+      expect(left).toEqual([]);
+    },
+    120_000,
+  );
 });

@@ -1,0 +1,91 @@
+// The agent's hands on its trial (ctx.sandbox, ctx.llm, ctx.record) hold for its turn only. When
+// the agent phase ends (its last reply and close(), its timeout, its error) they are revoked, the
+// agent's cooperation not needed: whatever its code still runs (a timer, an un-awaited promise)
+// gets a rejection that did nothing. Calls still in flight are cancelled (a command is killed in
+// the sandbox) and waited for, so grading never starts while the agent is still at work there.
+import type { LlmClient } from '../agents/types.ts';
+import type { ExecOptions, Sandbox } from '../sandbox/types.ts';
+import type { NewEvent } from '../types.ts';
+
+export class TurnOver extends Error {
+  constructor(what: string) {
+    super(`${what}: the agent's turn is over and its handle on the sandbox was revoked; nothing was done`);
+    this.name = 'TurnOver';
+  }
+}
+
+const METHODS = ['exec', 'readFile', 'writeFile', 'copyIn', 'copyOut', 'restart', 'health', 'transfer'] as const;
+type Method = (typeof METHODS)[number];
+
+export class AgentTurn {
+  private readonly over = new AbortController();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  /** Aborts when the turn ends: what the agent's calls in flight are cancelled by. */
+  readonly signal = this.over.signal;
+
+  get ended(): boolean {
+    return this.over.signal.aborted;
+  }
+
+  /** The sandbox as the agent may hold it: the same methods as `inner`, each refused once the turn is over. */
+  sandbox<T extends Partial<Sandbox>>(inner: T): T {
+    const handle: Partial<Record<Method | 'id' | 'image' | 'workdir' | 'host', unknown>> = {
+      id: inner.id, image: inner.image, workdir: inner.workdir, host: inner.host,
+    };
+    for (const m of METHODS) {
+      const fn = inner[m] as ((...args: unknown[]) => Promise<unknown>) | undefined;
+      if (typeof fn === 'function') handle[m] = this.guard(`sandbox.${m}`, (...args: unknown[]) => fn.apply(inner, m === 'exec' ? this.cancellable(args) : args));
+    }
+    return Object.freeze(handle) as T;
+  }
+
+  /** The agent's model client: refused once the turn is over (its client is made with `signal`, so one in flight is aborted). */
+  llm(client: LlmClient): LlmClient {
+    const chat = this.guard('llm.chat', (req: Parameters<LlmClient['chat']>[0]) => client.chat(req));
+    return Object.freeze({
+      chat,
+      get callsUsed() {
+        return client.callsUsed;
+      },
+      get callsLeft() {
+        return client.callsLeft;
+      },
+    });
+  }
+
+  /** ctx.record: an event the agent records after its turn is dropped (throwing from its timer would end the worker). */
+  record(record: (e: NewEvent) => void): (e: NewEvent) => void {
+    return (e) => {
+      if (!this.ended) record(e);
+    };
+  }
+
+  /** Ends the turn: nothing is let through any more, and what was in flight has settled. */
+  async end(): Promise<void> {
+    if (!this.ended) this.over.abort(new TurnOver('a call still in flight when the turn ended'));
+    if (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private guard<A extends unknown[], R>(what: string, fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+    return (...args: A): Promise<R> => {
+      if (this.ended) return Promise.reject(new TurnOver(what));
+      let p: Promise<R>;
+      try {
+        p = Promise.resolve(fn(...args));
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      this.inFlight.add(p);
+      const done = () => void this.inFlight.delete(p);
+      p.then(done, done);
+      return p;
+    };
+  }
+
+  /** exec's arguments with the turn's signal added to the caller's: the command is killed when the turn ends. */
+  private cancellable(args: unknown[]): unknown[] {
+    const [cmd, opts] = args as [unknown, ExecOptions | undefined];
+    const signal = opts?.signal ? AbortSignal.any([opts.signal, this.signal]) : this.signal;
+    return [cmd, { ...opts, signal }];
+  }
+}
