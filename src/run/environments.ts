@@ -19,7 +19,7 @@ import type { SandboxSpec } from '../sandbox/types.ts';
 import type { TrialInput } from '../trial/types.ts';
 import type { Sample, SampleSandbox } from '../types.ts';
 
-import { ENV_LABEL } from '../sandbox/prune.ts';
+import { ENV_IMAGE_LABEL, ENV_LABEL } from '../sandbox/prune.ts';
 const PULL_DEADLINE_MS = 30 * 60_000;
 
 export interface EnvironmentOptions {
@@ -100,7 +100,7 @@ export class SampleEnvironments {
           if (this.base.build && !isTemplate(this.base.image)) await ensureImage({ image: this.base.image, build: this.base.build }, { client });
           await ensureImage({ image: tag, build: dir }, {
             client, timeoutMs: (own.build_timeout_s ?? this.o.buildTimeoutS) * 1000,
-            labels: { [ENV_LABEL]: this.o.benchmark }, onProgress: (line) => log.write(line + '\n'),
+            labels: { [ENV_LABEL]: this.o.benchmark, [ENV_IMAGE_LABEL]: tag }, onProgress: (line) => log.write(line + '\n'),
           });
         }
       } catch (err) {
