@@ -19,7 +19,7 @@ import type { SandboxSpec } from '../sandbox/types.ts';
 import type { TrialInput } from '../trial/types.ts';
 import type { Sample, SampleSandbox } from '../types.ts';
 
-import { ENV_LABEL } from '../sandbox/prune.ts';
+import { ENV_IMAGE_LABEL, ENV_LABEL } from '../sandbox/prune.ts';
 const PULL_DEADLINE_MS = 30 * 60_000;
 
 export interface EnvironmentOptions {
@@ -103,7 +103,7 @@ export class SampleEnvironments {
           // A sample's build context is third-party content: its prepare.sh never runs here.
           await ensureImage({ image: tag, build: dir }, {
             client, timeoutMs: (own.build_timeout_s ?? this.o.buildTimeoutS) * 1000,
-            labels: { [ENV_LABEL]: this.o.benchmark }, onProgress: (line) => log.write(line + '\n'),
+            labels: { [ENV_LABEL]: this.o.benchmark, [ENV_IMAGE_LABEL]: tag }, onProgress: (line) => log.write(line + '\n'),
           });
         }
       } catch (err) {

@@ -9,9 +9,10 @@ import type Docker from 'dockerode';
 import * as tar from 'tar-stream';
 import { SandboxError } from '../errors.ts';
 import { DEFAULT_DEADLINE_MS, dockerMessage, statusOf, withDeadline } from './client.ts';
-import { DEFAULT_COPY_OUT_MAX_BYTES, extractUntrusted, type ExtractReport } from './extract.ts';
+import { DEFAULT_COPY_OUT_MAX_BYTES, DEFAULT_COPY_OUT_MAX_ENTRIES, extractUntrusted, type ExtractReport } from './extract.ts';
+import type { CopyOutOptions, CopyOutReport } from './types.ts';
 
-export { DEFAULT_COPY_OUT_MAX_BYTES, extractUntrusted, type ExtractReport };
+export { DEFAULT_COPY_OUT_MAX_BYTES, DEFAULT_COPY_OUT_MAX_ENTRIES, extractUntrusted, type ExtractReport };
 
 export const DEFAULT_READ_MAX_BYTES = 10 * 1024 * 1024;
 
@@ -93,26 +94,33 @@ async function readEntry(container: Docker.Container, file: string, maxBytes: nu
   return result ?? { type: 'other' };
 }
 
+/** How long a whole copy-out may take unless the caller says otherwise. */
+export const DEFAULT_COPY_OUT_DEADLINE_MS = DEFAULT_DEADLINE_MS * 4;
+
 /**
  * Copy `src` out of the container into host folder `dest` (a folder's contents, or a file as
- * dest/<name>). Unsafe entries are skipped and listed in the report, never written.
+ * dest/<name>). Unsafe entries are skipped and listed in the report, never written. The copy stops
+ * (the request destroyed, `stopped` in the report) past `maxEntries` entries, at `deadlineMs`, or
+ * when `signal` aborts.
  */
-export async function copyOut(
-  container: Docker.Container,
-  src: string,
-  dest: string,
-  opts: { maxBytes?: number } = {},
-): Promise<ExtractReport> {
-  let stream: Readable;
+export async function copyOut(container: Docker.Container, src: string, dest: string, opts: CopyOutOptions = {}): Promise<CopyOutReport> {
+  const deadlineMs = opts.deadlineMs ?? DEFAULT_COPY_OUT_DEADLINE_MS;
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new Error(`the copy-out deadline of ${deadlineMs / 1000} s passed`)), deadlineMs);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal;
   try {
-    stream = (await withDeadline(container.getArchive({ path: src }), DEFAULT_DEADLINE_MS, `copy out ${src}`)) as Readable;
-  } catch (err) {
-    if (statusOf(err) === 404) throw Object.assign(new Error(`no such path in the sandbox: ${src}`), { code: 'ENOENT' });
-    if (err instanceof SandboxError) throw err;
-    throw new SandboxError(`copying ${src} out of the sandbox failed: ${dockerMessage(err)}`, err);
+    let stream: Readable;
+    try {
+      stream = (await withDeadline(container.getArchive({ path: src }), Math.min(DEFAULT_DEADLINE_MS, deadlineMs), `copy out ${src}`)) as Readable;
+    } catch (err) {
+      if (statusOf(err) === 404) throw Object.assign(new Error(`no such path in the sandbox: ${src}`), { code: 'ENOENT' });
+      if (err instanceof SandboxError) throw err;
+      throw new SandboxError(`copying ${src} out of the sandbox failed: ${dockerMessage(err)}`, err);
+    }
+    return await extractUntrusted(stream, dest, { maxBytes: opts.maxBytes, maxEntries: opts.maxEntries, stripRoot: true, signal });
+  } finally {
+    clearTimeout(timer);
   }
-  const maxBytes = opts.maxBytes ?? DEFAULT_COPY_OUT_MAX_BYTES;
-  return withDeadline(extractUntrusted(stream, dest, { maxBytes, stripRoot: true }), DEFAULT_DEADLINE_MS * 10, `copy out ${src}`);
 }
 
 // --- building archives -------------------------------------------------------------------------

@@ -2,11 +2,11 @@
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
 import { SandboxError } from '../errors.ts';
-import type { ExecOptions, ExecResult, Sandbox, SandboxHealth, SandboxLabels, SandboxProvider, SandboxSpec } from './types.ts';
+import type { CopyOutOptions, CopyOutReport, ExecOptions, ExecResult, Sandbox, SandboxHealth, SandboxLabels, SandboxProvider, SandboxSpec } from './types.ts';
 import { checkDocker, DEFAULT_DEADLINE_MS, docker, dockerEndpoint, dockerMessage, freshClient, sleep, statusOf, withDeadline } from './client.ts';
 import { killedByDocker, sameDaemon, timeMs, watchDaemon } from './daemon-watch.ts';
 import { withStorageQuota } from './disk-quota.ts';
-import { copyIn, copyOut, inContainer, readFile, writeFile, type ExtractReport } from './copy.ts';
+import { copyIn, copyOut, inContainer, readFile, writeFile } from './copy.ts';
 import { runExec } from './exec.ts';
 import { ensureImage, inspectImage } from './images.ts';
 import { clientFor, HostError } from './hosts.ts';
@@ -53,12 +53,8 @@ export class DockerSandbox implements Sandbox {
   copyIn(src: string | Record<string, string | Uint8Array>, dest: string): Promise<void> {
     return copyIn(this.container, src, inContainer(this.workdir, dest));
   }
-  /** Unsafe entries are skipped, never written; use copyOutReport to see which. */
-  async copyOut(src: string, dest: string, opts?: { maxBytes?: number }): Promise<void> {
-    await this.copyOutReport(src, dest, opts);
-  }
-  /** copyOut, returning what was copied and what was skipped as unsafe (see extractUntrusted). */
-  copyOutReport(src: string, dest: string, opts?: { maxBytes?: number }): Promise<ExtractReport> {
+  /** Unsafe entries are skipped, never written; the report lists them and says if the copy stopped early. */
+  copyOut(src: string, dest: string, opts?: CopyOutOptions): Promise<CopyOutReport> {
     return copyOut(this.container, inContainer(this.workdir, src), dest, opts);
   }
 

@@ -1,6 +1,7 @@
 // The sandbox provider seam (after Inspect AI's SandboxEnvironment). Docker is one provider;
 // remote hosts or Kubernetes would be others without touching trial/.
 import type { SandboxFacts } from '../errors.ts';
+import type { ExtractReport } from './extract.ts';
 import type { DockerHostSpec } from './hosts.ts';
 
 export interface ExecOptions {
@@ -42,14 +43,32 @@ export interface Sandbox {
   writeFile(path: string, content: string | Uint8Array): Promise<void>;
   /** Copy a host folder's contents (or a map of relative path -> content) under `dest` in the sandbox. */
   copyIn(src: string | Record<string, string | Uint8Array>, dest: string): Promise<void>;
-  /** Copy `src` out of the sandbox into host folder `dest`; untrusted: regular files and folders only, size-capped. */
-  copyOut(src: string, dest: string, opts?: { maxBytes?: number }): Promise<void>;
+  /**
+   * Copy `src` out of the sandbox into host folder `dest`; untrusted: regular files and folders
+   * only, bounded in bytes, entries and time. The report says what was skipped or left.
+   */
+  copyOut(src: string, dest: string, opts?: CopyOutOptions): Promise<CopyOutReport>;
   /** Ends every process in the sandbox (whatever the agent left running) and starts it bare again; files stay. */
   restart(): Promise<void>;
   health(): Promise<SandboxHealth>;
   /** Copies `path` (a folder or file) of this sandbox to the same path in `target`, up to `maxBytes`. */
   transfer(path: string, target: Sandbox, opts?: { maxBytes?: number }): Promise<void>;
 }
+
+/** Bounds of one copy out of a sandbox (defaults in sandbox/copy.ts and extract.ts). */
+export interface CopyOutOptions {
+  /** Bytes of files written, in total (default 50 MB); a file past it is skipped. */
+  maxBytes?: number;
+  /** Entries read (default 10,000); past it the copy stops and the report counts what was left. */
+  maxEntries?: number;
+  /** How long the whole copy may take (default 120 s); then it stops where it is. */
+  deadlineMs?: number;
+  /** Stops the copy where it is (e.g. the trial was stopped). */
+  signal?: AbortSignal;
+}
+
+/** What a copy out wrote, what it skipped (and why), and why it stopped early, if it did. */
+export type CopyOutReport = ExtractReport;
 
 /** Everything a provider needs to create one trial's sandbox; plain JSON (crosses workers). */
 export interface SandboxSpec {

@@ -32,10 +32,12 @@ export async function collectAndGrade(s: Session, outcome: AgentPhaseOutcome | u
         judge: run.llm.judge, cache: run.llmCache, onEvent: recorder.record, customChecks: s.hooks.checks,
       });
       for (const v of verdicts) recorder.record({ type: 'check', name: v.name, passed: v.passed, score: v.score, reason: v.reason });
-      const kept = await keepFolders(s, sandbox);
+      const { kept, skipped } = await keepFolders(s, sandbox);
+      if (Object.keys(kept).length) Object.assign(artifacts, { kept });
+      if (Object.keys(skipped).length) Object.assign(artifacts, { kept_skipped: skipped });
       // Commands its daemon cut short (a host going away) read as failed checks: not verdicts.
       if (sandbox && gradesInSandbox(s)) await confirmHost(sandbox, 'its checks ran on a sandbox that went away');
-      return { verdicts, artifacts: Object.keys(kept).length ? { ...artifacts, kept } : artifacts, finalState };
+      return { verdicts, artifacts, finalState };
     });
   } catch (err) {
     span.end(err);

@@ -1,25 +1,62 @@
 // `[grading] keep` (a Harbor task's /logs/agent, /logs/verifier, /logs/artifacts): folders copied
 // out of the sandbox after grading into `<run>/trials/<task-id>/logs/<name>`, under the rules for
 // files that come out of a sandbox (regular files and folders only, nothing outside the
-// destination, size-capped: docs/sandboxes.md). The result names where each landed.
+// destination, bounded in bytes and entries: docs/sandboxes.md). The copies together are bounded in time too
+// (the agent could fill a folder with enough empty files to hold the trial for minutes). The result
+// names where each landed and, for each that was cut short, what was left.
 import path from 'node:path';
-import type { Sandbox } from '../sandbox/types.ts';
+import type { CopyOutReport, Sandbox } from '../sandbox/types.ts';
+import { trialTimeoutOf } from './per-trial.ts';
 import type { Session } from './session.ts';
 
 const KEEP_MAX_BYTES = 50 * 1024 * 1024;
+/** For all kept folders together, and never more than the trial's own timeout. */
+const KEEP_DEADLINE_MS = 60_000;
 
-export async function keepFolders(s: Session, sandbox: Sandbox | undefined): Promise<Record<string, string>> {
-  const kept: Record<string, string> = {};
-  if (!sandbox) return kept;
+export interface KeptFolders {
+  /** name -> where it landed, relative to the run folder. */
+  kept: Record<string, string>;
+  /** name -> what was not copied, for the folders cut short or with entries skipped. */
+  skipped: Record<string, string>;
+}
+
+export async function keepFolders(s: Session, sandbox: Sandbox | undefined): Promise<KeptFolders> {
+  const out: KeptFolders = { kept: {}, skipped: {} };
+  if (!sandbox) return out;
+  const budgetMs = Math.min(KEEP_DEADLINE_MS, trialTimeoutOf(s.run, s.input) * 1000);
+  const deadline = performance.now() + budgetMs;
   for (const folder of s.run.grading.keep ?? []) {
     const name = path.posix.basename(folder);
     const rel = path.join('trials', s.input.taskId.replace(/[^A-Za-z0-9_.#-]/g, '_'), 'logs', name);
+    const left = Math.round(deadline - performance.now());
+    if (left <= 0) {
+      note(s, out, name, `${folder} not copied out: the ${budgetMs / 1000} s for copying kept folders had passed`);
+      continue;
+    }
     try {
-      await sandbox.copyOut(folder, path.join(s.run.runDir, rel), { maxBytes: KEEP_MAX_BYTES });
-      kept[name] = rel;
+      const report = await sandbox.copyOut(folder, path.join(s.run.runDir, rel), { maxBytes: KEEP_MAX_BYTES, deadlineMs: left, signal: s.opts.signal });
+      out.kept[name] = rel;
+      const what = summary(folder, report);
+      if (what) note(s, out, name, what);
     } catch (err) {
       s.recorder.log('warn', `${folder} not kept: ${(err as Error)?.message ?? err}`);
     }
   }
-  return kept;
+  return out;
+}
+
+function note(s: Session, out: KeptFolders, name: string, text: string): void {
+  out.skipped[name] = text;
+  s.recorder.log('warn', text);
+}
+
+/** One line on what a copy left out, or null when it copied everything. */
+function summary(folder: string, r: CopyOutReport): string | null {
+  const parts: string[] = [];
+  if (r.stopped) parts.push(`copy-out of ${folder} ${r.stopped}`);
+  if (r.skipped.length) {
+    const first = r.skipped[0];
+    parts.push(`${r.skipped.length} entr${r.skipped.length === 1 ? 'y' : 'ies'} of ${folder} skipped (first: ${first.path}: ${first.reason})`);
+  }
+  return parts.length ? parts.join('; ') : null;
 }

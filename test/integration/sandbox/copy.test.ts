@@ -61,7 +61,7 @@ describe.skipIf(!ok)('DockerSandbox file copies', () => {
     await sb.exec('mkdir -p out/sub && echo one > out/one.txt && echo two > out/sub/two.txt && chmod +x out/one.txt');
     await sb.exec('ln -s /etc/passwd out/passwd && ln -s /etc out/etc-dir && mkfifo out/fifo');
     const dest = path.join(host, 'out');
-    const report = await sb.copyOutReport('out', dest);
+    const report = await sb.copyOut('out', dest);
 
     const files = fs.readdirSync(dest, { recursive: true }).map(String).sort();
     expect(files).toEqual(['one.txt', 'sub', 'sub/two.txt']);
@@ -76,8 +76,25 @@ describe.skipIf(!ok)('DockerSandbox file copies', () => {
     await sb.copyOut('small.txt', dest);
     expect(fs.readFileSync(path.join(dest, 'small.txt'), 'utf8')).toBe('small\n');
 
-    const capped = await sb.copyOutReport('big.bin', path.join(host, 'capped'), { maxBytes: 1000 });
+    const capped = await sb.copyOut('big.bin', path.join(host, 'capped'), { maxBytes: 1000 });
     expect(fs.existsSync(path.join(host, 'capped/big.bin'))).toBe(false);
     expect(capped.skipped).toEqual([{ path: 'big.bin', reason: expect.stringMatching(/limit/) }]);
   });
+
+  it('stops a folder of 30,000 empty files at 10,000 entries, quickly, and a deadline stops it sooner', async () => {
+    expect((await sb.exec('mkdir flood && cd flood && seq 1 30000 | xargs touch && ls | wc -l')).stdout.trim()).toBe('30000');
+    const count = (dir: string) => fs.readdirSync(dir).length;
+
+    let t0 = Date.now();
+    const bounded = await sb.copyOut('flood', path.join(host, 'flood'));
+    expect(Date.now() - t0).toBeLessThan(30_000); // all 30,000 took ~30 s here; 10,000 take ~10
+    expect(count(path.join(host, 'flood'))).toBe(9_999); // the archive's first entry is the folder itself
+    expect(bounded.stopped).toBe('stopped after 10000 entries (the copy-out limit); 20001 more not copied');
+
+    t0 = Date.now();
+    const late = await sb.copyOut('flood', path.join(host, 'late'), { deadlineMs: 500 });
+    expect(Date.now() - t0).toBeLessThan(3_000);
+    expect(late.stopped).toMatch(/^stopped after \d+ entries \(the copy-out deadline of 0\.5 s passed\); the rest not copied$/);
+    expect(count(path.join(host, 'late'))).toBeLessThan(9_999);
+  }, 60_000);
 });

@@ -39,7 +39,9 @@ class FakeSandbox implements Sandbox {
     this.files.set(path, String(content));
   }
   async copyIn() {}
-  async copyOut() {}
+  async copyOut() {
+    return { files: 0, dirs: 0, bytes: 0, skipped: [] };
+  }
 }
 
 let server: ModelServer | undefined;

@@ -54,6 +54,8 @@ export function fakeSandbox(result: Partial<ExecResult> | Error): FakeSandbox {
     },
     async transfer() {},
     async copyIn() {},
-    async copyOut() {},
+    async copyOut() {
+      return { files: 0, dirs: 0, bytes: 0, skipped: [] };
+    },
   };
 }

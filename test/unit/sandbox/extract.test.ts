@@ -112,4 +112,31 @@ describe('extractUntrusted', () => {
     await extractUntrusted(archive([{ name: 'single.txt', body: 's' }]), dest, { stripRoot: true });
     expect(listAll(dest)).toEqual(['single.txt', 'sub', 'sub/y.txt', 'x.txt']);
   });
+
+  it('stops past maxEntries: nothing more is written, and what was left is counted', async () => {
+    const entries: Entry[] = Array.from({ length: 50 }, (_, i) => ({ name: `f${i}` }));
+    const report = await extractUntrusted(archive(entries), dest, { maxEntries: 10 });
+    expect(listAll(dest)).toHaveLength(10);
+    expect(report.files).toBe(10);
+    expect(report.stopped).toBe('stopped after 10 entries (the copy-out limit); 40 more not copied');
+  });
+
+  it('stops an archive that never ends when its signal aborts, leaving no half-written file', async () => {
+    const pack = tar.pack();
+    pack.entry({ name: 'done.txt' }, 'done');
+    const slow = pack.entry({ name: 'slow.bin', size: 10 * 1024 * 1024 });
+    slow.write(Buffer.alloc(1024)); // and never more: the archive stalls here
+    const t0 = Date.now();
+    const report = await extractUntrusted(pack as unknown as Readable, dest, { signal: AbortSignal.timeout(300) });
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(report.stopped).toMatch(/^stopped after 2 entries \(.+\); the rest not copied$/);
+    expect(listAll(dest)).toEqual(['done.txt']);
+  });
+
+  it('skips a path too long or deep for the host, and goes on', async () => {
+    const deep = Array.from({ length: 50 }, (_, i) => `${i}`.padEnd(100, 'd')).join('/'); // ~5 KB: past PATH_MAX
+    const report = await extractUntrusted(archive([{ name: deep, body: 'x' }, { name: 'after.txt', body: 'a' }]), dest);
+    expect(listAll(dest)).toEqual(['after.txt']);
+    expect(report.skipped).toEqual([{ path: deep, reason: 'path longer than 1024 bytes' }]);
+  });
 });
