@@ -5,7 +5,7 @@
 // src/loader/compile.mjs), under a key made of every file of src/viewer/ and the build options. A
 // process reads the folder's few files, hashes them and reads the cached bundles (well under a
 // millisecond); only the first process after a change of the viewer's sources (or a fresh install)
-// runs esbuild, synchronously (~100 ms), and leaves the result for the next.
+// runs esbuild, synchronously (~0.3 s), and leaves the result for the next.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
