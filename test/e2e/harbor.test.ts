@@ -91,7 +91,7 @@ describe.skipIf(!hasDocker)('Harbor task folders', () => {
     }
   });
 
-  it('validate and list take a Harbor folder; validate names what a real Terminal-Bench 2.0 folder lacks to run', async () => {
+  it('validate and list take a Harbor folder; validate names what a Terminal-Bench 2.0 folder lacks to run', async () => {
     const v = await runCli(['validate', tasks]);
     expect(v.code).toBe(0);
     expect(v.stdout).toMatch(new RegExp(`ok: ${name} — 4 samples, 1 check\\(s\\) \\(reward\\)`));
@@ -99,11 +99,20 @@ describe.skipIf(!hasDocker)('Harbor task folders', () => {
     expect(listed.stdout).toMatch(new RegExp(`${name}\\s+4\\s+[0-9a-f]{16}`));
     const parent = await runCli(['list', join(tasks, '..')]);
     expect(parent.stdout).toMatch(new RegExp(`${name}\\s+4\\s+`));
-    // ../shared holds only task.toml and instruction.md of the real tasks: found and read as Harbor
-    // tasks, then refused for what they lack, with the folder named (exit 2, no stack trace).
-    const tb2 = await runCli(['validate', join(REPO, '../shared/harbor-tb2')]);
+    // Every Terminal-Bench 2.0 field shape (test/fixtures/harbor-tb2-shapes) validates and lists.
+    const shapes = await runCli(['validate', join(FIXTURES, 'harbor-tb2-shapes')]);
+    expect(shapes.code).toBe(0);
+    expect(shapes.stdout).toMatch(/ok: harbor-tb2-shapes — 5 samples, 1 check\(s\) \(reward\)/);
+    expect((await runCli(['list', join(FIXTURES, 'harbor-tb2-shapes')])).stdout).toMatch(/harbor-tb2-shapes\s+5\s+[0-9a-f]{16}/);
+    // The same tasks with only their task.toml and instruction.md: found and read as Harbor tasks,
+    // then refused for what they lack, with the folder named (exit 2, no stack trace).
+    const bare = join(tempDir(), 'harbor-tb2');
+    for (const task of readdirSync(join(FIXTURES, 'harbor-tb2-shapes'))) {
+      for (const file of ['task.toml', 'instruction.md']) cpSync(join(FIXTURES, 'harbor-tb2-shapes', task, file), join(bare, task, file));
+    }
+    const tb2 = await runCli(['validate', bare]);
     expect(tb2.code).toBe(2);
-    expect(tb2.stderr.trim()).toMatch(/^benchrig: \S+harbor-tb2\/fix-git: the task has no tests\/test\.sh$/);
+    expect(tb2.stderr.trim()).toMatch(/^benchrig: \S+harbor-tb2\/index-lookup: the task has no tests\/test\.sh$/);
   });
 });
 

@@ -1,41 +1,66 @@
 // The graph of relative imports between a folder's source files, and its cycles: a tiny madge.
 // Every edge counts, `import type` included: a type-only circle still ties two modules together
-// (and turns into a runtime one as soon as a value crosses it).
+// (and turns into a runtime one as soon as a value crosses it). Each edge also says whether it
+// carries only types, for the folder table of ARCHITECTURE.md (test/unit/architecture/).
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const SOURCE = /\.(?:ts|mts|cts|mjs|cjs|js)$/;
-// import … from '…' / export … from '…' / import '…' / import('…') / require('…')
-const SPECIFIERS = [
-  /(?:^|[\s;])(?:import|export)\s[^'"`;]*?\sfrom\s*['"]([^'"]+)['"]/g,
-  /(?:^|[\s;])import\s*['"]([^'"]+)['"]/g,
-  /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
-  /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
-];
+
+/** One import of a module: its specifier, and whether it brings types only (nothing loads at run time). */
+export interface ImportRef {
+  spec: string;
+  typeOnly: boolean;
+}
+
+/** `import type …`, `export type …` (not `import type from`, a default import named "type"). */
+const TYPE_CLAUSE = /^type(?:\s*[{*]|\s+[A-Za-z_$][\w$]*$)/;
 
 export type ImportGraph = Map<string, Set<string>>;
+/** file -> file it imports -> `type` when every import between them is type-only, else `value`. */
+export type ImportEdges = Map<string, Map<string, 'type' | 'value'>>;
 
 /** Every source file under `root` (declaration files aside) -> the files under `root` it imports. */
 export function importGraph(root: string): ImportGraph {
-  const files = walk(root);
-  const graph: ImportGraph = new Map();
-  for (const file of files) {
-    const deps = new Set<string>();
-    for (const spec of specifiers(readFileSync(file, 'utf8'))) {
+  return new Map([...importEdges(root)].map(([file, deps]) => [file, new Set(deps.keys())]));
+}
+
+/** Every source file under `root` -> the files under `root` it imports, each with its kind. */
+export function importEdges(root: string): ImportEdges {
+  const edges: ImportEdges = new Map();
+  for (const file of sourceFiles(root)) {
+    const deps = new Map<string, 'type' | 'value'>();
+    for (const { spec, typeOnly } of importsOf(readFileSync(file, 'utf8'))) {
       if (!spec.startsWith('.')) continue;
       const target = resolve(path.resolve(path.dirname(file), spec));
-      if (target) deps.add(target);
+      if (target) deps.set(target, typeOnly && deps.get(target) !== 'value' ? 'type' : 'value');
     }
-    graph.set(file, deps);
+    edges.set(file, deps);
   }
-  return graph;
+  return edges;
 }
 
 /** The relative-or-not specifiers a module imports, comments removed first. */
 export function specifiers(text: string): string[] {
+  return importsOf(text).map((i) => i.spec);
+}
+
+/**
+ * Every import of a module, comments removed first. Type-only: `import type`, `export type … from`,
+ * `typeof import('…')`. `import { type A }` is not: under verbatimModuleSyntax the module still loads.
+ */
+export function importsOf(text: string): ImportRef[] {
   const code = text.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
-  const out: string[] = [];
-  for (const re of SPECIFIERS) for (const m of code.matchAll(re)) out.push(m[1]);
+  const out: ImportRef[] = [];
+  // import … from '…' / export … from '…'
+  for (const m of code.matchAll(/(?:^|[\s;])(?:import|export)\s([^'"`;]*?)\sfrom\s*['"]([^'"]+)['"]/g)) {
+    out.push({ spec: m[2], typeOnly: TYPE_CLAUSE.test(m[1].trim()) });
+  }
+  // import '…' (for its side effects)
+  for (const m of code.matchAll(/(?:^|[\s;])import\s*['"]([^'"]+)['"]/g)) out.push({ spec: m[1], typeOnly: false });
+  // import('…'): a value, unless it names a type (`typeof import('…')`)
+  for (const m of code.matchAll(/(\btypeof\s+)?\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push({ spec: m[2], typeOnly: !!m[1] });
+  for (const m of code.matchAll(/\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push({ spec: m[1], typeOnly: false });
   return out;
 }
 
@@ -74,11 +99,12 @@ export function importCycles(graph: ImportGraph): string[][] {
   return cycles;
 }
 
-function walk(dir: string): string[] {
+/** Every source file under `dir`, declaration files aside. */
+export function sourceFiles(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...walk(p));
+    if (entry.isDirectory()) out.push(...sourceFiles(p));
     else if (SOURCE.test(entry.name) && !/\.d\.[mc]?ts$/.test(entry.name)) out.push(p);
   }
   return out;
@@ -90,4 +116,40 @@ function resolve(abs: string): string | undefined {
   const stem = abs.replace(/\.(?:[mc]?js)$/, '');
   const candidates = [abs, ...['.ts', '.mts', '.cts', '.mjs', '.cjs', '.js'].map((e) => stem + e), path.join(abs, 'index.ts')];
   return candidates.find(isFile);
+}
+
+/** The folder of a file under `src`: `agents` for src/agents/…; `(root)` for src/*.ts but `index.ts`, the public API. */
+export function folderOf(file: string, src: string): string {
+  const parts = path.relative(src, file).split(path.sep);
+  if (parts.length > 1) return parts[0];
+  return parts[0] === 'index.ts' ? 'index.ts' : '(root)';
+}
+
+/** One folder's imports of another: `value` if any file imports a value, and the imports that make it so. */
+export interface FolderEdge {
+  kind: 'type' | 'value';
+  /** [importing file, imported file], relative to the repository, sorted: the value imports, or (all types) every import. */
+  imports: Array<[string, string]>;
+}
+
+/** The import graph of `src` folded to folders: folder -> folder it imports -> edge. Every folder with a source file is a key. */
+export function folderEdges(src: string, repo = path.dirname(src)): Map<string, Map<string, FolderEdge>> {
+  const out = new Map<string, Map<string, FolderEdge>>();
+  const rel = (f: string) => path.relative(repo, f).split(path.sep).join('/');
+  const edges = importEdges(src);
+  for (const file of [...edges.keys()].sort()) {
+    const from = folderOf(file, src);
+    const row = out.get(from) ?? new Map<string, FolderEdge>();
+    out.set(from, row);
+    for (const [target, kind] of [...(edges.get(file) ?? [])].sort()) {
+      const to = folderOf(target, src);
+      if (to === from) continue;
+      const edge = row.get(to);
+      const pair: [string, string] = [rel(file), rel(target)];
+      if (!edge) row.set(to, { kind, imports: [pair] });
+      else if (kind === edge.kind) edge.imports.push(pair);
+      else if (kind === 'value') row.set(to, { kind, imports: [pair] });
+    }
+  }
+  return out;
 }

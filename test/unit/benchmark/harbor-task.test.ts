@@ -1,44 +1,63 @@
-// Harbor task.toml as Harbor reads it: the four real Terminal-Bench 2.0 tasks in ../shared (read
-// there, never copied) parse to their published values, legacy spellings included.
-import { existsSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+// Harbor task.toml as Harbor reads it: the task folders of test/fixtures/harbor-tb2-shapes are written
+// in every field shape Terminal-Bench 2.0 publishes (version, [metadata] with its time estimates and
+// free-form flags, float timeouts, sizes as "2G" or as plain MB, gpus, allow_internet) and parse to
+// their values, legacy spellings included.
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readHarborTask, sizeToMb, stripCanary } from '../../../src/benchmark/harbor/task.ts';
-import { harborSample } from '../../../src/benchmark/harbor/samples.ts';
-import { REPO } from '../../support/cli.ts';
+import { harborSample, harborTaskDirs } from '../../../src/benchmark/harbor/samples.ts';
+import { FIXTURES } from '../../support/cli.ts';
 
-const TB2 = resolve(REPO, '../shared/harbor-tb2');
+const TB2 = join(FIXTURES, 'harbor-tb2-shapes');
 
-describe('Terminal-Bench 2.0 task.toml files', () => {
-  it('are present (CI has ../shared beside the clone)', () => {
-    expect(existsSync(join(TB2, 'fix-git', 'task.toml'))).toBe(true);
+describe('Terminal-Bench 2.0 task.toml shapes', () => {
+  it('are found as a dataset of task folders, sorted', () => {
+    expect(harborTaskDirs(TB2)?.map((d) => d.slice(TB2.length + 1))).toEqual(['index-lookup', 'matrix-stats', 'offline-sizes', 'tidy-markdown', 'word-frequency']);
   });
 
   it.each([
-    ['fix-git', { agent: 900, verifier: 900, cpus: 1, memoryMb: 2048, storageMb: 10240, image: 'alexgshaw/fix-git:20251031' }],
-    ['mcmc-sampling-stan', { agent: 1800, verifier: 1800, cpus: 4, memoryMb: 8192, storageMb: 10240, image: 'alexgshaw/mcmc-sampling-stan:20251031' }],
-    ['overfull-hbox', { agent: 750, verifier: 360, cpus: 2, memoryMb: 4096, storageMb: 10240, image: 'alexgshaw/overfull-hbox:20251031' }],
-    ['query-optimize', { agent: 900, verifier: 1800, cpus: 1, memoryMb: 2048, storageMb: 10240, image: 'alexgshaw/query-optimize:20251031' }],
-  ])('%s parses to its published values', (name, want) => {
+    ['word-frequency', { agent: 900, verifier: 900, build: 600, cpus: 1, memoryMb: 2048, storageMb: 10240, network: 'bridge', mode: 'public', difficulty: 'easy' }],
+    ['matrix-stats', { agent: 1800, verifier: 1800, build: 600, cpus: 4, memoryMb: 8192, storageMb: 10240, network: 'bridge', mode: 'public', difficulty: 'hard' }],
+    ['tidy-markdown', { agent: 750, verifier: 360, build: 600, cpus: 2, memoryMb: 4096, storageMb: 10240, network: 'bridge', mode: 'public', difficulty: 'easy' }],
+    ['index-lookup', { agent: 900, verifier: 1800, build: 600, cpus: 1, memoryMb: 2048, storageMb: 10240, network: 'bridge', mode: 'public', difficulty: 'medium' }],
+    ['offline-sizes', { agent: 600, verifier: 300, build: 300, cpus: 1, memoryMb: 1024, storageMb: 4096, network: 'none', mode: 'no-network', difficulty: 'medium' }],
+  ])('%s parses to its values', (name, want) => {
+    const image = `benchrig-fixtures/${name}:20250101`;
     const t = readHarborTask(join(TB2, name));
     expect(t).toMatchObject({
       id: name,
       schemaVersion: '1.0',
       agentTimeoutS: want.agent,
       verifier: { timeoutS: want.verifier },
-      environment: { cpus: want.cpus, memoryMb: want.memoryMb, storageMb: want.storageMb, dockerImage: want.image, buildTimeoutS: 600, network: 'bridge', networkMode: 'public' },
+      environment: { cpus: want.cpus, memoryMb: want.memoryMb, storageMb: want.storageMb, dockerImage: image, buildTimeoutS: want.build, network: want.network, networkMode: want.mode },
+      hasDockerfile: true,
+      hasTests: true,
+      hasSolution: true,
     });
     expect(t.instruction.length).toBeGreaterThan(20);
     expect(t.instruction).not.toMatch(/canary/i);
     // Terminal-Bench's own extra metadata is kept as metadata, not reported as unknown keys.
     expect(t.unknownKeys).toEqual([]);
-    expect(t.metadata.difficulty).toBeDefined();
+    expect(t.metadata).toMatchObject({ author_name: 'benchrig fixtures', author_email: 'fixtures@benchrig.invalid', difficulty: want.difficulty });
+    expect(typeof t.metadata.category).toBe('string');
+    expect(t.metadata.tags).toEqual(expect.arrayContaining([expect.any(String)]));
+    expect(t.metadata.expert_time_estimate_min).toEqual(expect.any(Number));
+    expect(t.metadata.junior_time_estimate_min).toEqual(expect.any(Number));
     // As a sample: its image, its limits, its timeout, the verifier's timeout for the reward check.
-    const s = harborSample({ ...t, hasTests: true }, TB2);
-    expect(s.sandbox).toMatchObject({ image: want.image, cpus: want.cpus, memory: `${want.memoryMb}m`, disk: `${want.storageMb}m`, network: 'bridge' });
+    const s = harborSample(t, TB2);
+    expect(s.sandbox).toMatchObject({ image, build: `${name}/environment`, cpus: want.cpus, memory: `${want.memoryMb}m`, disk: `${want.storageMb}m`, network: want.network, build_timeout_s: want.build });
     expect(s.limits).toEqual({ trial_timeout_s: want.agent });
     expect(s.expectations).toMatchObject({ reward: { timeout_s: want.verifier } });
+    expect(s.metadata).toMatchObject({ difficulty: want.difficulty, harbor: { task: name, network_mode: want.mode } });
+    expect(s).toMatchObject({ tests: `${name}/tests`, solution: { files: `${name}/solution`, dest: '/solution' } });
+  });
+
+  it('keeps the shapes a reader could trip on: free-form metadata flags, a canary line, a leading blank line', () => {
+    expect(readHarborTask(join(TB2, 'matrix-stats')).metadata).toMatchObject({ custom_docker_compose: true, moved_workdir_from_compose_to_dockerfile: true, tags: ['statistics', 'awk', 'numerics', 'csv'] });
+    expect(readHarborTask(join(TB2, 'tidy-markdown')).instruction).toMatch(/^The Markdown file `\/app\/notes\.md`/);
+    expect(readHarborTask(join(TB2, 'index-lookup')).instruction).toMatch(/^\nThe file `\/app\/phonebook\.tsv`/);
   });
 });
 
