@@ -5,6 +5,7 @@
 //                with `events` (tool calls/results the remote agent made), recorded as its trajectory.
 // Transient failures (429, 5xx, network, timeout) are retried like the model client's; what still
 // fails throws an error naming the URL (never credentials) and the status: the trial is AGENT_ERROR.
+import { causeChain } from '../errors.ts';
 import { abortReason, isRetryable, serverDelayMs, sleep } from '../llm/retry.ts';
 import type { NewEvent } from '../types.ts';
 import type { Agent, AgentContext, AgentReply, ChatMessage } from './types.ts';
@@ -149,22 +150,13 @@ export async function post(o: HttpAgentOptions, body: unknown, signal: AbortSign
       if (signal.aborted) throw abortReason(signal);
       if (attempt >= o.maxRetries || !transient(err)) {
         const tries = `${attempt + 1} attempt${attempt === 0 ? '' : 's'}`;
-        throw new Error(`http agent: POST ${displayUrl(o.url)} failed after ${tries}: ${scrub(describeCause(err), secretsOf(o))}`);
+        throw new Error(`http agent: POST ${displayUrl(o.url)} failed after ${tries}: ${scrub(causeChain(err, 4), secretsOf(o))}`);
       }
       const asked = err instanceof HttpStatusError ? err.retryAfterMs : null;
       const delay = asked !== null ? Math.min(asked, o.maxMs) : Math.floor(Math.random() * Math.min(o.maxMs, o.baseMs * 2 ** attempt));
       await sleep(delay, signal);
     }
   }
-}
-
-function describeCause(err: unknown): string {
-  const parts: string[] = [];
-  for (let e: any = err, depth = 0; e && depth < 4; e = e.cause, depth++) {
-    const text = e instanceof Error ? e.message : String(e);
-    parts.push(typeof e.code === 'string' && !text.includes(e.code) ? `${text} (${e.code})` : text);
-  }
-  return parts.join(': ');
 }
 
 /**
