@@ -5,6 +5,7 @@
 //                with `events` (tool calls/results the remote agent made), recorded as its trajectory.
 // Transient failures (429, 5xx, network, timeout) are retried like the model client's; what still
 // fails throws an error naming the URL (never credentials) and the status: the trial is AGENT_ERROR.
+import { describeProblem, expandRefs } from '../config/expand.ts';
 import { causeChain } from '../errors.ts';
 import { abortReason, isRetryable, serverDelayMs, sleep } from '../llm/retry.ts';
 import type { NewEvent } from '../types.ts';
@@ -47,14 +48,11 @@ class AttemptTimeout extends Error {
 
 const TRANSIENT_STATUS = (s: number) => s === 408 || s === 409 || s === 429 || s >= 500;
 
-/** `${VAR}` in an option value (e.g. a quoted --agent-opt): expanded here, never stored expanded. */
+/** `${VAR}` in an option value (e.g. a quoted --agent-opt), by the config's rule: expanded here, never stored expanded. */
 export function expandEnv(value: string, env: NodeJS.ProcessEnv = process.env): string {
-  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_m, name: string, dflt?: string) => {
-    const v = env[name];
-    if (v !== undefined && v !== '') return v;
-    if (dflt !== undefined) return dflt;
-    throw new Error(`http agent: environment variable ${name} is not set`);
-  });
+  const out = expandRefs(value, env);
+  if (typeof out !== 'string') throw new Error(`http agent: ${describeProblem(out)}`);
+  return out;
 }
 
 /** The URL as it may appear in a message: no user:password, no query (keys hide there too). */
