@@ -4,6 +4,7 @@
 // `schema_version` is what says a file changed shape.
 import { z } from 'zod';
 import { BenchrigError } from '../errors.ts';
+import { TRIAL_STATUSES } from '../types.ts';
 
 export const SCHEMA_VERSION = 1;
 
@@ -13,7 +14,6 @@ const rate = z.number().min(0).max(1).nullable().describe('A fraction 0..1, null
 const timestamp = z.string().describe('ISO 8601');
 const record = z.record(z.string(), z.unknown());
 
-export const TRIAL_STATUSES = ['SANDBOX_ERROR', 'TIMEOUT', 'AGENT_ERROR', 'AWAITING_REVIEW', 'UNGRADABLE', 'PASSED', 'FAILED'] as const;
 const status = z.enum(TRIAL_STATUSES);
 
 // ---------------------------------------------------------------------------------------- run.json
