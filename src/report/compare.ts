@@ -56,7 +56,8 @@ export interface RunRef {
   started_at: string;
 }
 
-export interface Comparison {
+// A type, not an interface: it is what a report's `comparison` record holds.
+export type Comparison = {
   baseline: RunRef;
   current: RunRef;
   versions_differ: boolean;
@@ -89,7 +90,7 @@ export interface Comparison {
   unanswered: TaskChange[];
   /** In the baseline only (input hashes). */
   removed: Array<{ input_hash: string; sample_id: string }>;
-}
+};
 
 const ANSWERLESS: ReadonlySet<string> = new Set(['AGENT_ERROR', 'TIMEOUT']);
 
