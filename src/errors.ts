@@ -120,3 +120,21 @@ export function describe(err: unknown): string {
     return String(err);
   }
 }
+
+/**
+ * One line naming an error and what caused it, outermost first: `fetch failed: connect
+ * ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)`. Follows `cause` up to `depth` levels; a `code` the
+ * message does not already name is added in brackets; empty links are left out.
+ */
+export function causeChain(err: unknown, depth = 5): string {
+  const parts: string[] = [];
+  let e: unknown = err;
+  for (let d = 0; e !== null && e !== undefined && d < depth; d++) {
+    const { message, code, cause } = e as { message?: unknown; code?: unknown; cause?: unknown };
+    const text = typeof message === 'string' ? message : String(e);
+    const suffix = typeof code === 'string' && !text.includes(code) ? ` (${code})` : '';
+    if (text || suffix) parts.push(text + suffix);
+    e = cause;
+  }
+  return parts.join(': ');
+}

@@ -53,14 +53,18 @@ export interface PublicSample {
 
 export const GROUND_TRUTH_FIELDS = ['expected', 'expectations', 'solution', 'tests'] as const;
 
-export type TrialStatus =
-  | 'SANDBOX_ERROR'
-  | 'TIMEOUT'
-  | 'AGENT_ERROR'
-  | 'AWAITING_REVIEW'
-  | 'UNGRADABLE'
-  | 'PASSED'
-  | 'FAILED';
+/** Every trial status (docs/sandboxes.md#who-is-blamed-for-what), in the order reports list them. */
+export const TRIAL_STATUSES = ['PASSED', 'FAILED', 'AGENT_ERROR', 'TIMEOUT', 'AWAITING_REVIEW', 'UNGRADABLE', 'SANDBOX_ERROR'] as const;
+export type TrialStatus = (typeof TRIAL_STATUSES)[number];
+
+/** Failures in pass_rate (docs/reports.md#metrics): a wrong answer, an error of the agent, a timeout. */
+export const FAILING_STATUSES: ReadonlySet<TrialStatus> = new Set(['FAILED', 'AGENT_ERROR', 'TIMEOUT']);
+/** Statuses that count in pass_rate: PASSED and the failing ones. */
+export const GRADABLE_STATUSES: ReadonlySet<TrialStatus> = new Set(['PASSED', ...FAILING_STATUSES]);
+/** Trials that ended without a verdict: the run is incomplete by their share (docs/reports.md#metrics). */
+export const MISSING_STATUSES: readonly TrialStatus[] = ['SANDBOX_ERROR', 'UNGRADABLE', 'AWAITING_REVIEW'];
+/** Trials that ended in an error (their `error` explains them). */
+export const ERROR_STATUSES: ReadonlySet<TrialStatus> = new Set(['TIMEOUT', 'AGENT_ERROR', 'SANDBOX_ERROR']);
 
 export type StopReason = 'user_done' | 'agent_done' | 'max_turns' | 'llm_budget' | 'timeout' | 'error';
 

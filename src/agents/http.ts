@@ -5,6 +5,8 @@
 //                with `events` (tool calls/results the remote agent made), recorded as its trajectory.
 // Transient failures (429, 5xx, network, timeout) are retried like the model client's; what still
 // fails throws an error naming the URL (never credentials) and the status: the trial is AGENT_ERROR.
+import { describeProblem, expandRefs } from '../config/expand.ts';
+import { causeChain } from '../errors.ts';
 import { abortReason, isRetryable, serverDelayMs, sleep } from '../llm/retry.ts';
 import type { NewEvent } from '../types.ts';
 import type { Agent, AgentContext, AgentReply, ChatMessage } from './types.ts';
@@ -46,14 +48,11 @@ class AttemptTimeout extends Error {
 
 const TRANSIENT_STATUS = (s: number) => s === 408 || s === 409 || s === 429 || s >= 500;
 
-/** `${VAR}` in an option value (e.g. a quoted --agent-opt): expanded here, never stored expanded. */
+/** `${VAR}` in an option value (e.g. a quoted --agent-opt), by the config's rule: expanded here, never stored expanded. */
 export function expandEnv(value: string, env: NodeJS.ProcessEnv = process.env): string {
-  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_m, name: string, dflt?: string) => {
-    const v = env[name];
-    if (v !== undefined && v !== '') return v;
-    if (dflt !== undefined) return dflt;
-    throw new Error(`http agent: environment variable ${name} is not set`);
-  });
+  const out = expandRefs(value, env);
+  if (typeof out !== 'string') throw new Error(`http agent: ${describeProblem(out)}`);
+  return out;
 }
 
 /** The URL as it may appear in a message: no user:password, no query (keys hide there too). */
@@ -149,22 +148,13 @@ export async function post(o: HttpAgentOptions, body: unknown, signal: AbortSign
       if (signal.aborted) throw abortReason(signal);
       if (attempt >= o.maxRetries || !transient(err)) {
         const tries = `${attempt + 1} attempt${attempt === 0 ? '' : 's'}`;
-        throw new Error(`http agent: POST ${displayUrl(o.url)} failed after ${tries}: ${scrub(describeCause(err), secretsOf(o))}`);
+        throw new Error(`http agent: POST ${displayUrl(o.url)} failed after ${tries}: ${scrub(causeChain(err, 4), secretsOf(o))}`);
       }
       const asked = err instanceof HttpStatusError ? err.retryAfterMs : null;
       const delay = asked !== null ? Math.min(asked, o.maxMs) : Math.floor(Math.random() * Math.min(o.maxMs, o.baseMs * 2 ** attempt));
       await sleep(delay, signal);
     }
   }
-}
-
-function describeCause(err: unknown): string {
-  const parts: string[] = [];
-  for (let e: any = err, depth = 0; e && depth < 4; e = e.cause, depth++) {
-    const text = e instanceof Error ? e.message : String(e);
-    parts.push(typeof e.code === 'string' && !text.includes(e.code) ? `${text} (${e.code})` : text);
-  }
-  return parts.join(': ');
 }
 
 /**

@@ -3,6 +3,7 @@
 // errors, never a crash; LlmBudgetExceeded propagates so the conversation stops with `llm_budget`.
 import { SandboxError } from '../errors.ts';
 import { abortReason } from '../llm/retry.ts';
+import { parseToolArgs, type ParsedToolArgs } from '../llm/tool-args.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import type { Agent, AgentContext, AgentReply, ChatMessage, ToolSpec } from './types.ts';
 
@@ -70,20 +71,14 @@ async function runTool(sandbox: Sandbox | undefined, name: string, args: Record<
   }
 }
 
-/** Parse and check a call's arguments; a string is the error text for the model. */
-function parseArgs(spec: ToolSpec | undefined, raw: string): Record<string, unknown> | string {
-  let args: unknown;
-  try {
-    args = raw.trim() === '' ? {} : JSON.parse(raw);
-  } catch (err) {
-    return `invalid JSON arguments (${(err as Error).message}); send a JSON object`;
-  }
-  if (!args || typeof args !== 'object' || Array.isArray(args)) return 'arguments must be a JSON object';
+/** A call's arguments, parsed and checked against its tool; `error` is the text for the model. */
+function checkArgs(spec: ToolSpec | undefined, raw: string): ParsedToolArgs {
+  const parsed = parseToolArgs(raw);
+  if (!parsed.ok) return parsed;
   const required = (spec?.function.parameters?.required as string[] | undefined) ?? [];
-  const rec = args as Record<string, unknown>;
-  const missing = required.filter((k) => typeof rec[k] !== 'string');
-  if (missing.length) return `missing or non-string argument${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`;
-  return rec;
+  const missing = required.filter((k) => typeof parsed.args[k] !== 'string');
+  if (missing.length) return { ok: false, args: { _raw: raw }, error: `missing or non-string argument${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}` };
+  return parsed;
 }
 
 export function createReactAgent(ctx: AgentContext): Agent {
@@ -120,17 +115,16 @@ export function createReactAgent(ctx: AgentContext): Agent {
           continue;
         }
         checkAbort();
-        const parsed = specs.has(name) ? parseArgs(specs.get(name), call.function.arguments) : {};
-        const args = typeof parsed === 'string' ? { _raw: call.function.arguments } : parsed;
-        ctx.record({ type: 'tool_call', tool: name, args, id: call.id });
+        const parsed: ParsedToolArgs = specs.has(name) ? checkArgs(specs.get(name), call.function.arguments) : { ok: true, args: {} };
+        ctx.record({ type: 'tool_call', tool: name, args: parsed.args, id: call.id });
         let outcome: ToolOutcome;
-        if (typeof parsed === 'string') outcome = { output: '', error: parsed };
+        if (!parsed.ok) outcome = { output: '', error: parsed.error };
         else if (name === 'submit') {
-          submitted = String(parsed.answer);
+          submitted = String(parsed.args.answer);
           outcome = { output: 'submitted' };
         } else {
           try {
-            outcome = await runTool(ctx.sandbox, name, parsed);
+            outcome = await runTool(ctx.sandbox, name, parsed.args);
           } catch (err) {
             if (err instanceof SandboxError) throw err; // infrastructure: SANDBOX_ERROR, not the model's problem
             checkAbort();

@@ -7,6 +7,7 @@
 // final assistant content (or a `submit` call's answer) -> the reply.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { toolArgs } from '../llm/tool-args.ts';
 import type { NewEvent } from '../types.ts';
 import { remoteEvents } from './http.ts';
 import type { Agent, AgentContext, AgentReply, ChatMessage } from './types.ts';
@@ -47,7 +48,7 @@ export function transcriptTurns(messages: ChatMessage[]): ReplayTurn[] {
       if (content) cur.content = content;
       for (const call of m.tool_calls ?? []) {
         const name = call.function?.name ?? '?';
-        const args = parseArgs(call.function?.arguments);
+        const args = toolArgs(call.function?.arguments);
         if (call.id) toolNames.set(call.id, name);
         cur.events.push({ type: 'tool_call', tool: name, args, ...(call.id ? { id: call.id } : {}) });
         // react's `submit` ends the turn with its answer, as the live agent replies.
@@ -70,17 +71,6 @@ export function transcriptTurns(messages: ChatMessage[]): ReplayTurn[] {
     }
   }
   return turns;
-}
-
-function parseArgs(raw: unknown): Record<string, unknown> {
-  if (raw && typeof raw === 'object' && !Array.isArray(raw)) return raw as Record<string, unknown>;
-  if (typeof raw !== 'string' || raw.trim() === '') return {};
-  try {
-    const v = JSON.parse(raw);
-    return v && typeof v === 'object' && !Array.isArray(v) ? v : { _raw: raw };
-  } catch {
-    return { _raw: raw };
-  }
 }
 
 /** One entry of the file as a Prediction, or an error message naming what is wrong. */

@@ -1,6 +1,6 @@
-// `${VAR}` / `${VAR:-default}` expansion in every string of a file layer (docs/configuration.md).
-// `$${` is an escape for a literal `${`. Expansion happens per file, before merging, so an error
-// can name the file and the key that held the reference.
+// `${VAR}` / `${VAR:-default}` expansion in every string of a file layer (docs/configuration.md),
+// and in the http agent's options. `$${` is an escape for a literal `${`. Expansion happens per
+// file, before merging, so an error can name the file and the key that held the reference.
 import { BenchrigError } from '../errors.ts';
 
 const REF = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$\{[^}]*\}?/g;
@@ -15,27 +15,43 @@ export function formatPath(path: ReadonlyArray<string | number>): string {
   return out || '(top level)';
 }
 
-/** Expand one string; `where` names the file and key for the error message. */
-export function expandString(value: string, env: NodeJS.ProcessEnv, where: { file: string; key: string }): string {
-  return value.replace(REF, (match, name: string | undefined, fallback: string | undefined) => {
+/** Why a string could not be expanded. */
+export type ExpandProblem = { kind: 'unset'; name: string } | { kind: 'malformed'; ref: string };
+
+/**
+ * The one `${VAR}` rule (docs/configuration.md#expansion-and-environment-variables): `${VAR}` is the
+ * variable (set but empty: empty), `${VAR:-default}` the default when it is unset or empty, `$${`
+ * a literal `${`; an unset variable without a default, or a `${` that is no reference, is a problem.
+ */
+export function expandRefs(value: string, env: NodeJS.ProcessEnv): string | ExpandProblem {
+  let problem: ExpandProblem | undefined;
+  const out = value.replace(REF, (match, name: string | undefined, fallback: string | undefined) => {
     if (match === '$${') return '${';
     if (name === undefined) {
-      throw new BenchrigError(
-        'config',
-        `${where.file}: key ${where.key}: malformed reference ${JSON.stringify(match)} (use \${VAR} or \${VAR:-default}; $\${ for a literal)`,
-      );
+      problem ??= { kind: 'malformed', ref: match };
+      return match;
     }
     const set = env[name];
     // Like the shell's `:-`, an empty variable takes the default too.
     if (fallback !== undefined) return set === undefined || set === '' ? fallback : set;
-    if (set === undefined) {
-      throw new BenchrigError(
-        'config',
-        `${where.file}: key ${where.key}: environment variable ${name} is not set (use \${${name}:-default} for a default)`,
-      );
-    }
-    return set;
+    if (set === undefined) problem ??= { kind: 'unset', name };
+    return set ?? match;
   });
+  return problem ?? out;
+}
+
+/** The problem in words, for an error message. */
+export function describeProblem(p: ExpandProblem): string {
+  return p.kind === 'unset'
+    ? `environment variable ${p.name} is not set (use \${${p.name}:-default} for a default)`
+    : `malformed reference ${JSON.stringify(p.ref)} (use \${VAR} or \${VAR:-default}; $\${ for a literal)`;
+}
+
+/** Expand one string; `where` names the file and key for the error message. */
+export function expandString(value: string, env: NodeJS.ProcessEnv, where: { file: string; key: string }): string {
+  const out = expandRefs(value, env);
+  if (typeof out !== 'string') throw new BenchrigError('config', `${where.file}: key ${where.key}: ${describeProblem(out)}`);
+  return out;
 }
 
 /** Whether a string refers to an environment variable (`$${` escapes aside). */

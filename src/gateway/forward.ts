@@ -5,6 +5,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { APIError } from 'openai/error';
+import { causeChain } from '../errors.ts';
 import { withRetry } from '../llm/retry.ts';
 import type { Upstream } from './types.ts';
 
@@ -102,13 +103,6 @@ export async function readBody(msg: IncomingMessage, max = Infinity): Promise<Bu
 export function describeFailure(err: unknown, apiKey: string): string {
   let text: string;
   if (err instanceof APIError && err.status !== undefined) text = `HTTP ${err.status}: ${err.message.replace(/^\d+\s*/, '')}`;
-  else {
-    const parts: string[] = [];
-    for (let e: any = err, d = 0; e && d < 4; e = e.cause, d++) {
-      const text = typeof e.message === 'string' ? e.message : String(e);
-      parts.push(typeof e.code === 'string' && !text.includes(e.code) ? `${text} (${e.code})` : text);
-    }
-    text = `connection error: ${parts.join(': ')}`;
-  }
+  else text = `connection error: ${causeChain(err, 4)}`;
   return apiKey && apiKey.length >= 4 ? text.split(apiKey).join('***') : text;
 }

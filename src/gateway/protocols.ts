@@ -1,8 +1,11 @@
 // What the gateway reads out of each protocol's answers, whole (JSON) or streamed (SSE): the token
 // usage and the tool calls the model asked for. Unknown shapes give zero tokens and no tool calls,
 // never an error: the agent's answer is passed through whatever the gateway makes of it.
+import { toolArgs } from '../llm/tool-args.ts';
 import type { Protocol } from './types.ts';
 import type { SseEvent } from './sse.ts';
+
+export { toolArgs };
 
 export interface ToolCallSeen {
   id?: string;
@@ -30,19 +33,6 @@ export interface ProtocolReader {
 }
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-
-/** Tool arguments as the trajectory stores them: an object; anything else is wrapped. */
-export function toolArgs(raw: unknown): Record<string, unknown> {
-  let v = raw;
-  if (typeof raw === 'string') {
-    try {
-      v = raw.trim() === '' ? {} : JSON.parse(raw);
-    } catch {
-      return { raw };
-    }
-  }
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : { value: v };
-}
 
 function parse(data: string): any {
   try {

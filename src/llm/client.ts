@@ -6,7 +6,7 @@ import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatComple
 import type { ChatMessage, ChatRequest, ChatResponse, LlmClient } from '../agents/types.ts';
 import type { LlmConfig } from '../config/schema.ts';
 import { scrubberFor, secretValues } from '../config/scrub.ts';
-import { LlmError } from '../errors.ts';
+import { causeChain, LlmError } from '../errors.ts';
 import type { NewEvent } from '../types.ts';
 import { CallBudget } from './budget.ts';
 import { cacheKey, LlmCache, replayMissMessage, type CacheMode } from './cache.ts';
@@ -171,14 +171,4 @@ function describeCause(err: unknown, config: LlmConfig): string {
     return `HTTP ${err.status}: ${msg}`;
   }
   return causeChain(err) || String(err);
-}
-
-function causeChain(err: unknown): string {
-  const parts: string[] = [];
-  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) {
-    const text = e instanceof Error ? e.message : String(e);
-    const code = typeof e.code === 'string' && !text.includes(e.code) ? ` (${e.code})` : '';
-    if (text || code) parts.push(text + code);
-  }
-  return parts.join(': ');
 }

@@ -4,7 +4,7 @@ import { offerSlowest, type SlowTrial } from './analysis.ts';
 import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { TrialResult, TrialStatus } from '../types.ts';
+import { ERROR_STATUSES, type TrialResult, type TrialStatus } from '../types.ts';
 import { MetricsAccumulator } from './metrics.ts';
 import { evaluateGate, type GateConfig } from './gate.ts';
 import { compareReports } from './compare.ts';
@@ -25,7 +25,6 @@ const TOP_N = 10;
 
 /** Failures worth reading first: the agent's own failures, then what kept a trial from a verdict. */
 const FAILURE_RANK: Partial<Record<TrialStatus, number>> = { FAILED: 0, TIMEOUT: 1, AGENT_ERROR: 2, SANDBOX_ERROR: 3, UNGRADABLE: 4 };
-const ERROR_STATUSES: ReadonlySet<TrialStatus> = new Set(['TIMEOUT', 'AGENT_ERROR', 'SANDBOX_ERROR']);
 
 /** Why a trial failed: its error for error statuses, else its first failing check, else any clue. */
 export function failureReason(r: TrialResult): string {

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BenchrigError } from '../errors.ts';
-import type { TrialStatus } from '../types.ts';
+import { ERROR_STATUSES, TRIAL_STATUSES, type TrialStatus } from '../types.ts';
 import type { EvaluationReport, Metrics, TaskStats } from './types.ts';
 
 /**
@@ -56,7 +56,8 @@ export interface RunRef {
   started_at: string;
 }
 
-export interface Comparison {
+// A type, not an interface: it is what a report's `comparison` record holds.
+export type Comparison = {
   baseline: RunRef;
   current: RunRef;
   versions_differ: boolean;
@@ -89,7 +90,7 @@ export interface Comparison {
   unanswered: TaskChange[];
   /** In the baseline only (input hashes). */
   removed: Array<{ input_hash: string; sample_id: string }>;
-}
+};
 
 const ANSWERLESS: ReadonlySet<string> = new Set(['AGENT_ERROR', 'TIMEOUT']);
 
@@ -135,9 +136,10 @@ export function answeredNothing(report: EvaluationReport): string | null {
   const m = report.metrics;
   if (m.n_trials === 0) return 'it has no trials';
   const c = m.status_counts;
-  const outage = (c.AGENT_ERROR ?? 0) + (c.TIMEOUT ?? 0) + (c.SANDBOX_ERROR ?? 0);
+  const errors = TRIAL_STATUSES.filter((s) => ERROR_STATUSES.has(s));
+  const outage = errors.reduce((n, s) => n + (c[s] ?? 0), 0);
   if (outage === m.n_trials) {
-    const parts = (['AGENT_ERROR', 'TIMEOUT', 'SANDBOX_ERROR'] as const).filter((s) => c[s] > 0).map((s) => `${c[s]} ${s}`);
+    const parts = errors.filter((s) => c[s] > 0).map((s) => `${c[s]} ${s}`);
     return `the agent answered nothing (every trial an error: ${parts.join(', ')})`;
   }
   if (m.pass_rate === null) return 'nothing in it was gradable (pass_rate is null)';

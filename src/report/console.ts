@@ -2,7 +2,7 @@
 // rates, top failures and successes, and a short analysis (analysis.ts).
 // Plain text when colour is off (CI logs, pipes): no escape code at all.
 import type { EvaluationReport } from './types.ts';
-import { STATUSES } from './metrics.ts';
+import { TRIAL_STATUSES } from '../types.ts';
 import { analyzeReport, comparisonView, type SlowTrial } from './analysis.ts';
 import { gateText, missingText } from './gate.ts';
 
@@ -35,7 +35,7 @@ export function formatSummary(report: EvaluationReport, opts: SummaryOptions): s
     lines.push(`per task   pass@${report.run.trials} ${pct(m.pass_at_k)}   pass^${report.run.trials} ${pct(m.pass_all_k)}   over ${m.n_tasks} task(s)`);
   }
 
-  const counts = STATUSES.filter((s) => m.status_counts[s] > 0).map((s) => {
+  const counts = TRIAL_STATUSES.filter((s) => m.status_counts[s] > 0).map((s) => {
     const colour = s === 'PASSED' ? ANSI.green : s === 'FAILED' ? ANSI.red : ANSI.yellow;
     return `${paint(colour, s)} ${m.status_counts[s]}`;
   });

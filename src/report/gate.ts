@@ -3,6 +3,7 @@
 // incomplete run: trials without a verdict (SANDBOX_ERROR, UNGRADABLE, AWAITING_REVIEW) are left
 // out of pass_rate, so 12 passes and 24 sandbox errors would read 1.0; the gate fails instead,
 // unless their share is within `max_missing_rate` (default 0).
+import { MISSING_STATUSES } from '../types.ts';
 import type { GateResult, Metrics } from './types.ts';
 
 const fmt = (n: number) => String(Number(n.toFixed(4)));
@@ -33,7 +34,7 @@ export function evaluateGate(gate: GateConfig | undefined | null, metrics: Metri
 /** Trials without a verdict; reports written before `n_missing` existed count them from the statuses. */
 export function missingOf(m: Metrics): { missing: number; total: number } {
   const c = m.status_counts ?? {};
-  const missing = m.n_missing ?? (c.SANDBOX_ERROR ?? 0) + (c.UNGRADABLE ?? 0) + (c.AWAITING_REVIEW ?? 0);
+  const missing = m.n_missing ?? MISSING_STATUSES.reduce((n, s) => n + (c[s] ?? 0), 0);
   return { missing, total: m.n_trials };
 }
 

@@ -1,11 +1,10 @@
 // `benchrig report --format junit`: one <testsuite> for the run, one <testcase> per trial
 // (classname = benchmark, name = task id), for CI systems that read JUnit XML.
 // FAILED/TIMEOUT/AGENT_ERROR are <failure>, SANDBOX_ERROR an <error>, UNGRADABLE/AWAITING_REVIEW <skipped>.
-import type { TrialResult } from '../types.ts';
+import { FAILING_STATUSES, type TrialResult } from '../types.ts';
 import { failureReason } from './aggregate.ts';
 import type { EvaluationReport } from './types.ts';
 
-const FAILURE = new Set(['FAILED', 'TIMEOUT', 'AGENT_ERROR']);
 const SKIPPED = new Set(['UNGRADABLE', 'AWAITING_REVIEW']);
 const MAX_TEXT = 8192;
 
@@ -37,7 +36,7 @@ function testcase(suite: string, r: TrialResult): string {
   const open = `  <testcase classname="${xmlEscape(suite, true)}" name="${xmlEscape(r.task_id, true)}" time="${secs(r.metadata?.execution_time_s)}"`;
   const status = r.status;
   let body = '';
-  if (FAILURE.has(status)) {
+  if (FAILING_STATUSES.has(status)) {
     const reason = failureReason(r);
     body = `    <failure message="${xmlEscape(clip(reason, 1024), true)}" type="${status}">${xmlEscape(details(r))}</failure>\n`;
   } else if (status === 'SANDBOX_ERROR') {
@@ -59,7 +58,7 @@ export async function formatJunit(report: EvaluationReport, results: Iterable<Tr
   let skipped = 0;
   let time = 0;
   for await (const r of results) {
-    if (FAILURE.has(r.status)) failures++;
+    if (FAILING_STATUSES.has(r.status)) failures++;
     else if (r.status === 'SANDBOX_ERROR') errors++;
     else if (SKIPPED.has(r.status)) skipped++;
     if (typeof r.metadata?.execution_time_s === 'number') time += r.metadata.execution_time_s;

@@ -1,16 +1,8 @@
 // Every metric of docs/reports.md#metrics, accumulated one trial at a time so a report never holds all results:
 // only per-task counters, per-check counters and one execution time per trial are kept.
-import type { TrialResult, TrialStatus } from '../types.ts';
+import { GRADABLE_STATUSES, MISSING_STATUSES, TRIAL_STATUSES, type TrialResult, type TrialStatus } from '../types.ts';
 import type { CheckStats, Metrics, TaskStats } from './types.ts';
 import { mean, passAtK, passHatK, percentile, ratio, wilson } from './stats.ts';
-
-export const STATUSES: readonly TrialStatus[] = [
-  'PASSED', 'FAILED', 'AGENT_ERROR', 'TIMEOUT', 'AWAITING_REVIEW', 'UNGRADABLE', 'SANDBOX_ERROR',
-];
-/** Statuses that count in pass_rate: errors of the agent and timeouts count as failures. */
-export const GRADABLE: ReadonlySet<TrialStatus> = new Set(['PASSED', 'FAILED', 'AGENT_ERROR', 'TIMEOUT']);
-/** Statuses of trials that ended without a verdict: the run is incomplete by their share (docs/reports.md#metrics). */
-export const MISSING: readonly TrialStatus[] = ['SANDBOX_ERROR', 'UNGRADABLE', 'AWAITING_REVIEW'];
 
 export interface MetricsOptions {
   /** `blocks_are_success`: a red-team suite, where safety_violation_rate applies. */
@@ -34,7 +26,7 @@ type TaskAcc = Omit<TaskStats, 'flaky'>;
 
 export class MetricsAccumulator {
   private trials = 0;
-  private status = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<TrialStatus, number>;
+  private status = Object.fromEntries(TRIAL_STATUSES.map((s) => [s, 0])) as Record<TrialStatus, number>;
   private scoreSum = 0;
   private blocked = 0;
   private attacks = 0;
@@ -58,9 +50,9 @@ export class MetricsAccumulator {
 
   add(r: TrialResult): void {
     this.trials++;
-    const status: TrialStatus = STATUSES.includes(r.status) ? r.status : 'UNGRADABLE';
+    const status: TrialStatus = TRIAL_STATUSES.includes(r.status) ? r.status : 'UNGRADABLE';
     this.status[status]++;
-    const gradable = GRADABLE.has(status);
+    const gradable = GRADABLE_STATUSES.has(status);
     const passed = status === 'PASSED';
     // A gradable trial without a score (an agent that crashed before any check) scores 0.
     if (gradable) this.scoreSum += r.score ?? 0;
@@ -111,9 +103,9 @@ export class MetricsAccumulator {
   }
 
   finish(): { metrics: Metrics; checks: CheckStats[]; tasks: TaskStats[] } {
-    const gradable = STATUSES.filter((s) => GRADABLE.has(s)).reduce((n, s) => n + this.status[s], 0);
+    const gradable = TRIAL_STATUSES.filter((s) => GRADABLE_STATUSES.has(s)).reduce((n, s) => n + this.status[s], 0);
     const passed = this.status.PASSED;
-    const missing = MISSING.reduce((n, s) => n + this.status[s], 0);
+    const missing = MISSING_STATUSES.reduce((n, s) => n + this.status[s], 0);
     const tasks = [...this.tasks.values()];
     const graded = tasks.filter((t) => t.gradable > 0);
     const maxK = Math.max(0, ...graded.map((t) => t.gradable));

@@ -4,6 +4,7 @@
 // `schema_version` is what says a file changed shape.
 import { z } from 'zod';
 import { BenchrigError } from '../errors.ts';
+import { TRIAL_STATUSES } from '../types.ts';
 
 export const SCHEMA_VERSION = 1;
 
@@ -13,7 +14,6 @@ const rate = z.number().min(0).max(1).nullable().describe('A fraction 0..1, null
 const timestamp = z.string().describe('ISO 8601');
 const record = z.record(z.string(), z.unknown());
 
-export const TRIAL_STATUSES = ['SANDBOX_ERROR', 'TIMEOUT', 'AGENT_ERROR', 'AWAITING_REVIEW', 'UNGRADABLE', 'PASSED', 'FAILED'] as const;
 const status = z.enum(TRIAL_STATUSES);
 
 // ---------------------------------------------------------------------------------------- run.json
@@ -118,19 +118,24 @@ export const resultFileSchema = z
 
 const timeStats = z.looseObject({ mean: z.number().nullable(), p50: z.number().nullable(), p95: z.number().nullable(), max: z.number().nullable() });
 
+/** docs/reports.md#metrics. Rates over nothing are null (no evidence), never 0. */
 const metricsSchema = z.looseObject({
   n_trials: count,
   n_tasks: count,
+  /** PASSED + FAILED + AGENT_ERROR + TIMEOUT */
   n_gradable: count,
   n_passed: count,
   n_missing: count.optional().describe('trials without a verdict: SANDBOX_ERROR + UNGRADABLE + AWAITING_REVIEW'),
   missing_rate: rate.optional().describe('n_missing / n_trials'),
   status_counts: z.record(z.string(), count),
   pass_rate: rate,
+  /** Wilson 95% interval [low, high] of pass_rate. */
   pass_rate_ci95: z.tuple([z.number(), z.number()]).nullable(),
   pass_all_k: rate,
   pass_at_k: rate,
+  /** Unbiased pass@k keyed by k ("1", "2", …), averaged over tasks with at least k gradable trials. */
   pass_at: z.record(z.string(), z.number()),
+  /** Unbiased pass^k keyed by k, averaged like pass_at. */
   pass_hat: z.record(z.string(), z.number()),
   mean_score: z.number().nullable(),
   ungradable_rate: rate,
@@ -138,11 +143,14 @@ const metricsSchema = z.looseObject({
   timeout_rate: rate,
   infra_error_rate: rate,
   guardrail_block_rate: rate,
+  /** Red-team suites (blocks_are_success) only; null otherwise or without attack trials. */
   safety_violation_rate: rate,
+  /** Null when no trial is of a benign sample. */
   over_refusal_rate: rate,
   execution_time_s: timeStats,
   llm_calls: z.looseObject({ total: count, user_total: count, mean: z.number().nullable() }),
   tokens: z.looseObject({ input: count, output: count }),
+  /** Null when no trial recorded a cost (no [llm] price). */
   cost_usd: z.number().nullable(),
   tools_used: z.record(z.string(), count),
   stop_reasons: z.record(z.string(), count),
@@ -179,6 +187,7 @@ export const reportFileSchema = z
         passed: count,
         gradable: count,
         statuses: z.record(z.string(), count),
+        /** Both passes and failures among its gradable trials. */
         flaky: z.boolean(),
       }),
     ),
@@ -191,8 +200,24 @@ export const reportFileSchema = z
     comparison: record.nullable().describe('against a baseline run (--baseline, compare); null without one'),
     top_failures: z.array(topEntry),
     top_successes: z.array(topEntry),
+    /** The slowest trials of the run (docs/reports.md#evaluation_reportjson, for the summary). */
+    slowest_trials: z.array(z.looseObject({ task_id: z.string(), status: z.string(), execution_time_s: z.number() })).optional(),
   })
   .meta({ title: 'benchrig evaluation_report.json', description: 'The evaluation of a run (docs/reports.md)' });
+
+type Declared<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
+
+/**
+ * A file's type as the code writes and reads it: the schema's (`z.infer`), without the open index
+ * signature that loose objects add at every level (extra keys stay allowed in the files, not in the code).
+ */
+export type Known<T> = T extends readonly unknown[]
+  ? { [I in keyof T]: Known<T[I]> }
+  : T extends object
+    ? [keyof Declared<T>] extends [never]
+      ? T // a record: its index signature is its shape
+      : { [K in keyof Declared<T>]: Known<Declared<T>[K]> }
+    : T;
 
 /** Every shipped schema: file name under schemas/ → zod definition. */
 export const FILE_SCHEMAS = {

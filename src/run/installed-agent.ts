@@ -11,7 +11,8 @@ import { installedSpec, isInstalledAgent, loadInstalledModule } from '../agents/
 import type { Config } from '../config/schema.ts';
 import { BenchrigError, SandboxError } from '../errors.ts';
 import { upstreamsFromConfig, UPSTREAM_TABLE } from '../gateway/upstreams.ts';
-import { docker, dockerMessage } from '../sandbox/client.ts';
+import { dockerMessage } from '../sandbox/client.ts';
+import { imageHasFile } from '../sandbox/helper-container.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 
 export interface PreparedInstalledAgent {
@@ -46,17 +47,12 @@ export async function prepareInstalledAgent(cfg: Config, agentName: string, sand
 
 /** The image has the glibc loader (read from the image, nothing run): busybox and Alpine do not. */
 async function requireGlibc(image: string, agent: string): Promise<void> {
-  const client = docker();
-  let container;
+  let has: boolean;
   try {
-    container = await client.createContainer({ Image: image, Cmd: ['true'], NetworkDisabled: true, HostConfig: { NetworkMode: 'none' } });
-    await container.getArchive({ path: GLIBC_LOADER });
+    has = await imageHasFile(image, GLIBC_LOADER);
   } catch (err) {
-    const status = (err as { statusCode?: number })?.statusCode;
-    if (status === 404 && container)
-      throw new BenchrigError('benchmark', `${agent} needs a glibc image and ${image} has none (${GLIBC_LOADER} is missing): use [sandbox] image = "benchrig/debian:1" (sandboxes/debian) or another glibc image; busybox and Alpine images cannot run it`);
     throw new SandboxError(`checking ${image} for glibc failed: ${dockerMessage(err)}`, err);
-  } finally {
-    await container?.remove({ force: true }).catch(() => {});
   }
+  if (!has)
+    throw new BenchrigError('benchmark', `${agent} needs a glibc image and ${image} has none (${GLIBC_LOADER} is missing): use [sandbox] image = "benchrig/debian:1" (sandboxes/debian) or another glibc image; busybox and Alpine images cannot run it`);
 }

@@ -5,7 +5,8 @@
 // The quota is a hard wall a little above the bound: the watcher (disk-watch.ts) still decides the
 // verdict when the bound is passed; the wall only stops an agent that writes faster than it samples.
 import type Docker from 'dockerode';
-import { DEFAULT_DEADLINE_MS, withDeadline } from './client.ts';
+import { DEFAULT_DEADLINE_MS, statusOf, withDeadline } from './client.ts';
+import { withHelperContainer } from './helper-container.ts';
 import { buildLabels } from './labels.ts';
 import type { SandboxLabels } from './types.ts';
 
@@ -44,28 +45,20 @@ export function storageQuota(client: Docker, hostKey: string, image: string, lab
 async function detect(client: Docker, image: string, labels: SandboxLabels): Promise<boolean> {
   const info = await withDeadline(client.info() as Promise<{ Driver?: string; DriverStatus?: [string, string][] }>, DEFAULT_DEADLINE_MS, 'docker info');
   if (!driverMayQuota(info)) return false;
-  let probe: Docker.Container | undefined;
+  // Created, never started; labelled like a sandbox so that a crash here leaves nothing the sweep misses.
+  const probe = {
+    image,
+    purpose: 'storage quota probe',
+    labels: buildLabels({ ...labels, sessionId: `${labels.sessionId}.disk-probe` }),
+    storageOpt: { size: '64m' },
+  };
   try {
-    // Created, never started; labelled like a sandbox so that a crash here leaves nothing the sweep misses.
-    probe = await withDeadline(
-      client.createContainer({
-        Image: image,
-        Entrypoint: ['true'],
-        Cmd: [],
-        Labels: buildLabels({ ...labels, sessionId: `${labels.sessionId}.disk-probe` }),
-        HostConfig: { NetworkMode: 'none', StorageOpt: { size: '64m' } },
-      }),
-      DEFAULT_DEADLINE_MS,
-      'probe storage quota',
-    );
-    return true;
+    return await withHelperContainer(client, probe, async () => true);
   } catch (err) {
-    const status = (err as { statusCode?: number }).statusCode;
+    const status = statusOf(err);
     // Refused: no quota here. No such image, or no answer: ask again next time.
     if (status !== undefined && status !== 404 && status >= 400 && status < 600) return false;
     throw err;
-  } finally {
-    if (probe) await withDeadline(probe.remove({ force: true }), DEFAULT_DEADLINE_MS, 'remove probe').catch(() => undefined);
   }
 }
 

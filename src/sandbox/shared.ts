@@ -1,9 +1,9 @@
 // The run's shared volume (docs/benchmarks.md [sandbox.shared]): filled once, mounted read-only in every sample.
-import os from 'node:os';
 import type Docker from 'dockerode';
 import { SandboxError } from '../errors.ts';
 import { DEFAULT_DEADLINE_MS, docker, dockerMessage, statusOf, withDeadline } from './client.ts';
 import { copyIn } from './copy.ts';
+import { withHelperContainer } from './helper-container.ts';
 import { buildLabels } from './labels.ts';
 
 const FILL_MOUNT = '/benchrig-shared';
@@ -12,30 +12,15 @@ export const sharedVolumeName = (runId: string) => `benchrig-shared-${runId.repl
 
 /**
  * Create the labelled volume and copy `sourceDir`'s contents into it through a helper container of
- * `image` that is created (never started: Docker's archive API works on stopped containers) and
- * removed afterwards. Returns the volume name.
+ * `image` (sandbox/helper-container.ts). Returns the volume name.
  */
 export async function createSharedVolume(runId: string, sourceDir: string, image: string, client: Docker = docker()): Promise<string> {
   const name = sharedVolumeName(runId);
   const labels = buildLabels({ runId, sessionId: 'shared' });
   try {
     await withDeadline(client.createVolume({ Name: name, Labels: labels }), DEFAULT_DEADLINE_MS, `create volume ${name}`);
-    const helper = await withDeadline(
-      client.createContainer({
-        Image: image,
-        Entrypoint: ['true'],
-        Cmd: [],
-        Labels: { ...labels, [`benchrig.helper`]: os.hostname() },
-        HostConfig: { NetworkMode: 'none', Mounts: [{ Type: 'volume', Source: name, Target: FILL_MOUNT }] },
-      }),
-      DEFAULT_DEADLINE_MS,
-      'create shared-volume helper',
-    );
-    try {
-      await copyIn(helper, sourceDir, FILL_MOUNT);
-    } finally {
-      await withDeadline(helper.remove({ force: true }), DEFAULT_DEADLINE_MS, 'remove helper').catch(() => undefined);
-    }
+    const mounts = [{ Type: 'volume' as const, Source: name, Target: FILL_MOUNT }];
+    await withHelperContainer(client, { image, purpose: 'shared-volume helper', labels, mounts }, (helper) => copyIn(helper, sourceDir, FILL_MOUNT));
     return name;
   } catch (err) {
     await removeVolume(name, client).catch(() => undefined);

@@ -6,10 +6,10 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import os from 'node:os';
 import type Docker from 'dockerode';
 import { SandboxError } from '../errors.ts';
-import { DEFAULT_DEADLINE_MS, docker, dockerMessage, statusOf, withDeadline } from './client.ts';
+import { DEFAULT_DEADLINE_MS, docker, dockerMessage, withDeadline } from './client.ts';
+import { pathExists, withHelperContainer } from './helper-container.ts';
 import * as tar from 'tar-stream';
 
 export const TOOLBOX_MOUNT = '/.benchrig';
@@ -87,25 +87,11 @@ async function fill(image: string, client: Docker): Promise<string> {
   const name = toolboxVolumeName();
   try {
     await withDeadline(client.createVolume({ Name: name, Labels: { [TOOLBOX_LABEL]: box.hash } }), DEFAULT_DEADLINE_MS, `create volume ${name}`);
-    // A helper container, created and never started (the archive API works on it), reaches the volume.
-    const helper = await withDeadline(
-      client.createContainer({
-        Image: image,
-        Entrypoint: ['true'],
-        Cmd: [],
-        Labels: { [TOOLBOX_LABEL]: box.hash, 'benchrig.helper': os.hostname() },
-        HostConfig: { NetworkMode: 'none', Mounts: [{ Type: 'volume', Source: name, Target: FILL_MOUNT }] },
-      }),
-      DEFAULT_DEADLINE_MS,
-      'create toolbox helper',
-    );
-    try {
-      if (!(await exists(helper, `${FILL_MOUNT}/${READY}`))) {
-        await withDeadline(helper.putArchive(pack(box) as unknown as NodeJS.ReadableStream, { path: FILL_MOUNT }), DEFAULT_DEADLINE_MS * 2, 'fill toolbox');
-      }
-    } finally {
-      await withDeadline(helper.remove({ force: true }), DEFAULT_DEADLINE_MS, 'remove toolbox helper').catch(() => undefined);
-    }
+    const helper = { image, purpose: 'toolbox helper', labels: { [TOOLBOX_LABEL]: box.hash }, mounts: [{ Type: 'volume' as const, Source: name, Target: FILL_MOUNT }] };
+    await withHelperContainer(client, helper, async (c) => {
+      if (await pathExists(c, `${FILL_MOUNT}/${READY}`)) return;
+      await withDeadline(c.putArchive(pack(box) as unknown as NodeJS.ReadableStream, { path: FILL_MOUNT }), DEFAULT_DEADLINE_MS * 2, 'fill toolbox');
+    });
     return name;
   } catch (err) {
     if (err instanceof SandboxError) throw err;
@@ -123,14 +109,4 @@ function pack(box: Toolbox): tar.Pack {
   p.entry({ ...owner, name: READY, type: 'file', mode: 0o644 }, box.hash);
   p.finalize();
   return p;
-}
-
-async function exists(container: Docker.Container, path: string): Promise<boolean> {
-  try {
-    await withDeadline(container.infoArchive({ path }), DEFAULT_DEADLINE_MS, `stat ${path}`);
-    return true;
-  } catch (err) {
-    if (statusOf(err) === 404) return false;
-    throw err;
-  }
 }

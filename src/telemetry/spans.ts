@@ -8,7 +8,7 @@
 //   tool_call / tool_result → a tool.exec span under the open turn
 // sandbox.start, grade and sandbox.stop are opened and ended by the lifecycle.
 import type { Attributes, Context, Span } from '@opentelemetry/api';
-import type { TrajectoryEvent, TrialResult } from '../types.ts';
+import { FAILING_STATUSES, type TrajectoryEvent, type TrialResult } from '../types.ts';
 import type { RunContext, TrialInput } from '../trial/types.ts';
 import {
   ATTR, GEN_AI_OPERATION_CHAT, GEN_AI_OPERATION_NAME, GEN_AI_REQUEST_MODEL, GEN_AI_RESPONSE_MODEL, GEN_AI_SYSTEM,
@@ -35,7 +35,6 @@ export interface TrialSpans {
   end(result: TrialResult): void;
 }
 
-const COUNTED_AS_FAILED = new Set(['FAILED', 'TIMEOUT', 'AGENT_ERROR']);
 const NOOP_PHASE: PhaseSpan = { set() {}, end() {} };
 const NOOP_TRIAL: TrialSpans = { traceId: null, event() {}, open: () => NOOP_PHASE, end() {} };
 
@@ -211,7 +210,7 @@ class TrialTree implements TrialSpans {
     this.trial.end();
     const ctx = this.trial.spanContext();
     // As pass_rate counts them (docs/sandboxes.md#who-is-blamed-for-what): timeouts and agent errors fail; the rest have no verdict.
-    const passed = r.status === 'PASSED' ? true : COUNTED_AS_FAILED.has(r.status) ? false : null;
+    const passed = r.status === 'PASSED' ? true : FAILING_STATUSES.has(r.status) ? false : null;
     this.t.scores?.add({ traceId: ctx.traceId, spanId: ctx.spanId, passed, score: r.score, comment: `${r.task_id}: ${r.status}` });
   }
 

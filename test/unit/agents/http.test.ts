@@ -19,6 +19,12 @@ describe('http agent options', () => {
     expect(() => expandEnv('${NOPE}', {})).toThrow(/NOPE is not set/);
   });
 
+  it('expands by the config rule: empty stays empty, $${ is a literal, a broken reference is refused', () => {
+    expect(expandEnv('x${K}y', { K: '' })).toBe('xy');
+    expect(expandEnv('$${K} ${K}', { K: 'v' })).toBe('${K} v');
+    expect(() => expandEnv('${NOT CLOSED', {})).toThrow(/http agent: malformed reference/);
+  });
+
   it('parses defaults and string-typed --agent-opt values', () => {
     const o = parseOptions({ url: 'http://h/v1', timeout_s: '2', headers: '{"x-team":"a"}' });
     expect(o).toMatchObject({ protocol: 'openai', url: 'http://h/v1/chat/completions', timeoutMs: 2000, maxRetries: 3, headers: { 'x-team': 'a' } });

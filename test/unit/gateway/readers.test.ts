@@ -48,8 +48,8 @@ describe('protocol readers', () => {
 
   it('tool arguments are always an object', () => {
     expect(toolArgs('{"a":1}')).toEqual({ a: 1 });
-    expect(toolArgs('not json')).toEqual({ raw: 'not json' });
-    expect(toolArgs('[1,2]')).toEqual({ value: [1, 2] });
+    expect(toolArgs('not json')).toEqual({ _raw: 'not json' });
+    expect(toolArgs('[1,2]')).toEqual({ _raw: '[1,2]' });
     expect(toolArgs('')).toEqual({});
     expect(toolArgs({ b: 2 })).toEqual({ b: 2 });
   });

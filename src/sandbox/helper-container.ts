@@ -1,0 +1,60 @@
+// A throwaway container: created from an image, never started (Docker's archive API works on a
+// stopped container), used, and removed in `finally`. It fills volumes (the toolbox, the shared
+// volume), probes what a daemon allows (a storage quota) and reads files out of an image. Every
+// call has a deadline (docs/sandboxes.md); its `benchrig.helper` label names the host that made it.
+import os from 'node:os';
+import type Docker from 'dockerode';
+import { DEFAULT_DEADLINE_MS, docker, statusOf, withDeadline } from './client.ts';
+
+export interface HelperSpec {
+  image: string;
+  /** What it is for, in deadline messages: `toolbox helper`. */
+  purpose: string;
+  labels?: Record<string, string>;
+  /** Volumes it reaches. */
+  mounts?: Docker.MountSettings[];
+  storageOpt?: Record<string, string>;
+}
+
+/**
+ * Create the helper, run `use` on it, remove it whatever happens. A failed create (no such image,
+ * a refused option) rejects with Docker's own error, untouched, for the caller to read.
+ */
+export async function withHelperContainer<T>(client: Docker, spec: HelperSpec, use: (helper: Docker.Container) => Promise<T>): Promise<T> {
+  const helper = await withDeadline(
+    client.createContainer({
+      Image: spec.image,
+      Entrypoint: ['true'],
+      Cmd: [],
+      Labels: { ...spec.labels, 'benchrig.helper': os.hostname() },
+      HostConfig: {
+        NetworkMode: 'none',
+        ...(spec.mounts ? { Mounts: spec.mounts } : {}),
+        ...(spec.storageOpt ? { StorageOpt: spec.storageOpt } : {}),
+      },
+    }),
+    DEFAULT_DEADLINE_MS,
+    `create ${spec.purpose}`,
+  );
+  try {
+    return await use(helper);
+  } finally {
+    await withDeadline(helper.remove({ force: true }), DEFAULT_DEADLINE_MS, `remove ${spec.purpose}`).catch(() => undefined);
+  }
+}
+
+/** Whether `path` exists in a container (through the archive API: nothing runs). */
+export async function pathExists(container: Docker.Container, path: string): Promise<boolean> {
+  try {
+    await withDeadline(container.infoArchive({ path }), DEFAULT_DEADLINE_MS, `stat ${path}`);
+    return true;
+  } catch (err) {
+    if (statusOf(err) === 404) return false;
+    throw err;
+  }
+}
+
+/** Whether `image` holds a file at `path`, read from the image, nothing run. Docker's errors reject untouched. */
+export function imageHasFile(image: string, path: string, client: Docker = docker()): Promise<boolean> {
+  return withHelperContainer(client, { image, purpose: `helper reading ${image}` }, (helper) => pathExists(helper, path));
+}
