@@ -12,6 +12,12 @@ export interface Scrubber {
   text(text: string): string;
   /** A copy of plain data (objects, arrays, strings; keys too) with every string scrubbed. */
   value<T>(value: T): T;
+  /**
+   * Every form of every secret in bytes read as latin1 (one char per byte: files of any encoding,
+   * binary ones too), global; null when there is no secret. Its longest match is `maxMatchBytes`.
+   */
+  readonly bytes: RegExp | null;
+  readonly maxMatchBytes: number;
 }
 
 /** Keys whose values may be secrets (config/secrets.ts redacts them too). */
@@ -46,10 +52,25 @@ export function scrubberFor(secrets: Iterable<string>): Scrubber {
     if (v && typeof v === 'object' && isPlain(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [text(k), value(x)]));
     return v;
   };
-  return { active: true, holds: (s) => one.test(s), text, value: <T>(v: T) => value(v) as T };
+  return { active: true, holds: (s) => one.test(s), text, value: <T>(v: T) => value(v) as T, ...byteForms(secrets, sources) };
 }
 
-export const NO_SCRUB: Scrubber = { active: false, holds: () => false, text: (s) => s, value: (v) => v };
+export const NO_SCRUB: Scrubber = { active: false, holds: () => false, text: (s) => s, value: (v) => v, bytes: null, maxMatchBytes: 0 };
+
+/**
+ * The text forms match bytes read as latin1 wherever they are ASCII (escapes, base64, ASCII
+ * secrets); a secret with other characters is added as its UTF-8 bytes.
+ */
+function byteForms(secrets: Iterable<string>, sources: string[]): Pick<Scrubber, 'bytes' | 'maxMatchBytes'> {
+  const kept = [...new Set(secrets)].filter((s) => s.length >= MIN_LENGTH);
+  const raw = kept.filter((s) => /[^\x00-\x7f]/.test(s)).map((s) => reEscape(Buffer.from(s, 'utf8').toString('latin1')));
+  // Per character at most a JSON escape at a few levels of nesting (`\\\\u0041`) or `%41`.
+  const longest = Math.max(...kept.map((s) => Buffer.byteLength(s, 'utf8'))) * MAX_FORM_BYTES_PER_BYTE;
+  return { bytes: new RegExp([...raw, ...sources].join('|'), 'g'), maxMatchBytes: longest };
+}
+
+/** A bound on one byte of a secret in its longest form (a `\uXXXX` escape under 32 backslashes). */
+export const MAX_FORM_BYTES_PER_BYTE = 40;
 
 const isPlain = (v: object) => {
   const proto = Object.getPrototypeOf(v);

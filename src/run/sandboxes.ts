@@ -40,7 +40,7 @@ export async function prepareSandboxes(spec: SandboxSpec, console: RunConsole, f
   await checkDocker();
   await sweepLeftBuilds(console);
   if (fleet.ensureImage !== false) await ensureImage({ image: spec.image, build: spec.build, trusted: true }, { onProgress: (line: string) => console.info(line), signal: fleet.signal });
-  const removed = await sweep({});
+  const removed = await sweep({ onLeft: (line) => console.warn(line) });
   if (removed > 0) console.info(`removed ${removed} sandbox(es) left by runs that are gone`);
   return {
     createVolume: (runId, sourceDir) => createSharedVolume(runId, sourceDir, spec.image),
@@ -74,7 +74,7 @@ async function prepareFleet(spec: SandboxSpec, hosts: DockerHostSpec[], console:
   await sweepLeftBuilds(console);
   if (settings.ensureImage !== false) await ensureImage({ image: spec.image, build: spec.build, trusted: true }, { client: clientFor(hosts[0]), onProgress: (line: string) => console.info(line), signal: settings.signal });
   let removed = 0;
-  for (const h of hosts) removed += await sweep({}, clientFor(h));
+  for (const h of hosts) removed += await sweep({ onLeft: (line) => console.warn(`${h.url}: ${line}`) }, clientFor(h));
   if (removed > 0) console.info(`removed ${removed} sandbox(es) left by runs that are gone`);
 
   let shared: { runId: string; sourceDir: string } | null = null;

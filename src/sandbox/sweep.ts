@@ -2,6 +2,7 @@
 // and by `benchrig sandbox cleanup`.
 import os from 'node:os';
 import type Docker from 'dockerode';
+import { describe } from '../errors.ts';
 import { DEFAULT_DEADLINE_MS, docker, statusOf, withDeadline } from './client.ts';
 import { LABEL, runFilter } from './labels.ts';
 
@@ -13,6 +14,10 @@ export interface SweepOptions {
    * cleanup never removes the sandboxes of another process that carries the same run id.
    */
   runId?: string;
+  /** Tolerant: what is not removed is reported here, not thrown (see sweep). */
+  onLeft?: (line: string) => void;
+  /** With onLeft: the whole sweep's time; default SWEEP_BUDGET_MS. */
+  budgetMs?: number;
 }
 
 /** Is this container or volume's owner gone? Only this host's processes can be checked. */
@@ -39,30 +44,83 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-/** Returns how many containers and volumes were removed. */
+/** How long a tolerant sweep (`onLeft`) may take in all: housekeeping must not hold a run up. */
+export const SWEEP_BUDGET_MS = 60_000;
+
+/**
+ * Returns how many containers and volumes were removed. With `onLeft` (the start-up sweep of dead
+ * runs, which is housekeeping for others): whatever could not be removed in time, or at all (a
+ * container stuck in "removing" on a busy daemon), is reported there and left for the next sweep,
+ * and the whole sweep takes at most `budgetMs`. Without it, a failure throws.
+ */
 export async function sweep(opts: SweepOptions = {}, client: Docker = docker()): Promise<number> {
   const selected = (labels: Record<string, string> | undefined) =>
     opts.all || (opts.runId ? labels?.[LABEL.run] === opts.runId && !ownedByAnotherLiveProcess(labels) : ownerIsGone(labels));
   const filters = JSON.stringify(runFilter(opts.all ? undefined : opts.runId));
+  const clock = budget(opts);
   let removed = 0;
+  const step = async (what: string, remove: () => Promise<unknown>): Promise<void> => {
+    const ms = clock.left();
+    if (ms <= 0) return clock.skipped(what);
+    try {
+      if (await removeTolerant(remove, ms)) removed++;
+    } catch (err) {
+      if (!opts.onLeft) throw err;
+      opts.onLeft(`${what} not removed (${describe(err).split('\n')[0]}); left for the next sweep`);
+    }
+  };
 
-  const containers = await withDeadline(client.listContainers({ all: true, filters }), DEFAULT_DEADLINE_MS, 'list containers');
-  for (const info of containers.filter((c) => selected(c.Labels))) {
-    if (await removeTolerant(() => client.getContainer(info.Id).remove({ force: true, v: true }), 'container')) removed++;
+  const containers = await listed(opts, 'containers', () => client.listContainers({ all: true, filters }), clock);
+  for (const info of (containers ?? []).filter((c) => selected(c.Labels))) {
+    await step(`container ${info.Id.slice(0, 12)} of run ${info.Labels?.[LABEL.run] ?? '?'}`, () => client.getContainer(info.Id).remove({ force: true, v: true }));
   }
 
   // Volumes after containers: a volume is in use until its containers are gone.
-  const { Volumes } = await withDeadline(client.listVolumes({ filters }), DEFAULT_DEADLINE_MS, 'list volumes');
-  for (const vol of (Volumes ?? []).filter((v) => selected(v.Labels ?? undefined))) {
-    if (await removeTolerant(() => client.getVolume(vol.Name).remove(), 'volume')) removed++;
+  const volumes = await listed(opts, 'volumes', async () => (await client.listVolumes({ filters })).Volumes ?? [], clock);
+  for (const vol of (volumes ?? []).filter((v) => selected(v.Labels ?? undefined))) {
+    await step(`volume ${vol.Name}`, () => client.getVolume(vol.Name).remove());
   }
+  clock.report();
   return removed;
 }
 
-/** True when removed by us; false when already gone or still in use (409: a live container holds it). */
-async function removeTolerant(remove: () => Promise<unknown>, what: string): Promise<boolean> {
+interface Clock {
+  left(): number;
+  skipped(what: string): void;
+  report(): void;
+}
+
+/** Per call the usual deadline; with `onLeft`, within the sweep's budget too, naming what it left. */
+function budget(opts: SweepOptions): Clock {
+  if (!opts.onLeft) return { left: () => DEFAULT_DEADLINE_MS, skipped: () => {}, report: () => {} };
+  const end = performance.now() + (opts.budgetMs ?? SWEEP_BUDGET_MS);
+  const skipped: string[] = [];
+  return {
+    left: () => Math.min(DEFAULT_DEADLINE_MS, Math.round(end - performance.now())),
+    skipped: (what) => void skipped.push(what),
+    report: () => {
+      if (skipped.length) opts.onLeft!(`${skipped.length} left by dead runs not removed (first: ${skipped[0]}): the sweep's ${(opts.budgetMs ?? SWEEP_BUDGET_MS) / 1000} s had passed; left for the next sweep`);
+    },
+  };
+}
+
+/** A listing, under the deadline; with `onLeft`, a failure is reported and nothing is removed. */
+async function listed<T>(opts: SweepOptions, what: string, list: () => Promise<T[]>, clock: Clock): Promise<T[] | null> {
+  const ms = clock.left();
+  if (ms <= 0) return (clock.skipped(`the ${what}`), null);
   try {
-    await withDeadline(remove(), DEFAULT_DEADLINE_MS, `remove ${what}`);
+    return await withDeadline(list(), ms, `list ${what}`);
+  } catch (err) {
+    if (!opts.onLeft) throw err;
+    opts.onLeft(`the ${what} left by dead runs could not be listed (${describe(err).split('\n')[0]}); left for the next sweep`);
+    return null;
+  }
+}
+
+/** True when removed by us; false when already gone or still in use (409: a live container holds it). */
+async function removeTolerant(remove: () => Promise<unknown>, ms: number): Promise<boolean> {
+  try {
+    await withDeadline(remove(), ms, 'remove');
     return true;
   } catch (err) {
     const status = statusOf(err);

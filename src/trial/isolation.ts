@@ -3,6 +3,7 @@
 // "fresh", a new container of the image receives only the declared outputs); the tests are copied
 // in only then, over whatever the agent planted at their path; and every grading command runs
 // through the harness's read-only toolbox shell.
+import path from 'node:path';
 import { SandboxError } from '../errors.ts';
 import { getCheck } from '../checks/index.ts';
 import type { ExecOptions, ExecResult, Sandbox } from '../sandbox/types.ts';
@@ -26,7 +27,10 @@ export async function isolateForGrading(s: Session): Promise<Sandbox | undefined
   if (run.grading.isolation === 'fresh') {
     target = await startFresh(s);
     for (const out of run.grading.outputs.length ? run.grading.outputs : [sandbox.workdir]) {
-      await trustedOk(target, `rm -rf ${quote(out)}`, `clear ${out} in the grading sandbox`);
+      // As root, in a container the agent never touched: its parent folders may not be in the image
+      // (a Harbor task's /logs, made by setup in the agent's sandbox only).
+      const dest = path.posix.resolve(sandbox.workdir, out);
+      await trustedOk(target, `rm -rf ${quote(dest)} && mkdir -p ${quote(path.posix.dirname(dest))}`, `clear ${out} in the grading sandbox`, ROOT);
       await sandbox.transfer(out, target);
     }
   }
@@ -48,8 +52,8 @@ async function startFresh(s: Session): Promise<Sandbox> {
 }
 
 /** A harness step in the sandbox that must succeed; failing is the agent's doing (it owns the files), unless the host was lost meanwhile. */
-async function trustedOk(sandbox: Sandbox, cmd: string, what: string): Promise<void> {
-  const r = await sandbox.exec(cmd, { trusted: true, cwd: '/' });
+async function trustedOk(sandbox: Sandbox, cmd: string, what: string, user?: string): Promise<void> {
+  const r = await sandbox.exec(cmd, { trusted: true, cwd: '/', ...(user ? { user } : {}) });
   if (r.exitCode === 0) return;
   const message = `could not ${what} (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim().slice(-300)}`;
   await confirmHost(sandbox, message);
@@ -65,6 +69,7 @@ export async function confirmHost(sandbox: Sandbox, what: string): Promise<void>
   if (sandboxLost(health)) throw new SandboxError(`the sandbox's host was lost during grading (${health.lost ?? `container ${health.state}${health.killedByDocker ? ', killed by Docker' : ''}`}): ${what}`, undefined, true, false);
 }
 
+const ROOT = '0:0';
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /**

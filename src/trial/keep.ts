@@ -3,10 +3,14 @@
 // files that come out of a sandbox (regular files and folders only, nothing outside the
 // destination, bounded in bytes and entries: docs/sandboxes.md). The copies together are bounded in time too
 // (the agent could fill a folder with enough empty files to hold the trial for minutes). The result
-// names where each landed and, for each that was cut short, what was left.
+// names where each landed and, for each that was cut short, what was left. What lands there is
+// scrubbed of the run's secrets (config/scrub-files.ts), as every file benchrig writes.
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { scrubFiles } from '../config/scrub-files.ts';
 import type { CopyOutReport, Sandbox } from '../sandbox/types.ts';
 import { trialTimeoutOf } from './per-trial.ts';
+import { runScrubber } from './scrub.ts';
 import type { Session } from './session.ts';
 
 const KEEP_MAX_BYTES = 50 * 1024 * 1024;
@@ -34,7 +38,13 @@ export async function keepFolders(s: Session, sandbox: Sandbox | undefined): Pro
       continue;
     }
     try {
-      const report = await sandbox.copyOut(folder, path.join(s.run.runDir, rel), { maxBytes: KEEP_MAX_BYTES, deadlineMs: left, signal: s.opts.signal });
+      const dest = path.join(s.run.runDir, rel);
+      let report: CopyOutReport;
+      try {
+        report = await sandbox.copyOut(folder, dest, { maxBytes: KEEP_MAX_BYTES, deadlineMs: left, signal: s.opts.signal });
+      } finally {
+        await scrubKept(s, folder, dest); // what landed before a failure too
+      }
       out.kept[name] = rel;
       const what = summary(folder, report);
       if (what) note(s, out, name, what);
@@ -43,6 +53,17 @@ export async function keepFolders(s: Session, sandbox: Sandbox | undefined): Pro
     }
   }
   return out;
+}
+
+/** What the agent left there is written into the run folder by us: no secret stays in it (a model's echo of its key). */
+async function scrubKept(s: Session, folder: string, dest: string): Promise<void> {
+  try {
+    const { files, renamed } = await scrubFiles(dest, runScrubber(s.run));
+    if (files.length || renamed) s.recorder.log('warn', `${folder}: secrets replaced in ${files.length} file(s)${renamed ? ` and ${renamed} name(s)` : ''} (first: ${files[0] ?? 'a name'})`);
+  } catch (err) {
+    await rm(dest, { recursive: true, force: true });
+    throw new Error(`its copy could not be scrubbed of secrets, so it was removed: ${(err as Error)?.message ?? err}`);
+  }
 }
 
 function note(s: Session, out: KeptFolders, name: string, text: string): void {

@@ -1,7 +1,9 @@
 // Infrastructure faults mid-run: a container that dies, a daemon that stops answering and comes
 // back, a daemon that never comes back. Never blamed on the agent, never a hang, nothing left.
 import { execa } from 'execa';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +11,9 @@ import { BIN, FIXTURES, REPO, onlyRunDir, readJson, results, runCli, tempDir } f
 import { benchrigContainers, requireDocker } from '../support/docker.ts';
 import { startDockerProxy, type DockerProxy } from '../support/docker-proxy.ts';
 import { sweep } from '../../src/sandbox/sweep.ts';
+import { docker } from '../../src/sandbox/client.ts';
+import { buildLabels } from '../../src/sandbox/labels.ts';
+import { testRunId } from '../support/docker.ts';
 
 const hasDocker = await requireDocker();
 const bench = join(FIXTURES, 'benchmarks/many-shell');
@@ -89,6 +94,40 @@ describe.skipIf(!hasDocker)('infrastructure faults', () => {
       await sweep({ runId: runIdOf(dir) }); // what was running when the daemon went away, through the real socket
     }
   }, 300_000);
+
+  it("a dead run's container whose removal never answers: the start-up sweep warns, naming it, and the run goes on", async () => {
+    proxy = await startDockerProxy();
+    const deadRun = testRunId('stuck-removal');
+    try {
+      // Another run's start-up sweep (tests run side by side) may remove the leftover first: then again.
+      for (let attempt = 1; ; attempt++) {
+        const deadPid = spawnSync(process.execPath, ['-e', '0']).pid!;
+        const left = await docker().createContainer({
+          Image: 'benchrig/busybox:1', Cmd: ['true'], HostConfig: { NetworkMode: 'none' },
+          Labels: buildLabels({ runId: deadRun, sessionId: 'stuck', pid: deadPid, host: os.hostname() }),
+        });
+        proxy.hold(new RegExp(`^DELETE /(?:v[\\d.]+/)?containers/${left.id}\\?`)); // its removal alone never answers
+        const out = tempDir();
+        const started = Date.now();
+        const r = await execa('node', [BIN, 'run', bench, '--agent', 'oracle', '--mode', 'single', '--limit', '1', '--output', out], {
+          cwd: REPO, reject: false, env: { NO_COLOR: '1', DOCKER_HOST: proxy.url }, stdin: 'ignore', timeout: 300_000,
+        });
+        if (!proxy.held().some((l) => l.includes(left.id)) && attempt < 3) continue;
+        expect(proxy.held().some((l) => l.includes(left.id))).toBe(true);
+        expect(r.stderr).toContain(`container ${left.id.slice(0, 12)}`);
+        expect(r.stderr).toMatch(/container [0-9a-f]{12} of run test-stuck-removal-[0-9a-f]+ not removed \(Docker did not answer within \d+ ms: remove\); left for the next sweep/);
+        expect(r.stderr).not.toMatch(/Docker failed/);
+        const dir = onlyRunDir(out, 'oracle', 'many-shell');
+        expect(results(dir).map((x) => x.status)).toEqual(['PASSED']);
+        expect(r.exitCode, r.stderr).toBe(0);
+        expect(Date.now() - started).toBeLessThan(120_000);
+        expect(await benchrigContainers(runIdOf(dir))).toEqual([]);
+        break;
+      }
+    } finally {
+      await sweep({ runId: deadRun }); // through the real socket
+    }
+  }, 400_000);
 
   it('a daemon that never comes back: every trial SANDBOX_ERROR and exit 3', async () => {
     proxy = await startDockerProxy();

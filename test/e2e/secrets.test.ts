@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
+import { requireDocker } from '../support/docker.ts';
 import { formsIn, keyForms } from '../support/key-forms.ts';
 import { startModelServer } from '../support/model-server.ts';
 
@@ -29,6 +30,8 @@ beforeAll(async () => {
   close = () => server.close();
 });
 afterAll(() => close());
+
+const hasDocker = await requireDocker();
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
@@ -111,5 +114,37 @@ describe('a model that echoes its key (issue #21, item 7)', () => {
     } finally {
       await server.close();
     }
-  });
+  }, 120_000);
+});
+
+describe.skipIf(!hasDocker)("a model's echo of its key in a folder kept out of the sandbox ([grading] keep)", () => {
+  const KEY = 'sk-kept-SECRET-0d9a3e7b61';
+  const ECHO = Object.entries(keyForms(KEY)).map(([form, text]) => `${form}: ${text}`).join('\n');
+
+  it("a transcript in /logs/agent (text, JSON line, binary file, file name): no file of the run holds the key in any form", async () => {
+    const server = await startModelServer(() => ({ content: `${KEY}\nyour key, in every form:\n${ECHO}` }));
+    try {
+      const out = tempDir();
+      const env = { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: KEY, BENCHRIG_MODEL: 'm' };
+      const r = await runCli(['run', join(FIXTURES, 'benchmarks/tamper-harbor'), '--agent', join(FIXTURES, 'agents/echo-transcript.ts'), '--mode', 'single', '--output', out], { env });
+      expect(server.requests[0].headers.authorization).toBe(`Bearer ${KEY}`);
+      const dir = onlyRunDir(out, 'echo-transcript', 'tamper-harbor');
+      const [result] = results(dir);
+      expect(result.status, r.stderr).toBe('FAILED'); // it did not do the task; it ran to the end
+      const agentLogs = join(dir, result.artifacts.kept.agent);
+      const kept = readdirSync(agentLogs).sort();
+      expect(kept).toEqual(expect.arrayContaining(['session.bin', 'transcript.jsonl', 'transcript.txt']));
+      expect(kept).toHaveLength(4); // the file named after the key is still there, under another name
+      expect(readFileSync(join(agentLogs, 'transcript.txt'), 'utf8')).toContain('assistant: ***\nyour key, in every form:\nplain: ***\n');
+      const bin = readFileSync(join(agentLogs, 'session.bin'));
+      expect([...bin.subarray(0, 4)]).toEqual([0, 1, 2, 0]); // a binary file keeps its bytes around the key
+      expect(bin.subarray(4, 4 + KEY.length).toString()).toBe('*'.repeat(KEY.length));
+      for (const file of files(dir)) {
+        expect(formsIn(file.slice(dir.length), KEY), file).toEqual([]);
+        expect(formsIn(readFileSync(file, 'latin1'), KEY), file).toEqual([]);
+      }
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });

@@ -1,7 +1,7 @@
 // An agent must not be able to move its own score (docs/sandboxes.md): every attack of a hostile agent
 // on grading, run through the real CLI in real Docker sandboxes. None of these agents solves its
 // task; each tries to pass anyway, and each must end FAILED (or AGENT_ERROR), counted in pass_rate.
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureImage } from '../../src/sandbox/images.ts';
@@ -119,6 +119,36 @@ describe.skipIf(!hasDocker)("a Harbor task's reward is the verifier's, never one
     expect(result.status).toBe('FAILED');
     expect(result.checks[0]).toMatchObject({ passed: false, reason: 'reward=0 (reward.txt); below 1' });
     expect(Object.keys(result.artifacts.kept).sort()).toEqual(['agent', 'artifacts', 'verifier']); // /logs came over
+  });
+
+  it('with isolation = "fresh" and /logs/agent among the outputs (its parent /logs not in the image), the honest solution still passes', async () => {
+    const config = join(tempDir(), 'fresh.toml');
+    writeFileSync(config, '[grading]\nisolation = "fresh"\noutputs = ["/workspace", "/logs/agent"]\n');
+    const out = tempDir();
+    const cli = await runCli(['run', bench('tamper-harbor'), '--agent', 'oracle', '--mode', 'single', '--output', out, '--config', config]);
+    const dir = onlyRunDir(out, 'oracle', 'tamper-harbor');
+    const [result] = results(dir);
+    expect(result.status, JSON.stringify(result.error ?? result.checks)).toBe('PASSED');
+    expect(cli.code).toBe(0);
+    // The agent's log came over into the fresh sandbox, and out of it into the run folder.
+    expect(existsSync(join(dir, result.artifacts.kept.agent, 'oracle.txt'))).toBe(true);
+    expect(await benchrigContainers(readJson(join(dir, 'run.json')).run_id)).toEqual([]);
+  });
+
+  it('with isolation = "fresh", an output the agent deleted or made a symlink out of its sandbox: never passes, nothing followed', async () => {
+    const config = join(tempDir(), 'fresh.toml');
+    writeFileSync(config, '[grading]\nisolation = "fresh"\noutputs = ["/workspace", "/logs/agent"]\n');
+    for (const name of ['delete-agent-logs', 'symlink-agent-logs']) {
+      const out = tempDir();
+      await runCli(['run', bench('tamper-harbor'), '--agent', agent(name), '--mode', 'single', '--output', out, '--config', config]);
+      const dir = onlyRunDir(out, name, 'tamper-harbor');
+      const [result] = results(dir);
+      expect(['FAILED', 'AGENT_ERROR'], name).toContain(result.status);
+      expect(result.error?.kind ?? null, name).not.toBe('sandbox');
+      const kept = result.artifacts?.kept?.agent;
+      if (kept) expect(existsSync(join(dir, kept, 'passwd')), name).toBe(false);
+      expect(await benchrigContainers(readJson(join(dir, 'run.json')).run_id)).toEqual([]);
+    }
   });
 
   it('a /logs owned by another uid and read-only, where no fresh folder can be made: FAILED, saying why, its reward never read', async () => {

@@ -14,6 +14,13 @@ export interface DockerProxy {
   stopAccepting(): Promise<void>;
   /** The containers that requests through the proxy named (by id in their path), in order of first sight. */
   containers(): string[];
+  /**
+   * From now on, never forward a request whose request line (`DELETE /v1.43/containers/<id>?…`)
+   * matches: its connection is held open, unanswered, as a daemon too busy to answer would.
+   */
+  hold(requestLine: RegExp): void;
+  /** The request lines held so far. */
+  held(): string[];
   /** Accept connections again, on the same port. */
   up(): Promise<void>;
   close(): Promise<void>;
@@ -22,6 +29,8 @@ export interface DockerProxy {
 export async function startDockerProxy(socketPath = '/var/run/docker.sock'): Promise<DockerProxy> {
   const sockets = new Set<Socket>();
   const seen = new Set<string>();
+  const holds: RegExp[] = [];
+  const heldLines: string[] = [];
   let port = 0;
   let server: Server | null = null;
   const listen = () =>
@@ -32,10 +41,20 @@ export async function startDockerProxy(socketPath = '/var/run/docker.sock'): Pro
         const drop = () => (client.destroy(), upstream.destroy(), sockets.delete(client), sockets.delete(upstream));
         client.on('error', drop).on('close', drop);
         upstream.on('error', drop).on('close', drop);
+        let holding = false;
         client.on('data', (chunk: Buffer) => {
-          for (const m of chunk.toString('latin1').matchAll(/^[A-Z]+ \/(?:v[\d.]+\/)?containers\/([0-9a-f]{64})\//gm)) seen.add(m[1]);
+          const text = chunk.toString('latin1');
+          for (const m of text.matchAll(/^[A-Z]+ \/(?:v[\d.]+\/)?containers\/([0-9a-f]{64})\//gm)) seen.add(m[1]);
+          const line = holds.length ? text.match(/^[A-Z]+ \S+ HTTP\/1\.[01](?=\r?$)/m)?.[0] : undefined;
+          if (line && holds.some((h) => h.test(line))) (holding = true), heldLines.push(line);
+          if (holding) return; // this connection's requests never reach the daemon
+          if (!upstream.write(chunk)) {
+            client.pause();
+            upstream.once('drain', () => client.resume());
+          }
         });
-        client.pipe(upstream).pipe(client);
+        client.on('end', () => upstream.end());
+        upstream.pipe(client);
       });
       server.once('error', reject);
       server.listen(port, '127.0.0.1', () => {
@@ -56,5 +75,5 @@ export async function startDockerProxy(socketPath = '/var/run/docker.sock'): Pro
     if (s) await new Promise<void>((r) => (s.close(() => r()), setImmediate(r))); // close() waits for the open ones
   };
   await listen();
-  return { url: `tcp://127.0.0.1:${port}`, down, up: listen, close: down, stopAccepting, containers: () => [...seen] };
+  return { url: `tcp://127.0.0.1:${port}`, down, up: listen, close: down, stopAccepting, containers: () => [...seen], hold: (r) => void holds.push(r), held: () => [...heldLines] };
 }

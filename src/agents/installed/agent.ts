@@ -5,12 +5,15 @@
 // as any exec output) are `log` events of the result; its session files are kept as artifacts.
 import { trustedArgv } from '../../sandbox/toolbox.ts';
 import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { LlmBudgetExceeded, LlmError } from '../../errors.ts';
 import { upstreamsFromConfig } from '../../gateway/upstreams.ts';
 import type { GatewayRegistration } from '../../gateway/types.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
+import { scrubFiles } from '../../config/scrub-files.ts';
 import { trialTimeoutOf } from '../../trial/per-trial.ts';
+import { runScrubber } from '../../trial/scrub.ts';
 import type { RunContext, TrialInput } from '../../trial/types.ts';
 import type { Agent, AgentContext, AgentReply } from '../types.ts';
 import { AGENT_PATH, GLIBC_LOADER, IN_SANDBOX_BASE_URL, KILL_AGENT_SCRIPT, launchArgv, RUN_MARKER, setupScript } from './launch.ts';
@@ -107,7 +110,10 @@ export default async function createInstalledAgent(context: AgentContext): Promi
       // Its own logs and session files, as artifacts (untrusted copy: regular files only, capped).
       const dest = join(run.runDir, 'trials', input.taskId, 'agent');
       for (const path of spec.collect) {
-        await sandbox.copyOut(posix.join(HOME, path), join(dest, path), { maxBytes: ARTIFACT_BYTES }).catch(() => {});
+        const to = join(dest, path);
+        await sandbox.copyOut(posix.join(HOME, path), to, { maxBytes: ARTIFACT_BYTES }).catch(() => {});
+        // A session file holds the model's answers, which may echo its key: scrubbed, or not kept.
+        await scrubFiles(to, runScrubber(run)).catch(() => rm(to, { recursive: true, force: true }));
       }
     },
   };
