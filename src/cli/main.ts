@@ -7,8 +7,9 @@ import { registerTools } from './tools.ts';
 import { registerReportCommands } from './report-commands.ts';
 import { registerCrossRun } from './cross-run.ts';
 import { guardStdio } from './stdio.ts';
+import { errorExitCode, EXIT } from '../exit-codes.ts';
 
-export const EXIT = { ok: 0, gate: 1, usage: 2, infra: 3, interrupted: 130 } as const;
+export { EXIT };
 
 export function buildProgram(): Command {
   const program = new Command('benchrig')
@@ -38,7 +39,7 @@ export async function main(argv: string[]): Promise<void> {
   process.exit(Number(process.exitCode ?? 0));
 }
 
-/** Every error a user can cause is one line and exit 2; an unreachable Docker is exit 3. */
+/** Every error is one line on stderr; its exit code is exit-codes.ts's (2 for a user's, 3 for Docker's). */
 export function exitCodeFor(err: unknown): number {
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
@@ -46,16 +47,13 @@ export function exitCodeFor(err: unknown): number {
   }
   if (err instanceof BenchrigError) {
     process.stderr.write(`benchrig: ${err.message}${err.hint ? `\n  ${err.hint}` : ''}\n`);
-    // the model side or an agent's install unavailable is infrastructure too (exit 3), as is a full disk
-    return err.kind === 'docker_unavailable' || err.kind === 'storage' || err.kind === 'llm' || err.kind === 'sandbox' ? EXIT.infra : err.kind === 'interrupted' ? EXIT.interrupted : EXIT.usage;
-  }
-  if (err instanceof SandboxError) {
+  } else if (err instanceof SandboxError) {
     process.stderr.write(`benchrig: Docker failed: ${err.message}\n`);
-    return EXIT.infra;
+  } else {
+    process.stderr.write(`benchrig: internal error: ${describe(err)}\n`);
+    if (process.env.BENCHRIG_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? ''}\n`);
   }
-  process.stderr.write(`benchrig: internal error: ${describe(err)}\n`);
-  if (process.env.BENCHRIG_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? ''}\n`);
-  return EXIT.infra;
+  return errorExitCode(err);
 }
 
 export { Option };
