@@ -3,6 +3,7 @@
 // the image checked for glibc, and the folder made where each worker's gateway puts its socket.
 import { mkdtempSync, chmodSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import type { InstalledRun } from '../agents/installed/confine.ts';
 import { ensurePackage, NODE_PACKAGE } from '../agents/installed/cache.ts';
@@ -50,7 +51,9 @@ async function requireGlibc(image: string, agent: string): Promise<void> {
   let container;
   try {
     container = await client.createContainer({ Image: image, Cmd: ['true'], NetworkDisabled: true, HostConfig: { NetworkMode: 'none' } });
-    await container.getArchive({ path: GLIBC_LOADER });
+    // Only whether it is there: the archive's stream is dropped unread (it holds a socket to the daemon).
+    const archive: NodeJS.ReadableStream = await container.getArchive({ path: GLIBC_LOADER });
+    (archive as Readable).destroy();
   } catch (err) {
     const status = (err as { statusCode?: number })?.statusCode;
     if (status === 404 && container)

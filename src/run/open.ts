@@ -69,9 +69,8 @@ export async function openRunFolder(p: PreparedRun, opts: RunOptions, cleanup: C
 function bindSandboxes(p: PreparedRun, open: OpenRun, cleanup: Cleanup): void {
   const shared = p.shared;
   if (!shared) return;
-  shared.bind?.(open.runId);
+  shared.bind?.(open.runId); // unbound with the fleet's close (prepare.ts)
   cleanup.defer("the run's sandboxes", async () => {
-    shared.close?.(); // the fleet's registration goes with its health checks
     if (!p.cfg.run.keep_sandbox) await shared.cleanup(open.runId, open.volume).catch(() => {});
   });
 }
