@@ -34,9 +34,20 @@ export async function main(argv: string[]): Promise<void> {
   } catch (err) {
     process.exitCode = exitCodeFor(err);
   }
-  // A run may leave sockets (dockerode's agent) open; the verdict is written, so leave now.
-  if (process.exitCode !== undefined && process.exitCode !== 0) process.exit(process.exitCode);
-  process.exit(Number(process.exitCode ?? 0));
+  process.exitCode = Number(process.exitCode ?? 0);
+  exitSoonAnyway(process.exitCode);
+}
+
+/**
+ * Every command closes what it opened (a run: run/cleanup.ts), so the process ends by itself once
+ * main returns. A backstop for a library's handle left open (a keep-alive socket): the verdict is
+ * written, so the process exits a moment later whatever still holds it (named under BENCHRIG_DEBUG).
+ */
+function exitSoonAnyway(code: number, graceMs = 2_000): void {
+  setTimeout(() => {
+    if (process.env.BENCHRIG_DEBUG) process.stderr.write(`benchrig: exiting with handles still open: ${process.getActiveResourcesInfo().join(', ')}\n`);
+    process.exit(code);
+  }, graceMs).unref();
 }
 
 /** Every error is one line on stderr; its exit code is exit-codes.ts's (2 for a user's, 3 for Docker's). */
