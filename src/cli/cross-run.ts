@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { BenchrigError } from '../errors.ts';
+import { EXIT } from '../exit-codes.ts';
 import { compareReports, loadBaselineReport, loadRunReport } from '../report/compare.ts';
 import { formatComparison, formatHistory } from '../report/compare-console.ts';
 import { formatSummary } from '../report/console.ts';
@@ -12,9 +13,9 @@ import { renderHistoryHtml } from '../report/history-html.ts';
 import { writeTextAtomic } from '../report/write.ts';
 import { loadRun } from './report-commands.ts';
 import { installInterruptHandlers } from '../run/cancel.ts';
-import { evaluateRun } from '../run/evaluate.ts';
-import { reviewTrial } from '../run/review.ts';
-import { validateRun, type Breach } from '../run/validate-run.ts';
+import { evaluateRun } from '../commands/evaluate.ts';
+import { reviewTrial } from '../commands/review.ts';
+import { validateRun, type Breach } from '../commands/validate-run.ts';
 
 const print = (s: string) => process.stdout.write(s.endsWith('\n') ? s : s + '\n');
 const say = (s: string) => process.stderr.write(s + '\n');
@@ -112,7 +113,7 @@ export async function validateWithRuns(ref: string, opts: { configFile?: string 
     if (out.nop.length === 0) print(`nop: passed none of ${out.n_samples} sample(s)`);
     else print([`nop: passed ${out.nop.length} of ${out.n_samples} sample(s) (it must pass none: these samples accept an empty answer):`, ...list(out.nop)].join('\n'));
     print(out.ok ? 'validate --run: ok' : 'validate --run: FAILED');
-    process.exitCode = out.ok ? 0 : 1;
+    process.exitCode = out.ok ? EXIT.ok : EXIT.gate;
   } finally {
     interrupt.dispose();
   }

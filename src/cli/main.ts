@@ -7,8 +7,9 @@ import { registerTools } from './tools.ts';
 import { registerReportCommands } from './report-commands.ts';
 import { registerCrossRun } from './cross-run.ts';
 import { guardStdio } from './stdio.ts';
+import { errorExitCode, EXIT } from '../exit-codes.ts';
 
-export const EXIT = { ok: 0, gate: 1, usage: 2, infra: 3, interrupted: 130 } as const;
+export { EXIT };
 
 export function buildProgram(): Command {
   const program = new Command('benchrig')
@@ -33,12 +34,23 @@ export async function main(argv: string[]): Promise<void> {
   } catch (err) {
     process.exitCode = exitCodeFor(err);
   }
-  // A run may leave sockets (dockerode's agent) open; the verdict is written, so leave now.
-  if (process.exitCode !== undefined && process.exitCode !== 0) process.exit(process.exitCode);
-  process.exit(Number(process.exitCode ?? 0));
+  process.exitCode = Number(process.exitCode ?? 0);
+  exitSoonAnyway(process.exitCode);
 }
 
-/** Every error a user can cause is one line and exit 2; an unreachable Docker is exit 3. */
+/**
+ * Every command closes what it opened (a run: run/cleanup.ts), so the process ends by itself once
+ * main returns. A backstop for a library's handle left open (a keep-alive socket): the verdict is
+ * written, so the process exits a moment later whatever still holds it (named under BENCHRIG_DEBUG).
+ */
+function exitSoonAnyway(code: number, graceMs = 2_000): void {
+  setTimeout(() => {
+    if (process.env.BENCHRIG_DEBUG) process.stderr.write(`benchrig: exiting with handles still open: ${process.getActiveResourcesInfo().join(', ')}\n`);
+    process.exit(code);
+  }, graceMs).unref();
+}
+
+/** Every error is one line on stderr; its exit code is exit-codes.ts's (2 for a user's, 3 for Docker's). */
 export function exitCodeFor(err: unknown): number {
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
@@ -46,16 +58,13 @@ export function exitCodeFor(err: unknown): number {
   }
   if (err instanceof BenchrigError) {
     process.stderr.write(`benchrig: ${err.message}${err.hint ? `\n  ${err.hint}` : ''}\n`);
-    // the model side or an agent's install unavailable is infrastructure too (exit 3), as is a full disk
-    return err.kind === 'docker_unavailable' || err.kind === 'storage' || err.kind === 'llm' || err.kind === 'sandbox' ? EXIT.infra : err.kind === 'interrupted' ? EXIT.interrupted : EXIT.usage;
-  }
-  if (err instanceof SandboxError) {
+  } else if (err instanceof SandboxError) {
     process.stderr.write(`benchrig: Docker failed: ${err.message}\n`);
-    return EXIT.infra;
+  } else {
+    process.stderr.write(`benchrig: internal error: ${describe(err)}\n`);
+    if (process.env.BENCHRIG_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? ''}\n`);
   }
-  process.stderr.write(`benchrig: internal error: ${describe(err)}\n`);
-  if (process.env.BENCHRIG_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? ''}\n`);
-  return EXIT.infra;
+  return errorExitCode(err);
 }
 
 export { Option };

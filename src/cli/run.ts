@@ -6,6 +6,7 @@ import { runBenchmark } from '../run/orchestrator.ts';
 import { installInterruptHandlers } from '../run/cancel.ts';
 import { flagsToConfig, int, type RunFlags } from './flags.ts';
 import { BenchrigError } from '../errors.ts';
+import { withInterrupt } from '../exit-codes.ts';
 
 const collect = (v: string, acc: string[] = []) => [...acc, v];
 const collectList = (v: string, acc: string[] = []) => [...acc, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
@@ -89,7 +90,7 @@ export function registerRun(program: Command): void {
           }),
         });
         // 130 for an interrupted run; 129 when it was the terminal's hang-up
-        process.exitCode = outcome.exitCode === 130 ? interrupt.exitCode() : outcome.exitCode;
+        process.exitCode = withInterrupt(outcome.exitCode, interrupt.exitCode);
       } catch (err) {
         // Interrupted before the run folder existed (an image build): the same exit code, no report.
         if (!(err instanceof BenchrigError && err.kind === 'interrupted')) throw err;

@@ -1,12 +1,10 @@
 // Two-stage Ctrl-C (docs/running.md#interrupts): the first press (or SIGTERM, or SIGHUP when the terminal closes)
 // stops scheduling, aborts running trials so that their cleanup runs, and lets the run write its
 // partial report; the second exits at once.
+import { interruptExitCode } from '../exit-codes.ts';
 import { flushTelemetry } from '../telemetry/otel.ts';
 
 export const INTERRUPT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
-/** 130 for Ctrl-C and SIGTERM (docs/cli.md); 129 (128 + 1) for a hang-up, as shells report it. */
-export const interruptExitCode = (sig: NodeJS.Signals | null | undefined) => (sig === 'SIGHUP' ? 129 : 130);
 
 export interface InterruptHandlers {
   signal: AbortSignal;

@@ -3,6 +3,7 @@
 // the image checked for glibc, and the folder made where each worker's gateway puts its socket.
 import { mkdtempSync, chmodSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import type { InstalledRun } from '../agents/installed/confine.ts';
 import { ensurePackage, NODE_PACKAGE } from '../agents/installed/cache.ts';

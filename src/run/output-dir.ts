@@ -36,6 +36,11 @@ export function storageFailure(path: string, err: unknown, after = ''): Benchrig
   return new BenchrigError('storage', `cannot write ${path}: ${storageReason(err)}${after ? `; ${after}` : ''}`);
 }
 
+/** For `.catch`: an errno of the disk as the user's error naming the path (exit 3); anything else as it was. */
+export const asStorage = (path: string) => (err: unknown): never => {
+  throw isStorageError(err) ? storageFailure(path, err) : err;
+};
+
 /**
  * Refuses (exit 2) an output folder the run could not write: a path that is a file, a missing
  * parent folder, a read-only, unwritable or full file system. Writes and removes one probe file;

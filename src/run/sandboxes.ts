@@ -22,6 +22,8 @@ export interface SharedResources {
   /** On a fleet: the placement, registered for the run by `bind`. */
   fleet?: Fleet;
   bind?(runId: string): void;
+  /** On a fleet: its health checks stopped and its registration removed. Idempotent. */
+  close?(): void;
 }
 
 export interface FleetSettings {
@@ -100,14 +102,16 @@ async function prepareFleet(spec: SandboxSpec, hosts: DockerHostSpec[], console:
       boundRunId = runId;
       registerFleet(runId, fleet);
     },
+    close() {
+      fleet.close();
+      if (boundRunId) unregisterFleet(boundRunId);
+    },
     // The volume is filled on each host by prepareHost, before that host's first sandbox.
     async createVolume(runId, sourceDir) {
       shared = { runId, sourceDir };
       return sharedVolumeName(runId);
     },
     async cleanup(runId, volume) {
-      fleet.close();
-      if (boundRunId) unregisterFleet(boundRunId);
       // Every host, each on its own: a host that is down keeps its leftovers for a later run's sweep.
       await Promise.all(
         hosts.map(async (h) => {

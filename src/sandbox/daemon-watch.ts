@@ -21,6 +21,19 @@ interface Watch {
 }
 
 const watches = new WeakMap<Docker, Watch>();
+/** Containers benchrig is killing itself (the disk limit, grading's restart): their next kill event is ours. */
+const ownKills = new Set<string>();
+
+/** Before benchrig kills a container itself: that kill is the harness's doing, not a sign the host is going. */
+export function expectOwnKill(id: string): void {
+  ownKills.add(id);
+  if (ownKills.size > MAX_KILLS) ownKills.delete(ownKills.values().next().value ?? id);
+}
+
+/** The kill did not happen (the container was not running): no event of it will come. */
+export function cancelOwnKill(id: string): void {
+  ownKills.delete(id);
+}
 
 /**
  * Watches `client`'s daemon (opened once, again after a break) and resolves with the epoch a new
@@ -88,8 +101,9 @@ function record(w: Watch, line: string): void {
   }
   const id = e.Actor?.ID ?? e.id;
   if (!id) return;
-  if (e.Action === 'destroy') return void w.kills.delete(id);
+  if (e.Action === 'destroy') return void (w.kills.delete(id), ownKills.delete(id));
   if (e.Action !== 'kill') return;
+  if (ownKills.delete(id)) return;
   w.kills.delete(id);
   w.kills.set(id, e.timeNano !== undefined ? e.timeNano / 1e6 : (e.time ?? 0) * 1000);
   if (w.kills.size > MAX_KILLS) w.kills.delete(w.kills.keys().next().value!);

@@ -6,6 +6,7 @@
 import type Docker from 'dockerode';
 import { LimitExceeded } from '../errors.ts';
 import { statusOf, withDeadline } from './client.ts';
+import { expectOwnKill } from './daemon-watch.ts';
 import { diskMeter, type DiskMeter } from './disk-usage.ts';
 import { DockerSandbox, parseMemory } from './docker.ts';
 import type { Sandbox } from './types.ts';
@@ -79,6 +80,7 @@ export function watchContainer(client: Docker, container: Docker.Container, limi
     if ((stopped && !final) || exceeded || bytes <= limit) return;
     exceeded = new DiskLimitExceeded(bytes, limit, setting);
     // Stop the writer before anything else looks at the sandbox (grading, a kept sandbox).
+    expectOwnKill(container.id);
     await withDeadline(container.kill(), KILL_DEADLINE_MS, 'kill container').catch(() => undefined);
     controller.abort(exceeded);
   };

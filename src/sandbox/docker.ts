@@ -4,7 +4,7 @@ import type Docker from 'dockerode';
 import { SandboxError } from '../errors.ts';
 import type { CopyOutOptions, CopyOutReport, ExecOptions, ExecResult, Sandbox, SandboxHealth, SandboxLabels, SandboxProvider, SandboxSpec } from './types.ts';
 import { checkDocker, DEFAULT_DEADLINE_MS, docker, dockerEndpoint, dockerMessage, freshClient, sleep, statusOf, withDeadline } from './client.ts';
-import { killedByDocker, sameDaemon, timeMs, watchDaemon } from './daemon-watch.ts';
+import { cancelOwnKill, expectOwnKill, killedByDocker, sameDaemon, timeMs, watchDaemon } from './daemon-watch.ts';
 import { withStorageQuota } from './disk-quota.ts';
 import { copyIn, copyOut, inContainer, readFile, writeFile } from './copy.ts';
 import { runExec } from './exec.ts';
@@ -64,7 +64,9 @@ export class DockerSandbox implements Sandbox {
     // Started bare on a daemon that came back since, it would be graded on work the daemon cut short.
     if (!sameDaemon(this.client, this.daemonEpoch)) throw new SandboxError(`could not restart the sandbox for grading: ${LOST}`, undefined, true, false);
     try {
+      expectOwnKill(this.id);
       await withDeadline(this.container.kill(), DEFAULT_DEADLINE_MS, what).catch((err) => {
+        cancelOwnKill(this.id);
         if (statusOf(err) !== 409) throw err; // 409: not running (the agent stopped it already)
       });
       await withDeadline(this.container.wait({ condition: 'not-running' }), DEFAULT_DEADLINE_MS, what);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exitCode, gateExitCode } from '../../../src/run/orchestrator.ts';
+import { exitCode, gateExitCode } from '../../../src/exit-codes.ts';
 import type { EvaluationReport } from '../../../src/report/types.ts';
 
 const report = (status: string, gatePassed: boolean | null, sandboxErrors: number, n = 4) =>

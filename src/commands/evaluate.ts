@@ -10,7 +10,6 @@ import { decideStatus, isBenign } from '../checks/status.ts';
 import { BenchrigError } from '../errors.ts';
 import { buildReport, readResults } from '../report/aggregate.ts';
 import { loadRunReport } from '../report/compare.ts';
-import { writeHtmlReport } from '../report/html.ts';
 import type { EvaluationReport } from '../report/types.ts';
 import type { GateConfig } from '../report/gate.ts';
 import { writeJsonAtomic } from '../report/write.ts';
@@ -18,8 +17,9 @@ import type { GradeModels } from '../checks/types.ts';
 import type { LlmConfig } from '../config/schema.ts';
 import { loadHooks } from '../trial/hooks.ts';
 import { resultFile } from '../trial/result.ts';
+import { publishReport } from '../run/publish.ts';
 import type { Sample, TrialResult } from '../types.ts';
-import { gateExitCode } from './orchestrator.ts';
+import { gateExitCode } from '../exit-codes.ts';
 
 /** What run.json records that re-grading needs (docs/reports.md#files). */
 export interface RunJson {
@@ -116,9 +116,8 @@ export async function rebuildReport(o: RebuildOptions): Promise<EvaluationReport
   });
   // The baseline run is gone: the old comparison is kept rather than silently dropped.
   if (!baseline && prev?.comparison) report.comparison = prev.comparison;
-  await writeJsonAtomic(join(o.runDir, 'evaluation_report.json'), report);
   // report.html shows the same numbers (it renders from the result files: a second, separate pass)
-  await writeHtmlReport(o.runDir, report).catch(() => {});
+  await publishReport(o.runDir, report);
   return report;
 }
 

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { BenchrigError } from '../errors.ts';
 import { readResults } from '../report/aggregate.ts';
 import type { TrialStatus } from '../types.ts';
-import { silentConsole, type RunConsole } from './console.ts';
-import { runBenchmark } from './orchestrator.ts';
+import { silentConsole, type RunConsole } from '../run/console.ts';
+import { runBenchmark } from '../run/orchestrator.ts';
 
 export interface Breach {
   sample_id: string;

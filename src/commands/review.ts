@@ -13,7 +13,7 @@ import type { EvaluationReport } from '../report/types.ts';
 import { writeJsonAtomic } from '../report/write.ts';
 import type { CheckVerdict, TrialResult } from '../types.ts';
 import { readPreviousReport, readRunJson, rebuildReport, resultPath, type RunJson } from './evaluate.ts';
-import { gateExitCode } from './orchestrator.ts';
+import { gateExitCode } from '../exit-codes.ts';
 
 export interface ReviewInput {
   passed: boolean;

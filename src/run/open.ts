@@ -1,0 +1,111 @@
+// A run's second step: the run folder (a fresh one, or the one `--resume` finishes), its lock, run.json
+// (status running, settled on every way out but SIGKILL: run-status.ts), the fleet bound to the run
+// id and the run span. Each goes on the cleanup stack as it is acquired.
+import { hostname } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { startRunTrace, type RunTrace } from '../telemetry/spans.ts';
+import type { TrialInput } from '../trial/types.ts';
+import { writeJsonAtomic } from '../report/write.ts';
+import type { Cleanup } from './cleanup.ts';
+import { checkpoint, type RunOptions } from './options.ts';
+import { asStorage } from './output-dir.ts';
+import type { PreparedRun } from './prepare.ts';
+import { prepareResume, type ResumeState } from './resume.ts';
+import { createRunDir, gitCommit, HARNESS_VERSION, redact } from './run-dir.ts';
+import { acquireRunLock } from './run-lock.ts';
+import { guardRunJson, type RunStatus } from './run-status.ts';
+
+export type RunJson = ReturnType<typeof runJsonOf>;
+
+export interface OpenRun {
+  runDir: string;
+  runId: string;
+  /** run.json as written; its status and finished_at are settled at the run's end. */
+  runJson: RunJson;
+  /** The trials still to run (a resumed run's missing ones). */
+  toRun: Iterable<TrialInput> & { readonly length: number };
+  trace: RunTrace | null;
+  /** The run's shared volume, once the trials step made one (removed with the run's sandboxes). */
+  volume: string | null;
+}
+
+export async function openRunFolder(p: PreparedRun, opts: RunOptions, cleanup: Cleanup): Promise<OpenRun> {
+  const resumed = opts.resume ? await prepareResume(opts.resume, opts.cwd, p.settings, p.trials) : null;
+  const runDir = resumed?.runDir ?? (await createRunDir(p.outputRoot, p.agentId, p.benchmark.name).catch(asStorage(p.outputRoot)));
+  const lock = resumed?.lock ?? acquireRunLock(runDir, runDir); // a fresh folder: no one else's
+  cleanup.defer('the run lock', lock.release);
+  checkpoint(opts, 'run-folder');
+  const runId: string = resumed?.runJson.run_id ?? `${basename(runDir)}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const runJson = runJsonOf(p, opts, runId, resumed);
+  const settle = () => settleStatus(runJson, opts.signal);
+  await writeJsonAtomic(join(runDir, 'run.json'), runJson).catch(asStorage(join(runDir, 'run.json')));
+  // From here run.json is settled on every way out but SIGKILL (run-status.ts).
+  const guard = guardRunJson(runDir, runJson, () => (opts.signal.aborted ? 'interrupted' : 'failed'));
+  cleanup.defer('run.json', async () => {
+    settle();
+    runJson.finished_at = new Date().toISOString();
+    guard.releaseReserve(); // its room is for these last writes
+    await guard.write();
+    guard.dispose();
+  });
+  const open: OpenRun = { runDir, runId, runJson, toRun: resumed?.pending ?? p.trials, trace: null, volume: null };
+  bindSandboxes(p, open, cleanup);
+  checkpoint(opts, 'run-json');
+  if (resumed) opts.console.info(`resuming ${runDir}: ${resumed.kept} trial(s) kept, ${open.toRun.length} to run`);
+  // The run span; every trial span, in whatever worker, is its child (docs/telemetry.md).
+  open.trace = p.traceSettings && (await startRunTrace(p.traceSettings, {
+    'benchrig.run.id': runId, 'benchrig.benchmark': p.benchmark.name, 'benchrig.benchmark.version': p.benchmark.version,
+    'benchrig.agent': p.agentId, 'benchrig.mode': p.cfg.run.mode,
+  }, opts.console.info));
+  const trace = open.trace;
+  if (trace) cleanup.defer('the run span', () => trace.end(settle())); // ends the run span and flushes every exporter
+  return open;
+}
+
+/**
+ * The fleet places this run's sandboxes; at the end, a backstop: whatever a trial could not remove
+ * is removed by its run label (unless kept on purpose), then the shared volume.
+ */
+function bindSandboxes(p: PreparedRun, open: OpenRun, cleanup: Cleanup): void {
+  const shared = p.shared;
+  if (!shared) return;
+  shared.bind?.(open.runId); // unbound with the fleet's close (prepare.ts)
+  cleanup.defer("the run's sandboxes", async () => {
+    if (!p.cfg.run.keep_sandbox) await shared.cleanup(open.runId, open.volume).catch(() => {});
+  });
+}
+
+/** A run that ended without saying how: interrupted when Ctrl-C stopped it, else failed. */
+function settleStatus(runJson: RunJson, signal: AbortSignal): RunStatus {
+  if (runJson.status === 'running') runJson.status = signal.aborted ? 'interrupted' : 'failed';
+  return runJson.status;
+}
+
+function runJsonOf(p: PreparedRun, opts: RunOptions, runId: string, resumed: ResumeState | null) {
+  const { benchmark, cfg, agentRef } = p;
+  return {
+    ...(resumed?.runJson ?? {}),
+    schema_version: 1,
+    run_id: runId,
+    benchmark: { name: benchmark.name, version: benchmark.version, dir: benchmark.dir, n_samples: benchmark.samples.length, n_samples_total: benchmark.nSamplesTotal },
+    dataset: benchmark.dataset,
+    agent: { id: p.agentId, name: agentRef.name, options: redact(cfg.agent.options, benchmark.templates, ['agent', 'options']) },
+    mode: cfg.run.mode,
+    workers: cfg.run.mode === 'single' ? 1 : cfg.run.workers,
+    per_worker: cfg.run.per_worker,
+    trials: cfg.n_trials,
+    n_trials_total: p.trials.length,
+    limits: cfg.limits,
+    user: { kind: cfg.user.kind },
+    models: p.settings.models,
+    settings: p.settings,
+    started_at: (resumed?.runJson.started_at as string | undefined) ?? new Date().toISOString(),
+    resumed_at: [...((resumed?.runJson.resumed_at as string[] | undefined) ?? []), ...(resumed ? [new Date().toISOString()] : [])],
+    finished_at: null as string | null,
+    harness_version: HARNESS_VERSION,
+    git_commit: gitCommit(opts.cwd),
+    host: hostname(),
+    pid: process.pid,
+    status: 'running' as RunStatus,
+  };
+}

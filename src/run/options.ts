@@ -1,0 +1,45 @@
+// What a run is asked to do (`benchrig run`'s flags, or a caller of the library) and what it gives back.
+import type { EvaluationReport } from '../report/types.ts';
+import type { TraceMode } from '../telemetry/otel.ts';
+import type { RunConsole } from './console.ts';
+
+export interface RunOptions {
+  benchmark: string;
+  cwd: string;
+  configFile?: string;
+  env?: NodeJS.ProcessEnv;
+  /** A partial Config from command-line flags: the last layer. */
+  flags: Record<string, unknown>;
+  sample?: string[];
+  limit?: number;
+  shuffle?: boolean;
+  seed?: string | number;
+  console: RunConsole;
+  /** Aborted by the first Ctrl-C. */
+  signal: AbortSignal;
+  /** `--resume RUN_DIR`: finish that run instead of starting one. */
+  resume?: string;
+  /** `--baseline RUN_DIR|auto`: compare the report with that run (docs/reports.md#metrics). */
+  baseline?: string;
+  /** `--trace`: the OpenTelemetry exporter (default: OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set). */
+  trace?: TraceMode;
+  /** `--docker-host URL=CAPACITY` (repeatable): the fleet of Docker hosts, over [[sandbox.hosts]]. */
+  dockerHosts?: string[];
+  /** For tests: throw right after this step, to prove that what the steps before acquired is released. */
+  failAfter?: RunStep;
+}
+
+export interface RunOutcome {
+  exitCode: number;
+  runDir: string;
+  report: EvaluationReport;
+}
+
+/** The points of a run after which `failAfter` throws, in order. */
+export const RUN_STEPS = ['sandboxes', 'installed-agent', 'prepared', 'run-folder', 'run-json', 'opened', 'shared', 'pool', 'trials'] as const;
+export type RunStep = (typeof RUN_STEPS)[number];
+
+/** The fault-injection seam: a no-op unless `opts.failAfter` names this step. */
+export function checkpoint(opts: Pick<RunOptions, 'failAfter'>, step: RunStep): void {
+  if (opts.failAfter === step) throw new Error(`failAfter: ${step}`);
+}

@@ -1,0 +1,133 @@
+// A run's first step (docs/running.md): everything validated and everything all trials share made
+// ready before anything is written. A refusal here is exit 2 and leaves no run folder; what is
+// acquired (the fleet, the installed agent's socket folder) goes on the run's cleanup stack.
+import { existsSync } from 'node:fs';
+import { basename, extname, join, resolve } from 'node:path';
+import { resolveAgentRef } from '../agents/load.ts';
+import { checkAgentModule } from '../agents/probe.ts';
+import { loadBenchmark } from '../benchmark/load.ts';
+import { checkBenchmarkModules } from '../benchmark/modules.ts';
+import { usesRunImage } from '../benchmark/sample-sandbox.ts';
+import type { Benchmark } from '../benchmark/types.ts';
+import type { Config } from '../config/schema.ts';
+import { BenchrigError } from '../errors.ts';
+import { resolveBaseline, type BaselineChoice } from '../report/history.ts';
+import type { SandboxSpec } from '../sandbox/types.ts';
+import { telemetrySettings, type TelemetrySettings } from '../telemetry/otel.ts';
+import type { Cleanup } from './cleanup.ts';
+import { prepareInstalledAgent, type PreparedInstalledAgent } from './installed-agent.ts';
+import { checkModelEndpoints } from './model-check.ts';
+import { modelProtocols } from './model-protocols.ts';
+import { checkpoint, type RunOptions } from './options.ts';
+import { checkOutputWritable } from './output-dir.ts';
+import { hashOf, type RunSettings } from './resume.ts';
+import { HARNESS_VERSION, safeName } from './run-dir.ts';
+import { prepareSandboxes, resolveFleet, type SharedResources } from './sandboxes.ts';
+import { TrialPlan, taskIdsHash } from './trials.ts';
+
+export interface AgentRef {
+  name: string;
+  module?: string;
+}
+
+export interface PreparedRun {
+  benchmark: Benchmark;
+  cfg: Config;
+  agentRef: AgentRef;
+  agentId: string;
+  /** The root of run folders (`[run] output`). */
+  outputRoot: string;
+  /** The run's `[sandbox]` (null: a benchmark without sandboxes), its fleet filled in. */
+  sandbox: SandboxSpec | null;
+  shared: SharedResources | null;
+  installed: PreparedInstalledAgent | null;
+  baseline: BaselineChoice | null;
+  traceSettings: TelemetrySettings | null;
+  trials: TrialPlan;
+  settings: RunSettings;
+}
+
+export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<PreparedRun> {
+  const { benchmark, agentRef, agentId, outputRoot } = await loadAndCheck(opts);
+  const cfg = benchmark.config;
+  const sandbox = await sandboxWithFleet(benchmark, opts);
+  if (benchmark.samples.length === 0) throw new BenchrigError('dataset', `${benchmark.name}: no samples to run`);
+  const traceSettings = telemetrySettings(opts.env ?? process.env, opts.trace, HARNESS_VERSION); // null: nothing loaded
+  // the baseline is refused (exit 2) before anything is written
+  const baseline = opts.baseline
+    ? await resolveBaseline(opts.baseline, {
+        cwd: opts.cwd, say: opts.console.info, exclude: opts.resume && resolve(opts.cwd, opts.resume),
+        runsDir: join(outputRoot, safeName(agentId), safeName(benchmark.name)),
+      })
+    : null;
+  // The shared environment: Docker checked and the image built before the run folder exists.
+  const shared = sandbox && (await prepareSandboxes(sandbox, opts.console, {
+    maxSandboxes: cfg.run.max_sandboxes, cooldownMs: cfg.sandbox?.host_cooldown_s && cfg.sandbox.host_cooldown_s * 1000,
+    ensureImage: usesRunImage(benchmark.samples, cfg.sandbox), signal: opts.signal,
+  }));
+  if (shared?.close) cleanup.defer('the fleet', shared.close);
+  checkpoint(opts, 'sandboxes');
+  // An installed agent: refused now if it cannot work here, its runtime in the host cache (docs/agents.md#installed-agents).
+  const installed = await prepareInstalledAgent(cfg, agentRef.name, sandbox, opts.console.info);
+  if (installed) cleanup.defer("the installed agent's socket folder", installed.dispose);
+  checkpoint(opts, 'installed-agent');
+  // The model side, once, before anything is written: a wrong URL or key is not 100% AGENT_ERROR.
+  if (cfg.run.llm_cache !== 'replay') await checkModelEndpoints(cfg.llm, modelProtocols(agentRef.name, cfg.agent.options));
+  const trials = new TrialPlan(benchmark.samples, cfg.n_trials);
+  return { benchmark, cfg, agentRef, agentId, outputRoot, sandbox, shared, installed, baseline, traceSettings, trials, settings: runSettings(benchmark, agentRef, trials) };
+}
+
+/** The benchmark loaded and every refusal at load (exit 2): the output folder, the hooks, the agent module. */
+async function loadAndCheck(opts: RunOptions): Promise<{ benchmark: Benchmark; agentRef: AgentRef; agentId: string; outputRoot: string }> {
+  const benchmark = await loadBenchmark(opts.benchmark, {
+    cwd: opts.cwd, configFile: opts.configFile, env: opts.env, flags: opts.flags,
+    sample: opts.sample, limit: opts.limit, shuffle: opts.shuffle, seed: opts.seed, log: opts.console.info,
+  });
+  const cfg = benchmark.config;
+  // an output folder the run cannot write is refused now, before Docker or an image build (exit 2)
+  const outputRoot = resolve(opts.cwd, cfg.run.output);
+  if (!opts.resume) checkOutputWritable(outputRoot);
+  else if (existsSync(resolve(opts.cwd, opts.resume))) checkOutputWritable(resolve(opts.cwd, opts.resume), '--resume');
+  const agentRef = resolveAgentRef(cfg.agent.name, opts.cwd);
+  await checkBenchmarkModules(benchmark);
+  // An agent module that does not load is refused now (exit 2), and its build is cached for the workers.
+  await checkAgentModule(agentRef);
+  const agentId = cfg.agent.id ?? (agentRef.module ? basename(agentRef.module, extname(agentRef.module)) : agentRef.name);
+  return { benchmark, agentRef, agentId, outputRoot };
+}
+
+/** The run's `[sandbox]` as a SandboxSpec, on a fleet of Docker hosts when one is set (docs/fleet.md). */
+async function sandboxWithFleet(benchmark: Benchmark, opts: RunOptions): Promise<SandboxSpec | null> {
+  const sandbox = sandboxSpec(benchmark.config);
+  if (!sandbox) return null;
+  const fleet = await resolveFleet(benchmark.config, {
+    benchmarkDir: benchmark.dir, configFile: opts.configFile && resolve(opts.cwd, opts.configFile), env: opts.env ?? process.env, flags: opts.flags, dockerHosts: opts.dockerHosts,
+  });
+  if (fleet) sandbox.fleet = fleet;
+  return sandbox;
+}
+
+function sandboxSpec(cfg: Config): SandboxSpec | null {
+  const s = cfg.sandbox;
+  if (!s) return null;
+  return {
+    image: s.image, build: s.build, workdir: s.workdir, network: cfg.run.no_network ? 'none' : s.network, memory: s.memory, disk: s.disk, cpus: s.cpus, pids: s.pids,
+    setup: s.setup, capAdd: s.cap_add, shared: null,
+    execTimeoutMs: cfg.limits.exec_timeout_s * 1000, maxOutputBytes: cfg.limits.max_output_bytes,
+  };
+}
+
+/** What must not change between a run and its `--resume` (resume.ts). */
+function runSettings(benchmark: Benchmark, agentRef: AgentRef, trials: TrialPlan): RunSettings {
+  const cfg = benchmark.config;
+  return {
+    benchmark_version: benchmark.version,
+    agent: agentRef.module ?? agentRef.name,
+    agent_options_hash: hashOf(cfg.agent.options),
+    trials: cfg.n_trials,
+    limits: cfg.limits,
+    task_ids_hash: taskIdsHash(trials),
+    user: cfg.user.kind,
+    models: { agent: cfg.llm.model, user: cfg.user.llm?.model ?? cfg.llm.model, judge: cfg.judge.llm?.model ?? cfg.llm.model },
+  };
+}

@@ -1,0 +1,104 @@
+// A run's third step: what the trials share (the shared volume, the benchmark's prepareShared), the
+// pool, every trial scheduled on it (pool/scheduler.ts), and the run's status from how it ended: a
+// full disk (storage-watch.ts), Ctrl-C, or the circuit breaker.
+import { join } from 'node:path';
+import { poolFor } from '../pool/index.ts';
+import { schedule } from '../pool/scheduler.ts';
+import { loadHooks } from '../trial/hooks.ts';
+import { failedResult, saveFailedResult } from '../trial/result.ts';
+import type { RunContext, TrialInput } from '../trial/types.ts';
+import type { TrialResult } from '../types.ts';
+import { ModelCircuitBreaker, type BreakerTrip } from './circuit-breaker.ts';
+import type { Cleanup } from './cleanup.ts';
+import { runContext } from './context.ts';
+import { bringsOwnSandbox, SampleEnvironments } from './environments.ts';
+import { checkpoint, type RunOptions } from './options.ts';
+import type { OpenRun } from './open.ts';
+import { isStorageError } from './output-dir.ts';
+import type { PreparedRun } from './prepare.ts';
+import type { RunStatus } from './run-status.ts';
+import { StorageWatch, type StorageStop } from './storage-watch.ts';
+
+export interface TrialsOutcome {
+  status: RunStatus;
+  /** The circuit breaker stopped the run. */
+  tripped: BreakerTrip | null;
+  /** The disk stopped the run. */
+  storage: StorageStop | null;
+}
+
+export async function runTrials(p: PreparedRun, open: OpenRun, opts: RunOptions, cleanup: Cleanup): Promise<TrialsOutcome> {
+  const disk = new StorageWatch(open.runDir, opts.signal, opts.console.warn);
+  let tripped: BreakerTrip | null = null;
+  try {
+    const run = await trialContext(p, open, opts);
+    checkpoint(opts, 'shared');
+    tripped = await scheduleTrials(p, open, run, disk, opts, cleanup);
+  } catch (err) {
+    // single mode: a result that could not be saved rejects the trial itself
+    if (isStorageError(err)) disk.stop(join(open.runDir, 'results'), err);
+    if (!opts.signal.aborted && !disk.stopped) throw err;
+  }
+  let status: RunStatus = disk.stopped ? 'failed' : opts.signal.aborted ? 'interrupted' : 'complete';
+  if (tripped && status === 'complete') {
+    status = 'failed';
+    opts.console.warn(`stopped: the first ${p.cfg.run.circuit_breaker} trials all failed with the same model error (${tripped.error}); ${tripped.trials_not_started} trial(s) never started`);
+  }
+  open.runJson.status = status;
+  return { status, tripped, storage: disk.stopped };
+}
+
+/** The shared volume made and filled, the benchmark's prepareShared run, and the context every trial gets. */
+async function trialContext(p: PreparedRun, open: OpenRun, opts: RunOptions): Promise<RunContext> {
+  const { benchmark, cfg, shared, sandbox } = p;
+  if (shared && cfg.sandbox?.shared) open.volume = await shared.createVolume(open.runId, cfg.sandbox.shared.source);
+  const hooks = await loadHooks(benchmark.hooks);
+  await hooks.prepareShared?.({ runDir: open.runDir, benchmarkDir: benchmark.dir, samples: benchmark.samples });
+  const volume = open.volume && cfg.sandbox?.shared ? { volume: open.volume, mount: cfg.sandbox.shared.mount } : null;
+  const run = runContext(benchmark, opts.cwd, open.runId, open.runDir, p.agentId, p.agentRef, sandbox && { ...sandbox, shared: volume });
+  if (p.installed) run.installed = p.installed.installed;
+  return run;
+}
+
+/** Every trial on the chosen pool; the breaker's trip, if it stopped the run. */
+async function scheduleTrials(p: PreparedRun, open: OpenRun, run: RunContext, disk: StorageWatch, opts: RunOptions, cleanup: Cleanup): Promise<BreakerTrip | null> {
+  const { cfg } = p;
+  const prepare = samplePreparer(p, open.runDir, run, opts);
+  // Under a debugger trials run in this process (pool/single.ts): so does an installed agent's gateway.
+  if (p.installed) cleanup.defer('the model gateways', async () => (await import('../agents/installed/worker-gateway.ts')).closeRunGateways(open.runId));
+  const pool = await poolFor(cfg.run.mode)(open.trace?.carry(run) ?? run, { workers: cfg.run.workers, perWorker: cfg.run.per_worker, maxSandboxes: cfg.run.max_sandboxes ?? p.shared?.fleet?.limit });
+  const closePool = cleanup.defer('the pool', () => pool.close());
+  checkpoint(opts, 'pool');
+  opts.console.start(p.benchmark, open.toRun.length, open.runDir, cfg.run.mode);
+  const breaker = new ModelCircuitBreaker(cfg.agent.name === 'nop' ? 0 : cfg.run.circuit_breaker);
+  try {
+    await schedule(pool, breaker.gate(open.toRun), {
+      signal: disk.signal,
+      // Events cross worker boundaries only when someone reads them live (--verbose).
+      hooks: opts.console.wantsEvents ? { onEvent: opts.console.event } : {},
+      onStart: opts.console.trialStarted,
+      onResult: (r) => (breaker.observe(r), opts.console.trialFinished(r), disk.checkSaved(r)),
+      onRetry: (t, attempt, r) => opts.console.warn(`${t.taskId}: infrastructure error (${r.error?.message ?? 'sandbox'}); retrying with a fresh sandbox (${attempt})`),
+      ...(prepare ? { prepare } : {}),
+    });
+  } finally {
+    await closePool();
+  }
+  return breaker.finish();
+}
+
+/** Samples that bring their own sandbox get its image (found, built or pulled) before they run. */
+function samplePreparer(p: PreparedRun, runDir: string, run: RunContext, opts: RunOptions): ((trial: TrialInput) => Promise<TrialInput | TrialResult>) | null {
+  const { benchmark, cfg } = p;
+  if (!run.sandbox || !bringsOwnSandbox(benchmark.samples)) return null;
+  const environments = new SampleEnvironments(run.sandbox, {
+    benchmark: benchmark.name, benchmarkDir: benchmark.dir, runDir, maxBuilds: cfg.run.max_builds, buildTimeoutS: cfg.run.build_timeout_s, pull: cfg.run.pull, noNetwork: cfg.run.no_network, log: opts.console.info,
+  });
+  return async (trial) => {
+    const ready = await environments.prepare(trial);
+    if (!('kind' in ready)) return ready;
+    const result = failedResult(run, trial, ready, new Date());
+    await saveFailedResult(run, result);
+    return result;
+  };
+}
