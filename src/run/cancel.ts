@@ -34,6 +34,9 @@ export function installInterruptHandlers(say: (line: string) => void): Interrupt
     signal: controller.signal,
     exitCode: () => interruptExitCode(first),
     dispose() {
+      // Once interrupted, a further press still exits with the interrupt's code (not killed by the
+      // signal) while the process winds down.
+      if (controller.signal.aborted) return;
       for (const sig of INTERRUPT_SIGNALS) process.off(sig, onSignal);
     },
   };
