@@ -12,7 +12,7 @@ import { DEFAULT_DEADLINE_MS, docker, withDeadline } from '../sandbox/client.ts'
 import { fleetFor, type SandboxSlot } from '../sandbox/fleet.ts';
 import { knownClient } from '../sandbox/hosts.ts';
 import { failedResult, resultFile, saveFailedResult } from '../trial/result.ts';
-import type { RunContext, TrialHooks, TrialInput } from '../trial/types.ts';
+import type { RunContext, TrialHooks, TrialInput, TrialSummary } from '../trial/types.ts';
 import type { TrialResult } from '../types.ts';
 import { forMainSide, type CancelReason, type MainMessage, type TrialMessage } from './messages.ts';
 import { defaultMaxSandboxes, Semaphore } from './semaphore.ts';
@@ -72,8 +72,8 @@ let nextId = 0;
 export class RemoteTrial {
   readonly id = ++nextId;
   readonly startedAt = new Date();
-  readonly done: Promise<TrialResult>;
-  #resolve!: (r: TrialResult) => void;
+  readonly done: Promise<TrialSummary>;
+  #resolve!: (r: TrialSummary) => void;
   #settled = false;
   #containerId: string | null = null;
   /** The fleet host of that container (the host of the slot it was started under). */
@@ -219,7 +219,7 @@ export class RemoteTrial {
   }
 
   /** This attempt's result file, when its worker wrote one (not an earlier attempt's: it started after this trial was sent). */
-  async #savedByWorker(): Promise<TrialResult | null> {
+  async #savedByWorker(): Promise<TrialSummary | null> {
     try {
       const r = JSON.parse(await readFile(resultFile(this.s.run.runDir, this.input.taskId), 'utf8')) as TrialResult;
       return typeof r.started_at === 'string' && r.started_at >= this.startedAt.toISOString() ? forMainSide(r) : null;
@@ -228,7 +228,7 @@ export class RemoteTrial {
     }
   }
 
-  #finish(result: TrialResult): void {
+  #finish(result: TrialSummary): void {
     this.#settled = true;
     this.#cleanup();
     this.#resolve(result);

@@ -28,7 +28,7 @@ const FAILURE_RANK: Partial<Record<TrialStatus, number>> = { FAILED: 0, TIMEOUT:
 const ERROR_STATUSES: ReadonlySet<TrialStatus> = new Set(['TIMEOUT', 'AGENT_ERROR', 'SANDBOX_ERROR']);
 
 /** Why a trial failed: its error for error statuses, else its first failing check, else any clue. */
-export function failureReason(r: TrialResult): string {
+export function failureReason(r: Pick<TrialResult, 'status' | 'error' | 'checks'>): string {
   const error = r.error ? `${r.error.kind}: ${r.error.message}` : null;
   if (error && ERROR_STATUSES.has(r.status)) return error;
   const failing = r.checks?.find((c) => c.passed === false);

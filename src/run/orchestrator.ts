@@ -22,7 +22,7 @@ import { poolFor } from '../pool/index.ts';
 import { schedule } from '../pool/scheduler.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 import { loadHooks } from '../trial/hooks.ts';
-import type { RunContext, TrialInput } from '../trial/types.ts';
+import type { RunContext, TrialInput, TrialSummary } from '../trial/types.ts';
 import { failedResult, resultFile, saveFailedResult } from '../trial/result.ts';
 import { bringsOwnSandbox, SampleEnvironments } from './environments.ts';
 import { usesRunImage } from '../benchmark/sample-sandbox.ts';
@@ -36,7 +36,6 @@ import { startRunTrace } from '../telemetry/spans.ts';
 import { checkOutputWritable, isStorageError, probeWrite, storageFailure } from './output-dir.ts';
 import { guardRunJson } from './run-status.ts';
 import { acquireRunLock } from './run-lock.ts';
-import type { TrialResult } from '../types.ts';
 import { ModelCircuitBreaker, type BreakerTrip } from './circuit-breaker.ts';
 import { prepareInstalledAgent } from './installed-agent.ts';
 import { modelProtocols } from './model-protocols.ts';
@@ -181,7 +180,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     storageStop.abort(new Error(`cannot write ${path}`));
   };
   // An error result whose file is not on disk: its save failed. A disk that takes no write is the cause.
-  const checkSaved = (r: TrialResult) => {
+  const checkSaved = (r: TrialSummary) => {
     if (!r.error || storage) return;
     const file = resultFile(runDir, r.task_id);
     if (existsSync(file)) return;

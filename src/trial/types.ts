@@ -64,4 +64,14 @@ export interface TrialHooks {
   acquireSandbox?(signal: AbortSignal): Promise<SandboxSlot>;
 }
 
+/**
+ * What of a trial's result reaches the main side of a run, which reads a result's status, score,
+ * error, checks and metadata only (the scheduler, the console's line, the circuit breaker, the
+ * fleet's counts): not its trajectory and texts (events, replies, prompt, response, final state,
+ * artifacts), which are in the result file already. A trial's trajectory can be megabytes, and
+ * cloning it cost both threads CPU and left the main thread garbage per trial (issue 17).
+ * A TrialResult is one (the inline pool's trials run in the main thread).
+ */
+export type TrialSummary = Omit<TrialResult, 'prompt' | 'response' | 'replies' | 'events' | 'final_state' | 'artifacts'>;
+
 export type { TrialResult };
