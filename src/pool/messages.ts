@@ -25,7 +25,10 @@ export type MainMessage =
 
 /** Worker → main side. */
 export type WorkerMessage =
-  /** The worker listens (processes only: IPC messages sent before that would be lost). */
+  /**
+   * The worker takes trials: a process listens (IPC messages sent before that would be lost); a
+   * thread has loaded its entry (the harness and the model client), posted on its port.
+   */
   | { type: 'ready' }
   | { type: 'result'; id: number; result: TrialSummary }
   /** runTrial itself threw (it should not): the main side writes a failed result. */
