@@ -4,16 +4,39 @@ import { isAbsolute, resolve } from 'node:path';
 import { BenchrigError } from '../errors.ts';
 import { importUserModule } from '../loader/user-module.ts';
 import { installedSpec, isInstalledAgent } from './installed/resolve.ts';
-import type { AgentFactory } from './types.ts';
+import type { InstalledAgentContext } from './installed/agent.ts';
+import type { AgentFactory, TrustedAgentContext } from './types.ts';
+
+/**
+ * An agent ready to run, with what a trial must know of it, declared here where agents are
+ * registered (the trial never looks at an agent's name): the context its factory takes —
+ * `public` (no ground truth), `trusted` (the sample with its ground truth and the benchmark
+ * folder: agents that validate a benchmark), `installed` (a CLI run in the sandbox: the run and
+ * the trial it serves) — and whether it records its own tool calls (otherwise the trial records
+ * each of its sandbox calls as a tool call for it).
+ */
+export type LoadedAgent = { recordsOwnToolCalls: boolean } & (
+  | { context: 'public'; factory: AgentFactory }
+  | { context: 'trusted'; factory: AgentFactory<TrustedAgentContext> }
+  | { context: 'installed'; factory: AgentFactory<InstalledAgentContext> }
+);
 
 /** Built-ins load lazily so that a worker pays only for the agent it runs. */
 export const BUILTIN_AGENTS = {
-  oracle: () => import('./oracle.ts'),
-  nop: () => import('./nop.ts'),
-  react: () => import('./react.ts'),
-  http: () => import('./http.ts'),
-  replay: () => import('./replay.ts'),
-} satisfies Record<string, () => Promise<{ default: unknown }>>;
+  // Validates a benchmark: the one agent that sees the ground truth. It is never a module.
+  oracle: async () => ({ context: 'trusted', recordsOwnToolCalls: false, factory: (await import('./oracle.ts')).default }),
+  nop: async () => ({ context: 'public', recordsOwnToolCalls: false, factory: (await import('./nop.ts')).default }),
+  // Records its tool calls itself, under its own tools' names.
+  react: async () => ({ context: 'public', recordsOwnToolCalls: true, factory: (await import('./react.ts')).default }),
+  http: async () => ({ context: 'public', recordsOwnToolCalls: false, factory: (await import('./http.ts')).default }),
+  replay: async () => ({ context: 'public', recordsOwnToolCalls: false, factory: (await import('./replay.ts')).default }),
+} satisfies Record<string, () => Promise<LoadedAgent>>;
+
+/**
+ * An installed agent (`cli:<preset>`, docs/agents.md#installed-agents): the gateway records its
+ * model calls and the tool calls in them; its own exec of the CLI is not a tool call.
+ */
+const loadInstalled = async (): Promise<LoadedAgent> => ({ context: 'installed', recordsOwnToolCalls: true, factory: (await import('./installed/agent.ts')).default });
 
 export type BuiltinAgent = keyof typeof BUILTIN_AGENTS;
 
@@ -35,16 +58,14 @@ export function resolveAgentRef(ref: string, cwd: string): { name: string; modul
   return { name: ref, module: abs };
 }
 
-export async function loadAgentFactory(agent: { name: string; module?: string }): Promise<AgentFactory> {
-  const mod: Record<string, unknown> = agent.module
-    ? await importUserModule(agent.module)
-    : isBuiltin(agent.name)
-      ? await BUILTIN_AGENTS[agent.name]()
-      : isInstalledAgent(agent.name)
-        ? await import('./installed/agent.ts')
-        : {};
+/** The agent `resolveAgentRef` named: a built-in, an installed agent, or a user's module (public context). */
+export async function loadAgent(agent: { name: string; module?: string }): Promise<LoadedAgent> {
+  if (!agent.module && isBuiltin(agent.name)) return BUILTIN_AGENTS[agent.name]();
+  if (!agent.module && isInstalledAgent(agent.name)) return loadInstalled();
+  const mod: Record<string, unknown> = agent.module ? await importUserModule(agent.module) : {};
   const factory = mod.default ?? mod.createAgent;
   if (typeof factory !== 'function')
     throw new Error(`agent ${agent.name}: the module must default-export a factory or export createAgent`);
-  return factory as AgentFactory;
+  // A user's module is checked at run time only: it exports a function, taken as the factory it must be.
+  return { context: 'public', recordsOwnToolCalls: false, factory: factory as AgentFactory };
 }

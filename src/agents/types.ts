@@ -65,4 +65,5 @@ export interface Agent {
   close?(): Promise<void>;
 }
 
-export type AgentFactory = (ctx: AgentContext) => Agent | Promise<Agent>;
+/** Makes the agent of one trial. Built-ins that see more than an AgentContext say so in src/agents/load.ts. */
+export type AgentFactory<C extends AgentContext = AgentContext> = (ctx: C) => Agent | Promise<Agent>;

@@ -2,7 +2,7 @@
 // Tagged unions of plain data: they cross structured clone (threads) and advanced IPC (processes).
 import type { ErrorValue } from '../errors.ts';
 import type { HostFailure } from '../sandbox/fleet.ts';
-import type { RunContext, TrialInput } from '../trial/types.ts';
+import type { RunContext, TrialInput, TrialSummary } from '../trial/types.ts';
 import type { TrajectoryEvent, TrialResult } from '../types.ts';
 
 /** Why the main side cancels a trial: the run was interrupted, or the trial ran past its deadline. */
@@ -25,9 +25,12 @@ export type MainMessage =
 
 /** Worker → main side. */
 export type WorkerMessage =
-  /** The worker listens (processes only: IPC messages sent before that would be lost). */
+  /**
+   * The worker takes trials: a process listens (IPC messages sent before that would be lost); a
+   * thread has loaded its entry (the harness and the model client), posted on its port.
+   */
   | { type: 'ready' }
-  | { type: 'result'; id: number; result: TrialResult }
+  | { type: 'result'; id: number; result: TrialSummary }
   /** runTrial itself threw (it should not): the main side writes a failed result. */
   | { type: 'failed'; id: number; error: ErrorValue }
   | { type: 'event'; id: number; taskId: string; event: TrajectoryEvent }
@@ -49,15 +52,10 @@ export const THREAD_PORT = 'benchrigThreadPort';
 /** The messages that concern one trial. */
 export type TrialMessage = Extract<WorkerMessage, { id: number }>;
 
-/**
- * What of a saved result crosses back to the main side: everything but the trajectory and the
- * texts (events, replies, prompt, response, final state, artifacts, the sample's metadata), which
- * are in the result file already. The main side reads a result's status, score, error, checks and metadata only (the
- * scheduler, the console's line, the fleet's counts); a trial's trajectory can be megabytes, and
- * cloning it cost both threads CPU and left the main thread garbage per trial (issue 17).
- */
-export function forMainSide(r: TrialResult): TrialResult {
-  // The sample's own metadata too: the main side never reads it, and a dataset's can be large.
+/** What of a saved result crosses back to the main side (TrialSummary says why). */
+export function forMainSide(r: TrialResult): TrialSummary {
+  const { prompt: _prompt, response: _response, replies: _replies, events: _events, final_state: _state, artifacts: _artifacts, ...summary } = r;
+  // The sample's own metadata neither: the main side never reads it, and a dataset's can be large.
   const { sample_metadata: _sample, ...metadata } = r.metadata;
-  return { ...r, prompt: '', response: '', replies: [], events: [], final_state: {}, artifacts: {}, metadata };
+  return { ...summary, metadata };
 }

@@ -12,7 +12,7 @@ import { DEFAULT_DEADLINE_MS, docker, withDeadline } from '../sandbox/client.ts'
 import { fleetFor, type SandboxSlot } from '../sandbox/fleet.ts';
 import { knownClient } from '../sandbox/hosts.ts';
 import { failedResult, resultFile, saveFailedResult } from '../trial/result.ts';
-import type { RunContext, TrialHooks, TrialInput } from '../trial/types.ts';
+import type { RunContext, TrialHooks, TrialInput, TrialSummary } from '../trial/types.ts';
 import type { TrialResult } from '../types.ts';
 import { forMainSide, type CancelReason, type MainMessage, type TrialMessage } from './messages.ts';
 import { defaultMaxSandboxes, Semaphore } from './semaphore.ts';
@@ -72,8 +72,8 @@ let nextId = 0;
 export class RemoteTrial {
   readonly id = ++nextId;
   readonly startedAt = new Date();
-  readonly done: Promise<TrialResult>;
-  #resolve!: (r: TrialResult) => void;
+  readonly done: Promise<TrialSummary>;
+  #resolve!: (r: TrialSummary) => void;
   #settled = false;
   #containerId: string | null = null;
   /** The fleet host of that container (the host of the slot it was started under). */
@@ -87,7 +87,7 @@ export class RemoteTrial {
   /** The worker did not answer the watchdog: its event loop is blocked, and it was killed for it. */
   #blocked = false;
   readonly #watchdog: EventLoopWatchdog;
-  readonly #slots = new Map<number, { abort: AbortController; release?: SandboxSlot }>();
+  readonly #slots = new Map<number, { abort: AbortController; granted?: SandboxSlot }>();
   readonly #onInterrupt = () => this.cancel('interrupt');
 
   constructor(
@@ -147,7 +147,7 @@ export class RemoteTrial {
         return this.opts.hooks?.onEvent?.(msg.taskId, msg.event);
       case 'sandbox':
         this.#containerId = msg.containerId ?? null;
-        this.#containerHost = [...this.#slots.values()].reverse().find((s) => s.release?.host)?.release?.host;
+        this.#containerHost = [...this.#slots.values()].reverse().find((s) => s.granted?.host)?.granted?.host;
         return this.opts.hooks?.onSandbox?.(msg.taskId, msg.containerId);
       case 'acquire':
         return this.#acquire(msg.reqId);
@@ -159,7 +159,7 @@ export class RemoteTrial {
         const slot = this.#slots.get(msg.reqId);
         this.#slots.delete(msg.reqId);
         slot?.abort.abort();
-        slot?.release?.(msg.failed);
+        slot?.granted?.release(msg.failed);
         return;
       }
     }
@@ -219,7 +219,7 @@ export class RemoteTrial {
   }
 
   /** This attempt's result file, when its worker wrote one (not an earlier attempt's: it started after this trial was sent). */
-  async #savedByWorker(): Promise<TrialResult | null> {
+  async #savedByWorker(): Promise<TrialSummary | null> {
     try {
       const r = JSON.parse(await readFile(resultFile(this.s.run.runDir, this.input.taskId), 'utf8')) as TrialResult;
       return typeof r.started_at === 'string' && r.started_at >= this.startedAt.toISOString() ? forMainSide(r) : null;
@@ -228,7 +228,7 @@ export class RemoteTrial {
     }
   }
 
-  #finish(result: TrialResult): void {
+  #finish(result: TrialSummary): void {
     this.#settled = true;
     this.#cleanup();
     this.#resolve(result);
@@ -254,7 +254,7 @@ export class RemoteTrial {
     // A slot held by a trial that is over (or whose worker died) goes back to the run.
     for (const slot of this.#slots.values()) {
       slot.abort.abort();
-      slot.release?.();
+      slot.granted?.release();
     }
     this.#slots.clear();
   }
@@ -272,13 +272,14 @@ export class RemoteTrial {
     this.#slots.set(reqId, { abort });
     // On a fleet the run's Fleet places the sandbox (and bounds it); else the --max-sandboxes semaphore.
     const fleet = fleetFor(this.s.run.runId);
-    (fleet ? fleet.acquire(abort.signal) : (this.s.sandboxes.acquire(abort.signal) as Promise<SandboxSlot>)).then(
-      (release) => {
+    const granted: Promise<SandboxSlot> = fleet ? fleet.acquire(abort.signal) : this.s.sandboxes.acquire(abort.signal).then((release) => ({ release }));
+    granted.then(
+      (granted) => {
         const slot = this.#slots.get(reqId);
-        if (!slot || this.#settled) return release();
-        slot.release = release;
+        if (!slot || this.#settled) return granted.release();
+        slot.granted = granted;
         if (!this.#cancelled) this.#arm();
-        const placed = fleet ? { host: release.host, refused: release.refused } : {};
+        const placed = fleet ? { host: granted.host, refused: granted.refused } : {};
         this.channel?.send({ type: 'granted', id: this.id, reqId, ...placed });
       },
       () => {}, // abandoned: the worker released the request, or the trial is over

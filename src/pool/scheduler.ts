@@ -3,19 +3,18 @@
 // lands. Results are not kept: the result files on disk are the truth.
 import { getMaxListeners, setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { TrialHooks, TrialInput } from '../trial/types.ts';
-import type { TrialResult } from '../types.ts';
+import type { TrialHooks, TrialInput, TrialResult, TrialSummary } from '../trial/types.ts';
 import type { Pool } from './types.ts';
 
 export interface ScheduleOptions {
   signal: AbortSignal;
   hooks?: TrialHooks;
   onStart?(trial: TrialInput): void;
-  onResult?(result: TrialResult): void;
+  onResult?(result: TrialSummary): void;
   /** A SANDBOX_ERROR trial runs again this many times (fresh sandbox, backoff) before it stands. */
   infraRetries?: number;
   infraBackoffMs?: number;
-  onRetry?(trial: TrialInput, attempt: number, result: TrialResult): void;
+  onRetry?(trial: TrialInput, attempt: number, result: TrialSummary): void;
   /**
    * Readies a trial before it runs (its own sandbox image found or built): the trial to run, or the
    * result (already saved) that stands for it when it cannot run.
@@ -30,7 +29,7 @@ export async function schedule(pool: Pool, trials: Iterable<TrialInput>, opts: S
   if (getMaxListeners(opts.signal) < lanes + 10) setMaxListeners(lanes + 10, opts.signal);
   const retries = opts.infraRetries ?? 2;
   const backoff = opts.infraBackoffMs ?? 2000;
-  const runOne = async (planned: TrialInput): Promise<TrialResult> => {
+  const runOne = async (planned: TrialInput): Promise<TrialSummary> => {
     const ready = opts.prepare ? await opts.prepare(planned) : planned;
     if ('status' in ready) return ready;
     const trial = ready;

@@ -3,7 +3,9 @@
 // exception, out of memory, or terminated by us) it starts a new thread. The trials themselves do
 // not go through piscina: each thread sends one MessagePort as it boots, and every message of its
 // trials (the trial, events, sandbox, slots, cancel, result) travels over it, so that they arrive
-// in order and remote.ts handles them exactly as for processes. This side picks the thread (the
+// in order and remote.ts handles them exactly as for processes; so does the thread's own 'ready'
+// once its entry has loaded (only piscina's public API is used: its options, `threads`, and its
+// 'message' and 'error' events). This side picks the thread (the
 // ready one with the fewest trials; each holds its next trials too, see dispatch), fails a dead
 // thread's running trials itself and gives its waiting ones to another thread. (piscina.run cost
 // two more messages and thread wake-ups a trial, and ~1 KB of main-thread objects a trial that
@@ -64,15 +66,12 @@ function startPiscina(options: PiscinaOptions): Piscina {
   return new Piscina(options);
 }
 
-/** The message a piscina worker posts once its task module is loaded (piscina's common.READY). */
-const PISCINA_READY = '_WORKER_READY';
-
 /** One thread of the pool, as the main side knows it: its port, whether it is ready, its trials. */
 interface Thread {
   worker: Worker;
   threadId: number;
   port: MessagePort;
-  /** Its entry has loaded (piscina's ready message): trials go only to ready threads. */
+  /** Its entry has loaded (its 'ready' message): trials go only to ready threads. */
   ready: boolean;
   /** Its 'error' (an uncaught exception, out of memory): the cause for its trials when it exits. */
   error?: unknown;
@@ -222,8 +221,18 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
       for (const route of queue.splice(0)) void route.trial.workerGone(`no worker thread could be started: ${cause}`);
   };
 
-  // A thread's port arrives before its ready message (the same channel, posted first); a
-  // replacement thread's the same way. Listened for at once: the threads are booting already.
+  /** The threads the pool's start waits for, by threadId: called once the thread is ready, or exits. */
+  const booting = new Map<number, () => void>();
+  const booted = (worker: Worker) =>
+    new Promise<void>((resolve) => {
+      const done = () => (booting.delete(worker.threadId), worker.off('exit', done), resolve());
+      booting.set(worker.threadId, done);
+      worker.once('exit', done);
+    });
+
+  // A thread's port arrives over piscina's channel as the thread boots, and its 'ready' over the
+  // port once its entry has loaded; a replacement thread's the same way. Listened for at once: the
+  // threads are booting already.
   piscina.on('message', (msg: unknown) => {
     const m = msg as { [THREAD_PORT]?: MessagePort; threadId?: number } | null;
     const port = m?.[THREAD_PORT];
@@ -232,6 +241,11 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
     const thread: Thread = { worker, threadId: worker.threadId, port, ready: false, trials: new Set(), waiting: [], outbox: null };
     threads.set(thread.threadId, thread);
     const one = (wm: WorkerMessage) => {
+      if (wm.type === 'ready') {
+        thread.ready = true;
+        booting.get(thread.threadId)?.();
+        return dispatch();
+      }
       const route = 'id' in wm ? routes.get(wm.id) : undefined;
       if (route) route.trial.handle(wm as TrialMessage); // else a trial already settled
     };
@@ -242,16 +256,11 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
     });
     worker.once('error', (err) => void (thread.error ??= err));
     worker.once('exit', (code) => gone(thread, code));
-    void threadReady(worker).then(() => {
-      if (!threads.has(thread.threadId)) return; // it exited booting
-      thread.ready = true;
-      dispatch();
-    });
   });
   // Trials start once every thread has loaded its entry (the harness and the OpenAI SDK):
   // started mid-run, 8 booting threads starve the trials already running (measured: 64 trials of
   // 4 × 50 ms calls on 8 threads took 7.1 s instead of 1.6 s). A thread that dies booting counts as ready.
-  await Promise.all(piscina.threads.map((t) => threadReady(t)));
+  await Promise.all(piscina.threads.map(booted));
 
   const terminate = (thread: Thread | undefined, cause: string) => {
     if (!thread || killed.has(thread.threadId)) return;
@@ -303,20 +312,4 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
       await Promise.all(dying);
     },
   };
-}
-
-/** Resolves when piscina's worker posts its ready message (its entry module is loaded), or exits. */
-function threadReady(thread: Worker): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      thread.off('message', onMessage);
-      thread.off('exit', done);
-      resolve();
-    };
-    const onMessage = (msg: unknown) => {
-      if (msg && typeof msg === 'object' && (msg as Record<string, unknown>)[PISCINA_READY]) done();
-    };
-    thread.on('message', onMessage);
-    thread.once('exit', done);
-  });
 }

@@ -1,14 +1,13 @@
 // One pool interface, three transports (after vitest's pools): the scheduler hands trials to a Pool
 // and gets results back without knowing whether they ran inline, in a thread or in a process.
-import type { RunContext, TrialHooks, TrialInput } from '../trial/types.ts';
-import type { TrialResult } from '../types.ts';
+import type { RunContext, TrialHooks, TrialInput, TrialSummary } from '../trial/types.ts';
 
 export type PoolMode = 'single' | 'threads' | 'processes';
 
 export interface Pool {
   /** Trials this pool runs at once (workers × per-worker; 1 for single). */
   readonly concurrency: number;
-  run(trial: TrialInput, opts: { signal: AbortSignal; hooks?: TrialHooks }): Promise<TrialResult>;
+  run(trial: TrialInput, opts: { signal: AbortSignal; hooks?: TrialHooks }): Promise<TrialSummary>;
   close(): Promise<void>;
 }
 

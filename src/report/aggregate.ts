@@ -27,7 +27,7 @@ const TOP_N = 10;
 const FAILURE_RANK: Partial<Record<TrialStatus, number>> = { FAILED: 0, TIMEOUT: 1, AGENT_ERROR: 2, SANDBOX_ERROR: 3, UNGRADABLE: 4 };
 
 /** Why a trial failed: its error for error statuses, else its first failing check, else any clue. */
-export function failureReason(r: TrialResult): string {
+export function failureReason(r: Pick<TrialResult, 'status' | 'error' | 'checks'>): string {
   const error = r.error ? `${r.error.kind}: ${r.error.message}` : null;
   if (error && ERROR_STATUSES.has(r.status)) return error;
   const failing = r.checks?.find((c) => c.passed === false);

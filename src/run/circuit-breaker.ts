@@ -1,7 +1,7 @@
 // The run's circuit breaker (docs/agents.md#circuit-breaker): when the first N trials to finish (default 5) all ended with
 // the same model error (AGENT_ERROR kind 'llm': the model failed after its retries), the model side
 // is down, not the agent: scheduling stops (trials in flight finish) and the run exits 3 naming it.
-import type { TrialResult } from '../types.ts';
+import type { TrialSummary } from '../trial/types.ts';
 
 export interface BreakerTrip {
   error: string;
@@ -29,7 +29,7 @@ export class ModelCircuitBreaker {
     }
   }
 
-  observe(result: TrialResult): void {
+  observe(result: TrialSummary): void {
     if (this.n === 0 || this.seen >= this.n) return;
     this.seen++;
     // Numbers differ between otherwise identical errors (ports, attempt counts, ms).

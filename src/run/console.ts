@@ -5,8 +5,8 @@ import { failureReason } from '../report/aggregate.ts';
 import { formatSummary } from '../report/console.ts';
 import type { EvaluationReport } from '../report/types.ts';
 import { formatEvent } from '../trial/recorder.ts';
-import type { TrialInput } from '../trial/types.ts';
-import type { TrajectoryEvent, TrialResult } from '../types.ts';
+import type { TrialInput, TrialSummary } from '../trial/types.ts';
+import type { TrajectoryEvent } from '../types.ts';
 
 export interface RunConsole {
   /** Live trial events are wanted (--verbose): pools forward them only then. */
@@ -17,7 +17,7 @@ export interface RunConsole {
   start(b: Benchmark, nTrials: number, runDir: string, mode: string): void;
   trialStarted(t: TrialInput): void;
   event(taskId: string, e: TrajectoryEvent): void;
-  trialFinished(r: TrialResult): void;
+  trialFinished(r: TrialSummary): void;
   summary(report: EvaluationReport, runDir: string): void;
 }
 

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { resultFile } from '../trial/result.ts';
-import type { TrialResult } from '../types.ts';
+import type { TrialSummary } from '../trial/types.ts';
 import { isStorageError, probeWrite } from './output-dir.ts';
 
 export interface StorageStop {
@@ -32,7 +32,7 @@ export class StorageWatch {
   }
 
   /** An error result whose file is not on disk: its save failed. A disk that takes no write is the cause. */
-  checkSaved(r: TrialResult): void {
+  checkSaved(r: TrialSummary): void {
     if (!r.error || this.stopped) return;
     const file = resultFile(this.runDir, r.task_id);
     if (existsSync(file)) return;

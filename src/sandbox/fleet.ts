@@ -14,8 +14,15 @@ export interface HostFailure {
   during: 'start' | 'run';
 }
 
-/** A sandbox slot: call it to give it back. `host` is where to start; `refused` says why no host could take it. */
-export type SandboxSlot = ((failure?: HostFailure) => void) & { readonly host?: string; readonly refused?: string };
+/** A `--max-sandboxes` slot a trial holds while its sandbox lives (docs/fleet.md on a fleet). */
+export interface SandboxSlot {
+  /** The fleet host to start the sandbox on; absent off a fleet. */
+  readonly host?: string;
+  /** Why no host could take a sandbox: such a slot holds nothing. */
+  readonly refused?: string;
+  /** Gives the slot back (once: later calls do nothing); `failure` reports its host as failed. */
+  release(failure?: HostFailure): void;
+}
 
 export interface FleetOptions {
   /** Live sandboxes at once across the fleet (--max-sandboxes); default: the total capacity. */
@@ -145,7 +152,7 @@ export class Fleet {
       () => {
         if (waiter.signal?.aborted) return release();
         host.counts.sandboxes++;
-        this.#settle(waiter, Object.assign(release, { host: host.spec.url }));
+        this.#settle(waiter, { host: host.spec.url, release });
       },
       (err) => {
         // Cooled before the slot goes back, so the release does not hand this host to the next waiter.
@@ -207,7 +214,7 @@ export class Fleet {
   }
 }
 
-const refused = (why: string): SandboxSlot => Object.assign(() => {}, { refused: why });
+const refused = (why: string): SandboxSlot => ({ refused: why, release: () => {} });
 
 // The fleet of each run in this process (the main one): remote pools and single mode place through it.
 const fleets = new Map<string, Fleet>();
@@ -223,26 +230,26 @@ export const fleetFor = (runId: string): Fleet | undefined => fleets.get(runId);
 export async function startOnFleet(
   runId: string,
   spec: SandboxSpec,
-  acquire: ((signal: AbortSignal) => Promise<() => void>) | undefined,
+  acquire: ((signal: AbortSignal) => Promise<SandboxSlot>) | undefined,
   start: (spec: SandboxSpec) => Promise<Sandbox>,
   signal: AbortSignal,
-): Promise<{ sandbox: Sandbox; release?: SandboxSlot }> {
+): Promise<{ sandbox: Sandbox; slot?: SandboxSlot }> {
   const local = fleetFor(runId);
   let lastError: unknown;
   for (let attempt = 0; attempt < (spec.fleet?.length ?? 1); attempt++) {
-    const slot = (local ? await local.acquire(signal) : await acquire?.(signal)) as SandboxSlot | undefined;
+    const slot = local ? await local.acquire(signal) : await acquire?.(signal);
     if (slot?.refused) {
-      slot();
+      slot.release();
       throw lastError ?? new SandboxError(slot.refused);
     }
     try {
-      return { sandbox: await start({ ...spec, host: slot?.host }), release: slot };
+      return { sandbox: await start({ ...spec, host: slot?.host }), slot };
     } catch (err) {
       if (!(err instanceof HostError) || signal.aborted) {
-        slot?.();
+        slot?.release();
         throw err;
       }
-      slot?.({ reason: err.message, during: 'start' });
+      slot?.release({ reason: err.message, during: 'start' });
       lastError = err;
     }
   }

@@ -1,8 +1,7 @@
 // Phases 4 and 5 of a trial: load the agent in this worker and hold the conversation, racing the
 // trial's abort signal so that a hung agent cannot hold the trial past its timeout.
-import { isInstalledAgent } from '../agents/installed/resolve.ts';
-import { loadAgentFactory } from '../agents/load.ts';
-import type { Agent, AgentContext, AgentFactory, LlmClient, TrustedAgentContext } from '../agents/types.ts';
+import { loadAgent, type LoadedAgent } from '../agents/load.ts';
+import type { Agent, AgentContext, LlmClient } from '../agents/types.ts';
 import { publicSample } from '../benchmark/public.ts';
 import type { LlmConfig } from '../config/schema.ts';
 import { createLlmClient } from '../llm/client.ts';
@@ -32,12 +31,9 @@ export async function runAgentPhase(
   const agentLlm = client(run.llm.agent, 'agent', run.limits.max_llm_calls, agentSignal);
   const userLlm = lazyClient(() => client(run.llm.user, 'user', run.limits.max_user_llm_calls, signal));
 
-  const factory = await agentFactory(run.agent);
-  const builtin = !run.agent.module;
-  // An installed agent's model calls are recorded by the gateway; its own exec of the CLI is not a tool call.
-  const installed = builtin && isInstalledAgent(run.agent.name);
-  // Built-in react records its own tool calls under its tool names; others are recorded for them.
-  const sandbox = s.sandbox && turn.sandbox((builtin && run.agent.name === 'react') || installed ? s.sandbox : (recordedSandbox(s.sandbox, recorder.record) as Sandbox));
+  const loaded = await loadedAgent(run.agent);
+  // An agent that does not record its own tool calls has each of its sandbox calls recorded as one.
+  const sandbox = s.sandbox && turn.sandbox(loaded.recordsOwnToolCalls ? s.sandbox : (recordedSandbox(s.sandbox, recorder.record) as Sandbox));
   const ctx: AgentContext = {
     sessionId: s.sessionId,
     sample: publicSample(input.sample),
@@ -47,14 +43,9 @@ export async function runAgentPhase(
     signal: agentSignal,
     record: turn.record(recorder.record),
   };
-  // Only the oracle sees ground truth; it is a built-in, never a module.
-  const agentCtx = builtin && run.agent.name === 'oracle' ? ({ ...ctx, groundTruth: input.sample, benchmarkDir: run.benchmark.dir } as TrustedAgentContext)
-    : installed && sandbox ? { ...ctx, installed: { run, input, sandbox } }
-    : ctx;
-
   let agent: Agent | undefined;
   try {
-    agent = await raceAbort(Promise.resolve(factory(agentCtx)), signal);
+    agent = await raceAbort(Promise.resolve(createAgent(loaded, ctx, run, input)), signal);
     const user = await loadUser(run.user, run.benchmark.dir);
     const outcome = await raceAbort(
       converse({ agent, user, sample: input.sample, maxTurns: run.limits.max_turns, agentLlm, userLlm, recorder, signal }),
@@ -68,26 +59,38 @@ export async function runAgentPhase(
   }
 }
 
-// The agent's factory is found once per worker: a dynamic import per trial cost a round trip to the
+/** The agent, made with the context it takes (load.ts declares it: only a `trusted` agent sees the ground truth). */
+function createAgent(loaded: LoadedAgent, ctx: AgentContext, run: RunContext, input: TrialInput): Agent | Promise<Agent> {
+  switch (loaded.context) {
+    case 'public':
+      return loaded.factory(ctx);
+    case 'trusted':
+      return loaded.factory({ ...ctx, groundTruth: input.sample, benchmarkDir: run.benchmark.dir });
+    case 'installed':
+      return loaded.factory({ ...ctx, installed: { run, input } });
+  }
+}
+
+// The agent is loaded once per worker: a dynamic import per trial cost a round trip to the
 // module loader (~0.8 ms a trial under tsx, measured). A failed load is not kept: the next trial retries.
-const factories = new Map<string, Promise<AgentFactory>>();
+const loadedAgents = new Map<string, Promise<LoadedAgent>>();
 
 /**
  * Starts loading the agent module as a worker boots, so that the pool's first round of trials does
  * not wait for all of it (8 threads loading at once on 2 cores: the first trials took 350–560 ms
  * instead of ~230 ms). Never rejects: a failure is left for the first trial to report.
  */
-export const preloadAgent = (agent: AgentRef): Promise<void> => agentFactory(agent).then(() => {}, () => {});
+export const preloadAgent = (agent: AgentRef): Promise<void> => loadedAgent(agent).then(() => {}, () => {});
 
 type AgentRef = Pick<RunContext['agent'], 'name' | 'module'>;
 
-function agentFactory(agent: AgentRef): Promise<AgentFactory> {
+function loadedAgent(agent: AgentRef): Promise<LoadedAgent> {
   const key = agent.module ?? `builtin:${agent.name}`;
-  let p = factories.get(key);
+  let p = loadedAgents.get(key);
   if (!p) {
-    p = loadAgentFactory(agent);
-    factories.set(key, p);
-    p.catch(() => factories.delete(key));
+    p = loadAgent(agent);
+    loadedAgents.set(key, p);
+    p.catch(() => loadedAgents.delete(key));
   }
   return p;
 }

@@ -22,9 +22,9 @@ export async function startEnvironment(s: Session): Promise<void> {
         const start = (placed: SandboxSpec) => prepareEnvironment(provider, placed, run, input, s.sessionId, abort.signal);
         if (spec.fleet?.length) {
           // A fleet (docs/fleet.md): placed on a host, and moved to another when that host fails to start it.
-          ({ sandbox: s.sandbox, release: s.release } = await startOnFleet(run.runId, spec, opts.hooks?.acquireSandbox, start, abort.signal));
+          ({ sandbox: s.sandbox, slot: s.slot } = await startOnFleet(run.runId, spec, opts.hooks?.acquireSandbox, start, abort.signal));
         } else {
-          s.release = await opts.hooks?.acquireSandbox?.(abort.signal);
+          s.slot = await opts.hooks?.acquireSandbox?.(abort.signal);
           s.sandbox = await start(spec);
         }
         opts.hooks?.onSandbox?.(input.taskId, s.sandbox.id);
@@ -62,7 +62,7 @@ export async function cleanUp(s: Session, error: ErrorValue | null): Promise<voi
       s.opts.hooks?.onSandbox?.(s.input.taskId, null);
     }
     // A Docker error while the trial ran may mean its host is gone: the fleet checks it.
-    s.release?.(error?.kind === 'sandbox' && sandbox?.host ? { reason: error.message, during: 'run' } : undefined);
+    s.slot?.release(error?.kind === 'sandbox' && sandbox?.host ? { reason: error.message, during: 'run' } : undefined);
   });
 }
 

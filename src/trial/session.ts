@@ -39,7 +39,8 @@ export interface Session {
   gradingSandbox?: Sandbox;
   /** Where the trial is: failures from 'agent' on may be the agent's doing (see blame.ts). */
   phase: 'environment' | 'agent' | 'grading';
-  release?: SandboxSlot;
+  /** Its `--max-sandboxes` slot, given back at cleanup. */
+  slot?: SandboxSlot;
   /** Detaches from the run's Ctrl-C signal. */
   dispose(): void;
 }

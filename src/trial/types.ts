@@ -1,6 +1,7 @@
 // What crosses a worker boundary for a trial: plain, serialisable data only.
 import type { CheckConfig, Config, Limits, LlmConfig } from '../config/schema.ts';
 import type { InstalledRun } from '../agents/installed/confine.ts';
+import type { SandboxSlot } from '../sandbox/fleet.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 import type { Sample, TrajectoryEvent, TrialResult } from '../types.ts';
 
@@ -57,10 +58,20 @@ export interface TrialHooks {
   /** The agent phase starts or ends: a remote pool watches its worker's event loop in between. */
   onAgentPhase?(taskId: string, phase: 'start' | 'end'): void;
   /**
-   * Waits for one of the run's `--max-sandboxes` slots (a semaphore held by the main process across
-   * every worker) and returns its release. Absent: no bound.
+   * Waits for one of the run's `--max-sandboxes` slots (a semaphore, or the fleet's placement, held
+   * by the main process across every worker) and returns it. Absent: no bound.
    */
-  acquireSandbox?(signal: AbortSignal): Promise<() => void>;
+  acquireSandbox?(signal: AbortSignal): Promise<SandboxSlot>;
 }
+
+/**
+ * What of a trial's result reaches the main side of a run, which reads a result's status, score,
+ * error, checks and metadata only (the scheduler, the console's line, the circuit breaker, the
+ * fleet's counts): not its trajectory and texts (events, replies, prompt, response, final state,
+ * artifacts), which are in the result file already. A trial's trajectory can be megabytes, and
+ * cloning it cost both threads CPU and left the main thread garbage per trial (issue 17).
+ * A TrialResult is one (the inline pool's trials run in the main thread).
+ */
+export type TrialSummary = Omit<TrialResult, 'prompt' | 'response' | 'replies' | 'events' | 'final_state' | 'artifacts'>;
 
 export type { TrialResult };

@@ -1,8 +1,8 @@
 // The worker loop inside a piscina thread. The RunContext arrives once, as the thread's workerData
 // (the 'init' message). Every message of every trial travels both ways over one MessagePort of this
-// thread's, handed to the main side as the thread boots (before piscina's ready message): the
-// trials themselves arrive on it as 'run' messages (piscina starts and replaces the thread, and is
-// given no task: see src/pool/threads.ts).
+// thread's, handed to the main side as the thread boots: this thread's 'ready' once this module has
+// loaded, then the trials themselves as 'run' messages (piscina starts and replaces the thread, and
+// is given no task: see src/pool/threads.ts).
 import { MessageChannel, parentPort, threadId, workerData } from 'node:worker_threads';
 import { THREAD_PORT, type MainMessage, type WorkerMessage } from '../pool/messages.ts';
 import type { RunContext } from '../trial/types.ts';
@@ -63,10 +63,11 @@ port.on('message', (msg: MainMessage | MainMessage[]) => {
 const run = data.run;
 loop.handle({ type: 'init', run });
 // What the first model call needs is loaded with this module (chat-http.ts and undici's Agent), before
-// piscina hears that this thread is ready (this module's evaluation ends). The agent module starts
-// loading just after that, so that the first trial finds it loaded or loading: an agent that crashes
-// its worker while loading must do so once the thread is ready, as before (piscina starts no new
-// thread after one that failed booting).
+// the main side hears that this thread is ready, and piscina too (its own ready message follows once
+// this module's evaluation ends). The agent module starts loading after both, so that the first trial
+// finds it loaded or loading: an agent that crashes its worker while loading must do so once the
+// thread is ready, as before (piscina starts no new thread after one that failed booting).
+port.postMessage({ type: 'ready' } satisfies WorkerMessage);
 setImmediate(() => void preloadAgent(run.agent));
 
 /** Piscina's task function: never called (trials arrive over the port), but piscina needs one. */

@@ -3,7 +3,7 @@
 import { toErrorValue } from '../errors.ts';
 import { forMainSide, type MainMessage, type WorkerMessage } from '../pool/messages.ts';
 import type { PhaseBoard } from '../pool/phase-board.ts';
-import type { HostFailure } from '../sandbox/fleet.ts';
+import type { HostFailure, SandboxSlot } from '../sandbox/fleet.ts';
 import { runTrial, TrialTimeout } from '../trial/lifecycle.ts';
 import { flushTelemetry } from '../telemetry/otel.ts';
 import type { RunContext, TrialHooks, TrialInput } from '../trial/types.ts';
@@ -11,7 +11,7 @@ import type { RunContext, TrialHooks, TrialInput } from '../trial/types.ts';
 interface Running {
   abort: AbortController;
   /** Slot requests waiting for 'granted', by reqId. */
-  waiting: Map<number, (release: () => void) => void>;
+  waiting: Map<number, (slot: SandboxSlot) => void>;
 }
 
 export interface WorkerLoop {
@@ -64,7 +64,7 @@ export function createWorkerLoop(send: (msg: WorkerMessage) => void, board?: Pha
   };
 
   const acquire = (id: number, state: Running, signal: AbortSignal) =>
-    new Promise<() => void>((resolve, reject) => {
+    new Promise<SandboxSlot>((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason);
       const reqId = ++nextReq;
       const giveBack = () => send({ type: 'release', id, reqId });
@@ -73,9 +73,9 @@ export function createWorkerLoop(send: (msg: WorkerMessage) => void, board?: Pha
         giveBack(); // abandons the request, or returns a grant that is already on its way
         reject(signal.reason);
       };
-      state.waiting.set(reqId, (release) => {
+      state.waiting.set(reqId, (slot) => {
         signal.removeEventListener('abort', onAbort);
-        resolve(release);
+        resolve(slot);
       });
       signal.addEventListener('abort', onAbort, { once: true });
       send({ type: 'acquire', id, reqId });
@@ -118,7 +118,7 @@ export function createWorkerLoop(send: (msg: WorkerMessage) => void, board?: Pha
             released = true;
             send({ type: 'release', id: msg.id, reqId: msg.reqId, ...(failed ? { failed } : {}) });
           };
-          grant(Object.assign(release, { host: msg.host, refused: msg.refused }));
+          grant({ host: msg.host, refused: msg.refused, release });
           return;
         }
       }

@@ -10,7 +10,6 @@ import { join, posix } from 'node:path';
 import { LlmBudgetExceeded, LlmError } from '../../errors.ts';
 import { upstreamsFromConfig } from '../../gateway/upstreams.ts';
 import type { GatewayRegistration } from '../../gateway/types.ts';
-import type { Sandbox } from '../../sandbox/types.ts';
 import { scrubFiles } from '../../config/scrub-files.ts';
 import { trialTimeoutOf } from '../../trial/per-trial.ts';
 import { runScrubber } from '../../trial/scrub.ts';
@@ -21,18 +20,19 @@ import { installedSpec, loadInstalledModule } from './resolve.ts';
 import type { GatewayView } from './types.ts';
 import { workerGateway } from './worker-gateway.ts';
 
+/** What an installed agent is made with: the run and the trial it serves, besides the usual context. */
 export interface InstalledAgentContext extends AgentContext {
-  installed: { run: RunContext; input: TrialInput; sandbox: Sandbox };
+  installed: { run: RunContext; input: TrialInput };
 }
 
 const HOME = '/home/benchrig-agent';
 const AGENT_USER = '1000:1000';
 const ARTIFACT_BYTES = 50 * 1024 * 1024;
 
-export default async function createInstalledAgent(context: AgentContext): Promise<Agent> {
-  const ctx = context as InstalledAgentContext;
-  const { run, input, sandbox } = ctx.installed ?? {};
-  if (!run || !sandbox) throw new Error('an installed agent (cli:<preset>) needs the benchmark to have a [sandbox]');
+export default async function createInstalledAgent(ctx: InstalledAgentContext): Promise<Agent> {
+  const { run, input } = ctx.installed;
+  const sandbox = ctx.sandbox;
+  if (!sandbox) throw new Error('an installed agent (cli:<preset>) needs the benchmark to have a [sandbox]');
   await loadInstalledModule(run.agent.options);
   const spec = installedSpec(run.agent.name, run.agent.options);
   const user = spec.unprivileged ? AGENT_USER : undefined;

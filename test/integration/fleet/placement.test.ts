@@ -34,21 +34,21 @@ describe.skipIf(!ok)('Fleet on real Docker hosts', () => {
     const provider = new DockerProvider();
     const spec = testSpec({ fleet: [{ url: GONE, capacity: 4 }, { url: LOCAL, capacity: 1 }] });
     try {
-      const { sandbox, release } = await startOnFleet(runId, spec, undefined, (s) => provider.start(s, { runId, sessionId: 'fleet-1' }), new AbortController().signal);
+      const { sandbox, slot: placed } = await startOnFleet(runId, spec, undefined, (s) => provider.start(s, { runId, sessionId: 'fleet-1' }), new AbortController().signal);
       try {
-        expect(release?.host).toBe(LOCAL);
+        expect(placed?.host).toBe(LOCAL);
         expect((await sandbox.exec('echo placed')).stdout.trim()).toBe('placed');
         expect((await benchrigContainers(runId)).map((c) => c.Id)).toEqual([sandbox.id]);
       } finally {
         await provider.stop(sandbox, { interrupted: false });
-        release?.();
+        placed?.release();
       }
       expect(fleet.summary()[GONE]).toMatchObject({ infra_errors: 1, cooldowns: 1 });
       expect(lines.join('\n')).toContain(`Docker host ${GONE} taken out of placement`);
       // While the gone host cools down, the next sandbox goes straight to the local one.
       const slot = await fleet.acquire();
       expect(slot.host).toBe(LOCAL);
-      slot();
+      slot.release();
     } finally {
       unregisterFleet(runId);
     }
@@ -78,6 +78,6 @@ describe.skipIf(!ok)('Fleet on real Docker hosts', () => {
     expect(builds.filter(([url]) => url === GONE)).toHaveLength(1);
     expect((await docker().getImage(tag).inspect()).Config.Labels['benchrig.test']).toBe(runId);
     expect(fleet.summary()[GONE].cooldowns).toBe(1);
-    for (const s of slots) s();
+    for (const s of slots) s.release();
   }, 180_000);
 });

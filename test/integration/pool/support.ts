@@ -8,7 +8,7 @@ import { POOLS } from '../../../src/pool/index.ts';
 import type { RemotePoolOptions } from '../../../src/pool/remote.ts';
 import { schedule } from '../../../src/pool/scheduler.ts';
 import { expandTrials } from '../../../src/run/trials.ts';
-import type { RunContext, TrialHooks } from '../../../src/trial/types.ts';
+import type { RunContext, TrialHooks, TrialSummary } from '../../../src/trial/types.ts';
 import type { TrialResult } from '../../../src/types.ts';
 import { FIXTURES, readJson, tempDir } from '../../support/cli.ts';
 import { testRunId } from '../../support/docker.ts';
@@ -17,7 +17,7 @@ export const agentPath = (name: string) => join(FIXTURES, 'agents', `${name}.ts`
 
 export interface PoolRun {
   run: RunContext;
-  results: Record<string, TrialResult>;
+  results: Record<string, TrialSummary>;
   /** The saved result file of a task, or undefined when none was written. */
   saved(taskId: string): TrialResult | undefined;
   ms: number;
@@ -59,7 +59,7 @@ export async function runOnPool(o: {
     llmCache: { mode: 'off', dir: join(runDir, '.llm-cache') },
   };
   const pool = await POOLS[o.mode]!(run, { workers: 1, perWorker: 1, graceMs: 1000, ...o.pool } as RemotePoolOptions);
-  const results: Record<string, TrialResult> = {};
+  const results: Record<string, TrialSummary> = {};
   const t0 = performance.now();
   try {
     await schedule(pool, expandTrials(b.samples, 1), { signal: o.signal ?? new AbortController().signal, hooks: o.hooks, onStart: o.onStart, onResult: (r) => (results[r.task_id] = r) });

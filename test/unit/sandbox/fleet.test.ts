@@ -52,7 +52,7 @@ describe('Fleet placement', () => {
     expect(slots.map((s) => s.host).sort()).toEqual([A, B, B]);
     const waiting = fleet.acquire();
     expect((await state(waiting)).pending).toBe(true);
-    slots.find((s) => s.host === A)!();
+    slots.find((s) => s.host === A)!.release();
     expect((await state(waiting)).value?.host).toBe(A);
     expect(fleet.summary()).toEqual({
       [A]: { capacity: 1, sandboxes: 2, infra_errors: 0, cooldowns: 0 },
@@ -68,15 +68,15 @@ describe('Fleet placement', () => {
     expect(first.map((s) => s.host).sort()).toEqual([A, B]);
     const third = fleet.acquire();
     expect((await state(third)).pending).toBe(true);
-    first[0]();
+    first[0].release();
     expect((await state(third)).value?.host).toBeDefined();
   });
 
   it('a release frees the capacity once, however often it is called', async () => {
     const { fleet } = fleetOf([[A, 1]]);
     const slot = await fleet.acquire();
-    slot();
-    slot(); // a second release must not free a slot someone else holds
+    slot.release();
+    slot.release(); // a second release must not free a slot someone else holds
     const again = await fleet.acquire();
     expect(again.host).toBe(A);
     expect((await state(fleet.acquire())).pending).toBe(true);
@@ -92,7 +92,7 @@ describe('Fleet placement', () => {
     // The host is still full: the aborted waiter freed nothing.
     const next = fleet.acquire();
     expect((await state(next)).pending).toBe(true);
-    held();
+    held.release();
     expect((await state(next)).value?.host).toBe(A);
     await expect(fleet.acquire(AbortSignal.abort())).rejects.toBeDefined();
   });
@@ -109,10 +109,10 @@ describe('Fleet failures', () => {
     expect((await state(w2)).pending).toBe(true);
 
     down.add(A);
-    failing({ reason: 'create failed', during: 'start' });
+    failing.release({ reason: 'create failed', during: 'start' });
     // A has room again but cools down: the waiter stays until B has room, and goes there.
     expect((await state(w2)).pending).toBe(true);
-    onB();
+    onB.release();
     expect((await state(w2)).value?.host).toBe(B);
     expect(lines.join('\n')).toContain(`Docker host ${A} taken out of placement`);
     expect(fleet.summary()[A]).toMatchObject({ infra_errors: 1, cooldowns: 1 });
@@ -127,27 +127,27 @@ describe('Fleet failures', () => {
     await sleep(200);
     expect((await state(w3)).value?.host).toBe(A);
     expect(lines.join('\n')).toContain(`Docker host ${A} is back in placement`);
-    onA();
+    onA.release();
   });
 
   it('refuses a trial only when no host can take it, saying why per host', async () => {
     const down = new Set([A, B]);
     const { fleet } = fleetOf([[A, 1], [B, 1]], { cooldownMs: 10_000, ping: downPing(down) });
     const a = await fleet.acquire();
-    a({ reason: 'create failed', during: 'start' });
+    a.release({ reason: 'create failed', during: 'start' });
     // B still takes sandboxes.
     const b = await fleet.acquire();
     expect(b.host).toBe(B);
     expect(b.refused).toBeUndefined();
     const waiting = fleet.acquire();
     expect((await state(waiting)).pending).toBe(true);
-    b({ reason: 'create failed', during: 'start' });
+    b.release({ reason: 'create failed', during: 'start' });
     const refused = (await state(waiting)).value!;
     expect(refused.host).toBeUndefined();
     expect(refused.refused).toMatch(/no Docker host can take a sandbox/);
     expect(refused.refused).toContain(`${A} (create failed)`);
     expect(refused.refused).toContain(`${B} (create failed)`);
-    refused(); // holds nothing: releasing it is harmless
+    refused.release(); // holds nothing: releasing it is harmless
   });
 
   it('a Docker error while a trial ran cools the host only when the host also fails a ping', async () => {
@@ -190,7 +190,7 @@ describe('Fleet failures', () => {
     expect(builds).toBe(1);
     expect(fleet.summary()[B]).toMatchObject({ cooldowns: 1, sandboxes: 0 });
     // Later sandboxes on a prepared host do not prepare it again.
-    slots[0]();
+    slots[0].release();
     expect((await fleet.acquire()).host).toBe(A);
     expect(builds).toBe(1);
   });
@@ -217,16 +217,16 @@ describe('startOnFleet', () => {
     registerFleet('run-1', fleet);
     try {
       const tried: Array<string | undefined> = [];
-      const { sandbox, release } = await startOnFleet('run-1', spec([A, B]), undefined, async (s) => {
+      const { sandbox, slot } = await startOnFleet('run-1', spec([A, B]), undefined, async (s) => {
         tried.push(s.host);
         if (s.host === A) throw new HostError(A, `Docker host ${A}: create failed`);
         return sandboxOn(s.host!);
       }, new AbortController().signal);
       expect(tried).toEqual([A, B]);
       expect(sandbox.id).toBe(`c-${B}`);
-      expect(release?.host).toBe(B);
+      expect(slot?.host).toBe(B);
       expect(fleet.summary()[A]).toMatchObject({ infra_errors: 1, cooldowns: 1 });
-      release!();
+      slot?.release();
     } finally {
       unregisterFleet('run-1');
     }
@@ -271,7 +271,7 @@ describe('startOnFleet', () => {
   it('in a worker, uses the slots the main process grants', async () => {
     const granted: SandboxSlot[] = [];
     const acquire = async () => {
-      const slot = Object.assign(() => {}, { host: B }) as SandboxSlot;
+      const slot: SandboxSlot = { host: B, release: () => {} };
       granted.push(slot);
       return slot;
     };
