@@ -55,7 +55,7 @@ export function judgeSpec(check: CheckConfig): JudgeSpec {
     if (!isNum(weight) || weight < 0) throw new Error(`${at}.weight must be a number >= 0`);
     if (t.critical_min !== undefined && (!isNum(t.critical_min) || !inRange(t.critical_min)))
       throw new Error(`${at}.critical_min must be a number within score_range [${range.join(', ')}]`);
-    return { name, description: t.description, weight, ...(t.critical_min !== undefined ? { critical_min: t.critical_min as number } : {}) };
+    return { name, description: t.description, weight, ...(t.critical_min !== undefined ? { critical_min: t.critical_min } : {}) };
   });
   if (criteria.every((c) => c.weight === 0)) throw new Error(`${where}: every criterion has weight 0, so there is no average to pass; give at least one a weight > 0`);
 

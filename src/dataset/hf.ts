@@ -159,7 +159,7 @@ class Hub {
       onProgress?.({ repo: this.repo, path: entry.path, received, total });
     };
     try {
-      await writeStreamAtomic(target, blob.stream() as unknown as AsyncIterable<Uint8Array>, { expectedSize: total, onBytes: report });
+      await writeStreamAtomic(target, blob.stream(), { expectedSize: total, onBytes: report });
     } catch (err) {
       throw new BenchrigError('dataset', `hf:${this.repo}@${commit.slice(0, 7)}: download of ${entry.path} failed (${reason(err)})`);
     }

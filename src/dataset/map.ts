@@ -100,7 +100,7 @@ export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
       const u = user as Record<string, unknown>;
       if (u.turns !== undefined && !isStringArray(u.turns)) fail('user', '.turns must be a list of strings');
       if (u.instruction !== undefined && typeof u.instruction !== 'string') fail('user', '.instruction must be a string');
-      sample.user = u as Sample['user'];
+      sample.user = u;
     }
     for (const f of ['files', 'tests'] as const) {
       const v = get(f);
@@ -128,7 +128,7 @@ export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
       if (typeof solution !== 'string' && !isSolutionObject(solution)) {
         fail('solution', 'must be a shell script string or {"commands": [...], "reply": "..."}');
       }
-      sample.solution = solution as Sample['solution'];
+      sample.solution = solution;
     }
     const sandbox = get('sandbox');
     if (sandbox !== undefined) sample.sandbox = sampleSandbox(sandbox, opts.baseDir, (what) => fail('sandbox', what), buildProblem);
@@ -146,7 +146,7 @@ function sampleSandbox(v: unknown, baseDir: string, fail: (what: string) => neve
     if (!(SAMPLE_SANDBOX_KEYS as readonly string[]).includes(key)) fail(`has unknown key "${key}" (known: ${SAMPLE_SANDBOX_KEYS.join(', ')})`);
   }
   const str = (k: string, re?: RegExp, hint = '') => {
-    if (v[k] !== undefined && (typeof v[k] !== 'string' || v[k] === '' || (re && !re.test(v[k] as string)))) fail(`.${k} must be ${hint || 'a non-empty string'}`);
+    if (v[k] !== undefined && (typeof v[k] !== 'string' || v[k] === '' || (re && !re.test(v[k])))) fail(`.${k} must be ${hint || 'a non-empty string'}`);
   };
   const num = (k: string, int = false) => {
     if (v[k] !== undefined && (typeof v[k] !== 'number' || !(v[k] > 0) || (int && !Number.isInteger(v[k])))) fail(`.${k} must be a positive ${int ? 'integer' : 'number'}`);

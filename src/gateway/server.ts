@@ -26,7 +26,7 @@ const PROTOCOL_NAME: Record<Protocol, string> = { chat: 'OpenAI Chat Completions
 
 export function createModelGateway(opts: GatewayOptions): ModelGateway {
   const registry = new TokenRegistry();
-  const scrub = scrubberFor(Object.values(opts.upstreams).map((u) => u!.apiKey));
+  const scrub = scrubberFor(Object.values(opts.upstreams).map((u) => u.apiKey));
   const cache = opts.cache && opts.cache.mode !== 'off' ? { mode: opts.cache.mode, store: new LlmCache(opts.cache.dir, scrub), scrub } : null;
   const limits = { ...DEFAULT_LIMITS, ...opts.limits };
   const sockets = new Set<Socket>();
@@ -155,7 +155,7 @@ export function createModelGateway(opts: GatewayOptions): ModelGateway {
 
   /** Both list shapes at once: OpenAI's (`object`, `owned_by`) and Anthropic's (`type`, `display_name`). */
   function modelList() {
-    const ids = [...new Set(Object.values(opts.upstreams).map((u) => u!.model))];
+    const ids = [...new Set(Object.values(opts.upstreams).map((u) => u.model))];
     const data = ids.map((id) => ({ id, object: 'model', type: 'model', display_name: id, created: 0, created_at: '1970-01-01T00:00:00Z', owned_by: 'benchrig' }));
     return { object: 'list', data, has_more: false, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null };
   }

@@ -59,7 +59,7 @@ function endpointFor(config: LlmConfig): Endpoint {
 }
 
 /** The SDK's test for a connection error that is a timeout. */
-const looksLikeTimeout = (err: unknown) => /timed? ?out/i.test(String(err) + (err && typeof err === 'object' && 'cause' in err ? String((err as { cause: unknown }).cause) : ''));
+const looksLikeTimeout = (err: unknown) => /timed? ?out/i.test(String(err) + (err && typeof err === 'object' && 'cause' in err ? String(err.cause) : ''));
 
 function safeJson(text: string): unknown {
   try {

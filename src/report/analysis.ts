@@ -71,7 +71,7 @@ export function offerSlowest(list: SlowTrial[], t: SlowTrial, n = 5): void {
 /** The `n` slowest trials, streaming: never more than `n` kept. */
 export async function slowestTrials(results: Iterable<TrialResult> | AsyncIterable<TrialResult>, n = 5): Promise<SlowTrial[]> {
   const top: SlowTrial[] = [];
-  for await (const r of results) offerSlowest(top, { task_id: r.task_id, status: r.status, execution_time_s: r.metadata?.execution_time_s as number }, n);
+  for await (const r of results) offerSlowest(top, { task_id: r.task_id, status: r.status, execution_time_s: r.metadata?.execution_time_s }, n);
   return top;
 }
 

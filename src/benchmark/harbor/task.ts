@@ -82,7 +82,7 @@ export function readHarborTask(dir: string): HarborTask {
   const where = (key: string) => `${file}: key ${key}`;
   let doc: Record<string, unknown>;
   try {
-    doc = parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    doc = parse(readFileSync(file, 'utf8'));
   } catch (err) {
     throw new BenchrigError('benchmark', `${file}: not valid TOML: ${(err as Error).message.split('\n')[0]}`);
   }

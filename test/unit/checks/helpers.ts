@@ -5,7 +5,7 @@ import type { ExecOptions, ExecResult, Sandbox } from '../../../src/sandbox/type
 import type { Sample } from '../../../src/types.ts';
 
 export function cfg(type: string, extra: Record<string, unknown> = {}): CheckConfig {
-  return { type, name: (extra.name as string) ?? type, scope: 'response', ...extra } as CheckConfig;
+  return { type, name: (extra.name as string) ?? type, scope: 'response', ...extra };
 }
 
 export function sample(extra: Partial<Sample> = {}): Sample {

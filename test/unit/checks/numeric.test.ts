@@ -21,7 +21,7 @@ describe('lastNumber', () => {
     ['version 1.2.3', 1.2],
     ['3.14e', 3.14],
   ])('%j -> %d', (text, want) => {
-    expect(lastNumber(text)).toBeCloseTo(want as number, 12);
+    expect(lastNumber(text)).toBeCloseTo(want, 12);
   });
 
   it('is null without a number', () => {

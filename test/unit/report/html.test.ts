@@ -20,7 +20,7 @@ async function page(results: TrialResult[], comparison: unknown = null) {
     blocksAreSuccess: false,
     results,
   });
-  return renderHtmlReport({ ...report, comparison } as typeof report, results);
+  return renderHtmlReport({ ...report, comparison }, results);
 }
 
 /** The embedded data block, read back as the page's script reads it. */
