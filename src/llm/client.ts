@@ -6,7 +6,7 @@ import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatComple
 import type { ChatMessage, ChatRequest, ChatResponse, LlmClient } from '../agents/types.ts';
 import type { LlmConfig } from '../config/schema.ts';
 import { scrubberFor, secretValues } from '../config/scrub.ts';
-import { LlmError } from '../errors.ts';
+import { causes, errorField, LlmError } from '../errors.ts';
 import type { NewEvent } from '../types.ts';
 import { CallBudget } from './budget.ts';
 import { cacheKey, LlmCache, replayMissMessage, type CacheMode } from './cache.ts';
@@ -175,9 +175,10 @@ function describeCause(err: unknown, config: LlmConfig): string {
 
 function causeChain(err: unknown): string {
   const parts: string[] = [];
-  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) {
+  for (const e of causes(err, 5)) {
     const text = e instanceof Error ? e.message : String(e);
-    const code = typeof e.code === 'string' && !text.includes(e.code) ? ` (${e.code})` : '';
+    const c = errorField(e, 'code');
+    const code = typeof c === 'string' && !text.includes(c) ? ` (${c})` : '';
     if (text || code) parts.push(text + code);
   }
   return parts.join(': ');

@@ -1,6 +1,7 @@
 // Retries for model calls (docs/configuration.md, docs/agents.md#the-conversation): 429, 5xx, network errors and timeouts are transient;
 // 4xx client errors are not. Exponential backoff with full jitter, honouring retry-after headers.
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai/error';
+import { causes, errorField } from '../errors.ts';
 
 export interface RetryOptions {
   /** Retries after the first attempt (config `max_retries`). */
@@ -29,9 +30,11 @@ export function isRetryable(err: unknown): boolean {
 }
 
 function isNetworkError(err: unknown): boolean {
-  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) {
-    if (typeof e.code === 'string' && NETWORK_CODES.has(e.code)) return true;
-    if (typeof e.message === 'string' && /socket hang up|fetch failed|other side closed/i.test(e.message)) return true;
+  for (const e of causes(err, 5)) {
+    const code = errorField(e, 'code');
+    const message = errorField(e, 'message');
+    if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
+    if (typeof message === 'string' && /socket hang up|fetch failed|other side closed/i.test(message)) return true;
   }
   return false;
 }
