@@ -52,7 +52,7 @@ export function scrubberFor(secrets: Iterable<string>): Scrubber {
 export const NO_SCRUB: Scrubber = { active: false, holds: () => false, text: (s) => s, value: (v) => v };
 
 const isPlain = (v: object) => {
-  const proto = Object.getPrototypeOf(v);
+  const proto: unknown = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null;
 };
 

@@ -23,7 +23,7 @@ export function isRetryable(err: unknown): boolean {
   // Connection errors and the SDK's timeout (a subclass) carry no status.
   if (err instanceof APIConnectionError) return true;
   if (err instanceof APIError) {
-    const s = err.status;
+    const s = err.status as number | undefined;
     return s === undefined || s === 408 || s === 409 || s === 429 || s >= 500;
   }
   return isNetworkError(err);
@@ -67,7 +67,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return reject(abortReason(signal));
     const onAbort = () => {
       clearTimeout(timer);
-      reject(abortReason(signal!));
+      if (signal) reject(abortReason(signal)); // only a signal's abort event calls this
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
@@ -78,7 +78,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 export function abortReason(signal: AbortSignal): Error {
-  const r = signal.reason;
+  const r: unknown = signal.reason;
   return r instanceof Error ? r : new DOMException(typeof r === 'string' ? r : 'The operation was aborted', 'AbortError');
 }
 
