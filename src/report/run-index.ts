@@ -7,7 +7,7 @@ import { dirname, join, relative } from 'node:path';
 import { gateText, escapeHtml, scriptJson } from './html.ts';
 import { INDEX_JS } from './html-assets.ts';
 import { pageEnd, pageStart } from './page.ts';
-import type { EvaluationReport } from './types.ts';
+import type { EvaluationReport, RunJsonSeen } from './types.ts';
 
 export interface IndexedRun {
   i: number;
@@ -38,7 +38,7 @@ export interface RunIndex {
 const MAX_DEPTH = 5;
 const MAX_RUNS = 20_000;
 
-async function readJson(path: string): Promise<any> {
+async function readJson(path: string): Promise<unknown> {
   try {
     return JSON.parse(await readFile(path, 'utf8'));
   } catch {
@@ -78,7 +78,7 @@ export async function indexRuns(root: string): Promise<RunIndex> {
   const runs: IndexedRun[] = [];
   for (const dir of found) {
     const report = (await readJson(join(dir, 'evaluation_report.json'))) as EvaluationReport | null;
-    const run = await readJson(join(dir, 'run.json'));
+    const run = (await readJson(join(dir, 'run.json'))) as RunJsonSeen | null;
     const parent = dirname(dir);
     let group = groups.indexOf(parent);
     if (group < 0) group = groups.push(parent) - 1;

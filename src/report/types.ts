@@ -84,6 +84,14 @@ export interface TopEntry {
   reason: string;
 }
 
+/** What the report side reads of a run's run.json, which a run still going may hold half of. */
+export interface RunJsonSeen {
+  started_at?: string;
+  status?: string;
+  agent?: { id?: string };
+  benchmark?: { name?: string; version?: string };
+}
+
 export interface EvaluationReport {
   schema_version: 1;
   benchmark: { name: string; version: string; n_samples: number };
@@ -104,7 +112,7 @@ export interface EvaluationReport {
   tasks: TaskStats[];
   gate: GateResult | null;
   /** Filled by the comparison step (`--baseline`); null otherwise. */
-  comparison: unknown | null;
+  comparison: unknown;
   top_failures: TopEntry[];
   top_successes: TopEntry[];
   /** The slowest trials of the run (listed in docs/reports.md#evaluation_reportjson, for the summary). */
