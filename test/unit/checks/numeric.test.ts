@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lastNumber, numeric } from '../../../src/checks/numeric.ts';
-import { cfg, input } from './helpers.ts';
+import { cfg, input, validate } from './helpers.ts';
 
 describe('lastNumber', () => {
   it.each([
@@ -61,7 +61,7 @@ describe('numeric check', () => {
   });
 
   it('refuses a negative tolerance at load', () => {
-    expect(() => numeric.validate!(cfg('numeric', { tolerance: -1 }))).toThrow(/tolerance/);
-    expect(() => numeric.validate!(cfg('numeric', { tolerance: 0 }))).not.toThrow();
+    expect(() => validate(numeric, cfg('numeric', { tolerance: -1 }))).toThrow(/tolerance/);
+    expect(() => validate(numeric, cfg('numeric', { tolerance: 0 }))).not.toThrow();
   });
 });
