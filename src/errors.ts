@@ -138,3 +138,13 @@ export function causeChain(err: unknown, depth = 5): string {
   }
   return parts.join(': ');
 }
+
+/** A field of a thrown value (an Error's `code`, `cause`…); undefined when the value is not an object. */
+export function errorField(err: unknown, key: string): unknown {
+  return (typeof err === 'object' && err !== null) || typeof err === 'function' ? (err as Record<string, unknown>)[key] : undefined;
+}
+
+/** A thrown value, then its `cause`, that one's `cause`… while they are truthy, at most `max` of them. */
+export function* causes(err: unknown, max: number): Generator<unknown> {
+  for (let e = err, depth = 0; e && depth < max; e = errorField(e, 'cause'), depth++) yield e;
+}

@@ -68,8 +68,8 @@ export function badEnvName(name: string): string | null {
 /** Whether `value` nests objects or lists deeper than `max` levels (walked without recursion). */
 export function nestedDeeperThan(value: unknown, max: number): boolean {
   const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const [v, depth] = top;
     if (!v || typeof v !== 'object' || ArrayBuffer.isView(v)) continue;
     if (depth + 1 > max) return true;
     for (const child of Object.values(v)) if (child && typeof child === 'object') stack.push([child, depth + 1]);

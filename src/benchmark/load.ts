@@ -134,7 +134,7 @@ export function nameChecks(checks: Config['checks']): CheckConfig[] {
     let name = base;
     for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
     taken.add(name);
-    return { ...c, name } as CheckConfig;
+    return { ...c, name };
   });
 }
 

@@ -19,7 +19,7 @@ export async function checkBenchmarkModules(b: Benchmark): Promise<void> {
   }
   for (const [i, check] of b.checks.entries()) {
     if (check.type !== 'custom') continue;
-    const fn = String(check.function ?? '');
+    const fn = describe(check.function ?? '');
     if (typeof hooks.checks?.[fn] !== 'function')
       throw new BenchrigError('benchmark', `${b.dir}/benchmark.toml: key checks[${i}].function: hooks export no function checks.${fn}`);
   }

@@ -71,7 +71,7 @@ export function deepEqual(a: unknown, b: unknown, caseSensitive = true): boolean
     const ka = Object.keys(a);
     const kb = Object.keys(b);
     if (ka.length !== kb.length) return false;
-    return ka.every((k) => Object.hasOwn(b, k) && deepEqual((a as any)[k], (b as any)[k], caseSensitive));
+    return ka.every((k) => Object.hasOwn(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], caseSensitive));
   }
   return false;
 }

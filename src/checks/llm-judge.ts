@@ -9,7 +9,7 @@
 //   judge model that fails after retries: ungradable; a reply with no JSON object at all: failed.
 // The judge's calls count against no budget and are recorded as `llm_call` events, role 'judge'.
 import type { CheckImpl, CheckInput } from './types.ts';
-import type { CheckConfig } from '../config/schema.ts';
+import type { CheckConfig, LlmConfig } from '../config/schema.ts';
 import type { Verdict } from '../types.ts';
 import { firstJsonObject } from './json-field.ts';
 import { asText, excerpt, ungradable } from './text.ts';
@@ -55,7 +55,7 @@ export function judgeSpec(check: CheckConfig): JudgeSpec {
     if (!isNum(weight) || weight < 0) throw new Error(`${at}.weight must be a number >= 0`);
     if (t.critical_min !== undefined && (!isNum(t.critical_min) || !inRange(t.critical_min)))
       throw new Error(`${at}.critical_min must be a number within score_range [${range.join(', ')}]`);
-    return { name, description: t.description, weight, ...(t.critical_min !== undefined ? { critical_min: t.critical_min as number } : {}) };
+    return { name, description: t.description, weight, ...(t.critical_min !== undefined ? { critical_min: t.critical_min } : {}) };
   });
   if (criteria.every((c) => c.weight === 0)) throw new Error(`${where}: every criterion has weight 0, so there is no average to pass; give at least one a weight > 0`);
 
@@ -168,8 +168,8 @@ export function verdictFromReply(spec: JudgeSpec, reply: string): Verdict {
   };
 }
 
-async function askJudge(input: CheckInput, spec: JudgeSpec): Promise<string> {
-  const config = { ...input.judge!, ...(spec.model ? { model: spec.model } : {}) };
+async function askJudge(input: CheckInput, judge: LlmConfig, spec: JudgeSpec): Promise<string> {
+  const config = { ...judge, ...(spec.model ? { model: spec.model } : {}) };
   // Loaded on first use: the OpenAI SDK costs the main process ~10 MB that most runs never need there.
   const { createLlmClient } = await import('../llm/client.ts');
   const client = createLlmClient({ config, role: 'judge', budget: null, onEvent: input.onEvent, signal: input.signal, cache: input.cache });
@@ -188,7 +188,7 @@ export const llmJudge: CheckImpl = {
     if (!input.judge) return ungradable('no judge model configured ([judge.llm])');
     let reply: string;
     try {
-      reply = await askJudge(input, spec);
+      reply = await askJudge(input, input.judge, spec);
     } catch (err) {
       return ungradable(`judge unavailable: ${(err as Error)?.message ?? String(err)}`);
     }

@@ -20,10 +20,13 @@ export const artifactKey = (name: string) => `sandbox_test:${name}`;
  * `1 failed, 3 passed in 0.1s`, `5 passed`; errors count as failures. Null when no line does.
  */
 export function parseTestCounts(output: string): { passed: number; failed: number } | null {
-  const lines = output.split(/\r?\n/).filter((l) => /\b\d+\s+passed\b/i.test(l));
-  if (lines.length === 0) return null;
-  const line = lines[lines.length - 1];
-  const passed = Number(/\b(\d+)\s+passed\b/i.exec(line)![1]);
+  let last: { line: string; passed: number } | null = null;
+  for (const l of output.split(/\r?\n/)) {
+    const m = /\b(\d+)\s+passed\b/i.exec(l);
+    if (m) last = { line: l, passed: Number(m[1]) };
+  }
+  if (!last) return null;
+  const { line, passed } = last;
   let failed = 0;
   for (const m of line.matchAll(/\b(\d+)\s+(?:failed|errors?)\b/gi)) failed += Number(m[1]);
   return { passed, failed };

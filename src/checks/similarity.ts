@@ -33,10 +33,11 @@ interface Embedded {
 /** Embeddings go through `--llm-cache` like chat calls: a replayed run sends nothing. */
 async function embed(input: CheckInput, texts: string[]): Promise<number[][]> {
   const model = typeof input.check.model === 'string' ? input.check.model : DEFAULT_EMBEDDING_MODEL;
-  const mode = input.cache?.mode ?? 'off';
-  if (mode === 'off') return (await embedLive(input, model, texts)).vectors;
+  const cacheOpts = input.cache;
+  if (!cacheOpts || cacheOpts.mode === 'off') return (await embedLive(input, model, texts)).vectors;
+  const { mode } = cacheOpts;
   const { LlmCache, cacheKey, replayMissMessage } = await import('../llm/cache.ts');
-  const cache = new LlmCache(input.cache!.dir);
+  const cache = new LlmCache(cacheOpts.dir);
   const key = cacheKey({ model, messages: texts }, 'embeddings');
   const hit = await cache.get<Embedded>(key);
   if (hit) {

@@ -58,7 +58,7 @@ export function readToml(file: string, env: NodeJS.ProcessEnv, what = 'configura
   }
   let doc: Record<string, unknown>;
   try {
-    doc = parseToml(text) as Record<string, unknown>;
+    doc = parseToml(text);
   } catch (err) {
     if (err instanceof TomlError) {
       const reason = err.message.split('\n')[0].replace(/^Invalid TOML document:\s*/, '');

@@ -73,7 +73,7 @@ function byteForms(secrets: Iterable<string>, sources: string[]): Pick<Scrubber,
 export const MAX_FORM_BYTES_PER_BYTE = 40;
 
 const isPlain = (v: object) => {
-  const proto = Object.getPrototypeOf(v);
+  const proto: unknown = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null;
 };
 

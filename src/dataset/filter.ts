@@ -53,7 +53,7 @@ function seedToInt(seed: number | string): number {
   if (Number.isSafeInteger(n)) return n >>> 0;
   let h = 0x811c9dc5;
   for (const ch of String(seed)) {
-    h ^= ch.codePointAt(0)!;
+    h ^= ch.codePointAt(0) ?? 0; // a character always has a code point at 0
     h = Math.imul(h, 0x01000193);
   }
   return h >>> 0;

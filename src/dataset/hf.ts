@@ -89,7 +89,7 @@ export async function fetchHfDataset(spec: HfDatasetSpec, opts: HfOptions = {}):
     const { files } = pickSplitFiles(tree.map((e) => e.path), pickOptions(spec, commit));
     const byPath = new Map(tree.map((e) => [e.path, e]));
     for (const p of files) {
-      const entry = byPath.get(p)!;
+      const entry = listed(byPath, p);
       if (!(await cache.hasFile(commit, entry))) await hub.download(commit, entry, cache.filePath(commit, p), opts.onProgress);
     }
     return { commit, files: files.map((p) => ({ path: p, localPath: cache.filePath(commit, p) })) };
@@ -104,8 +104,15 @@ async function fromCache(cache: DatasetCache, spec: HfDatasetSpec, commit: strin
   if (!tree) return null;
   const { files } = pickSplitFiles(tree.map((e) => e.path), pickOptions(spec, commit));
   const byPath = new Map(tree.map((e) => [e.path, e]));
-  for (const p of files) if (!(await cache.hasFile(commit, byPath.get(p)!))) return null;
+  for (const p of files) if (!(await cache.hasFile(commit, listed(byPath, p)))) return null;
   return { commit, files: files.map((p) => ({ path: p, localPath: cache.filePath(commit, p) })) };
+}
+
+/** The listing's entry of a file picked from that listing. */
+function listed<E>(byPath: Map<string, E>, p: string): E {
+  const entry = byPath.get(p);
+  if (entry === undefined) throw new Error(`internal: ${p} was picked from the listing but is not in it`);
+  return entry;
 }
 
 const pickOptions = (spec: HfDatasetSpec, commit: string) => ({ config: spec.config, split: spec.split, label: `hf:${spec.repo}@${commit.slice(0, 7)}` });
@@ -159,7 +166,7 @@ class Hub {
       onProgress?.({ repo: this.repo, path: entry.path, received, total });
     };
     try {
-      await writeStreamAtomic(target, blob.stream() as unknown as AsyncIterable<Uint8Array>, { expectedSize: total, onBytes: report });
+      await writeStreamAtomic(target, blob.stream(), { expectedSize: total, onBytes: report });
     } catch (err) {
       throw new BenchrigError('dataset', `hf:${this.repo}@${commit.slice(0, 7)}: download of ${entry.path} failed (${reason(err)})`);
     }
@@ -184,7 +191,7 @@ class Hub {
       }
       if (status === 404) {
         // The hub says "Invalid rev id: v9" for a missing revision, "Repository not found" otherwise.
-        const said = String((err.data as { error?: unknown } | undefined)?.error ?? '');
+        const said = describe((err.data as { error?: unknown } | undefined)?.error ?? '');
         if (/revision|rev id/i.test(said)) {
           return new BenchrigError('dataset', `${name}: revision "${revision}" not found (give a branch, tag or commit of the dataset)`);
         }

@@ -38,40 +38,37 @@ export interface MapOptions {
   baseDir: string;
 }
 
+type Fail = (f: SampleField, what: string) => never;
+type Get = (f: SampleField) => unknown;
+
 export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
   const columnOf = (f: SampleField) => opts.fields[f] ?? f;
   const mapped = new Set<string>(SAMPLE_FIELDS.map(columnOf));
   const seen = new Map<string, string>();
   // Many rows often name the same folder: it is walked (for symlinks) once.
-  const folders = new Map<string, string | null>();
-  const folderProblem = (rel: string) => {
-    if (!folders.has(rel)) folders.set(rel, badFolder(opts.baseDir, rel));
-    return folders.get(rel)!;
-  };
+  const folderProblem = once((rel) => badFolder(opts.baseDir, rel));
   // A row's build folder is third-party content (rows come from hubs): checked once per folder.
-  const builds = new Map<string, string | null>();
-  const buildProblem = (rel: string) => {
+  const buildProblem = once((rel) => {
     const abs = path.resolve(opts.baseDir, rel);
-    if (!builds.has(rel)) builds.set(rel, hostScriptProblem(abs) ?? contextProblem(abs));
-    return builds.get(rel)!;
-  };
+    return hostScriptProblem(abs) ?? contextProblem(abs);
+  });
 
   return rows.map(({ row, where }) => {
     if (nestedDeeperThan(row, MAX_ROW_DEPTH)) {
       throw new BenchrigError('dataset', `${where}: the row nests objects or lists more than ${MAX_ROW_DEPTH} levels deep; flatten it (or keep the deep part as a JSON string)`);
     }
     const name = (f: SampleField) => (columnOf(f) === f ? `field ${f}` : `field ${f} (column "${columnOf(f)}")`);
-    const fail = (f: SampleField, what: string): never => {
+    const fail: Fail = (f, what) => {
       throw new BenchrigError('dataset', `${where}: ${name(f)} ${what}`);
     };
-    const get = (f: SampleField) => {
+    const get: Get = (f) => {
       const v = row[columnOf(f)];
       return v === null || v === '' ? undefined : v; // empty CSV cells and JSON nulls mean "absent"
     };
 
     const rawId = get('id');
     if (rawId === undefined) fail('id', 'is missing (every row needs an id; rows are never auto-numbered)');
-    if (typeof rawId === 'number' ? !Number.isFinite(rawId) : typeof rawId !== 'string') fail('id', 'must be a string or a number');
+    if (typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isFinite(rawId))) fail('id', 'must be a string or a number');
     const id = String(rawId).trim();
     if (!id) fail('id', 'is empty');
     const first = seen.get(id);
@@ -79,61 +76,76 @@ export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
     seen.set(id, where);
 
     const input = get('input');
-    if (typeof input !== 'string') fail('input', input === undefined ? 'is missing' : 'must be a string');
+    if (typeof input !== 'string') return fail('input', input === undefined ? 'is missing' : 'must be a string');
 
     const loose: Record<string, unknown> = {};
     for (const [column, value] of Object.entries(row)) if (!mapped.has(column)) loose[column] = value;
     const meta = get('metadata');
     if (meta !== undefined && !isPlainObject(meta)) fail('metadata', 'must be an object');
-    const sample: Sample = { id, input: input as string, metadata: { ...loose, ...(meta as Record<string, unknown> | undefined) } };
-
-    const expected = get('expected');
-    if (expected !== undefined) sample.expected = expected;
-    const expectations = get('expectations');
-    if (expectations !== undefined) {
-      if (!isPlainObject(expectations)) fail('expectations', 'must be an object keyed by check name');
-      sample.expectations = expectations as Record<string, unknown>;
-    }
-    const user = get('user');
-    if (user !== undefined) {
-      if (!isPlainObject(user)) fail('user', 'must be an object like {"turns": [...]} or {"instruction": "..."}');
-      const u = user as Record<string, unknown>;
-      if (u.turns !== undefined && !isStringArray(u.turns)) fail('user', '.turns must be a list of strings');
-      if (u.instruction !== undefined && typeof u.instruction !== 'string') fail('user', '.instruction must be a string');
-      sample.user = u as Sample['user'];
-    }
-    for (const f of ['files', 'tests'] as const) {
-      const v = get(f);
-      if (v === undefined) continue;
-      if (typeof v === 'string') {
-        const problem = folderProblem(v);
-        if (problem) fail(f, problem);
-      } else if (!isPlainObject(v) || !Object.values(v).every((c) => typeof c === 'string')) {
-        fail(f, 'must be an object of path -> content strings, or a folder path');
-      } else {
-        for (const key of Object.keys(v)) {
-          const problem = badFileKey(key);
-          if (problem) fail(f, `key ${JSON.stringify(key)} ${problem}`);
-        }
-      }
-      sample[f] = v as Record<string, string> | string;
-    }
-    const setup = get('setup');
-    if (setup !== undefined) {
-      if (!isStringArray(setup)) fail('setup', 'must be a list of command strings');
-      sample.setup = setup as string[];
-    }
-    const solution = get('solution');
-    if (solution !== undefined) {
-      if (typeof solution !== 'string' && !isSolutionObject(solution)) {
-        fail('solution', 'must be a shell script string or {"commands": [...], "reply": "..."}');
-      }
-      sample.solution = solution as Sample['solution'];
-    }
+    const sample: Sample = { id, input, metadata: { ...loose, ...meta } };
+    readOptionalFields(sample, get, fail, folderProblem);
     const sandbox = get('sandbox');
     if (sandbox !== undefined) sample.sandbox = sampleSandbox(sandbox, opts.baseDir, (what) => fail('sandbox', what), buildProblem);
     return sample;
   });
+}
+
+/** `f` of each key, worked out once. */
+function once<T>(f: (key: string) => T): (key: string) => T {
+  const memo = new Map<string, T>();
+  return (key) => {
+    if (memo.has(key)) return memo.get(key) as T;
+    const v = f(key);
+    memo.set(key, v);
+    return v;
+  };
+}
+
+/** The row's optional fields but `sandbox`, each checked, set on `sample` when present. */
+function readOptionalFields(sample: Sample, get: Get, fail: Fail, folderProblem: (rel: string) => string | null): void {
+  const expected = get('expected');
+  if (expected !== undefined) sample.expected = expected;
+  const expectations = get('expectations');
+  if (expectations !== undefined) {
+    if (!isPlainObject(expectations)) fail('expectations', 'must be an object keyed by check name');
+    sample.expectations = expectations;
+  }
+  const user = get('user');
+  if (user !== undefined) {
+    if (!isPlainObject(user)) fail('user', 'must be an object like {"turns": [...]} or {"instruction": "..."}');
+    const u = user;
+    if (u.turns !== undefined && !isStringArray(u.turns)) fail('user', '.turns must be a list of strings');
+    if (u.instruction !== undefined && typeof u.instruction !== 'string') fail('user', '.instruction must be a string');
+    sample.user = u;
+  }
+  for (const f of ['files', 'tests'] as const) {
+    const v = get(f);
+    if (v === undefined) continue;
+    if (typeof v === 'string') {
+      const problem = folderProblem(v);
+      if (problem) fail(f, problem);
+    } else if (!isPlainObject(v) || !Object.values(v).every((c) => typeof c === 'string')) {
+      fail(f, 'must be an object of path -> content strings, or a folder path');
+    } else {
+      for (const key of Object.keys(v)) {
+        const problem = badFileKey(key);
+        if (problem) fail(f, `key ${JSON.stringify(key)} ${problem}`);
+      }
+    }
+    sample[f] = v as Record<string, string> | string;
+  }
+  const setup = get('setup');
+  if (setup !== undefined) {
+    if (!isStringArray(setup)) fail('setup', 'must be a list of command strings');
+    sample.setup = setup;
+  }
+  const solution = get('solution');
+  if (solution !== undefined) {
+    if (typeof solution !== 'string' && !isSolutionObject(solution)) {
+      fail('solution', 'must be a shell script string or {"commands": [...], "reply": "..."}');
+    }
+    sample.solution = solution;
+  }
 }
 
 /**
@@ -146,7 +158,7 @@ function sampleSandbox(v: unknown, baseDir: string, fail: (what: string) => neve
     if (!(SAMPLE_SANDBOX_KEYS as readonly string[]).includes(key)) fail(`has unknown key "${key}" (known: ${SAMPLE_SANDBOX_KEYS.join(', ')})`);
   }
   const str = (k: string, re?: RegExp, hint = '') => {
-    if (v[k] !== undefined && (typeof v[k] !== 'string' || v[k] === '' || (re && !re.test(v[k] as string)))) fail(`.${k} must be ${hint || 'a non-empty string'}`);
+    if (v[k] !== undefined && (typeof v[k] !== 'string' || v[k] === '' || (re && !re.test(v[k])))) fail(`.${k} must be ${hint || 'a non-empty string'}`);
   };
   const num = (k: string, int = false) => {
     if (v[k] !== undefined && (typeof v[k] !== 'number' || !(v[k] > 0) || (int && !Number.isInteger(v[k])))) fail(`.${k} must be a positive ${int ? 'integer' : 'number'}`);
@@ -194,7 +206,7 @@ function isStringArray(v: unknown): v is string[] {
   return Array.isArray(v) && v.every((s) => typeof s === 'string');
 }
 
-function isSolutionObject(v: unknown): boolean {
+function isSolutionObject(v: unknown): v is { commands?: string[]; reply?: string } {
   if (!isPlainObject(v)) return false;
   const keysOk = Object.keys(v).every((k) => k === 'commands' || k === 'reply');
   return keysOk && (v.commands === undefined || isStringArray(v.commands)) && (v.reply === undefined || typeof v.reply === 'string');

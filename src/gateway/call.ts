@@ -45,43 +45,23 @@ export interface CallContext {
 
 const ZERO: CallSummary = { tokens: { input: 0, output: 0 }, toolCalls: [] };
 
+type Record_ = (summary: CallSummary, latency: number, error?: string, fatal?: boolean) => void;
+
+/** The cache's part of one call: the request parsed (only the cache needs it whole) and its key. */
+interface CacheSlot {
+  cache: NonNullable<CallContext['cache']>;
+  key: string;
+  request: Record<string, unknown>;
+}
+
 export async function handleCall(c: CallContext): Promise<void> {
-  const { upstream, entry, res } = c;
+  const { upstream } = c;
   const payload = withModel(c.raw, c.fields, upstream.model); // the run's model, whatever the CLI asked for (docs/agents.md#the-model-gateway)
   const stream = fieldValue(c.raw, c.fields, 'stream') === true;
   const started = performance.now();
-  // `fatal`: the gateway could not get an answer (upstream down after retries, replay miss, a broken
-  // stream) and the trial should end as AGENT_ERROR; an answer the agent got, an error included, is not.
-  const record = (summary: CallSummary, latency: number, error = summary.error, fatal = false) => {
-    if (!c.recorded) return;
-    const { trial, usage } = entry;
-    usage.calls++;
-    usage.tokens.input += summary.tokens.input;
-    usage.tokens.output += summary.tokens.output;
-    trial.onEvent({ type: 'llm_call', model: upstream.model, latency_ms: Math.round(latency), tokens: { ...summary.tokens }, role: 'agent', api: c.protocol, stream, ...(error ? { error } : {}) });
-    for (const t of summary.toolCalls) trial.onEvent({ type: 'tool_call', tool: t.name, args: t.args, ...(t.id ? { id: t.id } : {}) });
-    if (error && fatal) trial.onModelError?.(error);
-  };
-
-  // Only the cache needs the whole request parsed.
-  const request = c.cache ? (JSON.parse(payload.toString('utf8')) as Record<string, unknown>) : null;
-  const key = request ? gatewayCacheKey(c.route, c.cache!.scrub.value(request), entry.trial.cacheScope, entry.trial.volatile) : '';
-  if (c.cache) {
-    const hit = await c.cache.store.get<StoredAnswer>(key);
-    if (hit && hit.response.gateway === 1) {
-      const a = hit.response;
-      record(summarize(c.protocol, a.stream, a.body), hit.latency_ms);
-      res.writeHead(a.status, { 'content-type': a.content_type, ...(a.stream ? { 'cache-control': 'no-cache' } : { 'content-length': Buffer.byteLength(a.body) }) });
-      res.end(a.body);
-      return;
-    }
-    if (c.cache.mode === 'replay') {
-      const message = replayMissMessage(key, upstream.model);
-      record(ZERO, 0, message, true);
-      sendError(res, c.protocol, 400, 'llm_cache_miss', message);
-      return;
-    }
-  }
+  const record = recorder(c, stream);
+  const slot = cacheSlot(c, payload);
+  if (slot && (await answerFromCache(c, slot, record))) return;
 
   let up: IncomingMessage;
   try {
@@ -89,67 +69,125 @@ export async function handleCall(c: CallContext): Promise<void> {
   } catch (err) {
     const cause = c.signal.aborted ? 'the agent closed the connection' : describeFailure(err, upstream.apiKey);
     record(ZERO, performance.now() - started, cause, !c.signal.aborted);
-    sendError(res, c.protocol, 502, 'upstream_error', `benchrig gateway: the model ${upstream.model} failed: ${cause}`);
+    sendError(c.res, c.protocol, 502, 'upstream_error', `benchrig gateway: the model ${upstream.model} failed: ${cause}`);
     return;
   }
 
   const status = up.statusCode ?? 502;
   const contentType = String(up.headers['content-type'] ?? 'application/json');
   const ok = status >= 200 && status < 300;
-  if (ok && /^text\/event-stream/i.test(contentType)) {
-    res.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-cache' });
-    const watcher = READERS[c.protocol].stream();
-    const sse = new SseReader((e) => watcher.event(e));
-    const kept: Buffer[] = [];
-    let failure: string | undefined;
-    let fatal = false;
-    try {
-      await eachChunk(up, (chunk) => {
-        res.write(chunk);
-        sse.push(chunk);
-        if (c.cache) kept.push(chunk);
-      });
-      sse.end();
-    } catch (err) {
-      fatal = !c.signal.aborted;
-      failure = fatal ? `the stream broke: ${describeFailure(err, upstream.apiKey)}` : 'the agent closed the connection';
-    }
-    const latency = performance.now() - started;
-    const summary = watcher.summary();
-    record(summary, latency, failure ?? summary.error, fatal);
-    if (!failure && !summary.error && c.cache) {
-      const body = Buffer.concat(kept).toString('utf8');
-      // A key echoed in pieces cannot be scrubbed out of the stored events: such an answer is not stored.
-      if (c.cache.scrub.holds(body) || c.cache.scrub.holds(watcher.text()) || summary.toolCalls.some((t) => c.cache!.scrub.holds(JSON.stringify(t.args)))) {
-        entry.trial.onEvent({ type: 'log', level: 'warn', message: `llm-cache: not stored ${key}: the answer holds the upstream key` });
-      } else await store(c, key, request!, { gateway: 1, status, content_type: contentType, stream: true, body }, latency);
-    }
-    res.end();
-    return;
-  }
+  if (ok && /^text\/event-stream/i.test(contentType)) await relayStream(c, up, { status, contentType, started }, slot, record);
+  else await relayWhole(c, up, { status, contentType, started }, slot, record);
+}
 
+/**
+ * The record of one call. `fatal`: the gateway could not get an answer (upstream down after retries,
+ * replay miss, a broken stream) and the trial should end as AGENT_ERROR; an answer the agent got, an
+ * error included, is not.
+ */
+function recorder(c: CallContext, stream: boolean): Record_ {
+  return (summary, latency, error = summary.error, fatal = false) => {
+    if (!c.recorded) return;
+    const { trial, usage } = c.entry;
+    usage.calls++;
+    usage.tokens.input += summary.tokens.input;
+    usage.tokens.output += summary.tokens.output;
+    trial.onEvent({ type: 'llm_call', model: c.upstream.model, latency_ms: Math.round(latency), tokens: { ...summary.tokens }, role: 'agent', api: c.protocol, stream, ...(error ? { error } : {}) });
+    for (const t of summary.toolCalls) trial.onEvent({ type: 'tool_call', tool: t.name, args: t.args, ...(t.id ? { id: t.id } : {}) });
+    if (error && fatal) trial.onModelError?.(error);
+  };
+}
+
+function cacheSlot(c: CallContext, payload: Buffer): CacheSlot | null {
+  if (!c.cache) return null;
+  const request = JSON.parse(payload.toString('utf8')) as Record<string, unknown>;
+  return { cache: c.cache, request, key: gatewayCacheKey(c.route, c.cache.scrub.value(request), c.entry.trial.cacheScope, c.entry.trial.volatile) };
+}
+
+/** A stored answer sent as it was stored, or a replay miss refused: true when the call is answered. */
+async function answerFromCache(c: CallContext, slot: CacheSlot, record: Record_): Promise<boolean> {
+  const hit = await slot.cache.store.get<StoredAnswer>(slot.key);
+  if (hit && hit.response.gateway === 1) {
+    const a = hit.response;
+    record(summarize(c.protocol, a.stream, a.body), hit.latency_ms);
+    c.res.writeHead(a.status, { 'content-type': a.content_type, ...(a.stream ? { 'cache-control': 'no-cache' } : { 'content-length': Buffer.byteLength(a.body) }) });
+    c.res.end(a.body);
+    return true;
+  }
+  if (slot.cache.mode === 'replay') {
+    const message = replayMissMessage(slot.key, c.upstream.model);
+    record(ZERO, 0, message, true);
+    sendError(c.res, c.protocol, 400, 'llm_cache_miss', message);
+    return true;
+  }
+  return false;
+}
+
+interface Answer {
+  status: number;
+  contentType: string;
+  started: number;
+}
+
+/** A streamed answer: passed to the agent chunk by chunk as it arrives, watched, then recorded. */
+async function relayStream(c: CallContext, up: IncomingMessage, a: Answer, slot: CacheSlot | null, record: Record_): Promise<void> {
+  const { res, upstream } = c;
+  res.writeHead(a.status, { 'content-type': a.contentType, 'cache-control': 'no-cache' });
+  const watcher = READERS[c.protocol].stream();
+  const sse = new SseReader((e) => watcher.event(e));
+  const kept: Buffer[] = [];
+  let failure: string | undefined;
+  let fatal = false;
+  try {
+    await eachChunk(up, (chunk) => {
+      res.write(chunk);
+      sse.push(chunk);
+      if (slot) kept.push(chunk);
+    });
+    sse.end();
+  } catch (err) {
+    fatal = !c.signal.aborted;
+    failure = fatal ? `the stream broke: ${describeFailure(err, upstream.apiKey)}` : 'the agent closed the connection';
+  }
+  const latency = performance.now() - a.started;
+  const summary = watcher.summary();
+  record(summary, latency, failure ?? summary.error, fatal);
+  if (!failure && !summary.error && slot) {
+    const body = Buffer.concat(kept).toString('utf8');
+    const { scrub } = slot.cache;
+    // A key echoed in pieces cannot be scrubbed out of the stored events: such an answer is not stored.
+    if (scrub.holds(body) || scrub.holds(watcher.text()) || summary.toolCalls.some((t) => scrub.holds(JSON.stringify(t.args)))) {
+      c.entry.trial.onEvent({ type: 'log', level: 'warn', message: `llm-cache: not stored ${slot.key}: the answer holds the upstream key` });
+    } else await store(c, slot, { gateway: 1, status: a.status, content_type: a.contentType, stream: true, body }, latency);
+  }
+  res.end();
+}
+
+/** A whole answer: read, scrubbed of the key, recorded (and stored), then passed to the agent. */
+async function relayWhole(c: CallContext, up: IncomingMessage, a: Answer, slot: CacheSlot | null, record: Record_): Promise<void> {
+  const { res, upstream } = c;
   let text: Buffer;
   try {
-    text = (await readBody(up))!;
+    text = await readBody(up);
   } catch (err) {
     const cause = describeFailure(err, upstream.apiKey);
-    record(ZERO, performance.now() - started, cause, true);
+    record(ZERO, performance.now() - a.started, cause, true);
     sendError(res, c.protocol, 502, 'upstream_error', `benchrig gateway: the model ${upstream.model} failed: ${cause}`);
     return;
   }
-  const latency = performance.now() - started;
+  const latency = performance.now() - a.started;
   const scrubbed = scrub(text, upstream.apiKey);
   // Recorded (and stored) before the agent has the answer: a trial that ends when its agent exits
   // has every event of it, and a replay right after a record finds every answer.
-  if (!ok) {
+  if (a.status < 200 || a.status >= 300) {
     // The upstream's own refusal (context too long, bad key): the agent sees it, the trial records it.
-    record(ZERO, latency, `HTTP ${status}: ${errorMessage(scrubbed)}`);
+    record(ZERO, latency, `HTTP ${a.status}: ${errorMessage(scrubbed)}`);
   } else {
     const summary = summarize(c.protocol, false, scrubbed.toString('utf8'));
     record(summary, latency);
-    if (c.cache && !summary.error) await store(c, key, request!, { gateway: 1, status, content_type: contentType, stream: false, body: scrubbed.toString('utf8') }, latency);
+    if (slot && !summary.error) await store(c, slot, { gateway: 1, status: a.status, content_type: a.contentType, stream: false, body: scrubbed.toString('utf8') }, latency);
   }
-  res.writeHead(status, { 'content-type': contentType, 'content-length': scrubbed.length });
+  res.writeHead(a.status, { 'content-type': a.contentType, 'content-length': scrubbed.length });
   res.end(scrubbed);
 }
 
@@ -169,9 +207,10 @@ function summarize(protocol: Protocol, stream: boolean, body: string): CallSumma
   return watcher.summary();
 }
 
-async function store(c: CallContext, key: string, request: Record<string, unknown>, answer: StoredAnswer, latency: number): Promise<void> {
+async function store(c: CallContext, slot: CacheSlot, answer: StoredAnswer, latency: number): Promise<void> {
+  const { key, request } = slot;
   try {
-    await c.cache!.store.put<StoredAnswer, Record<string, unknown>>({ key, model: c.upstream.model, latency_ms: Math.round(latency), response: answer, request: { gateway: c.route, ...request } });
+    await slot.cache.store.put<StoredAnswer, Record<string, unknown>>({ key, model: c.upstream.model, latency_ms: Math.round(latency), response: answer, request: { gateway: c.route, ...request } });
   } catch (err) {
     c.entry.trial.onEvent({ type: 'log', level: 'warn', message: `llm-cache: could not store ${key}: ${(err as Error).message}` });
   }
@@ -179,7 +218,7 @@ async function store(c: CallContext, key: string, request: Record<string, unknow
 
 function errorMessage(body: Buffer): string {
   try {
-    const j = JSON.parse(body.toString('utf8'));
+    const j = JSON.parse(body.toString('utf8')) as { error?: { message?: unknown }; message?: unknown } | null;
     const m = j?.error?.message ?? j?.message;
     if (typeof m === 'string') return m.slice(0, 500);
   } catch {

@@ -56,16 +56,17 @@ function attempt(u: Upstream, url: URL, headers: Record<string, string>, body: B
       res.on('error', reject);
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: any;
+        let parsed: { error?: { message?: unknown } } | null | undefined;
         try {
-          parsed = JSON.parse(text);
+          parsed = JSON.parse(text) as typeof parsed;
         } catch {
           parsed = undefined;
         }
-        const message = parsed?.error?.message ?? (text.slice(0, 200) || res.statusMessage);
+        const said = parsed?.error?.message;
+        const message = typeof said === 'string' ? said : text.slice(0, 200) || res.statusMessage;
         const h = new Headers();
         for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
-        reject(new APIError(status, parsed?.error ?? parsed, String(message), h));
+        reject(new APIError(status, parsed?.error ?? parsed ?? undefined, String(message), h));
       });
     });
     // Inactivity on the socket, before the headers or between stream chunks.
@@ -89,6 +90,8 @@ export function eachChunk(msg: IncomingMessage, onChunk: (c: Buffer) => void): P
 }
 
 /** The whole body of a message; null past `max` bytes (the rest is drained, not kept). */
+export async function readBody(msg: IncomingMessage): Promise<Buffer>;
+export async function readBody(msg: IncomingMessage, max: number): Promise<Buffer | null>;
 export async function readBody(msg: IncomingMessage, max = Infinity): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
   let size = 0;

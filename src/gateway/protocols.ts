@@ -28,13 +28,86 @@ export interface StreamWatcher {
 }
 
 export interface ProtocolReader {
-  fromJson(body: any): CallSummary;
+  fromJson(body: unknown): CallSummary;
   stream(): StreamWatcher;
 }
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+/** A wire value as text for a message or a key: `absent` for null or undefined, JSON for non-strings. */
+const say = (v: unknown, absent: string): string => (v === undefined || v === null ? absent : typeof v === 'string' ? v : JSON.stringify(v));
 
-function parse(data: string): any {
+/**
+ * A JSON value as the wire shape it should have. Nothing is checked: every field is optional and
+ * every leaf `unknown`, and every read goes through `?.`, so a value of another shape (a string, an
+ * array, null) reads as absent fields rather than throwing.
+ */
+function wire<T extends object>(v: unknown): Partial<T> {
+  return v !== null && typeof v === 'object' ? v : {};
+}
+
+// The fields each protocol's answers carry that the gateway reads (leaves are checked where used).
+interface Usage {
+  prompt_tokens: unknown;
+  completion_tokens: unknown;
+  input_tokens: unknown;
+  output_tokens: unknown;
+  cache_creation_input_tokens: unknown;
+  cache_read_input_tokens: unknown;
+}
+interface ChatToolCall {
+  id: unknown;
+  index: unknown;
+  function?: { name?: unknown; arguments?: unknown };
+}
+interface ChatChoice {
+  index: unknown;
+  message?: { tool_calls?: unknown };
+  delta?: { content?: unknown; tool_calls?: unknown };
+}
+interface ChatBody {
+  choices: unknown;
+  usage?: Partial<Usage>;
+  error?: { message?: unknown };
+}
+interface ResponsesItem {
+  type: unknown;
+  name: unknown;
+  call_id: unknown;
+  arguments: unknown;
+  input: unknown;
+  action: unknown;
+}
+interface ResponsesEvent {
+  type: unknown;
+  response: unknown;
+  item: unknown;
+  delta: unknown;
+  message: unknown;
+  status: unknown;
+  output: unknown;
+  usage?: Partial<Usage>;
+  error?: { message?: unknown };
+}
+interface MessagesBlock {
+  type: unknown;
+  id: unknown;
+  name: unknown;
+  input: unknown;
+}
+interface MessagesEvent {
+  type: unknown;
+  index: unknown;
+  content: unknown;
+  message?: { usage?: Partial<Usage> };
+  content_block?: Partial<MessagesBlock>;
+  delta?: { type?: unknown; partial_json?: unknown; text?: unknown; thinking?: unknown };
+  usage?: Partial<Usage>;
+  error?: { type?: unknown; message?: unknown };
+}
+
+function parse(data: string): unknown {
   try {
     return JSON.parse(data);
   } catch {
@@ -44,12 +117,13 @@ function parse(data: string): any {
 
 // --- OpenAI Chat Completions -------------------------------------------------------------------
 const chat: ProtocolReader = {
-  fromJson(body) {
+  fromJson(raw) {
+    const body = wire<ChatBody>(raw);
     const toolCalls: ToolCallSeen[] = [];
-    for (const choice of Array.isArray(body?.choices) ? body.choices : [])
-      for (const tc of Array.isArray(choice?.message?.tool_calls) ? choice.message.tool_calls : [])
-        if (typeof tc?.function?.name === 'string') toolCalls.push({ id: tc.id, name: tc.function.name, args: toolArgs(tc.function.arguments) });
-    return { tokens: { input: num(body?.usage?.prompt_tokens), output: num(body?.usage?.completion_tokens) }, toolCalls };
+    for (const choice of list(body.choices).map(wire<ChatChoice>))
+      for (const tc of list(choice.message?.tool_calls).map(wire<ChatToolCall>))
+        if (typeof tc.function?.name === 'string') toolCalls.push({ id: str(tc.id), name: tc.function.name, args: toolArgs(tc.function.arguments) });
+    return { tokens: { input: num(body.usage?.prompt_tokens), output: num(body.usage?.completion_tokens) }, toolCalls };
   },
   stream() {
     const calls = new Map<string, { id?: string; name: string; args: string }>();
@@ -59,19 +133,19 @@ const chat: ProtocolReader = {
     return {
       event(e) {
         if (e.data === '[DONE]') return;
-        const chunk = parse(e.data);
-        if (typeof chunk?.error?.message === 'string') error = `stream error: ${chunk.error.message}`;
-        if (chunk?.usage) {
+        const chunk = wire<ChatBody>(parse(e.data));
+        if (typeof chunk.error?.message === 'string') error = `stream error: ${chunk.error.message}`;
+        if (chunk.usage) {
           tokens.input = num(chunk.usage.prompt_tokens);
           tokens.output = num(chunk.usage.completion_tokens);
         }
-        for (const choice of Array.isArray(chunk?.choices) ? chunk.choices : []) {
-          if (typeof choice?.delta?.content === 'string') text += choice.delta.content;
-          for (const d of Array.isArray(choice?.delta?.tool_calls) ? choice.delta.tool_calls : []) {
-            const key = `${choice.index ?? 0}:${d.index ?? 0}`;
+        for (const choice of list(chunk.choices).map(wire<ChatChoice>)) {
+          if (typeof choice.delta?.content === 'string') text += choice.delta.content;
+          for (const d of list(choice.delta?.tool_calls).map(wire<ChatToolCall>)) {
+            const key = `${say(choice.index, '0')}:${say(d.index, '0')}`;
             const c = calls.get(key) ?? { name: '', args: '' };
-            if (d.id) c.id = d.id;
-            if (d.function?.name) c.name += d.function.name;
+            if (typeof d.id === 'string' && d.id) c.id = d.id;
+            if (typeof d.function?.name === 'string') c.name += d.function.name;
             if (typeof d.function?.arguments === 'string') c.args += d.function.arguments;
             calls.set(key, c);
           }
@@ -86,18 +160,19 @@ const chat: ProtocolReader = {
 // --- OpenAI Responses ----------------------------------------------------------------------------
 function responseItems(output: unknown): ToolCallSeen[] {
   const out: ToolCallSeen[] = [];
-  for (const item of Array.isArray(output) ? output : []) {
-    if (item?.type === 'function_call' && typeof item.name === 'string') out.push({ id: item.call_id, name: item.name, args: toolArgs(item.arguments) });
-    else if (item?.type === 'custom_tool_call' && typeof item.name === 'string') out.push({ id: item.call_id, name: item.name, args: { input: item.input } });
-    else if (item?.type === 'local_shell_call') out.push({ id: item.call_id, name: 'local_shell', args: toolArgs(item.action) });
+  for (const item of list(output).map(wire<ResponsesItem>)) {
+    if (item.type === 'function_call' && typeof item.name === 'string') out.push({ id: str(item.call_id), name: item.name, args: toolArgs(item.arguments) });
+    else if (item.type === 'custom_tool_call' && typeof item.name === 'string') out.push({ id: str(item.call_id), name: item.name, args: { input: item.input } });
+    else if (item.type === 'local_shell_call') out.push({ id: str(item.call_id), name: 'local_shell', args: toolArgs(item.action) });
   }
   return out;
 }
 
 const responses: ProtocolReader = {
-  fromJson(body) {
-    const failed = body?.status === 'failed' ? `response failed: ${body?.error?.message ?? 'no message'}` : undefined;
-    return { tokens: { input: num(body?.usage?.input_tokens), output: num(body?.usage?.output_tokens) }, toolCalls: responseItems(body?.output), ...(failed ? { error: failed } : {}) };
+  fromJson(raw) {
+    const body = wire<ResponsesEvent>(raw);
+    const failed = body.status === 'failed' ? `response failed: ${say(body.error?.message, 'no message')}` : undefined;
+    return { tokens: { input: num(body.usage?.input_tokens), output: num(body.usage?.output_tokens) }, toolCalls: responseItems(body.output), ...(failed ? { error: failed } : {}) };
   },
   stream() {
     let final: CallSummary | null = null;
@@ -106,13 +181,13 @@ const responses: ProtocolReader = {
     const items: unknown[] = [];
     return {
       event(e) {
-        const ev = parse(e.data);
-        const type = ev?.type ?? e.event;
+        const ev = wire<ResponsesEvent>(parse(e.data));
+        const type = ev.type ?? e.event;
         // The terminal event carries the whole response (usage and output); items are the fallback.
-        if (type === 'response.completed' || type === 'response.incomplete' || type === 'response.failed') final = responses.fromJson(ev?.response);
-        else if (type === 'response.output_item.done' && ev?.item) items.push(ev.item);
-        else if (type === 'error') error = `stream error: ${ev?.message ?? ev?.error?.message ?? 'no message'}`;
-        else if (typeof ev?.delta === 'string') text += ev.delta; // output text, reasoning, arguments
+        if (type === 'response.completed' || type === 'response.incomplete' || type === 'response.failed') final = responses.fromJson(ev.response);
+        else if (type === 'response.output_item.done' && ev.item) items.push(ev.item);
+        else if (type === 'error') error = `stream error: ${say(ev.message ?? ev.error?.message, 'no message')}`;
+        else if (typeof ev.delta === 'string') text += ev.delta; // output text, reasoning, arguments
       },
       summary: () => {
         const s = final ?? { tokens: { input: 0, output: 0 }, toolCalls: responseItems(items) };
@@ -125,14 +200,15 @@ const responses: ProtocolReader = {
 
 // --- Anthropic Messages --------------------------------------------------------------------------
 // Input tokens include the prompt-cache reads and writes: they are input the model was given.
-const anthropicInput = (u: any) => num(u?.input_tokens) + num(u?.cache_creation_input_tokens) + num(u?.cache_read_input_tokens);
+const anthropicInput = (u: Partial<Usage> | undefined) => num(u?.input_tokens) + num(u?.cache_creation_input_tokens) + num(u?.cache_read_input_tokens);
 
 const messages: ProtocolReader = {
-  fromJson(body) {
+  fromJson(raw) {
+    const body = wire<MessagesEvent>(raw);
     const toolCalls: ToolCallSeen[] = [];
-    for (const b of Array.isArray(body?.content) ? body.content : [])
-      if (b?.type === 'tool_use' && typeof b.name === 'string') toolCalls.push({ id: b.id, name: b.name, args: toolArgs(b.input) });
-    return { tokens: { input: anthropicInput(body?.usage), output: num(body?.usage?.output_tokens) }, toolCalls };
+    for (const b of list(body.content).map(wire<MessagesBlock>))
+      if (b.type === 'tool_use' && typeof b.name === 'string') toolCalls.push({ id: str(b.id), name: b.name, args: toolArgs(b.input) });
+    return { tokens: { input: anthropicInput(body.usage), output: num(body.usage?.output_tokens) }, toolCalls };
   },
   stream() {
     const blocks = new Map<number, { id?: string; name: string; json: string; input: unknown }>();
@@ -141,14 +217,14 @@ const messages: ProtocolReader = {
     let text = '';
     return {
       event(e) {
-        const ev = parse(e.data);
-        switch (ev?.type) {
+        const ev = wire<MessagesEvent>(parse(e.data));
+        switch (ev.type) {
           case 'message_start':
             tokens.input = anthropicInput(ev.message?.usage);
             tokens.output = num(ev.message?.usage?.output_tokens);
             break;
           case 'content_block_start':
-            if (ev.content_block?.type === 'tool_use') blocks.set(num(ev.index), { id: ev.content_block.id, name: String(ev.content_block.name ?? ''), json: '', input: ev.content_block.input });
+            if (ev.content_block?.type === 'tool_use') blocks.set(num(ev.index), { id: str(ev.content_block.id), name: say(ev.content_block.name, ''), json: '', input: ev.content_block.input });
             break;
           case 'content_block_delta': {
             const b = blocks.get(num(ev.index));
@@ -162,7 +238,7 @@ const messages: ProtocolReader = {
             if (ev.usage?.input_tokens !== undefined) tokens.input = Math.max(tokens.input, anthropicInput(ev.usage));
             break;
           case 'error': // e.g. overloaded_error after the stream started
-            error = `stream error: ${ev.error?.type ?? ''} ${ev.error?.message ?? ''}`.trim();
+            error = `stream error: ${say(ev.error?.type, '')} ${say(ev.error?.message, '')}`.trim();
             break;
         }
       },

@@ -1,12 +1,12 @@
 // The run's model gateway (docs/agents.md#the-model-gateway): one HTTP server for every trial of a run. It answers only
 // requests that carry a registered trial's token, counts each model request against that trial's
 // budget before anything else, and forwards it to the upstream of its protocol (call.ts).
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { chmodSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { scrubberFor } from '../config/scrub.ts';
 import { LlmCache } from '../llm/cache.ts';
-import { handleCall } from './call.ts';
+import { handleCall, type CallContext } from './call.ts';
 import { DEFAULT_LIMITS, readRequestBody } from './limits.ts';
 import { sendError, sendJson } from './error-body.ts';
 import { fieldValue, topLevelFields } from './json-fields.ts';
@@ -24,153 +24,178 @@ const ROUTES: Record<string, { protocol: Protocol; modelCall: boolean }> = {
 
 const PROTOCOL_NAME: Record<Protocol, string> = { chat: 'OpenAI Chat Completions', responses: 'OpenAI Responses', messages: 'Anthropic Messages' };
 
-export function createModelGateway(opts: GatewayOptions): ModelGateway {
-  const registry = new TokenRegistry();
-  const scrub = scrubberFor(Object.values(opts.upstreams).map((u) => u!.apiKey));
-  const cache = opts.cache && opts.cache.mode !== 'off' ? { mode: opts.cache.mode, store: new LlmCache(opts.cache.dir, scrub), scrub } : null;
-  const limits = { ...DEFAULT_LIMITS, ...opts.limits };
-  const sockets = new Set<Socket>();
-  const inFlight = new Set<AbortController>();
-  let answering = 0; // requests of every trial being answered
-  let baseUrl = '';
-  const unixServers: NetServer[] = [];
+type Route = (typeof ROUTES)[string];
 
+/** What the gateway's steps share: its options, its server and what it is answering now. */
+interface Gateway {
+  opts: GatewayOptions;
+  registry: TokenRegistry;
+  cache: CallContext['cache'];
+  limits: typeof DEFAULT_LIMITS;
+  server: Server;
+  sockets: Set<Socket>;
+  inFlight: Set<AbortController>;
+  /** Requests of every trial being answered. */
+  answering: number;
+  baseUrl: string;
+  unixServers: NetServer[];
+}
+
+export function createModelGateway(opts: GatewayOptions): ModelGateway {
+  const scrub = scrubberFor(Object.values(opts.upstreams).map((u) => u.apiKey));
+  const limits = { ...DEFAULT_LIMITS, ...opts.limits };
   // Node drops a connection whose headers (or whole request) are too slow to arrive with a bare 408;
-  // the body has its own, shorter deadline below, answered in the wire API's shape.
+  // the body has its own, shorter deadline (dropBody), answered in the wire API's shape.
   const serverOptions = {
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.headersTimeoutMs + limits.bodyTimeoutMs + 1000,
     connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs / 2),
   };
-  const server = createServer(serverOptions, (req, res) => {
-    handle(req, res).catch((err) => {
-      // A bug of ours, not the agent's: a 500 without details (they could name internals).
-      if (!res.headersSent) sendError(res, 'chat', 500, 'upstream_error', 'benchrig gateway: internal error');
-      else res.destroy();
-      process.emitWarning(`benchrig gateway: ${(err as Error)?.message ?? err}`);
-    });
+  const g: Gateway = {
+    opts,
+    registry: new TokenRegistry(),
+    cache: opts.cache && opts.cache.mode !== 'off' ? { mode: opts.cache.mode, store: new LlmCache(opts.cache.dir, scrub), scrub } : null,
+    limits,
+    server: createServer(serverOptions, (req, res) => {
+      handle(g, req, res).catch((err) => {
+        // A bug of ours, not the agent's: a 500 without details (they could name internals).
+        if (!res.headersSent) sendError(res, 'chat', 500, 'upstream_error', 'benchrig gateway: internal error');
+        else res.destroy();
+        process.emitWarning(`benchrig gateway: ${(err as Error)?.message ?? err}`);
+      });
+    }),
+    sockets: new Set(),
+    inFlight: new Set(),
+    answering: 0,
+    baseUrl: '',
+    unixServers: [],
+  };
+  g.server.keepAliveTimeout = 65_000; // longer than the CLIs' idle keep-alive, so they never write to a closing socket
+  g.server.on('connection', (s: Socket) => {
+    if (g.sockets.size >= limits.maxConnections) return void s.destroy();
+    g.sockets.add(s);
+    s.on('close', () => g.sockets.delete(s));
   });
-  server.keepAliveTimeout = 65_000; // longer than the CLIs' idle keep-alive, so they never write to a closing socket
-  server.on('connection', (s: Socket) => {
-    if (sockets.size >= limits.maxConnections) return void s.destroy();
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
+  return gatewayApi(g);
+}
 
-  /** A request refused before its body was read: the body is counted, not kept, then the answer sent. */
-  async function refuse(req: IncomingMessage, res: ServerResponse, protocol: Protocol, send: () => void): Promise<void> {
-    const body = await readRequestBody(req, limits.maxBodyBytes, limits.bodyTimeoutMs, false);
-    if (body.kind !== 'ok') return dropBody(req, res, protocol, body.kind);
-    send();
+/** A request refused before its body was read: the body is counted, not kept, then the answer sent. */
+async function refuse(g: Gateway, req: IncomingMessage, res: ServerResponse, protocol: Protocol, send: () => void): Promise<void> {
+  const body = await readRequestBody(req, g.limits.maxBodyBytes, g.limits.bodyTimeoutMs, false);
+  if (body.kind !== 'ok') return dropBody(g, req, res, protocol, body.kind);
+  send();
+}
+
+async function handle(g: Gateway, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { limits } = g;
+  const url = new URL(req.url ?? '/', 'http://gateway');
+  const guess: Protocol = req.headers['anthropic-version'] || req.headers['x-api-key'] ? 'messages' : 'chat';
+  // Claude Code's preflight (HEAD /) and plain health checks: no token, nothing about the run.
+  if ((req.method === 'HEAD' || req.method === 'GET') && url.pathname === '/') return void sendJson(res, 200, { ok: true });
+
+  const path = url.pathname.replace(/\/+$/, '');
+  const route = path.startsWith('/v1/') ? ROUTES[path.slice(3)] : undefined;
+  const isModels = path === '/v1/models';
+  if (!route && !isModels) return refuse(g, req, res, guess, () => sendError(res, guess, 404, 'not_found', `benchrig gateway: no route ${req.method} ${url.pathname}`));
+
+  const entry = g.registry.lookup(req.headers);
+  if (!entry) {
+    return refuse(g, req, res, route?.protocol ?? guess, () => sendError(res, route?.protocol ?? guess, 401, 'invalid_api_key', 'benchrig gateway: unknown or expired API key (a trial\'s token works only while the trial runs)'));
   }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://gateway');
-    const guess: Protocol = req.headers['anthropic-version'] || req.headers['x-api-key'] ? 'messages' : 'chat';
-    // Claude Code's preflight (HEAD /) and plain health checks: no token, nothing about the run.
-    if ((req.method === 'HEAD' || req.method === 'GET') && url.pathname === '/') return void sendJson(res, 200, { ok: true });
-
-    const path = url.pathname.replace(/\/+$/, '');
-    const route = path.startsWith('/v1/') ? ROUTES[path.slice(3)] : undefined;
-    const isModels = path === '/v1/models';
-    if (!route && !isModels) return refuse(req, res, guess, () => sendError(res, guess, 404, 'not_found', `benchrig gateway: no route ${req.method} ${url.pathname}`));
-
-    const entry = registry.lookup(req.headers);
-    if (!entry) {
-      return refuse(req, res, route?.protocol ?? guess, () => sendError(res, route?.protocol ?? guess, 401, 'invalid_api_key', 'benchrig gateway: unknown or expired API key (a trial\'s token works only while the trial runs)'));
-    }
-    if (isModels) return refuse(req, res, 'chat', () => sendJson(res, 200, modelList()));
-    const protocol = route!.protocol;
-    if (req.method !== 'POST') return refuse(req, res, protocol, () => sendError(res, protocol, 404, 'not_found', `benchrig gateway: ${url.pathname} takes POST`));
-    // Everything that refuses a request is decided before its body is read.
-    const refused = route!.modelCall ? budgetRefusal(entry) : null;
-    if (refused) return refuse(req, res, protocol, () => sendBudgetError(res, protocol, refused.limit));
-    const busy = entry.active >= limits.maxInFlightPerTrial ? `${limits.maxInFlightPerTrial} requests of this trial` : answering >= limits.maxInFlight ? `${limits.maxInFlight} requests` : null;
-    if (busy) {
-      res.setHeader('retry-after', '1');
-      return refuse(req, res, protocol, () => sendError(res, protocol, 429, 'too_many_requests', `benchrig gateway: ${busy} are being answered already; retry when one is done`));
-    }
-    entry.active++;
-    answering++;
-    try {
-      await modelRequest(req, res, url, path, route!, entry);
-    } finally {
-      answering--;
-      if (--entry.active === 0) for (const wake of entry.idle.splice(0)) wake();
-    }
+  if (isModels || !route) return refuse(g, req, res, 'chat', () => sendJson(res, 200, modelList(g.opts)));
+  const protocol = route.protocol;
+  if (req.method !== 'POST') return refuse(g, req, res, protocol, () => sendError(res, protocol, 404, 'not_found', `benchrig gateway: ${url.pathname} takes POST`));
+  // Everything that refuses a request is decided before its body is read.
+  const refused = route.modelCall ? budgetRefusal(entry) : null;
+  if (refused) return refuse(g, req, res, protocol, () => sendBudgetError(res, protocol, refused.limit));
+  const busy = entry.active >= limits.maxInFlightPerTrial ? `${limits.maxInFlightPerTrial} requests of this trial` : g.answering >= limits.maxInFlight ? `${limits.maxInFlight} requests` : null;
+  if (busy) {
+    res.setHeader('retry-after', '1');
+    return refuse(g, req, res, protocol, () => sendError(res, protocol, 429, 'too_many_requests', `benchrig gateway: ${busy} are being answered already; retry when one is done`));
   }
-
-  /** The body could not be read whole: answered if it still can be, then the connection closed. */
-  function dropBody(req: IncomingMessage, res: ServerResponse, protocol: Protocol, kind: 'too_large' | 'timeout' | 'closed'): void {
-    if (kind === 'closed') return void res.destroy(); // the agent hung up while sending: nothing to answer
-    res.setHeader('connection', 'close');
-    res.once('finish', () => req.socket.destroy());
-    if (kind === 'too_large') sendError(res, protocol, 413, 'request_too_large', `benchrig gateway: the request body is over ${limits.maxBodyBytes} bytes`);
-    else sendError(res, protocol, 408, 'request_timeout', `benchrig gateway: the request body did not arrive within ${limits.bodyTimeoutMs / 1000}s`);
+  entry.active++;
+  g.answering++;
+  try {
+    await modelRequest(g, req, res, url, path, route, entry);
+  } finally {
+    g.answering--;
+    if (--entry.active === 0) for (const wake of entry.idle.splice(0)) wake();
   }
+}
 
-  async function modelRequest(req: IncomingMessage, res: ServerResponse, url: URL, path: string, route: (typeof ROUTES)[string], entry: TrialEntry): Promise<void> {
-    const { protocol, modelCall } = route;
+/** The body could not be read whole: answered if it still can be, then the connection closed. */
+function dropBody(g: Gateway, req: IncomingMessage, res: ServerResponse, protocol: Protocol, kind: 'too_large' | 'timeout' | 'closed'): void {
+  if (kind === 'closed') return void res.destroy(); // the agent hung up while sending: nothing to answer
+  res.setHeader('connection', 'close');
+  res.once('finish', () => req.socket.destroy());
+  if (kind === 'too_large') sendError(res, protocol, 413, 'request_too_large', `benchrig gateway: the request body is over ${g.limits.maxBodyBytes} bytes`);
+  else sendError(res, protocol, 408, 'request_timeout', `benchrig gateway: the request body did not arrive within ${g.limits.bodyTimeoutMs / 1000}s`);
+}
 
-    const body = await readRequestBody(req, limits.maxBodyBytes, limits.bodyTimeoutMs);
-    if (body.kind !== 'ok') return dropBody(req, res, protocol, body.kind);
-    const raw = body.body;
-    const fields = topLevelFields(raw);
-    if (!fields) return sendError(res, protocol, 400, 'invalid_request', 'benchrig gateway: the request body is not a JSON object');
+async function modelRequest(g: Gateway, req: IncomingMessage, res: ServerResponse, url: URL, path: string, route: Route, entry: TrialEntry): Promise<void> {
+  const { protocol, modelCall } = route;
 
+  const body = await readRequestBody(req, g.limits.maxBodyBytes, g.limits.bodyTimeoutMs);
+  if (body.kind !== 'ok') return dropBody(g, req, res, protocol, body.kind);
+  const raw = body.body;
+  const fields = topLevelFields(raw);
+  if (!fields) return sendError(res, protocol, 400, 'invalid_request', 'benchrig gateway: the request body is not a JSON object');
+
+  if (modelCall) {
+    const refused = takeBudget(entry); // another request of the trial may have taken the last slot meanwhile
+    if (refused) return sendBudgetError(res, protocol, refused.limit);
+  }
+  const upstream = g.opts.upstreams[protocol];
+  if (!upstream) {
+    const message = `benchrig gateway: no upstream speaks ${PROTOCOL_NAME[protocol]} (${url.pathname}); set ${UPSTREAM_TABLE[protocol]} base_url in the config`;
+    sendError(res, protocol, 400, 'protocol_not_configured', message);
     if (modelCall) {
-      const refused = takeBudget(entry); // another request of the trial may have taken the last slot meanwhile
-      if (refused) return sendBudgetError(res, protocol, refused.limit);
+      entry.usage.calls++;
+      const model = fieldValue(raw, fields, 'model');
+      const stream = fieldValue(raw, fields, 'stream') === true;
+      entry.trial.onEvent({ type: 'llm_call', model: typeof model === 'string' ? model : '', latency_ms: 0, tokens: { input: 0, output: 0 }, role: 'agent', api: protocol, stream, error: message });
+      entry.trial.onModelError?.(message);
     }
-    const upstream = opts.upstreams[protocol];
-    if (!upstream) {
-      const message = `benchrig gateway: no upstream speaks ${PROTOCOL_NAME[protocol]} (${url.pathname}); set ${UPSTREAM_TABLE[protocol]} base_url in the config`;
-      sendError(res, protocol, 400, 'protocol_not_configured', message);
-      if (modelCall) {
-        entry.usage.calls++;
-        const model = fieldValue(raw, fields, 'model');
-        const stream = fieldValue(raw, fields, 'stream') === true;
-        entry.trial.onEvent({ type: 'llm_call', model: typeof model === 'string' ? model : '', latency_ms: 0, tokens: { input: 0, output: 0 }, role: 'agent', api: protocol, stream, error: message });
-        entry.trial.onModelError?.(message);
-      }
-      return;
-    }
-
-    const ctl = new AbortController();
-    inFlight.add(ctl);
-    // The agent hanging up mid-call stops the upstream request too.
-    const onClose = () => !res.writableFinished && ctl.abort();
-    res.on('close', onClose);
-    try {
-      await handleCall({ protocol, route: path.slice(3), search: url.search, upstream, entry, raw, fields, req, res, recorded: modelCall, cache, retry: opts.retry, signal: ctl.signal });
-    } finally {
-      res.off('close', onClose);
-      inFlight.delete(ctl);
-    }
+    return;
   }
 
-  function sendBudgetError(res: ServerResponse, protocol: Protocol, limit: number): void {
-    sendError(res, protocol, 400, 'llm_budget_exceeded', `benchrig gateway: this trial's LLM-call budget is spent (max_llm_calls = ${limit}); the request was not sent to the model`);
+  const ctl = new AbortController();
+  g.inFlight.add(ctl);
+  // The agent hanging up mid-call stops the upstream request too.
+  const onClose = () => !res.writableFinished && ctl.abort();
+  res.on('close', onClose);
+  try {
+    await handleCall({ protocol, route: path.slice(3), search: url.search, upstream, entry, raw, fields, req, res, recorded: modelCall, cache: g.cache, retry: g.opts.retry, signal: ctl.signal });
+  } finally {
+    res.off('close', onClose);
+    g.inFlight.delete(ctl);
   }
+}
 
-  /** Both list shapes at once: OpenAI's (`object`, `owned_by`) and Anthropic's (`type`, `display_name`). */
-  function modelList() {
-    const ids = [...new Set(Object.values(opts.upstreams).map((u) => u!.model))];
-    const data = ids.map((id) => ({ id, object: 'model', type: 'model', display_name: id, created: 0, created_at: '1970-01-01T00:00:00Z', owned_by: 'benchrig' }));
-    return { object: 'list', data, has_more: false, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null };
-  }
+function sendBudgetError(res: ServerResponse, protocol: Protocol, limit: number): void {
+  sendError(res, protocol, 400, 'llm_budget_exceeded', `benchrig gateway: this trial's LLM-call budget is spent (max_llm_calls = ${limit}); the request was not sent to the model`);
+}
 
+/** Both list shapes at once: OpenAI's (`object`, `owned_by`) and Anthropic's (`type`, `display_name`). */
+function modelList(opts: GatewayOptions) {
+  const ids = [...new Set(Object.values(opts.upstreams).map((u) => u.model))];
+  const data = ids.map((id) => ({ id, object: 'model', type: 'model', display_name: id, created: 0, created_at: '1970-01-01T00:00:00Z', owned_by: 'benchrig' }));
+  return { object: 'list', data, has_more: false, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null };
+}
+
+function gatewayApi(g: Gateway): ModelGateway {
+  const { server } = g;
   return {
     async start() {
-      if (!baseUrl) {
+      if (!g.baseUrl) {
         await new Promise<void>((resolve, reject) => {
           server.once('error', reject);
-          server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => (server.off('error', reject), resolve()));
+          server.listen(g.opts.port ?? 0, g.opts.host ?? '127.0.0.1', () => (server.off('error', reject), resolve()));
         });
         const a = server.address() as AddressInfo;
-        baseUrl = `http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
+        g.baseUrl = `http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
       }
-      return { baseUrl };
+      return { baseUrl: g.baseUrl };
     },
     async listenUnix(path: string) {
       // The same HTTP server, fed the socket's connections: one handler, one set of sockets to close.
@@ -182,27 +207,28 @@ export function createModelGateway(opts: GatewayOptions): ModelGateway {
       chmodSync(path, 0o666); // the agent may run as an unprivileged user
       unix.unref();
       server.unref(); // a worker whose trials are done exits; the run's socket folder goes with the run
-      unixServers.push(unix);
+      g.unixServers.push(unix);
     },
     register(trial: GatewayTrial): GatewayRegistration {
+      const baseUrl = g.baseUrl;
       if (!baseUrl) throw new Error('ModelGateway.register before start()');
-      const { token, entry } = registry.register(trial);
+      const { token, entry } = g.registry.register(trial);
       return {
         baseUrl,
         token,
         get usage() {
           return { calls: entry.usage.calls, tokens: { ...entry.usage.tokens } };
         },
-        unregister: () => registry.unregister(token),
+        unregister: () => g.registry.unregister(token),
         settled: () => (entry.active === 0 ? Promise.resolve() : new Promise<void>((resolve) => entry.idle.push(resolve))),
       };
     },
     async close() {
-      for (const c of inFlight) c.abort();
-      for (const u of unixServers.splice(0)) u.close();
+      for (const c of g.inFlight) c.abort();
+      for (const u of g.unixServers.splice(0)) u.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const s of sockets) s.destroy();
-      if (baseUrl) await closed;
+      for (const s of g.sockets) s.destroy();
+      if (g.baseUrl) await closed;
     },
   };
 }

@@ -59,7 +59,7 @@ function endpointFor(config: LlmConfig): Endpoint {
 }
 
 /** The SDK's test for a connection error that is a timeout. */
-const looksLikeTimeout = (err: unknown) => /timed? ?out/i.test(String(err) + (err && typeof err === 'object' && 'cause' in err ? String((err as { cause: unknown }).cause) : ''));
+const looksLikeTimeout = (err: unknown) => /timed? ?out/i.test(String(err) + (err && typeof err === 'object' && 'cause' in err ? String(err.cause) : ''));
 
 function safeJson(text: string): unknown {
   try {
@@ -80,16 +80,18 @@ export function postChat(config: LlmConfig, params: ChatCompletionCreateParamsNo
     let status = 500;
     let headers: Record<string, string> = {};
     const chunks: Buffer[] = [];
-    const finish = (err: unknown, value?: ChatCompletion) => {
-      if (settled) return;
+    /** true the first time only: the promise settles once. */
+    const settle = () => {
+      if (settled) return false;
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
-      if (err) reject(err);
-      else resolve(value!);
+      return true;
     };
+    const fail = (err: Error) => settle() && reject(err);
+    const done = (value: ChatCompletion) => settle() && resolve(value);
     const stop = (err: Error) => {
-      finish(err);
+      fail(err);
       abortRequest?.(err);
     };
     const onAbort = () => stop(new APIUserAbortError());
@@ -108,20 +110,22 @@ export function postChat(config: LlmConfig, params: ChatCompletionCreateParamsNo
         return true;
       },
       onData: (chunk) => (chunks.push(chunk), true),
-      onError: (err) => finish(connectionError(err)),
+      onError: (err) => fail(connectionError(err)),
       onComplete: () => {
         const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
         if (status < 200 || status > 299) {
           const json = safeJson(text);
-          return finish(APIError.generate(status, json as object | undefined, json ? undefined : text, new Headers(headers)));
+          return fail(APIError.generate(status, json as object | undefined, json ? undefined : text, new Headers(headers)));
         }
         // As the SDK: JSON when the server says so, else the text (which then has no choices).
-        if (!/json/i.test(headers['content-type'] ?? '')) return finish(null, text as unknown as ChatCompletion);
+        if (!/json/i.test(headers['content-type'] ?? '')) return done(text as unknown as ChatCompletion);
+        let value: ChatCompletion;
         try {
-          finish(null, JSON.parse(text) as ChatCompletion);
+          value = JSON.parse(text) as ChatCompletion;
         } catch (err) {
-          finish(err);
+          return fail(err as SyntaxError); // what JSON.parse throws
         }
+        done(value);
       },
     };
     dispatcher.dispatch({ origin: e.origin, path: e.path, method: 'POST', headers: { ...e.headers, 'content-length': String(Buffer.byteLength(body)) }, body }, handler);

@@ -42,7 +42,7 @@ export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
   const budget = new CallBudget(opts.budget, role === 'user' ? 'user_llm_calls' : 'llm_calls');
   const cacheMode = opts.cache?.mode ?? 'off';
   const scrub = scrubberFor(secretValues(config));
-  const cache = cacheMode === 'off' ? null : new LlmCache(opts.cache!.dir, scrub);
+  const cache = opts.cache && cacheMode !== 'off' ? new LlmCache(opts.cache.dir, scrub) : null;
   const tokens: TokenCount = { input: 0, output: 0 };
   let cost: number | null = config.price ? 0 : null;
 
@@ -90,10 +90,10 @@ export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
       const aborted = signal?.aborted ?? false;
       const cause = aborted ? 'aborted' : scrub.text(describeCause(err, config));
       emit(params.model, performance.now() - started, { input: 0, output: 0 }, cause);
-      if (aborted) throw abortReason(signal!);
+      if (signal?.aborted) throw abortReason(signal);
       throw new LlmError(
         `${role} model ${params.model} failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${cause}`,
-        err instanceof APIError ? err.status : undefined,
+        err instanceof APIError ? (err.status as number | undefined) : undefined,
       );
     }
     const latency = performance.now() - started;

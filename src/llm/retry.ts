@@ -1,6 +1,7 @@
 // Retries for model calls (docs/configuration.md, docs/agents.md#the-conversation): 429, 5xx, network errors and timeouts are transient;
 // 4xx client errors are not. Exponential backoff with full jitter, honouring retry-after headers.
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai/error';
+import { causes, errorField } from '../errors.ts';
 
 export interface RetryOptions {
   /** Retries after the first attempt (config `max_retries`). */
@@ -22,16 +23,18 @@ export function isRetryable(err: unknown): boolean {
   // Connection errors and the SDK's timeout (a subclass) carry no status.
   if (err instanceof APIConnectionError) return true;
   if (err instanceof APIError) {
-    const s = err.status;
+    const s = err.status as number | undefined;
     return s === undefined || s === 408 || s === 409 || s === 429 || s >= 500;
   }
   return isNetworkError(err);
 }
 
 function isNetworkError(err: unknown): boolean {
-  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) {
-    if (typeof e.code === 'string' && NETWORK_CODES.has(e.code)) return true;
-    if (typeof e.message === 'string' && /socket hang up|fetch failed|other side closed/i.test(e.message)) return true;
+  for (const e of causes(err, 5)) {
+    const code = errorField(e, 'code');
+    const message = errorField(e, 'message');
+    if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
+    if (typeof message === 'string' && /socket hang up|fetch failed|other side closed/i.test(message)) return true;
   }
   return false;
 }
@@ -64,7 +67,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return reject(abortReason(signal));
     const onAbort = () => {
       clearTimeout(timer);
-      reject(abortReason(signal!));
+      if (signal) reject(abortReason(signal)); // only a signal's abort event calls this
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
@@ -75,7 +78,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 export function abortReason(signal: AbortSignal): Error {
-  const r = signal.reason;
+  const r: unknown = signal.reason;
   return r instanceof Error ? r : new DOMException(typeof r === 'string' ? r : 'The operation was aborted', 'AbortError');
 }
 

@@ -22,11 +22,11 @@ export function importUserModule(path: string): Promise<Module> {
 }
 
 async function load(path: string): Promise<Module> {
-  if (!isTypeScript(path)) return import(pathToFileURL(path).href);
+  if (!isTypeScript(path)) return import(pathToFileURL(path).href) as Promise<Module>;
   const url = await compiledUrl(path, { sourcemap: true });
   // Stack traces of the module's errors name its TypeScript lines (the bundle carries a source map).
   // Modules loaded before this, the harness among them, keep their maps unread.
   process.setSourceMapsEnabled(true);
-  return import(url);
+  return import(url) as Promise<Module>;
 }
 

@@ -1,6 +1,7 @@
 // A short reading of a run for people: which checks fail most, which tasks are flaky, what went
 // wrong (error kinds, stop reasons), what was slow and what it cost. Pure over the report, plus an
 // optional list of the slowest trials read from the result files (the report keeps no per-trial times).
+import { describe } from '../errors.ts';
 import type { TrialResult } from '../types.ts';
 import type { EvaluationReport, TimeStats } from './types.ts';
 
@@ -71,7 +72,7 @@ export function offerSlowest(list: SlowTrial[], t: SlowTrial, n = 5): void {
 /** The `n` slowest trials, streaming: never more than `n` kept. */
 export async function slowestTrials(results: Iterable<TrialResult> | AsyncIterable<TrialResult>, n = 5): Promise<SlowTrial[]> {
   const top: SlowTrial[] = [];
-  for await (const r of results) offerSlowest(top, { task_id: r.task_id, status: r.status, execution_time_s: r.metadata?.execution_time_s as number }, n);
+  for await (const r of results) offerSlowest(top, { task_id: r.task_id, status: r.status, execution_time_s: r.metadata?.execution_time_s }, n);
   return top;
 }
 
@@ -95,11 +96,20 @@ export interface ComparisonView {
  */
 export function comparisonView(comparison: unknown): ComparisonView | null {
   if (!comparison || typeof comparison !== 'object') return null;
-  const c = comparison as Record<string, any>;
-  const name = (x: any): string =>
-    typeof x === 'string' ? x : String(x?.sample_id ?? x?.task_id ?? x?.now?.sample_id ?? x?.input_hash ?? JSON.stringify(x));
-  const lists = COMPARISON_LISTS.map(([key, label]) => ({ key, label, items: Array.isArray(c[key]) ? c[key].map(name) : [] }));
+  const c = comparison as Record<string, unknown>;
+  // An item of a list: a sample id, or an object naming one (read through ?., whatever it is).
+  type Item = { sample_id?: unknown; task_id?: unknown; now?: { sample_id?: unknown }; input_hash?: unknown } | null | undefined;
+  const name = (x: unknown): string => {
+    if (typeof x === 'string') return x;
+    const i = x as Item;
+    return describe(i?.sample_id ?? i?.task_id ?? i?.now?.sample_id ?? i?.input_hash ?? JSON.stringify(x));
+  };
+  const lists = COMPARISON_LISTS.map(([key, label]) => {
+    const items = c[key];
+    return { key, label, items: Array.isArray(items) ? items.map(name) : [] };
+  });
   const base = c.baseline;
-  const baseline = typeof base === 'string' ? base : base && typeof base === 'object' ? String(base.dir ?? base.id ?? '') || null : null;
+  const named = base as { dir?: unknown; id?: unknown } | null;
+  const baseline = typeof base === 'string' ? base : named && typeof base === 'object' ? describe(named.dir ?? named.id ?? '') || null : null;
   return { baseline, message: typeof c.message === 'string' ? c.message : null, lists };
 }

@@ -16,7 +16,7 @@ function table(rows: string[][], indent = '  '): string[] {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => visible(r[i]).length)));
   return rows.map((r) => indent + r.map((cell, i) => (i === r.length - 1 ? cell : cell + ' '.repeat(widths[i] - visible(cell).length))).join('  ').trimEnd());
 }
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- ANSI escapes start with ESC (a control character)
 const visible = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 function sideText(s: TaskSide | null): string {

@@ -137,7 +137,7 @@ function comparisonLines(comparison: unknown, paint: Paint): string[] {
 
 /** Reasons can hold command output (with its own colours): one plain line, bounded. */
 function oneLine(text: string, max = 120): string {
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- ANSI escapes and control characters are what this strips
   const s = text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }

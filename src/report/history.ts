@@ -4,7 +4,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { BenchrigError } from '../errors.ts';
 import { answeredNothing, loadBaselineReport } from './compare.ts';
-import type { EvaluationReport } from './types.ts';
+import type { EvaluationReport, RunJsonSeen } from './types.ts';
 
 export interface RunEntry {
   dir: string;
@@ -34,7 +34,7 @@ export interface HistoryRow {
   note: string | null;
 }
 
-async function readJsonOrNull(path: string): Promise<any> {
+async function readJsonOrNull(path: string): Promise<unknown> {
   try {
     return JSON.parse(await readFile(path, 'utf8'));
   } catch {
@@ -57,7 +57,7 @@ export async function listRuns(parent: string): Promise<RunEntry[]> {
     const dir = join(parent, name);
     if (name.startsWith('.') || !(await stat(dir)).isDirectory()) continue;
     const report = (await readJsonOrNull(join(dir, 'evaluation_report.json'))) as EvaluationReport | null;
-    const runJson = await readJsonOrNull(join(dir, 'run.json'));
+    const runJson = (await readJsonOrNull(join(dir, 'run.json'))) as RunJsonSeen | null;
     if (!report && !runJson) continue;
     runs.push({
       dir,

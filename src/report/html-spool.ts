@@ -64,7 +64,7 @@ export class TrialPageSpool {
    */
   async *chunks(): AsyncIterable<Buffer> {
     this.#flush();
-    closeSync(this.#fd!);
+    closeSync(this.#open());
     this.#fd = openSync(this.path, 'r');
     const buf = Buffer.allocUnsafe(READ_CHUNK);
     for (let n = readSync(this.#fd, buf, 0, READ_CHUNK, null); n > 0; n = readSync(this.#fd, buf, 0, READ_CHUNK, null)) yield buf.subarray(0, n);
@@ -79,7 +79,12 @@ export class TrialPageSpool {
   }
 
   #flush(): void {
-    if (this.#pending) writeSync(this.#fd!, this.#pending);
+    if (this.#pending) writeSync(this.#open(), this.#pending);
     this.#pending = '';
+  }
+
+  #open(): number {
+    if (this.#fd === null) throw new Error('internal: the trial page spool was used after chunks() or dispose()');
+    return this.#fd;
   }
 }

@@ -11,7 +11,7 @@ const num = (x: number | null) => (x === null ? 'n/a' : String(Number(x.toFixed(
 
 /** One table-safe line of untrusted text: HTML and Markdown specials escaped, bounded in length. */
 export function mdText(text: string, max = 160): string {
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- ANSI escapes and control characters are what this strips
   let s = String(text).replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
   if (s.length > max) s = `${s.slice(0, max - 1)}…`;
   return s

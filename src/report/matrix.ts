@@ -111,11 +111,11 @@ export function buildMatrix(inputs: MatrixInput[]): Matrix {
     const reps = [...rowOf.keys()];
     const { pairs } = matchTasks(reps, input.report.tasks);
     for (const [rep, task] of pairs) {
-      let index: number;
-      if (rep) {
-        index = rowOf.get(rep)!;
-        rowOf.delete(rep);
-      } else {
+      // A matched task continues the row of the earlier run's task it matched (a key of rowOf).
+      let index = rep ? rowOf.get(rep) : undefined;
+      if (rep && index !== undefined) rowOf.delete(rep);
+      else {
+        if (rep) throw new Error(`internal: task ${rep.sample_id} matched, but not from an earlier run`);
         index = rows.length;
         rows.push({ input_hash: task.input_hash, sample_id: task.sample_id, names: [], cells: inputs.map(() => null), regression: false, fixed: false, differing: false });
       }

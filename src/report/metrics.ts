@@ -111,10 +111,15 @@ export class MetricsAccumulator {
     const maxK = Math.max(0, ...graded.map((t) => t.gradable));
     const passAt: Record<string, number> = {};
     const passHat: Record<string, number> = {};
+    // Some task has k gradable trials, as k ≤ maxK: the means are over at least one task.
+    const some = (m: number | null) => {
+      if (m === null) throw new Error('internal: pass@k over no task');
+      return m;
+    };
     for (let k = 1; k <= maxK; k++) {
       const eligible = graded.filter((t) => t.gradable >= k);
-      passAt[k] = mean(eligible.map((t) => passAtK(t.gradable, t.passed, k)))!;
-      passHat[k] = mean(eligible.map((t) => passHatK(t.gradable, t.passed, k)))!;
+      passAt[k] = some(mean(eligible.map((t) => passAtK(t.gradable, t.passed, k))));
+      passHat[k] = some(mean(eligible.map((t) => passHatK(t.gradable, t.passed, k))));
     }
     const sorted = [...this.times].sort((a, b) => a - b);
     const metrics: Metrics = {

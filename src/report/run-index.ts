@@ -7,7 +7,7 @@ import { dirname, join, relative } from 'node:path';
 import { gateText, escapeHtml, scriptJson } from './html.ts';
 import { INDEX_JS } from './html-assets.ts';
 import { pageEnd, pageStart } from './page.ts';
-import type { EvaluationReport } from './types.ts';
+import type { EvaluationReport, RunJsonSeen } from './types.ts';
 
 export interface IndexedRun {
   i: number;
@@ -38,7 +38,7 @@ export interface RunIndex {
 const MAX_DEPTH = 5;
 const MAX_RUNS = 20_000;
 
-async function readJson(path: string): Promise<any> {
+async function readJson(path: string): Promise<unknown> {
   try {
     return JSON.parse(await readFile(path, 'utf8'));
   } catch {
@@ -78,7 +78,7 @@ export async function indexRuns(root: string): Promise<RunIndex> {
   const runs: IndexedRun[] = [];
   for (const dir of found) {
     const report = (await readJson(join(dir, 'evaluation_report.json'))) as EvaluationReport | null;
-    const run = await readJson(join(dir, 'run.json'));
+    const run = (await readJson(join(dir, 'run.json'))) as RunJsonSeen | null;
     const parent = dirname(dir);
     let group = groups.indexOf(parent);
     if (group < 0) group = groups.push(parent) - 1;
@@ -92,10 +92,10 @@ export async function indexRuns(root: string): Promise<RunIndex> {
       benchmark: String(report?.benchmark?.name ?? run?.benchmark?.name ?? '?'),
       started_at: report?.run?.started_at ?? run?.started_at ?? null,
       status: String(report?.run?.status ?? run?.status ?? 'unknown'),
-      trials: ok ? report!.metrics.n_trials : null,
-      pass_rate: ok ? report!.metrics.pass_rate : null,
-      pass_rate_ci95: ok ? report!.metrics.pass_rate_ci95 : null,
-      gate: ok ? gateText(report!.gate) : null,
+      trials: ok ? report.metrics.n_trials : null,
+      pass_rate: ok ? report.metrics.pass_rate : null,
+      pass_rate_ci95: ok ? report.metrics.pass_rate_ci95 : null,
+      gate: ok ? gateText(report.gate) : null,
       has_report: ok,
       note: ok ? null : 'no evaluation_report.json (unfinished? `benchrig evaluate` grades it)',
     });

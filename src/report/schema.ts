@@ -245,8 +245,8 @@ function keyPath(path: ReadonlyArray<PropertyKey>): string {
 const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
 function valueAt(value: unknown, path: ReadonlyArray<PropertyKey>): unknown {
-  let v: any = value;
-  for (const p of path) v = v == null ? undefined : v[p as any];
+  let v = value;
+  for (const p of path) v = v == null ? undefined : (v as Record<PropertyKey, unknown>)[p];
   return v;
 }
 

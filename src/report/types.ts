@@ -10,3 +10,11 @@ export type CheckStats = EvaluationReport['checks'][number];
 export type TaskStats = EvaluationReport['tasks'][number];
 export type GateResult = NonNullable<EvaluationReport['gate']>;
 export type TopEntry = EvaluationReport['top_failures'][number];
+
+/** What the report side reads of a run's run.json, which a run still going may hold half of. */
+export interface RunJsonSeen {
+  started_at?: string;
+  status?: string;
+  agent?: { id?: string };
+  benchmark?: { name?: string; version?: string };
+}

@@ -7,7 +7,7 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { ReadableSpan, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { BenchrigError } from '../errors.ts';
-import { SERVICE_NAME, SERVICE_VERSION } from './attributes.ts';
+import { SERVICE_NAME, SERVICE_VERSION, STATUS_ERROR } from './attributes.ts';
 import type { Exporter, TelemetrySettings } from './context.ts';
 import { langfuseConfig, type TrialScores } from './langfuse.ts';
 
@@ -119,7 +119,7 @@ class StderrSpanExporter implements SpanExporter {
         parent_span_id: s.parentSpanContext?.spanId ?? null,
         start_ms: s.startTime[0] * 1e3 + s.startTime[1] / 1e6,
         duration_ms: Math.round((s.duration[0] * 1e3 + s.duration[1] / 1e6) * 1000) / 1000,
-        status: s.status.code === 2 ? `ERROR${s.status.message ? `: ${s.status.message}` : ''}` : 'OK',
+        status: (s.status.code as number) === STATUS_ERROR ? `ERROR${s.status.message ? `: ${s.status.message}` : ''}` : 'OK',
         attributes: s.attributes,
       };
       process.stderr.write(`span ${JSON.stringify(line)}\n`);

@@ -8,6 +8,7 @@
 //   tool_call / tool_result → a tool.exec span under the open turn
 // sandbox.start, grade and sandbox.stop are opened and ended by the lifecycle.
 import type { Attributes, Context, Span } from '@opentelemetry/api';
+import { describe } from '../errors.ts';
 import { FAILING_STATUSES, type TrajectoryEvent, type TrialResult } from '../types.ts';
 import type { RunContext, TrialInput } from '../trial/types.ts';
 import {
@@ -157,7 +158,7 @@ class TrialTree implements TrialSpans {
         if (e.exit_code !== undefined) span.setAttribute(ATTR.toolExitCode, e.exit_code);
         if (e.denied) span.setAttribute(ATTR.toolDenied, true);
         const error = (e as { error?: unknown }).error;
-        if (error !== undefined && error !== null) fail(span, String(error));
+        if (error !== undefined && error !== null) fail(span, describe(error));
         span.end();
         return;
       }
@@ -203,9 +204,9 @@ class TrialTree implements TrialSpans {
       [ATTR.stopReason]: r.stop_reason,
       ...(r.error ? { [ATTR.errorKind]: r.error.kind } : {}),
     });
-    if (r.error) {
+    if (r.error && message) {
       this.trial.recordException({ name: r.error.kind, message: r.error.message });
-      this.trial.setStatus({ code: STATUS_ERROR, message: message! });
+      this.trial.setStatus({ code: STATUS_ERROR, message });
     } else this.trial.setStatus({ code: STATUS_OK });
     this.trial.end();
     const ctx = this.trial.spanContext();

@@ -43,8 +43,9 @@ export interface HarborTask {
   unknownKeys: string[];
 }
 
+const TOP_KEYS = ['version', 'schema_version', 'metadata', 'task', 'verifier', 'agent', 'solution', 'environment'];
 const KNOWN: Record<string, string[] | null> = {
-  '': ['version', 'schema_version', 'metadata', 'task', 'verifier', 'agent', 'solution', 'environment'],
+  '': TOP_KEYS,
   metadata: null, // free-form
   task: ['name', 'description', 'keywords', 'authors'],
   verifier: ['timeout_sec', 'env'],
@@ -79,52 +80,16 @@ export function stripCanary(text: string): string {
 
 export function readHarborTask(dir: string): HarborTask {
   const file = path.join(dir, 'task.toml');
-  const where = (key: string) => `${file}: key ${key}`;
   let doc: Record<string, unknown>;
   try {
-    doc = parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    doc = parse(readFileSync(file, 'utf8'));
   } catch (err) {
     throw new BenchrigError('benchmark', `${file}: not valid TOML: ${(err as Error).message.split('\n')[0]}`);
   }
-  const table = (k: string) => {
-    const t = doc[k];
-    if (t !== undefined && (typeof t !== 'object' || t === null || Array.isArray(t))) throw new BenchrigError('benchmark', `${where(k)}: must be a table`);
-    return (t ?? {}) as Record<string, unknown>;
-  };
-  // `bad` (src/limits.ts) refuses what could only fail at run time: a timer past Node's, 1e9 CPUs…
-  const num = (t: Record<string, unknown>, k: string, key: string, bad?: (n: number) => string | null): number | null => {
-    const v = t[k];
-    if (v === undefined) return null;
-    if (typeof v !== 'number' || !(v > 0)) throw new BenchrigError('benchmark', `${where(key)}: must be a positive number`);
-    const problem = bad?.(v);
-    if (problem) throw new BenchrigError('benchmark', `${where(key)}: ${problem}`);
-    return v;
-  };
-  const env = (t: Record<string, unknown>, key: string): Record<string, string> => {
-    const v = t.env;
-    if (v === undefined) return {};
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new BenchrigError('benchmark', `${where(key)}: must be a table of strings`);
-    for (const name of Object.keys(v)) {
-      const problem = badEnvName(name);
-      if (problem) throw new BenchrigError('benchmark', `${where(key)}: ${problem}`);
-    }
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, String(x)]));
-  };
-  /** MB as the sandbox gets them (`<n>m`), within the bounds of `bad`; null: not set. */
-  const megabytes = (mb: number | null, key: string, bad: (text: string) => string | null): number | null => {
-    const problem = mb === null ? null : Number.isFinite(mb) ? bad(`${mb}m`) : `${mb} is not a finite size`;
-    if (problem) throw new BenchrigError('benchmark', `${where(key)}: ${problem}`);
-    return mb;
-  };
+  const { where, table, num, env, megabytes, str } = fieldReaders(file, doc);
   const sized = (mbKey: string, key: string, bad: (text: string) => string | null): number | null => {
     const fromMb = num(e, mbKey, `environment.${mbKey}`);
     return fromMb !== null ? megabytes(fromMb, `environment.${mbKey}`, bad) : megabytes(sizeToMb(e[key], where(`environment.${key}`)), `environment.${key}`, bad);
-  };
-  const str = (t: Record<string, unknown>, k: string, key: string): string | null => {
-    const v = t[k];
-    if (v === undefined) return null;
-    if (typeof v !== 'string' || v === '') throw new BenchrigError('benchmark', `${where(key)}: must be a non-empty string`);
-    return v;
   };
 
   const e = table('environment');
@@ -172,9 +137,51 @@ export function readHarborTask(dir: string): HarborTask {
   };
 }
 
+/** Readers of task.toml's fields: each throws a BenchrigError naming the key of a wrong value. */
+function fieldReaders(file: string, doc: Record<string, unknown>) {
+  const where = (key: string) => `${file}: key ${key}`;
+  const table = (k: string) => {
+    const t = doc[k];
+    if (t !== undefined && (typeof t !== 'object' || t === null || Array.isArray(t))) throw new BenchrigError('benchmark', `${where(k)}: must be a table`);
+    return (t ?? {}) as Record<string, unknown>;
+  };
+  // `bad` (src/limits.ts) refuses what could only fail at run time: a timer past Node's, 1e9 CPUs…
+  const num = (t: Record<string, unknown>, k: string, key: string, bad?: (n: number) => string | null): number | null => {
+    const v = t[k];
+    if (v === undefined) return null;
+    if (typeof v !== 'number' || !(v > 0)) throw new BenchrigError('benchmark', `${where(key)}: must be a positive number`);
+    const problem = bad?.(v);
+    if (problem) throw new BenchrigError('benchmark', `${where(key)}: ${problem}`);
+    return v;
+  };
+  const env = (t: Record<string, unknown>, key: string): Record<string, string> => {
+    const v = t.env;
+    if (v === undefined) return {};
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new BenchrigError('benchmark', `${where(key)}: must be a table of strings`);
+    for (const name of Object.keys(v)) {
+      const problem = badEnvName(name);
+      if (problem) throw new BenchrigError('benchmark', `${where(key)}: ${problem}`);
+    }
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, String(x)]));
+  };
+  /** MB as the sandbox gets them (`<n>m`), within the bounds of `bad`; null: not set. */
+  const megabytes = (mb: number | null, key: string, bad: (text: string) => string | null): number | null => {
+    const problem = mb === null ? null : Number.isFinite(mb) ? bad(`${mb}m`) : `${mb} is not a finite size`;
+    if (problem) throw new BenchrigError('benchmark', `${where(key)}: ${problem}`);
+    return mb;
+  };
+  const str = (t: Record<string, unknown>, k: string, key: string): string | null => {
+    const v = t[k];
+    if (v === undefined) return null;
+    if (typeof v !== 'string' || v === '') throw new BenchrigError('benchmark', `${where(key)}: must be a non-empty string`);
+    return v;
+  };
+  return { where, table, num, env, megabytes, str };
+}
+
 function unknownKeys(doc: Record<string, unknown>): string[] {
   const out: string[] = [];
-  for (const k of Object.keys(doc)) if (!KNOWN['']!.includes(k)) out.push(k);
+  for (const k of Object.keys(doc)) if (!TOP_KEYS.includes(k)) out.push(k);
   for (const [t, keys] of Object.entries(KNOWN)) {
     const v = doc[t];
     if (!t || !keys || typeof v !== 'object' || v === null) continue;

@@ -5,7 +5,8 @@ import { gradeTrial } from '../../../src/checks/grade.ts';
 import { loadBenchmark } from '../../../src/benchmark/load.ts';
 import { loadHooks } from '../../../src/trial/hooks.ts';
 import { FIXTURES } from '../../support/cli.ts';
-import { cfg } from './helpers.ts';
+import { cfg, validate } from './helpers.ts';
+import { defined } from '../../support/defined.ts';
 
 const dir = join(FIXTURES, 'benchmarks/grading-custom');
 
@@ -14,7 +15,7 @@ describe('custom', () => {
     const bench = await loadBenchmark(dir, { env: {} });
     const hooks = await loadHooks(bench.hooks);
     const grade = (id: string, reply: string) =>
-      gradeTrial({ checks: bench.checks, sample: bench.samples.find((s) => s.id === id)!, replies: [reply], events: [], finalState: {}, blocked: false, artifacts: {}, customChecks: hooks.checks });
+      gradeTrial({ checks: bench.checks, sample: defined(bench.samples.find((s) => s.id === id)), replies: [reply], events: [], finalState: {}, blocked: false, artifacts: {}, customChecks: hooks.checks });
     const loud = await grade('loud', 'HELLO THERE');
     expect(loud.verdicts[0]).toEqual({ name: 'shouts', type: 'custom', score: 1, passed: true, reason: 'all capitals' });
     expect(loud.verdicts[1]).toMatchObject({ name: 'missing', passed: null, reason: expect.stringContaining('hooks export no check function "not_exported"') });
@@ -23,8 +24,8 @@ describe('custom', () => {
   });
 
   it('refuses a check without a function name at load, and hides the judge config from hooks', async () => {
-    expect(() => custom.validate!(cfg('custom', { name: 'c' }))).toThrow(/function must name a function/);
-    expect(() => custom.validate!(cfg('custom', { name: 'c', function: 'a b' }))).toThrow(/function/);
+    expect(() => validate(custom, cfg('custom', { name: 'c' }))).toThrow(/function must name a function/);
+    expect(() => validate(custom, cfg('custom', { name: 'c', function: 'a b' }))).toThrow(/function/);
     let seen: Record<string, unknown> = {};
     const v = await custom.run({
       check: cfg('custom', { function: 'f' }), sample: { id: 's', input: 'q', metadata: {} }, expectation: undefined, response: 'r', replies: ['r'],

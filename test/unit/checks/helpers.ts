@@ -1,11 +1,17 @@
 // Builders for check inputs and a tiny in-memory Sandbox (pure unit tests of check logic).
 import type { CheckConfig } from '../../../src/config/schema.ts';
-import type { CheckInput } from '../../../src/checks/types.ts';
+import type { CheckImpl, CheckInput } from '../../../src/checks/types.ts';
 import type { ExecOptions, ExecResult, Sandbox } from '../../../src/sandbox/types.ts';
 import type { Sample } from '../../../src/types.ts';
 
 export function cfg(type: string, extra: Record<string, unknown> = {}): CheckConfig {
-  return { type, name: (extra.name as string) ?? type, scope: 'response', ...extra } as CheckConfig;
+  return { type, name: (extra.name as string) ?? type, scope: 'response', ...extra };
+}
+
+/** A check's load-time validation, which the check must have. */
+export function validate(impl: CheckImpl, check: CheckConfig): void {
+  if (!impl.validate) throw new Error('the check has no validate');
+  impl.validate(check);
 }
 
 export function sample(extra: Partial<Sample> = {}): Sample {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { firstJsonObject, getPath, jsonField } from '../../../src/checks/json-field.ts';
-import { cfg, input } from './helpers.ts';
+import { cfg, input, validate } from './helpers.ts';
 
 const check = (extra: Record<string, unknown> = {}) => cfg('json_field', { name: 'intent', field: 'intent', ...extra });
 const run = (response: string, expected: unknown, extra: Record<string, unknown> = {}) => jsonField.run(input(check(extra), response, expected));
@@ -56,8 +56,8 @@ describe('json_field', () => {
   });
 
   it('refuses a check without a usable field at load', () => {
-    expect(() => jsonField.validate!(cfg('json_field', { name: 'j' }))).toThrow(/field must be a dotted path/);
-    expect(() => jsonField.validate!(cfg('json_field', { name: 'j', field: 'a..b' }))).toThrow(/field/);
+    expect(() => validate(jsonField, cfg('json_field', { name: 'j' }))).toThrow(/field must be a dotted path/);
+    expect(() => validate(jsonField, cfg('json_field', { name: 'j', field: 'a..b' }))).toThrow(/field/);
   });
 });
 

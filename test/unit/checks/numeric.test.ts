@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lastNumber, numeric } from '../../../src/checks/numeric.ts';
-import { cfg, input } from './helpers.ts';
+import { cfg, input, validate } from './helpers.ts';
 
 describe('lastNumber', () => {
   it.each([
@@ -21,7 +21,7 @@ describe('lastNumber', () => {
     ['version 1.2.3', 1.2],
     ['3.14e', 3.14],
   ])('%j -> %d', (text, want) => {
-    expect(lastNumber(text)).toBeCloseTo(want as number, 12);
+    expect(lastNumber(text)).toBeCloseTo(want, 12);
   });
 
   it('is null without a number', () => {
@@ -61,7 +61,7 @@ describe('numeric check', () => {
   });
 
   it('refuses a negative tolerance at load', () => {
-    expect(() => numeric.validate!(cfg('numeric', { tolerance: -1 }))).toThrow(/tolerance/);
-    expect(() => numeric.validate!(cfg('numeric', { tolerance: 0 }))).not.toThrow();
+    expect(() => validate(numeric, cfg('numeric', { tolerance: -1 }))).toThrow(/tolerance/);
+    expect(() => validate(numeric, cfg('numeric', { tolerance: 0 }))).not.toThrow();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseTestCounts, sandboxTest } from '../../../src/checks/sandbox-test.ts';
-import { cfg, fakeSandbox, input } from './helpers.ts';
+import { cfg, fakeSandbox, input, validate } from './helpers.ts';
 
 const check = cfg('sandbox_test', { name: 'tests pass', command: 'sh /workspace/.tests/test.sh' });
 
@@ -79,8 +79,8 @@ describe('sandbox_test check', () => {
   });
 
   it('refuses a missing command or a bad timeout at load', () => {
-    expect(() => sandboxTest.validate!(cfg('sandbox_test'))).toThrow(/command/);
-    expect(() => sandboxTest.validate!(cfg('sandbox_test', { command: 'x', timeout_s: 0 }))).toThrow(/timeout_s/);
-    expect(() => sandboxTest.validate!(cfg('sandbox_test', { command: 'x', timeout_s: 5 }))).not.toThrow();
+    expect(() => validate(sandboxTest, cfg('sandbox_test'))).toThrow(/command/);
+    expect(() => validate(sandboxTest, cfg('sandbox_test', { command: 'x', timeout_s: 0 }))).toThrow(/timeout_s/);
+    expect(() => validate(sandboxTest, cfg('sandbox_test', { command: 'x', timeout_s: 5 }))).not.toThrow();
   });
 });

@@ -6,7 +6,8 @@ import { similarity } from '../../../src/checks/similarity.ts';
 import { idf, tfidfSimilarities, tokenize } from '../../../src/checks/tfidf.ts';
 import type { LlmConfig } from '../../../src/config/schema.ts';
 import { startModelServer, type ModelServer } from '../../support/model-server.ts';
-import { cfg, input } from './helpers.ts';
+import { cfg, input, validate } from './helpers.ts';
+import { defined } from '../../support/defined.ts';
 
 describe('tfidf', () => {
   it('tokenises into lower-cased words of any script', () => {
@@ -47,8 +48,8 @@ describe('similarity (tfidf)', () => {
   });
 
   it('validates backend and threshold at load', () => {
-    expect(() => similarity.validate!(cfg('similarity', { backend: 'bm25' }))).toThrow(/backend/);
-    expect(() => similarity.validate!(cfg('similarity', { threshold: 2 }))).toThrow(/threshold/);
+    expect(() => validate(similarity, cfg('similarity', { backend: 'bm25' }))).toThrow(/backend/);
+    expect(() => validate(similarity, cfg('similarity', { threshold: 2 }))).toThrow(/threshold/);
   });
 });
 
@@ -63,7 +64,7 @@ describe('similarity (embeddings)', () => {
     const check = cfg('similarity', { backend: 'embeddings', model: 'emb-1' });
     const v = await similarity.run(input(check, 'same text', ['other', 'same text'], { judge: judge(server.url), onEvent: (e) => events.push(e) }));
     expect(v).toMatchObject({ passed: true, score: 1, details: { backend: 'embeddings', best_match: 1 } });
-    expect(server.embeddingRequests.at(-1)!.body).toMatchObject({ model: 'emb-1', input: ['same text', 'other', 'same text'] });
+    expect(defined(server.embeddingRequests.at(-1)).body).toMatchObject({ model: 'emb-1', input: ['same text', 'other', 'same text'] });
     expect(events).toEqual([expect.objectContaining({ type: 'llm_call', role: 'judge', model: 'emb-1' })]);
   });
 

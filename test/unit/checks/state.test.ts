@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stateCheck, lookup } from '../../../src/checks/state.ts';
-import { cfg, fakeSandbox, input } from './helpers.ts';
+import { cfg, fakeSandbox, input, validate } from './helpers.ts';
 
 const withCmd = cfg('state', { name: 'db', state_command: 'sh state.sh' });
 
@@ -46,7 +46,7 @@ describe('state check', () => {
   });
 
   it('refuses a malformed state_command at load and needs a per-sample input', () => {
-    expect(() => stateCheck.validate!(cfg('state', { state_command: '' }))).toThrow(/state_command/);
+    expect(() => validate(stateCheck, cfg('state', { state_command: '' }))).toThrow(/state_command/);
     expect(stateCheck.needsInput).toBe(true);
   });
 });

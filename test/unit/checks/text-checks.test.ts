@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { exact } from '../../../src/checks/exact.ts';
 import { contains } from '../../../src/checks/contains.ts';
 import { regex } from '../../../src/checks/regex.ts';
-import { cfg, input } from './helpers.ts';
+import { cfg, input, validate } from './helpers.ts';
 
 describe('exact', () => {
   it('passes on the trimmed response, case-insensitively by default', async () => {
@@ -32,7 +32,7 @@ describe('exact', () => {
 
   it('is ungradable without an expectation and refuses a bad case_sensitive at load', async () => {
     expect((await exact.run(input(cfg('exact'), 'x', undefined))).passed).toBeNull();
-    expect(() => exact.validate!(cfg('exact', { case_sensitive: 'yes' }))).toThrow(/case_sensitive/);
+    expect(() => validate(exact, cfg('exact', { case_sensitive: 'yes' }))).toThrow(/case_sensitive/);
   });
 
   it('needs a per-sample input', () => {
@@ -102,10 +102,10 @@ describe('regex', () => {
   });
 
   it('refuses at load a pattern that does not compile, a missing pattern or bad flags', () => {
-    expect(() => regex.validate!(cfg('regex', { pattern: '(' }))).toThrow(/does not compile/);
-    expect(() => regex.validate!(cfg('regex'))).toThrow(/pattern/);
-    expect(() => regex.validate!(cfg('regex', { pattern: 'a', flags: 'q' }))).toThrow(/does not compile/);
-    expect(() => regex.validate!(cfg('regex', { pattern: 'a', flags: 'i' }))).not.toThrow();
+    expect(() => validate(regex, cfg('regex', { pattern: '(' }))).toThrow(/does not compile/);
+    expect(() => validate(regex, cfg('regex'))).toThrow(/pattern/);
+    expect(() => validate(regex, cfg('regex', { pattern: 'a', flags: 'q' }))).toThrow(/does not compile/);
+    expect(() => validate(regex, cfg('regex', { pattern: 'a', flags: 'i' }))).not.toThrow();
   });
 
   it('needs no per-sample input', () => {

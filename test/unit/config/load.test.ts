@@ -27,7 +27,7 @@ async function configError(p: Promise<unknown>): Promise<BenchrigError> {
 
 describe('configs/default.toml', () => {
   it('is exactly the docs/configuration.md base and validates on its own', async () => {
-    const raw = parseToml(readFileSync(DEFAULT_CONFIG_FILE, 'utf8')) as Record<string, any>;
+    const raw = parseToml(readFileSync(DEFAULT_CONFIG_FILE, 'utf8')) as Record<string, unknown>;
     expect(raw.llm).toEqual({
       base_url: '${OPENAI_BASE_URL:-https://api.openai.com/v1}',
       api_key: '${OPENAI_API_KEY:-}',

@@ -7,6 +7,7 @@ import { pickSplitFiles, splitsIn } from '../../../src/dataset/hf-layout.ts';
 import { fetchHfDataset, type HfDatasetSpec, type HfProgress } from '../../../src/dataset/hf.ts';
 import { startHub, type HubServer } from '../../support/hub-server.ts';
 import { tempDir } from '../../support/cli.ts';
+import { defined } from '../../support/defined.ts';
 
 const pick = (paths: string[], split: string, config = 'default') => pickSplitFiles(paths, { split, config, label: 'hf:acme/x' }).files;
 function pickError(paths: string[], split: string, config = 'default'): string {
@@ -143,7 +144,7 @@ describe('fetchHfDataset against a loopback hub', () => {
     await fetchHfDataset(spec(), { env: env(tempDir()), onProgress: (p) => seen.push(p) });
     expect(seen.length).toBeGreaterThanOrEqual(3); // 4 MB, 8 MB, done
     expect(seen.every((p) => p.total === big.length && p.path === 'data/train.jsonl')).toBe(true);
-    expect(seen.at(-1)!.received).toBe(big.length);
+    expect(defined(seen.at(-1)).received).toBe(big.length);
     expect(seen.map((p) => p.received)).toEqual([...seen.map((p) => p.received)].sort((a, b) => a - b));
   });
 
@@ -172,6 +173,6 @@ describe('fetchHfDataset against a loopback hub', () => {
     expect(malformed).not.toContain('not-a-token-secret');
     const ok = await fetchHfDataset(spec(), { env: env(cache, { HF_TOKEN: 'hf_right' }) });
     expect(existsSync(ok.files[0].localPath)).toBe(true);
-    expect(hub.requests.filter((r) => !r.url.startsWith('/cdn/')).at(-1)!.authorization).toBe('Bearer hf_right');
+    expect(defined(hub.requests.filter((r) => !r.url.startsWith('/cdn/')).at(-1)).authorization).toBe('Bearer hf_right');
   });
 });

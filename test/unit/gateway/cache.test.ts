@@ -55,8 +55,8 @@ describe('llm-cache through the gateway', () => {
     const r2 = rep.register(s2.trial);
     const replayed = await session(r2.baseUrl, r2.token, 'session-b'); // other user, prompt_cache_key, user_id, stream_options
     expect(replayed).toEqual(recorded);
-    expect((replayed[3] as any[])[1]).toBe('text/event-stream');
-    const strip = (es: any[]) => es.map(({ latency_ms, ...e }) => e);
+    expect((replayed[3] as unknown[])[1]).toBe('text/event-stream');
+    const strip = (es: Record<string, unknown>[]) => es.map(({ latency_ms: _latency, ...e }) => e);
     expect(strip(s2.events)).toEqual(strip(s1.events));
     expect(s2.llmCalls().map((e) => e.tokens)).toEqual([{ input: 10, output: 1 }, { input: 20, output: 2 }, { input: 30, output: 3 }, { input: 40, output: 4 }]);
     expect(s2.events.filter((e) => e.type === 'tool_call')).toEqual([{ type: 'tool_call', tool: 'Bash', args: { command: 'ls' }, id: 'toolu_0' }]);

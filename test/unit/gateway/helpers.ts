@@ -48,7 +48,7 @@ export function trialSink(id = 'sample-1#1', budget: number | null = 10, scope?:
     onBudgetExhausted: (e) => budgetStops.push(e),
     onModelError: (m) => modelErrors.push(m),
   };
-  return { trial, events, budgetStops, modelErrors, llmCalls: () => events.filter((e) => e.type === 'llm_call') as Extract<NewEvent, { type: 'llm_call' }>[] };
+  return { trial, events, budgetStops, modelErrors, llmCalls: () => events.filter((e): e is Extract<NewEvent, { type: 'llm_call' }> => e.type === 'llm_call') };
 }
 
 /** An Anthropic Messages request as Claude Code sends it: x-api-key, anthropic-version, ?beta=true. */
@@ -59,13 +59,20 @@ export async function anthropic(baseUrl: string, token: string | null, body: obj
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
 }
 
+/** What tests read of an SSE event's data (the rest of it is there too). */
+export interface SseData {
+  type?: string;
+  delta?: { type?: string; partial_json?: string };
+  [key: string]: unknown;
+}
+
 /** The data objects of an SSE body. */
-export function sseData(text: string): any[] {
+export function sseData(text: string): SseData[] {
   return text
     .split(/\n\n/)
     .flatMap((block) => block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)))
     .filter((d) => d !== '[DONE]')
-    .map((d) => JSON.parse(d));
+    .map((d) => JSON.parse(d) as SseData);
 }
 
 export const bashTool = { type: 'function' as const, function: { name: 'bash', description: 'run', parameters: { type: 'object', properties: { command: { type: 'string' } } } } };

@@ -2,6 +2,7 @@
 // top-level key, pin the model without touching another byte, and refuse what is not an object.
 import { describe, expect, it } from 'vitest';
 import { fieldValue, topLevelFields, withModel } from '../../../src/gateway/json-fields.ts';
+import { defined } from '../../support/defined.ts';
 
 const tricky = {
   tools: [{ name: 'x', description: 'has "quotes", {braces} and [brackets] and a \\\\ backslash \\" and ünïcödé 🙂', parameters: { model: 'nested-not-top' } }],
@@ -18,16 +19,16 @@ describe('topLevelFields', () => {
   it('finds each top-level value exactly where JSON.parse sees it, however the text is spaced', () => {
     for (const text of [JSON.stringify(tricky), JSON.stringify(tricky, null, 2), ` \n${JSON.stringify(tricky, null, '\t')}\n `]) {
       const buf = Buffer.from(text);
-      const f = topLevelFields(buf)!;
+      const f = defined(topLevelFields(buf));
       expect([...f.keys()]).toEqual(Object.keys(tricky));
-      for (const k of Object.keys(tricky)) expect(fieldValue(buf, f, k), k).toEqual((tricky as any)[k]);
+      for (const k of Object.keys(tricky)) expect(fieldValue(buf, f, k), k).toEqual((tricky as Record<string, unknown>)[k]);
     }
   });
 
   it('refuses what is not one JSON object', () => {
     for (const text of ['', '[]', '"s"', '{"a":1', '{"a":1}}', '{"a" 1}', '{"a":}', '{"a":"unterminated}', '{a:1}', '{"a":1,}x'])
       expect(topLevelFields(Buffer.from(text)), text).toBeNull();
-    expect(topLevelFields(Buffer.from('{}'))!.size).toBe(0);
+    expect(defined(topLevelFields(Buffer.from('{}'))).size).toBe(0);
   });
 });
 
@@ -35,12 +36,12 @@ describe('withModel', () => {
   it('replaces only the top-level model, or adds one, keeping every other byte', () => {
     const text = JSON.stringify(tricky, null, 1);
     const buf = Buffer.from(text);
-    const out = withModel(buf, topLevelFields(buf)!, 'run "model"');
+    const out = withModel(buf, defined(topLevelFields(buf)), 'run "model"');
     expect(JSON.parse(out.toString())).toEqual({ ...tricky, model: 'run "model"' });
     expect(out.toString().replace('"run \\"model\\""', '"asked-model"')).toBe(text);
     for (const t of ['{}', '{"stream":false}', ' { "a" : 1 } ']) {
       const b = Buffer.from(t);
-      expect(JSON.parse(withModel(b, topLevelFields(b)!, 'm').toString())).toEqual({ ...JSON.parse(t), model: 'm' });
+      expect(JSON.parse(withModel(b, defined(topLevelFields(b)), 'm').toString())).toEqual({ ...JSON.parse(t), model: 'm' });
     }
   });
 });

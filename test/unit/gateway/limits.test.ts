@@ -150,7 +150,7 @@ describe('gateway limits', () => {
       const s = net.connect(Number(port), '127.0.0.1', () => s.write(first));
       const timer = setInterval(() => s.writable && s.write(drip), 100);
       let got = '';
-      s.on('data', (c) => (got += c));
+      s.on('data', (c: Buffer) => (got += c.toString()));
       s.on('error', () => {});
       return new Promise<{ ms: number; got: string }>((resolve) => s.on('close', () => (clearInterval(timer), resolve({ ms: Date.now() - t0, got }))));
     };

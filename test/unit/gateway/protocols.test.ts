@@ -68,13 +68,13 @@ describe('OpenAI Responses', () => {
     const whole = await client.responses.create({ model: 'm', input: 'list files', tools: [{ type: 'function', name: 'exec_command', parameters: {}, strict: false }] });
     expect(whole.output[0]).toMatchObject({ type: 'function_call', name: 'exec_command' });
     const types: string[] = [];
-    let completed: any = null;
+    let completed: typeof whole | null = null;
     for await (const ev of await client.responses.create({ model: 'm', input: 'list files', stream: true })) {
       types.push(ev.type);
       if (ev.type === 'response.completed') completed = ev.response;
     }
     expect(types.at(-1)).toBe('response.completed');
-    expect(completed.usage.input_tokens).toBe(120);
+    expect(completed?.usage?.input_tokens).toBe(120);
     expect(up.requests.map((r) => [r.api, r.body.model, r.headers.authorization])).toEqual([
       ['responses', 'run-model', `Bearer ${SECRET}`],
       ['responses', 'run-model', `Bearer ${SECRET}`],
@@ -83,7 +83,7 @@ describe('OpenAI Responses', () => {
       ['responses', false, { input: 120, output: 15 }],
       ['responses', true, { input: 120, output: 15 }],
     ]);
-    expect(sink.events.filter((e) => e.type === 'tool_call').map((e: any) => [e.tool, e.args, e.id])).toEqual([
+    expect(sink.events.flatMap((e) => (e.type === 'tool_call' ? [[e.tool, e.args, e.id]] : []))).toEqual([
       ['exec_command', { cmd: 'ls' }, 'call_0'],
       ['exec_command', { cmd: 'ls' }, 'call_0'],
     ]);
@@ -104,7 +104,7 @@ describe('Anthropic Messages', () => {
     expect(res.contentType).toMatch(/^text\/event-stream/);
     const events = sseData(res.text);
     expect(events[0].type).toBe('message_start');
-    const json = events.filter((e) => e.delta?.type === 'input_json_delta').map((e) => e.delta.partial_json).join('');
+    const json = events.filter((e) => e.delta?.type === 'input_json_delta').map((e) => e.delta?.partial_json).join('');
     expect(JSON.parse(json)).toEqual({ command: 'echo 42 > answer.txt', description: 'write' });
 
     const got = up.requests[0];

@@ -10,6 +10,7 @@ import { upstreamsFromConfig, upstreamUrl } from '../../../src/gateway/upstreams
 import { gatewayForRun } from '../../../src/gateway/index.ts';
 import { startUpstreamServer } from '../../support/upstream-server.ts';
 import { anthropic, trialSink } from './helpers.ts';
+import { defined } from '../../support/defined.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'benchrig-gw-cfg-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -48,7 +49,7 @@ describe('upstreamsFromConfig', () => {
   });
 
   it('routes join base_url and keep the query string', () => {
-    const u = upstreamsFromConfig({ ...llm, anthropic: { base_url: 'http://127.0.0.1:5/v1/' } }).messages!;
+    const u = defined(upstreamsFromConfig({ ...llm, anthropic: { base_url: 'http://127.0.0.1:5/v1/' } }).messages);
     expect(upstreamUrl(u, '/messages', '?beta=true').href).toBe('http://127.0.0.1:5/v1/messages?beta=true');
   });
 });

@@ -24,7 +24,7 @@ describe('perf suite (tiny)', () => {
     }
     for (const mode of ['threads', 'processes']) expect(Number.isFinite(saved.scaling_efficiency[mode]), mode).toBe(true);
     expect(Object.keys(saved.rows).sort()).toEqual(Object.keys(TARGETS).sort());
-    for (const [key, row] of Object.entries(saved.rows) as [string, any][]) {
+    for (const [key, row] of Object.entries(saved.rows as Record<string, { raw: object; met: unknown }>)) {
       expect(Object.keys(row.raw).length, key).toBeGreaterThan(0);
       expect(typeof row.met, key).toBe('boolean');
     }

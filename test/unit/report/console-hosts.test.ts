@@ -31,7 +31,7 @@ describe('formatSummary on a fleet', () => {
     const at = lines.indexOf('hosts');
     expect(at).toBeGreaterThan(0);
     expect(lines[at + 1]).toMatch(new RegExp(`^  ${LOCAL}\\s+trials 5\\s+infra errors 0\\s+cool-downs 0$`));
-    expect(lines[at + 2]).toMatch(/^  tcp:\/\/gpu-box-1:2376\s+trials 3\s+infra errors 2\s+cool-downs 1$/);
+    expect(lines[at + 2]).toMatch(/^ {2}tcp:\/\/gpu-box-1:2376\s+trials 3\s+infra errors 2\s+cool-downs 1$/);
     // the host names line up
     expect(lines[at + 1].indexOf('trials')).toBe(lines[at + 2].indexOf('trials'));
     // failures stand out in colour

@@ -57,7 +57,7 @@ describe('formatSummary', () => {
   it('an incomplete run: the missing share next to the pass rate, and the gate says incomplete', async () => {
     const rs = [trial('a', 'PASSED'), trial('b', 'PASSED'), trial('c', 'SANDBOX_ERROR'), trial('d', 'UNGRADABLE')];
     const text = formatSummary(await report(rs, { metric: 'pass_rate', threshold: 0.9 }), { color: false });
-    expect(text).toMatch(/pass rate  100\.0%.*\nmissing    2 of 4 trials without a verdict \(50\.0%\)/);
+    expect(text).toMatch(/pass rate {2}100\.0%.*\nmissing {4}2 of 4 trials without a verdict \(50\.0%\)/);
     expect(text).toContain('gate       FAILED incomplete: 2 of 4 trials without a verdict (pass_rate 1 >= 0.9)');
     expect(formatSummary(await report(undefined, { metric: 'pass_rate', threshold: 0.7 }), { color: false })).not.toContain('missing');
   });

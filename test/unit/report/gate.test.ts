@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateGate } from '../../../src/report/gate.ts';
 import { computeMetrics } from '../../../src/report/metrics.ts';
 import { trial } from './fixtures.ts';
+import { defined } from '../../support/defined.ts';
 
 const metrics = computeMetrics([trial('a', 'PASSED'), trial('b', 'PASSED'), trial('c', 'PASSED'), trial('d', 'FAILED')]).metrics; // pass_rate 0.75
 
@@ -34,7 +35,7 @@ describe('evaluateGate', () => {
 
   it('works on each gate metric', () => {
     for (const metric of ['pass_rate', 'pass_all_k', 'pass_at_k', 'mean_score']) {
-      expect(evaluateGate({ metric, threshold: 0.5 }, metrics)!.value).not.toBeNull();
+      expect(defined(evaluateGate({ metric, threshold: 0.5 }, metrics)).value).not.toBeNull();
     }
   });
 

@@ -9,6 +9,7 @@ import { formatHistory } from '../../../src/report/compare-console.ts';
 import { writeJsonAtomic } from '../../../src/report/write.ts';
 import type { TrialStatus } from '../../../src/types.ts';
 import { trial } from './fixtures.ts';
+import { defined } from '../../support/defined.ts';
 
 /** A run folder under `parent` named by its timestamp, with run.json and (unless `noReport`) a report. */
 async function makeRun(parent: string, name: string, version: string, statuses: TrialStatus[], opts: { noReport?: boolean } = {}) {
@@ -48,12 +49,13 @@ describe('history', () => {
     expect(rows.map((r) => r.version_changed)).toEqual([false, true, false, false]);
     expect(rows[0].gate).toMatchObject({ passed: true, value: 0.75 });
     expect(rows[2].gate).toMatchObject({ passed: false });
-    expect(rows[0].pass_rate_ci95![0]).toBeGreaterThan(0);
+    expect(defined(rows[0].pass_rate_ci95)[0]).toBeGreaterThan(0);
     expect(rows[2].note).toMatch(/answered nothing/);
     expect(rows[3]).toMatchObject({ status: 'running', trials: null, note: 'no evaluation_report.json' });
     const text = formatHistory(parent, rows, { color: false });
     expect(text).toMatch(/2024010-2\s+v2 \*/);
     expect(text).toMatch(/75\.0% \(\d+\.\d%–\d+\.\d%\)/);
+    // eslint-disable-next-line no-control-regex -- no ANSI escape (ESC, a control character) in a file
     expect(text).not.toMatch(/\u001b\[/);
   });
 

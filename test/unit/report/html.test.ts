@@ -4,14 +4,15 @@ import { buildReport } from '../../../src/report/aggregate.ts';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clipFor, escapeHtml, pageTrial, renderHtmlReport, REPORT_CSP, scriptJson, writeHtmlReport } from '../../../src/report/html.ts';
+import { clipFor, escapeHtml, pageTrial, renderHtmlReport, REPORT_CSP, writeHtmlReport } from '../../../src/report/html.ts';
 import { REPORT_CSS, REPORT_JS } from '../../../src/report/html-assets.ts';
 import type { TrialResult } from '../../../src/types.ts';
 import { trial } from './fixtures.ts';
+import { defined } from '../../support/defined.ts';
 
 const HOSTILE = '</script><script>alert(1)</script><img src=x onerror=alert(1)>\u2028&amp;';
 
-async function page(results: TrialResult[], comparison: unknown = null) {
+async function page(results: TrialResult[], comparison: Record<string, unknown> | null = null) {
   const report = await buildReport({
     benchmark: { name: `bench ${HOSTILE}`, version: 'v1', n_samples: results.length },
     agent: { id: 'agent', name: 'agent' },
@@ -20,20 +21,24 @@ async function page(results: TrialResult[], comparison: unknown = null) {
     blocksAreSuccess: false,
     results,
   });
-  return renderHtmlReport({ ...report, comparison } as typeof report, results);
+  return renderHtmlReport({ ...report, comparison }, results);
 }
 
+/** What these tests read of a trial as the page embeds it. */
+type PageTrial = { response: string; events: { type: string; message: string }[]; cut: string | null };
+
 /** The embedded data block, read back as the page's script reads it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the page's data, read as loosely as its script reads it
 function embedded(html: string): any {
   const m = /<script type="application\/json" id="benchrig-data">([\s\S]*?)<\/script>/.exec(html);
-  return JSON.parse(m![1]);
+  return JSON.parse(defined(m)[1]);
 }
 
 describe('report.html', () => {
   it('embeds the trials as JSON no value can break out of, and reads back unchanged', async () => {
     const r = trial('x', 'FAILED', { task_id: HOSTILE, response: HOSTILE, checks: [{ name: HOSTILE, type: 'exact', passed: false, score: 0, reason: HOSTILE }] });
     const html = await page([r]);
-    const block = /<script type="application\/json" id="benchrig-data">([\s\S]*?)<\/script>/.exec(html)![1];
+    const block = defined(/<script type="application\/json" id="benchrig-data">([\s\S]*?)<\/script>/.exec(html))[1];
     expect(block).not.toMatch(/[<>&\u2028\u2029]/);
     const data = embedded(html);
     expect(data.trials[0].response).toBe(HOSTILE);
@@ -54,22 +59,23 @@ describe('report.html', () => {
     expect(html).toContain(`<script>${REPORT_JS}</script>`);
     expect(html).not.toMatch(/\b(src|href)="(https?:)?\/\//);
     expect(REPORT_JS).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(/);
+    // eslint-disable-next-line no-control-regex -- all of ASCII, control characters included
     expect(REPORT_JS).toMatch(/^[\x00-\x7f]*$/);
   });
 
   it('cuts huge values keeping head and tail, and says how much', () => {
     const huge = `HEAD${'x'.repeat(1_000_000)}TAIL`;
     const events = Array.from({ length: 5000 }, (_, i) => ({ step: i + 1, ts: i, type: 'log' as const, level: 'info' as const, message: `line ${i}` }));
-    const t = pageTrial(trial('a', 'PASSED', { response: huge, events }), clipFor(10_000)) as any;
+    const t = pageTrial(trial('a', 'PASSED', { response: huge, events }), clipFor(10_000)) as PageTrial;
     expect(t.response.length).toBeLessThan(10_000);
     expect(t.response.startsWith('HEAD')).toBe(true);
     expect(t.response.endsWith('TAIL')).toBe(true);
     expect(t.response).toMatch(/\[\d+ characters cut\]/);
     expect(t.events.length).toBeLessThan(100);
-    expect(t.events.some((e: any) => e.type === 'cut' && /\d+ events cut/.test(e.message))).toBe(true);
-    expect(t.events.at(-1).message).toBe('line 4999');
+    expect(t.events.some((e) => e.type === 'cut' && /\d+ events cut/.test(e.message))).toBe(true);
+    expect(t.events.at(-1)?.message).toBe('line 4999');
     expect(t.cut).toMatch(/shortened the trial by \d+ characters and \d+ events/);
-    const small = pageTrial(trial('a', 'PASSED', { response: 'short' }), clipFor(10)) as any;
+    const small = pageTrial(trial('a', 'PASSED', { response: 'short' }), clipFor(10)) as PageTrial;
     expect([small.response, small.cut]).toEqual(['short', null]);
   });
 

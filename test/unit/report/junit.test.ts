@@ -3,6 +3,7 @@ import { buildReport } from '../../../src/report/aggregate.ts';
 import { formatJunit, xmlEscape } from '../../../src/report/junit.ts';
 import type { TrialResult } from '../../../src/types.ts';
 import { trial } from './fixtures.ts';
+import { defined } from '../../support/defined.ts';
 
 interface XmlNode {
   name: string;
@@ -17,7 +18,7 @@ const decode = (s: string) =>
 
 /** A strict little XML 1.0 reader: balanced tags, quoted attributes, known entities, no forbidden characters. */
 function parseXml(xml: string): XmlNode {
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- XML 1.0 forbids these control characters: matching them is the point
   if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/.test(xml)) throw new Error('forbidden character');
   let s = xml.replace(/^<\?xml [^?]*\?>\s*/, '');
   const bad = /&(?!(amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/;
@@ -30,7 +31,7 @@ function parseXml(xml: string): XmlNode {
       if (!m) throw new Error(`malformed tag at: ${s.slice(0, 40)}`);
       const [all, close, name, attrText, selfClose] = m;
       if (close) {
-        const top = stack.pop()!;
+        const top = defined(stack.pop());
         if (top.name !== name) throw new Error(`</${name}> closes <${top.name}>`);
       } else {
         const attrs: Record<string, string> = {};

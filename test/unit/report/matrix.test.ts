@@ -4,6 +4,7 @@ import { buildMatrix } from '../../../src/report/matrix.ts';
 import { pairedDifference, t975 } from '../../../src/report/paired.ts';
 import type { TrialResult, TrialStatus } from '../../../src/types.ts';
 import { trial } from './fixtures.ts';
+import { defined } from '../../support/defined.ts';
 
 async function run(agent: string, list: Array<[string, TrialStatus, string?]>) {
   const results: TrialResult[] = list.map(([sample, status, hash], i) =>
@@ -22,11 +23,11 @@ describe('the tasks x runs matrix', () => {
     const b = await run('b', [['p', 'FAILED'], ['q-renamed', 'PASSED', 'hash-q'], ['r', 'PASSED'], ['new', 'PASSED']]);
     const c = await run('c', [['p', 'PASSED'], ['q', 'FAILED'], ['r', 'SANDBOX_ERROR']]);
     const m = buildMatrix([a, b, c]);
-    const row = (id: string) => m.rows.find((r) => r.sample_id === id)!;
+    const row = (id: string) => defined(m.rows.find((r) => r.sample_id === id));
     expect(m.rows.map((r) => r.sample_id)).toEqual(['p', 'q', 'r', 's', 'new']);
     expect(row('q').names).toEqual(['q', 'q-renamed']);
     expect(row('q').cells.map((x) => x?.state ?? 'absent')).toEqual(['failing', 'passing', 'failing']);
-    expect(row('q').cells[1]!.task_ids).toEqual(['q-renamed-t1']);
+    expect(defined(row('q').cells[1]).task_ids).toEqual(['q-renamed-t1']);
     expect(row('p').cells.map((x) => x?.state)).toEqual(['passing', 'failing', 'passing']);
     expect(row('r').cells.map((x) => x?.state)).toEqual(['passing', 'passing', 'not_graded']);
     expect(row('s').cells.map((x) => x?.state ?? 'absent')).toEqual(['unanswered', 'absent', 'absent']);
@@ -37,8 +38,8 @@ describe('the tasks x runs matrix', () => {
     expect(m.runs.map((r) => r.label)).toEqual(['a', 'b', 'c']);
     // b against a: p, q, r are graded in both (s and new are each in one run only)
     expect(m.diffs[0]).toBeNull();
-    expect(m.diffs[1]!.n).toBe(3);
-    expect(m.diffs[1]!.diff).toBeCloseTo((-1 + 1 + 0) / 3, 12);
+    expect(defined(m.diffs[1]).n).toBe(3);
+    expect(defined(m.diffs[1]).diff).toBeCloseTo((-1 + 1 + 0) / 3, 12);
   });
 
   it('labels runs of one agent apart by start time', async () => {
@@ -57,9 +58,9 @@ describe('paired difference of pass rates', () => {
     expect(d.diff).toBeCloseTo(0.125, 12);
     const sd = Math.sqrt((0.875 ** 2 + 2 * 0.125 ** 2 + 0.625 ** 2) / 3);
     const half = 3.182 * sd / 2;
-    expect(d.ci95![0]).toBeCloseTo(0.125 - half, 10);
+    expect(defined(d.ci95)[0]).toBeCloseTo(0.125 - half, 10);
     expect(0.125 + half).toBeGreaterThan(1);
-    expect(d.ci95![1]).toBe(1); // clamped: a difference of two rates never exceeds 1
+    expect(defined(d.ci95)[1]).toBe(1); // clamped: a difference of two rates never exceeds 1
     expect([d.baseline_rate, d.current_rate]).toEqual([0.5, 0.625]);
   });
 

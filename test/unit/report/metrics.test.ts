@@ -3,6 +3,7 @@ import { computeMetrics, MetricsAccumulator } from '../../../src/report/metrics.
 import { Z95 } from '../../../src/report/stats.ts';
 import type { TrialResult } from '../../../src/types.ts';
 import { trial, trials } from './fixtures.ts';
+import { defined } from '../../support/defined.ts';
 
 describe('metrics: gradable and ungradable', () => {
   it('a run of only AGENT_ERROR trials: pass_rate 0.0, agent_error_rate 1.0', () => {
@@ -14,8 +15,8 @@ describe('metrics: gradable and ungradable', () => {
     expect(m.pass_at_k).toBe(0);
     expect(m.pass_at).toEqual({ 1: 0, 2: 0 });
     const z2 = Z95 * Z95;
-    expect(m.pass_rate_ci95![0]).toBe(0);
-    expect(m.pass_rate_ci95![1]).toBeCloseTo(z2 / (3 + z2), 12);
+    expect(defined(m.pass_rate_ci95)[0]).toBe(0);
+    expect(defined(m.pass_rate_ci95)[1]).toBeCloseTo(z2 / (3 + z2), 12);
   });
 
   it('nothing gradable: pass_rate and friends are null, never 0', () => {

@@ -5,6 +5,7 @@ import { buildReport } from '../../../src/report/aggregate.ts';
 import { assertFile, FILE_SCHEMAS, jsonSchemas, reportFileSchema, resultFileSchema } from '../../../src/report/schema.ts';
 import { REPO } from '../../support/cli.ts';
 import { trial } from './fixtures.ts';
+import type { TrialResult } from '../../../src/types.ts';
 
 describe('JSON Schemas', () => {
   it('the committed schemas/ files are exactly what the zod definitions generate (npm run schemas)', () => {
@@ -18,7 +19,7 @@ describe('JSON Schemas', () => {
 
   it('ships schemas/ in the package and documents schema_version and the required keys', () => {
     expect(JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).files).toContain('schemas');
-    const s = jsonSchemas() as Record<string, any>;
+    const s = jsonSchemas() as Record<string, { required?: string[]; properties: Record<string, { const?: unknown }> }>;
     expect(s['result.schema.json'].required).toEqual(expect.arrayContaining(['schema_version', 'task_id', 'status', 'checks', 'events', 'metadata']));
     expect(s['evaluation_report.schema.json'].required).toEqual(
       expect.arrayContaining(['schema_version', 'benchmark', 'agent', 'run', 'metrics', 'checks', 'tasks', 'gate', 'comparison', 'top_failures', 'top_successes']),
@@ -41,14 +42,14 @@ describe('assertFile', () => {
 
   it('names the file and the wrong key', () => {
     const bad = trial('a', 'PASSED');
-    (bad.metadata.tokens as any).input = 'many';
+    (bad.metadata.tokens as unknown as Record<string, unknown>).input = 'many';
     expect(() => assertFile(resultFileSchema, bad, 'results/a.json')).toThrow('results/a.json: key metadata.tokens.input: expected number, got string');
-    const missing: any = trial('a', 'PASSED');
+    const missing: Partial<TrialResult> = trial('a', 'PASSED');
     delete missing.status;
     expect(() => assertFile(resultFileSchema, missing, 'results/a.json')).toThrow('results/a.json: key status: missing');
     const wrongStatus = { ...trial('a', 'PASSED'), status: 'WON' };
     expect(() => assertFile(resultFileSchema, wrongStatus, 'results/a.json')).toThrow(/key status: expected one of/);
-    const event: any = trial('a', 'PASSED', { events: [{ step: 1, ts: 0, type: 'user_message', content: 'x' }, { step: 'two', ts: 0, type: 'log' } as any] });
+    const event = trial('a', 'PASSED', { events: [{ step: 1, ts: 0, type: 'user_message', content: 'x' }, { step: 'two', ts: 0, type: 'log' } as unknown as TrialResult['events'][number]] });
     expect(() => assertFile(resultFileSchema, event, 'results/a.json')).toThrow('key events[1].step: expected number, got string');
   });
 

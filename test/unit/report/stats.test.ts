@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { passAtK, passHatK, percentile, ratio, wilson, Z95 } from '../../../src/report/stats.ts';
+import { defined } from '../../support/defined.ts';
 
 /** Every k-subset of {0..n-1}. */
 function* subsets(n: number, k: number, start = 0, acc: number[] = []): Generator<number[]> {
@@ -52,20 +53,20 @@ describe('pass@k and pass^k', () => {
 
 describe('wilson', () => {
   it('known intervals', () => {
-    const [lo, hi] = wilson(8, 10)!;
+    const [lo, hi] = defined(wilson(8, 10));
     expect(lo).toBeCloseTo(0.4902, 4);
     expect(hi).toBeCloseTo(0.9433, 4);
-    const [lo2, hi2] = wilson(50, 100)!;
+    const [lo2, hi2] = defined(wilson(50, 100));
     expect(lo2).toBeCloseTo(0.4038, 4);
     expect(hi2).toBeCloseTo(0.5962, 4);
   });
 
   it('at p = 0 and p = 1: [0, z²/(n+z²)] and its mirror', () => {
     const z2 = Z95 * Z95;
-    expect(wilson(0, 3)![0]).toBe(0);
-    expect(wilson(0, 3)![1]).toBeCloseTo(z2 / (3 + z2), 12);
-    expect(wilson(3, 3)![0]).toBeCloseTo(3 / (3 + z2), 12);
-    expect(wilson(3, 3)![1]).toBe(1);
+    expect(defined(wilson(0, 3))[0]).toBe(0);
+    expect(defined(wilson(0, 3))[1]).toBeCloseTo(z2 / (3 + z2), 12);
+    expect(defined(wilson(3, 3))[0]).toBeCloseTo(3 / (3 + z2), 12);
+    expect(defined(wilson(3, 3))[1]).toBe(1);
   });
 
   it('is null without trials', () => {

@@ -5,6 +5,7 @@ import { startRunTrace, startTrialSpans } from '../../../src/telemetry/spans.ts'
 import type { RunContext, TrialInput } from '../../../src/trial/types.ts';
 import type { TrajectoryEvent, TrialResult } from '../../../src/types.ts';
 import { startCollector, type CollectedSpan, type Collector } from '../../support/collector.ts';
+import { defined } from '../../support/defined.ts';
 
 const KEYS = { publicKey: 'pk-unit', secretKey: 'sk-unit' };
 let collector: Collector;
@@ -34,7 +35,7 @@ describe('the trial span tree', () => {
   let traceIds: (string | null)[] = [];
 
   beforeAll(async () => {
-    const trace = (await startRunTrace({ exporters: ['otlp', 'langfuse'] }, { 'benchrig.run.id': 'run-1' }))!;
+    const trace = defined((await startRunTrace({ exporters: ['otlp', 'langfuse'] }, { 'benchrig.run.id': 'run-1' })));
     const traced = trace.carry(run);
 
     // 1: two turns, the simulated user's model in between, tools answered out of order, a judge.
@@ -129,7 +130,7 @@ describe('the trial span tree', () => {
     expect(b.attributes).toMatchObject({ 'benchrig.status': 'TIMEOUT', 'benchrig.error.kind': 'timeout', 'benchrig.stop_reason': 'timeout' });
     expect(b.attributes['benchrig.score']).toBeUndefined();
     expect(b.events.find((e) => e.name === 'exception')?.attributes['exception.message']).toMatch(/trial_timeout_s/);
-    const turn = kids(b).find((s) => s.name === 'agent.turn')!;
+    const turn = defined(kids(b).find((s) => s.name === 'agent.turn'));
     expect(turn.status.code).toBe(2);
     expect(kids(turn).map((s) => [s.name, s.status.code])).toEqual([['tool.exec', 2]]);
   });
