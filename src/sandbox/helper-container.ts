@@ -46,7 +46,10 @@ export async function withHelperContainer<T>(client: Docker, spec: HelperSpec, u
 /** Whether `path` exists in a container (through the archive API: nothing runs). */
 export async function pathExists(container: Docker.Container, path: string): Promise<boolean> {
   try {
-    await withDeadline(container.infoArchive({ path }), DEFAULT_DEADLINE_MS, `stat ${path}`);
+    // Not infoArchive: dockerode leaves its HEAD answer's socket open, which would hold the process.
+    // The archive's stream is dropped unread: only whether it is there matters.
+    const archive = await withDeadline(container.getArchive({ path }), DEFAULT_DEADLINE_MS, `stat ${path}`);
+    (archive as NodeJS.ReadableStream & { destroy(): void }).destroy();
     return true;
   } catch (err) {
     if (statusOf(err) === 404) return false;
