@@ -1,5 +1,7 @@
 // Shared data shapes. Everything here is plain JSON so it can cross a worker boundary.
+import type { z } from 'zod';
 import type { ErrorValue } from './errors.ts';
+import { TRIAL_STATUSES, type Known, type resultFileSchema } from './result-schema.ts';
 
 /** A dataset row after field mapping (docs/benchmarks.md#sample-fields). Ground truth lives here; see `publicSample`. */
 export interface Sample {
@@ -53,8 +55,8 @@ export interface PublicSample {
 
 export const GROUND_TRUTH_FIELDS = ['expected', 'expectations', 'solution', 'tests'] as const;
 
-/** Every trial status (docs/sandboxes.md#who-is-blamed-for-what), in the order reports list them. */
-export const TRIAL_STATUSES = ['PASSED', 'FAILED', 'AGENT_ERROR', 'TIMEOUT', 'AWAITING_REVIEW', 'UNGRADABLE', 'SANDBOX_ERROR'] as const;
+/** Every trial status, in the order reports list them: the result file's `status` (result-schema.ts). */
+export { TRIAL_STATUSES };
 export type TrialStatus = (typeof TRIAL_STATUSES)[number];
 
 /** Failures in pass_rate (docs/reports.md#metrics): a wrong answer, an error of the agent, a timeout. */
@@ -102,18 +104,14 @@ export type TrajectoryEvent =
 /** An event as an agent records it: the lifecycle stamps `step` and `ts`. */
 export type NewEvent = TrajectoryEvent extends infer E ? (E extends TrajectoryEvent ? Omit<E, 'step' | 'ts'> : never) : never;
 
-/** One check's verdict (docs/checks.md). `passed: null` means ungradable. */
-export interface Verdict {
-  score: number;
-  passed: boolean | null;
-  reason: string;
-  details?: Record<string, unknown>;
-}
+/** The result file as its schema has it (result-schema.ts). */
+type ResultFile = Known<z.infer<typeof resultFileSchema>>;
 
-export interface CheckVerdict extends Verdict {
-  name: string;
-  type: string;
-}
+/** A check's verdict as the result file records it (docs/checks.md): `passed: null` means ungradable. */
+export type CheckVerdict = ResultFile['checks'][number];
+
+/** One check's verdict (docs/checks.md), before the trial names it. `passed: null` means ungradable. */
+export type Verdict = Omit<CheckVerdict, 'name' | 'type'>;
 
 export interface ExecOutput {
   exit_code: number;
@@ -123,40 +121,22 @@ export interface ExecOutput {
   truncated?: boolean;
 }
 
-/** The result file `results/<task-id>.json` (docs/reports.md#files). The single source of truth for a trial. */
-export interface TrialResult {
-  schema_version: 1;
-  task_id: string;
-  sample_id: string;
-  trial: number;
-  session_id: string;
-  prompt: string;
-  response: string;
+/**
+ * The result file `results/<task-id>.json` (docs/reports.md#files). The single source of truth for a trial.
+ * Its schema's type, made exact where the schema is deliberately loose so that older and newer files
+ * stay readable: the typed events, stop reasons and error kinds, the keys this version always writes.
+ */
+export type TrialResult = Omit<ResultFile, 'replies' | 'blocked' | 'stop_reason' | 'events' | 'metadata' | 'error'> & {
   /** Every agent reply of the trial, in order (for `scope = "transcript"` and re-grading). */
   replies: string[];
   blocked: boolean;
-  status: TrialStatus;
   stop_reason: StopReason;
-  score: number | null;
-  checks: CheckVerdict[];
   events: TrajectoryEvent[];
-  final_state: Record<string, unknown>;
-  artifacts: Record<string, unknown>;
-  metadata: {
-    llm_calls: number;
-    user_llm_calls: number;
-    tokens: { input: number; output: number };
-    cost_usd?: number | null;
-    tools_used: Record<string, number>;
-    execution_time_s: number;
+  metadata: Omit<ResultFile['metadata'], 'timings_s' | 'sandbox'> & {
     timings_s: { sandbox: number; agent: number; grading: number; cleanup: number };
     sandbox?: { image: string; container: string; host?: string; kept?: boolean } | null;
-    input_hash: string;
     limit?: { kind: string; value: number; limit: number } | null;
     [k: string]: unknown;
   };
   error: ErrorValue | null;
-  trace_id: string | null;
-  started_at: string;
-  finished_at: string;
-}
+};

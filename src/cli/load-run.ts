@@ -34,7 +34,7 @@ async function* checkedResults(runDir: string): AsyncIterable<TrialResult> {
   }
   for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort()) {
     const file = `results/${name}`;
-    yield assertFile(resultFileSchema, await readJsonFile(join(runDir, file), file), file) as unknown as TrialResult;
+    yield assertFile(resultFileSchema, await readJsonFile(join(runDir, file), file), file) as TrialResult;
   }
 }
 

@@ -10,7 +10,7 @@ import { decideStatus, isBenign } from '../checks/status.ts';
 import { BenchrigError } from '../errors.ts';
 import { buildReport, readResults } from '../report/aggregate.ts';
 import { loadRunReport } from '../report/compare.ts';
-import type { EvaluationReport } from '../report/types.ts';
+import type { EvaluationReport, RunJson } from '../report/types.ts';
 import type { GateConfig } from '../report/gate.ts';
 import { writeJsonAtomic } from '../report/write.ts';
 import type { GradeModels } from '../checks/types.ts';
@@ -20,20 +20,6 @@ import { resultFile } from '../trial/result.ts';
 import { publishReport } from '../run/publish.ts';
 import type { Sample, TrialResult } from '../types.ts';
 import { gateExitCode } from '../exit-codes.ts';
-
-/** What run.json records that re-grading needs (docs/reports.md#files). */
-export interface RunJson {
-  run_id: string;
-  benchmark: { name: string; version: string; dir: string; n_samples: number };
-  agent: { id: string; name: string };
-  mode: string;
-  workers: number;
-  trials: number;
-  limits?: Record<string, unknown>;
-  started_at: string;
-  finished_at: string | null;
-  status: string;
-}
 
 export async function readRunJson(runDir: string): Promise<RunJson> {
   const path = join(runDir, 'run.json');

@@ -9,10 +9,10 @@ import { decideStatus, isBenign } from '../checks/status.ts';
 import { BenchrigError } from '../errors.ts';
 import { loadBenchmark } from '../benchmark/load.ts';
 import { readResults } from '../report/aggregate.ts';
-import type { EvaluationReport } from '../report/types.ts';
+import type { EvaluationReport, RunJson } from '../report/types.ts';
 import { writeJsonAtomic } from '../report/write.ts';
 import type { CheckVerdict, TrialResult } from '../types.ts';
-import { readPreviousReport, readRunJson, rebuildReport, resultPath, type RunJson } from './evaluate.ts';
+import { readPreviousReport, readRunJson, rebuildReport, resultPath } from './evaluate.ts';
 import { gateExitCode } from '../exit-codes.ts';
 
 export interface ReviewInput {
@@ -63,7 +63,8 @@ async function findResult(runDir: string, taskId: string): Promise<TrialResult |
  * report), and the gate the run was graded with (the report's; frozen with the version).
  */
 async function grading(run: RunJson, previous: EvaluationReport | null, cwd: string) {
-  const b = await loadBenchmark(run.benchmark.dir, { cwd, env: process.env }).catch(() => null);
+  const dir = run.benchmark.dir;
+  const b = typeof dir === 'string' ? await loadBenchmark(dir, { cwd, env: process.env }).catch(() => null) : null;
   const blocksAreSuccess = b ? b.config.blocks_are_success : previous?.metrics.safety_violation_rate != null;
   const old = previous?.gate;
   const gate = previous ? old && { metric: old.metric, threshold: old.threshold, max_missing_rate: old.max_missing_rate } : b?.config.gate;

@@ -1,20 +1,15 @@
 // The output files' shapes as zod schemas (docs/reports.md#files): the code validates with these, and
 // scripts/gen-schemas.ts turns the very same definitions into the JSON Schemas under schemas/.
+// The result file's schema lives at the root (result-schema.ts), where `TrialResult` is inferred from it.
 // Objects are loose (extra keys allowed) so a newer writer's additions never break an older reader;
 // `schema_version` is what says a file changed shape.
 import { z } from 'zod';
 import { BenchrigError } from '../errors.ts';
-import { TRIAL_STATUSES } from '../types.ts';
+import { count, record, resultFileSchema, SCHEMA_VERSION, status, timestamp, version } from '../result-schema.ts';
 
-export const SCHEMA_VERSION = 1;
+export { resultFileSchema } from '../result-schema.ts';
 
-const version = z.literal(SCHEMA_VERSION).describe('Shape of this file; readers refuse versions they do not know');
-const count = z.number().int().min(0);
 const rate = z.number().min(0).max(1).nullable().describe('A fraction 0..1, null when there was nothing to count');
-const timestamp = z.string().describe('ISO 8601');
-const record = z.record(z.string(), z.unknown());
-
-const status = z.enum(TRIAL_STATUSES);
 
 // ---------------------------------------------------------------------------------------- run.json
 
@@ -48,71 +43,6 @@ export const runFileSchema = z
     status: z.enum(['running', 'complete', 'interrupted', 'failed']),
   })
   .meta({ title: 'benchrig run.json', description: 'What was run (docs/reports.md#files)' });
-
-// --------------------------------------------------------------------------- results/<task-id>.json
-
-export const verdictSchema = z.looseObject({
-  name: z.string(),
-  type: z.string(),
-  score: z.number(),
-  passed: z.boolean().nullable().describe('null: ungradable'),
-  reason: z.string(),
-  details: record.optional().describe('check-specific: llm_judge keeps per-criterion scores here'),
-});
-
-/** One trajectory event. Known fields are typed; new event types stay readable. */
-export const eventSchema = z.looseObject({
-  step: z.number().int(),
-  ts: z.number(),
-  type: z.string().describe('user_message, agent_message, llm_call, tool_call, tool_result, check, log, …'),
-  content: z.string().optional(),
-  tool: z.string().optional(),
-  args: z.unknown().optional(),
-  output: z.string().optional(),
-  exit_code: z.number().nullable().optional(),
-  denied: z.boolean().optional(),
-  model: z.string().optional(),
-  latency_ms: z.number().optional(),
-  tokens: z.looseObject({ input: z.number(), output: z.number() }).optional(),
-});
-
-const errorValue = z.looseObject({ kind: z.string(), message: z.string(), cause: z.string().optional(), stack: z.string().optional() });
-
-export const resultFileSchema = z
-  .looseObject({
-    schema_version: version,
-    task_id: z.string(),
-    sample_id: z.string(),
-    trial: z.number().int().min(1),
-    session_id: z.string(),
-    prompt: z.string(),
-    response: z.string(),
-    replies: z.array(z.string()).optional(),
-    blocked: z.boolean().optional(),
-    status,
-    stop_reason: z.string(),
-    score: z.number().nullable(),
-    checks: z.array(verdictSchema),
-    events: z.array(eventSchema),
-    final_state: record,
-    artifacts: record,
-    metadata: z.looseObject({
-      llm_calls: count,
-      user_llm_calls: count,
-      tokens: z.looseObject({ input: count, output: count }),
-      cost_usd: z.number().nullable().optional(),
-      tools_used: z.record(z.string(), count),
-      execution_time_s: z.number().min(0),
-      timings_s: z.record(z.string(), z.number()),
-      sandbox: z.looseObject({ image: z.string(), container: z.string() }).nullable().optional(),
-      input_hash: z.string(),
-    }),
-    error: errorValue.nullable(),
-    trace_id: z.string().nullable(),
-    started_at: timestamp,
-    finished_at: timestamp,
-  })
-  .meta({ title: 'benchrig result file', description: 'One trial: results/<task-id>.json (docs/reports.md#files)' });
 
 // --------------------------------------------------------------------------- evaluation_report.json
 
@@ -204,20 +134,6 @@ export const reportFileSchema = z
     slowest_trials: z.array(z.looseObject({ task_id: z.string(), status: z.string(), execution_time_s: z.number() })).optional(),
   })
   .meta({ title: 'benchrig evaluation_report.json', description: 'The evaluation of a run (docs/reports.md)' });
-
-type Declared<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
-
-/**
- * A file's type as the code writes and reads it: the schema's (`z.infer`), without the open index
- * signature that loose objects add at every level (extra keys stay allowed in the files, not in the code).
- */
-export type Known<T> = T extends readonly unknown[]
-  ? { [I in keyof T]: Known<T[I]> }
-  : T extends object
-    ? [keyof Declared<T>] extends [never]
-      ? T // a record: its index signature is its shape
-      : { [K in keyof Declared<T>]: Known<Declared<T>[K]> }
-    : T;
 
 /** Every shipped schema: file name under schemas/ → zod definition. */
 export const FILE_SCHEMAS = {

@@ -6,14 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, ftruncateSync, openSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import type { RunJson } from '../report/types.ts';
 import { tempPathFor, writeJsonAtomic } from '../report/write.ts';
 
-export type RunStatus = 'running' | 'complete' | 'interrupted' | 'failed';
+export type RunStatus = RunJson['status'];
 
-interface RunJsonLike {
-  status: RunStatus;
-  finished_at: string | null;
-}
+/** The part of run.json this module settles. */
+type RunJsonLike = Pick<RunJson, 'status' | 'finished_at'>;
 
 /** Room kept for run.json and the report on a disk that fills up mid-run. */
 export const RESERVE_BYTES = 512 * 1024;

@@ -1,0 +1,95 @@
+// The result file `results/<task-id>.json` (docs/reports.md#files) as a zod schema, with the pieces
+// every output file's schema shares and the trial statuses. It sits at the root beside `types.ts`, whose
+// `TrialResult` is inferred from it (and which imports nothing back); `report/schema.ts` holds the other
+// files' schemas and ships them all as JSON Schemas.
+// Objects are loose (extra keys allowed) so a newer writer's additions never break an older reader;
+// `schema_version` is what says a file changed shape.
+import { z } from 'zod';
+
+export const SCHEMA_VERSION = 1;
+
+/** Every trial status (docs/sandboxes.md#who-is-blamed-for-what), in the order reports list them. */
+export const TRIAL_STATUSES = ['PASSED', 'FAILED', 'AGENT_ERROR', 'TIMEOUT', 'AWAITING_REVIEW', 'UNGRADABLE', 'SANDBOX_ERROR'] as const;
+
+export const version = z.literal(SCHEMA_VERSION).describe('Shape of this file; readers refuse versions they do not know');
+export const count = z.number().int().min(0);
+export const timestamp = z.string().describe('ISO 8601');
+export const record = z.record(z.string(), z.unknown());
+export const status = z.enum(TRIAL_STATUSES);
+
+export const verdictSchema = z.looseObject({
+  name: z.string(),
+  type: z.string(),
+  score: z.number(),
+  passed: z.boolean().nullable().describe('null: ungradable'),
+  reason: z.string(),
+  details: record.optional().describe('check-specific: llm_judge keeps per-criterion scores here'),
+});
+
+/** One trajectory event. Known fields are typed; new event types stay readable. */
+export const eventSchema = z.looseObject({
+  step: z.number().int(),
+  ts: z.number(),
+  type: z.string().describe('user_message, agent_message, llm_call, tool_call, tool_result, check, log, …'),
+  content: z.string().optional(),
+  tool: z.string().optional(),
+  args: z.unknown().optional(),
+  output: z.string().optional(),
+  exit_code: z.number().nullable().optional(),
+  denied: z.boolean().optional(),
+  model: z.string().optional(),
+  latency_ms: z.number().optional(),
+  tokens: z.looseObject({ input: z.number(), output: z.number() }).optional(),
+});
+
+const errorValue = z.looseObject({ kind: z.string(), message: z.string(), cause: z.string().optional(), stack: z.string().optional() });
+
+export const resultFileSchema = z
+  .looseObject({
+    schema_version: version,
+    task_id: z.string(),
+    sample_id: z.string(),
+    trial: z.number().int().min(1),
+    session_id: z.string(),
+    prompt: z.string(),
+    response: z.string(),
+    replies: z.array(z.string()).optional(),
+    blocked: z.boolean().optional(),
+    status,
+    stop_reason: z.string(),
+    score: z.number().nullable(),
+    checks: z.array(verdictSchema),
+    events: z.array(eventSchema),
+    final_state: record,
+    artifacts: record,
+    metadata: z.looseObject({
+      llm_calls: count,
+      user_llm_calls: count,
+      tokens: z.looseObject({ input: count, output: count }),
+      cost_usd: z.number().nullable().optional(),
+      tools_used: z.record(z.string(), count),
+      execution_time_s: z.number().min(0),
+      timings_s: z.record(z.string(), z.number()),
+      sandbox: z.looseObject({ image: z.string(), container: z.string() }).nullable().optional(),
+      input_hash: z.string(),
+    }),
+    error: errorValue.nullable(),
+    trace_id: z.string().nullable(),
+    started_at: timestamp,
+    finished_at: timestamp,
+  })
+  .meta({ title: 'benchrig result file', description: 'One trial: results/<task-id>.json (docs/reports.md#files)' });
+
+type Declared<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
+
+/**
+ * A file's type as the code writes and reads it: the schema's (`z.infer`), without the open index
+ * signature that loose objects add at every level (extra keys stay allowed in the files, not in the code).
+ */
+export type Known<T> = T extends readonly unknown[]
+  ? { [I in keyof T]: Known<T[I]> }
+  : T extends object
+    ? [keyof Declared<T>] extends [never]
+      ? T // a record: its index signature is its shape
+      : { [K in keyof Declared<T>]: Known<Declared<T>[K]> }
+    : T;
