@@ -31,7 +31,8 @@ describe.skipIf(!ok)("a sandbox's health after a failure", () => {
     process.kill(State.Pid, 'SIGTERM'); // the daemon's shutdown stopping it
     const err = await sb.exec('true').then(() => null, (e: unknown) => e);
     expect(err).toBeInstanceOf(SandboxError);
-    expect((err as SandboxError).answered).toBe(true); // "container is not running", on the old connection
+    // Usually "container is not running", answered on the old connection; under load the kept-alive
+    // socket may be gone and the fresh one refused. Either way the daemon must not count as healthy.
     expect(await sb.health()).toMatchObject({ daemon: false, state: 'unknown', lost: 'the daemon does not answer' });
   });
 
