@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import type { TrialResult } from '../../src/types.ts';
 
 export const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const BIN = join(REPO, 'bin/benchrig.mjs');
@@ -39,7 +40,7 @@ export function onlyRunDir(output: string, agent: string, benchmark: string): st
 
 export const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 
-export function results(runDir: string): any[] {
+export function results(runDir: string): TrialResult[] {
   return readdirSync(join(runDir, 'results'))
     .filter((f) => f.endsWith('.json'))
     .map((f) => readJson(join(runDir, 'results', f)));
@@ -65,7 +66,7 @@ export async function startView(dir: string) {
   let out = '';
   const address = await new Promise<string>((ok, fail) => {
     const timer = setTimeout(() => fail(new Error(`no address printed: ${out}`)), 30_000);
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /http:\/\/127\.0\.0\.1:\d+\//.exec(out);
       if (m) {
