@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, readJson, results, runCli, tempDir } from '../support/cli.ts';
+import { defined } from '../support/defined.ts';
 
 const echo = join(FIXTURES, 'benchmarks/echo-local');
 const agent = (name: string) => join(FIXTURES, 'agents', `${name}.ts`);
@@ -123,9 +124,9 @@ describe('benchrig evaluate', () => {
     const again = await runCli(['evaluate', dir]);
     expect(again.stderr).toMatch(/warning: the benchmark's version is now [0-9a-f]{16}, the run was made with/);
     expect(again.stderr).toContain('1 result file(s) changed (d)');
-    const d = results(dir).find((x) => x.sample_id === 'd');
+    const d = defined(results(dir).find((x) => x.sample_id === 'd'));
     expect(d.status).toBe('PASSED');
-    expect(results(dir).find((x) => x.sample_id === 'c').status).toBe('AGENT_ERROR'); // errors keep their status
+    expect(defined(results(dir).find((x) => x.sample_id === 'c')).status).toBe('AGENT_ERROR'); // errors keep their status
     expect(report(dir).metrics.pass_rate).toBe(0.75);
     expect(readdirSync(join(dir, 'results')).every((f) => f.endsWith('.json'))).toBe(true);
   });
@@ -156,16 +157,16 @@ describe('benchrig review', () => {
     // pass_rate 1/1 meets the threshold, but b still has no verdict: the run is incomplete (docs/reports.md#metrics)
     expect(pass.code).toBe(1);
     expect(report(dir).gate).toMatchObject({ passed: false, value: 1, detail: 'incomplete: 1 of 2 trials without a verdict' });
-    const a = results(dir).find((x) => x.task_id === 'a');
+    const a = defined(results(dir).find((x) => x.task_id === 'a'));
     expect(a.status).toBe('PASSED');
-    const verdict = a.checks.find((v: any) => v.type === 'manual');
+    const verdict = a.checks.find((v) => v.type === 'manual');
     expect(verdict).toMatchObject({ passed: true, score: 1, details: { review: { passed: true, reason: 'polite and correct' } } });
-    expect(Date.parse(verdict.details.review.at)).not.toBeNaN();
+    expect(Date.parse((defined(defined(verdict).details).review as { at: string }).at)).not.toBeNaN();
     expect(report(dir).metrics).toMatchObject({ pass_rate: 1, n_gradable: 1, status_counts: { AWAITING_REVIEW: 1, PASSED: 1 } });
 
     const fail = await runCli(['review', dir, 'b', '--fail', '--reason', 'rude']);
     expect(fail.code).toBe(0); // 1/2 = 0.5 >= 0.5
-    expect(results(dir).find((x) => x.task_id === 'b').status).toBe('FAILED');
+    expect(defined(results(dir).find((x) => x.task_id === 'b')).status).toBe('FAILED');
     expect(report(dir).metrics.pass_rate).toBe(0.5);
 
     // a settled review survives a re-grade

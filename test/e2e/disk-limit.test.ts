@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
 import { benchrigContainers, requireDocker } from '../support/docker.ts';
 import { startDockerProxy, type DockerProxy } from '../support/docker-proxy.ts';
+import { defined } from '../support/defined.ts';
 
 const hasDocker = await requireDocker();
 const bench = join(FIXTURES, 'benchmarks/disk-bound');
@@ -51,7 +52,7 @@ describe.skipIf(!hasDocker)('[sandbox] disk', () => {
     const rs = bySample(dir);
     expect(Object.keys(rs).sort(), r.stderr).toEqual(['small', 'stream']);
     expectStoppedForDisk(rs.stream);
-    expect(rs.stream.metadata.sandbox.host).toBe(proxy.url);
+    expect(defined(rs.stream.metadata.sandbox).host).toBe(proxy.url);
     expect(rs.small.status, JSON.stringify(rs.small.error)).toBe('PASSED');
     expect(await benchrigContainers(runIdOf(dir))).toEqual([]);
   }, 120_000);

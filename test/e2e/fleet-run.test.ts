@@ -10,6 +10,7 @@ import { BIN, FIXTURES, REPO, onlyRunDir, readJson, results, runCli, tempDir } f
 import { pruneEnvImages } from '../../src/sandbox/prune.ts';
 import { requireDocker } from '../support/docker.ts';
 import { secondDockerd } from '../support/second-dockerd.ts';
+import { defined } from '../support/defined.ts';
 
 const hasDocker = await requireDocker();
 const second = hasDocker ? await secondDockerd() : null;
@@ -58,9 +59,9 @@ describe.skipIf(!second)('benchrig run on a fleet of Docker hosts', () => {
     expect(statuses(dirB)).toEqual(statuses(dirA));
     expect(Object.values(statuses(dirB))).toEqual(Array(8).fill('PASSED'));
     expect(b.code).toBe(a.code);
-    const hosts = results(dirB).map((r) => r.metadata.sandbox.host);
+    const hosts = results(dirB).map((r) => defined(r.metadata.sandbox).host);
     expect(new Set(hosts)).toEqual(new Set([LOCAL, second!.url]));
-    expect(results(dirA).every((r) => r.metadata.sandbox.host === undefined)).toBe(true);
+    expect(results(dirA).every((r) => defined(r.metadata.sandbox).host === undefined)).toBe(true);
     const report = readJson(join(dirB, 'evaluation_report.json'));
     expect(report.hosts[LOCAL].trials + report.hosts[second!.url].trials).toBe(8);
     expect(report.hosts[second!.url]).toMatchObject({ capacity: 2, infra_errors: 0 });
@@ -92,7 +93,7 @@ describe.skipIf(!second)('benchrig run on a fleet of Docker hosts', () => {
     const dir = onlyRunDir(out, 'sleepy', 'many-shell');
     expect(statuses(dir)).toEqual(Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`task-${i + 1}`, 'PASSED'])));
     expect(r.exitCode).toBe(0);
-    expect(results(dir).every((x) => x.metadata.sandbox.host === LOCAL || x.metadata.sandbox.host === second!.url)).toBe(true);
+    expect(results(dir).every((x) => defined(x.metadata.sandbox).host === LOCAL || defined(x.metadata.sandbox).host === second!.url)).toBe(true);
     const report = readJson(join(dir, 'evaluation_report.json'));
     expect(report.hosts[second!.url].cooldowns).toBeGreaterThanOrEqual(1);
     expect(String(r.stderr)).toContain(`Docker host ${second!.url} taken out of placement`);
@@ -148,7 +149,7 @@ describe.skipIf(!second)('benchrig run on a fleet of Docker hosts', () => {
       const r = await runCli(['run', bench, '--agent', 'oracle', '--mode', 'processes', '--workers', '2', '--output', out, '--config', fleetConfig()]);
       const dir = onlyRunDir(out, 'oracle', name);
       expect(statuses(dir), r.stderr).toEqual({ 'baked-1': 'PASSED', 'baked-2': 'PASSED', plain: 'PASSED' });
-      const tag = results(dir).find((x) => x.task_id === 'baked-1').metadata.sandbox.image as string;
+      const tag = defined(defined(results(dir).find((x) => x.task_id === 'baked-1')).metadata.sandbox).image;
       expect(tag).toMatch(new RegExp(`^benchrig-env/${name}:`));
       await docker().getImage(tag).inspect(); // on both hosts, whichever the trials were placed on
       await second!.client.getImage(tag).inspect();

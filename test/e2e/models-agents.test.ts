@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startAgentServer } from '../support/agent-server.ts';
 import { FIXTURES, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
 import { filesContaining, SECRET } from './models-helpers.ts';
+import { defined } from '../support/defined.ts';
 
 const local = join(FIXTURES, 'benchmarks/models-local');
 const outputs: string[] = [];
@@ -23,7 +24,7 @@ afterAll(() => {
 
 describe('http agent', () => {
   it('protocol=openai posts the whole conversation to <base>/chat/completions with the key as Bearer', async () => {
-    const server = await startAgentServer((req) => ({ content: answer(req.body.messages.at(-1).content) }));
+    const server = await startAgentServer((req) => ({ content: answer(defined(req.body.messages.at(-1)).content) }));
     try {
       const o = out();
       const r = await runCli(
@@ -96,7 +97,7 @@ describe('http agent', () => {
       expect(Date.now() - t0).toBeLessThan(30_000);
       const [res] = results(onlyRunDir(o, 'http', 'models-local'));
       expect(res.status).toBe('AGENT_ERROR');
-      expect(res.error.message).toBe(`http agent: POST ${server.url}/agent failed after 2 attempts: timed out after 0.5s`);
+      expect(defined(res.error).message).toBe(`http agent: POST ${server.url}/agent failed after 2 attempts: timed out after 0.5s`);
       expect(server.requests).toHaveLength(2);
     } finally {
       await server.close();
@@ -149,6 +150,6 @@ describe('replay agent', () => {
       { type: 'tool_result', tool: 'submit', output: 'submitted', id: 'c2' },
     ]);
     expect(res.capitals.status).toBe('AGENT_ERROR');
-    expect(res.capitals.error.message).toBe(`no prediction for sample capitals in ${file}`);
+    expect(defined(res.capitals.error).message).toBe(`no prediction for sample capitals in ${file}`);
   });
 });

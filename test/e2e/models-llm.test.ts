@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES, onlyRunDir, results, runCli, tempDir } from '../support/cli.ts';
 import { startModelServer } from '../support/model-server.ts';
 import { filesContaining, MODEL, modelEnv, SECRET } from './models-helpers.ts';
+import { defined } from '../support/defined.ts';
 
 const bench = (name: string) => join(FIXTURES, 'benchmarks', name);
 const outputs: string[] = [];
@@ -64,8 +65,8 @@ describe('models: client, retries and simulated users', () => {
       const r = await runCli(['run', bench('models-local'), '--agent', 'react', '--sample', 'greet', '--mode', 'single', '--output', o], { env: modelEnv(server.url), timeoutMs: 60_000 });
       const [res] = results(onlyRunDir(o, 'react', 'models-local'));
       expect(res.status, r.stderr).toBe('AGENT_ERROR');
-      expect(res.error.message).toMatch(/failed after 4 attempts/);
-      expect(res.error.message).toMatch(/ECONNRESET|socket hang up|connection/i);
+      expect(defined(res.error).message).toMatch(/failed after 4 attempts/);
+      expect(defined(res.error).message).toMatch(/ECONNRESET|socket hang up|connection/i);
       expect(server.requests).toHaveLength(4);
     } finally {
       await server.close();

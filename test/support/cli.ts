@@ -38,6 +38,9 @@ export function onlyRunDir(output: string, agent: string, benchmark: string): st
   return join(parent, runs[0]);
 }
 
+/** `artifacts.kept` of a result file: each kept folder's name and where it landed in the run folder (docs/reports.md#files). */
+export type KeptFolders = Record<string, string>;
+
 export const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 
 export function results(runDir: string): TrialResult[] {

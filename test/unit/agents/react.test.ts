@@ -8,6 +8,7 @@ import { createLlmClient } from '../../../src/llm/client.ts';
 import type { ExecResult, Sandbox } from '../../../src/sandbox/types.ts';
 import type { NewEvent } from '../../../src/types.ts';
 import { startModelServer, type ModelServer, type Script, type ScriptedToolCall } from '../../support/model-server.ts';
+import { defined } from '../../support/defined.ts';
 
 /** A sandbox in memory: `echo X` prints X, `big N` prints N characters, `fail` exits 2. */
 class FakeSandbox implements Sandbox {
@@ -161,7 +162,7 @@ describe('react agent', () => {
       { options: { max_tool_output_chars: '200' } },
     );
     await agent.respond('go');
-    const out: string = requests[1].body.messages.at(-1).content;
+    const out: string = defined(requests[1].body.messages.at(-1)).content;
     const full = 'exit_code: 0\nstdout:\n'.length + 5000;
     expect(out).toContain(`[... ${full - 200} chars truncated ...]`);
     expect(out.startsWith('exit_code: 0')).toBe(true);
