@@ -41,12 +41,13 @@ export function onlyRunDir(output: string, agent: string, benchmark: string): st
 /** `artifacts.kept` of a result file: each kept folder's name and where it landed in the run folder (docs/reports.md#files). */
 export type KeptFolders = Record<string, string>;
 
-export const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
+/** A JSON file, typed as the caller expects it (untyped without). */
+export const readJson = <T = ReturnType<typeof JSON.parse>>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
 
 export function results(runDir: string): TrialResult[] {
   return readdirSync(join(runDir, 'results'))
     .filter((f) => f.endsWith('.json'))
-    .map((f) => readJson(join(runDir, 'results', f)));
+    .map((f) => readJson<TrialResult>(join(runDir, 'results', f)));
 }
 
 /** Waits (up to 90 s) for a run under `out` to have saved at least `n` result files; its folder. */
