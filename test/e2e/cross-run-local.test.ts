@@ -46,8 +46,8 @@ describe('comparison across runs', () => {
     const third = runsOf(out, 'bot')[2];
     const c = report(third).comparison;
     expect(c.baseline.dir).toBe(good);
-    expect(c.regressions.map((t: any) => t.sample_id)).toEqual(['d']); // echo of "say cherry" lacks "grape"
-    expect(c.unanswered.map((t: any) => t.sample_id)).toEqual(['c']); // the crash agent throws on c
+    expect(c.regressions.map((t: { sample_id: string }) => t.sample_id)).toEqual(['d']); // echo of "say cherry" lacks "grape"
+    expect(c.unanswered.map((t: { sample_id: string }) => t.sample_id)).toEqual(['c']); // the crash agent throws on c
     expect(c.counts).toMatchObject({ regressions: 1, unanswered: 1, new_failures: 0, fixed: 0, persistent: 0, still_passing: 2 });
     expect(c.metrics.pass_rate).toEqual({ baseline: 1, current: 0.5, delta: -0.5 });
     expect(r.stdout).toMatch(/compared with/);
@@ -87,7 +87,7 @@ describe('comparison across runs', () => {
     const json = await runCli(['compare', before, after, '--json']);
     const c = JSON.parse(json.stdout);
     expect(c.versions_differ).toBe(true);
-    expect(c.regressions.map((t: any) => [t.before.sample_id, t.sample_id])).toEqual([['a', 'row-1']]);
+    expect(c.regressions.map((t: { before: { sample_id: string }; sample_id: string }) => [t.before.sample_id, t.sample_id])).toEqual([['a', 'row-1']]);
     expect(c.counts).toMatchObject({ regressions: 1, still_passing: 3, new_failures: 0, removed: 0 });
 
     const h = await runCli(['history', join(out, 'bot', 'echo-local')]);
@@ -97,7 +97,7 @@ describe('comparison across runs', () => {
     expect(lines[0]).toMatch(/100\.0% \(/);
     expect(lines[1]).toMatch(/\*.*75\.0% \(/); // version change marked
     const hj = JSON.parse((await runCli(['history', join(out, 'bot', 'echo-local'), '--json'])).stdout);
-    expect(hj.map((x: any) => x.version_changed)).toEqual([false, true]);
+    expect(hj.map((x: { version_changed: boolean }) => x.version_changed)).toEqual([false, true]);
   });
 });
 

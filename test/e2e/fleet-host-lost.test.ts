@@ -29,7 +29,7 @@ function fleetConfig(proxyUrl: string): string {
 /** The running sandboxes that requests through the proxy named (not the toolbox's helper containers). */
 async function sandboxesBehind(proxy: DockerProxy): Promise<{ id: string; pid: number }[]> {
   const all = await Promise.all(proxy.containers().map((id) => docker().getContainer(id).inspect().catch(() => null)));
-  return all.filter((c) => c?.State.Running && c.Config.Labels?.[LABEL.session]).map((c) => ({ id: c!.Id, pid: c!.State.Pid }));
+  return all.flatMap((c) => (c?.State.Running && c.Config.Labels?.[LABEL.session] ? [{ id: c.Id, pid: c.State.Pid }] : []));
 }
 
 describe.skipIf(!hasDocker)('a fleet host whose daemon shuts down mid-run', () => {

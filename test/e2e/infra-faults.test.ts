@@ -102,7 +102,7 @@ describe.skipIf(!hasDocker)('infrastructure faults', () => {
     try {
       // Another run's start-up sweep (tests run side by side) may remove the leftover first: then again.
       for (let attempt = 1; ; attempt++) {
-        const deadPid = spawnSync(process.execPath, ['-e', '0']).pid!;
+        const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
         const left = await docker().createContainer({
           Image: 'benchrig/busybox:1', Cmd: ['true'], HostConfig: { NetworkMode: 'none' },
           Labels: buildLabels({ runId: deadRun, sessionId: 'stuck', pid: deadPid, host: os.hostname() }),

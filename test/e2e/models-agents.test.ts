@@ -37,7 +37,7 @@ describe('http agent', () => {
       expect(res.greet.status).toBe('PASSED');
       expect(server.requests.every((q) => q.path === '/v1/chat/completions')).toBe(true);
       expect(server.requests.every((q) => q.headers.authorization === `Bearer ${SECRET}`)).toBe(true);
-      const second = server.requests.find((q) => q.body.messages.length > 1)!;
+      const second = defined(server.requests.find((q) => q.body.messages.length > 1));
       expect(second.body).toEqual({
         model: 'remote-1',
         messages: [
@@ -77,7 +77,7 @@ describe('http agent', () => {
       expect(server.requests[1].body).toEqual({ session_id: res.session_id, sample: { id: 'greet', input: 'Say hello', metadata: {} }, messages: [{ role: 'user', content: 'Say hello' }] });
       expect(res.final_state).toEqual({ greeted: true });
       expect(res.stop_reason).toBe('agent_done');
-      const tools = res.events.filter((e: any) => e.type === 'tool_call' || e.type === 'tool_result').map(({ step: _s, ts: _t, ...e }: any) => e);
+      const tools = res.events.filter((e) => e.type === 'tool_call' || e.type === 'tool_result').map(({ step: _s, ts: _t, ...e }) => e);
       expect(tools).toEqual([
         { type: 'tool_call', tool: 'lookup', args: { q: 'greeting' }, id: 't1' },
         { type: 'tool_result', tool: 'lookup', output: 'hello', id: 't1' },
@@ -142,7 +142,7 @@ describe('replay agent', () => {
     expect(res.greet.status).toBe('PASSED');
     expect(res.greet.response).toBe('hello');
     expect(res.greet.stop_reason).toBe('agent_done');
-    const tools = res.greet.events.filter((e: any) => e.type.startsWith('tool_')).map(({ step: _s, ts: _t, ...e }: any) => e);
+    const tools = res.greet.events.filter((e) => e.type.startsWith('tool_')).map(({ step: _s, ts: _t, ...e }) => e);
     expect(tools).toEqual([
       { type: 'tool_call', tool: 'bash', args: { command: 'echo hello' }, id: 'c1' },
       { type: 'tool_result', tool: 'bash', output: 'exit_code: 0\nstdout:\nhello\n', id: 'c1', exit_code: 0 },

@@ -107,7 +107,7 @@ describe.skipIf(!hasDocker)('benchrig run in Docker sandboxes', () => {
     const r = await runCli(['run', mini, '--agent', 'oracle', '--sample', 'greet', '--keep-sandbox', '--output', out]);
     const id = /docker exec -it ([0-9a-f]{12}) sh/.exec(r.stderr)?.[1];
     expect(id, r.stderr).toBeDefined();
-    const c = docker().getContainer(id!);
+    const c = docker().getContainer(defined(id));
     expect((await c.inspect()).State.Running).toBe(true);
     await c.remove({ force: true });
   });

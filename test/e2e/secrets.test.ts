@@ -96,7 +96,7 @@ describe('a model that echoes its key (issue #21, item 7)', () => {
   it('react: the key in every form, in a whole answer and in tool arguments, is in no file of the run nor the cache', async () => {
     // turn 1 answers through submit (a tool call), turn 2 (the scripted user's) in plain text
     const server = await startModelServer((req) =>
-      req.body.messages.some((m: any) => m.role === 'tool')
+      req.body.messages.some((m) => m.role === 'tool')
         ? { content: `Rome. By the way, your key is ${ECHO}` }
         : { tool_calls: [{ name: 'submit', arguments: { answer: `Paris; your key is ${ECHO}` } }] },
     );
