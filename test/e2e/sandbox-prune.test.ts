@@ -24,7 +24,7 @@ async function buildFrom(base: string, tag: string): Promise<void> {
   expect(output.filter((line) => line.error)).toEqual([]);
 }
 
-const imageId = (name: string) => docker().getImage(name).inspect().then((i) => i.Id, (err) => (err.statusCode === 404 ? null : Promise.reject(err)));
+const imageId = (name: string) => docker().getImage(name).inspect().then((i) => i.Id, (err: Error & { statusCode?: number }) => (err.statusCode === 404 ? null : Promise.reject(err)));
 
 describe.skipIf(!hasDocker)('benchrig sandbox prune', () => {
   const name = `prune-e2e-${process.pid}`;

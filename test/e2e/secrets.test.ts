@@ -24,7 +24,7 @@ beforeAll(async () => {
     seen.push(req.headers);
     req.resume().on('end', () => {
       res.writeHead(401, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: `bad session: cookie=${req.headers.cookie}; token ${req.headers['x-session']}` }));
+      res.end(JSON.stringify({ error: `bad session: cookie=${req.headers.cookie}; token ${String(req.headers['x-session'])}` }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
