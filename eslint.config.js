@@ -19,9 +19,6 @@ const nodeGlobals = Object.fromEntries(
 const notYetCleaned = [
   'src/trial/**', 'src/sandbox/**', 'src/pool/**', 'src/worker/**', 'src/run/**', 'src/agents/**',
   'src/cli/**', 'src/checks/reward.ts', 'src/report/assets/**',
-  'test/unit/trial/**', 'test/unit/sandbox/**', 'test/unit/pool/**', 'test/unit/worker/**', 'test/unit/run/**',
-  'test/unit/agents/**', 'test/unit/cli/**', 'test/integration/**', 'test/e2e/**', 'test/support/**',
-  'test/fixtures/agents/**', 'test/perf/**',
 ];
 
 export default tseslint.config(

@@ -11,6 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { docker } from '../../src/sandbox/client.ts';
 import { benchrigContainers, requireDocker } from '../support/docker.ts';
 import { BIN, FIXTURES, REPO, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
+import { defined } from '../support/defined.ts';
+import type { TrialResult } from '../../src/types.ts';
 
 const hasDocker = await requireDocker();
 const TIMEOUT_S = 4;
@@ -23,10 +25,10 @@ describe.skipIf(!hasDocker).each(['threads', 'processes'] as const)('benchrig ru
       '--mode', mode, '--workers', '2', '--trial-timeout', String(TIMEOUT_S), '--output', out, '--quiet',
     ], { timeoutMs: 120_000 });
     const dir = onlyRunDir(out, 'block-loop', 'pool-sandbox');
-    const byId: Record<string, any> = Object.fromEntries(results(dir).map((x) => [x.sample_id, x]));
+    const byId: Record<string, TrialResult> = Object.fromEntries(results(dir).map((x) => [x.sample_id, x]));
     const spin = byId.spin;
     expect(spin).toMatchObject({ status: 'TIMEOUT', stop_reason: 'timeout', error: { kind: 'timeout' } });
-    expect(spin.error.message).toMatch(/exceeded trial_timeout_s = 4 and its worker did not answer .*event loop was blocked/);
+    expect(defined(spin.error).message).toMatch(/exceeded trial_timeout_s = 4 and its worker did not answer .*event loop was blocked/);
     const seconds = (Date.parse(spin.finished_at) - Date.parse(spin.started_at)) / 1000;
     expect(seconds).toBeGreaterThanOrEqual(TIMEOUT_S);
     expect(seconds).toBeLessThan(TIMEOUT_S + 10);
@@ -58,7 +60,7 @@ describe.skipIf(!hasDocker).each([
     const dir = onlyRunDir(out, 'block-loop', 'pool-sandbox');
     const runJson = readJson(join(dir, 'run.json'));
     expect(runJson.mode).toBe('single');
-    const byId: Record<string, any> = Object.fromEntries(results(dir).map((x) => [x.sample_id, x]));
+    const byId: Record<string, TrialResult> = Object.fromEntries(results(dir).map((x) => [x.sample_id, x]));
     expect(byId.spin).toMatchObject({ status: 'TIMEOUT', stop_reason: 'timeout', error: { kind: 'timeout' } });
     const seconds = (Date.parse(byId.spin.finished_at) - Date.parse(byId.spin.started_at)) / 1000;
     expect(seconds).toBeGreaterThanOrEqual(TIMEOUT_S);

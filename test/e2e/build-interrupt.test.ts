@@ -64,7 +64,7 @@ describe.skipIf(!hasDocker)('Ctrl-C during an image build', () => {
 
 describe.skipIf(!hasDocker)('build folders left by a killed build', () => {
   const leftovers = (tmp: string) => {
-    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     for (const name of [`benchrig-build-${dead}-AbC123`, `benchrig-build-${process.pid}-LiVe42`]) mkdirSync(join(tmp, name, 'rootfs'), { recursive: true });
     return { dead: `benchrig-build-${dead}-AbC123`, live: `benchrig-build-${process.pid}-LiVe42` };
   };

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, readJson, results, runCli, tempDir } from '../support/cli.ts';
+import { defined } from '../support/defined.ts';
 
 const echo = join(FIXTURES, 'benchmarks/echo-local');
 const agent = (name: string) => join(FIXTURES, 'agents', `${name}.ts`);
@@ -45,8 +46,8 @@ describe('comparison across runs', () => {
     const third = runsOf(out, 'bot')[2];
     const c = report(third).comparison;
     expect(c.baseline.dir).toBe(good);
-    expect(c.regressions.map((t: any) => t.sample_id)).toEqual(['d']); // echo of "say cherry" lacks "grape"
-    expect(c.unanswered.map((t: any) => t.sample_id)).toEqual(['c']); // the crash agent throws on c
+    expect(c.regressions.map((t: { sample_id: string }) => t.sample_id)).toEqual(['d']); // echo of "say cherry" lacks "grape"
+    expect(c.unanswered.map((t: { sample_id: string }) => t.sample_id)).toEqual(['c']); // the crash agent throws on c
     expect(c.counts).toMatchObject({ regressions: 1, unanswered: 1, new_failures: 0, fixed: 0, persistent: 0, still_passing: 2 });
     expect(c.metrics.pass_rate).toEqual({ baseline: 1, current: 0.5, delta: -0.5 });
     expect(r.stdout).toMatch(/compared with/);
@@ -86,7 +87,7 @@ describe('comparison across runs', () => {
     const json = await runCli(['compare', before, after, '--json']);
     const c = JSON.parse(json.stdout);
     expect(c.versions_differ).toBe(true);
-    expect(c.regressions.map((t: any) => [t.before.sample_id, t.sample_id])).toEqual([['a', 'row-1']]);
+    expect(c.regressions.map((t: { before: { sample_id: string }; sample_id: string }) => [t.before.sample_id, t.sample_id])).toEqual([['a', 'row-1']]);
     expect(c.counts).toMatchObject({ regressions: 1, still_passing: 3, new_failures: 0, removed: 0 });
 
     const h = await runCli(['history', join(out, 'bot', 'echo-local')]);
@@ -96,7 +97,7 @@ describe('comparison across runs', () => {
     expect(lines[0]).toMatch(/100\.0% \(/);
     expect(lines[1]).toMatch(/\*.*75\.0% \(/); // version change marked
     const hj = JSON.parse((await runCli(['history', join(out, 'bot', 'echo-local'), '--json'])).stdout);
-    expect(hj.map((x: any) => x.version_changed)).toEqual([false, true]);
+    expect(hj.map((x: { version_changed: boolean }) => x.version_changed)).toEqual([false, true]);
   });
 });
 
@@ -123,9 +124,9 @@ describe('benchrig evaluate', () => {
     const again = await runCli(['evaluate', dir]);
     expect(again.stderr).toMatch(/warning: the benchmark's version is now [0-9a-f]{16}, the run was made with/);
     expect(again.stderr).toContain('1 result file(s) changed (d)');
-    const d = results(dir).find((x) => x.sample_id === 'd');
+    const d = defined(results(dir).find((x) => x.sample_id === 'd'));
     expect(d.status).toBe('PASSED');
-    expect(results(dir).find((x) => x.sample_id === 'c').status).toBe('AGENT_ERROR'); // errors keep their status
+    expect(defined(results(dir).find((x) => x.sample_id === 'c')).status).toBe('AGENT_ERROR'); // errors keep their status
     expect(report(dir).metrics.pass_rate).toBe(0.75);
     expect(readdirSync(join(dir, 'results')).every((f) => f.endsWith('.json'))).toBe(true);
   });
@@ -156,16 +157,16 @@ describe('benchrig review', () => {
     // pass_rate 1/1 meets the threshold, but b still has no verdict: the run is incomplete (docs/reports.md#metrics)
     expect(pass.code).toBe(1);
     expect(report(dir).gate).toMatchObject({ passed: false, value: 1, detail: 'incomplete: 1 of 2 trials without a verdict' });
-    const a = results(dir).find((x) => x.task_id === 'a');
+    const a = defined(results(dir).find((x) => x.task_id === 'a'));
     expect(a.status).toBe('PASSED');
-    const verdict = a.checks.find((v: any) => v.type === 'manual');
+    const verdict = a.checks.find((v) => v.type === 'manual');
     expect(verdict).toMatchObject({ passed: true, score: 1, details: { review: { passed: true, reason: 'polite and correct' } } });
-    expect(Date.parse(verdict.details.review.at)).not.toBeNaN();
+    expect(Date.parse((defined(defined(verdict).details).review as { at: string }).at)).not.toBeNaN();
     expect(report(dir).metrics).toMatchObject({ pass_rate: 1, n_gradable: 1, status_counts: { AWAITING_REVIEW: 1, PASSED: 1 } });
 
     const fail = await runCli(['review', dir, 'b', '--fail', '--reason', 'rude']);
     expect(fail.code).toBe(0); // 1/2 = 0.5 >= 0.5
-    expect(results(dir).find((x) => x.task_id === 'b').status).toBe('FAILED');
+    expect(defined(results(dir).find((x) => x.task_id === 'b')).status).toBe('FAILED');
     expect(report(dir).metrics.pass_rate).toBe(0.5);
 
     // a settled review survives a re-grade

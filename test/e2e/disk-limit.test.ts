@@ -7,6 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
 import { benchrigContainers, requireDocker } from '../support/docker.ts';
 import { startDockerProxy, type DockerProxy } from '../support/docker-proxy.ts';
+import { defined } from '../support/defined.ts';
+import type { TrialResult } from '../../src/types.ts';
 
 const hasDocker = await requireDocker();
 const bench = join(FIXTURES, 'benchmarks/disk-bound');
@@ -15,13 +17,13 @@ const BOUND = 20 * 1024 ** 2;
 const runIdOf = (dir: string) => readJson(join(dir, 'run.json')).run_id as string;
 const bySample = (dir: string) => Object.fromEntries(results(dir).map((r) => [r.sample_id, r]));
 
-function expectStoppedForDisk(r: any) {
+function expectStoppedForDisk(r: TrialResult) {
   expect(r.status, JSON.stringify(r.error)).toBe('AGENT_ERROR');
-  expect(r.error.kind).toBe('agent');
-  expect(r.error.message).toMatch(/past its disk limit of 20\.0 MiB \(\[sandbox\] disk = "20m"\)/);
-  expect(r.error.stack).toBeUndefined();
+  expect(defined(r.error).kind).toBe('agent');
+  expect(defined(r.error).message).toMatch(/past its disk limit of 20\.0 MiB \(\[sandbox\] disk = "20m"\)/);
+  expect(defined(r.error).stack).toBeUndefined();
   expect(r.metadata.limit).toMatchObject({ kind: 'disk', limit: BOUND });
-  expect(r.metadata.limit.value).toBeGreaterThan(BOUND);
+  expect(defined(r.metadata.limit).value).toBeGreaterThan(BOUND);
   expect(r.metadata.execution_time_s).toBeLessThan(20); // the trial timeout is 60 s
 }
 
@@ -51,7 +53,7 @@ describe.skipIf(!hasDocker)('[sandbox] disk', () => {
     const rs = bySample(dir);
     expect(Object.keys(rs).sort(), r.stderr).toEqual(['small', 'stream']);
     expectStoppedForDisk(rs.stream);
-    expect(rs.stream.metadata.sandbox.host).toBe(proxy.url);
+    expect(defined(rs.stream.metadata.sandbox).host).toBe(proxy.url);
     expect(rs.small.status, JSON.stringify(rs.small.error)).toBe('PASSED');
     expect(await benchrigContainers(runIdOf(dir))).toEqual([]);
   }, 120_000);

@@ -14,6 +14,7 @@ import { sweep } from '../../src/sandbox/sweep.ts';
 import { BIN, FIXTURES, REPO, onlyRunDir, readJson, results, tempDir } from '../support/cli.ts';
 import { requireDocker } from '../support/docker.ts';
 import { startDockerProxy, type DockerProxy } from '../support/docker-proxy.ts';
+import { defined } from '../support/defined.ts';
 
 const hasDocker = await requireDocker();
 const LOCAL = 'unix:///var/run/docker.sock';
@@ -28,7 +29,7 @@ function fleetConfig(proxyUrl: string): string {
 /** The running sandboxes that requests through the proxy named (not the toolbox's helper containers). */
 async function sandboxesBehind(proxy: DockerProxy): Promise<{ id: string; pid: number }[]> {
   const all = await Promise.all(proxy.containers().map((id) => docker().getContainer(id).inspect().catch(() => null)));
-  return all.filter((c) => c?.State.Running && c.Config.Labels?.[LABEL.session]).map((c) => ({ id: c!.Id, pid: c!.State.Pid }));
+  return all.flatMap((c) => (c?.State.Running && c.Config.Labels?.[LABEL.session] ? [{ id: c.Id, pid: c.State.Pid }] : []));
 }
 
 describe.skipIf(!hasDocker)('a fleet host whose daemon shuts down mid-run', () => {
@@ -63,8 +64,8 @@ describe.skipIf(!hasDocker)('a fleet host whose daemon shuts down mid-run', () =
     try {
       const rs = results(dir);
       expect(rs.map((x) => `${x.task_id} ${x.status}`).sort(), r.stderr).toEqual([1, 2, 3, 4, 5, 6].map((i) => `task-${i} PASSED`));
-      expect(rs.filter((x) => lost.some((c) => c.id === x.metadata.sandbox.container))).toEqual([]); // each one's verdict came from a retry
-      expect(rs.filter((x) => x.metadata.sandbox.host !== LOCAL).map((x) => x.task_id)).toEqual([]);
+      expect(rs.filter((x) => lost.some((c) => c.id === defined(x.metadata.sandbox).container))).toEqual([]); // each one's verdict came from a retry
+      expect(rs.filter((x) => defined(x.metadata.sandbox).host !== LOCAL).map((x) => x.task_id)).toEqual([]);
       expect(r.stderr.match(/infrastructure error.*retrying with a fresh sandbox/g)?.length ?? 0, r.stderr).toBeGreaterThanOrEqual(3);
       expect(r.stderr).toContain(`Docker host ${proxy.url} taken out of placement`);
       const report = readJson(join(dir, 'evaluation_report.json'));

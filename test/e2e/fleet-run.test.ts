@@ -10,10 +10,13 @@ import { BIN, FIXTURES, REPO, onlyRunDir, readJson, results, runCli, tempDir } f
 import { pruneEnvImages } from '../../src/sandbox/prune.ts';
 import { requireDocker } from '../support/docker.ts';
 import { secondDockerd } from '../support/second-dockerd.ts';
+import { defined } from '../support/defined.ts';
 
 const hasDocker = await requireDocker();
 const second = hasDocker ? await secondDockerd() : null;
 afterAll(async () => second?.release());
+/** The second daemon, in the tests that run (they skip without Docker). */
+const peer = () => defined(second, 'second dockerd');
 
 const LOCAL = 'unix:///var/run/docker.sock';
 const bench = join(FIXTURES, 'benchmarks/many-shell');
@@ -21,7 +24,7 @@ const agent = (name: string) => join(FIXTURES, 'agents', `${name}.ts`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A --config file with both hosts; TLS paths relative to it (copies of the test certificates). */
-function fleetConfig(tls = second!.tls): string {
+function fleetConfig(tls = peer().tls): string {
   const dir = tempDir('benchrig-fleet-');
   mkdirSync(join(dir, 'certs'));
   for (const [k, file] of Object.entries(tls)) copyFileSync(file, join(dir, 'certs', `${k}.pem`));
@@ -30,7 +33,7 @@ function fleetConfig(tls = second!.tls): string {
     file,
     `[sandbox]\nhost_cooldown_s = 2\n` +
       `[[sandbox.hosts]]\nurl = "${LOCAL}"\ncapacity = 2\n` +
-      `[[sandbox.hosts]]\nurl = "${second!.url}"\ncapacity = 2\ntls = { ca = "certs/ca.pem", cert = "certs/cert.pem", key = "certs/key.pem" }\n`,
+      `[[sandbox.hosts]]\nurl = "${peer().url}"\ncapacity = 2\ntls = { ca = "certs/ca.pem", cert = "certs/cert.pem", key = "certs/key.pem" }\n`,
   );
   return file;
 }
@@ -39,7 +42,7 @@ function fleetConfig(tls = second!.tls): string {
 async function leftovers(runId: string): Promise<string[]> {
   const filters = JSON.stringify(runFilter(runId));
   const local = await docker().listContainers({ all: true, filters });
-  const remote = await second!.client.listContainers({ all: true, filters });
+  const remote = await peer().client.listContainers({ all: true, filters });
   return [...local.map((c) => `local ${c.Names[0]}`), ...remote.map((c) => `second ${c.Names[0]}`)];
 }
 
@@ -58,22 +61,22 @@ describe.skipIf(!second)('benchrig run on a fleet of Docker hosts', () => {
     expect(statuses(dirB)).toEqual(statuses(dirA));
     expect(Object.values(statuses(dirB))).toEqual(Array(8).fill('PASSED'));
     expect(b.code).toBe(a.code);
-    const hosts = results(dirB).map((r) => r.metadata.sandbox.host);
-    expect(new Set(hosts)).toEqual(new Set([LOCAL, second!.url]));
-    expect(results(dirA).every((r) => r.metadata.sandbox.host === undefined)).toBe(true);
+    const hosts = results(dirB).map((r) => defined(r.metadata.sandbox).host);
+    expect(new Set(hosts)).toEqual(new Set([LOCAL, peer().url]));
+    expect(results(dirA).every((r) => defined(r.metadata.sandbox).host === undefined)).toBe(true);
     const report = readJson(join(dirB, 'evaluation_report.json'));
-    expect(report.hosts[LOCAL].trials + report.hosts[second!.url].trials).toBe(8);
-    expect(report.hosts[second!.url]).toMatchObject({ capacity: 2, infra_errors: 0 });
+    expect(report.hosts[LOCAL].trials + report.hosts[peer().url].trials).toBe(8);
+    expect(report.hosts[peer().url]).toMatchObject({ capacity: 2, infra_errors: 0 });
     expect(await leftovers(runIdOf(dirB))).toEqual([]);
   }, 300_000);
 
   it('a wrong client certificate is one clear line naming the host, exit 3, and no run folder', async () => {
     const out = tempDir();
-    const r = await runCli(runArgs(out, ['--config', fleetConfig(second!.wrongTls)]));
+    const r = await runCli(runArgs(out, ['--config', fleetConfig(peer().wrongTls)]));
     expect(r.code).toBe(3);
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(second!.url);
+    expect(lines[0]).toContain(peer().url);
     expect(lines[0]).not.toMatch(/^\s+at /m);
   }, 120_000);
 
@@ -84,23 +87,23 @@ describe.skipIf(!second)('benchrig run on a fleet of Docker hosts', () => {
     });
     // Wait for sandboxes on the second host, then kill its daemon.
     for (let i = 0; i < 240; i++) {
-      if ((await second!.client.listContainers({ filters: JSON.stringify(runFilter()) }).catch(() => [])).length > 0) break;
+      if ((await peer().client.listContainers({ filters: JSON.stringify(runFilter()) }).catch(() => [])).length > 0) break;
       await sleep(250);
     }
-    second!.kill();
+    peer().kill();
     const r = await child;
     const dir = onlyRunDir(out, 'sleepy', 'many-shell');
     expect(statuses(dir)).toEqual(Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`task-${i + 1}`, 'PASSED'])));
     expect(r.exitCode).toBe(0);
-    expect(results(dir).every((x) => x.metadata.sandbox.host === LOCAL || x.metadata.sandbox.host === second!.url)).toBe(true);
+    expect(results(dir).every((x) => defined(x.metadata.sandbox).host === LOCAL || defined(x.metadata.sandbox).host === peer().url)).toBe(true);
     const report = readJson(join(dir, 'evaluation_report.json'));
-    expect(report.hosts[second!.url].cooldowns).toBeGreaterThanOrEqual(1);
-    expect(String(r.stderr)).toContain(`Docker host ${second!.url} taken out of placement`);
+    expect(report.hosts[peer().url].cooldowns).toBeGreaterThanOrEqual(1);
+    expect(String(r.stderr)).toContain(`Docker host ${peer().url} taken out of placement`);
 
     // The daemon comes back with the dead run's containers: `sandbox cleanup` on every host removes them.
-    await second!.restart();
+    await peer().restart();
     const certDir = join(fleetConfig(), '..', 'certs');
-    const c = await runCli(['sandbox', 'cleanup', '--docker-host', LOCAL, '--docker-host', second!.url], {
+    const c = await runCli(['sandbox', 'cleanup', '--docker-host', LOCAL, '--docker-host', peer().url], {
       env: { DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: certDir },
     });
     expect(c.code).toBe(0);
@@ -113,7 +116,7 @@ describe.skipIf(!second)('benchrig run on a fleet of Docker hosts', () => {
     const child = execa('node', [BIN, ...runArgs(out, ['--config', config, '--agent-opt', 'seconds=60'])], { env: { NO_COLOR: '1' }, reject: false, stdin: 'ignore' });
     const filters = JSON.stringify(runFilter());
     for (let i = 0; i < 240; i++) {
-      const [l, s] = await Promise.all([docker().listContainers({ filters }), second!.client.listContainers({ filters })]);
+      const [l, s] = await Promise.all([docker().listContainers({ filters }), peer().client.listContainers({ filters })]);
       if (l.some((c) => c.Labels['benchrig.pid'] === String(child.pid)) && s.some((c) => c.Labels['benchrig.pid'] === String(child.pid))) break;
       await sleep(250);
     }
@@ -126,7 +129,7 @@ describe.skipIf(!second)('benchrig run on a fleet of Docker hosts', () => {
     const out2 = tempDir();
     const next = execa('node', [BIN, ...runArgs(out2, ['--config', config, '--agent-opt', 'seconds=60'])], { env: { NO_COLOR: '1' }, reject: false, stdin: 'ignore' });
     for (let i = 0; i < 240; i++) {
-      if ((await second!.client.listContainers({ filters })).some((c) => c.Labels['benchrig.pid'] === String(next.pid))) break;
+      if ((await peer().client.listContainers({ filters })).some((c) => c.Labels['benchrig.pid'] === String(next.pid))) break;
       await sleep(250);
     }
     next.kill('SIGINT');
@@ -148,14 +151,14 @@ describe.skipIf(!second)('benchrig run on a fleet of Docker hosts', () => {
       const r = await runCli(['run', bench, '--agent', 'oracle', '--mode', 'processes', '--workers', '2', '--output', out, '--config', fleetConfig()]);
       const dir = onlyRunDir(out, 'oracle', name);
       expect(statuses(dir), r.stderr).toEqual({ 'baked-1': 'PASSED', 'baked-2': 'PASSED', plain: 'PASSED' });
-      const tag = results(dir).find((x) => x.task_id === 'baked-1').metadata.sandbox.image as string;
+      const tag = defined(defined(results(dir).find((x) => x.task_id === 'baked-1')).metadata.sandbox).image;
       expect(tag).toMatch(new RegExp(`^benchrig-env/${name}:`));
       await docker().getImage(tag).inspect(); // on both hosts, whichever the trials were placed on
-      await second!.client.getImage(tag).inspect();
+      await peer().client.getImage(tag).inspect();
       expect(await leftovers(runIdOf(dir))).toEqual([]);
     } finally {
       await pruneEnvImages({ benchmark: name });
-      await pruneEnvImages({ benchmark: name }, second!.client);
+      await pruneEnvImages({ benchmark: name }, peer().client);
     }
   }, 240_000);
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
 import { startModelServer, type ModelServer } from '../support/model-server.ts';
+import { defined } from '../support/defined.ts';
 
 const bench = join(FIXTURES, 'benchmarks/grading-judge');
 
@@ -29,7 +30,7 @@ describe('benchrig run with an llm_judge check', () => {
       score: 1,
       details: { raw_scores: { relevant: 5, concise: 2 }, weighted_score: 5, pass_score: 4, broken_floors: [] },
     });
-    expect(judge.reason).toBe('scored 5.00 of 5, needs 4. relevant 5: on point; concise 2: wordy');
+    expect(defined(judge).reason).toBe('scored 5.00 of 5, needs 4. relevant 5: on point; concise 2: wordy');
     expect(res.metadata.llm_calls).toBe(0);
     expect(res.events.filter((e: { type: string }) => e.type === 'llm_call')).toEqual([expect.objectContaining({ role: 'judge', model: 'judge-e2e' })]);
     expect(server.requests).toHaveLength(1);

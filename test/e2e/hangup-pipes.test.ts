@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, FIXTURES, REPO, onlyRunDir, readJson, results, tempDir, untilResults } from '../support/cli.ts';
 import { benchrigContainers, requireDocker } from '../support/docker.ts';
+import { defined } from '../support/defined.ts';
 
 const hasDocker = await requireDocker();
 const bench = join(FIXTURES, 'benchmarks/many-shell');
@@ -22,8 +23,8 @@ function start(args: string[]): { child: ChildProcess; exited: Promise<{ code: n
 
 /** Closes this side of both pipes: every later write of the CLI (and its workers) fails with EPIPE. */
 function closeReader(child: ChildProcess): void {
-  child.stdout!.destroy();
-  child.stderr!.destroy();
+  defined(child.stdout).destroy();
+  defined(child.stderr).destroy();
 }
 
 
@@ -32,7 +33,7 @@ describe.skipIf(!hasDocker)('a closed terminal or pipe', () => {
     const out = tempDir();
     const { child, exited } = start(['run', bench, '--agent', agent('sleepy'), '--agent-opt', 'seconds=1', '--mode', 'processes', '--workers', '2', '--output', out]);
     const dir = await untilResults(out, 'sleepy', 1);
-    process.kill(-child.pid!, 'SIGHUP'); // the whole job, workers included, as a closing terminal does
+    process.kill(-defined(child.pid), 'SIGHUP'); // the whole job, workers included, as a closing terminal does
     closeReader(child); // and the terminal is gone: writes fail from now on
     const { code, signal } = await exited;
     expect({ code, signal }).toEqual({ code: 129, signal: null });
@@ -50,7 +51,7 @@ describe.skipIf(!hasDocker)('a closed terminal or pipe', () => {
     const out = tempDir();
     const { child, exited } = start(['run', bench, '--agent', agent('chatty'), '--mode', mode, '--workers', '2', '--limit', '4', '--output', out]);
     // the first line, then the reader is gone (the agent keeps printing to the same pipes)
-    await new Promise<void>((r) => child.stderr!.once('data', () => r()));
+    await new Promise<void>((r) => defined(child.stderr).once('data', () => r()));
     closeReader(child);
     const { code, signal } = await exited;
     const dir = onlyRunDir(out, 'chatty', 'many-shell');

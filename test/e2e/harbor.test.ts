@@ -8,9 +8,11 @@ import { pruneEnvImages } from '../../src/sandbox/prune.ts';
 import { docker } from '../../src/sandbox/client.ts';
 import { FIXTURES, REPO, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
 import { benchrigContainers, requireDocker } from '../support/docker.ts';
+import type { TrialResult } from '../../src/types.ts';
+import { defined } from '../support/defined.ts';
 
 const hasDocker = await requireDocker();
-const byId = (dir: string): Record<string, any> => Object.fromEntries(results(dir).map((r) => [r.task_id, r]));
+const byId = (dir: string): Record<string, TrialResult> => Object.fromEntries(results(dir).map((r) => [r.task_id, r]));
 const runIdOf = (dir: string) => readJson(join(dir, 'run.json')).run_id as string;
 
 /** A copy of a fixture under a name of its own: its images are this test's alone (tags carry the name). */
@@ -79,8 +81,8 @@ describe.skipIf(!hasDocker)('Harbor task folders', () => {
       const rs = byId(dir);
       expect(rs['passes'].status).toBe('PASSED');
       expect(rs['broken-build']).toMatchObject({ status: 'SANDBOX_ERROR', error: { kind: 'sandbox', retryable: false } });
-      expect(rs['broken-build'].error.message).toMatch(/did not build: .*this environment does not build|returned a non-zero code: 3.*\(log: builds\/.+\.log\)/s);
-      const log = rs['broken-build'].error.message.match(/\(log: (builds\/[^)]+)\)/)[1];
+      expect(defined(rs['broken-build'].error).message).toMatch(/did not build: .*this environment does not build|returned a non-zero code: 3.*\(log: builds\/.+\.log\)/s);
+      const log = defined(defined(rs['broken-build'].error).message.match(/\(log: (builds\/[^)]+)\)/))[1];
       expect(readFileSync(join(dir, log), 'utf8')).toContain('this environment does not build');
       expect(r.stderr).not.toMatch(/retrying/);
       expect(rs['no-reward'].status).toBe('FAILED');
@@ -134,9 +136,9 @@ describe.skipIf(!hasDocker)('rows that bring their own sandbox', () => {
     expect(rs['baked-2'].status).toBe('PASSED'); // same context, its own workdir (/srv)
     expect(rs['plain'].status).toBe('PASSED'); // the benchmark's own image
     expect(rs['broken']).toMatchObject({ status: 'SANDBOX_ERROR', error: { retryable: false } });
-    expect(rs['missing-image'].error.message).toMatch(/image benchrig-test\/not-here:1 is not on this machine.*--pull/);
-    expect(rs['baked-1'].metadata.sandbox.image).toBe(rs['baked-2'].metadata.sandbox.image);
-    expect(rs['baked-1'].metadata.sandbox.image).toMatch(new RegExp(`^benchrig-env/${name}:[0-9a-f]{16}$`));
+    expect(defined(rs['missing-image'].error).message).toMatch(/image benchrig-test\/not-here:1 is not on this machine.*--pull/);
+    expect(defined(rs['baked-1'].metadata.sandbox).image).toBe(defined(rs['baked-2'].metadata.sandbox).image);
+    expect(defined(rs['baked-1'].metadata.sandbox).image).toMatch(new RegExp(`^benchrig-env/${name}:[0-9a-f]{16}$`));
     expect((r.stderr.match(/building benchrig-env\/\S+ from envs\/baked/g) ?? []).length).toBe(1);
     expect(readdirSync(join(dir, 'builds')).length).toBe(2); // baked and broken, one log each
     expect(await benchrigContainers(runIdOf(dir))).toEqual([]);
@@ -207,7 +209,7 @@ describe.skipIf(!hasDocker)('rows that bring their own sandbox', () => {
     const r = await runCli(['run', b, '--agent', 'oracle', '--mode', 'single', '--output', out]);
     const rs = byId(onlyRunDir(out, 'oracle', `${name}-keys`));
     for (const id of ['memory', 'env']) expect(rs[id].status, `${id}: ${rs[id].error?.message} ${JSON.stringify(rs[id].checks)}`).toBe('PASSED');
-    expect(rs.memory.metadata.sandbox.image).toBe('benchrig/busybox:1');
+    expect(defined(rs.memory.metadata.sandbox).image).toBe('benchrig/busybox:1');
     expect(r.code).toBe(0);
   });
 });

@@ -14,6 +14,7 @@ import { sweep } from '../../src/sandbox/sweep.ts';
 import { docker } from '../../src/sandbox/client.ts';
 import { buildLabels } from '../../src/sandbox/labels.ts';
 import { testRunId } from '../support/docker.ts';
+import { defined } from '../support/defined.ts';
 
 const hasDocker = await requireDocker();
 const bench = join(FIXTURES, 'benchmarks/many-shell');
@@ -101,7 +102,7 @@ describe.skipIf(!hasDocker)('infrastructure faults', () => {
     try {
       // Another run's start-up sweep (tests run side by side) may remove the leftover first: then again.
       for (let attempt = 1; ; attempt++) {
-        const deadPid = spawnSync(process.execPath, ['-e', '0']).pid!;
+        const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
         const left = await docker().createContainer({
           Image: 'benchrig/busybox:1', Cmd: ['true'], HostConfig: { NetworkMode: 'none' },
           Labels: buildLabels({ runId: deadRun, sessionId: 'stuck', pid: deadPid, host: os.hostname() }),
@@ -149,7 +150,7 @@ describe.skipIf(!hasDocker)('infrastructure faults', () => {
     const dir = onlyRunDir(out, 'oracle', 'many-shell');
     const rs = results(dir);
     expect(rs.map((x) => x.status)).toEqual(['SANDBOX_ERROR']);
-    expect(rs[0].error.kind).toBe('sandbox');
+    expect(defined(rs[0].error).kind).toBe('sandbox');
     expect(readJson(join(dir, 'evaluation_report.json')).metrics.infra_error_rate).toBe(1);
     expect(r.exitCode, r.stderr).toBe(3);
   }, 300_000);

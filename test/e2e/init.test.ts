@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
 import { requireDocker } from '../support/docker.ts';
+import { defined } from '../support/defined.ts';
 
 const hasDocker = await requireDocker();
 
@@ -15,7 +16,7 @@ describe('benchrig init', () => {
     expect(r.code, r.stderr).toBe(0);
     const dir = join(project, 'benchmarks/my-bench');
     const toml = readFileSync(join(dir, 'benchmark.toml'), 'utf8');
-    const build = /^build = "([^"]+)"/m.exec(toml)![1];
+    const build = defined(/^build = "([^"]+)"/m.exec(toml))[1];
     expect(existsSync(join(dir, build, 'Dockerfile'))).toBe(true);
     expect(toml).toContain('image = "benchrig/busybox:1"');
     expect(toml).toContain('type = "sandbox_test"');

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { BIN, FIXTURES, REPO, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
 import { benchrigContainers, requireDocker } from '../support/docker.ts';
+import { defined } from '../support/defined.ts';
 
 const hasDocker = await requireDocker();
 const bench = join(FIXTURES, 'benchmarks/many-shell');
@@ -90,7 +91,7 @@ describe.skipIf(!hasDocker)('Ctrl-C in a terminal', () => {
     const out = tempDir();
     const child = start(out, 'processes', [], true); // its own process group, like a terminal's job
     const dir = await untilResults(out, 1);
-    process.kill(-child.pid!, 'SIGINT');
+    process.kill(-defined(child.pid), 'SIGINT');
     const r = await child;
     expect(r.exitCode, String(r.stderr)).toBe(130);
     expect(readJson(join(dir, 'run.json')).status).toBe('interrupted');

@@ -26,7 +26,7 @@ describe.skipIf(!hasDocker)('copying kept folders out', () => {
     // the archive held the folder, flood/, 30,000 files and log.txt: all but the first 10,000 left
     const note = `copy-out of /logs/agent stopped after ${BOUND} entries (the copy-out limit); ${30_003 - BOUND} more not copied`;
     expect(res.artifacts.kept_skipped).toEqual({ agent: note });
-    expect(res.events.some((e: any) => e.type === 'log' && e.level === 'warn' && e.message === note)).toBe(true);
+    expect(res.events.some((e) => e.type === 'log' && e.level === 'warn' && e.message === note)).toBe(true);
     // 10,000 files take seconds, not the minutes of 120,000
     expect(res.metadata.timings_s.grading).toBeLessThan(45);
     expect(await benchrigContainers(readJson(join(dir, 'run.json')).run_id)).toEqual([]);

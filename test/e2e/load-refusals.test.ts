@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES, REPO, runCli, tempDir } from '../support/cli.ts';
+import { FIXTURES, runCli, tempDir } from '../support/cli.ts';
 
 const bench = join(FIXTURES, 'benchmarks/echo-local');
 

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startAgentServer } from '../support/agent-server.ts';
 import { FIXTURES, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
 import { filesContaining, SECRET } from './models-helpers.ts';
+import { defined } from '../support/defined.ts';
 
 const local = join(FIXTURES, 'benchmarks/models-local');
 const outputs: string[] = [];
@@ -23,7 +24,7 @@ afterAll(() => {
 
 describe('http agent', () => {
   it('protocol=openai posts the whole conversation to <base>/chat/completions with the key as Bearer', async () => {
-    const server = await startAgentServer((req) => ({ content: answer(req.body.messages.at(-1).content) }));
+    const server = await startAgentServer((req) => ({ content: answer(defined(req.body.messages.at(-1)).content) }));
     try {
       const o = out();
       const r = await runCli(
@@ -36,7 +37,7 @@ describe('http agent', () => {
       expect(res.greet.status).toBe('PASSED');
       expect(server.requests.every((q) => q.path === '/v1/chat/completions')).toBe(true);
       expect(server.requests.every((q) => q.headers.authorization === `Bearer ${SECRET}`)).toBe(true);
-      const second = server.requests.find((q) => q.body.messages.length > 1)!;
+      const second = defined(server.requests.find((q) => q.body.messages.length > 1));
       expect(second.body).toEqual({
         model: 'remote-1',
         messages: [
@@ -76,7 +77,7 @@ describe('http agent', () => {
       expect(server.requests[1].body).toEqual({ session_id: res.session_id, sample: { id: 'greet', input: 'Say hello', metadata: {} }, messages: [{ role: 'user', content: 'Say hello' }] });
       expect(res.final_state).toEqual({ greeted: true });
       expect(res.stop_reason).toBe('agent_done');
-      const tools = res.events.filter((e: any) => e.type === 'tool_call' || e.type === 'tool_result').map(({ step: _s, ts: _t, ...e }: any) => e);
+      const tools = res.events.filter((e) => e.type === 'tool_call' || e.type === 'tool_result').map(({ step: _s, ts: _t, ...e }) => e);
       expect(tools).toEqual([
         { type: 'tool_call', tool: 'lookup', args: { q: 'greeting' }, id: 't1' },
         { type: 'tool_result', tool: 'lookup', output: 'hello', id: 't1' },
@@ -96,7 +97,7 @@ describe('http agent', () => {
       expect(Date.now() - t0).toBeLessThan(30_000);
       const [res] = results(onlyRunDir(o, 'http', 'models-local'));
       expect(res.status).toBe('AGENT_ERROR');
-      expect(res.error.message).toBe(`http agent: POST ${server.url}/agent failed after 2 attempts: timed out after 0.5s`);
+      expect(defined(res.error).message).toBe(`http agent: POST ${server.url}/agent failed after 2 attempts: timed out after 0.5s`);
       expect(server.requests).toHaveLength(2);
     } finally {
       await server.close();
@@ -141,7 +142,7 @@ describe('replay agent', () => {
     expect(res.greet.status).toBe('PASSED');
     expect(res.greet.response).toBe('hello');
     expect(res.greet.stop_reason).toBe('agent_done');
-    const tools = res.greet.events.filter((e: any) => e.type.startsWith('tool_')).map(({ step: _s, ts: _t, ...e }: any) => e);
+    const tools = res.greet.events.filter((e) => e.type.startsWith('tool_')).map(({ step: _s, ts: _t, ...e }) => e);
     expect(tools).toEqual([
       { type: 'tool_call', tool: 'bash', args: { command: 'echo hello' }, id: 'c1' },
       { type: 'tool_result', tool: 'bash', output: 'exit_code: 0\nstdout:\nhello\n', id: 'c1', exit_code: 0 },
@@ -149,6 +150,6 @@ describe('replay agent', () => {
       { type: 'tool_result', tool: 'submit', output: 'submitted', id: 'c2' },
     ]);
     expect(res.capitals.status).toBe('AGENT_ERROR');
-    expect(res.capitals.error.message).toBe(`no prediction for sample capitals in ${file}`);
+    expect(defined(res.capitals.error).message).toBe(`no prediction for sample capitals in ${file}`);
   });
 });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { FIXTURES, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
 import { startModelServer, type Script } from '../support/model-server.ts';
 import { modelEnv } from './models-helpers.ts';
+import { defined } from '../support/defined.ts';
 
 const BENCH = join(FIXTURES, 'benchmarks/models-local'); // 2 samples; 3 trials each = 6 trials
 
@@ -30,10 +31,10 @@ describe('the model circuit breaker', () => {
     const r = await run(() => ({ drop: true }), 2);
     expect(r.code, r.stderr).toBe(3);
     expect(r.results).toHaveLength(2);
-    expect(r.results.every((x) => x.status === 'AGENT_ERROR' && x.error.kind === 'llm')).toBe(true);
+    expect(r.results.every((x) => x.status === 'AGENT_ERROR' && defined(x.error).kind === 'llm')).toBe(true);
     expect(r.calls).toBe(2); // nothing was sent for the trials that never started
     expect(r.stderr).toMatch(/stopped: the first 2 trials all failed with the same model error \(.*(other side closed|UND_ERR_SOCKET|socket hang up|ECONNRESET).*\); 4 trial\(s\) never started/);
-    expect(r.report.circuit_breaker).toEqual({ error: r.results[0].error.message, trials_not_started: 4 });
+    expect(r.report.circuit_breaker).toEqual({ error: defined(r.results[0].error).message, trials_not_started: 4 });
     expect(r.run.status).toBe('failed');
   });
 

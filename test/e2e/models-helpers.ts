@@ -1,6 +1,7 @@
 // Shared by the models-* e2e files: the fake credentials, and a scan of every output file for them.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { TrajectoryEvent } from '../../src/types.ts';
 
 export const SECRET = 'sk-test-SECRET-9f3c1e7a5b';
 export const MODEL = 'fake-model-1';
@@ -22,4 +23,4 @@ export function filesContaining(dir: string, needle: string): string[] {
 }
 
 /** Events without what differs between two runs of the same trial (time, latency). */
-export const stable = (events: any[]) => events.map(({ ts: _t, latency_ms: _l, ...e }) => e);
+export const stable = (events: (TrajectoryEvent & { latency_ms?: number })[]) => events.map(({ ts: _t, latency_ms: _l, ...e }) => e);

@@ -7,6 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES, onlyRunDir, results, runCli, tempDir } from '../support/cli.ts';
 import { startModelServer } from '../support/model-server.ts';
 import { filesContaining, MODEL, modelEnv, SECRET } from './models-helpers.ts';
+import { defined } from '../support/defined.ts';
+import { eventsOf } from '../support/events.ts';
+import type { WireBody } from '../support/http.ts';
 
 const bench = (name: string) => join(FIXTURES, 'benchmarks', name);
 const outputs: string[] = [];
@@ -64,8 +67,8 @@ describe('models: client, retries and simulated users', () => {
       const r = await runCli(['run', bench('models-local'), '--agent', 'react', '--sample', 'greet', '--mode', 'single', '--output', o], { env: modelEnv(server.url), timeoutMs: 60_000 });
       const [res] = results(onlyRunDir(o, 'react', 'models-local'));
       expect(res.status, r.stderr).toBe('AGENT_ERROR');
-      expect(res.error.message).toMatch(/failed after 4 attempts/);
-      expect(res.error.message).toMatch(/ECONNRESET|socket hang up|connection/i);
+      expect(defined(res.error).message).toMatch(/failed after 4 attempts/);
+      expect(defined(res.error).message).toMatch(/ECONNRESET|socket hang up|connection/i);
       expect(server.requests).toHaveLength(4);
     } finally {
       await server.close();
@@ -74,7 +77,7 @@ describe('models: client, retries and simulated users', () => {
 
   it('the LLM user: instruction verbatim, roles flipped, ends at ###STOP###, counted apart', async () => {
     const instruction = 'You are Ada Lovelace. Your order number is 4242 and it was due on Monday. Ask where it is; when you get a tracking answer, thank the assistant and stop.';
-    const isUser = (body: any) => String(body.messages[0].content).includes(instruction);
+    const isUser = (body: WireBody) => String(body.messages[0].content).includes(instruction);
     let userTurns = 0;
     const server = await startModelServer((req) => {
       if (isUser(req.body)) return { content: ++userTurns === 1 ? 'It is order 4242.' : 'Thanks, that is all. ###STOP###' };
@@ -95,11 +98,11 @@ describe('models: client, retries and simulated users', () => {
         { role: 'assistant', content: 'Where is my parcel?' },
         { role: 'user', content: 'Which order number?' },
       ]);
-      expect(userReqs[1].body.messages.slice(1).map((m: any) => m.role)).toEqual(['assistant', 'user', 'assistant', 'user']);
+      expect(userReqs[1].body.messages.slice(1).map((m) => m.role)).toEqual(['assistant', 'user', 'assistant', 'user']);
       // Its reply became the agent's next user message; ###STOP### was never sent on.
-      const said = res.events.filter((e: any) => e.type === 'user_message').map((e: any) => e.content);
+      const said = eventsOf(res.events, 'user_message').map((e) => e.content);
       expect(said).toEqual(['Where is my parcel?', 'It is order 4242.']);
-      const roles = res.events.filter((e: any) => e.type === 'llm_call').map((e: any) => e.role);
+      const roles = eventsOf(res.events, 'llm_call').map((e) => e.role);
       expect(roles).toEqual(['agent', 'user', 'agent', 'user']);
     } finally {
       await server.close();
@@ -111,7 +114,7 @@ describe('models: client, retries and simulated users', () => {
     const r = await runCli(['run', bench('models-module'), '--agent', join(FIXTURES, 'agents/echo.ts'), '--mode', 'single', '--output', o], { env: modelEnv('http://127.0.0.1:9/v1') });
     const [res] = results(onlyRunDir(o, 'echo', 'models-module'));
     expect(res.status, r.stderr).toBe('PASSED');
-    const said = res.events.filter((e: any) => e.type === 'user_message').map((e: any) => e.content);
+    const said = eventsOf(res.events, 'user_message').map((e) => e.content);
     expect(said).toEqual(['first', 'second (turn 2; 2 messages so far; you said "first")', expect.stringMatching(/^third \(turn 3; 4 messages so far/)]);
     expect(res.stop_reason).toBe('agent_done');
     expect(res.metadata.user_llm_calls).toBe(0);

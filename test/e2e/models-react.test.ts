@@ -7,6 +7,8 @@ import { REPO, onlyRunDir, results, runCli, tempDir } from '../support/cli.ts';
 import { requireDocker } from '../support/docker.ts';
 import { startModelServer, type RecordedRequest, type Step } from '../support/model-server.ts';
 import { filesContaining, modelEnv, SECRET, stable } from './models-helpers.ts';
+import { defined } from '../support/defined.ts';
+import type { TrajectoryEvent, TrialResult } from '../../src/types.ts';
 
 const hasDocker = await requireDocker();
 const tasks = readFileSync(join(REPO, 'benchmarks/shell-tasks/data/tasks.jsonl'), 'utf8')
@@ -19,7 +21,7 @@ const IDS = ['count-lines', 'csv-select-columns', 'sort-versions'];
 /** A model that runs the sample's reference solution with bash, then submits. */
 function solver(req: RecordedRequest): Step {
   const msgs = req.body.messages;
-  if (msgs.at(-1).role === 'tool') return { tool_calls: [{ name: 'submit', arguments: { answer: 'done' } }] };
+  if (msgs.at(-1)?.role === 'tool') return { tool_calls: [{ name: 'submit', arguments: { answer: 'done' } }] };
   return { tool_calls: [{ name: 'bash', arguments: { command: solutionOf(msgs[1].content) } }] };
 }
 
@@ -29,7 +31,8 @@ const out = () => {
   outputs.push(d);
   return d;
 };
-const tools = (events: any[]) => events.filter((e) => e.type === 'tool_call' || e.type === 'tool_result').map(({ step: _s, ts: _t, ...e }) => e);
+type ToolCall = Extract<TrajectoryEvent, { type: 'tool_call' }>;
+const tools = (events: TrajectoryEvent[]) => events.filter((e) => e.type === 'tool_call' || e.type === 'tool_result').map(({ step: _s, ts: _t, ...e }) => e);
 
 afterAll(() => {
   for (const d of outputs) expect(filesContaining(d, SECRET), d).toEqual([]);
@@ -49,7 +52,7 @@ describe.skipIf(!hasDocker)('react agent against the scripted model server', () 
       expect(server.requests).toHaveLength(6);
       for (const x of res) {
         expect(tools(x.events).map((e) => `${e.type}:${e.tool}`)).toEqual(['tool_call:bash', 'tool_result:bash', 'tool_call:submit', 'tool_result:submit']);
-        expect(tools(x.events)[1].exit_code).toBe(0);
+        expect((tools(x.events)[1] as { exit_code?: number }).exit_code).toBe(0); // the bash tool_result (asserted above)
         expect(x.metadata.llm_calls).toBe(2);
         expect(x.stop_reason).toBe('agent_done');
       }
@@ -61,9 +64,10 @@ describe.skipIf(!hasDocker)('react agent against the scripted model server', () 
 
   it('replaying the live transcript as an OpenAI message list records the same tool events', async () => {
     expect(live).toBeDefined();
-    const liveRes = results(live!.dir).find((x) => x.sample_id === 'count-lines');
-    const last = live!.requests.filter((q) => q.body.messages[1].content === liveRes.prompt).at(-1)!;
-    const submitCall = tools(liveRes.events).find((e) => e.type === 'tool_call' && e.tool === 'submit');
+    const { dir, requests } = defined(live);
+    const liveRes = defined(results(dir).find((x) => x.sample_id === 'count-lines'));
+    const last = defined(requests.filter((q) => q.body.messages[1].content === liveRes.prompt).at(-1));
+    const submitCall = defined(liveRes.events.find((e): e is ToolCall => e.type === 'tool_call' && e.tool === 'submit'));
     const messages = [
       ...last.body.messages,
       { role: 'assistant', content: null, tool_calls: [{ id: submitCall.id, type: 'function', function: { name: 'submit', arguments: JSON.stringify(submitCall.args) } }] },
@@ -98,7 +102,7 @@ describe.skipIf(!hasDocker)('react agent against the scripted model server', () 
     const server = await startModelServer(solver);
     const o = out();
     const args = ['run', 'shell-tasks', '--agent', 'react', '--sample', 'count-lines', '--mode', 'single', '--output', o];
-    let recorded: any;
+    let recorded: TrialResult | undefined;
     try {
       await runCli([...args, '--llm-cache', 'record'], { env: modelEnv(server.url) });
       [recorded] = results(onlyRunDir(o, 'react', 'shell-tasks'));

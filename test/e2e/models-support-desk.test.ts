@@ -6,6 +6,7 @@ import { requireDocker } from '../support/docker.ts';
 import { startModelServer, type ModelServer } from '../support/model-server.ts';
 import { join } from 'node:path';
 import { modelEnv } from './models-helpers.ts';
+import type { ExecOutput } from '../../src/types.ts';
 
 const hasDocker = await requireDocker();
 
@@ -23,10 +24,10 @@ describe.skipIf(!hasDocker)('support-desk', () => {
       const dir = onlyRunDir(o, agent, 'support-desk');
       const res = results(dir);
       expect(res).toHaveLength(12);
-      const off = res.filter((x) => x.status !== want).map((x) => `${x.task_id}: ${x.status} ${x.checks.map((c: any) => c.reason).join(' | ')} ${x.error?.message ?? ''}`);
+      const off = res.filter((x) => x.status !== want).map((x) => `${x.task_id}: ${x.status} ${x.checks.map((c) => c.reason).join(' | ')} ${x.error?.message ?? ''}`);
       expect(off).toEqual([]);
       if (agent === 'oracle') {
-        expect(res.every((x) => typeof x.artifacts['state:database']?.stdout === 'string')).toBe(true);
+        expect(res.every((x) => typeof (x.artifacts['state:database'] as ExecOutput | undefined)?.stdout === 'string')).toBe(true);
         expect(readJson(join(dir, 'evaluation_report.json')).metrics.pass_rate).toBe(1);
       }
     }, 300_000);

@@ -24,7 +24,7 @@ async function verdicts(bench: string, agent: string, mode: string) {
   expect(readJson(join(dir, 'run.json')).mode).toBe(mode);
   expect(await benchrigContainers(readJson(join(dir, 'run.json')).run_id)).toEqual([]);
   const byTask: Record<string, string> = Object.fromEntries(
-    results(dir).map((x) => [x.task_id, `${x.status} ${x.score} ${x.checks.map((c: any) => `${c.name}:${c.passed}:${c.score}`).join(',')}`]),
+    results(dir).map((x) => [x.task_id, `${x.status} ${x.score} ${x.checks.map((c) => `${c.name}:${c.passed}:${c.score}`).join(',')}`]),
   );
   return { code: r.code, stderr: r.stderr, byTask };
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readJson, runCli, tempDir, startView } from '../support/cli.ts';
 import { writeRun } from './report-run.ts';
+import { defined } from '../support/defined.ts';
 
 describe('benchrig report', () => {
   it('prints the console summary with the analysis, read from the run folder', async () => {
@@ -109,7 +110,7 @@ describe('benchrig view', () => {
         const req = request({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
           let body = '';
           res.on('data', (d: Buffer) => (body += d.toString()));
-          res.on('end', () => ok({ status: res.statusCode!, body }));
+          res.on('end', () => ok({ status: defined(res.statusCode), body }));
         });
         req.on('error', fail).end();
       });

@@ -7,6 +7,7 @@ import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, readJson, runCli, tempDir } from '../support/cli.ts';
+import { defined } from '../support/defined.ts';
 
 const GOLDEN = join(FIXTURES, 'runs/golden');
 const EXPECTED = join(GOLDEN, 'expected-report.json');
@@ -22,7 +23,7 @@ function copyRun(): { runDir: string; benchDir: string } {
 }
 
 /** The report with the machine-specific path made neutral. */
-const neutral = (report: any, runDir: string) => JSON.parse(JSON.stringify(report).split(JSON.stringify(runDir).slice(1, -1)).join('RUN_DIR'));
+const neutral = (report: unknown, runDir: string) => JSON.parse(JSON.stringify(report).split(JSON.stringify(runDir).slice(1, -1)).join('RUN_DIR'));
 
 describe('evaluation_report.json on a fixed run folder', () => {
   it('benchrig evaluate writes every key and value as before', async () => {
@@ -38,8 +39,8 @@ describe('evaluation_report.json on a fixed run folder', () => {
 
     // report.html embeds every trial once and the report's numbers
     const html = readFileSync(join(runDir, 'report.html'), 'utf8');
-    const data = JSON.parse(/<script type="application\/json" id="benchrig-data">([\s\S]*?)<\/script>/.exec(html)![1]);
-    expect(data.trials.map((t: any) => t.task_id).sort()).toEqual(before.map((t) => JSON.parse(t).task_id).sort());
+    const data = JSON.parse(defined(/<script type="application\/json" id="benchrig-data">([\s\S]*?)<\/script>/.exec(html))[1]);
+    expect(data.trials.map((t: { task_id: string }) => t.task_id).sort()).toEqual(before.map((t) => JSON.parse(t).task_id).sort());
     expect(data.report.metrics).toStrictEqual(report.metrics);
     expect(data.report.tasks).toStrictEqual(report.tasks);
   }, 60_000);
@@ -49,7 +50,7 @@ describe('evaluation_report.json on a fixed run folder', () => {
     expect(e.metrics.n_trials).toBe(48);
     expect(Object.values(e.metrics.status_counts).filter((n) => (n as number) > 0).length).toBeGreaterThanOrEqual(5);
     expect(Object.keys(e.metrics.pass_at)).toEqual(['1', '2', '3', '4']);
-    expect(e.tasks.some((t: any) => t.flaky)).toBe(true);
+    expect(e.tasks.some((t: { flaky: boolean }) => t.flaky)).toBe(true);
     expect(e.slowest_trials).toHaveLength(5);
     expect(e.metrics.cost_usd).toBeGreaterThan(0);
   });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, onlyRunDir, runCli, tempDir } from '../support/cli.ts';
 import { requireDocker } from '../support/docker.ts';
 import { launchBrowser, openPage, type Opened } from '../support/browser.ts';
-import { HOSTILE, writeRun } from './report-run.ts';
+import { writeRun } from './report-run.ts';
 
 const hasDocker = await requireDocker();
 

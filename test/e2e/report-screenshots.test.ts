@@ -20,12 +20,12 @@ type Model = (req: RecordedRequest) => Step;
 const usage = { prompt_tokens: 420, completion_tokens: 36 };
 const solver: Model = (req) => {
   const msgs = req.body.messages;
-  if (msgs.at(-1).role === 'tool') return { content: 'The task is done: I ran the command and checked its output.', tool_calls: [{ name: 'submit', arguments: { answer: 'done' } }], usage };
+  if (msgs.at(-1)?.role === 'tool') return { content: 'The task is done: I ran the command and checked its output.', tool_calls: [{ name: 'submit', arguments: { answer: 'done' } }], usage };
   return { content: 'I will solve this in the shell.', tool_calls: [{ name: 'bash', arguments: { command: solutionOf(msgs[1].content) } }], usage };
 };
 const sloppy: Model = (req) => {
   const msgs = req.body.messages;
-  if (/version/i.test(msgs[1].content) && msgs.at(-1).role !== 'tool') return { tool_calls: [{ name: 'bash', arguments: { command: 'ls -la' } }], usage };
+  if (/version/i.test(msgs[1].content) && msgs.at(-1)?.role !== 'tool') return { tool_calls: [{ name: 'bash', arguments: { command: 'ls -la' } }], usage };
   return solver(req);
 };
 const lazy: Model = () => ({ tool_calls: [{ name: 'submit', arguments: { answer: 'done' } }], usage });

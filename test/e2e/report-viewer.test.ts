@@ -6,7 +6,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TrialResult } from '../../src/types.ts';
+import type { TrajectoryEvent, TrialResult } from '../../src/types.ts';
 import { launchBrowser, openPage, screenshot, type Opened } from '../support/browser.ts';
 import { readJson, results, runCli, tempDir, startView } from '../support/cli.ts';
 import { fixedTrials, HOSTILE, trialResult, writeRun } from './report-run.ts';
@@ -132,7 +132,7 @@ describe('pictures of a run', () => {
     expect(await page.textContent('#chart-pass-rate svg')).toContain(`${(m.pass_rate * 100).toFixed(1)}%`);
 
     const checks = await attrs(page, '#chart-checks g.rate-row', ['data-label', 'data-rate']);
-    expect(checks.map((c) => [c['data-label'], num(c['data-rate'])])).toEqual(report.checks.map((c: any) => [c.name, c.pass_rate]));
+    expect(checks.map((c) => [c['data-label'], num(c['data-rate'])])).toEqual(report.checks.map((c: { name: string; pass_rate: number | null }) => [c.name, c.pass_rate]));
 
     const segs = await attrs(page, '#chart-status g.legend-item', ['data-status', 'data-count']);
     expect(Object.fromEntries(segs.map((s) => [s['data-status'], Number(s['data-count'])]))).toEqual(
@@ -172,7 +172,7 @@ async function threeRuns(root = tempDir('benchrig-three-')) {
 }
 
 /** A task's state from its result files, by the rule `compare` uses. */
-function stateFromResults(trials: any[]): string {
+function stateFromResults(trials: TrialResult[]): string {
   const statuses = trials.map((t) => t.status);
   if (statuses.every((s) => s === 'AGENT_ERROR' || s === 'TIMEOUT')) return 'unanswered';
   const gradable = statuses.filter((s) => ['PASSED', 'FAILED', 'AGENT_ERROR', 'TIMEOUT'].includes(s));
@@ -191,7 +191,7 @@ describe('runs side by side', () => {
 
     const samples = [...new Set(dirs.flatMap((d) => results(d).map((x) => x.sample_id)))].sort();
     const rows = await page.$$eval('#matrix tbody tr', (trs) => trs.map((tr) => ({
-      task: tr.querySelector('td .mono')!.textContent,
+      task: tr.querySelector('td .mono')?.textContent,
       cells: [...tr.querySelectorAll('td.cell')].map((td) => [td.getAttribute('data-state'), td.textContent]),
     })));
     expect(rows.map((x) => x.task)).toEqual(samples);
@@ -244,7 +244,7 @@ describe('runs side by side', () => {
     const o = await openPage(browser, out);
     const pts = await attrs(o.page, '#chart-trend g.run-point', ['data-label', 'data-rate', 'data-low', 'data-high']);
     expect(pts.map((p) => [p['data-label'], num(p['data-rate']), num(p['data-low']), num(p['data-high'])])).toEqual(
-      rows.map((x: any) => [x.name, x.pass_rate, ...x.pass_rate_ci95]));
+      rows.map((x: { name: string; pass_rate: number | null; pass_rate_ci95: number[] }) => [x.name, x.pass_rate, ...x.pass_rate_ci95]));
     expect(await o.page.$$('#chart-trend polygon.band')).toHaveLength(1);
     expect(await o.page.getAttribute('#chart-trend line.gate-line', 'data-threshold')).toBe('0.8');
     expect(await o.page.textContent('#history')).toContain('FAILED: incomplete: 1 of 7 trials without a verdict');
@@ -302,7 +302,7 @@ describe('hostile values stay text in every view', () => {
   it('report, charts, trial page, compare matrix, history and the run list', async () => {
     const hostileTrials = fixedTrials().map((t) =>
       t.task_id === 'evil-t1' ? { ...t, sample_id: HOSTILE, checks: [...t.checks, { name: HOSTILE, type: 'exact', passed: false, score: 0, reason: HOSTILE }],
-        events: [...t.events, { step: 4, ts: 1, type: 'llm_call' as const, model: HOSTILE, latency_ms: 1, tokens: { input: 1, output: 1 } }, { step: 5, ts: 2, type: HOSTILE, [HOSTILE]: HOSTILE } as any],
+        events: [...t.events, { step: 4, ts: 1, type: 'llm_call' as const, model: HOSTILE, latency_ms: 1, tokens: { input: 1, output: 1 } }, { step: 5, ts: 2, type: HOSTILE, [HOSTILE]: HOSTILE } as unknown as TrajectoryEvent],
         metadata: { ...t.metadata, [HOSTILE]: HOSTILE }, [HOSTILE]: HOSTILE } : t);
     const root = tempDir('benchrig-hostile-');
     const one = await writeRun(hostileTrials, join(root, 'x', 'b', '20250101-000000'));

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { BIN, FIXTURES, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
+import { defined } from '../support/defined.ts';
 
 const bench = join(FIXTURES, 'benchmarks/echo-local');
 const agent = (name: string) => join(FIXTURES, 'agents', `${name}.ts`);
@@ -26,7 +27,7 @@ describe('benchrig run without a sandbox', () => {
     expect(r.code).toBe(0);
     const rs = results(dir);
     expect(rs.map((x) => x.task_id).sort()).toEqual(['a', 'b', 'c', 'd']);
-    expect(rs.find((x) => x.task_id === 'b').response).toBe('banana!');
+    expect(defined(rs.find((x) => x.task_id === 'b')).response).toBe('banana!');
     for (const name of ['a', 'b', 'c', 'd']) expect(existsSync(join(dir, 'logs', `${name}.log`))).toBe(true);
     expect(readdirSync(join(dir, 'results')).every((f) => f.endsWith('.json'))).toBe(true); // no temp files left
   });
@@ -37,7 +38,7 @@ describe('benchrig run without a sandbox', () => {
     const dir = onlyRunDir(out, 'crash', 'echo-local');
     const byId = Object.fromEntries(results(dir).map((x) => [x.sample_id, x]));
     expect(byId.c.status).toBe('AGENT_ERROR');
-    expect(byId.c.error.message).toContain('deliberate failure on c');
+    expect(defined(byId.c.error).message).toContain('deliberate failure on c');
     expect(byId.a.status).toBe('PASSED'); // echo of "say apple" contains "apple"
     expect(byId.d.status).toBe('FAILED');
     const report = readJson(join(dir, 'evaluation_report.json'));
@@ -56,7 +57,7 @@ describe('benchrig run without a sandbox', () => {
     await runCli(['run', dir, '--agent', 'oracle', '--mode', 'single', '--output', out]);
     const [r] = results(onlyRunDir(out, 'oracle', 'echo-local'));
     expect(r.status).toBe('AGENT_ERROR');
-    expect(r.error.message).toMatch(/no \[sandbox\]/);
+    expect(defined(r.error).message).toMatch(/no \[sandbox\]/);
   });
 
   it("a benchmark hook that hangs is bounded by the trial timeout and is not the agent's failure", async () => {
@@ -69,7 +70,7 @@ describe('benchrig run without a sandbox', () => {
     expect(Date.now() - t0).toBeLessThan(30_000);
     const [r] = results(onlyRunDir(out, 'oracle', 'echo-local'));
     expect(r.status).toBe('SANDBOX_ERROR');
-    expect(r.error.message).toBe('the collect hook did not finish within 1 s');
+    expect(defined(r.error).message).toBe('the collect hook did not finish within 1 s');
   });
 
   it('never shows ground truth to an agent other than the oracle', async () => {
@@ -81,7 +82,7 @@ describe('benchrig run without a sandbox', () => {
       expect(Object.keys(seen.sample).sort()).toEqual(['id', 'input', 'metadata']);
       expect(res.response).not.toMatch(/"expected"|"solution"|banana!|grape/);
     }
-    const d = results(dir).find((x) => x.sample_id === 'd');
+    const d = defined(results(dir).find((x) => x.sample_id === 'd'));
     expect(JSON.parse(d.response).sample.metadata).toEqual({ extra_col: 7 }); // unmapped columns land in metadata
   });
 
@@ -148,7 +149,7 @@ describe('TypeScript agents load without a build step', () => {
     const out = tempDir();
     const r = await runCli(['run', bench, '--agent', join(dir, 'typed.ts'), '--mode', mode, '--workers', '2', '--output', out, '--quiet']);
     const rs = results(onlyRunDir(out, 'typed', 'echo-local'));
-    expect(rs.filter((x) => x.status === 'AGENT_ERROR').map((x) => x.error.message), r.stderr).toEqual([]);
+    expect(rs.filter((x) => x.status === 'AGENT_ERROR').map((x) => defined(x.error).message), r.stderr).toEqual([]);
     expect(rs.filter((x) => x.status === 'PASSED')).toHaveLength(3); // echo: a, b and c contain their expected text
   });
 });

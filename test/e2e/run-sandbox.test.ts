@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { docker } from '../../src/sandbox/client.ts';
 import { benchrigContainers, requireDocker } from '../support/docker.ts';
 import { FIXTURES, REPO, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
+import { defined } from '../support/defined.ts';
+import type { ExecOutput } from '../../src/types.ts';
 
 const hasDocker = await requireDocker();
 const mini = join(FIXTURES, 'benchmarks/mini-shell');
@@ -25,8 +27,8 @@ describe.skipIf(!hasDocker)('benchrig run in Docker sandboxes', () => {
     expect(report.metrics.pass_rate).toBe(1);
     expect(r.code).toBe(0);
     const one = results(dir)[0];
-    expect(one.artifacts['sandbox_test:tests pass'].exit_code).toBe(0);
-    expect(one.metadata.sandbox.image).toBe('benchrig/busybox:1');
+    expect((one.artifacts['sandbox_test:tests pass'] as ExecOutput).exit_code).toBe(0);
+    expect(defined(one.metadata.sandbox).image).toBe('benchrig/busybox:1');
     expect(await leftBy(dir)).toEqual([]);
   }, 600_000);
 
@@ -94,7 +96,7 @@ describe.skipIf(!hasDocker)('benchrig run in Docker sandboxes', () => {
     const dir = onlyRunDir(out, 'nop', 'setup-fails');
     const [res] = results(dir);
     expect(res.status).toBe('SANDBOX_ERROR');
-    expect(res.error.message).toMatch(/\[sandbox\] setup failed \(exit 1\): test -f \/does\/not\/exist/);
+    expect(defined(res.error).message).toMatch(/\[sandbox\] setup failed \(exit 1\): test -f \/does\/not\/exist/);
     expect(r.stderr).not.toMatch(/retrying/);
     expect(r.code).toBe(3); // every trial an infrastructure error
     expect(await leftBy(dir)).toEqual([]);
@@ -105,7 +107,7 @@ describe.skipIf(!hasDocker)('benchrig run in Docker sandboxes', () => {
     const r = await runCli(['run', mini, '--agent', 'oracle', '--sample', 'greet', '--keep-sandbox', '--output', out]);
     const id = /docker exec -it ([0-9a-f]{12}) sh/.exec(r.stderr)?.[1];
     expect(id, r.stderr).toBeDefined();
-    const c = docker().getContainer(id!);
+    const c = docker().getContainer(defined(id));
     expect((await c.inspect()).State.Running).toBe(true);
     await c.remove({ force: true });
   });

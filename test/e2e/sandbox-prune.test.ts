@@ -10,6 +10,7 @@ import { docker } from '../../src/sandbox/client.ts';
 import { pruneEnvImages } from '../../src/sandbox/prune.ts';
 import { FIXTURES, REPO, onlyRunDir, results, runCli, tempDir } from '../support/cli.ts';
 import { requireDocker } from '../support/docker.ts';
+import { defined } from '../support/defined.ts';
 
 const hasDocker = await requireDocker();
 
@@ -23,7 +24,7 @@ async function buildFrom(base: string, tag: string): Promise<void> {
   expect(output.filter((line) => line.error)).toEqual([]);
 }
 
-const imageId = (name: string) => docker().getImage(name).inspect().then((i) => i.Id, (err) => (err.statusCode === 404 ? null : Promise.reject(err)));
+const imageId = (name: string) => docker().getImage(name).inspect().then((i) => i.Id, (err: Error & { statusCode?: number }) => (err.statusCode === 404 ? null : Promise.reject(err)));
 
 describe.skipIf(!hasDocker)('benchrig sandbox prune', () => {
   const name = `prune-e2e-${process.pid}`;
@@ -42,7 +43,7 @@ describe.skipIf(!hasDocker)('benchrig sandbox prune', () => {
     await runCli(['run', bench, '--agent', 'oracle', '--sample', 'baked-1', '--mode', 'single', '--output', out]);
     const [res] = results(onlyRunDir(out, 'oracle', name));
     expect(res.status, JSON.stringify(res.error)).toBe('PASSED');
-    const built: string = res.metadata.sandbox.image;
+    const built: string = defined(res.metadata.sandbox).image;
     expect(built).toMatch(new RegExp(`^benchrig-env/${name}:[0-9a-f]{16}$`));
     const builtId = await imageId(built);
 

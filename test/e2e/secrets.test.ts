@@ -10,6 +10,8 @@ import { FIXTURES, onlyRunDir, readJson, results, runCli, tempDir } from '../sup
 import { requireDocker } from '../support/docker.ts';
 import { formsIn, keyForms } from '../support/key-forms.ts';
 import { startModelServer } from '../support/model-server.ts';
+import { defined } from '../support/defined.ts';
+import type { KeptFolders } from '../support/cli.ts';
 
 const SECRET = 'c00kie-s3cret-9f2e71d4';
 const seen: Array<IncomingMessage['headers']> = [];
@@ -22,7 +24,7 @@ beforeAll(async () => {
     seen.push(req.headers);
     req.resume().on('end', () => {
       res.writeHead(401, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: `bad session: cookie=${req.headers.cookie}; token ${req.headers['x-session']}` }));
+      res.end(JSON.stringify({ error: `bad session: cookie=${req.headers.cookie}; token ${String(req.headers['x-session'])}` }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -64,7 +66,7 @@ describe('secrets from the environment', () => {
     expect(runJson.models.agent).toBe('model-from-env'); // a plain key keeps its value
     const [result] = results(dir);
     expect(result.status).toBe('AGENT_ERROR');
-    expect(result.error.message).toMatch(/HTTP 401: .*bad session: cookie=\*\*\*; token \*\*\*/);
+    expect(defined(result.error).message).toMatch(/HTTP 401: .*bad session: cookie=\*\*\*; token \*\*\*/);
 
     for (const file of files(dir)) expect(readFileSync(file, 'utf8'), file).not.toContain(SECRET);
     expect(files(dir).map((f) => f.slice(dir.length + 1))).toEqual(expect.arrayContaining(['run.json', 'evaluation_report.json', 'logs/a.log', 'results/a.json']));
@@ -94,7 +96,7 @@ describe('a model that echoes its key (issue #21, item 7)', () => {
   it('react: the key in every form, in a whole answer and in tool arguments, is in no file of the run nor the cache', async () => {
     // turn 1 answers through submit (a tool call), turn 2 (the scripted user's) in plain text
     const server = await startModelServer((req) =>
-      req.body.messages.some((m: any) => m.role === 'tool')
+      req.body.messages.some((m) => m.role === 'tool')
         ? { content: `Rome. By the way, your key is ${ECHO}` }
         : { tool_calls: [{ name: 'submit', arguments: { answer: `Paris; your key is ${ECHO}` } }] },
     );
@@ -131,7 +133,7 @@ describe.skipIf(!hasDocker)("a model's echo of its key in a folder kept out of t
       const dir = onlyRunDir(out, 'echo-transcript', 'tamper-harbor');
       const [result] = results(dir);
       expect(result.status, r.stderr).toBe('FAILED'); // it did not do the task; it ran to the end
-      const agentLogs = join(dir, result.artifacts.kept.agent);
+      const agentLogs = join(dir, (result.artifacts.kept as KeptFolders).agent);
       const kept = readdirSync(agentLogs).sort();
       expect(kept).toEqual(expect.arrayContaining(['session.bin', 'transcript.jsonl', 'transcript.txt']));
       expect(kept).toHaveLength(4); // the file named after the key is still there, under another name

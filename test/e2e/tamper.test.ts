@@ -7,6 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureImage } from '../../src/sandbox/images.ts';
 import { FIXTURES, REPO, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
 import { benchrigContainers, requireDocker } from '../support/docker.ts';
+import { defined } from '../support/defined.ts';
+import type { KeptFolders } from '../support/cli.ts';
 
 const hasDocker = await requireDocker();
 const bench = (name: string) => join(FIXTURES, 'benchmarks', name);
@@ -55,7 +57,7 @@ describe.skipIf(!hasDocker)('grading is out of the agent reach', () => {
     const { result, check } = await attack('tamper-debian', 'corrupt-state');
     expect(check('tests pass')).toMatchObject({ passed: true });
     expect(check('state file')).toMatchObject({ passed: false });
-    expect(check('state file').reason).toMatch(/did not print JSON/);
+    expect(defined(check('state file')).reason).toMatch(/did not print JSON/);
     expect(result.status).toBe('FAILED');
   });
 
@@ -118,7 +120,7 @@ describe.skipIf(!hasDocker)("a Harbor task's reward is the verifier's, never one
     const [result] = results(onlyRunDir(out, 'plant-reward', 'tamper-harbor'));
     expect(result.status).toBe('FAILED');
     expect(result.checks[0]).toMatchObject({ passed: false, reason: 'reward=0 (reward.txt); below 1' });
-    expect(Object.keys(result.artifacts.kept).sort()).toEqual(['agent', 'artifacts', 'verifier']); // /logs came over
+    expect(Object.keys(result.artifacts.kept as KeptFolders).sort()).toEqual(['agent', 'artifacts', 'verifier']); // /logs came over
   });
 
   it('with isolation = "fresh" and /logs/agent among the outputs (its parent /logs not in the image), the honest solution still passes', async () => {
@@ -131,7 +133,7 @@ describe.skipIf(!hasDocker)("a Harbor task's reward is the verifier's, never one
     expect(result.status, JSON.stringify(result.error ?? result.checks)).toBe('PASSED');
     expect(cli.code).toBe(0);
     // The agent's log came over into the fresh sandbox, and out of it into the run folder.
-    expect(existsSync(join(dir, result.artifacts.kept.agent, 'oracle.txt'))).toBe(true);
+    expect(existsSync(join(dir, (result.artifacts.kept as KeptFolders).agent, 'oracle.txt'))).toBe(true);
     expect(await benchrigContainers(readJson(join(dir, 'run.json')).run_id)).toEqual([]);
   });
 
@@ -145,7 +147,7 @@ describe.skipIf(!hasDocker)("a Harbor task's reward is the verifier's, never one
       const [result] = results(dir);
       expect(['FAILED', 'AGENT_ERROR'], name).toContain(result.status);
       expect(result.error?.kind ?? null, name).not.toBe('sandbox');
-      const kept = result.artifacts?.kept?.agent;
+      const kept = (result.artifacts?.kept as KeptFolders | undefined)?.agent;
       if (kept) expect(existsSync(join(dir, kept, 'passwd')), name).toBe(false);
       expect(await benchrigContainers(readJson(join(dir, 'run.json')).run_id)).toEqual([]);
     }

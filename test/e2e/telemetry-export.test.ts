@@ -4,9 +4,11 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, onlyRunDir, results, runCli, tempDir } from '../support/cli.ts';
-import { startCollector, type CollectedSpan, type Collector } from '../support/collector.ts';
+import { startCollector, type CollectedSpan } from '../support/collector.ts';
 import { requireDocker } from '../support/docker.ts';
 import { startModelServer, type ModelServer, type RecordedRequest, type Step } from '../support/model-server.ts';
+import { defined } from '../support/defined.ts';
+import type { TrialResult } from '../../src/types.ts';
 
 const hasDocker = await requireDocker();
 const mini = join(FIXTURES, 'benchmarks/mini-shell');
@@ -17,7 +19,7 @@ const MODES = ['single', 'threads', 'processes'].filter((m) => (process.env.BENC
 function solver(req: RecordedRequest): Step {
   const msgs = req.body.messages;
   const usage = { prompt_tokens: 11, completion_tokens: 7 };
-  if (msgs.at(-1).role === 'tool') return { tool_calls: [{ name: 'submit', arguments: { answer: 'done' } }], usage };
+  if (msgs.at(-1)?.role === 'tool') return { tool_calls: [{ name: 'submit', arguments: { answer: 'done' } }], usage };
   return { tool_calls: [{ name: 'bash', arguments: { command: msgs[1].content } }], usage };
 }
 
@@ -30,7 +32,7 @@ const named = (spans: CollectedSpan[], name: string) => spans.filter((s) => s.na
 const childrenOf = (spans: CollectedSpan[], parent: CollectedSpan) => spans.filter((s) => s.parentSpanId === parent.spanId);
 
 /** The tree of docs/telemetry.md for a run of mini-shell's first two samples by the scripted react agent. */
-function expectRunTree(spans: CollectedSpan[], resultFiles: any[]) {
+function expectRunTree(spans: CollectedSpan[], resultFiles: TrialResult[]) {
   const traceIds = new Set(spans.map((s) => s.traceId));
   expect(traceIds.size).toBe(1);
   const [traceId] = traceIds;
@@ -53,7 +55,7 @@ function expectRunTree(spans: CollectedSpan[], resultFiles: any[]) {
     expect(trial.attributes['benchrig.sample_id']).toBe(trial.attributes['benchrig.task_id']);
     const kids = childrenOf(spans, trial).map((s) => s.name);
     for (const name of ['sandbox.start', 'agent.turn', 'grade', 'sandbox.stop']) expect(kids, `${name} under trial`).toContain(name);
-    const turn = childrenOf(spans, trial).find((s) => s.name === 'agent.turn')!;
+    const turn = defined(childrenOf(spans, trial).find((s) => s.name === 'agent.turn'));
     const inTurn = childrenOf(spans, turn);
     const llm = inTurn.filter((s) => s.name === 'llm.call');
     expect(llm).toHaveLength(2);
@@ -119,7 +121,7 @@ describe.skipIf(!hasDocker)('telemetry export from benchrig run', () => {
       const scores = collector.scores();
       const trials = named(spans, 'trial');
       for (const x of res) {
-        const trial = trials.find((t) => t.attributes['benchrig.task_id'] === x.task_id)!;
+        const trial = defined(trials.find((t) => t.attributes['benchrig.task_id'] === x.task_id));
         const mine = scores.filter((s) => s.observationId === trial.spanId);
         expect(mine.map((s) => [s.name, s.value]).sort()).toEqual([['benchrig.passed', 1], ['benchrig.score', 1]]);
         expect(mine.every((s) => s.traceId === x.trace_id)).toBe(true);

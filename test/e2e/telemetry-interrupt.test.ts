@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN, FIXTURES, REPO, onlyRunDir, results, tempDir } from '../support/cli.ts';
 import { startCollector } from '../support/collector.ts';
 import { requireDocker } from '../support/docker.ts';
+import { defined } from '../support/defined.ts';
 
 const hasDocker = await requireDocker();
 const bench = join(FIXTURES, 'benchmarks/many-shell');
@@ -52,9 +53,9 @@ describe.skipIf(!hasDocker).each(MODES)('Ctrl-C during a traced run in %s mode',
         expect(x.trace_id).toBe(run.traceId);
         const trial = spans.find((s) => s.name === 'trial' && s.attributes['benchrig.task_id'] === x.task_id);
         expect(trial, x.task_id).toBeDefined();
-        expect(trial!.parentSpanId).toBe(run.spanId);
-        expect(trial!.attributes['benchrig.status']).toBe(x.status);
-        expect(spans.filter((s) => s.parentSpanId === trial!.spanId).map((s) => s.name)).toContain('sandbox.stop');
+        expect(defined(trial).parentSpanId).toBe(run.spanId);
+        expect(defined(trial).attributes['benchrig.status']).toBe(x.status);
+        expect(spans.filter((s) => s.parentSpanId === defined(trial).spanId).map((s) => s.name)).toContain('sandbox.stop');
       }
     } finally {
       await collector.close();

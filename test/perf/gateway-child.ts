@@ -5,6 +5,7 @@
 // Protocol over IPC: → {ready: modelUrl}; ← {run: Job} → {done: number[] (ms per call)}; ← {exit}.
 import http from 'node:http';
 import { startUpstreamServer } from '../support/upstream-server.ts';
+import { defined } from '../support/defined.ts';
 
 export interface Job {
   /** Origin to call: the model's or the gateway's. */
@@ -45,7 +46,13 @@ async function run(job: Job): Promise<number[]> {
   return times;
 }
 
-process.on('message', async (m: { run?: Job; exit?: true }) => {
+/** To the parent, over the IPC channel fork() opened. */
+function send(message: object): void {
+  if (!process.send) throw new Error('gateway-child runs as a forked child, with an IPC channel');
+  process.send(message);
+}
+
+async function onMessage(m: { run?: Job; exit?: true }): Promise<void> {
   if (m.exit) {
     agent.destroy();
     await model.close();
@@ -53,9 +60,10 @@ process.on('message', async (m: { run?: Job; exit?: true }) => {
     return;
   }
   try {
-    process.send!({ done: await run(m.run!) });
+    send({ done: await run(defined(m.run, 'job')) });
   } catch (err) {
-    process.send!({ error: (err as Error).message });
+    send({ error: (err as Error).message });
   }
-});
-process.send!({ ready: new URL(model.url).origin });
+}
+process.on('message', (m: { run?: Job; exit?: true }) => void onMessage(m));
+send({ ready: new URL(model.url).origin });

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { compiledUrl } from '../../src/loader/compile.mjs';
 import { createModelGateway } from '../../src/gateway/server.ts';
 import type { Job } from './gateway-child.ts';
+import { defined } from '../support/defined.ts';
 
 export interface GatewaySizes {
   /** Concurrent trials, one call in flight each. */
@@ -51,7 +52,7 @@ export async function measureGatewayOverhead(z: GatewaySizes, say: (line: string
       upstreams: { chat: { protocol: 'chat', baseUrl: `${modelOrigin}/v1`, apiKey: 'sk-perf', model: 'perf-model', timeoutMs: 30_000, maxRetries: 0 } },
     });
     const { baseUrl } = await gw.start();
-    const regs = Array.from({ length: z.trials }, (_, i) => gw!.register({ id: `perf#${i}`, budget: null, onEvent: () => {} }));
+    const regs = Array.from({ length: z.trials }, (_, i) => defined(gw).register({ id: `perf#${i}`, budget: null, onEvent: () => {} }));
     const body = cliSizedBody(z.bodyKb);
     const job = (target: string, tokens: string[], stream: boolean, calls = z.calls): Job => ({ target, tokens, calls, stream, body });
     const direct = Array(z.trials).fill('sk-direct');
@@ -106,10 +107,10 @@ function next<T>(child: ChildProcess): Promise<T> {
   return new Promise((resolve, reject) => {
     const onExit = (code: number | null) => reject(new Error(`gateway perf child exited (${code})`));
     child.once('exit', onExit);
-    child.once('message', (m: any) => {
+    child.once('message', (m: T & { error?: string }) => {
       child.off('exit', onExit);
       if (m?.error) reject(new Error(`gateway perf child: ${m.error}`));
-      else resolve(m as T);
+      else resolve(m);
     });
   });
 }

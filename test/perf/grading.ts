@@ -35,8 +35,8 @@ function results(n: number): Graded[] {
     const events: TrajectoryEvent[] = [];
     let step = 0;
     for (const c of ok ? calls : calls.slice(0, 1)) {
-      events.push({ type: 'tool_call', tool: c.tool, args: c.args, step: ++step, ts: step / 10 } as TrajectoryEvent);
-      events.push({ type: 'tool_result', tool: c.tool, output: 'ok', exit_code: 0, step: ++step, ts: step / 10 } as TrajectoryEvent);
+      events.push({ type: 'tool_call', tool: c.tool, args: c.args, step: ++step, ts: step / 10 });
+      events.push({ type: 'tool_result', tool: c.tool, output: 'ok', exit_code: 0, step: ++step, ts: step / 10 });
     }
     const reply = `Looked up ORD-${ok ? 1000 + i : 'x'}. ${ok ? 'The total' : 'Sum'} is below.\n\`\`\`json\n{"intent": "${ok ? 'refund' : 'other'}", "n": ${i}}\n\`\`\`\nAnswer: ${ok ? i : i + 1}`;
     out.push({

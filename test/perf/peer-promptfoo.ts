@@ -58,7 +58,7 @@ function timed(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.Pro
         const kb = Number(readFileSync(out, 'utf8').trim().split('\n').at(-1));
         resolve({ wall_ms: wall, peak_rss_mb: kb / 1024, stdout });
       } catch (e) {
-        reject(e);
+        reject(e instanceof Error ? e : new Error(String(e)));
       } finally {
         rmSync(join(out, '..'), { recursive: true, force: true });
       }
@@ -110,8 +110,9 @@ export async function measurePromptfoo(
     const t0 = performance.now();
     const b = await runChild({ benchmark: bench, agent: ctx.fx.agents.oneCall, mode: 'threads', workers, perWorker: z.inFlight / workers, cwd: ctx.root, output: join(ctx.root, 'evals'), modelUrl: ctx.modelUrl });
     if (b.n_passed !== z.samples) throw new Error(`benchrig passed ${b.n_passed} of ${z.samples}`);
-    br.push({ wall_ms: performance.now() - t0, peak_rss_mb: b.peak_rss_mb });
-    ctx.say(`  promptfoo round ${i + 1}: promptfoo ${Math.round(p.wall_ms)} ms ${Math.round(p.peak_rss_mb)} MB, benchrig ${Math.round(br.at(-1)!.wall_ms)} ms ${Math.round(b.peak_rss_mb)} MB`);
+    const ours = { wall_ms: performance.now() - t0, peak_rss_mb: b.peak_rss_mb };
+    br.push(ours);
+    ctx.say(`  promptfoo round ${i + 1}: promptfoo ${Math.round(p.wall_ms)} ms ${Math.round(p.peak_rss_mb)} MB, benchrig ${Math.round(ours.wall_ms)} ms ${Math.round(b.peak_rss_mb)} MB`);
   }
   const w = (xs: Measured[]) => median(xs.map((x) => x.wall_ms));
   const r = (xs: Measured[]) => median(xs.map((x) => x.peak_rss_mb));

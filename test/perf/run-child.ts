@@ -18,7 +18,7 @@ export async function runChild(spec: RunSpec, extraNodeArgs: string[] = []): Pro
       (err, stdout, stderr) => {
         const line = stdout.trim().split('\n').at(-1) ?? '';
         try {
-          if (err) throw err;
+          if (err) throw err as Error;
           resolve(JSON.parse(line) as ChildReport);
         } catch (e) {
           reject(new Error(`perf run failed (${spec.benchmark}, ${spec.mode}): ${(e as Error).message}\n${stderr.slice(-2000)}`));

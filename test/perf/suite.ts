@@ -186,8 +186,9 @@ async function sandboxRow(ctx: Ctx, z: Sizes): Promise<Row> {
       expectAll(r, trials, 'sandbox run');
       harness.push(r.schedule_ms);
       runs.push(summary(r));
-      raw.push(await rawDockerLoop(trials, concurrency, rawRun));
-      ctx.say(`  sandbox rep ${i + 1}: benchrig ${Math.round(r.schedule_ms)} ms, raw dockerode ${Math.round(raw.at(-1)!)} ms`);
+      const rawMs = await rawDockerLoop(trials, concurrency, rawRun);
+      raw.push(rawMs);
+      ctx.say(`  sandbox rep ${i + 1}: benchrig ${Math.round(r.schedule_ms)} ms, raw dockerode ${Math.round(rawMs)} ms`);
     }
   } finally {
     await removeByRun(rawRun);

@@ -2,9 +2,9 @@
 // and retry-after are exercised as against a deployed agent. It speaks both protocols:
 //   POST /v1/chat/completions   (openai: answers choices[0].message.content)
 //   POST /agent                 (benchrig: answers an AgentReply JSON)
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { flatHeaders, readJson } from './http.ts';
+import { flatHeaders, readWireBody, type WireBody } from './http.ts';
 
 export interface AgentStep {
   /** Answer with this HTTP status and an error body instead of a reply. */
@@ -19,7 +19,7 @@ export interface AgentStep {
 
 export interface AgentRequest {
   path: string;
-  body: any;
+  body: WireBody;
   headers: Record<string, string>;
 }
 
@@ -37,11 +37,11 @@ export async function startAgentServer(script: AgentStep[] | ((req: AgentRequest
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
 
-  const server = createServer(async (req, res) => {
-    const body = await readJson(req);
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const body = await readWireBody(req);
     const rec: AgentRequest = { path: req.url ?? '', body, headers: flatHeaders(req) };
     requests.push(rec);
-    const lastUser = [...(body?.messages ?? [])].reverse().find((m: any) => m.role === 'user')?.content ?? '';
+    const lastUser = [...(body?.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '';
     const step: AgentStep = typeof script === 'function' ? script(rec, requests.length) : (queue.shift() ?? { content: `echo: ${lastUser}` });
     const send = () => {
       if (res.destroyed) return;
@@ -74,7 +74,8 @@ export async function startAgentServer(script: AgentStep[] | ((req: AgentRequest
       const t = setTimeout(() => (timers.delete(t), send()), step.delayMs);
       timers.add(t);
     } else send();
-  });
+  };
+  const server = createServer((req, res) => void handle(req, res));
   server.on('connection', (s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import type { TrialResult } from '../../src/types.ts';
 
 export const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const BIN = join(REPO, 'bin/benchrig.mjs');
@@ -37,12 +38,16 @@ export function onlyRunDir(output: string, agent: string, benchmark: string): st
   return join(parent, runs[0]);
 }
 
-export const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
+/** `artifacts.kept` of a result file: each kept folder's name and where it landed in the run folder (docs/reports.md#files). */
+export type KeptFolders = Record<string, string>;
 
-export function results(runDir: string): any[] {
+/** A JSON file, typed as the caller expects it (untyped without). */
+export const readJson = <T = ReturnType<typeof JSON.parse>>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
+
+export function results(runDir: string): TrialResult[] {
   return readdirSync(join(runDir, 'results'))
     .filter((f) => f.endsWith('.json'))
-    .map((f) => readJson(join(runDir, 'results', f)));
+    .map((f) => readJson<TrialResult>(join(runDir, 'results', f)));
 }
 
 /** Waits (up to 90 s) for a run under `out` to have saved at least `n` result files; its folder. */
@@ -65,7 +70,7 @@ export async function startView(dir: string) {
   let out = '';
   const address = await new Promise<string>((ok, fail) => {
     const timer = setTimeout(() => fail(new Error(`no address printed: ${out}`)), 30_000);
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /http:\/\/127\.0\.0\.1:\d+\//.exec(out);
       if (m) {

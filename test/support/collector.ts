@@ -2,16 +2,63 @@
 // exporter sends it) and the Langfuse endpoints its SDK calls (the OTLP endpoint
 // `/api/public/otel/v1/traces` behind Basic auth, and the score ingestion `/api/public/ingestion`).
 // It stores what arrived so tests can assert on spans, parent links, auth and scores.
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { gunzipSync } from 'node:zlib';
+import { defined } from './defined.ts';
 
 export interface ReceivedRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
-  body: any;
+  /** As read (readBody below); null when empty or refused for want of auth. */
+  body: ReceivedBody | null;
 }
+
+/** An OTLP JSON value (`{ stringValue }`, `{ intValue }`, …) and an attribute list. */
+interface OtlpValue {
+  stringValue?: string;
+  intValue?: string | number;
+  doubleValue?: string | number;
+  boolValue?: boolean;
+  arrayValue?: { values?: OtlpValue[] };
+  kvlistValue?: { values?: OtlpAttribute[] };
+}
+interface OtlpAttribute {
+  key: string;
+  value?: OtlpValue;
+}
+interface OtlpSpan {
+  name: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  attributes?: OtlpAttribute[];
+  status?: { code?: number; message?: string };
+  events?: { name: string; attributes?: OtlpAttribute[] }[];
+  startTimeUnixNano?: unknown;
+  endTimeUnixNano?: unknown;
+}
+
+/** A Langfuse score as the SDK sends it (score-create body, or POST /api/public/scores). */
+export interface LangfuseScore {
+  id?: string;
+  name?: string;
+  value?: unknown;
+  traceId?: string;
+  observationId?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * A request body as the collector reads it: OTLP JSON (`resourceSpans`), a Langfuse ingestion batch
+ * (`batch`) or score, `{ raw }` when it is not JSON.
+ */
+export type ReceivedBody = LangfuseScore & {
+  resourceSpans?: { resource?: { attributes?: OtlpAttribute[] }; scopeSpans?: { spans?: OtlpSpan[] }[] }[];
+  batch?: { id?: string; type?: string; body: LangfuseScore }[];
+  raw?: string;
+};
 
 export interface CollectedSpan {
   /** 'otlp' for /v1/traces, 'langfuse' for /api/public/otel/v1/traces */
@@ -34,7 +81,7 @@ export interface Collector {
   requests: ReceivedRequest[];
   spans(via?: 'otlp' | 'langfuse'): CollectedSpan[];
   /** Langfuse score-create bodies from /api/public/ingestion and /api/public/scores. */
-  scores(): any[];
+  scores(): LangfuseScore[];
   /** Resolves once `pred` holds (polling), or rejects after `timeoutMs`. */
   until(pred: () => boolean, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -50,7 +97,7 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
   const sockets = new Set<Socket>();
   const expectedAuth = opts.langfuse && `Basic ${Buffer.from(`${opts.langfuse.publicKey}:${opts.langfuse.secretKey}`).toString('base64')}`;
 
-  const server = createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? '').split('?')[0];
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
     const body = await readBody(req);
@@ -65,12 +112,13 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
     requests.push({ method: req.method ?? '', path, headers, body });
     if (req.method === 'POST' && (path === '/v1/traces' || path === '/api/public/otel/v1/traces')) return reply(200, {});
     if (req.method === 'POST' && path === '/api/public/ingestion') {
-      const batch: any[] = body?.batch ?? [];
+      const batch = body?.batch ?? [];
       return reply(207, { successes: batch.map((e) => ({ id: e.id, status: 201 })), errors: [] });
     }
     if (req.method === 'POST' && path === '/api/public/scores') return reply(200, { id: body?.id ?? 'score' });
     reply(404, { message: `no route ${req.method} ${path}` });
-  });
+  };
+  const server = createServer((req, res) => void handle(req, res));
   server.on('connection', (s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -92,7 +140,7 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
               attributes: attrs(s.attributes),
               resource: attrs(rs.resource?.attributes),
               status: { code: s.status?.code ?? 0, message: s.status?.message },
-              events: (s.events ?? []).map((e: any) => ({ name: e.name, attributes: attrs(e.attributes) })),
+              events: (s.events ?? []).map((e) => ({ name: e.name, attributes: attrs(e.attributes) })),
               startMs: nanosToMs(s.startTimeUnixNano),
               endMs: nanosToMs(s.endTimeUnixNano),
             });
@@ -102,8 +150,8 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
 
   const scores = () =>
     requests.flatMap((r) => {
-      if (r.path === '/api/public/ingestion') return (r.body?.batch ?? []).filter((e: any) => e.type === 'score-create').map((e: any) => e.body);
-      if (r.path === '/api/public/scores') return [r.body];
+      if (r.path === '/api/public/ingestion') return (r.body?.batch ?? []).filter((e) => e.type === 'score-create').map((e) => e.body);
+      if (r.path === '/api/public/scores') return [defined(r.body, 'score (the request was refused)')];
       return [];
     });
 
@@ -127,7 +175,7 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
   };
 }
 
-async function readBody(req: IncomingMessage): Promise<any> {
+async function readBody(req: IncomingMessage): Promise<ReceivedBody | null> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
   let raw = Buffer.concat(chunks);
@@ -136,31 +184,31 @@ async function readBody(req: IncomingMessage): Promise<any> {
   // Only the JSON encoding is decoded (the OTLP/HTTP exporter benchrig uses sends JSON).
   if (!/json/.test(String(req.headers['content-type'] ?? ''))) return { raw: raw.toString('base64') };
   try {
-    return JSON.parse(raw.toString('utf8'));
+    return JSON.parse(raw.toString('utf8')) as ReceivedBody;
   } catch {
     return { raw: raw.toString('utf8') };
   }
 }
 
 /** OTLP JSON attributes ([{key, value: {stringValue|intValue|…}}]) as a plain object. */
-function attrs(list: any[] | undefined): Record<string, unknown> {
+function attrs(list: OtlpAttribute[] | undefined): Record<string, unknown> {
   return Object.fromEntries((list ?? []).map((a) => [a.key, anyValue(a.value)]));
 }
 
-function anyValue(v: any): unknown {
+function anyValue(v: OtlpValue | undefined): unknown {
   if (!v) return null;
   if ('stringValue' in v) return v.stringValue;
   if ('intValue' in v) return Number(v.intValue);
   if ('doubleValue' in v) return Number(v.doubleValue);
   if ('boolValue' in v) return v.boolValue;
-  if ('arrayValue' in v) return (v.arrayValue.values ?? []).map(anyValue);
-  if ('kvlistValue' in v) return attrs(v.kvlistValue.values);
+  if ('arrayValue' in v) return (v.arrayValue?.values ?? []).map(anyValue);
+  if ('kvlistValue' in v) return attrs(v.kvlistValue?.values);
   return null;
 }
 
 function nanosToMs(n: unknown): number {
   if (typeof n === 'string') return Number(BigInt(n) / 1000n) / 1000;
   if (typeof n === 'number') return n / 1e6;
-  if (n && typeof n === 'object' && 'low' in n && 'high' in n) return ((n as any).high * 2 ** 32 + ((n as any).low >>> 0)) / 1e6;
+  if (n && typeof n === 'object' && 'low' in n && 'high' in n) return (Number(n.high) * 2 ** 32 + (Number(n.low) >>> 0)) / 1e6;
   return 0;
 }

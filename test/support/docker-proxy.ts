@@ -46,7 +46,10 @@ export async function startDockerProxy(socketPath = '/var/run/docker.sock'): Pro
           const text = chunk.toString('latin1');
           for (const m of text.matchAll(/^[A-Z]+ \/(?:v[\d.]+\/)?containers\/([0-9a-f]{64})\//gm)) seen.add(m[1]);
           const line = holds.length ? text.match(/^[A-Z]+ \S+ HTTP\/1\.[01](?=\r?$)/m)?.[0] : undefined;
-          if (line && holds.some((h) => h.test(line))) (holding = true), heldLines.push(line);
+          if (line && holds.some((h) => h.test(line))) {
+            holding = true;
+            heldLines.push(line);
+          }
           if (holding) return; // this connection's requests never reach the daemon
           if (!upstream.write(chunk)) {
             client.pause();
@@ -56,9 +59,10 @@ export async function startDockerProxy(socketPath = '/var/run/docker.sock'): Pro
         client.on('end', () => upstream.end());
         upstream.pipe(client);
       });
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        port = (server!.address() as { port: number }).port;
+      const listening = server;
+      listening.once('error', reject);
+      listening.listen(port, '127.0.0.1', () => {
+        port = (listening.address() as { port: number }).port;
         resolve();
       });
     });

@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { defined } from './defined.ts';
 
 export interface HubRequest {
   method: string;
@@ -72,12 +73,12 @@ export async function startHub(opts: { token?: string; pageSize?: number } = {})
       if (!repo) return send(res, 404, { error: 'Repository not found' }, { 'X-Error-Code': 'RepoNotFound' });
       if (parts[4] === 'revision') {
         const rev = decodeURIComponent(parts.slice(5).join('/'));
-        const commit = resolve(repo, rev);
-        if (!commit) return send(res, 404, { error: `Invalid rev id: ${rev}` }, { 'X-Error-Code': 'RevisionNotFound' });
+        const at = resolve(repo, rev);
+        if (!at) return send(res, 404, { error: `Invalid rev id: ${rev}` }, { 'X-Error-Code': 'RevisionNotFound' });
         return send(res, 200, {
-          _id: sha('sha1', `${parts[2]}/${parts[3]}`).slice(0, 24), id: `${parts[2]}/${parts[3]}`, sha: commit,
+          _id: sha('sha1', `${parts[2]}/${parts[3]}`).slice(0, 24), id: `${parts[2]}/${parts[3]}`, sha: at.commit,
           private: token !== null, gated: false, downloads: 0, likes: 0, lastModified: new Date(0).toISOString(),
-          siblings: [...repo.commits.get(commit)!.keys()].map((rfilename) => ({ rfilename })),
+          siblings: [...at.files.keys()].map((rfilename) => ({ rfilename })),
         });
       }
       if (parts[4] === 'tree') return serveTree(res, url, repo, decodeURIComponent(parts.slice(5).join('/')));
@@ -85,21 +86,23 @@ export async function startHub(opts: { token?: string; pageSize?: number } = {})
     if (parts[0] === 'datasets' && parts[3] === 'resolve') {
       const repo = repos.get(`${parts[1]}/${parts[2]}`);
       if (!repo) return send(res, 404, { error: 'Repository not found' }, { 'X-Error-Code': 'RepoNotFound' });
-      const commit = resolve(repo, decodeURIComponent(parts[4]));
-      if (!commit) return send(res, 404, { error: 'Revision not found' }, { 'X-Error-Code': 'RevisionNotFound' });
-      const content = repo.commits.get(commit)!.get(decodeURIComponent(parts.slice(5).join('/')));
+      const at = resolve(repo, decodeURIComponent(parts[4]));
+      if (!at) return send(res, 404, { error: 'Revision not found' }, { 'X-Error-Code': 'RevisionNotFound' });
+      const content = at.files.get(decodeURIComponent(parts.slice(5).join('/')));
       if (!content) return send(res, 404, { error: 'Entry not found' }, { 'X-Error-Code': 'EntryNotFound' });
       const digest = sha('sha256', content);
-      res.writeHead(302, { Location: `${base}/cdn/${digest}`, 'X-Linked-Size': String(content.length), 'X-Linked-ETag': `"${digest}"`, 'X-Repo-Commit': commit });
+      res.writeHead(302, { Location: `${base}/cdn/${digest}`, 'X-Linked-Size': String(content.length), 'X-Linked-ETag': `"${digest}"`, 'X-Repo-Commit': at.commit });
       return res.end();
     }
     send(res, 404, { error: `no route for ${req.method} ${url.pathname}` });
   }
 
-  /** A branch, tag or full commit; "HEAD" is main. */
-  function resolve(repo: Repo, rev: string): string | undefined {
+  /** A branch, tag or full commit ("HEAD" is main): the commit and its files. */
+  function resolve(repo: Repo, rev: string): { commit: string; files: Map<string, Buffer> } | undefined {
     if (rev === 'HEAD') rev = 'main';
-    return repo.refs.get(rev) ?? (repo.commits.has(rev) ? rev : undefined);
+    const commit = repo.refs.get(rev) ?? rev;
+    const files = repo.commits.get(commit);
+    return files && { commit, files };
   }
 
   function serveTree(res: ServerResponse, url: URL, repo: Repo, rest: string) {
@@ -108,7 +111,7 @@ export async function startHub(opts: { token?: string; pageSize?: number } = {})
     const rev = revs.find((r) => rest === r || rest.startsWith(`${r}/`));
     if (!rev) return send(res, 404, { error: `Invalid rev id: ${rest.split('/')[0]}` }, { 'X-Error-Code': 'RevisionNotFound' });
     const folder = rest.slice(rev.length + 1);
-    const files = repo.commits.get(resolve(repo, rev)!)!;
+    const { files } = defined(resolve(repo, rev), 'listed revision');
     const recursive = url.searchParams.get('recursive') === 'true';
     const entries = new Map<string, object>();
     for (const [p, content] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {

@@ -4,6 +4,7 @@
 // carries only types, for the folder table of ARCHITECTURE.md (test/unit/architecture/).
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { defined } from './defined.ts';
 
 const SOURCE = /\.(?:ts|mts|cts|mjs|cjs|js)$/;
 
@@ -82,14 +83,14 @@ export function importCycles(graph: ImportGraph): string[][] {
       if (!graph.has(w)) continue;
       if (!index.has(w)) {
         visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+        low.set(v, Math.min(defined(low.get(v)), defined(low.get(w))));
+      } else if (onStack.has(w)) low.set(v, Math.min(defined(low.get(v)), defined(index.get(w))));
     }
     if (low.get(v) !== index.get(v)) return;
     const group: string[] = [];
     let w: string;
     do {
-      w = stack.pop()!;
+      w = defined(stack.pop());
       onStack.delete(w);
       group.push(w);
     } while (w !== v);

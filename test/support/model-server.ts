@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { flatHeaders, readJson } from './http.ts';
+import { flatHeaders, readWireBody, type WireBody } from './http.ts';
 
 export interface ScriptedToolCall {
   id?: string;
@@ -33,7 +33,7 @@ export type Step = (ReplyStep | ErrorStep | DropStep) & { delayMs?: number };
 
 export interface RecordedRequest {
   path: string;
-  body: any;
+  body: WireBody;
   headers: Record<string, string>;
 }
 export type Script = Step[] | ((req: RecordedRequest, n: number) => Step);
@@ -62,8 +62,8 @@ export async function startModelServer(script: Script = []): Promise<ModelServer
     return queue.shift() ?? { status: 500, message: 'model-server: script exhausted' };
   };
 
-  const server = createServer(async (req, res) => {
-    const body = await readJson(req);
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const body = await readWireBody(req);
     const rec: RecordedRequest = { path: req.url ?? '', body, headers: flatHeaders(req) };
     if (req.method === 'POST' && req.url === '/v1/chat/completions') {
       requests.push(rec);
@@ -79,7 +79,8 @@ export async function startModelServer(script: Script = []): Promise<ModelServer
     } else if (req.method === 'GET' && req.url === '/v1/models') {
       sendJson(res, 200, { object: 'list', data: [{ id: 'scripted-model', object: 'model', owned_by: 'test' }] });
     } else sendJson(res, 404, { error: { message: `no route ${req.method} ${req.url}`, type: 'not_found' } });
-  });
+  };
+  const server = createServer((req, res) => void handle(req, res));
   server.on('connection', (s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
@@ -146,7 +147,7 @@ function requestsTag(rec: RecordedRequest): string {
   return createHash('sha256').update(JSON.stringify(rec.body ?? null)).digest('hex').slice(0, 12);
 }
 
-function embeddings(body: any) {
+function embeddings(body: WireBody) {
   const inputs: string[] = Array.isArray(body?.input) ? body.input.map(String) : [String(body?.input ?? '')];
   const dims = Number(body?.dimensions) || 8;
   const data = inputs.map((text, index) => {

@@ -1,7 +1,7 @@
 // A scripted model server on 127.0.0.1 that speaks the three wire APIs the gateway forwards — OpenAI
 // Chat Completions, OpenAI Responses, Anthropic Messages (+ count_tokens) — whole or streamed (SSE),
 // in each API's real framing, so the official clients parse its answers. Never a real model.
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { flatHeaders, readJson } from './http.ts';
 
@@ -30,7 +30,20 @@ export interface UpstreamRequest {
   api: Api | 'count_tokens';
   path: string;
   headers: Record<string, string>;
-  body: any;
+  body: UpstreamBody;
+}
+
+/** A request body as the upstream records it: the JSON the client sent, in whichever API it speaks. */
+export interface UpstreamBody {
+  model?: string;
+  /** Chat and Messages: the conversation (a Messages content is text or blocks). */
+  messages?: { role: string; content: unknown; [key: string]: unknown }[];
+  /** Responses: text or input items. */
+  input?: string | unknown[];
+  tools?: unknown[];
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  [key: string]: unknown;
 }
 
 export interface UpstreamServer {
@@ -57,8 +70,8 @@ export async function startUpstreamServer(opts: { keepRequests?: boolean } = {})
   let hangups = 0;
   let script = (_r: UpstreamRequest, n: number): UpstreamStep => ({ text: `answer ${n}`, usage: { input: 7, output: 3 } });
   const sockets = new Set<Socket>();
-  const server = createServer(async (req, res) => {
-    const body = await readJson(req);
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const body = (await readJson(req)) as UpstreamBody; // every client here sends a JSON object
     const path = (req.url ?? '').split('?')[0];
     const api = ROUTES[path];
     if (req.method === 'GET' && path === '/v1/models') return json(res, 200, { object: 'list', data: [{ id: 'upstream-model', object: 'model' }] });
@@ -78,7 +91,8 @@ export async function startUpstreamServer(opts: { keepRequests?: boolean } = {})
     const stream = body?.stream === true;
     const answer = { chat, responses, messages }[api];
     answer(res, body, step, stream);
-  });
+  };
+  const server = createServer((req, res) => void handle(req, res));
   server.keepAliveTimeout = 30_000;
   server.on('connection', (s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -125,7 +139,7 @@ const usageOf = (s: UpstreamReply) => s.usage ?? { input: 7, output: 3 };
 /** Split a string in two, so clients must join streamed pieces. */
 const halves = (s: string) => [s.slice(0, Math.ceil(s.length / 2)), s.slice(Math.ceil(s.length / 2))];
 
-function chat(res: ServerResponse, body: any, s: UpstreamReply, stream: boolean): void {
+function chat(res: ServerResponse, body: UpstreamBody, s: UpstreamReply, stream: boolean): void {
   const u = usageOf(s);
   const calls = (s.tool_calls ?? []).map((t, i) => ({ id: t.id ?? `call_${i}`, type: 'function', function: { name: t.name, arguments: JSON.stringify(t.arguments) } }));
   const usage = { prompt_tokens: u.input, completion_tokens: u.output, total_tokens: u.input + u.output };
@@ -135,7 +149,7 @@ function chat(res: ServerResponse, body: any, s: UpstreamReply, stream: boolean)
     return json(res, 200, { ...base, object: 'chat.completion', usage, choices: [{ index: 0, finish_reason: finish, logprobs: null, message: { role: 'assistant', content: s.text ?? null, refusal: null, ...(calls.length ? { tool_calls: calls } : {}) } }] });
   }
   const chunk = (delta: unknown, finish_reason: string | null = null) => ({ data: { ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason, logprobs: null }] } });
-  const events = [chunk({ role: 'assistant', content: '' })];
+  const events: { data: unknown }[] = [chunk({ role: 'assistant', content: '' })];
   for (const piece of s.text ? halves(s.text) : []) events.push(chunk({ content: piece }));
   calls.forEach((c, index) => {
     const [a, b] = halves(c.function.arguments);
@@ -143,13 +157,18 @@ function chat(res: ServerResponse, body: any, s: UpstreamReply, stream: boolean)
     events.push(chunk({ tool_calls: [{ index, function: { arguments: b } }] }));
   });
   events.push(chunk({}, finish));
-  if (body?.stream_options?.include_usage) events.push({ data: { ...base, object: 'chat.completion.chunk', choices: [], usage } as any });
+  if (body?.stream_options?.include_usage) events.push({ data: { ...base, object: 'chat.completion.chunk', choices: [], usage } });
   sse(res, [...events, { data: '[DONE]' }], s.chunkDelayMs);
 }
 
-function responses(res: ServerResponse, body: any, s: UpstreamReply, stream: boolean): void {
+/** An output item of a Responses answer. */
+type ResponsesItem =
+  | { type: 'message'; id: string; status: string; role: string; content: { type: string; text: string; annotations: unknown[] }[] }
+  | { type: 'function_call'; id: string; call_id: string; name: string; arguments: string; status: string };
+
+function responses(res: ServerResponse, body: UpstreamBody, s: UpstreamReply, stream: boolean): void {
   const u = usageOf(s);
-  const output: any[] = [];
+  const output: ResponsesItem[] = [];
   if (s.text) output.push({ type: 'message', id: 'msg_1', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: s.text, annotations: [] }] });
   (s.tool_calls ?? []).forEach((t, i) => output.push({ type: 'function_call', id: `fc_${i}`, call_id: t.id ?? `call_${i}`, name: t.name, arguments: JSON.stringify(t.arguments), status: 'completed' }));
   const usage = { input_tokens: u.input, output_tokens: u.output, total_tokens: u.input + u.output, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } };
@@ -160,7 +179,7 @@ function responses(res: ServerResponse, body: any, s: UpstreamReply, stream: boo
   const events = [ev('response.created', { response: { ...full, status: 'in_progress', output: [], usage: null } })];
   output.forEach((item, output_index) => {
     events.push(ev('response.output_item.added', { output_index, item: { ...item, ...(item.type === 'message' ? { content: [] } : { arguments: '' }), status: 'in_progress' } }));
-    if (item.type === 'message') for (const delta of halves(s.text!)) events.push(ev('response.output_text.delta', { output_index, item_id: item.id, content_index: 0, delta }));
+    if (item.type === 'message') for (const delta of halves(item.content[0].text)) events.push(ev('response.output_text.delta', { output_index, item_id: item.id, content_index: 0, delta }));
     else for (const delta of halves(item.arguments)) events.push(ev('response.function_call_arguments.delta', { output_index, item_id: item.id, delta }));
     events.push(ev('response.output_item.done', { output_index, item }));
   });
@@ -168,9 +187,12 @@ function responses(res: ServerResponse, body: any, s: UpstreamReply, stream: boo
   sse(res, events, s.chunkDelayMs);
 }
 
-function messages(res: ServerResponse, body: any, s: UpstreamReply, stream: boolean): void {
+/** A content block of a Messages answer. */
+type MessagesBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+
+function messages(res: ServerResponse, body: UpstreamBody, s: UpstreamReply, stream: boolean): void {
   const u = usageOf(s);
-  const content: any[] = [];
+  const content: MessagesBlock[] = [];
   if (s.text) content.push({ type: 'text', text: s.text });
   (s.tool_calls ?? []).forEach((t, i) => content.push({ type: 'tool_use', id: t.id ?? `toolu_${i}`, name: t.name, input: t.arguments }));
   const stop_reason = s.tool_calls?.length ? 'tool_use' : 'end_turn';

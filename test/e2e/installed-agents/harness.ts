@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { FIXTURES, readJson, runCli, tempDir } from '../../support/cli.ts';
 import { startUpstreamServer, type UpstreamServer } from '../../support/upstream-server.ts';
 import { shellAgentScript } from '../../support/agent-script.ts';
+import { defined } from '../../support/defined.ts';
+import type { TrialResult } from '../../../src/types.ts';
 
 export const KEY = 'sk-upstream-SECRET-71c0d2e9a4';
 export const BENCH = join(FIXTURES, 'benchmarks/agents-debian');
@@ -68,7 +70,7 @@ export function writeConfig(dir: string, upstreamUrl: string): string {
   return file;
 }
 
-export interface PresetRun { code: number; stderr: string; dir: string; result: any }
+export interface PresetRun { code: number; stderr: string; dir: string; result: TrialResult }
 
 export async function runPreset(preset: string, o: { out: string; config: string; extra?: string[]; bench?: string }): Promise<PresetRun> {
   const bench = o.bench ?? BENCH;
@@ -77,12 +79,12 @@ export async function runPreset(preset: string, o: { out: string; config: string
     timeoutMs: 300_000,
   });
   const dir = join(o.out, `cli_${preset}`, basename(bench));
-  let result: any;
+  let result: TrialResult;
   try {
     // the newest run under the output folder (a replay shares its folder, and cache, with the recording)
     const runs = readdirSync(dir).map((n) => join(dir, n)).sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs);
-    const runDir = runs.at(-1)!;
-    result = readJson(join(runDir, 'results', readdirOne(join(runDir, 'results'))));
+    const runDir = defined(runs.at(-1), 'run folder');
+    result = readJson<TrialResult>(join(runDir, 'results', readdirOne(join(runDir, 'results'))));
     return { code: r.code, stderr: r.stderr, dir: runDir, result };
   } catch (err) {
     throw new Error(`run of cli:${preset} left no result (exit ${r.code}): ${r.stderr.slice(-2000)} ${(err as Error).message} ${dir}`);

@@ -10,6 +10,7 @@ import { benchrigContainers, requireDocker } from '../../support/docker.ts';
 import type { UpstreamServer } from '../../support/upstream-server.ts';
 import { USAGE } from '../../support/agent-script.ts';
 import { KEY, toolOutput, modelCalls, runPreset, shellAgentScript, startDecoy, startUpstreamServer, taskCommand, tempDir, writeConfig, type PresetRun } from './harness.ts';
+import { eventsOf } from '../../support/events.ts';
 
 export async function presetSuite(preset: string, o: { shellTool: string; api: 'chat' | 'responses' | 'messages' }) {
   describe.skipIf(!(await requireDocker()))(`cli:${preset}`, () => {
@@ -40,17 +41,17 @@ export async function presetSuite(preset: string, o: { shellTool: string; api: '
       expect(recorded.code, recorded.stderr).toBe(0);
       expect(r.status).toBe('PASSED');
       expect(r.checks[0]).toMatchObject({ name: 'tests pass', passed: true });
-      const calls = r.events.filter((e: any) => e.type === 'llm_call');
+      const calls = eventsOf(r.events, 'llm_call');
       expect(calls.length).toBe(upstreamCalls);
       expect(r.metadata.llm_calls).toBe(upstreamCalls);
-      expect(calls.every((e: any) => e.api === o.api && e.model === 'upstream-model' && !e.error)).toBe(true);
+      expect(calls.every((e) => e.api === o.api && e.model === 'upstream-model' && !e.error)).toBe(true);
       // the call that answered with the tool call, and its tokens from the usage block
-      expect(calls.some((e: any) => e.tokens.input === USAGE.tool.input && e.tokens.output === USAGE.tool.output)).toBe(true);
-      const tools = r.events.filter((e: any) => e.type === 'tool_call');
-      expect(tools.map((e: any) => e.tool)).toContain(o.shellTool);
+      expect(calls.some((e) => e.tokens.input === USAGE.tool.input && e.tokens.output === USAGE.tool.output)).toBe(true);
+      const tools = eventsOf(r.events, 'tool_call');
+      expect(tools.map((e) => e.tool)).toContain(o.shellTool);
       expect(JSON.stringify(tools[0].args)).toContain('echo 42 > answer.txt');
       // the CLI's own process: its exit code in the result
-      expect(r.events.some((e: any) => e.type === 'log' && e.message === `${preset} exited 0`)).toBe(true);
+      expect(r.events.some((e) => e.type === 'log' && e.message === `${preset} exited 0`)).toBe(true);
       // every request reached the upstream with the upstream key, never the trial's token
       expect(modelCalls(upstream).every((q) => (q.headers.authorization ?? q.headers['x-api-key'] ?? '').includes(KEY))).toBe(true);
     });
@@ -78,7 +79,7 @@ export async function presetSuite(preset: string, o: { shellTool: string; api: '
       expect(replayed.code, replayed.stderr).toBe(0);
       expect(replayed.result.status).toBe(recorded.result.status);
       expect(replayed.result.score).toBe(recorded.result.score);
-      const calls = (r: PresetRun) => r.result.events.filter((e: any) => e.type === 'llm_call').map((e: any) => [e.tokens, e.error ?? null]);
+      const calls = (r: PresetRun) => eventsOf(r.result.events, 'llm_call').map((e) => [e.tokens, e.error ?? null]);
       expect(calls(replayed)).toEqual(calls(recorded));
       expect(await benchrigContainers(readJson(join(replayed.dir, 'run.json')).run_id)).toEqual([]);
     }, 300_000);

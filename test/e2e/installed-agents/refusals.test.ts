@@ -33,7 +33,7 @@ describe.skipIf(!(await requireDocker()))('installed agents: refused at start', 
     ['[[sandbox.hosts]]', '[[sandbox.hosts]]\nurl = "unix:///var/run/docker.sock"\ncapacity = 2\n', []],
     ['--docker-host', '', ['--docker-host', 'unix:///var/run/docker.sock']],
   ])('a fleet (%s) is refused: the sandbox reaches the gateway through a local socket', async (_how, toml, extra) => {
-    const r = await refused('agents-debian', 'cli:opencode', toml as string, extra as string[]);
+    const r = await refused('agents-debian', 'cli:opencode', toml, extra);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('opencode is an installed agent, which runs only on the local Docker daemon');
     expect(r.stderr).toContain('remove [[sandbox.hosts]] / --docker-host');

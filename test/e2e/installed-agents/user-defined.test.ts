@@ -8,6 +8,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readJson, runCli } from '../../support/cli.ts';
 import { requireDocker } from '../../support/docker.ts';
 import { BENCH, KEY, modelCalls, shellAgentScript, startDecoy, startUpstreamServer, taskCommand, tempDir, toolOutput, writeConfig } from './harness.ts';
+import { defined } from '../../support/defined.ts';
+import { eventsOf } from '../../support/events.ts';
+import type { TrialResult } from '../../../src/types.ts';
 
 const settings = JSON.stringify({ security: { auth: { selectedType: 'openai' } }, privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false }, general: { enableAutoUpdate: false } });
 
@@ -55,10 +58,10 @@ describe.skipIf(!(await requireDocker()))('a user-defined installed agent ([agen
     expect(r.code, r.stderr).toBe(0);
     const parent = join(out, 'cli', basename(BENCH));
     const runDir = join(parent, readdirSync(parent)[0]);
-    const result = readJson(join(runDir, 'results', readdirSync(join(runDir, 'results')).find((n) => n.endsWith('.json'))!));
+    const result = readJson<TrialResult>(join(runDir, 'results', defined(readdirSync(join(runDir, 'results')).find((n) => n.endsWith('.json')), 'result file')));
     expect(result.status).toBe('PASSED');
     expect(result.metadata.llm_calls).toBe(modelCalls(upstream).length);
-    expect(result.events.filter((e: any) => e.type === 'tool_call').map((e: any) => e.tool)).toContain('run_shell_command');
+    expect(eventsOf(result.events, 'tool_call').map((e) => e.tool)).toContain('run_shell_command');
     const seen = toolOutput(upstream);
     expect(seen).toMatch(/agent-env-key: 0/);
     expect(seen).toMatch(/files-with-key: 0/);

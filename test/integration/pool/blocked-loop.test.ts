@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { benchrigContainers, requireDocker } from '../../support/docker.ts';
 import { runOnPool } from './support.ts';
+import { defined } from '../../support/defined.ts';
 
 const TIMEOUT_S = 3;
 const seconds = (r: { started_at: string; finished_at: string }) => (Date.parse(r.finished_at) - Date.parse(r.started_at)) / 1000;
@@ -14,7 +15,7 @@ describe.skipIf(!(await requireDocker())).each(['threads', 'processes'] as const
       mode, bench: 'pool-sandbox', agent: 'block-loop', samples: ['spin', 'slow1'], agentOptions: { ms: 200 },
       flags: { limits: { trial_timeout_s: TIMEOUT_S } }, pool: { graceMs: 5000 }, // the CLI's grace, not support.ts's 1 s
     });
-    const spin = r.saved('spin')!;
+    const spin = defined(r.saved('spin'));
     expect(spin).toMatchObject({ status: 'TIMEOUT', stop_reason: 'timeout', error: { kind: 'timeout' } });
     expect(spin.error?.message).toMatch(/trial_timeout_s = 3 .*did not answer for 5000 ms \(its event loop was blocked\)/);
     expect(seconds(spin)).toBeLessThan(TIMEOUT_S + 10);
@@ -31,7 +32,7 @@ describe.skipIf(!(await requireDocker())).each(['threads', 'processes'] as const
       flags: { limits: { trial_timeout_s: TIMEOUT_S } }, pool: { workers: 1, perWorker: 2, maxSandboxes: 1 },
     });
     expect(r.saved('spin')?.status).toBe('TIMEOUT');
-    const others = [r.saved('slow1')!, r.saved('slow2')!];
+    const others = [defined(r.saved('slow1')), defined(r.saved('slow2'))];
     // slow1 shares the worker with spin; if it gets the slot first it passes, and slow2 takes its place.
     const lost = others.filter((x) => x.status !== 'PASSED');
     expect(lost).toHaveLength(1);
@@ -50,7 +51,7 @@ describe.skipIf(!(await requireDocker())).each(['threads', 'processes'] as const
     // The main side cannot tell which of the two blocked the loop: the first whose timeout passes
     // ends as TIMEOUT and the worker is killed; the other is TIMEOUT too if its own timeout passed
     // unanswered before the worker was gone, else it is lost with the worker, as in any death.
-    const pair = [r.saved('spin')!, r.saved('slow1')!];
+    const pair = [defined(r.saved('spin')), defined(r.saved('slow1'))];
     const timedOut = pair.filter((x) => x.status === 'TIMEOUT');
     expect(timedOut.length).toBeGreaterThanOrEqual(1);
     for (const x of timedOut) expect(x.error?.message).toMatch(/trial_timeout_s = 3 .*event loop was blocked/);

@@ -2,6 +2,7 @@
 // TIMEOUT) with the cause, its result file is written, the worker is replaced and the run goes on.
 import { describe, expect, it } from 'vitest';
 import { runOnPool } from './support.ts';
+import { defined } from '../../support/defined.ts';
 
 describe.each(['threads', 'processes'] as const)('%s pool: crash isolation', (mode) => {
   it('process.exit in an agent fails only its trial; the next trial runs on a new worker', async () => {
@@ -44,7 +45,7 @@ describe.each(['threads', 'processes'] as const)('%s pool: crash isolation', (mo
     const rs = Object.values(r.results);
     expect(rs.map((x) => x.status)).toEqual(['PASSED', 'PASSED', 'PASSED']);
     // the same pid:threadId (the reply is in the result file: the main side gets no texts back)
-    expect(new Set(rs.map((x) => r.saved(x.task_id)!.response.split(' ')[0])).size).toBe(1);
+    expect(new Set(rs.map((x) => defined(r.saved(x.task_id)).response.split(' ')[0])).size).toBe(1);
     // every trial started before any finished: they overlapped
     const lastStart = Math.max(...rs.map((x) => Date.parse(x.started_at)));
     const firstEnd = Math.min(...rs.map((x) => Date.parse(x.finished_at)));

@@ -18,7 +18,7 @@ async function run(mode: string, bench: string, agent: string, sample: string[])
     flags: { agent: { name: agentPath(agent) }, run: { mode, workers: 2, per_worker: 2, output: out } },
   });
   const byId = Object.fromEntries(
-    results(outcome.runDir).map((r) => [r.task_id, { status: r.status, response: r.response, checks: r.checks.map((c: any) => [c.name, c.passed, c.score]) }]),
+    results(outcome.runDir).map((r) => [r.task_id, { status: r.status, response: r.response, checks: r.checks.map((c) => [c.name, c.passed, c.score]) }]),
   );
   return { outcome, byId };
 }

@@ -58,7 +58,7 @@ export async function runOnPool(o: {
     keepSandbox: false,
     llmCache: { mode: 'off', dir: join(runDir, '.llm-cache') },
   };
-  const pool = await POOLS[o.mode]!(run, { workers: 1, perWorker: 1, graceMs: 1000, ...o.pool } as RemotePoolOptions);
+  const pool = await POOLS[o.mode](run, { workers: 1, perWorker: 1, graceMs: 1000, ...o.pool });
   const results: Record<string, TrialSummary> = {};
   const t0 = performance.now();
   try {
@@ -69,7 +69,7 @@ export async function runOnPool(o: {
   const ms = performance.now() - t0;
   const saved = (id: string) => {
     const file = join(runDir, 'results', `${id}.json`);
-    return existsSync(file) ? (readJson(file) as TrialResult) : undefined;
+    return existsSync(file) ? readJson<TrialResult>(file) : undefined;
   };
   return { run, results, saved, ms };
 }

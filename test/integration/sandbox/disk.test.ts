@@ -9,6 +9,7 @@ import { DiskLimitExceeded, startDiskWatch, watchContainer } from '../../../src/
 import { DockerProvider, type DockerSandbox } from '../../../src/sandbox/docker.ts';
 import { benchrigContainers, requireDocker, testRunId, testSpec, TEST_IMAGE } from '../../support/docker.ts';
 import { startDockerProxy, type DockerProxy } from '../../support/docker-proxy.ts';
+import { defined } from '../../support/defined.ts';
 
 const ok = await requireDocker();
 const runId = testRunId('disk');
@@ -42,7 +43,7 @@ describe.skipIf(!ok)('the disk watch', () => {
   it('walks the writable layer on the local daemon, kills a sandbox past its bound and aborts', async () => {
     const sb = await start('walk-over');
     expect((await diskMeter(sb.client, sb.container)).how).toBe('walk');
-    const watch = startDiskWatch(sb, '20m', { intervalMs: FAST })!;
+    const watch = defined(startDiskWatch(sb, '20m', { intervalMs: FAST }));
     try {
       const t0 = Date.now();
       // A writer that never stops on its own, as a greedy agent's would.
@@ -62,7 +63,7 @@ describe.skipIf(!ok)('the disk watch', () => {
 
   it('leaves a sandbox under its bound alone, and check() measures a burst just made', async () => {
     const sb = await start('walk-under');
-    const watch = startDiskWatch(sb, '20m', { intervalMs: FAST })!;
+    const watch = defined(startDiskWatch(sb, '20m', { intervalMs: FAST }));
     try {
       expect((await sb.exec('dd if=/dev/zero of=/workspace/ok bs=1M count=5')).exitCode).toBe(0);
       await new Promise((r) => setTimeout(r, 800));
@@ -72,7 +73,7 @@ describe.skipIf(!ok)('the disk watch', () => {
       watch.stop();
     }
     // a burst right before the phase ends, between two ticks (none comes: the interval is long)
-    const late = startDiskWatch(sb, '20m', { intervalMs: { walk: 600_000, size_rw: 600_000 } })!;
+    const late = defined(startDiskWatch(sb, '20m', { intervalMs: { walk: 600_000, size_rw: 600_000 } }));
     try {
       expect((await sb.exec('dd if=/dev/zero of=/workspace/burst bs=1M count=30')).exitCode).toBe(0);
       await expect(late.check()).rejects.toBeInstanceOf(DiskLimitExceeded);
@@ -83,7 +84,7 @@ describe.skipIf(!ok)('the disk watch', () => {
 
   it('once stopped, never measures or kills again', async () => {
     const sb = await start('stopped');
-    const watch = startDiskWatch(sb, '20m', { intervalMs: FAST })!;
+    const watch = defined(startDiskWatch(sb, '20m', { intervalMs: FAST }));
     watch.stop();
     expect((await sb.exec('dd if=/dev/zero of=/workspace/after bs=1M count=30')).exitCode).toBe(0);
     await new Promise((r) => setTimeout(r, 1_000));

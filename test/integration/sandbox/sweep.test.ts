@@ -5,6 +5,7 @@ import { docker } from '../../../src/sandbox/client.ts';
 import { buildLabels } from '../../../src/sandbox/labels.ts';
 import { sweep } from '../../../src/sandbox/sweep.ts';
 import { benchrigContainers, requireDocker, TEST_IMAGE, testRunId } from '../../support/docker.ts';
+import { defined } from '../../support/defined.ts';
 
 const ok = await requireDocker();
 const runId = testRunId('sweep');
@@ -29,7 +30,7 @@ describe.skipIf(!ok)('sweep', () => {
   });
 
   it('removes containers and volumes of dead harness processes on this host, and nothing else', async () => {
-    const deadPid = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
     await leftover('dead', deadPid);
     await leftover('live', process.pid);
     await leftover('other-host', deadPid, 'not-this-host');
@@ -45,7 +46,7 @@ describe.skipIf(!ok)('sweep', () => {
   it("with runId, never what another live process of the same run id made (one run's cleanup, another's sandboxes)", async () => {
     const other = spawn('sleep', ['60'], { stdio: 'ignore' }); // stands for a second harness process
     try {
-      await leftover('theirs', other.pid!);
+      await leftover('theirs', defined(other.pid));
       await sweep({ runId });
       expect(await sessionsLeft()).toEqual(['theirs']);
     } finally {
@@ -55,7 +56,7 @@ describe.skipIf(!ok)('sweep', () => {
     await sweep({ runId }); // its owner is gone now
     expect(await sessionsLeft()).toEqual([]);
     await leftover('live', process.pid);
-    await leftover('other-host', spawnSync(process.execPath, ['-e', '0']).pid!, 'not-this-host');
+    await leftover('other-host', spawnSync(process.execPath, ['-e', '0']).pid, 'not-this-host');
   });
 
   it('removes everything of one run with runId', async () => {

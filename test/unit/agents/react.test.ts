@@ -8,6 +8,8 @@ import { createLlmClient } from '../../../src/llm/client.ts';
 import type { ExecResult, Sandbox } from '../../../src/sandbox/types.ts';
 import type { NewEvent } from '../../../src/types.ts';
 import { startModelServer, type ModelServer, type Script, type ScriptedToolCall } from '../../support/model-server.ts';
+import { defined } from '../../support/defined.ts';
+import type { WireBody } from '../../support/http.ts';
 
 /** A sandbox in memory: `echo X` prints X, `big N` prints N characters, `fail` exits 2. */
 class FakeSandbox implements Sandbox {
@@ -68,7 +70,7 @@ async function setup(script: Script, opts: { sandbox?: FakeSandbox | null; optio
 }
 
 const call = (name: string, args: ScriptedToolCall['arguments'], id?: string) => ({ name, arguments: args, id });
-const toolNames = (body: any) => (body.tools ?? []).map((t: any) => t.function.name);
+const toolNames = (body: WireBody) => ((body.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
 
 describe('react agent', () => {
   it('a reply without tool calls ends the turn with done false', async () => {
@@ -87,7 +89,7 @@ describe('react agent', () => {
       { tool_calls: [call('submit', { answer: '42' }, 'c')] },
     ]);
     expect(await agent.respond('go')).toEqual({ content: '42', done: true });
-    expect(sandbox!.commands).toEqual(['echo one', 'fail']);
+    expect(defined(sandbox).commands).toEqual(['echo one', 'fail']);
     const second = requests[1].body.messages;
     expect(second.slice(2)).toEqual([
       { role: 'assistant', content: null, tool_calls: expect.any(Array) },
@@ -110,9 +112,9 @@ describe('react agent', () => {
       { content: 'ok' },
     ]);
     expect(await agent.respond('go')).toEqual({ content: 'done', done: true });
-    expect(sandbox!.commands).toEqual(['echo before']);
+    expect(defined(sandbox).commands).toEqual(['echo before']);
     await agent.respond('anything else?');
-    const ids = requests[1].body.messages.filter((m: any) => m.role === 'tool').map((m: any) => m.tool_call_id);
+    const ids = requests[1].body.messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id);
     expect(ids).toEqual(['a', 'b', 'c']);
     expect(requests[1].body.messages.at(-1)).toEqual({ role: 'user', content: 'anything else?' });
   });
@@ -123,9 +125,9 @@ describe('react agent', () => {
       { content: 'recovered' },
     ]);
     expect(await agent.respond('go')).toEqual({ content: 'recovered', done: false });
-    expect(sandbox!.commands).toEqual(['echo fine']);
-    const tools = requests[1].body.messages.filter((m: any) => m.role === 'tool');
-    expect(tools.map((m: any) => m.tool_call_id)).toEqual(['a', 'b', 'c', 'd']);
+    expect(defined(sandbox).commands).toEqual(['echo fine']);
+    const tools = requests[1].body.messages.filter((m) => m.role === 'tool');
+    expect(tools.map((m) => m.tool_call_id)).toEqual(['a', 'b', 'c', 'd']);
     expect(tools[0].content).toMatch(/^error: invalid JSON arguments/);
     expect(tools[1].content).toMatch(/^error: missing .*command/);
     expect(tools[2].content).toMatch(/^error: unknown tool 'launch_rockets'/);
@@ -151,7 +153,7 @@ describe('react agent', () => {
     );
     await agent.respond('go');
     expect(sandbox.files.get('/work/out.txt')).toBe('résumé');
-    const tools = requests[1].body.messages.filter((m: any) => m.role === 'tool').map((m: any) => m.content);
+    const tools = requests[1].body.messages.filter((m) => m.role === 'tool').map((m) => m.content);
     expect(tools).toEqual(['input data', 'wrote 8 bytes to /work/out.txt', 'error: no such file: /nope']);
   });
 
@@ -161,7 +163,7 @@ describe('react agent', () => {
       { options: { max_tool_output_chars: '200' } },
     );
     await agent.respond('go');
-    const out: string = requests[1].body.messages.at(-1).content;
+    const out: string = defined(requests[1].body.messages.at(-1)).content;
     const full = 'exit_code: 0\nstdout:\n'.length + 5000;
     expect(out).toContain(`[... ${full - 200} chars truncated ...]`);
     expect(out.startsWith('exit_code: 0')).toBe(true);
@@ -183,7 +185,7 @@ describe('react agent', () => {
     const { agent, requests } = await setup([{ content: 'first reply' }, { content: 'second reply' }]);
     await agent.respond('one');
     await agent.respond('two');
-    expect(requests[1].body.messages.map((m: any) => [m.role, m.content])).toEqual([
+    expect(requests[1].body.messages.map((m) => [m.role, m.content])).toEqual([
       ['system', DEFAULT_SYSTEM_PROMPT],
       ['user', 'one'],
       ['assistant', 'first reply'],

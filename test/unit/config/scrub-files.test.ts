@@ -57,6 +57,7 @@ describe('scrubFiles', () => {
   it('a secret with non-ASCII characters, as UTF-8 bytes and JSON-escaped', async () => {
     const secret = 'clé-secrète-ü123';
     const dir = tempDir();
+    // eslint-disable-next-line no-control-regex -- \x00-\x7f is all of ASCII: the regex matches every character outside it
     writeFileSync(join(dir, 'a.json'), `${secret} ${JSON.stringify(secret).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}`);
     await scrubFiles(dir, scrubberFor([secret]));
     expect(readFileSync(join(dir, 'a.json'), 'utf8')).toBe('*** "***"');

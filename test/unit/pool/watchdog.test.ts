@@ -2,6 +2,7 @@
 // (never before), leaves a worker that answers alone, and says nothing once stopped.
 import { describe, expect, it } from 'vitest';
 import { EventLoopWatchdog } from '../../../src/pool/watchdog.ts';
+import { defined } from '../../support/defined.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -51,7 +52,7 @@ describe('EventLoopWatchdog', () => {
     const silentAt = performance.now() - w.t0;
     await sleep(800);
     expect(w.blockedAt).toHaveLength(1);
-    const lastPing = w.pings.at(-1)!;
+    const lastPing = defined(w.pings.at(-1));
     expect(lastPing).toBeGreaterThanOrEqual(silentAt - 10); // the ping its answer was lost for, or a later one
     expect(w.blockedAt[0] - lastPing).toBeGreaterThanOrEqual(195);
     expect(w.blockedAt[0] - silentAt).toBeLessThan(200 + 40 + 250); // a grace period and a fifth, plus timer slack

@@ -75,7 +75,7 @@ describe('the start-time model check', () => {
   it('[llm.anthropic] is checked with its own key as x-api-key; a refusal names that table', async () => {
     const chat = await serve(200);
     const anthropic = await serve(401);
-    const cfg = llm(chat.url, { anthropic: { base_url: anthropic.url, api_key: 'sk-ant-check' } } as Partial<LlmConfig>);
+    const cfg = llm(chat.url, { anthropic: { base_url: anthropic.url, api_key: 'sk-ant-check' } });
     const err = await check(cfg, ['messages']);
     expect(err?.exit).toBe(2);
     expect(err?.message).toContain(`the key for ${anthropic.url} was refused`);
@@ -88,7 +88,7 @@ describe('the start-time model check', () => {
 
   it('an upstream shared by two protocols is asked once; an agent with no model is not checked', async () => {
     const s = await serve(200);
-    expect(await check(llm(s.url, { responses: {} } as Partial<LlmConfig>), ['chat', 'responses'])).toBeNull();
+    expect(await check(llm(s.url, { responses: {} }), ['chat', 'responses'])).toBeNull();
     expect(s.seen).toHaveLength(1);
     expect(await check(llm(s.url), [])).toBeNull();
     expect(s.seen).toHaveLength(1);

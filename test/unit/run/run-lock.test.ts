@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acquireRunLock, processStartTicks } from '../../../src/run/run-lock.ts';
 import { tempDir } from '../../support/cli.ts';
+import { defined } from '../../support/defined.ts';
 
 const children: Array<ReturnType<typeof spawn>> = [];
 afterEach(() => children.splice(0).forEach((c) => c.kill('SIGKILL')));
@@ -13,7 +14,7 @@ afterEach(() => children.splice(0).forEach((c) => c.kill('SIGKILL')));
 function otherProcess(): number {
   const c = spawn('sleep', ['60'], { stdio: 'ignore' });
   children.push(c);
-  return c.pid!;
+  return defined(c.pid);
 }
 const lockOf = (dir: string) => JSON.parse(readFileSync(join(dir, '.lock'), 'utf8'));
 
@@ -37,7 +38,7 @@ describe('run folder lock', () => {
 
   it('takes over a stale lock: a dead holder, or its pid now used by another process (start time differs)', () => {
     const dir = tempDir();
-    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     writeFileSync(join(dir, '.lock'), JSON.stringify({ pid: dead, host: hostname(), started: 1 }));
     acquireRunLock(dir, dir).release();
     const reused = otherProcess();

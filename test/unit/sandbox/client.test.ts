@@ -4,6 +4,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { SandboxError } from '../../../src/errors.ts';
 import { withDeadline } from '../../../src/sandbox/client.ts';
+import { defined } from '../../support/defined.ts';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -29,7 +30,7 @@ describe('checkDocker', () => {
       env: { DOCKER_HOST: 'unix:///nonexistent/docker.sock' },
       reject: false,
     });
-    const out = JSON.parse(res.stdout.trim().split('\n').pop()!);
+    const out = JSON.parse(defined(res.stdout.trim().split('\n').pop()));
     expect(out.kind).toBe('docker_unavailable');
     expect(out.message).toContain('Docker is not reachable at unix:///nonexistent/docker.sock');
     expect(out.message).toMatch(/dockerd &|systemctl start docker/);

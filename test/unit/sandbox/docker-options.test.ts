@@ -62,7 +62,7 @@ describe('createOptions', () => {
 });
 
 describe('ownerIsGone', () => {
-  const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+  const dead = spawnSync(process.execPath, ['-e', '0']).pid;
   const labels = (pid: number, host = os.hostname()) => ({ 'benchrig.pid': String(pid), 'benchrig.host': host });
 
   it('is true only for a dead process on this host', () => {

@@ -5,6 +5,7 @@ import { SandboxError } from '../../../src/errors.ts';
 import { Fleet, registerFleet, startOnFleet, unregisterFleet, type FleetOptions, type SandboxSlot } from '../../../src/sandbox/fleet.ts';
 import { HostError } from '../../../src/sandbox/hosts.ts';
 import type { Sandbox, SandboxSpec } from '../../../src/sandbox/types.ts';
+import { defined } from '../../support/defined.ts';
 
 const A = 'unix:///tmp/benchrig-test-a.sock';
 const B = 'unix:///tmp/benchrig-test-b.sock';
@@ -41,7 +42,7 @@ describe('Fleet placement', () => {
   it('places each new sandbox on the host with the most free capacity, ties in the listed order', async () => {
     const { fleet } = fleetOf([[A, 2], [B, 3], [C, 3]]);
     const hosts: string[] = [];
-    for (let i = 0; i < 8; i++) hosts.push((await fleet.acquire()).host!);
+    for (let i = 0; i < 8; i++) hosts.push(defined((await fleet.acquire()).host));
     // B and C (3 free) before A (2 free); a tie goes to the host listed first.
     expect(hosts).toEqual([B, C, A, B, C, A, B, C]);
   });
@@ -52,7 +53,7 @@ describe('Fleet placement', () => {
     expect(slots.map((s) => s.host).sort()).toEqual([A, B, B]);
     const waiting = fleet.acquire();
     expect((await state(waiting)).pending).toBe(true);
-    slots.find((s) => s.host === A)!.release();
+    defined(slots.find((s) => s.host === A)).release();
     expect((await state(waiting)).value?.host).toBe(A);
     expect(fleet.summary()).toEqual({
       [A]: { capacity: 1, sandboxes: 2, infra_errors: 0, cooldowns: 0 },
@@ -142,7 +143,7 @@ describe('Fleet failures', () => {
     const waiting = fleet.acquire();
     expect((await state(waiting)).pending).toBe(true);
     b.release({ reason: 'create failed', during: 'start' });
-    const refused = (await state(waiting)).value!;
+    const refused = defined((await state(waiting)).value);
     expect(refused.host).toBeUndefined();
     expect(refused.refused).toMatch(/no Docker host can take a sandbox/);
     expect(refused.refused).toContain(`${A} (create failed)`);
@@ -220,7 +221,7 @@ describe('startOnFleet', () => {
       const { sandbox, slot } = await startOnFleet('run-1', spec([A, B]), undefined, async (s) => {
         tried.push(s.host);
         if (s.host === A) throw new HostError(A, `Docker host ${A}: create failed`);
-        return sandboxOn(s.host!);
+        return sandboxOn(defined(s.host));
       }, new AbortController().signal);
       expect(tried).toEqual([A, B]);
       expect(sandbox.id).toBe(`c-${B}`);
@@ -237,7 +238,7 @@ describe('startOnFleet', () => {
     registerFleet('run-2', fleet);
     try {
       const failing = async (s: SandboxSpec): Promise<Sandbox> => {
-        throw new HostError(s.host!, `Docker host ${s.host}: create failed`);
+        throw new HostError(defined(s.host), `Docker host ${s.host}: create failed`);
       };
       const err = await startOnFleet('run-2', spec([A, B]), undefined, failing, new AbortController().signal).catch((e) => e);
       expect(err).toBeInstanceOf(SandboxError);
@@ -275,7 +276,7 @@ describe('startOnFleet', () => {
       granted.push(slot);
       return slot;
     };
-    const { sandbox } = await startOnFleet('run-not-here', spec([A, B]), acquire, async (s) => sandboxOn(s.host!), new AbortController().signal);
+    const { sandbox } = await startOnFleet('run-not-here', spec([A, B]), acquire, async (s) => sandboxOn(defined(s.host)), new AbortController().signal);
     expect(sandbox.id).toBe(`c-${B}`);
     expect(granted).toHaveLength(1);
   });

@@ -10,6 +10,7 @@ import { BenchrigError } from '../../../src/errors.ts';
 import { resolveFleet } from '../../../src/run/sandboxes.ts';
 import { clientFor, fleetHosts, hostFromEnv, parseDockerHostFlag } from '../../../src/sandbox/hosts.ts';
 import { tempDir } from '../../support/cli.ts';
+import { defined } from '../../support/defined.ts';
 
 /** The thrown error, or fails the test when nothing is thrown. */
 function thrown(fn: () => unknown): BenchrigError {
@@ -117,7 +118,7 @@ describe('clientFor', () => {
     expect(clientFor({ url: plain, tls: null }).modem).toMatchObject({ host: `plain-${process.pid}.invalid`, port: 2375, protocol: 'http' });
     const dir = certDir();
     const url = freshUrl();
-    const modem = clientFor(hostFromEnv({ DOCKER_HOST: url.replace(':2376', ''), DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: dir })!).modem as unknown as Record<string, unknown>;
+    const modem = clientFor(defined(hostFromEnv({ DOCKER_HOST: url.replace(':2376', ''), DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: dir }))).modem as unknown as Record<string, unknown>;
     expect(modem).toMatchObject({ port: 2376, protocol: 'https' });
     expect(String(modem.ca)).toBe('PEM ca');
     expect(String(modem.cert)).toBe('PEM cert');

@@ -5,7 +5,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerProvider, type DockerSandbox } from '../../../src/sandbox/docker.ts';
-import type { Sandbox } from '../../../src/sandbox/types.ts';
 import { AgentTurn, TurnOver } from '../../../src/trial/agent-turn.ts';
 import type { NewEvent } from '../../../src/types.ts';
 import { tempDir } from '../../support/cli.ts';
@@ -29,7 +28,7 @@ describe.skipIf(!ok)("the agent's turn", () => {
   const startedAt = async () => (await sb.container.inspect()).State.StartedAt;
 
   it('lets every call through while it lasts', async () => {
-    const handle = new AgentTurn().sandbox(sb as Sandbox);
+    const handle = new AgentTurn().sandbox(sb);
     await handle.writeFile('during.txt', 'mine\n');
     expect((await handle.exec('cat during.txt')).stdout).toBe('mine\n');
     expect(await handle.readFile('during.txt')).toBe('mine\n');
@@ -38,7 +37,7 @@ describe.skipIf(!ok)("the agent's turn", () => {
 
   it('once ended, refuses every method of the handle, and none of them reaches the sandbox', async () => {
     const turn = new AgentTurn();
-    const handle = turn.sandbox(sb as Sandbox);
+    const handle = turn.sandbox(sb);
     const recorded: NewEvent[] = [];
     const record = turn.record((e) => recorded.push(e));
     const llm = turn.llm({ chat: async () => ({ message: { role: 'assistant', content: 'hi' }, usage: { input_tokens: 1, output_tokens: 1 } }), callsUsed: 0, callsLeft: null });
@@ -74,7 +73,7 @@ describe.skipIf(!ok)("the agent's turn", () => {
 
   it('kills a command still running when it ends, and has waited for it when end() returns', async () => {
     const turn = new AgentTurn();
-    const handle = turn.sandbox(sb as Sandbox);
+    const handle = turn.sandbox(sb);
     const running = handle.exec('(sleep 303 &); sleep 304; touch /workspace/late-exec').then(() => null, (e: unknown) => e);
     await sb.exec('for i in $(seq 50); do ps -o args | grep -q "^sleep 304" && exit 0; sleep 0.1; done; exit 1');
     const t = Date.now();

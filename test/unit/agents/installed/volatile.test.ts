@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../../../../src/agents/installed/presets.ts';
 import { gatewayCacheKey } from '../../../../src/gateway/cache-key.ts';
+import { defined } from '../../../support/defined.ts';
 
 /** A Codex Responses request as codex 0.171 sends it, with the per-run values given. */
 function codexRequest(o: { session: string; turn: string; startedMs: number; chunk: string; wall: string; output?: string }) {
@@ -31,7 +32,7 @@ describe('preset volatile patterns and the cache key', () => {
 
   it('codex: only the start time differing is enough to miss without its pattern', () => {
     const same = { ...runA, startedMs: runA.startedMs + 1 };
-    expect(gatewayCacheKey('/responses', codexRequest(runA), 'trial 1', PRESETS.codex.volatile!.slice(0, 3))).not.toBe(gatewayCacheKey('/responses', codexRequest(same), 'trial 1', PRESETS.codex.volatile!.slice(0, 3)));
+    expect(gatewayCacheKey('/responses', codexRequest(runA), 'trial 1', defined(PRESETS.codex.volatile).slice(0, 3))).not.toBe(gatewayCacheKey('/responses', codexRequest(same), 'trial 1', defined(PRESETS.codex.volatile).slice(0, 3)));
     expect(key('codex', codexRequest(runA))).toBe(key('codex', codexRequest(same)));
   });
 
