@@ -6,8 +6,8 @@
 // Transient failures (429, 5xx, network, timeout) are retried like the model client's; what still
 // fails throws an error naming the URL (never credentials) and the status: the trial is AGENT_ERROR.
 import { describeProblem, expandRefs } from '../config/expand.ts';
-import { causeChain } from '../errors.ts';
-import { abortReason, isRetryable, serverDelayMs, sleep } from '../llm/retry.ts';
+import { abortReason, causeChain } from '../errors.ts';
+import { isRetryable, serverDelayMs, sleep } from '../llm/retry.ts';
 import type { NewEvent } from '../types.ts';
 import type { Agent, AgentContext, AgentReply, ChatMessage } from './types.ts';
 
