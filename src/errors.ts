@@ -131,6 +131,8 @@ export function causeChain(err: unknown, depth = 5): string {
   let e: unknown = err;
   for (let d = 0; e !== null && e !== undefined && d < depth; d++) {
     const { message, code, cause } = e as { message?: unknown; code?: unknown; cause?: unknown };
+    // A thrown value that is not an Error: a string or number reads as itself, an object as its own toString.
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- any thrown value, printed as String() prints it
     const text = typeof message === 'string' ? message : String(e);
     const suffix = typeof code === 'string' && !text.includes(code) ? ` (${code})` : '';
     if (text || suffix) parts.push(text + suffix);
@@ -147,4 +149,13 @@ export function errorField(err: unknown, key: string): unknown {
 /** A thrown value, then its `cause`, that one's `cause`… while they are truthy, at most `max` of them. */
 export function* causes(err: unknown, max: number): Generator<unknown> {
   for (let e = err, depth = 0; e && depth < max; e = errorField(e, 'cause'), depth++) yield e;
+}
+
+/**
+ * Why an aborted signal was aborted, as an Error to reject or throw with: its reason when that is
+ * an Error (a trial's timeout, an interrupt, the AbortError that `abort()` gives), else an AbortError.
+ */
+export function abortReason(signal: AbortSignal): Error {
+  const r: unknown = signal.reason;
+  return r instanceof Error ? r : new DOMException(typeof r === 'string' ? r : 'The operation was aborted', 'AbortError');
 }

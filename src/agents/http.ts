@@ -6,8 +6,8 @@
 // Transient failures (429, 5xx, network, timeout) are retried like the model client's; what still
 // fails throws an error naming the URL (never credentials) and the status: the trial is AGENT_ERROR.
 import { describeProblem, expandRefs } from '../config/expand.ts';
-import { causeChain } from '../errors.ts';
-import { abortReason, isRetryable, serverDelayMs, sleep } from '../llm/retry.ts';
+import { abortReason, causeChain } from '../errors.ts';
+import { isRetryable, serverDelayMs, sleep } from '../llm/retry.ts';
 import type { NewEvent } from '../types.ts';
 import type { Agent, AgentContext, AgentReply, ChatMessage } from './types.ts';
 
@@ -74,7 +74,7 @@ export function endpointFor(url: string, protocol: HttpProtocol): string {
 }
 
 export function parseOptions(opts: Record<string, unknown>): HttpAgentOptions {
-  const str = (k: string) => (typeof opts[k] === 'string' && opts[k] !== '' ? expandEnv(opts[k] as string) : undefined);
+  const str = (k: string) => (typeof opts[k] === 'string' && opts[k] !== '' ? expandEnv(opts[k]) : undefined);
   const num = (k: string, dflt: number, min = 0) => {
     const v = opts[k] === undefined ? dflt : Number(opts[k]); // --agent-opt values may arrive as strings
     if (!Number.isFinite(v) || v < min) throw new Error(`http agent: option ${k} must be a number >= ${min}`);
@@ -87,12 +87,12 @@ export function parseOptions(opts: Record<string, unknown>): HttpAgentOptions {
   } catch {
     throw new Error(`http agent: option url is not a URL: ${displayUrl(url)}`);
   }
-  const protocol = (str('protocol') ?? 'openai') as HttpProtocol;
+  const protocol = str('protocol') ?? 'openai';
   if (protocol !== 'openai' && protocol !== 'benchrig') throw new Error(`http agent: protocol must be openai or benchrig, got "${protocol}"`);
-  let headers = opts.headers ?? {};
+  let headers: unknown = opts.headers ?? {};
   if (typeof headers === 'string') {
     try {
-      headers = JSON.parse(headers);
+      headers = JSON.parse(headers) as unknown;
     } catch {
       throw new Error('http agent: option headers must be a JSON object');
     }
@@ -177,13 +177,16 @@ const TRAJECTORY_TYPES = new Set(['tool_call', 'tool_result', 'log']);
 /** The remote agent's own tool calls and results; anything else (or malformed) is skipped. */
 export function remoteEvents(events: unknown): NewEvent[] {
   if (!Array.isArray(events)) return [];
-  return events.filter((e): e is NewEvent => {
-    if (!e || typeof e !== 'object' || !TRAJECTORY_TYPES.has((e as any).type)) return false;
-    const ev = e as any;
-    if (ev.type === 'tool_call') return typeof ev.tool === 'string' && !!ev.args && typeof ev.args === 'object';
-    if (ev.type === 'tool_result') return typeof ev.tool === 'string' && typeof ev.output === 'string';
-    return typeof ev.message === 'string';
-  }).map(({ step: _s, ts: _t, ...rest }: any) => rest as NewEvent);
+  return events
+    .filter((e: unknown): e is NewEvent & { step?: unknown; ts?: unknown } => {
+      if (!e || typeof e !== 'object') return false;
+      const ev = e as Record<string, unknown>;
+      if (typeof ev.type !== 'string' || !TRAJECTORY_TYPES.has(ev.type)) return false;
+      if (ev.type === 'tool_call') return typeof ev.tool === 'string' && !!ev.args && typeof ev.args === 'object';
+      if (ev.type === 'tool_result') return typeof ev.tool === 'string' && typeof ev.output === 'string';
+      return typeof ev.message === 'string';
+    })
+    .map(({ step: _s, ts: _t, ...rest }): NewEvent => rest);
 }
 
 function benchrigReply(body: unknown, url: string): AgentReply & { events?: unknown } {
@@ -198,12 +201,15 @@ function benchrigReply(body: unknown, url: string): AgentReply & { events?: unkn
   return reply;
 }
 
+/** A field of a parsed JSON value; undefined when the value is not an object. */
+const field = (v: unknown, key: string): unknown => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined);
+
 function openaiContent(body: unknown, url: string): string {
-  const msg = (body as any)?.choices?.[0]?.message;
+  const msg = field(field(field(body, 'choices'), '0'), 'message');
   if (!msg || typeof msg !== 'object') throw new Error(`http agent: ${displayUrl(url)} answered without choices[0].message`);
-  const c = msg.content;
+  const c = field(msg, 'content');
   if (typeof c === 'string') return c;
-  if (Array.isArray(c)) return c.map((p: any) => (typeof p?.text === 'string' ? p.text : '')).join('');
+  if (Array.isArray(c)) return c.map((p: unknown) => { const text = field(p, 'text'); return typeof text === 'string' ? text : ''; }).join('');
   return '';
 }
 

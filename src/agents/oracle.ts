@@ -29,7 +29,7 @@ export default function createOracleAgent(ctx: TrustedAgentContext): Agent {
         if (typeof solution === 'object' && solution?.files) await copyFolder(ctx, path.resolve(ctx.benchmarkDir, solution.files), solution.dest ?? '.');
         const env = typeof solution === 'object' && solution?.env && Object.keys(solution.env).length ? { env: solution.env } : undefined;
         for (const cmd of commands) {
-          const r = await ctx.sandbox!.exec(cmd, env);
+          const r = await sandboxOf(ctx).exec(cmd, env);
           if (r.exitCode !== 0)
             throw new Error(`oracle: solution of ${sample.id} exited ${r.exitCode}: ${(r.stderr || r.stdout).trim().slice(-500)}`);
         }
@@ -39,11 +39,16 @@ export default function createOracleAgent(ctx: TrustedAgentContext): Agent {
   };
 }
 
+function sandboxOf(ctx: TrustedAgentContext): NonNullable<TrustedAgentContext['sandbox']> {
+  if (!ctx.sandbox) throw new Error('oracle: the solution needs a sandbox and the benchmark has no [sandbox]');
+  return ctx.sandbox;
+}
+
 async function copyFolder(ctx: TrustedAgentContext, from: string, to: string): Promise<void> {
   for (const e of await readdir(from, { withFileTypes: true })) {
     const src = path.join(from, e.name);
     const dest = path.posix.join(to, e.name);
     if (e.isDirectory()) await copyFolder(ctx, src, dest);
-    else if (e.isFile()) await ctx.sandbox!.writeFile(dest, await readFile(src));
+    else if (e.isFile()) await sandboxOf(ctx).writeFile(dest, await readFile(src));
   }
 }

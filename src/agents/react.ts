@@ -1,8 +1,7 @@
 // The built-in `react` agent (docs/agents.md): one message list per trial, OpenAI function tools over the
 // sandbox, every tool call answered with a `tool` message. Bad tool calls go back to the model as
 // errors, never a crash; LlmBudgetExceeded propagates so the conversation stops with `llm_budget`.
-import { SandboxError } from '../errors.ts';
-import { abortReason } from '../llm/retry.ts';
+import { abortReason, SandboxError } from '../errors.ts';
 import { parseToolArgs, type ParsedToolArgs } from '../llm/tool-args.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import type { Agent, AgentContext, AgentReply, ChatMessage, ToolSpec } from './types.ts';
@@ -63,8 +62,9 @@ async function runTool(sandbox: Sandbox | undefined, name: string, args: Record<
       return { output: await sandbox.readFile(str('path') as string) };
     case 'write_file': {
       const content = str('content') as string;
-      await sandbox.writeFile(str('path') as string, content);
-      return { output: `wrote ${Buffer.byteLength(content)} bytes to ${str('path')}` };
+      const path = str('path') as string;
+      await sandbox.writeFile(path, content);
+      return { output: `wrote ${Buffer.byteLength(content)} bytes to ${path}` };
     }
     default:
       return { output: '', error: `unknown tool '${name}'; available: bash, read_file, write_file, submit` };

@@ -25,7 +25,13 @@ export interface Prediction {
 }
 
 const text = (c: unknown): string =>
-  typeof c === 'string' ? c : Array.isArray(c) ? c.map((p: any) => (typeof p?.text === 'string' ? p.text : '')).join('') : '';
+  typeof c === 'string' ? c : Array.isArray(c) ? c.map((p: unknown) => partText(p)).join('') : '';
+
+/** A content part's text; '' for a part without one. */
+function partText(p: unknown): string {
+  const t: unknown = p !== null && typeof p === 'object' ? (p as { text?: unknown }).text : undefined;
+  return typeof t === 'string' ? t : '';
+}
 
 /** A transcript as turns: a new turn starts at every user message after the first assistant one. */
 export function transcriptTurns(messages: ChatMessage[]): ReplayTurn[] {

@@ -90,7 +90,7 @@ export function registerRun(program: Command): void {
           }),
         });
         // 130 for an interrupted run; 129 when it was the terminal's hang-up
-        process.exitCode = withInterrupt(outcome.exitCode, interrupt.exitCode);
+        process.exitCode = withInterrupt(outcome.exitCode, () => interrupt.exitCode());
       } catch (err) {
         // Interrupted before the run folder existed (an image build): the same exit code, no report.
         if (!(err instanceof BenchrigError && err.kind === 'interrupted')) throw err;

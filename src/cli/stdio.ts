@@ -19,7 +19,7 @@ function dropWrites(stream: Writable): void {
   // The callback still runs, so a caller waiting for the write (a flush before exit) goes on.
   stream.write = ((_chunk: unknown, encoding?: unknown, cb?: unknown) => {
     const done = typeof encoding === 'function' ? encoding : cb;
-    if (typeof done === 'function') process.nextTick(done as () => void);
+    if (typeof done === 'function') process.nextTick(done);
     return true;
   }) as Writable['write'];
 }

@@ -24,6 +24,14 @@ import { validateWithRuns } from './cross-run.ts';
 const print = (s: string) => process.stdout.write(s + '\n');
 
 export function registerTools(program: Command): void {
+  registerList(program);
+  registerValidate(program);
+  registerSandbox(program);
+  registerConfig(program);
+}
+
+/** `list`: the benchmarks under a folder. */
+function registerList(program: Command): void {
   program
     .command('list')
     .description('benchmarks under ./benchmarks (or DIR) with sample counts and versions; Harbor task folders too')
@@ -41,7 +49,10 @@ export function registerTools(program: Command): void {
         else print(`${r.name.padEnd(w)}  ${String(r.n_samples).padStart(7)}  ${r.version.padEnd(16)}  ${r.description ?? ''}`);
       }
     });
+}
 
+/** `validate`: check a benchmark, and with --run, its oracle and nop. */
+function registerValidate(program: Command): void {
   program
     .command('validate')
     .description('check a benchmark: schema, dataset rows, check inputs, gate; --run: oracle must pass all, nop none')
@@ -54,11 +65,15 @@ export function registerTools(program: Command): void {
       // A Harbor task.toml may carry keys benchrig does not read: ignored, as Harbor does, but named.
       for (const k of b.unknownKeys ?? []) print(`note: ignored key ${k}`);
       // The benchmark's own build folder may hold host code: said, so that nobody learns it from `run`.
-      const script = b.config.sandbox?.build ? hostScript(b.config.sandbox.build) : null;
-      if (script) print(`note: ${displayPath(script)} will run on this machine (the host, not a sandbox) during \`run\` when image ${b.config.sandbox!.image} is missing, to prepare its build`);
+      const sb = b.config.sandbox;
+      const script = sb?.build ? hostScript(sb.build) : null;
+      if (sb && script) print(`note: ${displayPath(script)} will run on this machine (the host, not a sandbox) during \`run\` when image ${sb.image} is missing, to prepare its build`);
       if (o.run) await validateWithRuns(ref);
     });
+}
 
+/** `sandbox build | prune | cleanup`. */
+function registerSandbox(program: Command): void {
   const sandbox = program.command('sandbox').description('sandbox images and leftovers');
   sandbox
     .command('build')
@@ -121,7 +136,10 @@ export function registerTools(program: Command): void {
       }
       print(`removed ${total} container(s)/volume(s)`);
     });
+}
 
+/** `config show`: the effective configuration. */
+function registerConfig(program: Command): void {
   program
     .command('config')
     .description('configuration')

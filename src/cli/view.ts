@@ -72,7 +72,9 @@ export async function serveView(dir: string, opts: ViewOptions): Promise<void> {
       index = await indexRuns(dir); // a run finished since the last look shows up
       return send(res, head, 200, renderIndexHtml(index), cspFor(INDEX_JS));
     }
-    const runs = index!.runs;
+    // Not a single run folder: the index was made at the start, and is remade at each look at '/'.
+    if (!index) throw new Error('internal: the viewer of a folder of runs has no index');
+    const runs = index.runs;
     let m = /^\/run\/(\d+)\/(report\.html)?$/.exec(path);
     if (m) {
       const run = runs[Number(m[1])];
@@ -82,15 +84,16 @@ export async function serveView(dir: string, opts: ViewOptions): Promise<void> {
     if (path === '/compare') {
       const ids = (query.get('runs') ?? '').split(',').filter(Boolean);
       const picked = ids.map((id) => (/^\d+$/.test(id) ? runs[Number(id)] : undefined));
-      if (picked.length < 2 || picked.length > MAX_COMPARED || picked.some((r) => !r))
+      const found = picked.filter((r) => r !== undefined);
+      if (picked.length < 2 || picked.length > MAX_COMPARED || found.length < picked.length)
         return send(res, head, 400, `compare takes 2 to ${MAX_COMPARED} run numbers from the list, e.g. /compare?runs=0,1\n`);
-      const loaded = await Promise.all(picked.map((r) => loadRun(r!.dir)));
+      const loaded = await Promise.all(found.map((r) => loadRun(r.dir)));
       const html = await renderCompareHtml(loaded.map((l) => ({ report: l.report, results: l.results })));
       return send(res, head, 200, html, COMPARE_CSP);
     }
     m = /^\/history\/(\d+)\/$/.exec(path);
     if (m) {
-      const folder = index!.groups[Number(m[1])];
+      const folder = index.groups[Number(m[1])];
       if (!folder) return send(res, head, 404, 'no such folder\n');
       const rows = await history(folder);
       return send(res, head, 200, renderHistoryHtml(relative(dir, folder) || basename(folder), rows), cspFor(HISTORY_JS));
@@ -122,7 +125,7 @@ export async function serveView(dir: string, opts: ViewOptions): Promise<void> {
   });
   const address = server.address();
   port = typeof address === 'object' && address ? address.port : opts.port; // --port 0: the one given
-  opts.print(`serving ${single ? join(dir, 'report.html') : `${index!.runs.length} run(s) under ${dir}`}\n  http://127.0.0.1:${port}/   (Ctrl-C to stop)`);
+  opts.print(`serving ${index ? `${index.runs.length} run(s) under ${dir}` : join(dir, 'report.html')}\n  http://127.0.0.1:${port}/   (Ctrl-C to stop)`);
   await new Promise<void>((done) => {
     const stop = () => {
       process.off('SIGINT', stop);

@@ -14,7 +14,6 @@ import type { EvaluationReport, RunJson } from '../report/types.ts';
 import type { GateConfig } from '../report/gate.ts';
 import { writeJsonAtomic } from '../report/write.ts';
 import type { GradeModels } from '../checks/types.ts';
-import type { LlmConfig } from '../config/schema.ts';
 import { loadHooks } from '../trial/hooks.ts';
 import { resultFile } from '../trial/result.ts';
 import { publishReport } from '../run/publish.ts';
@@ -113,7 +112,7 @@ const NEVER_GRADED = new Set(['sandbox', 'docker_unavailable', 'interrupted']);
 /** What model-backed and custom checks need to grade again (as the run had it). */
 export async function gradeModels(b: Benchmark, cwd: string): Promise<GradeModels> {
   const cfg = b.config;
-  const judge = { ...cfg.llm, ...Object.fromEntries(Object.entries(cfg.judge.llm ?? {}).filter(([, v]) => v !== undefined)) } as LlmConfig;
+  const judge = { ...cfg.llm, ...Object.fromEntries(Object.entries(cfg.judge.llm ?? {}).filter(([, v]) => v !== undefined)) };
   const hooks = await loadHooks(b.hooks);
   return {
     judge,

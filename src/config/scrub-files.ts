@@ -22,11 +22,12 @@ export interface ScrubbedFiles {
 /** Scrubs every regular file under `dir` in place (symlinks and others are neither followed nor read). */
 export async function scrubFiles(dir: string, scrubber: Scrubber): Promise<ScrubbedFiles> {
   const out: ScrubbedFiles = { files: [], renamed: 0 };
-  if (!scrubber.bytes) return out;
+  const bytes = scrubber.bytes;
+  if (!bytes) return out;
   const walk = async (d: string): Promise<void> => {
     const entries = await readdir(d, { withFileTypes: true }).catch(() => []);
     for (const e of entries) {
-      const p = await renamed(d, e.name, scrubber, out);
+      const p = await renamed(d, e.name, bytes, out);
       if (e.isDirectory()) await walk(p);
       else if (e.isFile() && (await scrubFile(p, scrubber))) out.files.push(path.relative(dir, p));
     }
@@ -38,8 +39,8 @@ export async function scrubFiles(dir: string, scrubber: Scrubber): Promise<Scrub
 }
 
 /** The entry's path, after renaming it when its name held a secret. */
-async function renamed(dir: string, name: string, scrubber: Scrubber, out: ScrubbedFiles): Promise<string> {
-  const r = scrubUpTo(Buffer.from(name).toString('latin1'), Infinity, scrubber.bytes!, false);
+async function renamed(dir: string, name: string, bytes: RegExp, out: ScrubbedFiles): Promise<string> {
+  const r = scrubUpTo(Buffer.from(name).toString('latin1'), Infinity, bytes, false);
   if (r.hits === 0) return path.join(dir, name);
   const clean = Buffer.from(r.done, 'latin1').toString();
   let target = path.join(dir, clean);

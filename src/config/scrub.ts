@@ -63,7 +63,7 @@ export const NO_SCRUB: Scrubber = { active: false, holds: () => false, text: (s)
  */
 function byteForms(secrets: Iterable<string>, sources: string[]): Pick<Scrubber, 'bytes' | 'maxMatchBytes'> {
   const kept = [...new Set(secrets)].filter((s) => s.length >= MIN_LENGTH);
-  const raw = kept.filter((s) => /[^\x00-\x7f]/.test(s)).map((s) => reEscape(Buffer.from(s, 'utf8').toString('latin1')));
+  const raw = kept.filter((s) => /[^\p{ASCII}]/u.test(s)).map((s) => reEscape(Buffer.from(s, 'utf8').toString('latin1')));
   // Per character at most a JSON escape at a few levels of nesting (`\\\\u0041`) or `%41`.
   const longest = Math.max(...kept.map((s) => Buffer.byteLength(s, 'utf8'))) * MAX_FORM_BYTES_PER_BYTE;
   return { bytes: new RegExp([...raw, ...sources].join('|'), 'g'), maxMatchBytes: longest };

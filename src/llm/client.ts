@@ -6,12 +6,12 @@ import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatComple
 import type { ChatMessage, ChatRequest, ChatResponse, LlmClient } from '../agents/types.ts';
 import type { LlmConfig } from '../config/schema.ts';
 import { scrubberFor, secretValues } from '../config/scrub.ts';
-import { causeChain, LlmError } from '../errors.ts';
+import { abortReason, causeChain, LlmError } from '../errors.ts';
 import type { NewEvent } from '../types.ts';
 import { CallBudget } from './budget.ts';
 import { cacheKey, LlmCache, replayMissMessage, type CacheMode } from './cache.ts';
 import { addCost, costUsd, type TokenCount } from './cost.ts';
-import { abortReason, withRetry } from './retry.ts';
+import { withRetry } from './retry.ts';
 import { postChat } from './chat-http.ts';
 
 export type LlmRole = 'agent' | 'user' | 'judge';

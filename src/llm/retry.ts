@@ -1,7 +1,7 @@
 // Retries for model calls (docs/configuration.md, docs/agents.md#the-conversation): 429, 5xx, network errors and timeouts are transient;
 // 4xx client errors are not. Exponential backoff with full jitter, honouring retry-after headers.
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai/error';
-import { causes, errorField } from '../errors.ts';
+import { abortReason, causes, errorField } from '../errors.ts';
 
 export interface RetryOptions {
   /** Retries after the first attempt (config `max_retries`). */
@@ -77,10 +77,6 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-export function abortReason(signal: AbortSignal): Error {
-  const r: unknown = signal.reason;
-  return r instanceof Error ? r : new DOMException(typeof r === 'string' ? r : 'The operation was aborted', 'AbortError');
-}
 
 /** Run `fn` until it succeeds, fails with a non-retryable error, or retries run out (last error thrown). */
 export async function withRetry<T>(fn: (attempt: number) => Promise<T>, opts: RetryOptions): Promise<T> {

@@ -25,111 +25,64 @@ interface ForkWorker {
   killedFor?: string;
 }
 
+/** The main side of the pool: its processes, the trials waiting for one, and how the pool's start is going. */
+interface ForkPoolState {
+  run: RunContext;
+  opts: RemotePoolOptions;
+  memoryMb: number;
+  /** The compiled entry's path. */
+  entry: string;
+  workers: Set<ForkWorker>;
+  queue: RemoteTrial[];
+  closing: boolean;
+  /** Workers in a row that died before they were ready. */
+  bootFailures: number;
+  readyCount: number;
+  /** The pool's start: every worker ready, or workers cannot start at all. */
+  firstReady: () => void;
+  bootFailed: (err: Error) => void;
+}
+
 export async function createForkPool(run: RunContext, opts: RemotePoolOptions): Promise<Pool> {
   const settings = remoteSettings(run, opts);
-  const memoryMb = opts.workerMemoryMb ?? DEFAULT_WORKER_MEMORY_MB;
-  const workers = new Set<ForkWorker>();
-  const queue: RemoteTrial[] = [];
-  let closing = false;
-  let bootFailures = 0;
-  let readyCount = 0;
-  let firstReady!: () => void;
-  let bootFailed!: (err: Error) => void;
-  const booted = new Promise<void>((resolve, reject) => ((firstReady = resolve), (bootFailed = reject)));
-  const entry = fileURLToPath(await compiledUrl(ENTRY));
-
-  const spawn = () => {
-    // The agent for the worker to start loading as it boots (name and module path only: argv is public).
-    const child = fork(entry, [JSON.stringify({ name: run.agent.name, module: run.agent.module })], {
-      execArgv: [`--max-old-space-size=${memoryMb}`],
-      serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
-    });
-    const w: ForkWorker = { child, ready: false, inflight: new Map(), stderrTail: '', exited: new Promise((r) => child.once('exit', () => r())) };
-    workers.add(w);
-    // Passed through to the user, and kept short so the cause of a death can be read from it.
-    child.stderr!.on('data', (chunk: Buffer) => {
-      process.stderr.write(chunk);
-      w.stderrTail = (w.stderrTail + chunk.toString()).slice(-4096);
-    });
-    child.on('message', (msg: WorkerMessage) => onMessage(w, msg));
-    child.once('exit', (code, signal) => onExit(w, code, signal));
-    child.on('error', () => {}); // a failed spawn also emits 'exit'
+  // Set by the executor, which runs at once.
+  let firstReady = (): void => {};
+  let bootFailed = (_err: Error): void => {};
+  const booted = new Promise<void>((resolve, reject) => {
+    firstReady = resolve;
+    bootFailed = reject;
+  });
+  const state: ForkPoolState = {
+    run,
+    opts,
+    memoryMb: opts.workerMemoryMb ?? DEFAULT_WORKER_MEMORY_MB,
+    entry: fileURLToPath(await compiledUrl(ENTRY)),
+    workers: new Set(),
+    queue: [],
+    closing: false,
+    bootFailures: 0,
+    readyCount: 0,
+    firstReady,
+    bootFailed,
   };
 
-  const onMessage = (w: ForkWorker, msg: WorkerMessage) => {
-    if (msg.type === 'ready') {
-      w.ready = true;
-      bootFailures = 0;
-      w.child.send({ type: 'init', run });
-      // Trials start once every worker is up: processes booting mid-run (node and the harness)
-      // starve the trials already running, as in threads.ts.
-      if (++readyCount >= opts.workers) firstReady();
-      return dispatch();
-    }
-    if (msg.type === 'fatal') return void (w.fatal = msg.error);
-    const trial = w.inflight.get(msg.id);
-    trial?.handle(msg);
-    if (trial?.settled) {
-      w.inflight.delete(msg.id);
-      dispatch();
-    }
-  };
-
-  const onExit = (w: ForkWorker, code: number | null, signal: NodeJS.Signals | null) => {
-    workers.delete(w);
-    const cause = exitCause(w, code, signal, memoryMb);
-    for (const trial of w.inflight.values()) void trial.workerGone(cause);
-    w.inflight.clear();
-    if (closing) return;
-    if (!w.ready && ++bootFailures >= MAX_BOOT_FAILURES) {
-      closing = true;
-      const err = new BenchrigError('internal', `a worker process could not start: ${cause}`);
-      bootFailed(err);
-      for (const t of queue.splice(0)) void t.workerGone(err.message);
-      return;
-    }
-    spawn();
-  };
-
-  // The least busy ready worker with room takes the next trial.
-  const dispatch = () => {
-    while (queue.length > 0) {
-      let best: ForkWorker | undefined;
-      for (const w of workers)
-        if (w.ready && w.inflight.size < opts.perWorker && (!best || w.inflight.size < best.inflight.size)) best = w;
-      if (!best) return;
-      const trial = queue.shift()!;
-      const w = best;
-      w.inflight.set(trial.id, trial);
-      trial.start({
-        send: (msg) => w.child.connected && w.child.send(msg),
-        kill: (cause) => {
-          w.killedFor ??= cause;
-          w.child.kill('SIGKILL');
-        },
-      });
-      if (trial.settled) w.inflight.delete(trial.id);
-    }
-  };
-
-  for (let i = 0; i < opts.workers; i++) spawn();
+  for (let i = 0; i < opts.workers; i++) spawn(state);
   await booted;
 
   return {
     concurrency: opts.workers * opts.perWorker,
     run(input, { signal, hooks }) {
       const trial = new RemoteTrial(settings, input, { signal, hooks });
-      if (closing) void trial.workerGone('the pool is closed');
+      if (state.closing) void trial.workerGone('the pool is closed');
       else {
-        queue.push(trial);
-        dispatch();
+        state.queue.push(trial);
+        dispatch(state);
       }
       return trial.done;
     },
     async close() {
-      closing = true;
-      const all = [...workers];
+      state.closing = true;
+      const all = [...state.workers];
       // Ask politely (disconnect ends the worker loop), then insist after the grace period.
       for (const w of all) if (w.child.connected) w.child.disconnect();
       const timer = setTimeout(() => all.forEach((w) => w.child.kill('SIGKILL')), settings.graceMs);
@@ -137,6 +90,85 @@ export async function createForkPool(run: RunContext, opts: RemotePoolOptions): 
       clearTimeout(timer);
     },
   };
+}
+
+function spawn(state: ForkPoolState): void {
+  const { run } = state;
+  // The agent for the worker to start loading as it boots (name and module path only: argv is public).
+  const child = fork(state.entry, [JSON.stringify({ name: run.agent.name, module: run.agent.module })], {
+    execArgv: [`--max-old-space-size=${state.memoryMb}`],
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+  });
+  const w: ForkWorker = { child, ready: false, inflight: new Map(), stderrTail: '', exited: new Promise((r) => child.once('exit', () => r())) };
+  state.workers.add(w);
+  // Passed through to the user, and kept short so the cause of a death can be read from it.
+  // Always there ('pipe' above).
+  child.stderr?.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    w.stderrTail = (w.stderrTail + chunk.toString()).slice(-4096);
+  });
+  child.on('message', (msg: WorkerMessage) => onMessage(state, w, msg));
+  child.once('exit', (code, signal) => onExit(state, w, code, signal));
+  child.on('error', () => {}); // a failed spawn also emits 'exit'
+}
+
+function onMessage(state: ForkPoolState, w: ForkWorker, msg: WorkerMessage): void {
+  if (msg.type === 'ready') {
+    w.ready = true;
+    state.bootFailures = 0;
+    w.child.send({ type: 'init', run: state.run });
+    // Trials start once every worker is up: processes booting mid-run (node and the harness)
+    // starve the trials already running, as in threads.ts.
+    if (++state.readyCount >= state.opts.workers) state.firstReady();
+    return dispatch(state);
+  }
+  if (msg.type === 'fatal') return void (w.fatal = msg.error);
+  const trial = w.inflight.get(msg.id);
+  trial?.handle(msg);
+  if (trial?.settled) {
+    w.inflight.delete(msg.id);
+    dispatch(state);
+  }
+}
+
+function onExit(state: ForkPoolState, w: ForkWorker, code: number | null, signal: NodeJS.Signals | null): void {
+  state.workers.delete(w);
+  const cause = exitCause(w, code, signal, state.memoryMb);
+  for (const trial of w.inflight.values()) void trial.workerGone(cause);
+  w.inflight.clear();
+  if (state.closing) return;
+  if (!w.ready && ++state.bootFailures >= MAX_BOOT_FAILURES) {
+    state.closing = true;
+    const err = new BenchrigError('internal', `a worker process could not start: ${cause}`);
+    state.bootFailed(err);
+    for (const t of state.queue.splice(0)) void t.workerGone(err.message);
+    return;
+  }
+  spawn(state);
+}
+
+// The least busy ready worker with room takes the next trial.
+function dispatch(state: ForkPoolState): void {
+  const { queue, opts } = state;
+  while (queue.length > 0) {
+    let best: ForkWorker | undefined;
+    for (const w of state.workers)
+      if (w.ready && w.inflight.size < opts.perWorker && (!best || w.inflight.size < best.inflight.size)) best = w;
+    if (!best) return;
+    const trial = queue.shift();
+    if (!trial) return; // not reached: the queue is not empty
+    const w = best;
+    w.inflight.set(trial.id, trial);
+    trial.start({
+      send: (msg) => w.child.connected && w.child.send(msg),
+      kill: (cause) => {
+        w.killedFor ??= cause;
+        w.child.kill('SIGKILL');
+      },
+    });
+    if (trial.settled) w.inflight.delete(trial.id);
+  }
 }
 
 function exitCause(w: ForkWorker, code: number | null, signal: NodeJS.Signals | null, memoryMb: number): string {

@@ -2,6 +2,7 @@
 // `--max-sandboxes` bound of a run: used in-process by `single`, and by the main side of the
 // remote pools, which grants its slots to workers by message.
 import { availableParallelism } from 'node:os';
+import { abortReason } from '../errors.ts';
 
 /** docs/cli.md: `--max-sandboxes` defaults to 2 × CPU cores. */
 export const defaultMaxSandboxes = () => 2 * availableParallelism();
@@ -28,7 +29,7 @@ export class Semaphore {
    * reason if it aborts first, without taking a slot.
    */
   acquire(signal?: AbortSignal): Promise<() => void> {
-    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
     if (this.#held < this.limit) {
       this.#held++;
       return Promise.resolve(this.#releaser());
@@ -37,7 +38,8 @@ export class Semaphore {
       const onAbort = () => {
         const i = this.#waiters.indexOf(waiter);
         if (i >= 0) this.#waiters.splice(i, 1);
-        reject(signal!.reason);
+        // Listened for only when there is a signal.
+        if (signal) reject(abortReason(signal));
       };
       const waiter: Waiter = {
         grant: (release) => {

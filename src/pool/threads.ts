@@ -19,10 +19,10 @@ import { fileURLToPath } from 'node:url';
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { compiledUrl } from '../loader/compile.mjs';
-import type { RunContext } from '../trial/types.ts';
+import type { RunContext, TrialHooks, TrialInput, TrialSummary } from '../trial/types.ts';
 import { THREAD_PORT, type MainMessage, type TrialMessage, type WorkerMessage } from './messages.ts';
 import { PhaseBoard } from './phase-board.ts';
-import { DEFAULT_WORKER_MEMORY_MB, RemoteTrial, remoteSettings, type RemotePoolOptions } from './remote.ts';
+import { DEFAULT_WORKER_MEMORY_MB, RemoteTrial, remoteSettings, type RemotePoolOptions, type RemoteSettings } from './remote.ts';
 import type { Pool } from './types.ts';
 
 /** The thread's entry, compiled to JavaScript with the harness code it imports: no loader per thread. */
@@ -98,12 +98,31 @@ interface Route {
   started: boolean;
 }
 
+/** The main side of the pool: the threads it knows, the trials it routes, the phase board's free slots. */
+interface ThreadPoolState {
+  opts: RemotePoolOptions;
+  memoryMb: number;
+  board: PhaseBoard;
+  /** One slot per trial a thread may hold: a route takes one as it gets a thread, and gives it back when its trial is over. */
+  freeSlots: number[];
+  piscina: Piscina;
+  routes: Map<number, Route>;
+  threads: Map<number, Thread>;
+  /** Trials waiting for a thread with room (all busy, or one being replaced). */
+  queue: Route[];
+  /** Threads we terminated, with why (the cause for every trial they ran). */
+  killed: Map<number, string>;
+  /** Their exits, for close(). */
+  dying: Set<Promise<unknown>>;
+  /** The threads the pool's start waits for, by threadId: called once the thread is ready, or exits. */
+  booting: Map<number, () => void>;
+  closing: boolean;
+}
+
 export async function createThreadPool(run: RunContext, opts: RemotePoolOptions): Promise<Pool> {
   const settings = remoteSettings(run, opts);
   const memoryMb = opts.workerMemoryMb ?? DEFAULT_WORKER_MEMORY_MB;
-  // One slot per trial a thread may hold: a route takes one as it gets a thread, and gives it back when its trial is over.
   const board = PhaseBoard.create(3 * opts.workers * opts.perWorker);
-  const freeSlots = Array.from({ length: board.slots }, (_, i) => board.slots - 1 - i);
   const piscina = startPiscina({
     filename: PISCINA_FILE,
     minThreads: opts.workers,
@@ -123,193 +142,210 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
   // Piscina is given no task, so a thread's uncaught exception reaches its 'error' event (it has no
   // task to fail with it): the thread's own 'error' and 'exit' below turn it into its trials' results.
   piscina.on('error', () => {});
-  const routes = new Map<number, Route>();
-  const threads = new Map<number, Thread>();
-  /** Trials waiting for a thread with room (all busy, or one being replaced). */
-  const queue: Route[] = [];
-  // Threads we terminated, with why (the cause for every trial they ran), and their exits for close().
-  const killed = new Map<number, string>();
-  const dying = new Set<Promise<unknown>>();
-  let closing = false;
-
-  const causeOf = (err: unknown, threadId: number): string => {
-    const e = err as { code?: string; message?: string } | null;
-    const kill = killed.get(threadId);
-    if (kill) return `it was killed: ${kill}`;
-    if (e?.code === 'ERR_WORKER_OUT_OF_MEMORY') return `the worker ran out of memory (heap limit ${memoryMb} MB)`;
-    const exit = /worker exited with code: (-?\d+)/.exec(e?.message ?? '');
-    if (exit) return `the worker thread exited with code ${exit[1]}`;
-    return `uncaught exception in the worker: ${e?.message ?? String(err)}`;
+  const state: ThreadPoolState = {
+    opts,
+    memoryMb,
+    board,
+    freeSlots: Array.from({ length: board.slots }, (_, i) => board.slots - 1 - i),
+    piscina,
+    routes: new Map(),
+    threads: new Map(),
+    queue: [],
+    killed: new Map(),
+    dying: new Set(),
+    booting: new Map(),
+    closing: false,
   };
-
-  // Each postMessage wakes its thread. A batch of results frees several places at once: the trials
-  // that take them leave in one message per thread, with whatever else was sent to it in this turn
-  // (in order: a thread's messages all go through its outbox). Measured over 10,000 one-call
-  // trials: 10,000 'run' messages became ~4,500, and ~2,600 with each thread holding its next trials.
-  const post = (thread: Thread, msg: MainMessage) => {
-    if (thread.outbox) return void thread.outbox.push(msg);
-    thread.outbox = [msg];
-    setImmediate(() => {
-      const out = thread.outbox!;
-      thread.outbox = null;
-      thread.port.postMessage(out.length === 1 ? out[0] : out);
-    });
-  };
-
-  /**
-   * Gives waiting trials to the ready threads with the fewest trials: --per-worker running at each,
-   * and as many more waiting there, which the thread starts itself as places free (worker/init.ts).
-   * Its next trials are at hand when one ends, and its results can wait to leave in batches.
-   */
-  const dispatch = () => {
-    while (queue.length > 0) {
-      let best: Thread | undefined;
-      for (const t of threads.values()) if (t.ready && t.trials.size < 2 * opts.perWorker && (!best || t.trials.size < best.trials.size)) best = t;
-      if (!best) return;
-      const route = queue.shift()!;
-      route.thread = best;
-      best.trials.add(route);
-      // The thread does the same: it starts a trial at once while it runs fewer than --per-worker.
-      route.started = best.trials.size - best.waiting.length <= opts.perWorker;
-      if (route.started) route.trial.clockStarts();
-      else best.waiting.push(route);
-      // None left only while a dead thread's trials are being saved: then the trial's thread sends 'agent' messages.
-      route.slot = freeSlots.pop();
-      if (route.slot !== undefined) board.assign(route.slot, route.trial.id);
-      // The slot is set on the message itself: a copy made with a spread ({ ...start, slot }) left
-      // ~1 MB/s of garbage in the main thread's old space during a run (a new map per copy, it
-      // seems: measured with --trace-gc, the old space grew until a major GC; peak RSS +30 MB at
-      // 100,000 trials), where setting the property leaves none.
-      const msg = route.start as Extract<MainMessage, { type: 'run' }>;
-      msg.slot = route.slot;
-      post(best, msg);
-      route.runMessage = msg;
-      route.start = undefined;
-      for (const p of route.pending.splice(0)) post(best, p);
-    }
-  };
-
-  /** A trial of the thread is over: a running one's place goes to the thread's next waiting trial, as at the thread. */
-  const leave = (thread: Thread, route: Route) => {
-    if (!thread.trials.delete(route)) return;
-    if (!route.started) return void thread.waiting.splice(thread.waiting.indexOf(route), 1);
-    // The first that is still to end: one cancelled while it waited is ending, and leaves by itself.
-    const i = thread.waiting.findIndex((r) => !r.trial.settled);
-    if (i < 0) return;
-    const [next] = thread.waiting.splice(i, 1);
-    next.started = true;
-    next.trial.clockStarts();
-  };
-
-  // Piscina restarts a thread that exits (unless one died booting): its trials fail with the cause.
-  const gone = (thread: Thread, code: number) => {
-    threads.delete(thread.threadId);
-    thread.port.removeAllListeners();
-    const cause = causeOf(thread.error ?? new Error(`worker exited with code: ${code}`), thread.threadId);
-    // Trials that never started there go to another thread, first in line; the others end with the cause.
-    const unstarted = thread.waiting.splice(0).filter((r) => !r.trial.cancelled && !r.trial.settled);
-    for (const route of thread.trials) if (route.started || route.trial.cancelled) void route.trial.workerGone(cause);
-    thread.trials.clear();
-    for (const route of unstarted.reverse()) {
-      if (route.slot !== undefined) freeSlots.push(route.slot);
-      Object.assign(route, { thread: undefined, slot: undefined, start: route.runMessage, started: false });
-      queue.unshift(route);
-    }
-    if (unstarted.length) dispatch();
-    // Piscina has started the replacement already (its listener runs first); none means it gave up.
-    if (!closing && piscina.threads.length === 0)
-      for (const route of queue.splice(0)) void route.trial.workerGone(`no worker thread could be started: ${cause}`);
-  };
-
-  /** The threads the pool's start waits for, by threadId: called once the thread is ready, or exits. */
-  const booting = new Map<number, () => void>();
-  const booted = (worker: Worker) =>
-    new Promise<void>((resolve) => {
-      const done = () => (booting.delete(worker.threadId), worker.off('exit', done), resolve());
-      booting.set(worker.threadId, done);
-      worker.once('exit', done);
-    });
 
   // A thread's port arrives over piscina's channel as the thread boots, and its 'ready' over the
   // port once its entry has loaded; a replacement thread's the same way. Listened for at once: the
   // threads are booting already.
-  piscina.on('message', (msg: unknown) => {
-    const m = msg as { [THREAD_PORT]?: MessagePort; threadId?: number } | null;
-    const port = m?.[THREAD_PORT];
-    const worker = port && piscina.threads.find((t) => t.threadId === m.threadId);
-    if (!port || !worker) return;
-    const thread: Thread = { worker, threadId: worker.threadId, port, ready: false, trials: new Set(), waiting: [], outbox: null };
-    threads.set(thread.threadId, thread);
-    const one = (wm: WorkerMessage) => {
-      if (wm.type === 'ready') {
-        thread.ready = true;
-        booting.get(thread.threadId)?.();
-        return dispatch();
-      }
-      const route = 'id' in wm ? routes.get(wm.id) : undefined;
-      if (route) route.trial.handle(wm as TrialMessage); // else a trial already settled
-    };
-    // A thread batches its messages (entry-thread.ts): one message, or an array of them in order.
-    port.on('message', (wm: WorkerMessage | WorkerMessage[]) => {
-      if (Array.isArray(wm)) for (const x of wm) one(x);
-      else one(wm);
-    });
-    worker.once('error', (err) => void (thread.error ??= err));
-    worker.once('exit', (code) => gone(thread, code));
-  });
+  piscina.on('message', (msg: unknown) => onThreadPort(state, msg));
   // Trials start once every thread has loaded its entry (the harness and the OpenAI SDK):
   // started mid-run, 8 booting threads starve the trials already running (measured: 64 trials of
   // 4 × 50 ms calls on 8 threads took 7.1 s instead of 1.6 s). A thread that dies booting counts as ready.
-  await Promise.all(piscina.threads.map(booted));
-
-  const terminate = (thread: Thread | undefined, cause: string) => {
-    if (!thread || killed.has(thread.threadId)) return;
-    killed.set(thread.threadId, cause);
-    const exited = once(thread.worker, 'exit').catch(() => {});
-    dying.add(exited);
-    void exited.then(() => dying.delete(exited));
-    void thread.worker.terminate();
-  };
+  await Promise.all(piscina.threads.map((worker) => booted(state, worker)));
 
   return {
     // Twice the trials that run at once: each thread holds its next ones (dispatch).
     concurrency: 2 * opts.workers * opts.perWorker,
-    run(input, { signal, hooks }) {
-      const trial = new RemoteTrial(settings, input, { signal, hooks });
-      const route: Route = { trial, pending: [], started: false };
-      trial.start({
-        send: (msg) => {
-          // The first message is the trial itself: it waits for a thread with room.
-          if (msg.type === 'run' && !routes.has(msg.id)) {
-            routes.set(msg.id, route);
-            route.start = msg;
-            queue.push(route);
-            return dispatch();
-          }
-          if (route.thread) post(route.thread, msg);
-          else route.pending.push(msg);
-        },
-        kill: (cause) => terminate(route.thread, cause),
-        agentPhase: () => (route.slot === undefined ? { at: 'before' } : board.read(route.slot, trial.id)),
-        clockFromPool: true,
-      });
-      void trial.done.finally(() => {
-        routes.delete(trial.id);
-        const waiting = queue.indexOf(route);
-        if (waiting >= 0) queue.splice(waiting, 1);
-        if (route.slot !== undefined) freeSlots.push(route.slot);
-        route.slot = undefined;
-        if (route.thread) {
-          leave(route.thread, route);
-          dispatch();
-        }
-      });
-      return trial.done;
-    },
+    run: (input, runOpts) => runOnThread(state, settings, input, runOpts),
     async close() {
-      closing = true;
+      state.closing = true;
       await piscina.destroy();
-      await Promise.all(dying);
+      await Promise.all(state.dying);
     },
   };
+}
+
+function causeOf(state: ThreadPoolState, err: unknown, threadId: number): string {
+  const e = err as { code?: string; message?: string } | null;
+  const kill = state.killed.get(threadId);
+  if (kill) return `it was killed: ${kill}`;
+  if (e?.code === 'ERR_WORKER_OUT_OF_MEMORY') return `the worker ran out of memory (heap limit ${state.memoryMb} MB)`;
+  const exit = /worker exited with code: (-?\d+)/.exec(e?.message ?? '');
+  if (exit) return `the worker thread exited with code ${exit[1]}`;
+  return `uncaught exception in the worker: ${e?.message ?? String(err)}`;
+}
+
+// Each postMessage wakes its thread. A batch of results frees several places at once: the trials
+// that take them leave in one message per thread, with whatever else was sent to it in this turn
+// (in order: a thread's messages all go through its outbox). Measured over 10,000 one-call
+// trials: 10,000 'run' messages became ~4,500, and ~2,600 with each thread holding its next trials.
+function post(thread: Thread, msg: MainMessage): void {
+  if (thread.outbox) return void thread.outbox.push(msg);
+  const out = [msg];
+  thread.outbox = out;
+  setImmediate(() => {
+    thread.outbox = null;
+    thread.port.postMessage(out.length === 1 ? out[0] : out);
+  });
+}
+
+/**
+ * Gives waiting trials to the ready threads with the fewest trials: --per-worker running at each,
+ * and as many more waiting there, which the thread starts itself as places free (worker/init.ts).
+ * Its next trials are at hand when one ends, and its results can wait to leave in batches.
+ */
+function dispatch(state: ThreadPoolState): void {
+  const { queue, opts } = state;
+  while (queue.length > 0) {
+    let best: Thread | undefined;
+    for (const t of state.threads.values()) if (t.ready && t.trials.size < 2 * opts.perWorker && (!best || t.trials.size < best.trials.size)) best = t;
+    if (!best) return;
+    const route = queue.shift();
+    if (!route) return; // not reached: the queue is not empty
+    route.thread = best;
+    best.trials.add(route);
+    // The thread does the same: it starts a trial at once while it runs fewer than --per-worker.
+    route.started = best.trials.size - best.waiting.length <= opts.perWorker;
+    if (route.started) route.trial.clockStarts();
+    else best.waiting.push(route);
+    // None left only while a dead thread's trials are being saved: then the trial's thread sends 'agent' messages.
+    route.slot = state.freeSlots.pop();
+    if (route.slot !== undefined) state.board.assign(route.slot, route.trial.id);
+    // The slot is set on the message itself: a copy made with a spread ({ ...start, slot }) left
+    // ~1 MB/s of garbage in the main thread's old space during a run (a new map per copy, it
+    // seems: measured with --trace-gc, the old space grew until a major GC; peak RSS +30 MB at
+    // 100,000 trials), where setting the property leaves none.
+    const msg = route.start as Extract<MainMessage, { type: 'run' }>;
+    msg.slot = route.slot;
+    post(best, msg);
+    route.runMessage = msg;
+    route.start = undefined;
+    for (const p of route.pending.splice(0)) post(best, p);
+  }
+}
+
+/** A trial of the thread is over: a running one's place goes to the thread's next waiting trial, as at the thread. */
+function leave(thread: Thread, route: Route): void {
+  if (!thread.trials.delete(route)) return;
+  if (!route.started) return void thread.waiting.splice(thread.waiting.indexOf(route), 1);
+  // The first that is still to end: one cancelled while it waited is ending, and leaves by itself.
+  const i = thread.waiting.findIndex((r) => !r.trial.settled);
+  if (i < 0) return;
+  const [next] = thread.waiting.splice(i, 1);
+  next.started = true;
+  next.trial.clockStarts();
+}
+
+// Piscina restarts a thread that exits (unless one died booting): its trials fail with the cause.
+function gone(state: ThreadPoolState, thread: Thread, code: number): void {
+  const { queue } = state;
+  state.threads.delete(thread.threadId);
+  thread.port.removeAllListeners();
+  const cause = causeOf(state, thread.error ?? new Error(`worker exited with code: ${code}`), thread.threadId);
+  // Trials that never started there go to another thread, first in line; the others end with the cause.
+  const unstarted = thread.waiting.splice(0).filter((r) => !r.trial.cancelled && !r.trial.settled);
+  for (const route of thread.trials) if (route.started || route.trial.cancelled) void route.trial.workerGone(cause);
+  thread.trials.clear();
+  for (const route of unstarted.reverse()) {
+    if (route.slot !== undefined) state.freeSlots.push(route.slot);
+    Object.assign(route, { thread: undefined, slot: undefined, start: route.runMessage, started: false });
+    queue.unshift(route);
+  }
+  if (unstarted.length) dispatch(state);
+  // Piscina has started the replacement already (its listener runs first); none means it gave up.
+  if (!state.closing && state.piscina.threads.length === 0)
+    for (const route of queue.splice(0)) void route.trial.workerGone(`no worker thread could be started: ${cause}`);
+}
+
+/** Resolves once the thread is ready, or exits. */
+function booted(state: ThreadPoolState, worker: Worker): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => (state.booting.delete(worker.threadId), worker.off('exit', done), resolve());
+    state.booting.set(worker.threadId, done);
+    worker.once('exit', done);
+  });
+}
+
+/** A message on piscina's channel: a booting thread's port (anything else is not ours). */
+function onThreadPort(state: ThreadPoolState, msg: unknown): void {
+  const m = msg as { [THREAD_PORT]?: MessagePort; threadId?: number } | null;
+  const port = m?.[THREAD_PORT];
+  const worker = port && state.piscina.threads.find((t) => t.threadId === m.threadId);
+  if (!port || !worker) return;
+  const thread: Thread = { worker, threadId: worker.threadId, port, ready: false, trials: new Set(), waiting: [], outbox: null };
+  state.threads.set(thread.threadId, thread);
+  // A thread batches its messages (entry-thread.ts): one message, or an array of them in order.
+  port.on('message', (wm: WorkerMessage | WorkerMessage[]) => {
+    if (Array.isArray(wm)) for (const x of wm) onThreadMessage(state, thread, x);
+    else onThreadMessage(state, thread, wm);
+  });
+  worker.once('error', (err) => void (thread.error ??= err));
+  worker.once('exit', (code) => gone(state, thread, code));
+}
+
+function onThreadMessage(state: ThreadPoolState, thread: Thread, wm: WorkerMessage): void {
+  if (wm.type === 'ready') {
+    thread.ready = true;
+    state.booting.get(thread.threadId)?.();
+    return dispatch(state);
+  }
+  const route = 'id' in wm ? state.routes.get(wm.id) : undefined;
+  if (route) route.trial.handle(wm as TrialMessage); // else a trial already settled
+}
+
+function terminate(state: ThreadPoolState, thread: Thread | undefined, cause: string): void {
+  if (!thread || state.killed.has(thread.threadId)) return;
+  state.killed.set(thread.threadId, cause);
+  const exited = once(thread.worker, 'exit').catch(() => {});
+  state.dying.add(exited);
+  void exited.then(() => state.dying.delete(exited));
+  void thread.worker.terminate();
+}
+
+/** The pool's `run`: the trial waits in the queue for a thread with room, then its messages go to that thread. */
+function runOnThread(state: ThreadPoolState, settings: RemoteSettings, input: TrialInput, { signal, hooks }: { signal: AbortSignal; hooks?: TrialHooks }): Promise<TrialSummary> {
+  const { routes, queue } = state;
+  const trial = new RemoteTrial(settings, input, { signal, hooks });
+  const route: Route = { trial, pending: [], started: false };
+  trial.start({
+    send: (msg) => {
+      // The first message is the trial itself: it waits for a thread with room.
+      if (msg.type === 'run' && !routes.has(msg.id)) {
+        routes.set(msg.id, route);
+        route.start = msg;
+        queue.push(route);
+        return dispatch(state);
+      }
+      if (route.thread) post(route.thread, msg);
+      else route.pending.push(msg);
+    },
+    kill: (cause) => terminate(state, route.thread, cause),
+    agentPhase: () => (route.slot === undefined ? { at: 'before' } : state.board.read(route.slot, trial.id)),
+    clockFromPool: true,
+  });
+  void trial.done.finally(() => {
+    routes.delete(trial.id);
+    const waiting = queue.indexOf(route);
+    if (waiting >= 0) queue.splice(waiting, 1);
+    if (route.slot !== undefined) state.freeSlots.push(route.slot);
+    route.slot = undefined;
+    if (route.thread) {
+      leave(route.thread, route);
+      dispatch(state);
+    }
+  });
+  return trial.done;
 }

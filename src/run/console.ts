@@ -8,17 +8,18 @@ import { formatEvent } from '../trial/recorder.ts';
 import type { TrialInput, TrialSummary } from '../trial/types.ts';
 import type { TrajectoryEvent } from '../types.ts';
 
+/** Its functions are passed around on their own (`log: console.info`): none uses `this`. */
 export interface RunConsole {
   /** Live trial events are wanted (--verbose): pools forward them only then. */
   readonly wantsEvents: boolean;
-  info(line: string): void;
+  info: (line: string) => void;
   /** Something went wrong but the run goes on (a retry, a report that could not be written). */
-  warn(line: string): void;
-  start(b: Benchmark, nTrials: number, runDir: string, mode: string): void;
-  trialStarted(t: TrialInput): void;
-  event(taskId: string, e: TrajectoryEvent): void;
-  trialFinished(r: TrialSummary): void;
-  summary(report: EvaluationReport, runDir: string): void;
+  warn: (line: string) => void;
+  start: (b: Benchmark, nTrials: number, runDir: string, mode: string) => void;
+  trialStarted: (t: TrialInput) => void;
+  event: (taskId: string, e: TrajectoryEvent) => void;
+  trialFinished: (r: TrialSummary) => void;
+  summary: (report: EvaluationReport, runDir: string) => void;
 }
 
 export interface ConsoleOptions {
@@ -82,8 +83,9 @@ export function createRunConsole(o: ConsoleOptions): RunConsole {
       if (r.status === 'PASSED') passed++;
       if (r.error) errors++;
       clearLine();
-      const kept = r.metadata.sandbox && (r.metadata.sandbox as { kept?: boolean }).kept;
-      if (kept) err(`  sandbox of ${r.task_id} kept: docker exec -it ${r.metadata.sandbox!.container.slice(0, 12)} sh`);
+      const sandbox = r.metadata.sandbox;
+      const kept = sandbox && (sandbox as { kept?: boolean }).kept;
+      if (sandbox && kept) err(`  sandbox of ${r.task_id} kept: docker exec -it ${sandbox.container.slice(0, 12)} sh`);
       if (o.quiet) return;
       // On a live display only what needs attention gets a line of its own.
       if (live && r.status === 'PASSED') return drawProgress();

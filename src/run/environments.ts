@@ -75,17 +75,18 @@ export class SampleEnvironments {
 
   private async resolve(own: SampleSandbox): Promise<string> {
     // A prebuilt image wins when it is here (a Harbor task's docker_image), else its build context.
-    if (own.image && (await this.onEveryHost((c) => imageExists(own.image!, c)))) return own.image;
-    if (own.build) return this.build(own);
-    if (own.image && this.o.pull) {
-      await Promise.all(this.#clients.map((c) => pull(c, own.image!)));
-      return own.image;
+    const image = own.image;
+    if (image && (await this.onEveryHost((c) => imageExists(image, c)))) return image;
+    if (own.build) return this.build(own, own.build);
+    if (image && this.o.pull) {
+      await Promise.all(this.#clients.map((c) => pull(c, image)));
+      return image;
     }
     throw new Error(`image ${own.image} is not on this machine and has no build folder; benchrig does not pull unless run with --pull`);
   }
 
-  private async build(own: SampleSandbox): Promise<string> {
-    const dir = path.resolve(this.o.benchmarkDir, own.build!);
+  private async build(own: SampleSandbox, build: string): Promise<string> {
+    const dir = path.resolve(this.o.benchmarkDir, build);
     const digest = await folderDigest(dir);
     const tag = envImageTag(this.o.benchmark, digest);
     if (await this.onEveryHost((c) => imageExists(tag, c))) return tag;

@@ -3,7 +3,6 @@
 // the image checked for glibc, and the folder made where each worker's gateway puts its socket.
 import { mkdtempSync, chmodSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import type { InstalledRun } from '../agents/installed/confine.ts';
 import { ensurePackage, NODE_PACKAGE } from '../agents/installed/cache.ts';
@@ -19,7 +18,7 @@ import type { SandboxSpec } from '../sandbox/types.ts';
 export interface PreparedInstalledAgent {
   installed: InstalledRun;
   /** Removes the socket folder; after the last trial. */
-  dispose(): void;
+  dispose: () => void;
 }
 
 /** null: not an installed agent. Throws a BenchrigError (exit 2) for what cannot work. */

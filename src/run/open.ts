@@ -2,7 +2,7 @@
 // (status running, settled on every way out but SIGKILL: run-status.ts), the fleet bound to the run
 // id and the run span. Each goes on the cleanup stack as it is acquired.
 import { hostname } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, join } from 'node:path';
 import { startRunTrace, type RunTrace } from '../telemetry/spans.ts';
 import type { TrialInput } from '../trial/types.ts';
 import { writeJsonAtomic } from '../report/write.ts';
@@ -35,7 +35,7 @@ export async function openRunFolder(p: PreparedRun, opts: RunOptions, cleanup: C
   const lock = resumed?.lock ?? acquireRunLock(runDir, runDir); // a fresh folder: no one else's
   cleanup.defer('the run lock', lock.release);
   checkpoint(opts, 'run-folder');
-  const runId: string = resumed?.runJson.run_id ?? `${basename(runDir)}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const runId = (resumed?.runJson.run_id as string | undefined) ?? `${basename(runDir)}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const runJson = runJsonOf(p, opts, runId, resumed);
   const settle = () => settleStatus(runJson, opts.signal);
   await writeJsonAtomic(join(runDir, 'run.json'), runJson).catch(asStorage(join(runDir, 'run.json')));

@@ -63,7 +63,7 @@ export function checkOutputWritable(root: string, what = '--output'): void {
 }
 
 /** Can a small file be written in `dir` right now? Null when it can, else the error. */
-export function probeWrite(dir: string): unknown | null {
+export function probeWrite(dir: string): unknown {
   const probe = join(dir, `.benchrig-probe-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     writeFileSync(probe, 'x'.repeat(4096));

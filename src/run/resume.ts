@@ -25,7 +25,7 @@ export const hashOf = (v: unknown) => createHash('sha256').update(JSON.stringify
 
 export interface ResumeState {
   runDir: string;
-  runJson: Record<string, any>;
+  runJson: Record<string, unknown>;
   /** Trials that have no saved result yet. */
   pending: TrialInput[];
   kept: number;
@@ -37,9 +37,9 @@ export async function prepareResume(dirArg: string, cwd: string, settings: RunSe
   const runDir = resolve(cwd, dirArg);
   const file = join(runDir, 'run.json');
   if (!existsSync(file)) throw new BenchrigError('usage', `--resume ${dirArg}: no run.json there (is it a run folder?)`);
-  let runJson: Record<string, any>;
+  let runJson: Record<string, unknown>;
   try {
-    runJson = JSON.parse(await readFile(file, 'utf8'));
+    runJson = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
   } catch (err) {
     throw new BenchrigError('usage', `--resume ${dirArg}: run.json is not valid JSON: ${(err as Error).message}`);
   }
@@ -53,8 +53,8 @@ export async function prepareResume(dirArg: string, cwd: string, settings: RunSe
   }
 }
 
-async function resumeLocked(dirArg: string, runDir: string, runJson: Record<string, any>, settings: RunSettings, trials: Iterable<TrialInput>, lock: RunLock): Promise<ResumeState> {
-  const before: RunSettings | undefined = runJson.settings;
+async function resumeLocked(dirArg: string, runDir: string, runJson: Record<string, unknown>, settings: RunSettings, trials: Iterable<TrialInput>, lock: RunLock): Promise<ResumeState> {
+  const before = runJson.settings as RunSettings | undefined;
   if (!before) throw new BenchrigError('usage', `--resume ${dirArg}: run.json records no settings (made by an older benchrig)`);
   const changed = (Object.keys(settings) as Array<keyof RunSettings>).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(settings[k]));
   if (changed.length > 0) {

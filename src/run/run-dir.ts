@@ -37,7 +37,7 @@ export function safeName(s: string): string {
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-export const HARNESS_VERSION: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
+export const HARNESS_VERSION: string = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** The commit of the repository the run starts in, when there is one. */
 export function gitCommit(cwd: string): string | null {

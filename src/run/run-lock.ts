@@ -36,16 +36,17 @@ export const thisOwner = (): RunOwner => ({ pid: process.pid, host: hostname(), 
 
 /** Is the process that holds (or held) the run alive? Other hosts' processes cannot be checked: assumed alive. */
 export function ownerAlive(owner: Partial<RunOwner>): boolean {
-  if (!Number.isInteger(owner.pid) || owner.pid! <= 0) return false;
+  const pid = owner.pid;
+  if (pid === undefined || !Number.isInteger(pid) || pid <= 0) return false;
   if (owner.host && owner.host !== hostname()) return true;
-  if (!processAlive(owner.pid!)) return false;
+  if (!processAlive(pid)) return false;
   if (owner.started == null) return true;
-  const now = processStartTicks(owner.pid!);
+  const now = processStartTicks(pid);
   return now === null || now === owner.started;
 }
 
 export interface RunLock {
-  release(): void;
+  release: () => void;
 }
 
 /**
@@ -100,7 +101,7 @@ export function acquireRunLock(runDir: string, what: string, legacy?: { status?:
 
 function readOwner(file: string): Partial<RunOwner> | null {
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    return JSON.parse(readFileSync(file, 'utf8')) as Partial<RunOwner> | null;
   } catch {
     return null; // half-written by a process killed mid-write: stale
   }

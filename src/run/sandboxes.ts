@@ -23,7 +23,7 @@ export interface SharedResources {
   fleet?: Fleet;
   bind?(runId: string): void;
   /** On a fleet: its health checks stopped and its registration removed. Idempotent. */
-  close?(): void;
+  close?: () => void;
 }
 
 export interface FleetSettings {

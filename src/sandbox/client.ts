@@ -4,7 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { createRequire } from 'node:module';
 import type Docker from 'dockerode';
-import { BenchrigError, SandboxError, describe } from '../errors.ts';
+import { abortReason, BenchrigError, SandboxError, describe } from '../errors.ts';
 
 export const DEFAULT_DEADLINE_MS = 30_000;
 export const BUILD_DEADLINE_MS = 15 * 60_000;
@@ -53,7 +53,9 @@ export function freshClient(client: Docker): Docker {
     const agent = modem.protocol === 'https'
       ? new https.Agent({ keepAlive: false, rejectUnauthorized: modem.agent?.options?.rejectUnauthorized ?? true })
       : new http.Agent({ keepAlive: false });
-    f = new (Dockerode())({ modem: Object.assign(Object.create(Object.getPrototypeOf(modem)), modem, { agent }) } as Docker.DockerOptions);
+    // The same modem (its class, its settings) with an agent that keeps no connection alive.
+    const copy = Object.create(Object.getPrototypeOf(modem) as object | null) as object;
+    f = new (Dockerode())({ modem: Object.assign(copy, modem, { agent }) } as Docker.DockerOptions);
     fresh.set(client, f);
   }
   return f;
@@ -105,14 +107,14 @@ export async function checkDocker(timeoutMs = 5_000): Promise<void> {
 
 export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
+    if (signal?.aborted) return reject(abortReason(signal));
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal?.reason ?? new Error('aborted'));
+      if (signal) reject(abortReason(signal));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });

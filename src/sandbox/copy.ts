@@ -31,7 +31,7 @@ export async function copyIn(container: Docker.Container, src: string | Record<s
   const pack = tar.pack();
   const filling = (typeof src === 'string' ? packFolder(pack, src, root) : packMap(pack, src, root)).then(
     () => pack.finalize(),
-    (err) => pack.destroy(err),
+    (err: Error) => pack.destroy(err), // a file that could not be read
   );
   try {
     await withDeadline(container.putArchive(pack as unknown as NodeJS.ReadableStream, { path: '/' }), DEFAULT_DEADLINE_MS * 4, `copy into ${dest}`);
@@ -141,7 +141,7 @@ function addEntry(pack: tar.Pack, header: EntryHeader, body?: Buffer | Readable)
 async function packMap(pack: tar.Pack, files: Record<string, Content>, root: string): Promise<void> {
   for (const [rel, content] of Object.entries(files)) {
     const name = safeJoin(root, rel);
-    await addEntry(pack, { name, type: 'file', mode: 0o644 }, Buffer.from(content as Uint8Array | string));
+    await addEntry(pack, { name, type: 'file', mode: 0o644 }, Buffer.from(content));
   }
 }
 

@@ -72,7 +72,7 @@ async function openStream(client: Docker, w: Watch): Promise<number | undefined>
   let stream: NodeJS.ReadableStream & { socket?: { unref?(): void } };
   try {
     // Its own connection (never one a request hands back), with no idle timeout.
-    stream = (await withDeadline(freshClient(client).getEvents({ filters }), OPEN_DEADLINE_MS, 'events')) as typeof stream;
+    stream = await withDeadline(freshClient(client).getEvents({ filters }), OPEN_DEADLINE_MS, 'events');
   } catch {
     return undefined;
   }
@@ -95,7 +95,7 @@ async function openStream(client: Docker, w: Watch): Promise<number | undefined>
 function record(w: Watch, line: string): void {
   let e: { Action?: string; id?: string; Actor?: { ID?: string }; time?: number; timeNano?: number };
   try {
-    e = JSON.parse(line);
+    e = JSON.parse(line) as typeof e;
   } catch {
     return;
   }
@@ -106,5 +106,6 @@ function record(w: Watch, line: string): void {
   if (ownKills.delete(id)) return;
   w.kills.delete(id);
   w.kills.set(id, e.timeNano !== undefined ? e.timeNano / 1e6 : (e.time ?? 0) * 1000);
-  if (w.kills.size > MAX_KILLS) w.kills.delete(w.kills.keys().next().value!);
+  const oldest = w.kills.size > MAX_KILLS ? w.kills.keys().next() : undefined;
+  if (oldest && !oldest.done) w.kills.delete(oldest.value);
 }

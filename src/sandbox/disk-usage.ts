@@ -32,8 +32,7 @@ export async function treeUsage(root: string, maxEntries = MAX_WALK_ENTRIES): Pr
   let bytes = 0;
   let entries = 0;
   const dirs = [root];
-  while (dirs.length > 0) {
-    const dir = dirs.pop()!;
+  for (let dir = dirs.pop(); dir !== undefined; dir = dirs.pop()) {
     let names: Dirent[];
     try {
       names = await readdir(dir, { withFileTypes: true });

@@ -31,7 +31,10 @@ export class DiskLimitExceeded extends LimitExceeded {
 export function formatBytes(n: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
   let i = 0;
-  while (n >= 1024 && i < units.length - 1) (n /= 1024), i++;
+  while (n >= 1024 && i < units.length - 1) {
+    n /= 1024;
+    i++;
+  }
   return `${i === 0 ? n : n.toFixed(1)} ${units[i]}`;
 }
 
@@ -87,7 +90,7 @@ export function watchContainer(client: Docker, container: Docker.Container, limi
 
   const schedule = () => {
     if (stopped || exceeded || gone) return;
-    timer = setTimeout(tick, meter?.how === 'walk' || !meter ? intervals.walk : intervals.size_rw);
+    timer = setTimeout(() => void tick(), meter?.how === 'walk' || !meter ? intervals.walk : intervals.size_rw);
     timer.unref(); // never what keeps a process alive
   };
 

@@ -131,15 +131,16 @@ const imagePaths = new WeakMap<Docker, Map<string, Promise<string>>>();
 
 /** The PATH the image sets (once per image and daemon), so trusted commands still find its tools after ours. */
 function imagePath(client: Docker, image: string): Promise<string> {
-  let byImage = imagePaths.get(client);
-  if (!byImage) imagePaths.set(client, (byImage = new Map()));
+  let known = imagePaths.get(client);
+  if (!known) imagePaths.set(client, (known = new Map<string, Promise<string>>()));
+  const byImage = known;
   let p = byImage.get(image);
   if (!p) {
     p = inspectImage(client, image).then(
       (info) => (info.Config?.Env ?? []).find((e) => e.startsWith('PATH='))?.slice(5) || DEFAULT_PATH,
     );
     byImage.set(image, p);
-    p.catch(() => byImage!.delete(image));
+    p.catch(() => byImage.delete(image));
   }
   return p;
 }

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import type Docker from 'dockerode';
-import { SandboxError } from '../errors.ts';
+import { abortReason, SandboxError } from '../errors.ts';
 import type { ExecOptions, ExecResult } from './types.ts';
 import { DEFAULT_DEADLINE_MS, dockerMessage, sleep, withDeadline } from './client.ts';
 import { TOOLBOX_BIN, trustedArgv } from './toolbox.ts';
@@ -68,7 +68,7 @@ export async function runExec(target: ExecTarget, cmd: string | string[], opts: 
       DEFAULT_DEADLINE_MS,
       `exec create in ${target.container.id.slice(0, 12)}`,
     );
-    stream = (await withDeadline(exec.start({ hijack: true, stdin: withStdin }), DEFAULT_DEADLINE_MS, 'exec start')) as Duplex;
+    stream = await withDeadline<Duplex>(exec.start({ hijack: true, stdin: withStdin }), DEFAULT_DEADLINE_MS, 'exec start');
   } catch (err) {
     if (err instanceof SandboxError) throw err;
     throw new SandboxError(`exec failed in sandbox: ${dockerMessage(err)}`, err);
@@ -109,7 +109,8 @@ export async function runExec(target: ExecTarget, cmd: string | string[], opts: 
     opts.signal?.removeEventListener('abort', cancel);
     stream.destroy();
   }
-  if (cancelled) throw opts.signal!.reason;
+  // `cancelled` is set only by the signal's abort.
+  if (cancelled && opts.signal) throw abortReason(opts.signal);
 
   const exitCode = timedOut ? 124 : await exitCodeOf(exec);
   const truncated = stdout.truncated || stderr.truncated;
@@ -124,7 +125,7 @@ async function killInside(container: Docker.Container, marker: string): Promise<
       DEFAULT_DEADLINE_MS,
       'exec kill',
     );
-    const s = (await withDeadline(killer.start({ hijack: true, stdin: false }), DEFAULT_DEADLINE_MS, 'exec kill start')) as Duplex;
+    const s = await withDeadline<Duplex>(killer.start({ hijack: true, stdin: false }), DEFAULT_DEADLINE_MS, 'exec kill start');
     s.resume();
     await withDeadline(new Promise((r) => (s.once('end', r), s.once('close', r), s.once('error', r))), 10_000, 'exec kill');
   } catch {
@@ -190,7 +191,7 @@ export class BoundedCapture {
     if (chunk.length > this.tailMax) chunk = chunk.subarray(chunk.length - this.tailMax);
     this.tail.push(Buffer.from(chunk));
     this.tailLen += chunk.length;
-    while (this.tailLen - this.tail[0].length >= this.tailMax) this.tailLen -= this.tail.shift()!.length;
+    while (this.tailLen - this.tail[0].length >= this.tailMax) this.tailLen -= this.tail.shift()?.length ?? 0;
     if (this.tailLen > this.tailMax) {
       const drop = this.tailLen - this.tailMax;
       this.tail[0] = this.tail[0].subarray(drop);

@@ -3,7 +3,7 @@
 // fails a ping or a start cools down and comes back once it answers again; a host is prepared
 // (image built there, shared volume filled) once per run before its first sandbox.
 import type Docker from 'dockerode';
-import { describe, SandboxError } from '../errors.ts';
+import { abortReason, describe, SandboxError } from '../errors.ts';
 import { withDeadline } from './client.ts';
 import { clientFor, HostError, type DockerHostSpec } from './hosts.ts';
 import type { Sandbox, SandboxSpec } from './types.ts';
@@ -80,13 +80,14 @@ export class Fleet {
 
   /** Resolves with a slot on a host; a refused slot (no host can take one) holds nothing. Rejects only on abort. */
   acquire(signal?: AbortSignal): Promise<SandboxSlot> {
-    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
     return new Promise((resolve, reject) => {
       const waiter: Waiter = { signal, resolve, reject };
       waiter.onAbort = () => {
         const i = this.#waiters.indexOf(waiter);
         if (i >= 0) this.#waiters.splice(i, 1);
-        reject(signal!.reason);
+        // Listened for only when there is a signal.
+        if (signal) reject(abortReason(signal));
       };
       signal?.addEventListener('abort', waiter.onAbort, { once: true });
       this.#waiters.push(waiter);
@@ -127,8 +128,9 @@ export class Fleet {
       }
       if (this.#held >= this.limit) return;
       const free = healthy.filter((h) => h.inUse < h.capacity).sort((a, b) => b.capacity - b.inUse - (a.capacity - a.inUse));
-      if (free.length === 0) return;
-      this.#grant(this.#waiters.shift()!, free[0]);
+      const next = free.length > 0 ? this.#waiters.shift() : undefined;
+      if (!next) return;
+      this.#grant(next, free[0]);
     }
   }
 
@@ -235,7 +237,7 @@ export async function startOnFleet(
   signal: AbortSignal,
 ): Promise<{ sandbox: Sandbox; slot?: SandboxSlot }> {
   const local = fleetFor(runId);
-  let lastError: unknown;
+  let lastError: HostError | undefined;
   for (let attempt = 0; attempt < (spec.fleet?.length ?? 1); attempt++) {
     const slot = local ? await local.acquire(signal) : await acquire?.(signal);
     if (slot?.refused) {
@@ -253,5 +255,6 @@ export async function startOnFleet(
       lastError = err;
     }
   }
-  throw lastError;
+  // Every attempt above returns, throws, or sets lastError.
+  throw lastError ?? new Error('internal: no attempt to start the sandbox was made');
 }

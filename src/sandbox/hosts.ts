@@ -27,9 +27,9 @@ export function checkHostUrl(url: string, where: string): void {
 
 /** `--docker-host URL=CAPACITY` (capacity optional). TLS for tcp:// comes from DOCKER_TLS_VERIFY/DOCKER_CERT_PATH, as with `docker -H`. */
 export function parseDockerHostFlag(value: string, env: NodeJS.ProcessEnv = process.env): DockerHostSpec {
-  const m = /^(.*?)(?:=(\d+))?$/.exec(value.trim())!;
-  const url = m[1];
-  if (!URL_RE.test(url)) throw new BenchrigError('usage', `--docker-host takes URL=CAPACITY (unix:///path or tcp://host:port), got "${value}"`);
+  const m = /^(.*?)(?:=(\d+))?$/.exec(value.trim());
+  const url = m?.[1];
+  if (!m || url === undefined || !URL_RE.test(url)) throw new BenchrigError('usage', `--docker-host takes URL=CAPACITY (unix:///path or tcp://host:port), got "${value}"`);
   const capacity = m[2] === undefined ? undefined : Number(m[2]);
   if (capacity !== undefined && capacity < 1) throw new BenchrigError('usage', `--docker-host ${value}: capacity must be at least 1`);
   return { url, capacity, tls: url.startsWith('tcp://') ? envTls(env) : null };
@@ -100,7 +100,7 @@ function connectOptions(host: DockerHostSpec): Docker.DockerOptions {
       return readFileSync(file);
     } catch (err) {
       const from = tls.source ? ` (from ${tls.source})` : '';
-      throw new BenchrigError('config', `Docker host ${host.url}: TLS ${what} ${file}${from} cannot be read (${(err as NodeJS.ErrnoException).code ?? err})`);
+      throw new BenchrigError('config', `Docker host ${host.url}: TLS ${what} ${file}${from} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
     }
   };
   const options = {

@@ -132,8 +132,9 @@ async function runPrepare(prepare: string, cwd: string, context: string, signal?
   const group = child.pid ? trackGroup(child.pid) : null;
   let output = '';
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-64 * 1024));
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
+  // Both there: 'pipe' above.
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const stop = () => child.pid && killGroup(child.pid);
   const timer = setTimeout(stop, deadline);
   signal?.addEventListener('abort', stop, { once: true });
@@ -163,7 +164,7 @@ export function readBuildStream(stream: Readable, onProgress?: (line: string) =>
       if (!line.trim()) return;
       let msg: { stream?: string; status?: string; error?: string; errorDetail?: { message?: string } };
       try {
-        msg = JSON.parse(line);
+        msg = JSON.parse(line) as typeof msg;
       } catch {
         return onProgress?.(line);
       }

@@ -92,14 +92,15 @@ interface Clock {
 
 /** Per call the usual deadline; with `onLeft`, within the sweep's budget too, naming what it left. */
 function budget(opts: SweepOptions): Clock {
-  if (!opts.onLeft) return { left: () => DEFAULT_DEADLINE_MS, skipped: () => {}, report: () => {} };
+  const onLeft = opts.onLeft;
+  if (!onLeft) return { left: () => DEFAULT_DEADLINE_MS, skipped: () => {}, report: () => {} };
   const end = performance.now() + (opts.budgetMs ?? SWEEP_BUDGET_MS);
   const skipped: string[] = [];
   return {
     left: () => Math.min(DEFAULT_DEADLINE_MS, Math.round(end - performance.now())),
     skipped: (what) => void skipped.push(what),
     report: () => {
-      if (skipped.length) opts.onLeft!(`${skipped.length} left by dead runs not removed (first: ${skipped[0]}): the sweep's ${(opts.budgetMs ?? SWEEP_BUDGET_MS) / 1000} s had passed; left for the next sweep`);
+      if (skipped.length) onLeft(`${skipped.length} left by dead runs not removed (first: ${skipped[0]}): the sweep's ${(opts.budgetMs ?? SWEEP_BUDGET_MS) / 1000} s had passed; left for the next sweep`);
     },
   };
 }

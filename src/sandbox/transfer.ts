@@ -35,7 +35,7 @@ export async function transferPath(from: Docker.Container, to: Docker.Container,
     }
     const out = { name, type: header.type === 'contiguous-file' ? 'file' : header.type, mode: header.mode, mtime: header.mtime, uid: header.uid, gid: header.gid, linkname: header.linkname, size: header.size } as const;
     const entry = pack.entry(out, (err) => next(err ?? undefined));
-    body.pipe(entry as unknown as NodeJS.WritableStream);
+    body.pipe(entry);
   });
   extract.once('finish', () => pack.finalize());
   extract.once('error', (err) => pack.destroy(err));

@@ -4,6 +4,7 @@ import { loadAgent, type LoadedAgent } from '../agents/load.ts';
 import type { Agent, AgentContext, LlmClient } from '../agents/types.ts';
 import { publicSample } from '../benchmark/public.ts';
 import type { LlmConfig } from '../config/schema.ts';
+import { abortReason } from '../errors.ts';
 import { createLlmClient } from '../llm/client.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { loadUser } from '../user/load.ts';
@@ -115,12 +116,13 @@ function lazyClient(make: () => LlmClient): LlmClient {
 
 /** Rejects as soon as the signal aborts, whatever the promise does (a hung agent never settles). */
 export function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) return Promise.reject(abortReason(signal));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
+    const onAbort = () => reject(abortReason(signal));
     signal.addEventListener('abort', onAbort, { once: true });
     p.then(
       (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the promise's own rejection, passed on unchanged
       (e) => (signal.removeEventListener('abort', onAbort), reject(e)),
     );
   });

@@ -73,6 +73,7 @@ export class AgentTurn {
       try {
         p = Promise.resolve(fn(...args));
       } catch (err) {
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what fn threw, passed on unchanged as its rejection
         return Promise.reject(err);
       }
       this.inFlight.add(p);

@@ -92,7 +92,8 @@ export const testsDirOf = (run: RunContext, sandbox: Sandbox): string => run.gra
 
 /** Tests reach the sandbox only after the agent finished, so the agent never sees them. */
 export async function copyTests(sandbox: Sandbox, run: RunContext, sample: Sample): Promise<void> {
-  await sandbox.copyIn(source(run, sample.tests!), testsDirOf(run, sandbox));
+  if (sample.tests === undefined) throw new Error(`internal: tests copied for sample ${sample.id}, which has none`);
+  await sandbox.copyIn(source(run, sample.tests), testsDirOf(run, sandbox));
 }
 
 function source(run: RunContext, files: Record<string, string> | string): Record<string, string> | string {

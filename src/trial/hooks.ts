@@ -14,8 +14,9 @@ export interface HookContext {
 }
 
 export interface BenchmarkHooks {
-  prepareShared?(ctx: { runDir: string; benchmarkDir: string; samples: Sample[] }): unknown | Promise<unknown>;
-  prepareSample?(ctx: HookContext): unknown | Promise<unknown>;
+  /** Its value, or what its promise resolves to, is not read. */
+  prepareShared?(ctx: { runDir: string; benchmarkDir: string; samples: Sample[] }): unknown;
+  prepareSample?(ctx: HookContext): unknown;
   collect?(ctx: HookContext & { replies: string[] }):
     | { final_state?: Record<string, unknown>; artifacts?: Record<string, unknown> }
     | void
@@ -25,5 +26,5 @@ export interface BenchmarkHooks {
 
 /** Loaded once per worker (importUserModule keeps it) and reused by every trial it runs. */
 export function loadHooks(path: string | undefined): Promise<BenchmarkHooks> {
-  return path ? (importUserModule(path) as Promise<BenchmarkHooks>) : Promise.resolve({});
+  return path ? importUserModule(path) : Promise.resolve({});
 }

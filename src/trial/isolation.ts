@@ -45,9 +45,13 @@ export async function isolateForGrading(s: Session): Promise<Sandbox | undefined
 }
 
 async function startFresh(s: Session): Promise<Sandbox> {
-  const spec = { ...sandboxSpecOf(s.run, s.input)!, setup: [], ...(s.sandbox!.host ? { host: s.sandbox!.host } : {}) };
+  // Called only for a trial that had a sandbox: it has a spec, and a provider started it.
+  const { sandbox, provider } = s;
+  const base = sandboxSpecOf(s.run, s.input);
+  if (!base || !sandbox || !provider) throw new Error('internal: a fresh grading sandbox for a trial without one');
+  const spec = { ...base, setup: [], ...(sandbox.host ? { host: sandbox.host } : {}) };
   // The run's Ctrl-C, not the trial's signal: a trial past its timeout is still graded on its work.
-  s.gradingSandbox = await s.provider!.start(spec, { runId: s.run.runId, sessionId: `${s.sessionId}.grading`, pid: s.run.harnessPid }, s.opts.signal);
+  s.gradingSandbox = await provider.start(spec, { runId: s.run.runId, sessionId: `${s.sessionId}.grading`, pid: s.run.harnessPid }, s.opts.signal);
   return s.gradingSandbox;
 }
 

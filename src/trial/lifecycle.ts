@@ -97,7 +97,7 @@ async function converseUnderTimeout(s: Session): Promise<AgentPhaseOutcome> {
 
 async function classify(s: Session, err: unknown): Promise<ErrorValue> {
   const { signal } = s.abort;
-  const reason = signal.aborted ? signal.reason : undefined;
+  const reason: unknown = signal.aborted ? signal.reason : undefined;
   if (reason instanceof TrialTimeout) return { kind: 'timeout', message: reason.message };
   if (signal.aborted) return { kind: 'interrupted', message: 'the run was interrupted' };
   // From the agent's phase on, a Docker failure is the agent's unless the daemon itself failed.

@@ -22,7 +22,7 @@ export class Recorder {
       ...event,
       step: this.events.length + 1,
       ts: Math.round(performance.now() - this.t0) / 1000,
-    } as TrajectoryEvent);
+    });
     this.events.push(stamped);
     if (stamped.type === 'tool_call') this.toolsUsed[stamped.tool] = (this.toolsUsed[stamped.tool] ?? 0) + 1;
     if (stamped.type === 'llm_call') {

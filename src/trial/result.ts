@@ -64,6 +64,7 @@ export interface FailedExtras {
 
 /** The result of a trial that never returned one: its worker died, was killed, or runTrial threw. */
 export function failedResult(run: RunContext, input: TrialInput, error: ErrorValue, startedAt: Date, extras: FailedExtras = {}): TrialResult {
+  const spec = extras.containerId ? sandboxSpecOf(run, input) : null;
   return resultOf(run, input, {
     sessionId: sessionIdOf(run.runId, input.taskId),
     replies: [],
@@ -76,7 +77,7 @@ export function failedResult(run: RunContext, input: TrialInput, error: ErrorVal
     metadata: {
       llm_calls: 0, user_llm_calls: 0, tokens: { input: 0, output: 0 }, cost_usd: null, tools_used: {},
       timings_s: { sandbox: 0, agent: 0, grading: 0, cleanup: 0 },
-      sandbox: extras.containerId && sandboxSpecOf(run, input) ? { image: sandboxSpecOf(run, input)!.image, container: extras.containerId, kept: false } : null,
+      sandbox: extras.containerId && spec ? { image: spec.image, container: extras.containerId, kept: false } : null,
       limit: null,
     },
     error,

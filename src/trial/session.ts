@@ -85,7 +85,7 @@ export class TrialTimeout extends Error {
  */
 export async function bounded<T>(s: Session, hook: string, work: T | Promise<T>): Promise<T> {
   // No hook, or one that answered at once: nothing to bound (and no timer, controller or signal made per trial).
-  if (typeof (work as { then?: unknown } | undefined)?.then !== 'function') return work as T;
+  if (typeof (work as { then?: unknown } | undefined)?.then !== 'function') return work;
   const seconds = trialTimeoutOf(s.run, s.input);
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new SandboxError(`the ${hook} hook did not finish within ${seconds} s`, undefined, false)), seconds * 1000);

@@ -50,18 +50,18 @@ export interface TrialInput {
   sandbox?: SandboxSpec;
 }
 
-/** Callbacks a trial may use while it runs; pools forward them across the boundary as messages. */
+/** Callbacks a trial may use while it runs; pools forward them across the boundary as messages. Functions that use no `this`. */
 export interface TrialHooks {
-  onEvent?(taskId: string, event: TrajectoryEvent): void;
+  onEvent?: (taskId: string, event: TrajectoryEvent) => void;
   /** The sandbox is up: the pool records it so that the main process can remove it if the worker dies. */
-  onSandbox?(taskId: string, containerId: string | null): void;
+  onSandbox?: (taskId: string, containerId: string | null) => void;
   /** The agent phase starts or ends: a remote pool watches its worker's event loop in between. */
-  onAgentPhase?(taskId: string, phase: 'start' | 'end'): void;
+  onAgentPhase?: (taskId: string, phase: 'start' | 'end') => void;
   /**
    * Waits for one of the run's `--max-sandboxes` slots (a semaphore, or the fleet's placement, held
    * by the main process across every worker) and returns it. Absent: no bound.
    */
-  acquireSandbox?(signal: AbortSignal): Promise<SandboxSlot>;
+  acquireSandbox?: (signal: AbortSignal) => Promise<SandboxSlot>;
 }
 
 /**

@@ -18,9 +18,16 @@ export function append<N extends Node>(n: N, c: unknown): N {
     n.appendChild(c);
     return n;
   }
-  n.appendChild(document.createTextNode(String(c)));
+  n.appendChild(document.createTextNode(textOf(c)));
   return n;
 }
+
+/**
+ * Any value as text, as String() makes it. The pages' values come from JSON files: a number, a
+ * boolean or text reads as itself (objects are shown whole by `value`; one that reaches here reads
+ * as String() makes it, as it always has).
+ */
+export const textOf = (v: unknown): string => String(v);
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string | null, children?: unknown): HTMLElementTagNameMap[K] {
   const n = document.createElement(tag);
@@ -61,7 +68,7 @@ export function option(value: string, label: string): HTMLOptionElement {
   return o;
 }
 
-export const pre = (text: unknown): HTMLPreElement => el('pre', null, text === undefined || text === null ? '' : String(text));
+export const pre = (text: unknown): HTMLPreElement => el('pre', null, text === undefined || text === null ? '' : textOf(text));
 
 export function attr<N extends Element>(n: N, k: string, v: unknown): N {
   n.setAttribute(k, String(v));
@@ -87,7 +94,7 @@ export function typingInField(ev: KeyboardEvent): boolean {
 export function value(v: unknown, depth = 0): Node {
   if (v === null || v === undefined) return el('span', 'note', 'null');
   if (typeof v === 'string') return v.length > 80 || v.indexOf('\n') >= 0 ? pre(v) : document.createTextNode(v);
-  if (typeof v !== 'object') return document.createTextNode(String(v));
+  if (typeof v !== 'object') return document.createTextNode(textOf(v));
   if (depth > 4) return pre(JSON.stringify(v, null, 2));
   if (Array.isArray(v)) {
     if (v.length === 0) return el('span', 'note', '[]');

@@ -18,16 +18,16 @@ export interface Column<R> {
 export interface TableOptions<R> {
   /** The element the table and its pager go into. */
   id: string;
-  rows(): R[];
-  filter?(r: R): boolean;
+  rows: () => R[];
+  filter?: (r: R) => boolean;
   sort: string | null;
   dir?: number;
   pageSize?: number;
   cls?: string;
-  rowId?(r: R): string;
+  rowId?: (r: R) => string;
   columns: Array<Column<R>>;
-  onClick?(r: R, tr: HTMLTableRowElement, ev: MouseEvent): void;
-  after?(rows: R[]): void;
+  onClick?: (r: R, tr: HTMLTableRowElement, ev: MouseEvent) => void;
+  after?: (rows: R[]) => void;
 }
 
 /** a before b (-1) or after (1) as JavaScript's < orders them (strings by code unit, numbers by value). */

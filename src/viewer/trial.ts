@@ -1,6 +1,6 @@
 // The trial page shared by report.html and the comparison page: the trajectory first, verdicts at
 // the end, metadata folded away; keyboard stepping through steps and deep links in the hash.
-import { append, attr, badge, clear, el, fmt, isRecord, panel, pre, secs, typingInField, value, verdict } from './dom.ts';
+import { append, attr, badge, clear, el, fmt, isRecord, panel, pre, secs, textOf, typingInField, value, verdict } from './dom.ts';
 import type { CheckVerdict, PageTrial, TrialEvent } from './types.ts';
 
 /** One step of the trajectory: a tool call and its result are one step. */
@@ -33,13 +33,13 @@ export interface TrialNav {
 }
 
 function firstLine(text: unknown): string {
-  const s = String(text === undefined || text === null ? '' : text);
+  const s = textOf(text === undefined || text === null ? '' : text);
   const i = s.indexOf('\n');
   return i < 0 ? s : s.slice(0, i) + ' \u2026';
 }
 
 /** The arguments as text (undefined, for none: an empty <pre>). */
-const argsText = (args: unknown): string | undefined => (typeof args === 'string' ? args : (JSON.stringify(args, null, 2) as string | undefined));
+const argsText = (args: unknown): string | undefined => (typeof args === 'string' ? args : JSON.stringify(args, null, 2));
 
 function commandOf(args: unknown): string {
   if (typeof args === 'string') return args;
@@ -97,7 +97,7 @@ function exitOf(res: TrialEvent | null): HTMLSpanElement {
   if (res.denied) return el('span', 'exit bad', 'denied');
   if (res.error) return el('span', 'exit bad', 'error');
   if (res.exit_code === undefined) return el('span', 'exit', 'done');
-  return el('span', 'exit ' + (res.exit_code === 0 ? 'ok' : 'bad'), 'exit ' + String(res.exit_code));
+  return el('span', 'exit ' + (res.exit_code === 0 ? 'ok' : 'bad'), 'exit ' + textOf(res.exit_code));
 }
 
 function toolStep(s: Step): HTMLDetailsElement {
@@ -140,13 +140,13 @@ function eventNode(e: TrialEvent, ctx: { userTurns: number }): HTMLElement {
       el('span', null, 'model call'),
       el('b', null, role === 'user' ? 'simulated user' : role),
       el('span', 'mono', String(e.model)),
-      el('span', 'latency', e.latency_ms === undefined ? '' : String(e.latency_ms) + ' ms'),
+      el('span', 'latency', e.latency_ms === undefined ? '' : textOf(e.latency_ms) + ' ms'),
       el('span', 'tokens', e.tokens ? e.tokens.input + ' in / ' + e.tokens.output + ' out tokens' : ''),
     ];
     const x = rest(e, ['type', 'step', 'ts', 'role', 'model', 'latency_ms', 'tokens', 'error']);
     if (x) parts.push(el('span', 'note', JSON.stringify(x)));
     const box = el('div', 'marker-line' + (e.error ? ' err' : ''), parts);
-    if (e.error) box.appendChild(el('span', null, 'error: ' + String(e.error)));
+    if (e.error) box.appendChild(el('span', null, 'error: ' + textOf(e.error)));
     return box;
   }
   if (e.type === 'check') {
@@ -212,7 +212,7 @@ function verdicts(checks: CheckVerdict[]): HTMLDivElement {
 function artifact(name: string, a: unknown): HTMLDetailsElement {
   const out: Node[] = [];
   if (isRecord(a) && ('stdout' in a || 'stderr' in a)) {
-    out.push(el('div', 'note', 'exit code ' + (a.exit_code === undefined ? 'n/a' : String(a.exit_code)) + (a.timed_out ? ', timed out' : '') + (a.truncated ? ', truncated' : '')));
+    out.push(el('div', 'note', 'exit code ' + (a.exit_code === undefined ? 'n/a' : textOf(a.exit_code)) + (a.timed_out ? ', timed out' : '') + (a.truncated ? ', truncated' : '')));
     out.push(el('div', 'note', 'stdout'), pre(a.stdout || ''));
     if (a.stderr) out.push(el('div', 'note', 'stderr'), pre(a.stderr));
   } else out.push(value(a));
@@ -221,9 +221,8 @@ function artifact(name: string, a: unknown): HTMLDetailsElement {
 
 const causeText = (cause: unknown): string => (typeof cause === 'string' ? cause : String(JSON.stringify(cause)));
 
-/** The trial page into root. */
-export function renderTrial(root: HTMLElement, t: PageTrial, nav: TrialNav): TrialView {
-  clear(root);
+/** The trial page's head: its task, status and score, the navigation, its facts. */
+function trialHead(t: PageTrial, nav: TrialNav): HTMLElement {
   const md = t.metadata || {};
   const head = el('div', 'trial-head');
   const h = el('h2', null, [el('span', 'mono', t.task_id), badge(t.status)]);
@@ -232,9 +231,9 @@ export function renderTrial(root: HTMLElement, t: PageTrial, nav: TrialNav): Tri
   const back = el('button', 'close', '\u2190 back');
   const prev = el('button', 'prev', '\u2191 previous');
   const next = el('button', 'next', 'next \u2193');
-  back.addEventListener('click', nav.close);
-  prev.addEventListener('click', nav.prev);
-  next.addEventListener('click', nav.next);
+  back.addEventListener('click', () => nav.close());
+  prev.addEventListener('click', () => nav.prev());
+  next.addEventListener('click', () => nav.next());
   prev.disabled = !(nav.pos > 0);
   next.disabled = !(nav.pos >= 0 && nav.pos < nav.total - 1);
   head.appendChild(
@@ -253,7 +252,14 @@ export function renderTrial(root: HTMLElement, t: PageTrial, nav: TrialNav): Tri
   if (md.limit && md.limit.kind) facts.push('limit ' + md.limit.kind + ' ' + String(md.limit.value) + '/' + String(md.limit.limit));
   head.appendChild(el('div', 'trial-facts', facts.join(' \u00b7 ')));
   if (t.reason) head.appendChild(el('div', 'trial-facts reason-line', t.reason));
-  root.appendChild(head);
+  return head;
+}
+
+/** The trial page into root. */
+export function renderTrial(root: HTMLElement, t: PageTrial, nav: TrialNav): TrialView {
+  clear(root);
+  const md = t.metadata || {};
+  root.appendChild(trialHead(t, nav));
   const err = t.error;
   if (err) root.appendChild(el('div', 'error-box', [el('b', null, String(err.kind)), ': ' + String(err.message) + (err.cause ? '\n' + causeText(err.cause) : '')]));
   if (t.cut) root.appendChild(el('p', 'cut', t.cut));

@@ -5,8 +5,9 @@ import { createWorkerLoop } from './init.ts';
 import { preloadAgent } from '../trial/agent-phase.ts';
 import { guardStdio } from '../cli/stdio.ts';
 
+// process.send is there in a process started with an IPC channel (forks.ts), which this one is.
 const send = (msg: WorkerMessage) => {
-  if (process.connected) process.send!(msg);
+  if (process.connected) process.send?.(msg);
 };
 const loop = createWorkerLoop(send);
 process.on('message', (msg) => loop.handle(msg as MainMessage));
@@ -23,7 +24,7 @@ process.on('disconnect', () => process.exit(0));
 // side fails its in-flight trials with this cause and starts a new worker.
 process.on('uncaughtException', (err) => {
   const error = toErrorValue(err, 'agent');
-  if (process.connected) process.send!({ type: 'fatal', error } satisfies WorkerMessage, () => process.exit(70));
+  if (process.connected && process.send) process.send({ type: 'fatal', error } satisfies WorkerMessage, () => process.exit(70));
   else process.exit(70);
 });
 // What the first model call needs is loaded with this module (chat-http.ts and undici's Agent; the

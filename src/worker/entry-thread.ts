@@ -10,8 +10,9 @@ import { createWorkerLoop } from './init.ts';
 import { PhaseBoard, type PhaseBoardInit } from '../pool/phase-board.ts';
 import { preloadAgent } from '../trial/agent-phase.ts';
 
+if (!parentPort) throw new Error('internal: the thread entry runs only inside a worker thread');
 const { port1: mainSide, port2: port } = new MessageChannel();
-parentPort!.postMessage({ [THREAD_PORT]: mainSide, threadId }, [mainSide]);
+parentPort.postMessage({ [THREAD_PORT]: mainSide, threadId }, [mainSide]);
 
 // Messages go out in batches. Each postMessage wakes the main thread; at four a trial they were the
 // largest item of a worker's profile (~20% of a one-call trial, --cpu-prof). A result leaves at the
@@ -22,9 +23,9 @@ parentPort!.postMessage({ [THREAD_PORT]: mainSide, threadId }, [mainSide]);
 const HOLD_MS = 2;
 let batch: WorkerMessage[] | null = null;
 const flush = () => {
-  const out = batch!;
+  const out = batch;
   batch = null;
-  port.postMessage(out.length === 1 ? out[0] : out);
+  if (out) port.postMessage(out.length === 1 ? out[0] : out);
 };
 // Sent at once, with whatever is batched before them: the agent phase's start and end when the
 // trial has no slot on the phase board (the code after either may block this thread's event loop,

@@ -1,6 +1,6 @@
 // The worker loop, the same for threads and processes: it only sees messages in and a `send` out.
 // One RunContext per worker (the 'init' message), then any number of trials in flight at once.
-import { toErrorValue } from '../errors.ts';
+import { abortReason, toErrorValue } from '../errors.ts';
 import { forMainSide, type MainMessage, type WorkerMessage } from '../pool/messages.ts';
 import type { PhaseBoard } from '../pool/phase-board.ts';
 import type { HostFailure, SandboxSlot } from '../sandbox/fleet.ts';
@@ -22,106 +22,123 @@ export interface WorkerLoop {
 
 type RunMessage = Extract<MainMessage, { type: 'run' }>;
 
+/** The loop's state: the run (once 'init' came), the trials running and those waiting for a place. */
+interface LoopState {
+  send: (msg: WorkerMessage) => void;
+  board: PhaseBoard | undefined;
+  limit: number;
+  run: RunContext | undefined;
+  running: Map<number, Running>;
+  waiting: RunMessage[];
+  nextReq: number;
+}
+
 /**
  * `board`: a thread's view of its pool's phase board, where trials with a slot mark their agent phase.
  * `limit`: trials run at once; more may be given (threads.ts gives a thread its next trials ahead),
  * and those wait here, in order, and start as places free, without a round trip to the main side.
  */
 export function createWorkerLoop(send: (msg: WorkerMessage) => void, board?: PhaseBoard, limit = Infinity): WorkerLoop {
-  let run: RunContext | undefined;
-  const running = new Map<number, Running>();
-  const waiting: RunMessage[] = [];
-  let nextReq = 0;
-
-  const begin = (msg: RunMessage) => {
-    if (running.size >= limit) waiting.push(msg);
-    else start(msg.id, msg.trial, msg.events, msg.slot);
-  };
-
-  const start = (id: number, trial: TrialInput, events: boolean, slot: number | undefined) => {
-    const abort = new AbortController();
-    const state: Running = { abort, waiting: new Map() };
-    running.set(id, state);
-    const hooks: TrialHooks = {
-      onSandbox: (taskId, containerId) => send({ type: 'sandbox', id, taskId, containerId }),
-      acquireSandbox: (signal) => acquire(id, state, signal),
-      onAgentPhase: board && slot !== undefined ? (_taskId, phase) => board.mark(slot, id, phase) : (_taskId, phase) => send({ type: 'agent', id, phase }),
-    };
-    // Events cost a message each: only when the main side listens.
-    if (events) hooks.onEvent = (taskId, event) => send({ type: 'event', id, taskId, event });
-    runTrial(run!, trial, { signal: abort.signal, hooks })
-      .then(
-        // The trial's spans leave before its result does: a worker may be killed or ended (pool
-        // close, Ctrl-C) right after, and the run's report waits for nothing else. A no-op when off.
-        async (result) => (await flushTelemetry(), send({ type: 'result', id, result: forMainSide(result) })),
-        (err) => send({ type: 'failed', id, error: toErrorValue(err, 'internal') }),
-      )
-      .finally(() => {
-        running.delete(id);
-        const next = waiting.shift(); // the main side promotes the same one when this result reaches it
-        if (next) start(next.id, next.trial, next.events, next.slot);
-      });
-  };
-
-  const acquire = (id: number, state: Running, signal: AbortSignal) =>
-    new Promise<SandboxSlot>((resolve, reject) => {
-      if (signal.aborted) return reject(signal.reason);
-      const reqId = ++nextReq;
-      const giveBack = () => send({ type: 'release', id, reqId });
-      const onAbort = () => {
-        state.waiting.delete(reqId);
-        giveBack(); // abandons the request, or returns a grant that is already on its way
-        reject(signal.reason);
-      };
-      state.waiting.set(reqId, (slot) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(slot);
-      });
-      signal.addEventListener('abort', onAbort, { once: true });
-      send({ type: 'acquire', id, reqId });
-    });
-
+  const s: LoopState = { send, board, limit, run: undefined, running: new Map(), waiting: [], nextReq: 0 };
   return {
     get waiting() {
-      return waiting.length;
+      return s.waiting.length;
     },
     handle(msg) {
       switch (msg.type) {
         case 'init':
-          run = msg.run;
+          s.run = msg.run;
           return;
         case 'run':
-          if (!run) return send({ type: 'failed', id: msg.id, error: { kind: 'internal', message: 'worker got a trial before its init message' } });
-          return begin(msg);
-        case 'cancel': {
-          // Abort the trial's signal: runTrial's `finally` removes the sandbox. A timeout reason
-          // makes it a TIMEOUT (saved); an interrupt makes it 'interrupted' (not saved).
-          const reason = msg.reason === 'timeout' ? new TrialTimeout(run?.limits.trial_timeout_s ?? 0) : new Error('interrupted');
-          const queued = waiting.findIndex((w) => w.id === msg.id);
-          if (queued < 0) return void running.get(msg.id)?.abort.abort(reason);
-          // Never started: it leaves the queue, and ends as what stopped it (an interrupted one is not saved).
-          waiting.splice(queued, 1);
-          return send({ type: 'failed', id: msg.id, error: msg.reason === 'timeout' ? { kind: 'timeout', message: reason.message } : { kind: 'interrupted', message: 'the run was interrupted' } });
-        }
+          if (!s.run) return send({ type: 'failed', id: msg.id, error: { kind: 'internal', message: 'worker got a trial before its init message' } });
+          return begin(s, msg);
+        case 'cancel':
+          return cancel(s, msg);
         case 'ping':
           // Answered by the loop itself: reaching here is the proof that the event loop runs.
           return send({ type: 'pong', id: msg.id });
-        case 'granted': {
-          const state = running.get(msg.id);
-          const grant = state?.waiting.get(msg.reqId);
-          if (!state || !grant) return; // abandoned: the release we sent returns the slot
-          state.waiting.delete(msg.reqId);
-          let released = false;
-          // The slot carries its fleet host (docs/fleet.md); giving it back may report that host as failed.
-          const release = (failed?: HostFailure) => {
-            if (released) return;
-            released = true;
-            send({ type: 'release', id: msg.id, reqId: msg.reqId, ...(failed ? { failed } : {}) });
-          };
-          grant({ host: msg.host, refused: msg.refused, release });
-          return;
-        }
+        case 'granted':
+          return granted(s, msg);
       }
     },
   };
+}
+
+function begin(s: LoopState, msg: RunMessage): void {
+  if (s.running.size >= s.limit) s.waiting.push(msg);
+  else start(s, msg.id, msg.trial, msg.events, msg.slot);
+}
+
+function start(s: LoopState, id: number, trial: TrialInput, events: boolean, slot: number | undefined): void {
+  const { send, board, run } = s;
+  // begin() is called only once 'init' has come.
+  if (!run) throw new Error('internal: a trial started before the init message');
+  const abort = new AbortController();
+  const state: Running = { abort, waiting: new Map() };
+  s.running.set(id, state);
+  const hooks: TrialHooks = {
+    onSandbox: (taskId, containerId) => send({ type: 'sandbox', id, taskId, containerId }),
+    acquireSandbox: (signal) => acquire(s, id, state, signal),
+    onAgentPhase: board && slot !== undefined ? (_taskId, phase) => board.mark(slot, id, phase) : (_taskId, phase) => send({ type: 'agent', id, phase }),
+  };
+  // Events cost a message each: only when the main side listens.
+  if (events) hooks.onEvent = (taskId, event) => send({ type: 'event', id, taskId, event });
+  runTrial(run, trial, { signal: abort.signal, hooks })
+    .then(
+      // The trial's spans leave before its result does: a worker may be killed or ended (pool
+      // close, Ctrl-C) right after, and the run's report waits for nothing else. A no-op when off.
+      async (result) => (await flushTelemetry(), send({ type: 'result', id, result: forMainSide(result) })),
+      (err) => send({ type: 'failed', id, error: toErrorValue(err, 'internal') }),
+    )
+    .finally(() => {
+      s.running.delete(id);
+      const next = s.waiting.shift(); // the main side promotes the same one when this result reaches it
+      if (next) start(s, next.id, next.trial, next.events, next.slot);
+    });
+}
+
+function acquire(s: LoopState, id: number, state: Running, signal: AbortSignal): Promise<SandboxSlot> {
+  const { send } = s;
+  return new Promise<SandboxSlot>((resolve, reject) => {
+    if (signal.aborted) return reject(abortReason(signal));
+    const reqId = ++s.nextReq;
+    const giveBack = () => send({ type: 'release', id, reqId });
+    const onAbort = () => {
+      state.waiting.delete(reqId);
+      giveBack(); // abandons the request, or returns a grant that is already on its way
+      reject(abortReason(signal));
+    };
+    state.waiting.set(reqId, (slot) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(slot);
+    });
+    signal.addEventListener('abort', onAbort, { once: true });
+    send({ type: 'acquire', id, reqId });
+  });
+}
+
+function cancel(s: LoopState, msg: Extract<MainMessage, { type: 'cancel' }>): void {
+  // Abort the trial's signal: runTrial's `finally` removes the sandbox. A timeout reason
+  // makes it a TIMEOUT (saved); an interrupt makes it 'interrupted' (not saved).
+  const reason = msg.reason === 'timeout' ? new TrialTimeout(s.run?.limits.trial_timeout_s ?? 0) : new Error('interrupted');
+  const queued = s.waiting.findIndex((w) => w.id === msg.id);
+  if (queued < 0) return void s.running.get(msg.id)?.abort.abort(reason);
+  // Never started: it leaves the queue, and ends as what stopped it (an interrupted one is not saved).
+  s.waiting.splice(queued, 1);
+  return s.send({ type: 'failed', id: msg.id, error: msg.reason === 'timeout' ? { kind: 'timeout', message: reason.message } : { kind: 'interrupted', message: 'the run was interrupted' } });
+}
+
+function granted(s: LoopState, msg: Extract<MainMessage, { type: 'granted' }>): void {
+  const state = s.running.get(msg.id);
+  const grant = state?.waiting.get(msg.reqId);
+  if (!state || !grant) return; // abandoned: the release we sent returns the slot
+  state.waiting.delete(msg.reqId);
+  let released = false;
+  // The slot carries its fleet host (docs/fleet.md); giving it back may report that host as failed.
+  const release = (failed?: HostFailure) => {
+    if (released) return;
+    released = true;
+    s.send({ type: 'release', id: msg.id, reqId: msg.reqId, ...(failed ? { failed } : {}) });
+  };
+  grant({ host: msg.host, refused: msg.refused, release });
 }

@@ -17,7 +17,7 @@ import type { RunContext, TrialInput } from '../../trial/types.ts';
 import type { Agent, AgentContext, AgentReply } from '../types.ts';
 import { AGENT_PATH, GLIBC_LOADER, IN_SANDBOX_BASE_URL, KILL_AGENT_SCRIPT, launchArgv, RUN_MARKER, setupScript } from './launch.ts';
 import { installedSpec, loadInstalledModule } from './resolve.ts';
-import type { GatewayView } from './types.ts';
+import type { GatewayView, InstalledAgentSpec } from './types.ts';
 import { workerGateway } from './worker-gateway.ts';
 
 /** What an installed agent is made with: the run and the trial it serves, besides the usual context. */
@@ -28,6 +28,18 @@ export interface InstalledAgentContext extends AgentContext {
 const HOME = '/home/benchrig-agent';
 const AGENT_USER = '1000:1000';
 const ARTIFACT_BYTES = 50 * 1024 * 1024;
+
+/** The agent's home folder in the sandbox, with the files its spec writes there before the first turn. */
+async function prepareHome(sandbox: NonNullable<AgentContext['sandbox']>, spec: InstalledAgentSpec, gw: GatewayView, user: string | undefined): Promise<void> {
+  const setup = await sandbox.exec(setupScript(HOME, sandbox.workdir, !!user));
+  if (setup.exitCode !== 0) throw new Error(`preparing the sandbox for ${spec.name} failed: ${setup.stderr.trim().slice(-300)}`);
+  for (const [path, content] of Object.entries(spec.files?.(gw) ?? {})) {
+    const abs = posix.resolve(HOME, path);
+    // Written as the agent's user, so that the CLI may change its own config folders.
+    const w = await sandbox.exec(['sh', '-c', 'mkdir -p "$(dirname "$1")" && cat > "$1"', 'sh', abs], { stdin: content, user });
+    if (w.exitCode !== 0) throw new Error(`writing ${abs} for ${spec.name} failed: ${w.stderr.trim()}`);
+  }
+}
 
 export default async function createInstalledAgent(ctx: InstalledAgentContext): Promise<Agent> {
   const { run, input } = ctx.installed;
@@ -52,7 +64,7 @@ export default async function createInstalledAgent(ctx: InstalledAgentContext): 
     budget: run.limits.max_llm_calls,
     cacheScope: `trial ${input.trial}`,
     volatile: spec.volatile,
-    onEvent: ctx.record,
+    onEvent: (event) => ctx.record(event),
     onBudgetExhausted: (err) => (budgetSpent = err), // the CLI exits by itself on the 400 (0.4–7 s)
     onModelError: (message) => ((modelError ??= message), stopCurrent?.()), // CLIs retry a 502 for minutes
   });
@@ -60,14 +72,7 @@ export default async function createInstalledAgent(ctx: InstalledAgentContext): 
   const gw: GatewayView = { baseUrl: IN_SANDBOX_BASE_URL, token: reg.token, model: upstream?.model ?? run.llm.agent.model, home: HOME, root: !user };
 
   try {
-    const setup = await sandbox.exec(setupScript(HOME, sandbox.workdir, !!user));
-    if (setup.exitCode !== 0) throw new Error(`preparing the sandbox for ${spec.name} failed: ${setup.stderr.trim().slice(-300)}`);
-    for (const [path, content] of Object.entries(spec.files?.(gw) ?? {})) {
-      const abs = posix.resolve(HOME, path);
-      // Written as the agent's user, so that the CLI may change its own config folders.
-      const w = await sandbox.exec(['sh', '-c', 'mkdir -p "$(dirname "$1")" && cat > "$1"', 'sh', abs], { stdin: content, user });
-      if (w.exitCode !== 0) throw new Error(`writing ${abs} for ${spec.name} failed: ${w.stderr.trim()}`);
-    }
+    await prepareHome(sandbox, spec, gw, user);
   } catch (err) {
     reg.unregister();
     throw err;

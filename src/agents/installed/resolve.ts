@@ -52,7 +52,7 @@ export function installedSpec(name: string, options: Record<string, unknown>): I
     if (!APIS.includes(o.api as Protocol)) throw bad('api', `one of ${APIS.join(', ')}`);
     if (!Array.isArray(o.command) || !o.command.every((a) => typeof a === 'string')) throw bad('command', 'an array of strings, "{prompt}" where the instruction goes');
     const at = o.package.lastIndexOf('@');
-    const argv = o.command as string[];
+    const argv = o.command;
     spec = {
       name: o.package.slice(0, at),
       package: { name: o.package.slice(0, at), version: o.package.slice(at + 1) },
@@ -79,7 +79,7 @@ export function installedSpec(name: string, options: Record<string, unknown>): I
   }
   if (o.collect !== undefined) {
     if (!Array.isArray(o.collect) || !o.collect.every((a) => typeof a === 'string')) throw bad('collect', 'an array of paths under the home folder');
-    spec.collect = o.collect as string[];
+    spec.collect = o.collect;
   }
   if (o.user !== undefined) {
     if (o.user !== 'root' && o.user !== 'agent') throw bad('user', '"agent" (uid 1000, the default) or "root"');

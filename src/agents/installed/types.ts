@@ -31,11 +31,11 @@ export interface InstalledAgentSpec {
   /** Continues its own session on later turns; false: the run refuses max_turns > 1 with a user. */
   multiTurn: boolean;
   /** argv for one instruction; `turn` > 1 continues the session (only when multiTurn). */
-  command(prompt: string, turn: number, gw: GatewayView): string[];
+  command: (prompt: string, turn: number, gw: GatewayView) => string[];
   /** Environment variables of the command (the base URL and token among them). */
-  env(gw: GatewayView): Record<string, string>;
+  env: (gw: GatewayView) => Record<string, string>;
   /** Files written before the first turn (paths absolute or relative to the home folder). */
-  files?(gw: GatewayView): Record<string, string>;
+  files?: (gw: GatewayView) => Record<string, string>;
   /** Run-to-run text in its prompts (process ids…) that `--llm-cache` must ignore; global regexes. */
   volatile?: RegExp[];
   /** Folders or files (relative to the home folder) copied out after the trial, as artifacts. */

@@ -26,7 +26,8 @@ interface Started extends WorkerGateway {
 const gateways = new Map<string, Promise<Started>>();
 
 export function workerGateway(run: RunContext): Promise<WorkerGateway> {
-  const installed = run.installed!;
+  const installed = run.installed;
+  if (!installed) throw new Error('internal: a worker gateway for a run without an installed agent');
   let p = gateways.get(run.runId);
   if (!p) {
     p = (async () => {
