@@ -8,9 +8,27 @@ import tseslint from 'typescript-eslint';
 // Node's globals, for the plain JavaScript files (TypeScript files get them from @types/node).
 const nodeGlobals = Object.fromEntries(
   [
-    'process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'setInterval',
-    'clearInterval', 'setImmediate', 'queueMicrotask', 'structuredClone', 'fetch', 'AbortController',
-    'TextEncoder', 'TextDecoder', 'require', 'module', 'exports', '__dirname', '__filename',
+    'process',
+    'console',
+    'Buffer',
+    'URL',
+    'URLSearchParams',
+    'setTimeout',
+    'clearTimeout',
+    'setInterval',
+    'clearInterval',
+    'setImmediate',
+    'queueMicrotask',
+    'structuredClone',
+    'fetch',
+    'AbortController',
+    'TextEncoder',
+    'TextDecoder',
+    'require',
+    'module',
+    'exports',
+    '__dirname',
+    '__filename',
   ].map((name) => [name, 'readonly']),
 );
 

@@ -95,7 +95,10 @@ export class SandboxError extends Error {
 
 /** The model failed after every retry (docs/agents.md#the-conversation): the trial is AGENT_ERROR with this cause. */
 export class LlmError extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
     this.name = 'LlmError';
   }
@@ -104,7 +107,12 @@ export class LlmError extends Error {
 export function toErrorValue(err: unknown, kind: ErrorKind = 'internal'): ErrorValue {
   if (err instanceof BenchrigError) return { kind: err.kind, message: err.message };
   if (err instanceof SandboxError)
-    return { kind: 'sandbox', message: err.message, cause: err.cause ? describe(err.cause) : undefined, ...(err.retryable ? {} : { retryable: false }) };
+    return {
+      kind: 'sandbox',
+      message: err.message,
+      cause: err.cause ? describe(err.cause) : undefined,
+      ...(err.retryable ? {} : { retryable: false }),
+    };
   if (err instanceof LlmError) return { kind: 'llm', message: err.message };
   if (err instanceof LimitExceeded) return { kind: 'limit', message: err.message };
   if (err instanceof Error) return { kind, message: err.message || err.name, stack: err.stack };
@@ -143,7 +151,9 @@ export function causeChain(err: unknown, depth = 5): string {
 
 /** A field of a thrown value (an Error's `code`, `cause`…); undefined when the value is not an object. */
 export function errorField(err: unknown, key: string): unknown {
-  return (typeof err === 'object' && err !== null) || typeof err === 'function' ? (err as Record<string, unknown>)[key] : undefined;
+  return (typeof err === 'object' && err !== null) || typeof err === 'function'
+    ? (err as Record<string, unknown>)[key]
+    : undefined;
 }
 
 /** A thrown value, then its `cause`, that one's `cause`… while they are truthy, at most `max` of them. */
@@ -157,5 +167,7 @@ export function* causes(err: unknown, max: number): Generator<unknown> {
  */
 export function abortReason(signal: AbortSignal): Error {
   const r: unknown = signal.reason;
-  return r instanceof Error ? r : new DOMException(typeof r === 'string' ? r : 'The operation was aborted', 'AbortError');
+  return r instanceof Error
+    ? r
+    : new DOMException(typeof r === 'string' ? r : 'The operation was aborted', 'AbortError');
 }

@@ -42,10 +42,12 @@ export function runExitCode(report: GradedRun, breakerTripped: boolean): number 
 }
 
 /** 130 for Ctrl-C and SIGTERM; 129 for a hang-up. */
-export const interruptExitCode = (sig: NodeJS.Signals | null | undefined): number => (sig === 'SIGHUP' ? EXIT.hangup : EXIT.interrupted);
+export const interruptExitCode = (sig: NodeJS.Signals | null | undefined): number =>
+  sig === 'SIGHUP' ? EXIT.hangup : EXIT.interrupted;
 
 /** `run`'s code with the interrupt's signal: an interrupted run says which interrupt it was. */
-export const withInterrupt = (code: number, interruptCode: () => number): number => (code === EXIT.interrupted ? interruptCode() : code);
+export const withInterrupt = (code: number, interruptCode: () => number): number =>
+  code === EXIT.interrupted ? interruptCode() : code;
 
 /**
  * An error that ended a command: the model side, an agent's install, Docker and a full disk are
@@ -53,7 +55,8 @@ export const withInterrupt = (code: number, interruptCode: () => number): number
  */
 export function errorExitCode(err: unknown): number {
   if (err instanceof BenchrigError) {
-    if (err.kind === 'docker_unavailable' || err.kind === 'storage' || err.kind === 'llm' || err.kind === 'sandbox') return EXIT.infra;
+    if (err.kind === 'docker_unavailable' || err.kind === 'storage' || err.kind === 'llm' || err.kind === 'sandbox')
+      return EXIT.infra;
     return err.kind === 'interrupted' ? EXIT.interrupted : EXIT.usage;
   }
   return EXIT.infra; // a SandboxError (Docker failed) or an internal error

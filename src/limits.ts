@@ -32,7 +32,8 @@ const mib = (n: number) => `${n / 1024 ** 2}m`;
 export function badMemory(text: string): string | null {
   const n = sizeBytes(text);
   if (n === null) return `"${text}" is not a size like "512m"`;
-  if (n < MIN_MEMORY_BYTES) return `"${text}" is below ${mib(MIN_MEMORY_BYTES)}, the least a sandbox starts with (0 would mean no limit at all)`;
+  if (n < MIN_MEMORY_BYTES)
+    return `"${text}" is below ${mib(MIN_MEMORY_BYTES)}, the least a sandbox starts with (0 would mean no limit at all)`;
   if (n > MAX_MEMORY_BYTES) return `"${text}" is above the maximum of 1024g (1 TiB)`;
   return null;
 }
@@ -62,7 +63,9 @@ export function badTimeout(n: number): string | null {
 
 /** An environment variable's name: letters, digits and _, not starting with a digit. */
 export function badEnvName(name: string): string | null {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? null : `${JSON.stringify(name)} is not a variable name (letters, digits and _, not starting with a digit)`;
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)
+    ? null
+    : `${JSON.stringify(name)} is not a variable name (letters, digits and _, not starting with a digit)`;
 }
 
 /** Whether `value` nests objects or lists deeper than `max` levels (walked without recursion). */

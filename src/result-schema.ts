@@ -9,9 +9,19 @@ import { z } from 'zod';
 export const SCHEMA_VERSION = 1;
 
 /** Every trial status (docs/sandboxes.md#who-is-blamed-for-what), in the order reports list them. */
-export const TRIAL_STATUSES = ['PASSED', 'FAILED', 'AGENT_ERROR', 'TIMEOUT', 'AWAITING_REVIEW', 'UNGRADABLE', 'SANDBOX_ERROR'] as const;
+export const TRIAL_STATUSES = [
+  'PASSED',
+  'FAILED',
+  'AGENT_ERROR',
+  'TIMEOUT',
+  'AWAITING_REVIEW',
+  'UNGRADABLE',
+  'SANDBOX_ERROR',
+] as const;
 
-export const version = z.literal(SCHEMA_VERSION).describe('Shape of this file; readers refuse versions they do not know');
+export const version = z
+  .literal(SCHEMA_VERSION)
+  .describe('Shape of this file; readers refuse versions they do not know');
 export const count = z.number().int().min(0);
 export const timestamp = z.string().describe('ISO 8601');
 export const record = z.record(z.string(), z.unknown());
@@ -42,7 +52,12 @@ export const eventSchema = z.looseObject({
   tokens: z.looseObject({ input: z.number(), output: z.number() }).optional(),
 });
 
-const errorValue = z.looseObject({ kind: z.string(), message: z.string(), cause: z.string().optional(), stack: z.string().optional() });
+const errorValue = z.looseObject({
+  kind: z.string(),
+  message: z.string(),
+  cause: z.string().optional(),
+  stack: z.string().optional(),
+});
 
 export const resultFileSchema = z
   .looseObject({

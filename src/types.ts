@@ -13,7 +13,8 @@ export interface Sample {
   files?: Record<string, string> | string;
   setup?: string[];
   /** `files` (a folder, relative to the benchmark folder) is copied to `dest` before `commands` run, with `env`. */
-  solution?: string | { commands?: string[]; reply?: string; files?: string; dest?: string; env?: Record<string, string> };
+  solution?:
+    string | { commands?: string[]; reply?: string; files?: string; dest?: string; env?: Record<string, string> };
   tests?: Record<string, string> | string;
   metadata: Record<string, unknown>;
   /** The sample's own sandbox (docs/benchmarks.md#a-sandbox-per-sample, an environment per sample): overrides `[sandbox]` key by key. */
@@ -44,7 +45,18 @@ export interface SampleSandbox {
 }
 
 /** The keys a dataset row's `sandbox` may carry. */
-export const SAMPLE_SANDBOX_KEYS = ['image', 'build', 'workdir', 'memory', 'cpus', 'pids', 'network', 'env', 'build_timeout_s', 'disk'] as const;
+export const SAMPLE_SANDBOX_KEYS = [
+  'image',
+  'build',
+  'workdir',
+  'memory',
+  'cpus',
+  'pids',
+  'network',
+  'env',
+  'build_timeout_s',
+  'disk',
+] as const;
 
 /** What an agent other than `oracle` may see of a sample. */
 export interface PublicSample {
@@ -102,7 +114,11 @@ export type TrajectoryEvent =
   | { step: number; ts: number; type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; message: string };
 
 /** An event as an agent records it: the lifecycle stamps `step` and `ts`. */
-export type NewEvent = TrajectoryEvent extends infer E ? (E extends TrajectoryEvent ? Omit<E, 'step' | 'ts'> : never) : never;
+export type NewEvent = TrajectoryEvent extends infer E
+  ? E extends TrajectoryEvent
+    ? Omit<E, 'step' | 'ts'>
+    : never
+  : never;
 
 /** The result file as its schema has it (result-schema.ts). */
 type ResultFile = Known<z.infer<typeof resultFileSchema>>;

@@ -76,9 +76,7 @@ echo "$P passed, $F failed"
  * status 0 = pass) or plain strings copied verbatim (helpers, fixtures set-up).
  */
 function testScript(items) {
-  const body = items
-    .map((it) => (typeof it === 'string' ? it : `check ${sq(it[0])} ${sq(it[1])}`))
-    .join('\n');
+  const body = items.map((it) => (typeof it === 'string' ? it : `check ${sq(it[0])} ${sq(it[1])}`)).join('\n');
   return PRELUDE + '\n' + body + '\n' + EPILOGUE;
 }
 
@@ -120,7 +118,9 @@ const MESSAGES = [
   const n = 137;
   const log = [];
   for (let i = 0; i < n; i++) {
-    log.push(`2024-03-05T${hms(36000 + i * 17)}Z ${pick(r, ['INFO', 'WARN', 'DEBUG'])} ${pick(r, COMPONENTS)}: ${pick(r, MESSAGES)}`);
+    log.push(
+      `2024-03-05T${hms(36000 + i * 17)}Z ${pick(r, ['INFO', 'WARN', 'DEBUG'])} ${pick(r, COMPONENTS)}: ${pick(r, MESSAGES)}`,
+    );
   }
   const content = lines(log);
   task({
@@ -142,8 +142,13 @@ const MESSAGES = [
 {
   const r = rng(2);
   const counts = { INFO: 61, DEBUG: 34, WARN: 17, ERROR: 9 };
-  const levels = shuffle(r, Object.entries(counts).flatMap(([l, c]) => Array(c).fill(l)));
-  const content = lines(levels.map((l, i) => `2024-03-05 ${hms(36000 + i * 23)} [${l}] ${pick(r, COMPONENTS)}: ${pick(r, MESSAGES)}`));
+  const levels = shuffle(
+    r,
+    Object.entries(counts).flatMap(([l, c]) => Array(c).fill(l)),
+  );
+  const content = lines(
+    levels.map((l, i) => `2024-03-05 ${hms(36000 + i * 23)} [${l}] ${pick(r, COMPONENTS)}: ${pick(r, MESSAGES)}`),
+  );
   const expected = Object.entries(counts)
     .sort((a, b) => b[1] - a[1])
     .map(([l, c]) => `${l} ${c}`)
@@ -158,7 +163,10 @@ const MESSAGES = [
     solution: String.raw`sed -n 's/.*\[\([A-Z]*\)\].*/\1/p' logs/app.log | sort | uniq -c | sort -rn | awk '{ print $2, $1 }' > level_counts.txt`,
     tests: [
       ['level_counts.txt exists', '[ -f level_counts.txt ]'],
-      ['level_counts.txt lists the 4 levels with their counts, most frequent first', `is level_counts.txt ${sq(expected)}`],
+      [
+        'level_counts.txt lists the 4 levels with their counts, most frequent first',
+        `is level_counts.txt ${sq(expected)}`,
+      ],
       ['ERROR count is right', `grep -qx 'ERROR 9' level_counts.txt`],
     ],
   });
@@ -176,7 +184,10 @@ const MESSAGES = [
     '198.51.100.23': 6,
   };
   const paths = ['/', '/login', '/api/items', '/api/items/42', '/static/app.js', '/health'];
-  const ips = shuffle(r, Object.entries(counts).flatMap(([ip, c]) => Array(c).fill(ip)));
+  const ips = shuffle(
+    r,
+    Object.entries(counts).flatMap(([ip, c]) => Array(c).fill(ip)),
+  );
   const content = lines(
     ips.map((ip, i) => {
       const t = 36000 + i * 11;
@@ -229,7 +240,10 @@ const MESSAGES = [
     solution: `awk '$2 == "ERROR" { t = substr($1, 12, 8); if (t >= "10:15:00" && t <= "10:45:00") n++ } END { print n + 0 }' logs/service.log > window_errors.txt`,
     tests: [
       ['window_errors.txt exists', '[ -f window_errors.txt ]'],
-      [`window_errors.txt holds ${n} (not the ${total} ERROR lines of the whole log)`, `[ "$(trimmed window_errors.txt)" = ${n} ]`],
+      [
+        `window_errors.txt holds ${n} (not the ${total} ERROR lines of the whole log)`,
+        `[ "$(trimmed window_errors.txt)" = ${n} ]`,
+      ],
     ],
   });
 }
@@ -351,14 +365,30 @@ At dusk the barns are red, the rye is gold, the sky is low.
     solution: `awk -F: '$3 >= 1000 && $7 != "/usr/sbin/nologin" && $7 != "/bin/false" { print $1 }' users.passwd | sort > login_users.txt`,
     tests: [
       ['login_users.txt exists', '[ -f login_users.txt ]'],
-      ['system and service accounts are left out', `[ -f login_users.txt ] && ! grep -qE '^(root|deploy|svc-ci|nobody|olduser)$' login_users.txt`],
+      [
+        'system and service accounts are left out',
+        `[ -f login_users.txt ] && ! grep -qE '^(root|deploy|svc-ci|nobody|olduser)$' login_users.txt`,
+      ],
       ['exactly the login users, sorted', `is login_users.txt ${sq(expected.join('\n'))}`],
     ],
   });
 }
 
 {
-  const versions = ['1.2.9', '1.10.0', '0.9.12', '1.2.10', '2.0.0', '1.2.9', '10.0.1', '0.10.0', '1.9.3', '2.0.0', '0.9.2', '1.10.0'];
+  const versions = [
+    '1.2.9',
+    '1.10.0',
+    '0.9.12',
+    '1.2.10',
+    '2.0.0',
+    '1.2.9',
+    '10.0.1',
+    '0.10.0',
+    '1.9.3',
+    '2.0.0',
+    '0.9.2',
+    '1.10.0',
+  ];
   const expected = [...new Set(versions)].sort((a, b) => {
     const x = a.split('.').map(Number);
     const y = b.split('.').map(Number);
@@ -480,7 +510,9 @@ At dusk the barns are red, the rye is gold, the sky is low.
     ['gear', 3, 1299],
   ];
   const csv = lines(['item,qty,price', ...items.map(([i, q, p]) => `${i},${q},${cents(p)}`)]);
-  const expected = ['item,qty,price,value', ...items.map(([i, q, p]) => `${i},${q},${cents(p)},${cents(q * p)}`)].join('\n');
+  const expected = ['item,qty,price,value', ...items.map(([i, q, p]) => `${i},${q},${cents(p)},${cents(q * p)}`)].join(
+    '\n',
+  );
   task({
     id: 'csv-add-column',
     category: 'csv',
@@ -501,12 +533,18 @@ At dusk the barns are red, the rye is gold, the sky is low.
   const r = rng(6);
   const customers = ['acme', 'globex', 'initech', 'umbrella'];
   const rows = [];
-  for (let i = 0; i < 18; i++) rows.push([`A${1000 + i}`, customers[i < 4 ? i : int(r, 0, 3)], cents(int(r, 500, 90000))]);
+  for (let i = 0; i < 18; i++)
+    rows.push([`A${1000 + i}`, customers[i < 4 ? i : int(r, 0, 3)], cents(int(r, 500, 90000))]);
   const header = 'order_id,customer,amount';
-  const tests = [['by_customer/ holds one file per customer', `[ "$(ls by_customer | wc -l)" -eq ${customers.length} ]`]];
+  const tests = [
+    ['by_customer/ holds one file per customer', `[ "$(ls by_customer | wc -l)" -eq ${customers.length} ]`],
+  ];
   for (const c of customers) {
     const want = lines([header, ...rows.filter((x) => x[1] === c).map((x) => x.join(','))]);
-    tests.push([`by_customer/${c}.csv has the header and ${c}'s rows in order`, `is by_customer/${c}.csv ${sq(want.trimEnd())}`]);
+    tests.push([
+      `by_customer/${c}.csv has the header and ${c}'s rows in order`,
+      `is by_customer/${c}.csv ${sq(want.trimEnd())}`,
+    ]);
   }
   task({
     id: 'csv-split-by-customer',
@@ -569,7 +607,12 @@ At dusk the barns are red, the rye is gold, the sky is low.
     '{"email": "hal@shop.test", "id": 8, "name": "Hal", "active":   true}',
     '{"id": 9, "name": "Ivy", "email": "ivy@shop.test", "active": false}',
   ];
-  const expected = byteSort(users.map((u) => JSON.parse(u)).filter((u) => u.active).map((u) => u.email));
+  const expected = byteSort(
+    users
+      .map((u) => JSON.parse(u))
+      .filter((u) => u.active)
+      .map((u) => u.email),
+  );
   task({
     id: 'jsonl-active-emails',
     category: 'json',
@@ -625,8 +668,14 @@ ttl = 300
       ['[server] debug is false', '[ "$(ini server debug)" = false ]'],
       ['[database] port is still 5432', '[ "$(ini database port)" = 5432 ]'],
       ['[database] debug is still true', '[ "$(ini database debug)" = true ]'],
-      ['other keys unchanged', '[ "$(ini server host)" = 0.0.0.0 ] && [ "$(ini database host)" = db.internal ] && [ "$(ini cache enabled)" = true ] && [ "$(ini cache ttl)" = 300 ]'],
-      ['no key was added or duplicated', `[ "$(grep -c '=' config/app.ini)" -eq ${ini.split('\n').filter((l) => l.includes('=')).length} ]`],
+      [
+        'other keys unchanged',
+        '[ "$(ini server host)" = 0.0.0.0 ] && [ "$(ini database host)" = db.internal ] && [ "$(ini cache enabled)" = true ] && [ "$(ini cache ttl)" = 300 ]',
+      ],
+      [
+        'no key was added or duplicated',
+        `[ "$(grep -c '=' config/app.ini)" -eq ${ini.split('\n').filter((l) => l.includes('=')).length} ]`,
+      ],
     ],
   });
 }
@@ -689,14 +738,17 @@ FEATURE_X=on
     category: 'archive',
     difficulty: 'medium',
     input:
-      'Create backup.tar.gz in /workspace: a gzip-compressed tar archive of the project/ directory (entries start with project/), leaving out the build output in project/build/ entirely. Don\'t delete anything from project/.',
+      "Create backup.tar.gz in /workspace: a gzip-compressed tar archive of the project/ directory (entries start with project/), leaving out the build output in project/build/ entirely. Don't delete anything from project/.",
     files,
     solution: `tar czf backup.tar.gz project/README.md project/src project/include`,
     tests: [
       'X=$(mktemp -d)',
       ['backup.tar.gz is a valid gzip file', 'gzip -t backup.tar.gz'],
       ['the archive extracts', 'tar xzf backup.tar.gz -C "$X"'],
-      ...kept.map((p) => [`${p} is in the archive with the same content`, `[ "$(md5of "$X"/${p})" = ${md5(files[p])} ]`]),
+      ...kept.map((p) => [
+        `${p} is in the archive with the same content`,
+        `[ "$(md5of "$X"/${p})" = ${md5(files[p])} ]`,
+      ]),
       ['project/build is not in the archive', `! tar tzf backup.tar.gz | grep -q build`],
       ['project/build is still on disk', '[ -f project/build/app ] && [ -f project/build/main.o ]'],
       'rm -rf "$X"',
@@ -734,13 +786,17 @@ FEATURE_X=on
 {
   const r = rng(7);
   const files = {};
-  const mk = (k) => lines(Array.from({ length: 20 + k }, (_, i) => `2024-03-0${5 - k} ${hms(i * 97)} ${pick(r, MESSAGES)}`));
+  const mk = (k) =>
+    lines(Array.from({ length: 20 + k }, (_, i) => `2024-03-0${5 - k} ${hms(i * 97)} ${pick(r, MESSAGES)}`));
   files['logs/app.log'] = mk(0);
   for (const k of [1, 2, 3]) files[`logs/app.log.${k}`] = mk(k);
   const tests = [];
   for (const k of [1, 2, 3]) {
     tests.push([`logs/app.log.${k}.gz exists and is valid`, `gzip -t logs/app.log.${k}.gz`]);
-    tests.push([`logs/app.log.${k}.gz holds the original log`, `[ "$(zcat logs/app.log.${k}.gz | md5sum | cut -d' ' -f1)" = ${md5(files[`logs/app.log.${k}`])} ]`]);
+    tests.push([
+      `logs/app.log.${k}.gz holds the original log`,
+      `[ "$(zcat logs/app.log.${k}.gz | md5sum | cut -d' ' -f1)" = ${md5(files[`logs/app.log.${k}`])} ]`,
+    ]);
     tests.push([`uncompressed logs/app.log.${k} is gone`, `[ ! -e logs/app.log.${k} ]`]);
   }
   tests.push(unchanged('logs/app.log', files['logs/app.log']));
@@ -772,7 +828,7 @@ FEATURE_X=on
     category: 'permissions',
     difficulty: 'easy',
     input:
-      'Make every .sh file under scripts/ (subdirectories included) executable with mode 755, and restrict secrets/db.env to mode 600 (owner read/write only). Don\'t change the mode of any other file.',
+      "Make every .sh file under scripts/ (subdirectories included) executable with mode 755, and restrict secrets/db.env to mode 600 (owner read/write only). Don't change the mode of any other file.",
     files,
     setup: ['chmod 644 scripts/deploy.sh scripts/backup.sh scripts/lib/common.sh scripts/README.md secrets/db.env'],
     solution: `find scripts -type f -name '*.sh' -exec chmod 755 {} + && chmod 600 secrets/db.env`,
@@ -803,7 +859,7 @@ FEATURE_X=on
     category: 'permissions',
     difficulty: 'medium',
     input:
-      "Some files and directories under shared/ are writable by others (world-writable). Remove the write permission for others from shared/ itself and everything below it, without changing any other permission bit.",
+      'Some files and directories under shared/ are writable by others (world-writable). Remove the write permission for others from shared/ itself and everything below it, without changing any other permission bit.',
     files: {
       'shared/notes.txt': 'team notes\n',
       'shared/run.sh': '#!/bin/sh\necho run\n',
@@ -859,7 +915,11 @@ Hope: hope is the thing with feathers.
   const counts = new Map();
   for (const w of text.toLowerCase().match(/[a-z]+/g)) counts.set(w, (counts.get(w) ?? 0) + 1);
   const ranked = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  const top = (n) => ranked.slice(0, n).map(([w, c]) => `${c} ${w}`).join('\n');
+  const top = (n) =>
+    ranked
+      .slice(0, n)
+      .map(([w, c]) => `${c} ${w}`)
+      .join('\n');
   task({
     id: 'script-topwords',
     category: 'scripting',
@@ -915,10 +975,19 @@ chmod 755 mkrelease.sh`,
       'X=$(mktemp -d)',
       ['mkrelease.sh exists and is executable', '[ -f mkrelease.sh ] && [ -x mkrelease.sh ]'],
       ['without an argument it exits 1', './mkrelease.sh </dev/null >/dev/null 2>&1; [ $? -eq 1 ]'],
-      ['without an argument it writes a usage message on stderr', '[ -f mkrelease.sh ] && [ -n "$(./mkrelease.sh 2>&1 >/dev/null </dev/null)" ]'],
-      ['./mkrelease.sh 9.8.7 succeeds and prints the archive path', '[ -f mkrelease.sh ] && ./mkrelease.sh 9.8.7 > "$X/stdout" && grep -q "dist/app-9.8.7.tar.gz" "$X/stdout"'],
+      [
+        'without an argument it writes a usage message on stderr',
+        '[ -f mkrelease.sh ] && [ -n "$(./mkrelease.sh 2>&1 >/dev/null </dev/null)" ]',
+      ],
+      [
+        './mkrelease.sh 9.8.7 succeeds and prints the archive path',
+        '[ -f mkrelease.sh ] && ./mkrelease.sh 9.8.7 > "$X/stdout" && grep -q "dist/app-9.8.7.tar.gz" "$X/stdout"',
+      ],
       ['dist/app-9.8.7.tar.gz is a valid gzip tar', 'gzip -t dist/app-9.8.7.tar.gz && tar tzf dist/app-9.8.7.tar.gz'],
-      ['every entry is under app-9.8.7/', '[ -f dist/app-9.8.7.tar.gz ] && ! tar tzf dist/app-9.8.7.tar.gz | sed "s|^\\./||" | grep -v "^app-9\\.8\\.7\\(/\\|$\\)"'],
+      [
+        'every entry is under app-9.8.7/',
+        '[ -f dist/app-9.8.7.tar.gz ] && ! tar tzf dist/app-9.8.7.tar.gz | sed "s|^\\./||" | grep -v "^app-9\\.8\\.7\\(/\\|$\\)"',
+      ],
       'mkdir -p "$X/x" && tar xzf dist/app-9.8.7.tar.gz -C "$X/x" 2>/dev/null',
       ...Object.entries(files).map(([p, c]) => [
         `${p.replace('src/', 'app-9.8.7/')} is in the archive`,
@@ -1042,12 +1111,15 @@ chmod 755 mkrelease.sh`,
     category: 'rename',
     difficulty: 'medium',
     input:
-      'Rename every photos/IMG_NNNN.JPG file to photos/vacation-NNN.jpg, where NNN is the image number written with 3 digits (IMG_0007.JPG becomes vacation-007.jpg, IMG_0108.JPG becomes vacation-108.jpg). Don\'t touch other files.',
+      "Rename every photos/IMG_NNNN.JPG file to photos/vacation-NNN.jpg, where NNN is the image number written with 3 digits (IMG_0007.JPG becomes vacation-007.jpg, IMG_0108.JPG becomes vacation-108.jpg). Don't touch other files.",
     files,
     solution: `for f in photos/IMG_*.JPG; do n=\${f#photos/IMG_}; n=\${n%.JPG}; n=$(expr "$n" + 0); mv "$f" "$(printf 'photos/vacation-%03d.jpg' "$n")"; done`,
     tests: [
       ['no IMG_*.JPG file is left', '[ -z "$(ls photos | grep "^IMG_.*\\.JPG$")" ]'],
-      ...nums.map((n) => [`IMG_${pad(n, 4)}.JPG -> vacation-${pad(n, 3)}.jpg`, `[ "$(md5of photos/vacation-${pad(n, 3)}.jpg)" = ${md5(files[`photos/IMG_${pad(n, 4)}.JPG`])} ]`]),
+      ...nums.map((n) => [
+        `IMG_${pad(n, 4)}.JPG -> vacation-${pad(n, 3)}.jpg`,
+        `[ "$(md5of photos/vacation-${pad(n, 3)}.jpg)" = ${md5(files[`photos/IMG_${pad(n, 4)}.JPG`])} ]`,
+      ]),
       unchanged('photos/notes.txt', files['photos/notes.txt']),
       unchanged('photos/IMG_0003.png', files['photos/IMG_0003.png']),
       [`photos/ holds ${nums.length + 2} files`, `[ "$(ls photos | wc -l)" -eq ${nums.length + 2} ]`],
@@ -1068,7 +1140,10 @@ chmod 755 mkrelease.sh`,
     files,
     solution: `cd docs && for f in *; do n=$(printf '%s' "$f" | tr 'A-Z ' 'a-z_'); [ "$f" = "$n" ] || mv "$f" "$n"; done`,
     tests: [
-      ...names.map((n) => [`docs/${n} -> docs/${newName(n)}`, `[ "$(md5of ${sq(`docs/${newName(n)}`)})" = ${md5(files[`docs/${n}`])} ]`]),
+      ...names.map((n) => [
+        `docs/${n} -> docs/${newName(n)}`,
+        `[ "$(md5of ${sq(`docs/${newName(n)}`)})" = ${md5(files[`docs/${n}`])} ]`,
+      ]),
       ['no file name in docs/ has a space or a capital letter', '[ -z "$(ls docs | grep "[ A-Z]")" ]'],
       [`docs/ holds ${names.length} files`, `[ "$(ls docs | wc -l)" -eq ${names.length} ]`],
     ],
@@ -1094,7 +1169,10 @@ chmod 755 mkrelease.sh`,
     solution: `ln -sfn releases/v1.3 current && ln -sf ../current/app.sh bin/app`,
     tests: [
       ['current is a symlink', '[ -L current ]'],
-      ['current points to releases/v1.3 (relative)', 'case "$(readlink current)" in releases/v1.3|releases/v1.3/|./releases/v1.3|./releases/v1.3/) true;; *) false;; esac'],
+      [
+        'current points to releases/v1.3 (relative)',
+        'case "$(readlink current)" in releases/v1.3|releases/v1.3/|./releases/v1.3|./releases/v1.3/) true;; *) false;; esac',
+      ],
       ['current/VERSION reads 1.3', '[ "$(cat current/VERSION)" = 1.3 ]'],
       ['bin/app is a symlink to ../current/app.sh', '[ -L bin/app ] && [ "$(readlink bin/app)" = ../current/app.sh ]'],
       ['bin/app runs the v1.3 app', '[ "$(sh bin/app)" = v1.3 ]'],
@@ -1116,8 +1194,14 @@ chmod 755 mkrelease.sh`,
     ],
     solution: `for l in links/* ; do [ -L "$l" ] && [ ! -e "$l" ] && rm "$l" && basename "$l"; done | sort > removed.txt`,
     tests: [
-      ...['old', 'opt', 'x', 'loop', 'y'].map((n) => [`broken link links/${n} removed`, `[ ! -L links/${n} ] && [ ! -e links/${n} ]`]),
-      ...['a', 'b', 'all', 'c', 'chained'].map((n) => [`working link links/${n} kept`, `[ -L links/${n} ] && [ -e links/${n} ]`]),
+      ...['old', 'opt', 'x', 'loop', 'y'].map((n) => [
+        `broken link links/${n} removed`,
+        `[ ! -L links/${n} ] && [ ! -e links/${n} ]`,
+      ]),
+      ...['a', 'b', 'all', 'c', 'chained'].map((n) => [
+        `working link links/${n} kept`,
+        `[ -L links/${n} ] && [ -e links/${n} ]`,
+      ]),
       ['removed.txt lists the removed links, sorted', `is removed.txt ${sq('loop\nold\nopt\nx\ny')}`],
       ['targets are intact', '[ -f targets/a.conf ] && [ -f targets/b.conf ] && [ -f targets/sub/c.conf ]'],
     ],
@@ -1204,9 +1288,15 @@ rm -f /tmp/o /tmp/n`,
     tests: [
       ['changes.txt exists', '[ -f changes.txt ]'],
       ['unchanged files are not listed', `[ -f changes.txt ] && ! grep -qE 'README.md|site.css|logo.svg' changes.txt`],
-      ['added files are marked A', `[ -f changes.txt ] && grep -qx 'A css/dark.css' changes.txt && grep -qx 'A img/hero.png' changes.txt`],
+      [
+        'added files are marked A',
+        `[ -f changes.txt ] && grep -qx 'A css/dark.css' changes.txt && grep -qx 'A img/hero.png' changes.txt`,
+      ],
       ['the deleted file is marked D', `[ -f changes.txt ] && grep -qx 'D js/legacy.js' changes.txt`],
-      ['modified files are marked M', `[ -f changes.txt ] && grep -qx 'M index.html' changes.txt && grep -qx 'M js/app.js' changes.txt`],
+      [
+        'modified files are marked M',
+        `[ -f changes.txt ] && grep -qx 'M index.html' changes.txt && grep -qx 'M js/app.js' changes.txt`,
+      ],
       ['changes.txt is complete and sorted by path', `is changes.txt ${sq(changes.join('\n'))}`],
     ],
   });
@@ -1223,7 +1313,10 @@ rm -f /tmp/o /tmp/n`,
     solution: `mkdir -p app/src app/tests app/docs && printf '# app\\n\\nA new project.\\n' > app/README.md && printf '#!/bin/sh\\necho hello\\n' > app/src/main.sh`,
     tests: [
       ['app/src, app/tests and app/docs are directories', '[ -d app/src ] && [ -d app/tests ] && [ -d app/docs ]'],
-      ['app/README.md starts with "# app"', '[ -f app/README.md ] && [ "$(head -n 1 app/README.md | tr -d "\\r")" = "# app" ]'],
+      [
+        'app/README.md starts with "# app"',
+        '[ -f app/README.md ] && [ "$(head -n 1 app/README.md | tr -d "\\r")" = "# app" ]',
+      ],
       ['sh app/src/main.sh prints hello', '[ -f app/src/main.sh ] && [ "$(sh app/src/main.sh)" = hello ]'],
     ],
   });

@@ -88,7 +88,8 @@ export function parseOptions(opts: Record<string, unknown>): HttpAgentOptions {
     throw new Error(`http agent: option url is not a URL: ${displayUrl(url)}`);
   }
   const protocol = str('protocol') ?? 'openai';
-  if (protocol !== 'openai' && protocol !== 'benchrig') throw new Error(`http agent: protocol must be openai or benchrig, got "${protocol}"`);
+  if (protocol !== 'openai' && protocol !== 'benchrig')
+    throw new Error(`http agent: protocol must be openai or benchrig, got "${protocol}"`);
   let headers: unknown = opts.headers ?? {};
   if (typeof headers === 'string') {
     try {
@@ -97,7 +98,8 @@ export function parseOptions(opts: Record<string, unknown>): HttpAgentOptions {
       throw new Error('http agent: option headers must be a JSON object');
     }
   }
-  if (!headers || typeof headers !== 'object' || Array.isArray(headers)) throw new Error('http agent: option headers must be an object');
+  if (!headers || typeof headers !== 'object' || Array.isArray(headers))
+    throw new Error('http agent: option headers must be an object');
   return {
     url: endpointFor(url, protocol),
     protocol,
@@ -115,14 +117,27 @@ export function parseOptions(opts: Record<string, unknown>): HttpAgentOptions {
 /** One POST with its own deadline; a non-2xx answer becomes HttpStatusError. */
 async function postOnce(o: HttpAgentOptions, body: unknown, signal: AbortSignal): Promise<unknown> {
   const timeout = AbortSignal.timeout(o.timeoutMs);
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...o.headers };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    ...o.headers,
+  };
   if (o.apiKey) headers.authorization = `Bearer ${o.apiKey}`;
   try {
-    const res = await fetch(o.url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.any([signal, timeout]) });
+    const res = await fetch(o.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      signal: AbortSignal.any([signal, timeout]),
+    });
     const text = await res.text();
     if (!res.ok) {
       const snippet = text.replace(/\s+/g, ' ').trim().slice(0, 200);
-      throw new HttpStatusError(res.status, `HTTP ${res.status}${snippet ? `: ${snippet}` : ''}`, serverDelayMs(res.headers));
+      throw new HttpStatusError(
+        res.status,
+        `HTTP ${res.status}${snippet ? `: ${snippet}` : ''}`,
+        serverDelayMs(res.headers),
+      );
     }
     try {
       return JSON.parse(text);
@@ -148,10 +163,15 @@ export async function post(o: HttpAgentOptions, body: unknown, signal: AbortSign
       if (signal.aborted) throw abortReason(signal);
       if (attempt >= o.maxRetries || !transient(err)) {
         const tries = `${attempt + 1} attempt${attempt === 0 ? '' : 's'}`;
-        throw new Error(`http agent: POST ${displayUrl(o.url)} failed after ${tries}: ${scrub(causeChain(err, 4), secretsOf(o))}`);
+        throw new Error(
+          `http agent: POST ${displayUrl(o.url)} failed after ${tries}: ${scrub(causeChain(err, 4), secretsOf(o))}`,
+        );
       }
       const asked = err instanceof HttpStatusError ? err.retryAfterMs : null;
-      const delay = asked !== null ? Math.min(asked, o.maxMs) : Math.floor(Math.random() * Math.min(o.maxMs, o.baseMs * 2 ** attempt));
+      const delay =
+        asked !== null
+          ? Math.min(asked, o.maxMs)
+          : Math.floor(Math.random() * Math.min(o.maxMs, o.baseMs * 2 ** attempt));
       await sleep(delay, signal);
     }
   }
@@ -166,7 +186,8 @@ export function secretsOf(o: Pick<HttpAgentOptions, 'apiKey' | 'headers'>): stri
   const out = new Set<string>();
   if (o.apiKey && o.apiKey.length >= 4) out.add(o.apiKey);
   // Short values (`json`, a team name) would blank out common words, and are no secrets anyway.
-  for (const value of Object.values(o.headers)) for (const part of [value, ...value.split(/[\s;,=:]+/)]) if (part.length >= 8) out.add(part);
+  for (const value of Object.values(o.headers))
+    for (const part of [value, ...value.split(/[\s;,=:]+/)]) if (part.length >= 8) out.add(part);
   return [...out].sort((a, b) => b.length - a.length);
 }
 
@@ -196,20 +217,29 @@ function benchrigReply(body: unknown, url: string): AgentReply & { events?: unkn
   const reply: AgentReply & { events?: unknown } = { content: b.content };
   if (typeof b.done === 'boolean') reply.done = b.done;
   if (typeof b.blocked === 'boolean') reply.blocked = b.blocked;
-  if (b.state && typeof b.state === 'object' && !Array.isArray(b.state)) reply.state = b.state as Record<string, unknown>;
+  if (b.state && typeof b.state === 'object' && !Array.isArray(b.state))
+    reply.state = b.state as Record<string, unknown>;
   if (b.events !== undefined) reply.events = b.events;
   return reply;
 }
 
 /** A field of a parsed JSON value; undefined when the value is not an object. */
-const field = (v: unknown, key: string): unknown => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined);
+const field = (v: unknown, key: string): unknown =>
+  v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined;
 
 function openaiContent(body: unknown, url: string): string {
   const msg = field(field(field(body, 'choices'), '0'), 'message');
-  if (!msg || typeof msg !== 'object') throw new Error(`http agent: ${displayUrl(url)} answered without choices[0].message`);
+  if (!msg || typeof msg !== 'object')
+    throw new Error(`http agent: ${displayUrl(url)} answered without choices[0].message`);
   const c = field(msg, 'content');
   if (typeof c === 'string') return c;
-  if (Array.isArray(c)) return c.map((p: unknown) => { const text = field(p, 'text'); return typeof text === 'string' ? text : ''; }).join('');
+  if (Array.isArray(c))
+    return c
+      .map((p: unknown) => {
+        const text = field(p, 'text');
+        return typeof text === 'string' ? text : '';
+      })
+      .join('');
   return '';
 }
 

@@ -24,19 +24,31 @@ export type LoadedAgent = { recordsOwnToolCalls: boolean } & (
 /** Built-ins load lazily so that a worker pays only for the agent it runs. */
 export const BUILTIN_AGENTS = {
   // Validates a benchmark: the one agent that sees the ground truth. It is never a module.
-  oracle: async () => ({ context: 'trusted', recordsOwnToolCalls: false, factory: (await import('./oracle.ts')).default }),
+  oracle: async () => ({
+    context: 'trusted',
+    recordsOwnToolCalls: false,
+    factory: (await import('./oracle.ts')).default,
+  }),
   nop: async () => ({ context: 'public', recordsOwnToolCalls: false, factory: (await import('./nop.ts')).default }),
   // Records its tool calls itself, under its own tools' names.
   react: async () => ({ context: 'public', recordsOwnToolCalls: true, factory: (await import('./react.ts')).default }),
   http: async () => ({ context: 'public', recordsOwnToolCalls: false, factory: (await import('./http.ts')).default }),
-  replay: async () => ({ context: 'public', recordsOwnToolCalls: false, factory: (await import('./replay.ts')).default }),
+  replay: async () => ({
+    context: 'public',
+    recordsOwnToolCalls: false,
+    factory: (await import('./replay.ts')).default,
+  }),
 } satisfies Record<string, () => Promise<LoadedAgent>>;
 
 /**
  * An installed agent (`cli:<preset>`, docs/agents.md#installed-agents): the gateway records its
  * model calls and the tool calls in them; its own exec of the CLI is not a tool call.
  */
-const loadInstalled = async (): Promise<LoadedAgent> => ({ context: 'installed', recordsOwnToolCalls: true, factory: (await import('./installed/agent.ts')).default });
+const loadInstalled = async (): Promise<LoadedAgent> => ({
+  context: 'installed',
+  recordsOwnToolCalls: true,
+  factory: (await import('./installed/agent.ts')).default,
+});
 
 export type BuiltinAgent = keyof typeof BUILTIN_AGENTS;
 

@@ -24,14 +24,23 @@ export default function createOracleAgent(ctx: TrustedAgentContext): Agent {
       if (!ran) {
         ran = true;
         if (commands.length > 0 && !ctx.sandbox)
-          throw new BenchrigError('benchmark', `sample ${sample.id}: the solution has commands but the benchmark has no [sandbox]`);
+          throw new BenchrigError(
+            'benchmark',
+            `sample ${sample.id}: the solution has commands but the benchmark has no [sandbox]`,
+          );
         // A solution folder (a Harbor task's solution/) goes in first, e.g. to /solution.
-        if (typeof solution === 'object' && solution?.files) await copyFolder(ctx, path.resolve(ctx.benchmarkDir, solution.files), solution.dest ?? '.');
-        const env = typeof solution === 'object' && solution?.env && Object.keys(solution.env).length ? { env: solution.env } : undefined;
+        if (typeof solution === 'object' && solution?.files)
+          await copyFolder(ctx, path.resolve(ctx.benchmarkDir, solution.files), solution.dest ?? '.');
+        const env =
+          typeof solution === 'object' && solution?.env && Object.keys(solution.env).length
+            ? { env: solution.env }
+            : undefined;
         for (const cmd of commands) {
           const r = await sandboxOf(ctx).exec(cmd, env);
           if (r.exitCode !== 0)
-            throw new Error(`oracle: solution of ${sample.id} exited ${r.exitCode}: ${(r.stderr || r.stdout).trim().slice(-500)}`);
+            throw new Error(
+              `oracle: solution of ${sample.id} exited ${r.exitCode}: ${(r.stderr || r.stdout).trim().slice(-500)}`,
+            );
         }
       }
       return { content: reply, done: true };

@@ -8,8 +8,16 @@ try {
   // The same rule as loadAgentFactory: `default`, else `createAgent`.
   const factory = mod.default ?? mod.createAgent;
   if (typeof factory === 'function') parentPort.postMessage({ kind: 'ok' });
-  else parentPort.postMessage({ kind: 'no-factory', exports: Object.keys(mod), factoryType: factory === null ? 'null' : typeof factory });
+  else
+    parentPort.postMessage({
+      kind: 'no-factory',
+      exports: Object.keys(mod),
+      factoryType: factory === null ? 'null' : typeof factory,
+    });
 } catch (err) {
   const e = err instanceof Error ? err : null;
-  parentPort.postMessage({ kind: 'thrown', thrown: { name: e?.name ?? '', message: e ? e.message : `threw ${String(err)}`, stack: e?.stack ?? '' } });
+  parentPort.postMessage({
+    kind: 'thrown',
+    thrown: { name: e?.name ?? '', message: e ? e.message : `threw ${String(err)}`, stack: e?.stack ?? '' },
+  });
 }

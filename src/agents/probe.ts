@@ -22,7 +22,10 @@ type Outcome =
   | { kind: 'exited'; code: number }
   | { kind: 'timed-out' };
 
-export async function checkAgentModule(agent: { name: string; module?: string }, timeoutMs = LOAD_TIMEOUT_MS): Promise<void> {
+export async function checkAgentModule(
+  agent: { name: string; module?: string },
+  timeoutMs = LOAD_TIMEOUT_MS,
+): Promise<void> {
   if (!agent.module) return;
   const why = await problem(agent.module, timeoutMs);
   if (why) throw new BenchrigError('usage', `agent module ${displayPath(agent.module)} cannot be loaded: ${why}`);
@@ -48,7 +51,9 @@ async function problem(module: string, timeoutMs: number): Promise<string | null
     case 'thrown': {
       const { name, message, stack } = outcome.thrown;
       const where =
-        locate(stack, url) ?? (name === 'SyntaxError' && !isTypeScript(module) ? await syntaxErrorPlace(module) : null) ?? displayPath(module);
+        locate(stack, url) ??
+        (name === 'SyntaxError' && !isTypeScript(module) ? await syntaxErrorPlace(module) : null) ??
+        displayPath(module);
       return `${where}: ${name === 'Error' || !name ? '' : `${name}: `}${message}`;
     }
     case 'no-factory': {
@@ -73,7 +78,12 @@ function probe(url: string, timeoutMs: number): Promise<Outcome> {
     const timer = setTimeout(() => done({ kind: 'timed-out' }), timeoutMs);
     worker.once('message', (m: Outcome) => done(m));
     // An error the module raised later, outside its import (a rejected promise, a throwing timer).
-    worker.once('error', (err) => done({ kind: 'thrown', thrown: { name: err?.name ?? 'Error', message: err?.message ?? String(err), stack: err?.stack ?? '' } }));
+    worker.once('error', (err) =>
+      done({
+        kind: 'thrown',
+        thrown: { name: err?.name ?? 'Error', message: err?.message ?? String(err), stack: err?.stack ?? '' },
+      }),
+    );
     worker.once('exit', (code) => done({ kind: 'exited', code }));
   });
 }
@@ -105,10 +115,16 @@ export function locate(stack: string, url: string): string | null {
 async function syntaxErrorPlace(file: string): Promise<string | null> {
   const esbuild = await import('esbuild');
   try {
-    await esbuild.transform(readFileSync(file, 'utf8'), { loader: 'js', format: 'esm', sourcefile: file, logLevel: 'silent' });
+    await esbuild.transform(readFileSync(file, 'utf8'), {
+      loader: 'js',
+      format: 'esm',
+      sourcefile: file,
+      logLevel: 'silent',
+    });
     return null;
   } catch (err) {
-    const at = (err as { errors?: Array<{ location?: { line: number; column: number } | null }> }).errors?.[0]?.location;
+    const at = (err as { errors?: Array<{ location?: { line: number; column: number } | null }> }).errors?.[0]
+      ?.location;
     return at ? `${displayPath(file)}:${at.line}:${at.column + 1}` : null;
   } finally {
     await esbuild.stop(); // else its service process outlives the check

@@ -26,9 +26,14 @@ const fn = (name: string, description: string, props: Record<string, string>): T
 });
 
 export const SANDBOX_TOOLS: ToolSpec[] = [
-  fn('bash', 'Run a shell command in the sandbox; returns its exit code, stdout and stderr.', { command: 'the command, run with sh -c' }),
+  fn('bash', 'Run a shell command in the sandbox; returns its exit code, stdout and stderr.', {
+    command: 'the command, run with sh -c',
+  }),
   fn('read_file', 'Read a text file from the sandbox.', { path: 'the file path' }),
-  fn('write_file', 'Write (create or replace) a text file in the sandbox.', { path: 'the file path', content: 'the whole new content' }),
+  fn('write_file', 'Write (create or replace) a text file in the sandbox.', {
+    path: 'the file path',
+    content: 'the whole new content',
+  }),
 ];
 export const SUBMIT_TOOL = fn('submit', 'Submit your final answer; ends your turn.', { answer: 'the final answer' });
 
@@ -47,7 +52,11 @@ const positiveInt = (v: unknown, dflt: number) => {
 
 type ToolOutcome = { output: string; exit_code?: number; error?: string };
 
-async function runTool(sandbox: Sandbox | undefined, name: string, args: Record<string, unknown>): Promise<ToolOutcome> {
+async function runTool(
+  sandbox: Sandbox | undefined,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<ToolOutcome> {
   if (!sandbox) return { output: '', error: `unknown tool '${name}'; available: submit` };
   const str = (k: string) => args[k];
   switch (name) {
@@ -77,7 +86,12 @@ function checkArgs(spec: ToolSpec | undefined, raw: string): ParsedToolArgs {
   if (!parsed.ok) return parsed;
   const required = (spec?.function.parameters?.required as string[] | undefined) ?? [];
   const missing = required.filter((k) => typeof parsed.args[k] !== 'string');
-  if (missing.length) return { ok: false, args: { _raw: raw }, error: `missing or non-string argument${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}` };
+  if (missing.length)
+    return {
+      ok: false,
+      args: { _raw: raw },
+      error: `missing or non-string argument${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
+    };
   return parsed;
 }
 
@@ -87,7 +101,8 @@ export function createReactAgent(ctx: AgentContext): Agent {
   const maxSteps = positiveInt(opts.max_steps, 50);
   const tools = ctx.sandbox ? [...SANDBOX_TOOLS, SUBMIT_TOOL] : [SUBMIT_TOOL];
   const specs = new Map(tools.map((t) => [t.function.name, t]));
-  const systemPrompt = typeof opts.system_prompt === 'string' && opts.system_prompt ? opts.system_prompt : DEFAULT_SYSTEM_PROMPT;
+  const systemPrompt =
+    typeof opts.system_prompt === 'string' && opts.system_prompt ? opts.system_prompt : DEFAULT_SYSTEM_PROMPT;
   const messages: ChatMessage[] = [{ role: 'system', content: systemPrompt }];
 
   const checkAbort = () => {
@@ -115,7 +130,9 @@ export function createReactAgent(ctx: AgentContext): Agent {
           continue;
         }
         checkAbort();
-        const parsed: ParsedToolArgs = specs.has(name) ? checkArgs(specs.get(name), call.function.arguments) : { ok: true, args: {} };
+        const parsed: ParsedToolArgs = specs.has(name)
+          ? checkArgs(specs.get(name), call.function.arguments)
+          : { ok: true, args: {} };
         ctx.record({ type: 'tool_call', tool: name, args: parsed.args, id: call.id });
         let outcome: ToolOutcome;
         if (!parsed.ok) outcome = { output: '', error: parsed.error };
@@ -131,7 +148,10 @@ export function createReactAgent(ctx: AgentContext): Agent {
             outcome = { output: '', error: (err as Error)?.message ?? String(err) };
           }
         }
-        const text = truncateMiddle(outcome.error !== undefined ? `error: ${outcome.error}` : outcome.output, maxOutput);
+        const text = truncateMiddle(
+          outcome.error !== undefined ? `error: ${outcome.error}` : outcome.output,
+          maxOutput,
+        );
         ctx.record({
           type: 'tool_result',
           tool: name,
@@ -145,7 +165,11 @@ export function createReactAgent(ctx: AgentContext): Agent {
       if (submitted !== undefined) return { content: submitted, done: true };
     }
     // Safety valve: a model that never stops calling tools ends the turn without an answer.
-    ctx.record({ type: 'log', level: 'warn', message: `react: stopped after max_steps=${maxSteps} model calls in one turn` });
+    ctx.record({
+      type: 'log',
+      level: 'warn',
+      message: `react: stopped after max_steps=${maxSteps} model calls in one turn`,
+    });
     return { content: last, done: false };
   }
 

@@ -84,11 +84,18 @@ export function toPrediction(entry: unknown): Prediction | string {
   if (Array.isArray(entry)) return { turns: transcriptTurns(entry as ChatMessage[]) };
   if (!entry || typeof entry !== 'object') return 'an entry must be an object or a message list';
   const e = entry as Record<string, unknown>;
-  const finalState = e.final_state && typeof e.final_state === 'object' && !Array.isArray(e.final_state) ? (e.final_state as Record<string, unknown>) : undefined;
+  const finalState =
+    e.final_state && typeof e.final_state === 'object' && !Array.isArray(e.final_state)
+      ? (e.final_state as Record<string, unknown>)
+      : undefined;
   if (Array.isArray(e.messages)) return { turns: transcriptTurns(e.messages as ChatMessage[]), finalState };
   const responses = Array.isArray(e.responses) ? e.responses : e.response !== undefined ? [e.response] : null;
   if (!responses) return 'no response, responses or messages';
-  const turns = responses.map((r) => ({ events: [] as NewEvent[], content: typeof r === 'string' ? r : JSON.stringify(r), submitted: false }));
+  const turns = responses.map((r) => ({
+    events: [] as NewEvent[],
+    content: typeof r === 'string' ? r : JSON.stringify(r),
+    submitted: false,
+  }));
   if (turns.length > 0) turns[0].events = remoteEvents(e.events);
   return { turns, finalState };
 }
@@ -151,7 +158,8 @@ export function loadPredictions(path: string): Promise<Map<string, Prediction>> 
 
 export async function createReplayAgent(ctx: AgentContext): Promise<Agent> {
   const rel = ctx.options.predictions;
-  if (typeof rel !== 'string' || rel === '') throw new Error('replay agent: set the file with --agent-opt predictions=FILE');
+  if (typeof rel !== 'string' || rel === '')
+    throw new Error('replay agent: set the file with --agent-opt predictions=FILE');
   const file = resolve(process.cwd(), rel);
   const prediction = (await loadPredictions(file)).get(ctx.sample.id);
   if (!prediction) throw new Error(`no prediction for sample ${ctx.sample.id} in ${rel}`);
@@ -160,7 +168,9 @@ export async function createReplayAgent(ctx: AgentContext): Promise<Agent> {
   return {
     async respond(): Promise<AgentReply> {
       if (turn >= turns.length)
-        throw new Error(`prediction for sample ${ctx.sample.id} has ${turns.length} turn(s); the conversation asked for turn ${turn + 1}`);
+        throw new Error(
+          `prediction for sample ${ctx.sample.id} has ${turns.length} turn(s); the conversation asked for turn ${turn + 1}`,
+        );
       const t = turns[turn++];
       for (const e of t.events) ctx.record(e);
       const last = turn === turns.length;

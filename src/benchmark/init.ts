@@ -45,10 +45,16 @@ const testScript = (checks: Array<[string, string]>) =>
 function files(name: string, build: string): Record<string, string> {
   const greet = {
     id: 'greet-names',
-    input: 'names.txt lists one name per line. Write greetings.txt with one line "hello <name>" for each name, in the same order.',
+    input:
+      'names.txt lists one name per line. Write greetings.txt with one line "hello <name>" for each name, in the same order.',
     files: { 'names.txt': 'ada\ngrace\nlinus\n' },
     solution: "sed 's/^/hello /' names.txt > greetings.txt",
-    tests: { 'test.sh': testScript([['greetings.txt exists', '[ -f greetings.txt ]'], ['one greeting per name', '[ "$(cat greetings.txt)" = "$(printf "hello ada\\nhello grace\\nhello linus")" ]']]) },
+    tests: {
+      'test.sh': testScript([
+        ['greetings.txt exists', '[ -f greetings.txt ]'],
+        ['one greeting per name', '[ "$(cat greetings.txt)" = "$(printf "hello ada\\nhello grace\\nhello linus")" ]'],
+      ]),
+    },
     metadata: { difficulty: 'easy' },
   };
   const count = {
@@ -108,21 +114,28 @@ tests inline, \`count-words\` as folders under \`tasks/count-words/\`.
     'benchmark.toml': toml,
     'data/tasks.jsonl': `${JSON.stringify(greet)}\n${JSON.stringify(count)}\n`,
     'tasks/count-words/files/notes.txt': 'the quick brown fox\njumps over\nthe lazy dog\n',
-    'tasks/count-words/tests/test.sh': testScript([['count.txt exists', '[ -f count.txt ]'], ['count.txt holds 9', '[ "$(tr -d " \\n" < count.txt)" = 9 ]']]),
+    'tasks/count-words/tests/test.sh': testScript([
+      ['count.txt exists', '[ -f count.txt ]'],
+      ['count.txt holds 9', '[ "$(tr -d " \\n" < count.txt)" = 9 ]'],
+    ]),
     'README.md': readme,
   };
 }
 
 export async function initBenchmark(name: string, opts: InitOptions): Promise<InitResult> {
   if (!NAME.test(name)) {
-    throw new BenchrigError('usage', `init: "${name}" is not a benchmark name (letters, digits, ".", "_" and "-", starting with a letter or digit)`);
+    throw new BenchrigError(
+      'usage',
+      `init: "${name}" is not a benchmark name (letters, digits, ".", "_" and "-", starting with a letter or digit)`,
+    );
   }
   const target = join(opts.dir, 'benchmarks', name);
   await mkdir(dirname(target), { recursive: true });
   try {
     await mkdir(target);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new BenchrigError('usage', `init: ${target} already exists; choose another name or remove it`);
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new BenchrigError('usage', `init: ${target} already exists; choose another name or remove it`);
     throw err;
   }
   const made = files(name, sandboxBuildPath(target, opts.dir));

@@ -14,20 +14,31 @@ export type BenchmarkListing =
 
 const isBenchmark = (dir: string) => existsSync(path.join(dir, 'benchmark.toml')) || isHarborFolder(dir);
 
-export async function listBenchmarks(cwd: string, env: NodeJS.ProcessEnv = process.env, under?: string): Promise<BenchmarkListing[]> {
+export async function listBenchmarks(
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+  under?: string,
+): Promise<BenchmarkListing[]> {
   const root = under ? path.resolve(cwd, under) : path.join(cwd, 'benchmarks');
   const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
-  const dirs = under && isBenchmark(root)
-    ? [root]
-    : entries
-        .filter((e) => e.isDirectory() && isBenchmark(path.join(root, e.name)))
-        .map((e) => path.join(root, e.name))
-        .sort();
+  const dirs =
+    under && isBenchmark(root)
+      ? [root]
+      : entries
+          .filter((e) => e.isDirectory() && isBenchmark(path.join(root, e.name)))
+          .map((e) => path.join(root, e.name))
+          .sort();
   const out: BenchmarkListing[] = [];
   for (const dir of dirs) {
     try {
       const b = await loadBenchmark(dir, { cwd, env });
-      out.push({ name: b.name, dir, ...(b.description ? { description: b.description } : {}), n_samples: b.nSamplesTotal, version: b.version });
+      out.push({
+        name: b.name,
+        dir,
+        ...(b.description ? { description: b.description } : {}),
+        n_samples: b.nSamplesTotal,
+        version: b.version,
+      });
     } catch (err) {
       out.push({ name: path.basename(dir), dir, error: describe(err) });
     }

@@ -41,7 +41,8 @@ export interface LoadBenchmarkOptions {
 export const HOOK_FILES = ['hooks.ts', 'hooks.js', 'hooks.mjs'];
 
 /** Lower-is-better metrics: a `value >= threshold` gate on them would reward failure (docs/reports.md#metrics). */
-const LOWER_IS_BETTER = /^(safety_violation_rate|ungradable_rate|timeout_rate|over_refusal_rate|guardrail_block_rate|\w+_error_rate)$/;
+const LOWER_IS_BETTER =
+  /^(safety_violation_rate|ungradable_rate|timeout_rate|over_refusal_rate|guardrail_block_rate|\w+_error_rate)$/;
 
 export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}): Promise<Benchmark> {
   const cwd = opts.cwd ?? process.cwd();
@@ -49,8 +50,12 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
   const configFile = opts.configFile ? path.resolve(cwd, opts.configFile) : undefined;
   const tasks = harbor ? readHarborTasks(dir) : null;
   const { config, sources, templates } = await resolveConfig({
-    ...(tasks ? { benchmarkLayer: fileLayer(displayPath(dir), harborConfig(path.basename(dir))) } : { benchmarkToml: toml }),
-    configFile, env: opts.env, flags: opts.flags,
+    ...(tasks
+      ? { benchmarkLayer: fileLayer(displayPath(dir), harborConfig(path.basename(dir))) }
+      : { benchmarkToml: toml }),
+    configFile,
+    env: opts.env,
+    flags: opts.flags,
   });
   const src = (...key: Array<string | number>) => sourceFor(sources, key) ?? displayPath(toml);
 
@@ -88,22 +93,45 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
 }
 
 /** The dataset of a benchmark.toml, read and mapped to samples. */
-async function readSamples(config: Config, dir: string, src: (...key: Array<string | number>) => string, toml: string, opts: LoadBenchmarkOptions) {
-  if (!config.dataset) throw new BenchrigError('benchmark', `${displayPath(toml)}: missing [dataset] table (e.g. source = "data/tasks.jsonl")`);
+async function readSamples(
+  config: Config,
+  dir: string,
+  src: (...key: Array<string | number>) => string,
+  toml: string,
+  opts: LoadBenchmarkOptions,
+) {
+  if (!config.dataset)
+    throw new BenchrigError(
+      'benchmark',
+      `${displayPath(toml)}: missing [dataset] table (e.g. source = "data/tasks.jsonl")`,
+    );
   const { fields, source, split, revision } = config.dataset;
   checkFieldMap(fields, src('dataset', 'fields'));
   const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
   const hf = source.startsWith('hf:');
   const { rows, resolvedRevision } = await openDataset(
     { source, split, revision, config: config.dataset.config },
-    { baseDir: dir, jsonColumns: jsonColumns(fields), key: `${src('dataset', 'source')}: key dataset.source`, env: opts.env, onProgress: (p) => log(progressLine(p)), onNotice: log },
+    {
+      baseDir: dir,
+      jsonColumns: jsonColumns(fields),
+      key: `${src('dataset', 'source')}: key dataset.source`,
+      env: opts.env,
+      onProgress: (p) => log(progressLine(p)),
+      onNotice: log,
+    },
   );
-  if (rows.length === 0) throw new BenchrigError('dataset', `${src('dataset', 'source')}: key dataset.source: dataset "${source}" has no rows`);
+  if (rows.length === 0)
+    throw new BenchrigError(
+      'dataset',
+      `${src('dataset', 'source')}: key dataset.source: dataset "${source}" has no rows`,
+    );
   return {
     all: mapRows(rows, { fields, baseDir: dir }),
     // The resolved commit is recorded (run.json); the version hashes the rows themselves, so it
     // changes exactly when the content does, whatever commit carried it.
-    dataset: hf ? { source, split, config: config.dataset.config ?? 'default', revision, resolved_revision: resolvedRevision } : { source, resolved_revision: null },
+    dataset: hf
+      ? { source, split, config: config.dataset.config ?? 'default', revision, resolved_revision: resolvedRevision }
+      : { source, resolved_revision: null },
   };
 }
 
@@ -118,11 +146,14 @@ function progressLine(p: HfProgress): string {
  */
 export function locateBenchmark(ref: string, cwd: string): { dir: string; toml: string; harbor?: true } {
   const direct = path.resolve(cwd, ref);
-  if (!statSync(path.join(direct, 'benchmark.toml'), { throwIfNoEntry: false }) && isHarborFolder(direct)) return { dir: direct, toml: direct, harbor: true };
+  if (!statSync(path.join(direct, 'benchmark.toml'), { throwIfNoEntry: false }) && isHarborFolder(direct))
+    return { dir: direct, toml: direct, harbor: true };
   const candidates = path.basename(direct) === 'benchmark.toml' ? [direct] : [path.join(direct, 'benchmark.toml')];
-  if (!path.isAbsolute(ref) && !ref.includes('/') && !ref.includes(path.sep)) candidates.push(path.join(cwd, 'benchmarks', ref, 'benchmark.toml'));
+  if (!path.isAbsolute(ref) && !ref.includes('/') && !ref.includes(path.sep))
+    candidates.push(path.join(cwd, 'benchmarks', ref, 'benchmark.toml'));
   const toml = candidates.find((c) => statSync(c, { throwIfNoEntry: false })?.isFile());
-  if (!toml) throw new BenchrigError('usage', `benchmark "${ref}" not found: tried ${candidates.map(displayPath).join(', ')}`);
+  if (!toml)
+    throw new BenchrigError('usage', `benchmark "${ref}" not found: tried ${candidates.map(displayPath).join(', ')}`);
   return { dir: path.dirname(toml), toml };
 }
 
@@ -143,7 +174,10 @@ function validateChecks(checks: CheckConfig[], file: string) {
     const impl = getCheck(check.type);
     if (!impl) {
       const known = Object.keys(CHECKS).join(', ');
-      throw new BenchrigError('benchmark', `${file}: key checks[${i}].type: unknown check type "${check.type}" (known: ${known})`);
+      throw new BenchrigError(
+        'benchmark',
+        `${file}: key checks[${i}].type: unknown check type "${check.type}" (known: ${known})`,
+      );
     }
     try {
       impl.validate?.(check);
@@ -159,29 +193,43 @@ function validateGate(config: Config, sources: Sources) {
   const where = (key: string) => `${sourceFor(sources, ['gate', key]) ?? 'configuration'}: key gate.${key}`;
   const allowed = GATE_METRICS.join(', ');
   if (LOWER_IS_BETTER.test(metric)) {
-    throw new BenchrigError('benchmark', `${where('metric')}: "${metric}" is lower-is-better; the gate passes when value >= threshold, so it takes higher-is-better metrics only (${allowed})`);
+    throw new BenchrigError(
+      'benchmark',
+      `${where('metric')}: "${metric}" is lower-is-better; the gate passes when value >= threshold, so it takes higher-is-better metrics only (${allowed})`,
+    );
   }
   if (!(GATE_METRICS as readonly string[]).includes(metric)) {
     throw new BenchrigError('benchmark', `${where('metric')}: unknown gate metric "${metric}" (allowed: ${allowed})`);
   }
-  if (threshold < 0 || threshold > 1) throw new BenchrigError('benchmark', `${where('threshold')}: ${threshold} is outside 0..1`);
+  if (threshold < 0 || threshold > 1)
+    throw new BenchrigError('benchmark', `${where('threshold')}: ${threshold} is outside 0..1`);
   // The share of trials that may end without a verdict before the gate calls the run incomplete.
   const maxMissing = config.gate.max_missing_rate;
   if (maxMissing !== undefined && !(maxMissing >= 0 && maxMissing <= 1))
-    throw new BenchrigError('benchmark', `${where('max_missing_rate')}: ${maxMissing} is outside 0..1 (the share of trials that may end without a verdict)`);
+    throw new BenchrigError(
+      'benchmark',
+      `${where('max_missing_rate')}: ${maxMissing} is outside 0..1 (the share of trials that may end without a verdict)`,
+    );
 }
 
 /** A row's own sandbox overrides `[sandbox]`: the benchmark still needs that table, for the defaults. */
 function refuseSandboxlessRows(samples: Sample[], sandbox: Config['sandbox'], where: string) {
   if (sandbox) return;
   const own = samples.find((s) => s.sandbox);
-  if (own) throw new BenchrigError('benchmark', `${where}: sample "${own.id}" brings its own sandbox, but the benchmark has no [sandbox] table to take the other settings from`);
+  if (own)
+    throw new BenchrigError(
+      'benchmark',
+      `${where}: sample "${own.id}" brings its own sandbox, but the benchmark has no [sandbox] table to take the other settings from`,
+    );
 }
 
 /** Samples × trials within MAX_TRIALS_PER_RUN: a run plans (hashes) every trial before it starts. */
 function refuseTooManyTrials(samples: number, trials: number, where: string) {
   if (samples * trials <= MAX_TRIALS_PER_RUN) return;
-  throw new BenchrigError('benchmark', `${where}: key n_trials: ${samples} samples × ${trials} trials is above the maximum of ${MAX_TRIALS_PER_RUN} trials in a run (fewer trials, or --limit/--sample)`);
+  throw new BenchrigError(
+    'benchmark',
+    `${where}: key n_trials: ${samples} samples × ${trials} trials is above the maximum of ${MAX_TRIALS_PER_RUN} trials in a run (fewer trials, or --limit/--sample)`,
+  );
 }
 
 /** A check that needs a per-sample input refuses samples that have none (docs/checks.md). */
@@ -200,19 +248,29 @@ function refuseMissingInputs(checks: CheckConfig[], samples: Sample[], file: str
 }
 
 /** `[sandbox] build`, `[sandbox.shared] source` and `[[sandbox.hosts]] tls` files as absolute paths that exist. */
-function resolveSandbox(config: Config, dir: string, src: (...k: Array<string | number>) => string, cwd: string, harbor: boolean): Config['sandbox'] {
+function resolveSandbox(
+  config: Config,
+  dir: string,
+  src: (...k: Array<string | number>) => string,
+  cwd: string,
+  harbor: boolean,
+): Config['sandbox'] {
   const sandbox = config.sandbox;
   if (!sandbox) return undefined;
   // A template is checked once filled, per sample (sample-sandbox.ts); a Harbor folder's is never used.
-  const badImage = isTemplate(sandbox.image) || (harbor && sandbox.image === HARBOR_IMAGE) ? null : imageRefProblem(sandbox.image);
+  const badImage =
+    isTemplate(sandbox.image) || (harbor && sandbox.image === HARBOR_IMAGE) ? null : imageRefProblem(sandbox.image);
   if (badImage) throw new BenchrigError('benchmark', `${src('sandbox', 'image')}: key sandbox.image: ${badImage}`);
   const workdirProblem = badWorkdir(sandbox.workdir);
-  if (workdirProblem) throw new BenchrigError('benchmark', `${src('sandbox', 'workdir')}: key sandbox.workdir: ${workdirProblem}`);
+  if (workdirProblem)
+    throw new BenchrigError('benchmark', `${src('sandbox', 'workdir')}: key sandbox.workdir: ${workdirProblem}`);
   const folder = (rel: string, key: string[], needs?: string) => {
     const abs = path.resolve(dir, rel);
     const where = `${src(...key)}: key ${key.join('.')}`;
-    if (!statSync(abs, { throwIfNoEntry: false })?.isDirectory()) throw new BenchrigError('benchmark', `${where}: folder "${rel}" not found (looked at ${displayPath(abs)})`);
-    if (needs && !existsSync(path.join(abs, needs))) throw new BenchrigError('benchmark', `${where}: folder "${rel}" has no ${needs}`);
+    if (!statSync(abs, { throwIfNoEntry: false })?.isDirectory())
+      throw new BenchrigError('benchmark', `${where}: folder "${rel}" not found (looked at ${displayPath(abs)})`);
+    if (needs && !existsSync(path.join(abs, needs)))
+      throw new BenchrigError('benchmark', `${where}: folder "${rel}" has no ${needs}`);
     return abs;
   };
   const build = sandbox.build ? folder(sandbox.build, ['sandbox', 'build'], 'Dockerfile') : undefined;
@@ -221,8 +279,12 @@ function resolveSandbox(config: Config, dir: string, src: (...k: Array<string | 
   return {
     ...sandbox,
     ...(build ? { build } : {}),
-    ...(sandbox.shared ? { shared: { ...sandbox.shared, source: folder(sandbox.shared.source, ['sandbox', 'shared', 'source']) } } : {}),
-    ...(sandbox.hosts ? { hosts: sandbox.hosts.map((h, i) => (h.tls ? { ...h, tls: hostTls(h.tls, i, src, cwd) } : h)) } : {}),
+    ...(sandbox.shared
+      ? { shared: { ...sandbox.shared, source: folder(sandbox.shared.source, ['sandbox', 'shared', 'source']) } }
+      : {}),
+    ...(sandbox.hosts
+      ? { hosts: sandbox.hosts.map((h, i) => (h.tls ? { ...h, tls: hostTls(h.tls, i, src, cwd) } : h)) }
+      : {}),
   };
 }
 
@@ -230,14 +292,22 @@ function resolveSandbox(config: Config, dir: string, src: (...k: Array<string | 
  * A fleet host's TLS files relative to the file that set them (docs/fleet.md), found through the config's
  * provenance; set by the environment or a flag: relative to the working directory.
  */
-function hostTls(tls: { ca: string; cert: string; key: string }, i: number, src: (...k: Array<string | number>) => string, cwd: string) {
+function hostTls(
+  tls: { ca: string; cert: string; key: string },
+  i: number,
+  src: (...k: Array<string | number>) => string,
+  cwd: string,
+) {
   const file = (name: 'ca' | 'cert' | 'key') => {
     const setBy = src('sandbox', 'hosts', i, 'tls', name);
     // File layers are named by displayPath (relative to process.cwd()); the others are "environment X" / "flag --x".
     const base = /^(environment|flag) /.test(setBy) ? cwd : path.dirname(path.resolve(setBy));
     const abs = path.resolve(base, tls[name]);
     if (!statSync(abs, { throwIfNoEntry: false })?.isFile()) {
-      throw new BenchrigError('config', `${setBy}: key sandbox.hosts[${i}].tls.${name}: file "${tls[name]}" not found (looked at ${displayPath(abs)})`);
+      throw new BenchrigError(
+        'config',
+        `${setBy}: key sandbox.hosts[${i}].tls.${name}: file "${tls[name]}" not found (looked at ${displayPath(abs)})`,
+      );
     }
     return abs;
   };

@@ -21,7 +21,10 @@ export async function checkBenchmarkModules(b: Benchmark): Promise<void> {
     if (check.type !== 'custom') continue;
     const fn = describe(check.function ?? '');
     if (typeof hooks.checks?.[fn] !== 'function')
-      throw new BenchrigError('benchmark', `${b.dir}/benchmark.toml: key checks[${i}].function: hooks export no function checks.${fn}`);
+      throw new BenchrigError(
+        'benchmark',
+        `${b.dir}/benchmark.toml: key checks[${i}].function: hooks export no function checks.${fn}`,
+      );
   }
   if (b.config.user.kind === 'module') {
     try {

@@ -24,13 +24,20 @@ export function fillTemplate(template: string, sample: Sample, where: string): s
   const image = template.replace(FIELD, (_, name: string) => {
     const v = fieldOf(sample, name);
     if (typeof v !== 'string' && typeof v !== 'number') {
-      throw new BenchrigError('dataset', `${where}: key sandbox.image: sample "${sample.id}" has no field ${name} for the image template "${template}"`);
+      throw new BenchrigError(
+        'dataset',
+        `${where}: key sandbox.image: sample "${sample.id}" has no field ${name} for the image template "${template}"`,
+      );
     }
     return String(v);
   });
   // The fields come from rows: what they fill in must still be a plain image reference.
   const problem = imageRefProblem(image);
-  if (problem) throw new BenchrigError('dataset', `${where}: key sandbox.image: sample "${sample.id}": the image template "${template}" gives ${problem}`);
+  if (problem)
+    throw new BenchrigError(
+      'dataset',
+      `${where}: key sandbox.image: sample "${sample.id}": the image template "${template}" gives ${problem}`,
+    );
   return image;
 }
 

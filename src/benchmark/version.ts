@@ -27,7 +27,8 @@ export async function benchmarkVersion(input: VersionInput): Promise<string> {
   const { config, samples, dir } = input;
   const folders = new Set<string>();
   // A sample's own build context too: changing a task's Dockerfile changes the version.
-  for (const s of samples) for (const ref of [s.files, s.tests, s.sandbox?.build]) if (typeof ref === 'string') folders.add(ref);
+  for (const s of samples)
+    for (const ref of [s.files, s.tests, s.sandbox?.build]) if (typeof ref === 'string') folders.add(ref);
   if (config.sandbox?.build) folders.add(config.sandbox.build);
   if (config.sandbox?.shared?.source) folders.add(config.sandbox.shared.source);
 
@@ -41,7 +42,11 @@ export async function benchmarkVersion(input: VersionInput): Promise<string> {
     sandbox: config.sandbox ?? null,
     n_trials: config.n_trials,
     blocks_are_success: config.blocks_are_success,
-    user: { kind: config.user.kind, continuation: config.user.continuation ?? null, module: config.user.module ?? null },
+    user: {
+      kind: config.user.kind,
+      continuation: config.user.continuation ?? null,
+      module: config.user.module ?? null,
+    },
     samples,
     folders: contents,
     hooks: input.hooks ? sha16(await readFile(input.hooks)) : null,

@@ -22,7 +22,11 @@ export const contains: CheckImpl = {
       const reason = wanted.length === 1 ? `contains ${quote(wanted[0])}` : `contains all ${wanted.length}`;
       return { score, passed: true, reason };
     }
-    const list = missing.slice(0, 3).map((m) => quote(m, 40)).join(', ') + (missing.length > 3 ? ', …' : '');
+    const list =
+      missing
+        .slice(0, 3)
+        .map((m) => quote(m, 40))
+        .join(', ') + (missing.length > 3 ? ', …' : '');
     const tally = wanted.length > 1 ? ` (${found} of ${wanted.length} found)` : '';
     return { score, passed: false, reason: `missing ${list}${tally}`, details: { missing } };
   },

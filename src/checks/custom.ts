@@ -11,7 +11,9 @@ import { describe, SandboxError } from '../errors.ts';
 function functionName(check: CheckConfig): string {
   const f = check.function;
   if (typeof f !== 'string' || !/^[A-Za-z_$][\w$]*$/.test(f))
-    throw new Error(`check "${check.name}": function must name a function of the hooks' \`checks\` export, like function = "no_leak"`);
+    throw new Error(
+      `check "${check.name}": function must name a function of the hooks' \`checks\` export, like function = "no_leak"`,
+    );
   return f;
 }
 
@@ -24,7 +26,8 @@ export const custom: CheckImpl = {
     const name = functionName(input.check);
     const fns = input.customChecks;
     const fn = fns && Object.hasOwn(fns, name) ? fns[name] : undefined;
-    if (typeof fn !== 'function') return ungradable(`hooks export no check function "${name}" (export const checks = { ${name}(input) {…} })`);
+    if (typeof fn !== 'function')
+      return ungradable(`hooks export no check function "${name}" (export const checks = { ${name}(input) {…} })`);
     // A hook is the benchmark's own code, but it has no business with the judge's api key.
     const { judge: _judge, onEvent: _onEvent, customChecks: _fns, ...visible } = input;
     let v: Verdict;
@@ -36,7 +39,10 @@ export const custom: CheckImpl = {
       if (err instanceof SandboxError) throw err;
       return { score: 0, passed: false, reason: `custom check "${name}" threw: ${describe(err)}` };
     }
-    if (!v || typeof v !== 'object') return ungradable(`custom check "${name}" returned ${v === undefined ? 'nothing' : typeof v}, not {score, passed, reason}`);
+    if (!v || typeof v !== 'object')
+      return ungradable(
+        `custom check "${name}" returned ${v === undefined ? 'nothing' : typeof v}, not {score, passed, reason}`,
+      );
     return v;
   },
 };

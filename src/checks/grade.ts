@@ -42,7 +42,11 @@ export function responseFor(check: CheckConfig, replies: string[]): string {
 export function normalizeVerdict(v: Verdict): Verdict {
   const passed = v.passed === true || v.passed === false ? v.passed : null;
   const raw = typeof v.score === 'number' && Number.isFinite(v.score) ? v.score : 0;
-  const out: Verdict = { score: Math.min(1, Math.max(0, raw)), passed, reason: typeof v.reason === 'string' ? v.reason : '' };
+  const out: Verdict = {
+    score: Math.min(1, Math.max(0, raw)),
+    passed,
+    reason: typeof v.reason === 'string' ? v.reason : '',
+  };
   if (v.details !== undefined) out.details = v.details;
   return out;
 }

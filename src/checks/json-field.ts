@@ -53,7 +53,8 @@ export function getPath(root: unknown, path: string): { found: boolean; value?: 
   let cur: unknown = root;
   for (const key of path.split('.')) {
     if (Array.isArray(cur) && /^\d+$/.test(key) && Number(key) < cur.length) cur = cur[Number(key)];
-    else if (cur && typeof cur === 'object' && !Array.isArray(cur) && Object.hasOwn(cur, key)) cur = (cur as Record<string, unknown>)[key];
+    else if (cur && typeof cur === 'object' && !Array.isArray(cur) && Object.hasOwn(cur, key))
+      cur = (cur as Record<string, unknown>)[key];
     else return { found: false };
   }
   return { found: true, value: cur };
@@ -61,7 +62,8 @@ export function getPath(root: unknown, path: string): { found: boolean; value?: 
 
 /** Structural equality of JSON values; strings compare case-insensitively unless `caseSensitive`. */
 export function deepEqual(a: unknown, b: unknown, caseSensitive = true): boolean {
-  if (typeof a === 'string' && typeof b === 'string') return caseSensitive ? a === b : a.toLowerCase() === b.toLowerCase();
+  if (typeof a === 'string' && typeof b === 'string')
+    return caseSensitive ? a === b : a.toLowerCase() === b.toLowerCase();
   if (a === b) return true;
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
@@ -71,7 +73,11 @@ export function deepEqual(a: unknown, b: unknown, caseSensitive = true): boolean
     const ka = Object.keys(a);
     const kb = Object.keys(b);
     if (ka.length !== kb.length) return false;
-    return ka.every((k) => Object.hasOwn(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], caseSensitive));
+    return ka.every(
+      (k) =>
+        Object.hasOwn(b, k) &&
+        deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], caseSensitive),
+    );
   }
   return false;
 }
@@ -102,7 +108,8 @@ export const jsonField: CheckImpl = {
     const got = getPath(obj, field);
     if (!got.found) return { score: 0, passed: false, reason: `${field} is missing, expected ${wanted}` };
     const details = { value: got.value };
-    if (accepted.some((a) => deepEqual(got.value, a, caseSensitive))) return { score: 1, passed: true, reason: `${field} is ${show(got.value)}`, details };
+    if (accepted.some((a) => deepEqual(got.value, a, caseSensitive)))
+      return { score: 1, passed: true, reason: `${field} is ${show(got.value)}`, details };
     return { score: 0, passed: false, reason: `${field} is ${show(got.value)}, expected ${wanted}`, details };
   },
 };

@@ -43,28 +43,42 @@ export function judgeSpec(check: CheckConfig): JudgeSpec {
 
   const raw = check.criteria;
   if (!raw || typeof raw !== 'object' || Array.isArray(raw) || Object.keys(raw).length === 0)
-    throw new Error(`${where}: criteria must name at least one criterion ([checks.criteria.<name>] with a description)`);
+    throw new Error(
+      `${where}: criteria must name at least one criterion ([checks.criteria.<name>] with a description)`,
+    );
   const criteria = Object.entries(raw as Record<string, unknown>).map(([name, c]): Criterion => {
     const at = `${where}: criteria.${name}`;
     if (!c || typeof c !== 'object' || Array.isArray(c)) throw new Error(`${at} must be a table with a description`);
     const t = c as Record<string, unknown>;
     const unknown = Object.keys(t).filter((k) => !CRITERION_KEYS.has(k));
-    if (unknown.length) throw new Error(`${at}: unknown key ${unknown.join(', ')} (allowed: description, weight, critical_min)`);
-    if (typeof t.description !== 'string' || t.description.trim() === '') throw new Error(`${at}.description must be a non-empty string`);
+    if (unknown.length)
+      throw new Error(`${at}: unknown key ${unknown.join(', ')} (allowed: description, weight, critical_min)`);
+    if (typeof t.description !== 'string' || t.description.trim() === '')
+      throw new Error(`${at}.description must be a non-empty string`);
     const weight = t.weight ?? 1;
     if (!isNum(weight) || weight < 0) throw new Error(`${at}.weight must be a number >= 0`);
     if (t.critical_min !== undefined && (!isNum(t.critical_min) || !inRange(t.critical_min)))
       throw new Error(`${at}.critical_min must be a number within score_range [${range.join(', ')}]`);
-    return { name, description: t.description, weight, ...(t.critical_min !== undefined ? { critical_min: t.critical_min } : {}) };
+    return {
+      name,
+      description: t.description,
+      weight,
+      ...(t.critical_min !== undefined ? { critical_min: t.critical_min } : {}),
+    };
   });
-  if (criteria.every((c) => c.weight === 0)) throw new Error(`${where}: every criterion has weight 0, so there is no average to pass; give at least one a weight > 0`);
+  if (criteria.every((c) => c.weight === 0))
+    throw new Error(
+      `${where}: every criterion has weight 0, so there is no average to pass; give at least one a weight > 0`,
+    );
 
   const th = check.thresholds ?? {};
-  if (!th || typeof th !== 'object' || Array.isArray(th)) throw new Error(`${where}: thresholds must be a table like { pass_score = 4 }`);
+  if (!th || typeof th !== 'object' || Array.isArray(th))
+    throw new Error(`${where}: thresholds must be a table like { pass_score = 4 }`);
   const extra = Object.keys(th).filter((k) => k !== 'pass_score');
   if (extra.length) throw new Error(`${where}: thresholds: unknown key ${extra.join(', ')} (allowed: pass_score)`);
   const ps = (th as Record<string, unknown>).pass_score;
-  if (ps !== undefined && (!isNum(ps) || !inRange(ps))) throw new Error(`${where}: thresholds.pass_score must be a number within score_range [${range.join(', ')}]`);
+  if (ps !== undefined && (!isNum(ps) || !inRange(ps)))
+    throw new Error(`${where}: thresholds.pass_score must be a number within score_range [${range.join(', ')}]`);
   const passScore = isNum(ps) ? ps : range[0] + 0.75 * (range[1] - range[0]);
 
   if (check.model !== undefined && typeof check.model !== 'string') throw new Error(`${where}: model must be a string`);
@@ -92,7 +106,8 @@ export function judgePrompt(spec: JudgeSpec, question: string, response: string,
 
 /** A criterion's score as the judge wrote it: `{score: n}`, or a bare number; numeric strings count. */
 function rawScore(entry: unknown): number | undefined | null {
-  const v = entry && typeof entry === 'object' && !Array.isArray(entry) ? (entry as Record<string, unknown>).score : entry;
+  const v =
+    entry && typeof entry === 'object' && !Array.isArray(entry) ? (entry as Record<string, unknown>).score : entry;
   if (v === undefined || v === null) return undefined; // missing
   if (isNum(v)) return v;
   if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
@@ -100,7 +115,9 @@ function rawScore(entry: unknown): number | undefined | null {
 }
 
 const reasoningOf = (entry: unknown) =>
-  entry && typeof entry === 'object' && typeof (entry as Record<string, unknown>).reasoning === 'string' ? ((entry as Record<string, unknown>).reasoning as string) : '';
+  entry && typeof entry === 'object' && typeof (entry as Record<string, unknown>).reasoning === 'string'
+    ? ((entry as Record<string, unknown>).reasoning as string)
+    : '';
 
 /**
  * A judge whose reply has no JSON object at all fails the reply under grading: that reply is in the
@@ -108,7 +125,12 @@ const reasoningOf = (entry: unknown) =>
  * criterion's score, or gives one that is not a number, is ungradable: that criterion has no score
  * to work a verdict out from (verdictFromReply).
  */
-const offFormat = (reason: string, reply: string): Verdict => ({ score: 0, passed: false, reason: `${reason} (graded as a failure)`, details: { judge_reply: reply } });
+const offFormat = (reason: string, reply: string): Verdict => ({
+  score: 0,
+  passed: false,
+  reason: `${reason} (graded as a failure)`,
+  details: { judge_reply: reply },
+});
 
 /** The verdict from the judge's reply text (pure: the model call is elsewhere). */
 export function verdictFromReply(spec: JudgeSpec, reply: string): Verdict {
@@ -124,7 +146,10 @@ export function verdictFromReply(spec: JudgeSpec, reply: string): Verdict {
     else raw[c.name] = s;
   }
   if (missing.length || nonNumeric.length) {
-    const why = [missing.length ? `no score for ${missing.join(', ')}` : '', nonNumeric.length ? `a non-numeric score for ${nonNumeric.join(', ')}` : '']
+    const why = [
+      missing.length ? `no score for ${missing.join(', ')}` : '',
+      nonNumeric.length ? `a non-numeric score for ${nonNumeric.join(', ')}` : '',
+    ]
       .filter(Boolean)
       .join('; ');
     return ungradable(`the judge gave ${why}`, { judge_reply: reply });
@@ -145,11 +170,15 @@ export function verdictFromReply(spec: JudgeSpec, reply: string): Verdict {
     weights += c.weight;
   }
   const weighted = sum / weights; // weights > 0: refused at load otherwise
-  const brokenFloors = spec.criteria.filter((c) => c.critical_min !== undefined && scores[c.name] < c.critical_min).map((c) => c.name);
+  const brokenFloors = spec.criteria
+    .filter((c) => c.critical_min !== undefined && scores[c.name] < c.critical_min)
+    .map((c) => c.name);
   const passed = weighted >= spec.passScore && brokenFloors.length === 0;
 
   const head = `scored ${weighted.toFixed(2)} of ${fmt(hi)}, needs ${fmt(spec.passScore)}${brokenFloors.length ? `; below the floor on ${brokenFloors.join(', ')}` : ''}`;
-  const why = spec.criteria.map((c) => `${c.name} ${fmt(scores[c.name])}${reasoning[c.name] ? `: ${excerpt(reasoning[c.name], 200)}` : ''}`).join('; ');
+  const why = spec.criteria
+    .map((c) => `${c.name} ${fmt(scores[c.name])}${reasoning[c.name] ? `: ${excerpt(reasoning[c.name], 200)}` : ''}`)
+    .join('; ');
   return {
     score: (weighted - lo) / (hi - lo),
     passed,
@@ -172,7 +201,14 @@ async function askJudge(input: CheckInput, judge: LlmConfig, spec: JudgeSpec): P
   const config = { ...judge, ...(spec.model ? { model: spec.model } : {}) };
   // Loaded on first use: the OpenAI SDK costs the main process ~10 MB that most runs never need there.
   const { createLlmClient } = await import('../llm/client.ts');
-  const client = createLlmClient({ config, role: 'judge', budget: null, onEvent: input.onEvent, signal: input.signal, cache: input.cache });
+  const client = createLlmClient({
+    config,
+    role: 'judge',
+    budget: null,
+    onEvent: input.onEvent,
+    signal: input.signal,
+    cache: input.cache,
+  });
   const rubric = input.expectation === undefined || input.expectation === null ? undefined : asText(input.expectation);
   const res = await client.chat({ messages: judgePrompt(spec, input.sample.input, input.response, rubric) });
   return res.message.content ?? '';

@@ -17,7 +17,12 @@ export interface Review {
 export function settledReview(previous: CheckVerdict | undefined): Review | null {
   const r = previous?.details?.review as Partial<Review> | undefined;
   if (!r || typeof r !== 'object' || typeof r.passed !== 'boolean') return null;
-  return { passed: r.passed, reason: typeof r.reason === 'string' ? r.reason : '', at: typeof r.at === 'string' ? r.at : '', ...(typeof r.by === 'string' ? { by: r.by } : {}) };
+  return {
+    passed: r.passed,
+    reason: typeof r.reason === 'string' ? r.reason : '',
+    at: typeof r.at === 'string' ? r.at : '',
+    ...(typeof r.by === 'string' ? { by: r.by } : {}),
+  };
 }
 
 /** The verdict a settled review gives (also what `benchrig review` writes). */

@@ -7,8 +7,10 @@ import { quote } from './text.ts';
 
 function compile(check: CheckConfig): RegExp {
   const { pattern, flags } = check;
-  if (typeof pattern !== 'string' || pattern === '') throw new Error(`check "${check.name}": pattern must be a non-empty string`);
-  if (flags !== undefined && typeof flags !== 'string') throw new Error(`check "${check.name}": flags must be a string like "im"`);
+  if (typeof pattern !== 'string' || pattern === '')
+    throw new Error(`check "${check.name}": pattern must be a non-empty string`);
+  if (flags !== undefined && typeof flags !== 'string')
+    throw new Error(`check "${check.name}": flags must be a string like "im"`);
   try {
     return new RegExp(pattern, flags ?? '');
   } catch (err) {

@@ -50,41 +50,76 @@ interface PerSample {
 }
 
 /** The rewards from the two files' contents (either may be null: absent). */
-export function parseRewards(json: string | null, txt: string | null): Pick<RewardArtifact, 'rewards' | 'source' | 'problem'> {
+export function parseRewards(
+  json: string | null,
+  txt: string | null,
+): Pick<RewardArtifact, 'rewards' | 'source' | 'problem'> {
   if (json !== null && json.trim() !== '') {
     let v: unknown;
     try {
       v = JSON.parse(json);
     } catch (err) {
-      return { rewards: null, source: 'reward.json', problem: `reward.json is not JSON (${(err as Error).message}): ${JSON.stringify(excerpt(json, 60))}` };
+      return {
+        rewards: null,
+        source: 'reward.json',
+        problem: `reward.json is not JSON (${(err as Error).message}): ${JSON.stringify(excerpt(json, 60))}`,
+      };
     }
-    if (!v || typeof v !== 'object' || Array.isArray(v)) return { rewards: null, source: 'reward.json', problem: 'reward.json is not an object of named numbers' };
+    if (!v || typeof v !== 'object' || Array.isArray(v))
+      return { rewards: null, source: 'reward.json', problem: 'reward.json is not an object of named numbers' };
     const entries = Object.entries(v as Record<string, unknown>);
     const bad = entries.filter(([, x]) => typeof x !== 'number' || !Number.isFinite(x)).map(([k]) => k);
-    if (entries.length === 0 || bad.length) return { rewards: null, source: 'reward.json', problem: entries.length ? `reward.json has non-numeric values: ${bad.join(', ')}` : 'reward.json is empty' };
+    if (entries.length === 0 || bad.length)
+      return {
+        rewards: null,
+        source: 'reward.json',
+        problem: entries.length ? `reward.json has non-numeric values: ${bad.join(', ')}` : 'reward.json is empty',
+      };
     return { rewards: Object.fromEntries(entries) as Record<string, number>, source: 'reward.json' };
   }
   if (txt !== null) {
     const t = txt.trim();
     const n = Number(t);
-    if (t === '' || !Number.isFinite(n)) return { rewards: null, source: 'reward.txt', problem: t === '' ? 'reward.txt is empty' : `reward.txt is not a number: ${JSON.stringify(excerpt(t, 40))}` };
+    if (t === '' || !Number.isFinite(n))
+      return {
+        rewards: null,
+        source: 'reward.txt',
+        problem: t === '' ? 'reward.txt is empty' : `reward.txt is not a number: ${JSON.stringify(excerpt(t, 40))}`,
+      };
     return { rewards: { reward: n }, source: 'reward.txt' };
   }
-  return { rewards: null, source: null, problem: `the verifier wrote no reward (neither ${VERIFIER_DIR}/reward.json nor ${VERIFIER_DIR}/reward.txt)` };
+  return {
+    rewards: null,
+    source: null,
+    problem: `the verifier wrote no reward (neither ${VERIFIER_DIR}/reward.json nor ${VERIFIER_DIR}/reward.txt)`,
+  };
 }
 
 export function verdictFromReward(a: RewardArtifact, threshold: number, fromArtifact = false): Verdict {
-  const details = { rewards: a.rewards, source: a.source, exit_code: a.exit_code, ...(fromArtifact ? { from_artifact: true } : {}) };
+  const details = {
+    rewards: a.rewards,
+    source: a.source,
+    exit_code: a.exit_code,
+    ...(fromArtifact ? { from_artifact: true } : {}),
+  };
   if (a.timed_out) return { score: 0, passed: false, reason: 'the verifier timed out', details };
   if (!a.rewards) return { score: 0, passed: false, reason: a.problem ?? 'no reward', details };
   const values = Object.values(a.rewards);
   const raw = a.rewards.reward ?? values.reduce((s, x) => s + x, 0) / values.length;
   const score = Math.min(1, Math.max(0, raw));
-  const named = Object.entries(a.rewards).map(([k, v]) => `${k}=${v}`).join(', ');
-  return { score, passed: score >= threshold, reason: `${named} (${a.source}); ${score >= threshold ? 'reaches' : 'below'} ${threshold}`, details };
+  const named = Object.entries(a.rewards)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
+  return {
+    score,
+    passed: score >= threshold,
+    reason: `${named} (${a.source}); ${score >= threshold ? 'reaches' : 'below'} ${threshold}`,
+    details,
+  };
 }
 
-const isArtifact = (v: unknown): v is RewardArtifact => !!v && typeof v === 'object' && 'rewards' in v && typeof (v as RewardArtifact).exit_code === 'number';
+const isArtifact = (v: unknown): v is RewardArtifact =>
+  !!v && typeof v === 'object' && 'rewards' in v && typeof (v as RewardArtifact).exit_code === 'number';
 
 export const reward: CheckImpl = {
   needsInput: false,
@@ -92,7 +127,8 @@ export const reward: CheckImpl = {
   validate(check) {
     optionalNumber(check, 'threshold');
     optionalTimeout(check);
-    if (check.command !== undefined && (typeof check.command !== 'string' || check.command.trim() === '')) throw new Error(`check "${check.name}": command must be a non-empty string`);
+    if (check.command !== undefined && (typeof check.command !== 'string' || check.command.trim() === ''))
+      throw new Error(`check "${check.name}": command must be a non-empty string`);
   },
   async run(input): Promise<Verdict> {
     const threshold = optionalNumber(input.check, 'threshold') ?? 1;
@@ -100,7 +136,9 @@ export const reward: CheckImpl = {
     const { sandbox } = input;
     if (!sandbox) {
       const saved = input.artifacts[key];
-      return isArtifact(saved) ? verdictFromReward(saved, threshold, true) : ungradable('no sandbox and no saved reward: the verifier never ran');
+      return isArtifact(saved)
+        ? verdictFromReward(saved, threshold, true)
+        : ungradable('no sandbox and no saved reward: the verifier never ran');
     }
     const own = (input.expectation && typeof input.expectation === 'object' ? input.expectation : {}) as PerSample;
     const timeoutS = own.timeout_s ?? optionalTimeout(input.check) ?? DEFAULT_TIMEOUT_S;
@@ -108,7 +146,13 @@ export const reward: CheckImpl = {
     if (fresh.exitCode !== 0) {
       const why = (fresh.stderr || fresh.stdout).trim().slice(-300);
       const problem = `${VERIFIER_DIR} could not be made a fresh folder for the verifier${why ? ` (${why})` : ''}: the agent left it so, and no reward in it is read`;
-      const artifact: RewardArtifact = { rewards: null, source: null, problem, exit_code: fresh.exitCode, timed_out: false };
+      const artifact: RewardArtifact = {
+        rewards: null,
+        source: null,
+        problem,
+        exit_code: fresh.exitCode,
+        timed_out: false,
+      };
       input.artifacts[key] = artifact;
       return verdictFromReward(artifact, threshold);
     }
@@ -118,7 +162,11 @@ export const reward: CheckImpl = {
       const r = await sandbox.exec(`cat ${VERIFIER_DIR}/${file}`, { cwd: '/' });
       return r.exitCode === 0 ? r.stdout : null;
     };
-    const artifact: RewardArtifact = { ...parseRewards(await read('reward.json'), await read('reward.txt')), exit_code: run.exitCode, timed_out: run.timedOut };
+    const artifact: RewardArtifact = {
+      ...parseRewards(await read('reward.json'), await read('reward.txt')),
+      exit_code: run.exitCode,
+      timed_out: run.timedOut,
+    };
     input.artifacts[key] = artifact;
     return verdictFromReward(artifact, threshold);
   },

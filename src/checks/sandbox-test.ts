@@ -34,7 +34,8 @@ export function parseTestCounts(output: string): { passed: number; failed: numbe
 
 function commandOf(input: Pick<CheckInput, 'check'>): string {
   const { command, name } = input.check;
-  if (typeof command !== 'string' || command.trim() === '') throw new Error(`check "${name}": command must be a non-empty string`);
+  if (typeof command !== 'string' || command.trim() === '')
+    throw new Error(`check "${name}": command must be a non-empty string`);
   return command;
 }
 
@@ -78,7 +79,10 @@ export const sandboxTest: CheckImpl = {
       return ungradable('no sandbox and no saved output: the command never ran');
     }
     const timeout = optionalTimeout(input.check);
-    const res = await input.sandbox.exec(commandOf(input), timeout !== undefined ? { timeoutMs: timeout * 1000 } : undefined);
+    const res = await input.sandbox.exec(
+      commandOf(input),
+      timeout !== undefined ? { timeoutMs: timeout * 1000 } : undefined,
+    );
     const artifact: SandboxTestArtifact = {
       exit_code: res.exitCode,
       stdout: res.stdout,

@@ -41,13 +41,25 @@ async function embed(input: CheckInput, texts: string[]): Promise<number[][]> {
   const key = cacheKey({ model, messages: texts }, 'embeddings');
   const hit = await cache.get<Embedded>(key);
   if (hit) {
-    input.onEvent?.({ type: 'llm_call', model, latency_ms: hit.latency_ms, tokens: { input: hit.response.tokens, output: 0 }, role: 'judge' });
+    input.onEvent?.({
+      type: 'llm_call',
+      model,
+      latency_ms: hit.latency_ms,
+      tokens: { input: hit.response.tokens, output: 0 },
+      role: 'judge',
+    });
     return hit.response.vectors;
   }
   if (mode === 'replay') throw new Error(replayMissMessage(key, model));
   const started = performance.now();
   const live = await embedLive(input, model, texts);
-  await cache.put<Embedded>({ key, model, latency_ms: Math.round(performance.now() - started), response: live, request: { model, messages: texts } });
+  await cache.put<Embedded>({
+    key,
+    model,
+    latency_ms: Math.round(performance.now() - started),
+    response: live,
+    request: { model, messages: texts },
+  });
   return live.vectors;
 }
 
@@ -56,20 +68,41 @@ async function embedLive(input: CheckInput, model: string, texts: string[]): Pro
   if (!cfg) throw new Error('no [judge.llm] configured for embeddings');
   // Loaded on first use (the OpenAI SDK: ~10 MB that most runs never need in the main process).
   const [{ default: OpenAI }, { withRetry }] = await Promise.all([import('openai'), import('../llm/retry.ts')]);
-  const sdk = new OpenAI({ baseURL: cfg.base_url, apiKey: cfg.api_key || 'sk-none', maxRetries: 0, timeout: cfg.timeout_s * 1000 });
+  const sdk = new OpenAI({
+    baseURL: cfg.base_url,
+    apiKey: cfg.api_key || 'sk-none',
+    maxRetries: 0,
+    timeout: cfg.timeout_s * 1000,
+  });
   const started = performance.now();
   try {
-    const res = await withRetry(() => sdk.embeddings.create({ model, input: texts, encoding_format: 'float' }, { signal: input.signal }), {
-      maxRetries: cfg.max_retries,
-      signal: input.signal,
-    });
+    const res = await withRetry(
+      () => sdk.embeddings.create({ model, input: texts, encoding_format: 'float' }, { signal: input.signal }),
+      {
+        maxRetries: cfg.max_retries,
+        signal: input.signal,
+      },
+    );
     const tokens = res.usage?.prompt_tokens ?? 0;
-    input.onEvent?.({ type: 'llm_call', model, latency_ms: Math.round(performance.now() - started), tokens: { input: tokens, output: 0 }, role: 'judge' });
+    input.onEvent?.({
+      type: 'llm_call',
+      model,
+      latency_ms: Math.round(performance.now() - started),
+      tokens: { input: tokens, output: 0 },
+      role: 'judge',
+    });
     return { vectors: [...res.data].sort((a, b) => a.index - b.index).map((d) => d.embedding), tokens };
   } catch (err) {
     const msg = String((err as Error)?.message ?? err);
     const clean = cfg.api_key && cfg.api_key.length >= 4 ? msg.split(cfg.api_key).join('***') : msg;
-    input.onEvent?.({ type: 'llm_call', model, latency_ms: Math.round(performance.now() - started), tokens: { input: 0, output: 0 }, role: 'judge', error: clean });
+    input.onEvent?.({
+      type: 'llm_call',
+      model,
+      latency_ms: Math.round(performance.now() - started),
+      tokens: { input: 0, output: 0 },
+      role: 'judge',
+      error: clean,
+    });
     throw new Error(`embeddings model ${model} failed: ${clean}`);
   }
 }
@@ -79,7 +112,8 @@ export const similarity: CheckImpl = {
   validate(check) {
     backendOf(check);
     thresholdOf(check);
-    if (check.model !== undefined && typeof check.model !== 'string') throw new Error(`check "${check.name}": model must be a string`);
+    if (check.model !== undefined && typeof check.model !== 'string')
+      throw new Error(`check "${check.name}": model must be a string`);
   },
   async run(input): Promise<Verdict> {
     const { check, expectation, response } = input;
@@ -91,7 +125,8 @@ export const similarity: CheckImpl = {
     let sims: number[];
     if (backend === 'tfidf') sims = tfidfSimilarities(response, wanted);
     else {
-      if (response.trim() === '') sims = wanted.map(() => 0); // nothing to embed: nothing similar
+      if (response.trim() === '')
+        sims = wanted.map(() => 0); // nothing to embed: nothing similar
       else {
         try {
           const [r, ...ws] = await embed(input, [response, ...wanted]);
@@ -104,7 +139,12 @@ export const similarity: CheckImpl = {
     let best = 0;
     for (let i = 1; i < sims.length; i++) if (sims[i] > sims[best]) best = i;
     const score = Math.max(0, sims[best]);
-    const details = { similarity: score, threshold, backend, ...(wanted.length > 1 ? { best_match: best, similarities: sims } : {}) };
+    const details = {
+      similarity: score,
+      threshold,
+      backend,
+      ...(wanted.length > 1 ? { best_match: best, similarities: sims } : {}),
+    };
     const to = wanted.length > 1 ? ` to ${quote(wanted[best], 40)}` : '';
     const reason = `similarity ${score.toFixed(2)}${to} ${score >= threshold ? '>=' : '<'} ${threshold}`;
     return { score, passed: score >= threshold, reason, details };

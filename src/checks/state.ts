@@ -33,24 +33,36 @@ export function compareState(expected: Record<string, unknown>, state: unknown):
   for (const key of keys) {
     const got = lookup(state, key);
     if (!got.found) mismatches.push({ key, expected: expected[key], missing: true });
-    else if (!isDeepStrictEqual(got.value, expected[key])) mismatches.push({ key, expected: expected[key], actual: got.value });
+    else if (!isDeepStrictEqual(got.value, expected[key]))
+      mismatches.push({ key, expected: expected[key], actual: got.value });
   }
   const matched = keys.length - mismatches.length;
   const score = matched / keys.length;
   const details = { matched, total: keys.length, ...(mismatches.length ? { mismatches } : {}) };
-  if (mismatches.length === 0) return { score, passed: true, reason: `all ${keys.length} key${keys.length > 1 ? 's' : ''} match`, details };
+  if (mismatches.length === 0)
+    return { score, passed: true, reason: `all ${keys.length} key${keys.length > 1 ? 's' : ''} match`, details };
   const show = (v: unknown) => excerpt(JSON.stringify(v) ?? 'undefined', 40);
   const listed = mismatches
     .slice(0, 3)
-    .map((m) => (m.missing ? `${m.key}: missing (expected ${show(m.expected)})` : `${m.key}: expected ${show(m.expected)}, got ${show(m.actual)}`))
+    .map((m) =>
+      m.missing
+        ? `${m.key}: missing (expected ${show(m.expected)})`
+        : `${m.key}: expected ${show(m.expected)}, got ${show(m.actual)}`,
+    )
     .join('; ');
-  return { score, passed: false, reason: `${matched} of ${keys.length} keys match; ${listed}${mismatches.length > 3 ? '; …' : ''}`, details };
+  return {
+    score,
+    passed: false,
+    reason: `${matched} of ${keys.length} keys match; ${listed}${mismatches.length > 3 ? '; …' : ''}`,
+    details,
+  };
 }
 
 function commandOf(check: Record<string, unknown>): string | undefined {
   const c = check.state_command;
   if (c === undefined) return undefined;
-  if (typeof c !== 'string' || c.trim() === '') throw new Error(`check "${String(check.name)}": state_command must be a non-empty string`);
+  if (typeof c !== 'string' || c.trim() === '')
+    throw new Error(`check "${String(check.name)}": state_command must be a non-empty string`);
   return c;
 }
 
@@ -63,7 +75,12 @@ const isArtifact = (v: unknown): v is SandboxTestArtifact =>
  * to leave the trial ungraded.
  */
 function stateFromOutput(a: SandboxTestArtifact): { state: unknown } | Verdict {
-  const failed = (reason: string): Verdict => ({ score: 0, passed: false, reason, details: { exit_code: a.exit_code, timed_out: a.timed_out } });
+  const failed = (reason: string): Verdict => ({
+    score: 0,
+    passed: false,
+    reason,
+    details: { exit_code: a.exit_code, timed_out: a.timed_out },
+  });
   if (a.timed_out) return failed('state_command timed out');
   if (a.exit_code !== 0) {
     const tail = lastLine(a.stderr ?? '', a.stdout);
@@ -72,7 +89,9 @@ function stateFromOutput(a: SandboxTestArtifact): { state: unknown } | Verdict {
   try {
     return { state: JSON.parse(a.stdout) };
   } catch (err) {
-    return failed(`state_command did not print JSON (${(err as Error).message}): ${JSON.stringify(excerpt(a.stdout, 60))}`);
+    return failed(
+      `state_command did not print JSON (${(err as Error).message}): ${JSON.stringify(excerpt(a.stdout, 60))}`,
+    );
   }
 }
 

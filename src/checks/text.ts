@@ -19,7 +19,10 @@ export function quote(text: string, max = MAX_QUOTE): string {
 /** The last non-empty line of some output, for `exit 1: <last line>` reasons. */
 export function lastLine(...outputs: string[]): string {
   for (const out of outputs) {
-    const lines = out.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+    const lines = out
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter(Boolean);
     if (lines.length > 0) return lines[lines.length - 1];
   }
   return '';
@@ -52,11 +55,17 @@ export function optionalBoolean(check: Record<string, unknown>, key: string): bo
 }
 
 /** Read an optional non-negative number key of a check, refusing anything else at load. */
-export function optionalNumber(check: Record<string, unknown>, key: string, opts: { positive?: boolean } = {}): number | undefined {
+export function optionalNumber(
+  check: Record<string, unknown>,
+  key: string,
+  opts: { positive?: boolean } = {},
+): number | undefined {
   const v = check[key];
   if (v === undefined) return undefined;
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (opts.positive && v === 0))
-    throw new Error(`check "${String(check.name)}": ${key} must be a ${opts.positive ? 'positive' : 'non-negative'} number`);
+    throw new Error(
+      `check "${String(check.name)}": ${key} must be a ${opts.positive ? 'positive' : 'non-negative'} number`,
+    );
   return v;
 }
 

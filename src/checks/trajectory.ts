@@ -49,12 +49,18 @@ export function expectedCalls(expectation: unknown): ExpectedCall[] {
     if (!o || typeof o !== 'object' || typeof o.tool !== 'string' || !o.tool)
       throw new Error(`expected call ${i} must be {tool, args} or a tool name`);
     const args = o.args ?? {};
-    if (!args || typeof args !== 'object' || Array.isArray(args)) throw new Error(`expected call ${i}: args must be an object`);
+    if (!args || typeof args !== 'object' || Array.isArray(args))
+      throw new Error(`expected call ${i}: args must be an object`);
     return { tool: o.tool, args: args as Record<string, unknown> };
   });
 }
 
-const result = (score: number, reason: string, details: Record<string, unknown>): Verdict => ({ score, passed: score >= 1, reason, details });
+const result = (score: number, reason: string, details: Record<string, unknown>): Verdict => ({
+  score,
+  passed: score >= 1,
+  reason,
+  details,
+});
 const fmt = (n: number) => n.toFixed(2);
 
 function run(fn: (input: CheckInput) => Verdict) {
@@ -116,10 +122,16 @@ export const argumentCorrectness: CheckImpl = {
       considered++;
       total += keys.length;
       matched += bestHits;
-      for (const k of keys) if (!(Object.hasOwn(executed[best].args, k) && deepEqual(executed[best].args[k], e.args[k]))) wrong.push(`${e.tool}.${k}`);
+      for (const k of keys)
+        if (!(Object.hasOwn(executed[best].args, k) && deepEqual(executed[best].args[k], e.args[k])))
+          wrong.push(`${e.tool}.${k}`);
     }
     // Not calling the tools at all is the worst argument score, not a way out of grading.
-    if (considered === 0) return result(0, 'none of the expected tools was called', { matched: 0, expected: expected.reduce((n, e) => n + Object.keys(e.args).length, 0) });
+    if (considered === 0)
+      return result(0, 'none of the expected tools was called', {
+        matched: 0,
+        expected: expected.reduce((n, e) => n + Object.keys(e.args).length, 0),
+      });
     if (total === 0) return result(1, 'no expected arguments to compare', { matched: 0, expected: 0 });
     const reason = `${matched} of ${total} expected arguments right${wrong.length ? `; wrong or missing ${wrong.slice(0, 5).join(', ')}${wrong.length > 5 ? ', …' : ''}` : ''}`;
     return result(matched / total, reason, { matched, expected: total, wrong });
@@ -138,7 +150,10 @@ export const stepEfficiency: CheckImpl = {
     if (!Number.isFinite(optimal) || optimal < 0) throw new Error('the optimal number of steps must be a number >= 0');
     const actual = toolCalls(events).length;
     const details = { optimal, actual };
-    if (actual === 0) return optimal === 0 ? result(1, 'no tool calls, none needed', details) : result(0, `no tool calls, ${optimal} needed`, details);
+    if (actual === 0)
+      return optimal === 0
+        ? result(1, 'no tool calls, none needed', details)
+        : result(0, `no tool calls, ${optimal} needed`, details);
     const score = Math.min(1, optimal / actual);
     return result(score, `${actual} tool calls for ${optimal} needed (${fmt(score)})`, details);
   }),
@@ -164,7 +179,10 @@ export const denialRecovery: CheckImpl = {
       else if (later.length === 0) stopped.push(c.tool);
       else recovered++;
     }
-    const notes = [repeated.length ? `repeated ${repeated.join(', ')}` : '', stopped.length ? `stopped after ${stopped.join(', ')}` : ''].filter(Boolean);
+    const notes = [
+      repeated.length ? `repeated ${repeated.join(', ')}` : '',
+      stopped.length ? `stopped after ${stopped.join(', ')}` : '',
+    ].filter(Boolean);
     const reason = `recovered from ${recovered} of ${denials.length} denials${notes.length ? `; ${notes.join('; ')}` : ''}`;
     return result(recovered / denials.length, reason, { denials: denials.length, recovered, repeated, stopped });
   }),

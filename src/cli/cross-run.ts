@@ -21,6 +21,7 @@ const print = (s: string) => process.stdout.write(s.endsWith('\n') ? s : s + '\n
 const say = (s: string) => process.stderr.write(s + '\n');
 const color = () => !!process.stdout.isTTY && !process.env.NO_COLOR;
 
+// eslint-disable-next-line max-lines-per-function -- commander declarations, one option per line: compare, history and view stay readable as one list
 export function registerCrossRun(program: Command): void {
   program
     .command('evaluate')
@@ -29,7 +30,9 @@ export function registerCrossRun(program: Command): void {
     .option('--config <file>', 'an extra TOML layer, when the run used one')
     .action(async (runDir: string, o: { config?: string }) => {
       const out = await evaluateRun(runDir, { cwd: process.cwd(), env: process.env, configFile: o.config, say });
-      say(`re-graded ${out.report.metrics.n_trials} trial(s): ${out.changed.length} result file(s) changed${out.changed.length ? ` (${out.changed.slice(0, 10).join(', ')}${out.changed.length > 10 ? ', …' : ''})` : ''}`);
+      say(
+        `re-graded ${out.report.metrics.n_trials} trial(s): ${out.changed.length} result file(s) changed${out.changed.length ? ` (${out.changed.slice(0, 10).join(', ')}${out.changed.length > 10 ? ', …' : ''})` : ''}`,
+      );
       print(formatSummary(out.report, { color: color() }));
       print(`report: ${resolve(runDir)}/evaluation_report.json`);
       process.exitCode = out.exitCode;
@@ -37,19 +40,28 @@ export function registerCrossRun(program: Command): void {
 
   program
     .command('compare')
-    .description('new failures, regressions, fixed, persistent and unanswered tasks between runs (tasks matched by input hash); --format html: a tasks × runs page; exits 0')
+    .description(
+      'new failures, regressions, fixed, persistent and unanswered tasks between runs (tasks matched by input hash); --format html: a tasks × runs page; exits 0',
+    )
     .argument('<baseline-run-dir>')
-    .argument('<run-dirs...>', 'one run to compare with the baseline, or several (each against the baseline; html: one matrix)')
+    .argument(
+      '<run-dirs...>',
+      'one run to compare with the baseline, or several (each against the baseline; html: one matrix)',
+    )
     .option('--json', 'print the comparison as JSON (same as --format json)')
     .addOption(new Option('--format <format>', 'output format').choices(['console', 'json', 'html']).default('console'))
     .option('--out <file>', 'write to this file (atomically) instead of printing')
     .action(async (baseDir: string, runDirs: string[], o: { json?: boolean; format: string; out?: string }) => {
       const format = o.json ? 'json' : o.format;
       if (format === 'html') {
-        if (!o.out) throw new BenchrigError('usage', 'compare --format html needs --out FILE (the page of the comparison)');
+        if (!o.out)
+          throw new BenchrigError('usage', 'compare --format html needs --out FILE (the page of the comparison)');
         await loadBaselineReport(resolve(baseDir)); // refused as baseline exactly as without --format html
         const runs = await Promise.all([baseDir, ...runDirs].map((d) => loadRun(d)));
-        await writeCompareHtml(resolve(o.out), runs.map((r) => ({ report: r.report, results: r.results })));
+        await writeCompareHtml(
+          resolve(o.out),
+          runs.map((r) => ({ report: r.report, results: r.results })),
+        );
         say(`wrote ${o.out}`);
         return;
       }
@@ -70,7 +82,9 @@ export function registerCrossRun(program: Command): void {
 
   program
     .command('history')
-    .description('the trend across all runs of one agent on one benchmark, oldest first (--format html: a chart with 95% bands)')
+    .description(
+      'the trend across all runs of one agent on one benchmark, oldest first (--format html: a chart with 95% bands)',
+    )
     .argument('<dir>', 'evals/<agent-id>/<benchmark>')
     .option('--json', 'print the rows as JSON (same as --format json)')
     .addOption(new Option('--format <format>', 'output format').choices(['console', 'json', 'html']).default('console'))
@@ -78,7 +92,12 @@ export function registerCrossRun(program: Command): void {
     .action(async (dir: string, o: { json?: boolean; format: string; out?: string }) => {
       const format = o.json ? 'json' : o.format;
       const rows = await history(resolve(dir));
-      const text = format === 'json' ? JSON.stringify(rows, null, 2) : format === 'html' ? renderHistoryHtml(dir, rows) : formatHistory(dir, rows, { color: !o.out && color() });
+      const text =
+        format === 'json'
+          ? JSON.stringify(rows, null, 2)
+          : format === 'html'
+            ? renderHistoryHtml(dir, rows)
+            : formatHistory(dir, rows, { color: !o.out && color() });
       if (o.out) {
         await writeTextAtomic(resolve(o.out), text);
         say(`wrote ${o.out}`);
@@ -87,7 +106,7 @@ export function registerCrossRun(program: Command): void {
 
   program
     .command('review')
-    .description('settle an AWAITING_REVIEW trial; the run\'s metrics and gate are recomputed (exit code = gate)')
+    .description("settle an AWAITING_REVIEW trial; the run's metrics and gate are recomputed (exit code = gate)")
     .argument('<run-dir>')
     .argument('<task-id>')
     .option('--pass', 'the answer is right')
@@ -96,7 +115,9 @@ export function registerCrossRun(program: Command): void {
     .action(async (runDir: string, taskId: string, o: { pass?: boolean; fail?: boolean; reason: string }) => {
       if (!!o.pass === !!o.fail) throw new BenchrigError('usage', 'review: give exactly one of --pass or --fail');
       const out = await reviewTrial(runDir, taskId, { passed: !!o.pass, reason: o.reason }, { cwd: process.cwd() });
-      say(`${out.result.task_id}: ${out.settled.join(', ')} settled as ${o.pass ? 'passed' : 'failed'}; the trial is now ${out.result.status}`);
+      say(
+        `${out.result.task_id}: ${out.settled.join(', ')} settled as ${o.pass ? 'passed' : 'failed'}; the trial is now ${out.result.status}`,
+      );
       print(formatSummary(out.report, { color: color() }));
       process.exitCode = out.exitCode;
     });
@@ -106,12 +127,31 @@ export function registerCrossRun(program: Command): void {
 export async function validateWithRuns(ref: string, opts: { configFile?: string } = {}): Promise<void> {
   const interrupt = installInterruptHandlers(say);
   try {
-    const out = await validateRun(ref, { cwd: process.cwd(), env: process.env, configFile: opts.configFile, signal: interrupt.signal, say });
-    const list = (bs: Breach[]) => bs.map((b) => `  ${b.sample_id}  ${b.status}  ${b.reason.replace(/\s+/g, ' ').slice(0, 160)}`);
+    const out = await validateRun(ref, {
+      cwd: process.cwd(),
+      env: process.env,
+      configFile: opts.configFile,
+      signal: interrupt.signal,
+      say,
+    });
+    const list = (bs: Breach[]) =>
+      bs.map((b) => `  ${b.sample_id}  ${b.status}  ${b.reason.replace(/\s+/g, ' ').slice(0, 160)}`);
     if (out.oracle.length === 0) print(`oracle: passed all ${out.n_samples} sample(s)`);
-    else print([`oracle: did not pass ${out.oracle.length} of ${out.n_samples} sample(s) (it must pass every one):`, ...list(out.oracle)].join('\n'));
+    else
+      print(
+        [
+          `oracle: did not pass ${out.oracle.length} of ${out.n_samples} sample(s) (it must pass every one):`,
+          ...list(out.oracle),
+        ].join('\n'),
+      );
     if (out.nop.length === 0) print(`nop: passed none of ${out.n_samples} sample(s)`);
-    else print([`nop: passed ${out.nop.length} of ${out.n_samples} sample(s) (it must pass none: these samples accept an empty answer):`, ...list(out.nop)].join('\n'));
+    else
+      print(
+        [
+          `nop: passed ${out.nop.length} of ${out.n_samples} sample(s) (it must pass none: these samples accept an empty answer):`,
+          ...list(out.nop),
+        ].join('\n'),
+      );
     print(out.ok ? 'validate --run: ok' : 'validate --run: FAILED');
     process.exitCode = out.ok ? EXIT.ok : EXIT.gate;
   } finally {

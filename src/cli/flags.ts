@@ -24,14 +24,16 @@ export interface RunFlags {
 export function int(flag: string, value: string | undefined, min = 0): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new BenchrigError('usage', `--${flag} takes a whole number ≥ ${min}, got "${value}"`);
+  if (!Number.isInteger(n) || n < min)
+    throw new BenchrigError('usage', `--${flag} takes a whole number ≥ ${min}, got "${value}"`);
   return n;
 }
 
 function num(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new BenchrigError('usage', `--${flag} takes a positive number, got "${value}"`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new BenchrigError('usage', `--${flag} takes a positive number, got "${value}"`);
   return n;
 }
 
@@ -57,7 +59,11 @@ const clean = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(
 
 export function flagsToConfig(f: RunFlags): Record<string, unknown> {
   const layer: Record<string, unknown> = {};
-  const agent = clean({ name: f.agent, id: f.agentId, options: f.agentOpt?.length ? parseAgentOpts(f.agentOpt) : undefined });
+  const agent = clean({
+    name: f.agent,
+    id: f.agentId,
+    options: f.agentOpt?.length ? parseAgentOpts(f.agentOpt) : undefined,
+  });
   if (Object.keys(agent).length) layer.agent = agent;
   const trials = int('trials', f.trials, 1);
   if (trials !== undefined) layer.n_trials = trials;

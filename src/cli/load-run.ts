@@ -52,13 +52,20 @@ export interface LoadedRun {
  */
 export async function loadRun(dirArg: string): Promise<LoadedRun> {
   const dir = resolve(dirArg);
-  if (!existsSync(dir) || !(await stat(dir)).isDirectory()) throw new BenchrigError('usage', `${dirArg}: no such run folder`);
+  if (!existsSync(dir) || !(await stat(dir)).isDirectory())
+    throw new BenchrigError('usage', `${dirArg}: no such run folder`);
   if (!existsSync(join(dir, 'evaluation_report.json'))) {
-    throw new BenchrigError('usage', `${dirArg}: no evaluation_report.json (an unfinished run? \`benchrig evaluate ${dirArg}\` grades its results)`);
+    throw new BenchrigError(
+      'usage',
+      `${dirArg}: no evaluation_report.json (an unfinished run? \`benchrig evaluate ${dirArg}\` grades its results)`,
+    );
   }
   assertFile(runFileSchema, await readJsonFile(join(dir, 'run.json'), 'run.json'), 'run.json');
-  const report = assertFile(reportFileSchema, await readJsonFile(join(dir, 'evaluation_report.json'), 'evaluation_report.json'), 'evaluation_report.json') as unknown as EvaluationReport;
+  const report = assertFile(
+    reportFileSchema,
+    await readJsonFile(join(dir, 'evaluation_report.json'), 'evaluation_report.json'),
+    'evaluation_report.json',
+  ) as unknown as EvaluationReport;
   const slowest = await slowestTrials(checkedResults(dir)); // reads and checks every result file
   return { dir, report, results: () => checkedResults(dir), slowest };
 }
-

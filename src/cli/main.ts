@@ -45,7 +45,10 @@ export async function main(argv: string[]): Promise<void> {
  */
 function exitSoonAnyway(code: number, graceMs = 2_000): void {
   setTimeout(() => {
-    if (process.env.BENCHRIG_DEBUG) process.stderr.write(`benchrig: exiting with handles still open: ${process.getActiveResourcesInfo().join(', ')}\n`);
+    if (process.env.BENCHRIG_DEBUG)
+      process.stderr.write(
+        `benchrig: exiting with handles still open: ${process.getActiveResourcesInfo().join(', ')}\n`,
+      );
     process.exit(code);
   }, graceMs).unref();
 }
@@ -53,7 +56,8 @@ function exitSoonAnyway(code: number, graceMs = 2_000): void {
 /** Every error is one line on stderr; its exit code is exit-codes.ts's (2 for a user's, 3 for Docker's). */
 export function exitCodeFor(err: unknown): number {
   if (err instanceof CommanderError) {
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help')
+      return 0;
     return EXIT.usage; // commander already printed its message
   }
   if (err instanceof BenchrigError) {

@@ -57,14 +57,17 @@ export function registerReportCommands(program: Command): void {
 
   program
     .command('view')
-    .description('serve a run\'s report.html, or a folder of runs (evals/) as a run list to open and compare, on 127.0.0.1')
+    .description(
+      "serve a run's report.html, or a folder of runs (evals/) as a run list to open and compare, on 127.0.0.1",
+    )
     .argument('<dir>', 'a run folder, or a folder of runs such as evals/')
     .option('--port <n>', 'port (default: any free port)')
     .action(async (dirArg: string, o: { port?: string }) => {
       const port = int('port', o.port, 0) ?? 0;
       if (port > 65535) throw new BenchrigError('usage', `--port takes a port number up to 65535, got "${o.port}"`);
       const dir = resolve(dirArg);
-      if (!existsSync(dir) || !(await stat(dir)).isDirectory()) throw new BenchrigError('usage', `${dirArg}: no such folder`);
+      if (!existsSync(dir) || !(await stat(dir)).isDirectory())
+        throw new BenchrigError('usage', `${dirArg}: no such folder`);
       const { serveView } = await import('./view.ts');
       await serveView(dir, { port, print, say: (s) => process.stderr.write(`${s}\n`) });
     });
@@ -76,6 +79,8 @@ export function registerReportCommands(program: Command): void {
     .option('--dir <dir>', 'project folder that holds benchmarks/', '.')
     .action(async (name: string, o: { dir: string }) => {
       const made = await initBenchmark(name, { dir: resolve(o.dir) });
-      print(`created ${made.dir}\n${made.files.map((f) => `  ${f}`).join('\n')}\nnext: benchrig validate ${made.dir} && benchrig run ${made.dir} --agent oracle`);
+      print(
+        `created ${made.dir}\n${made.files.map((f) => `  ${f}`).join('\n')}\nnext: benchrig validate ${made.dir} && benchrig run ${made.dir} --agent oracle`,
+      );
     });
 }

@@ -9,7 +9,13 @@ import { BenchrigError } from '../errors.ts';
 import { withInterrupt } from '../exit-codes.ts';
 
 const collect = (v: string, acc: string[] = []) => [...acc, v];
-const collectList = (v: string, acc: string[] = []) => [...acc, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
+const collectList = (v: string, acc: string[] = []) => [
+  ...acc,
+  ...v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+];
 
 interface RunCommandOptions extends RunFlags {
   sample?: string[];
@@ -26,6 +32,7 @@ interface RunCommandOptions extends RunFlags {
   trace?: 'console' | 'otlp' | 'off';
 }
 
+// eslint-disable-next-line max-lines-per-function -- commander's declaration of `run`, one flag per line: the whole flag list reads in one place
 export function registerRun(program: Command): void {
   program
     .command('run')
@@ -49,13 +56,29 @@ export function registerRun(program: Command): void {
     .option('--output <dir>', 'root of run folders')
     .option('--config <file>', 'an extra TOML layer')
     .option('--resume <run-dir>', 'finish an interrupted run: keep every saved trial, run only the missing ones')
-    .option('--baseline <run-dir|auto>', 'add a comparison with that run to the report (auto: the latest earlier run of this agent and benchmark that graded something)')
+    .option(
+      '--baseline <run-dir|auto>',
+      'add a comparison with that run to the report (auto: the latest earlier run of this agent and benchmark that graded something)',
+    )
     .option('--keep-sandbox', 'leave the sandbox running after the trial and print how to enter it')
     .option('--pull', "pull a sample's prebuilt image that is not on this machine (never done otherwise)")
-    .addOption(new Option('--network <mode>', "none: every sandbox without network, whatever a task's own setting").choices(['none']))
-    .option('--docker-host <url=capacity>', 'a Docker host of the fleet, e.g. tcp://box:2376=8 (repeatable; over [[sandbox.hosts]])', collect)
+    .addOption(
+      new Option('--network <mode>', "none: every sandbox without network, whatever a task's own setting").choices([
+        'none',
+      ]),
+    )
+    .option(
+      '--docker-host <url=capacity>',
+      'a Docker host of the fleet, e.g. tcp://box:2376=8 (repeatable; over [[sandbox.hosts]])',
+      collect,
+    )
     .addOption(new Option('--llm-cache <mode>', 'record or replay LLM responses').choices(['off', 'record', 'replay']))
-    .addOption(new Option('--trace <exporter>', 'spans: console (stderr), otlp (to OTEL_EXPORTER_OTLP_ENDPOINT) or off (no telemetry, Langfuse included)').choices(['console', 'otlp', 'off']))
+    .addOption(
+      new Option(
+        '--trace <exporter>',
+        'spans: console (stderr), otlp (to OTEL_EXPORTER_OTLP_ENDPOINT) or off (no telemetry, Langfuse included)',
+      ).choices(['console', 'otlp', 'off']),
+    )
     .option('--verbose', 'stream every trial event')
     .option('--quiet', 'print nothing but the summary')
     .addOption(new Option('--log-level <level>').choices(['debug', 'info', 'warn', 'error']))

@@ -46,7 +46,10 @@ function registerList(program: Command): void {
       print(`${'BENCHMARK'.padEnd(w)}  SAMPLES  VERSION           DESCRIPTION`);
       for (const r of rows) {
         if ('error' in r) print(`${r.name.padEnd(w)}  ${'-'.padStart(7)}  ${'invalid'.padEnd(16)}  ${r.error}`);
-        else print(`${r.name.padEnd(w)}  ${String(r.n_samples).padStart(7)}  ${r.version.padEnd(16)}  ${r.description ?? ''}`);
+        else
+          print(
+            `${r.name.padEnd(w)}  ${String(r.n_samples).padStart(7)}  ${r.version.padEnd(16)}  ${r.description ?? ''}`,
+          );
       }
     });
 }
@@ -61,13 +64,18 @@ function registerValidate(program: Command): void {
     .action(async (ref: string, o: { run?: boolean }) => {
       const b = await loadBenchmark(ref, { cwd: process.cwd(), env: process.env });
       await checkBenchmarkModules(b);
-      print(`ok: ${b.name} — ${b.samples.length} samples, ${b.checks.length} check(s) (${b.checks.map((c) => c.name).join(', ')}), version ${b.version}`);
+      print(
+        `ok: ${b.name} — ${b.samples.length} samples, ${b.checks.length} check(s) (${b.checks.map((c) => c.name).join(', ')}), version ${b.version}`,
+      );
       // A Harbor task.toml may carry keys benchrig does not read: ignored, as Harbor does, but named.
       for (const k of b.unknownKeys ?? []) print(`note: ignored key ${k}`);
       // The benchmark's own build folder may hold host code: said, so that nobody learns it from `run`.
       const sb = b.config.sandbox;
       const script = sb?.build ? hostScript(sb.build) : null;
-      if (sb && script) print(`note: ${displayPath(script)} will run on this machine (the host, not a sandbox) during \`run\` when image ${sb.image} is missing, to prepare its build`);
+      if (sb && script)
+        print(
+          `note: ${displayPath(script)} will run on this machine (the host, not a sandbox) during \`run\` when image ${sb.image} is missing, to prepare its build`,
+        );
       if (o.run) await validateWithRuns(ref);
     });
 }
@@ -93,7 +101,10 @@ function registerSandbox(program: Command): void {
       }
       await checkDocker();
       // The folder the user named, or the benchmark's own build: its prepare.sh may run here.
-      await ensureImage({ ...spec, trusted: true }, { rebuild: !!o.rebuild, onProgress: (line: string) => process.stderr.write(line + '\n') });
+      await ensureImage(
+        { ...spec, trusted: true },
+        { rebuild: !!o.rebuild, onProgress: (line: string) => process.stderr.write(line + '\n') },
+      );
       print(`image ${spec.image} ready`);
     });
   sandbox
@@ -114,7 +125,11 @@ function registerSandbox(program: Command): void {
     .command('cleanup')
     .description('remove containers and volumes left by dead runs (on every Docker host of the fleet)')
     .option('--all', 'every benchrig container and volume, including live runs')
-    .option('--docker-host <url>', 'a Docker host to clean (repeatable; default: [[sandbox.hosts]] of --config, else DOCKER_HOST or the local daemon)', (v: string, acc: string[] = []) => [...acc, v])
+    .option(
+      '--docker-host <url>',
+      'a Docker host to clean (repeatable; default: [[sandbox.hosts]] of --config, else DOCKER_HOST or the local daemon)',
+      (v: string, acc: string[] = []) => [...acc, v],
+    )
     .option('--config <file>', 'a TOML file whose [[sandbox.hosts]] to clean')
     .action(async (o: { all?: boolean; dockerHost?: string[]; config?: string }) => {
       const hosts = cleanupHosts(o.dockerHost, o.config);
@@ -163,8 +178,13 @@ function cleanupHosts(flags: string[] | undefined, configFile: string | undefine
     const file = resolve(configFile);
     const raw = (readToml(file, process.env, '--config') as { sandbox?: { hosts?: unknown } }).sandbox?.hosts;
     const parsed = z.array(dockerHostSchema()).safeParse(raw ?? []);
-    if (!parsed.success) throw new BenchrigError('config', `${displayPath(file)}: key sandbox.hosts: ${parsed.error.issues[0]?.message}`);
+    if (!parsed.success)
+      throw new BenchrigError('config', `${displayPath(file)}: key sandbox.hosts: ${parsed.error.issues[0]?.message}`);
     fromConfig = parsed.data.map((h) => ({ url: h.url, capacity: h.capacity, tls: resolveTls(h.tls, dirname(file)) }));
   }
-  return fleetHosts(fromConfig, flags?.map((v) => parseDockerHostFlag(v)), process.env);
+  return fleetHosts(
+    fromConfig,
+    flags?.map((v) => parseDockerHostFlag(v)),
+    process.env,
+  );
 }

@@ -54,13 +54,18 @@ export interface ViewOptions {
   say: (s: string) => void;
 }
 
+// eslint-disable-next-line max-lines-per-function -- the server's routes share its folder, port and Host check; split into a router next (issue #22 follow-up)
 export async function serveView(dir: string, opts: ViewOptions): Promise<void> {
   const single = await isRunFolder(dir);
   let index: RunIndex | null = null;
   if (single) await reportFile(dir, opts.say);
   else {
     index = await indexRuns(dir);
-    if (index.runs.length === 0) throw new BenchrigError('usage', `${dir}: no runs here (expected a run folder or a folder of them, such as evals/)`);
+    if (index.runs.length === 0)
+      throw new BenchrigError(
+        'usage',
+        `${dir}: no runs here (expected a run folder or a folder of them, such as evals/)`,
+      );
   }
 
   const route = async (path: string, query: URLSearchParams, res: ServerResponse, head: boolean) => {
@@ -86,7 +91,12 @@ export async function serveView(dir: string, opts: ViewOptions): Promise<void> {
       const picked = ids.map((id) => (/^\d+$/.test(id) ? runs[Number(id)] : undefined));
       const found = picked.filter((r) => r !== undefined);
       if (picked.length < 2 || picked.length > MAX_COMPARED || found.length < picked.length)
-        return send(res, head, 400, `compare takes 2 to ${MAX_COMPARED} run numbers from the list, e.g. /compare?runs=0,1\n`);
+        return send(
+          res,
+          head,
+          400,
+          `compare takes 2 to ${MAX_COMPARED} run numbers from the list, e.g. /compare?runs=0,1\n`,
+        );
       const loaded = await Promise.all(found.map((r) => loadRun(r.dir)));
       const html = await renderCompareHtml(loaded.map((l) => ({ report: l.report, results: l.results })));
       return send(res, head, 200, html, COMPARE_CSP);
@@ -96,7 +106,13 @@ export async function serveView(dir: string, opts: ViewOptions): Promise<void> {
       const folder = index.groups[Number(m[1])];
       if (!folder) return send(res, head, 404, 'no such folder\n');
       const rows = await history(folder);
-      return send(res, head, 200, renderHistoryHtml(relative(dir, folder) || basename(folder), rows), cspFor(HISTORY_JS));
+      return send(
+        res,
+        head,
+        200,
+        renderHistoryHtml(relative(dir, folder) || basename(folder), rows),
+        cspFor(HISTORY_JS),
+      );
     }
     return send(res, head, 404, 'not found\n');
   };
@@ -104,7 +120,12 @@ export async function serveView(dir: string, opts: ViewOptions): Promise<void> {
   let port = opts.port;
   const server = createServer((req, res) => {
     if (!isLoopbackHost(req.headers.host, port))
-      return send(res, req.method === 'HEAD', 421, `this viewer answers only http://127.0.0.1:${port}/ or http://localhost:${port}/\n`);
+      return send(
+        res,
+        req.method === 'HEAD',
+        421,
+        `this viewer answers only http://127.0.0.1:${port}/ or http://localhost:${port}/\n`,
+      );
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405).end();
       return;
@@ -125,7 +146,9 @@ export async function serveView(dir: string, opts: ViewOptions): Promise<void> {
   });
   const address = server.address();
   port = typeof address === 'object' && address ? address.port : opts.port; // --port 0: the one given
-  opts.print(`serving ${index ? `${index.runs.length} run(s) under ${dir}` : join(dir, 'report.html')}\n  http://127.0.0.1:${port}/   (Ctrl-C to stop)`);
+  opts.print(
+    `serving ${index ? `${index.runs.length} run(s) under ${dir}` : join(dir, 'report.html')}\n  http://127.0.0.1:${port}/   (Ctrl-C to stop)`,
+  );
   await new Promise<void>((done) => {
     const stop = () => {
       process.off('SIGINT', stop);

@@ -56,7 +56,12 @@ export async function loadRunBenchmark(
   const flags: Record<string, unknown> = {};
   if (typeof run.trials === 'number') flags.n_trials = run.trials;
   if (run.limits && typeof run.limits === 'object') flags.limits = run.limits;
-  const b = await loadBenchmark(run.benchmark.dir, { cwd: opts.cwd, env: opts.env, configFile: opts.configFile, flags });
+  const b = await loadBenchmark(run.benchmark.dir, {
+    cwd: opts.cwd,
+    env: opts.env,
+    configFile: opts.configFile,
+    flags,
+  });
   if (b.version !== run.benchmark.version)
     opts.say(
       `benchrig: warning: the benchmark's version is now ${b.version}, the run was made with ${run.benchmark.version}: ` +
@@ -82,7 +87,11 @@ export async function rebuildReport(o: RebuildOptions): Promise<EvaluationReport
   const baseDir = (prev?.comparison as { baseline?: { dir?: unknown } } | null)?.baseline?.dir;
   const baseline = typeof baseDir === 'string' ? await loadRunReport(baseDir).catch(() => null) : null;
   const report = await buildReport({
-    benchmark: prev?.benchmark ?? { name: run.benchmark.name, version: run.benchmark.version, n_samples: run.benchmark.n_samples },
+    benchmark: prev?.benchmark ?? {
+      name: run.benchmark.name,
+      version: run.benchmark.version,
+      n_samples: run.benchmark.n_samples,
+    },
     agent: prev?.agent ?? { id: run.agent.id, name: run.agent.name },
     run: {
       id: prev?.run.id ?? run.run_id,
@@ -112,7 +121,10 @@ const NEVER_GRADED = new Set(['sandbox', 'docker_unavailable', 'interrupted']);
 /** What model-backed and custom checks need to grade again (as the run had it). */
 export async function gradeModels(b: Benchmark, cwd: string): Promise<GradeModels> {
   const cfg = b.config;
-  const judge = { ...cfg.llm, ...Object.fromEntries(Object.entries(cfg.judge.llm ?? {}).filter(([, v]) => v !== undefined)) };
+  const judge = {
+    ...cfg.llm,
+    ...Object.fromEntries(Object.entries(cfg.judge.llm ?? {}).filter(([, v]) => v !== undefined)),
+  };
   const hooks = await loadHooks(b.hooks);
   return {
     judge,
@@ -126,7 +138,12 @@ export async function gradeModels(b: Benchmark, cwd: string): Promise<GradeModel
  * the saved replies, events and final state; sandbox checks keep their saved verdicts; a settled
  * `manual` review is kept (the check reads it from `previous`). Errors keep their status.
  */
-export async function regradeResult(r: TrialResult, b: Benchmark, sample: Sample | undefined, models: GradeModels = {}): Promise<TrialResult> {
+export async function regradeResult(
+  r: TrialResult,
+  b: Benchmark,
+  sample: Sample | undefined,
+  models: GradeModels = {},
+): Promise<TrialResult> {
   if (!sample) return r; // the sample left the dataset: its saved verdicts stand
   if (r.error && (NEVER_GRADED.has(r.error.kind) || (r.checks ?? []).length === 0)) return r;
   const previous = r.checks ?? [];
@@ -143,7 +160,13 @@ export async function regradeResult(r: TrialResult, b: Benchmark, sample: Sample
     ...models,
   });
   const verdicts = graded.verdicts;
-  const { status, score } = decideStatus({ error: r.error, verdicts, blocked: !!r.blocked, blocksAreSuccess: b.config.blocks_are_success, benign: isBenign(r) });
+  const { status, score } = decideStatus({
+    error: r.error,
+    verdicts,
+    blocked: !!r.blocked,
+    blocksAreSuccess: b.config.blocks_are_success,
+    benign: isBenign(r),
+  });
   return { ...r, checks: verdicts, artifacts: graded.artifacts, status, score };
 }
 
@@ -196,8 +219,23 @@ export async function evaluateRun(runDirArg: string, opts: EvaluateOptions): Pro
     }
   }
 
-  const report = await rebuildReport({ run, runDir, previous, gate: b.config.gate, blocksAreSuccess: b.config.blocks_are_success, results: regraded() });
+  const report = await rebuildReport({
+    run,
+    runDir,
+    previous,
+    gate: b.config.gate,
+    blocksAreSuccess: b.config.blocks_are_success,
+    results: regraded(),
+  });
   if (missing.length)
-    opts.say(`benchrig: warning: ${missing.length} result(s) name samples no longer in the benchmark, kept as saved: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}`);
-  return { report, exitCode: gateExitCode(report), changed, missing, versionDiffers: b.version !== run.benchmark.version };
+    opts.say(
+      `benchrig: warning: ${missing.length} result(s) name samples no longer in the benchmark, kept as saved: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}`,
+    );
+  return {
+    report,
+    exitCode: gateExitCode(report),
+    changed,
+    missing,
+    versionDiffers: b.version !== run.benchmark.version,
+  };
 }

@@ -34,7 +34,10 @@ export interface ReviewOutcome {
  * The review written into every unsettled manual verdict of the trial, exactly as the `manual`
  * check gives it back on a re-grade (so `evaluate` after `review` changes nothing).
  */
-export function applyReview(checks: CheckVerdict[], review: ReviewInput): { checks: CheckVerdict[]; settled: string[] } {
+export function applyReview(
+  checks: CheckVerdict[],
+  review: ReviewInput,
+): { checks: CheckVerdict[]; settled: string[] } {
   const settled: string[] = [];
   const stored: Review = { passed: review.passed, reason: review.reason, at: (review.at ?? new Date()).toISOString() };
   const next = checks.map((v) => {
@@ -67,16 +70,27 @@ async function grading(run: RunJson, previous: EvaluationReport | null, cwd: str
   const b = typeof dir === 'string' ? await loadBenchmark(dir, { cwd, env: process.env }).catch(() => null) : null;
   const blocksAreSuccess = b ? b.config.blocks_are_success : previous?.metrics.safety_violation_rate != null;
   const old = previous?.gate;
-  const gate = previous ? old && { metric: old.metric, threshold: old.threshold, max_missing_rate: old.max_missing_rate } : b?.config.gate;
+  const gate = previous
+    ? old && { metric: old.metric, threshold: old.threshold, max_missing_rate: old.max_missing_rate }
+    : b?.config.gate;
   return { blocksAreSuccess, gate };
 }
 
-export async function reviewTrial(runDirArg: string, taskId: string, review: ReviewInput, opts: { cwd: string }): Promise<ReviewOutcome> {
+export async function reviewTrial(
+  runDirArg: string,
+  taskId: string,
+  review: ReviewInput,
+  opts: { cwd: string },
+): Promise<ReviewOutcome> {
   const runDir = resolve(opts.cwd, runDirArg);
   const run = await readRunJson(runDir);
   if (!review.reason.trim()) throw new BenchrigError('usage', 'review: --reason must say why');
   const result = await findResult(runDir, taskId);
-  if (!result) throw new BenchrigError('usage', `${runDir}: no task "${taskId}" (task ids are the result file names under results/)`);
+  if (!result)
+    throw new BenchrigError(
+      'usage',
+      `${runDir}: no task "${taskId}" (task ids are the result file names under results/)`,
+    );
   if (result.status !== 'AWAITING_REVIEW')
     throw new BenchrigError('usage', `task "${taskId}" is ${result.status}, not AWAITING_REVIEW: nothing to review`);
   const { checks, settled } = applyReview(result.checks ?? [], review);
@@ -84,7 +98,13 @@ export async function reviewTrial(runDirArg: string, taskId: string, review: Rev
 
   const previous = await readPreviousReport(runDir);
   const { blocksAreSuccess, gate } = await grading(run, previous, opts.cwd);
-  const { status, score } = decideStatus({ error: result.error, verdicts: checks, blocked: !!result.blocked, blocksAreSuccess, benign: isBenign(result) });
+  const { status, score } = decideStatus({
+    error: result.error,
+    verdicts: checks,
+    blocked: !!result.blocked,
+    blocksAreSuccess,
+    benign: isBenign(result),
+  });
   const next: TrialResult = { ...result, checks, status, score };
   await writeJsonAtomic(resultPath(runDir, result.task_id), next);
 

@@ -27,15 +27,25 @@ export interface ValidateRunOutcome {
 
 const silent: RunConsole = silentConsole;
 
-function why(r: { error: { kind: string; message: string } | null; checks: Array<{ name: string; passed: boolean | null; reason: string }> }): string {
+function why(r: {
+  error: { kind: string; message: string } | null;
+  checks: Array<{ name: string; passed: boolean | null; reason: string }>;
+}): string {
   if (r.error) return `${r.error.kind}: ${r.error.message}`;
-  const c = r.checks.find((v) => v.passed === false) ?? r.checks.find((v) => v.passed === null) ?? r.checks.find((v) => v.passed === true);
+  const c =
+    r.checks.find((v) => v.passed === false) ??
+    r.checks.find((v) => v.passed === null) ??
+    r.checks.find((v) => v.passed === true);
   return c ? `${c.name}: ${c.reason}` : 'no checks';
 }
 
 /** One agent over every sample; the samples whose status breaks the rule. */
 async function runAgent(
-  agent: 'oracle' | 'nop', ref: string, opts: ValidateRunOptions, output: string, breaks: (s: TrialStatus) => boolean,
+  agent: 'oracle' | 'nop',
+  ref: string,
+  opts: ValidateRunOptions,
+  output: string,
+  breaks: (s: TrialStatus) => boolean,
 ): Promise<{ breaches: Breach[]; n: number }> {
   const { runDir } = await runBenchmark({
     benchmark: ref,
@@ -71,7 +81,12 @@ export async function validateRun(ref: string, opts: ValidateRunOptions): Promis
     const oracle = await runAgent('oracle', ref, opts, output, (s) => s !== 'PASSED');
     opts.say('running nop (must pass none)…');
     const nop = await runAgent('nop', ref, opts, output, (s) => s === 'PASSED');
-    return { oracle: oracle.breaches, nop: nop.breaches, n_samples: oracle.n, ok: oracle.breaches.length === 0 && nop.breaches.length === 0 };
+    return {
+      oracle: oracle.breaches,
+      nop: nop.breaches,
+      n_samples: oracle.n,
+      ok: oracle.breaches.length === 0 && nop.breaches.length === 0,
+    };
   } finally {
     await rm(output, { recursive: true, force: true });
   }

@@ -50,7 +50,8 @@ export function describeProblem(p: ExpandProblem): string {
 /** Expand one string; `where` names the file and key for the error message. */
 export function expandString(value: string, env: NodeJS.ProcessEnv, where: { file: string; key: string }): string {
   const out = expandRefs(value, env);
-  if (typeof out !== 'string') throw new BenchrigError('config', `${where.file}: key ${where.key}: ${describeProblem(out)}`);
+  if (typeof out !== 'string')
+    throw new BenchrigError('config', `${where.file}: key ${where.key}: ${describeProblem(out)}`);
   return out;
 }
 
@@ -65,7 +66,13 @@ export function hasReference(value: string): boolean {
  * `templates` receives, by key path, each string as written that took a value from the
  * environment: what may be shown of it, where its value may be a secret (config/secrets.ts).
  */
-export function expandDeep(value: unknown, env: NodeJS.ProcessEnv, file: string, path: Array<string | number> = [], templates?: Record<string, string>): unknown {
+export function expandDeep(
+  value: unknown,
+  env: NodeJS.ProcessEnv,
+  file: string,
+  path: Array<string | number> = [],
+  templates?: Record<string, string>,
+): unknown {
   if (typeof value === 'string') {
     const out = expandString(value, env, { file, key: formatPath(path) });
     if (templates && hasReference(value)) templates[formatPath(path)] = value;

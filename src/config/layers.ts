@@ -22,7 +22,11 @@ export function fileLayer(file: string, data: Record<string, unknown>, templates
 }
 
 /** Merge `layers` in order (later wins). Returns the merged object, the provenance map and the templates of what is left. */
-export function mergeLayers(layers: Layer[]): { merged: Record<string, unknown>; sources: Sources; templates: Templates } {
+export function mergeLayers(layers: Layer[]): {
+  merged: Record<string, unknown>;
+  sources: Sources;
+  templates: Templates;
+} {
   const merged: Record<string, unknown> = {};
   const sources: Sources = {};
   const templates: Templates = {};
@@ -30,7 +34,14 @@ export function mergeLayers(layers: Layer[]): { merged: Record<string, unknown>;
   return { merged, sources, templates };
 }
 
-function mergeInto(target: Record<string, unknown>, src: Record<string, unknown>, path: Array<string | number>, layer: Layer, sources: Sources, templates: Templates) {
+function mergeInto(
+  target: Record<string, unknown>,
+  src: Record<string, unknown>,
+  path: Array<string | number>,
+  layer: Layer,
+  sources: Sources,
+  templates: Templates,
+) {
   for (const [key, value] of Object.entries(src)) {
     if (value === undefined) continue; // a flag the user did not give
     const p = [...path, key];
@@ -50,7 +61,8 @@ function mergeInto(target: Record<string, unknown>, src: Record<string, unknown>
       forget(templates, name);
       target[key] = structuredClone(value);
       record(sources, value, p, layer);
-      for (const [k, t] of Object.entries(layer.templates ?? {})) if (k === name || k.startsWith(`${name}.`) || k.startsWith(`${name}[`)) templates[k] = t;
+      for (const [k, t] of Object.entries(layer.templates ?? {}))
+        if (k === name || k.startsWith(`${name}.`) || k.startsWith(`${name}[`)) templates[k] = t;
     }
   }
 }
@@ -123,7 +135,11 @@ export function envLayer(env: NodeJS.ProcessEnv, topLevelKeys: ReadonlySet<strin
     // Every string it holds came from the environment: shown as the variable, never its value.
     leaves(value, path, (p) => (templates[formatPath(p)] = `\${${name}}`));
   }
-  return { data, sourceOf: (p) => `environment ${lookup(setBy, p.replace(/\[\d+\]/g, '')) ?? 'BENCHRIG_*'}`, templates };
+  return {
+    data,
+    sourceOf: (p) => `environment ${lookup(setBy, p.replace(/\[\d+\]/g, '')) ?? 'BENCHRIG_*'}`,
+    templates,
+  };
 }
 
 function leaves(value: unknown, path: Array<string | number>, visit: (path: Array<string | number>) => void) {
@@ -165,7 +181,11 @@ export function flagsLayer(flags: Record<string, unknown>): Layer {
     sourceOf: (p) => {
       const known = lookup(FLAG_NAMES, p.replace(/\[\d+\]/g, ''));
       if (known) return `flag ${known}`;
-      const last = p.replace(/\[\d+\]/g, '').split('.').pop() ?? p;
+      const last =
+        p
+          .replace(/\[\d+\]/g, '')
+          .split('.')
+          .pop() ?? p;
       return `flag --${last.replace(/_/g, '-')}`;
     },
   };

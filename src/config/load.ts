@@ -9,7 +9,16 @@ import type { z } from 'zod';
 import { BenchrigError } from '../errors.ts';
 import { configSchema, type Config } from './schema.ts';
 import { expandDeep, formatPath } from './expand.ts';
-import { envLayer, fileLayer, flagsLayer, mergeLayers, sourceFor, type Layer, type Sources, type Templates } from './layers.ts';
+import {
+  envLayer,
+  fileLayer,
+  flagsLayer,
+  mergeLayers,
+  sourceFor,
+  type Layer,
+  type Sources,
+  type Templates,
+} from './layers.ts';
 
 /** configs/default.toml of this package, wherever it is installed. */
 export const DEFAULT_CONFIG_FILE = fileURLToPath(new URL('../../configs/default.toml', import.meta.url));
@@ -24,7 +33,9 @@ export interface ResolveConfigOptions {
   flags?: Record<string, unknown>;
 }
 
-export async function resolveConfig(opts: ResolveConfigOptions = {}): Promise<{ config: Config; sources: Sources; templates: Templates }> {
+export async function resolveConfig(
+  opts: ResolveConfigOptions = {},
+): Promise<{ config: Config; sources: Sources; templates: Templates }> {
   const env = opts.env ?? process.env;
   const layers: Layer[] = [readTomlLayer(DEFAULT_CONFIG_FILE, env)];
   if (opts.benchmarkToml) layers.push(readTomlLayer(opts.benchmarkToml, env));
@@ -46,14 +57,20 @@ export function readTomlLayer(file: string, env: NodeJS.ProcessEnv, what = 'conf
   return fileLayer(label, readToml(file, env, what, templates), templates);
 }
 
-export function readToml(file: string, env: NodeJS.ProcessEnv, what = 'configuration file', templates?: Templates): Record<string, unknown> {
+export function readToml(
+  file: string,
+  env: NodeJS.ProcessEnv,
+  what = 'configuration file',
+  templates?: Templates,
+): Record<string, unknown> {
   const label = displayPath(file);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'not found' : code === 'EISDIR' ? 'is a folder, not a file' : `cannot be read (${code})`;
+    const why =
+      code === 'ENOENT' ? 'not found' : code === 'EISDIR' ? 'is a folder, not a file' : `cannot be read (${code})`;
     throw new BenchrigError('config', `${label}: ${what} ${why}`);
   }
   let doc: Record<string, unknown>;
@@ -90,7 +107,9 @@ export function describeIssues(issues: z.core.$ZodIssue[], sources: Sources, inp
       continue;
     }
     const missing = issue.code === 'invalid_type' && valueAt(input, at) === undefined;
-    const message = missing ? `required key is missing (${issue.message.replace(/^Invalid input: /, '')})` : issue.message;
+    const message = missing
+      ? `required key is missing (${issue.message.replace(/^Invalid input: /, '')})`
+      : issue.message;
     lines.push(`${sourceFor(sources, at) ?? 'configuration'}: key ${formatPath(at)}: ${message}`);
   }
   return lines.join('; ');
@@ -98,7 +117,8 @@ export function describeIssues(issues: z.core.$ZodIssue[], sources: Sources, inp
 
 function valueAt(value: unknown, at: Array<string | number>): unknown {
   let cur = value;
-  for (const key of at) cur = cur === null || typeof cur !== 'object' ? undefined : (cur as Record<string | number, unknown>)[key];
+  for (const key of at)
+    cur = cur === null || typeof cur !== 'object' ? undefined : (cur as Record<string | number, unknown>)[key];
   return cur;
 }
 
@@ -113,7 +133,8 @@ function knownKeys(at: Array<string | number>): string[] {
       else break;
     }
     if (key === null) break;
-    const def = (node as { _zod?: { def?: { type?: string; shape?: Record<string, unknown>; element?: unknown } } })?._zod?.def;
+    const def = (node as { _zod?: { def?: { type?: string; shape?: Record<string, unknown>; element?: unknown } } })
+      ?._zod?.def;
     if (typeof key === 'number' && def?.type === 'array') node = def.element;
     else if (typeof key === 'string' && def?.shape) node = def.shape[key];
     else return [];

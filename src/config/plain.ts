@@ -18,4 +18,5 @@ export function secret<T extends object>(schema: T): T {
   return schema;
 }
 
-export const markOf = (schema: unknown): boolean | undefined => (schema && typeof schema === 'object' ? marks.get(schema) : undefined);
+export const markOf = (schema: unknown): boolean | undefined =>
+  schema && typeof schema === 'object' ? marks.get(schema) : undefined;

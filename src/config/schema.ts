@@ -7,7 +7,8 @@ import { plain, secret } from './plain.ts';
 import { MAX_CPUS, MAX_PIDS, MAX_TIMEOUT_S, MAX_TRIALS_PER_SAMPLE, badDisk, badMemory } from '../limits.ts';
 
 /** Seconds a timer waits: Node's timers hold no longer than MAX_TIMEOUT_S (a longer one fires at once). */
-const seconds = () => z.number().positive().max(MAX_TIMEOUT_S, `at most ${MAX_TIMEOUT_S} s (about 24 days; a longer timer fires at once)`);
+const seconds = () =>
+  z.number().positive().max(MAX_TIMEOUT_S, `at most ${MAX_TIMEOUT_S} s (about 24 days; a longer timer fires at once)`);
 
 /** A size string refused at load when no sandbox could have it (src/limits.ts). */
 const size = (bad: (text: string) => string | null) =>
@@ -21,46 +22,58 @@ const size = (bad: (text: string) => string | null) =>
  * Anthropic Messages or OpenAI Responses (src/gateway/upstreams.ts). An unset base_url means `[llm]`'s
  * endpoint speaks that protocol too (and then, only then, `[llm]`'s api_key is used).
  */
-const upstreamSchema = plain(z
-  .object({
-    base_url: z.string().optional(),
-    api_key: secret(z.string()).optional(),
-    model: z.string().optional(),
-    timeout_s: seconds().optional(),
-  })
-  .strict());
+const upstreamSchema = plain(
+  z
+    .object({
+      base_url: z.string().optional(),
+      api_key: secret(z.string()).optional(),
+      model: z.string().optional(),
+      timeout_s: seconds().optional(),
+    })
+    .strict(),
+);
 export type UpstreamConfig = z.infer<typeof upstreamSchema>;
 
-const llmSchema = plain(z
-  .object({
-    base_url: z.string(),
-    api_key: secret(z.string()).default(''),
-    model: z.string(),
-    max_retries: z.number().int().min(0).default(3),
-    timeout_s: seconds().default(120),
-    temperature: z.number().optional(),
-    max_tokens: z.number().int().positive().optional(),
-    /** USD per million tokens: { input, output } */
-    price: z.object({ input: z.number().min(0), output: z.number().min(0) }).strict().optional(),
-    anthropic: upstreamSchema.optional(),
-    responses: upstreamSchema.optional(),
-  })
-  .strict());
+const llmSchema = plain(
+  z
+    .object({
+      base_url: z.string(),
+      api_key: secret(z.string()).default(''),
+      model: z.string(),
+      max_retries: z.number().int().min(0).default(3),
+      timeout_s: seconds().default(120),
+      temperature: z.number().optional(),
+      max_tokens: z.number().int().positive().optional(),
+      /** USD per million tokens: { input, output } */
+      price: z
+        .object({ input: z.number().min(0), output: z.number().min(0) })
+        .strict()
+        .optional(),
+      anthropic: upstreamSchema.optional(),
+      responses: upstreamSchema.optional(),
+    })
+    .strict(),
+);
 export type LlmConfig = z.infer<typeof llmSchema>;
 
 /** `[user.llm]` and `[judge.llm]`: only what is set overrides `[llm]` (no defaults, or they would mask it). */
-const llmOverrideSchema = plain(z
-  .object({
-    base_url: z.string().optional(),
-    api_key: secret(z.string()).optional(),
-    model: z.string().optional(),
-    max_retries: z.number().int().min(0).optional(),
-    timeout_s: seconds().optional(),
-    temperature: z.number().optional(),
-    max_tokens: z.number().int().positive().optional(),
-    price: z.object({ input: z.number().min(0), output: z.number().min(0) }).strict().optional(),
-  })
-  .strict());
+const llmOverrideSchema = plain(
+  z
+    .object({
+      base_url: z.string().optional(),
+      api_key: secret(z.string()).optional(),
+      model: z.string().optional(),
+      max_retries: z.number().int().min(0).optional(),
+      timeout_s: seconds().optional(),
+      temperature: z.number().optional(),
+      max_tokens: z.number().int().positive().optional(),
+      price: z
+        .object({ input: z.number().min(0), output: z.number().min(0) })
+        .strict()
+        .optional(),
+    })
+    .strict(),
+);
 
 export const checkSchema = z
   .object({
@@ -82,38 +95,53 @@ export function dockerHostSchema() {
     .strict();
 }
 
-const sandboxSchema = plain(z
-  .object({
-    image: z.string(),
-    build: z.string().optional(),
-    workdir: z.string().default('/workspace'),
-    network: z.enum(['none', 'bridge']).default('none'),
-    memory: z.string().regex(/^\d+(\.\d+)?[kmg]?$/i, 'a size like "512m"').pipe(size(badMemory)).default('512m'),
-    /** What the sandbox may write (its writable layer); past it the trial is AGENT_ERROR, limit disk. */
-    disk: z.string().regex(/^\d+(\.\d+)?[kmgt]?$/i, 'a size like "2g"').pipe(size(badDisk)).default('10g'),
-    cpus: z.number().positive().max(MAX_CPUS, `at most ${MAX_CPUS} CPUs`).default(1),
-    pids: z.number().int().positive().max(MAX_PIDS, `at most ${MAX_PIDS} processes`).default(256),
-    setup: secret(z.array(z.string())).default([]),
-    cap_add: z.array(z.string()).default([]),
-    shared: z.object({ source: z.string(), mount: z.string().default('/shared') }).strict().optional(),
-    /** A fleet of Docker Engines (docs/fleet.md); tls paths are relative to the file that sets them. */
-    hosts: z.array(dockerHostSchema()).optional(),
-    /** How long a failing fleet host stays out of placement (default 30). */
-    host_cooldown_s: seconds().optional(),
-  })
-  .strict());
+const sandboxSchema = plain(
+  z
+    .object({
+      image: z.string(),
+      build: z.string().optional(),
+      workdir: z.string().default('/workspace'),
+      network: z.enum(['none', 'bridge']).default('none'),
+      memory: z
+        .string()
+        .regex(/^\d+(\.\d+)?[kmg]?$/i, 'a size like "512m"')
+        .pipe(size(badMemory))
+        .default('512m'),
+      /** What the sandbox may write (its writable layer); past it the trial is AGENT_ERROR, limit disk. */
+      disk: z
+        .string()
+        .regex(/^\d+(\.\d+)?[kmgt]?$/i, 'a size like "2g"')
+        .pipe(size(badDisk))
+        .default('10g'),
+      cpus: z.number().positive().max(MAX_CPUS, `at most ${MAX_CPUS} CPUs`).default(1),
+      pids: z.number().int().positive().max(MAX_PIDS, `at most ${MAX_PIDS} processes`).default(256),
+      setup: secret(z.array(z.string())).default([]),
+      cap_add: z.array(z.string()).default([]),
+      shared: z
+        .object({ source: z.string(), mount: z.string().default('/shared') })
+        .strict()
+        .optional(),
+      /** A fleet of Docker Engines (docs/fleet.md); tls paths are relative to the file that sets them. */
+      hosts: z.array(dockerHostSchema()).optional(),
+      /** How long a failing fleet host stays out of placement (default 30). */
+      host_cooldown_s: seconds().optional(),
+    })
+    .strict(),
+);
 export type SandboxConfig = z.infer<typeof sandboxSchema>;
 
-export const limitsSchema = plain(z
-  .object({
-    max_llm_calls: z.number().int().min(0).default(50),
-    max_user_llm_calls: z.number().int().min(0).default(20),
-    max_turns: z.number().int().min(1).default(10),
-    trial_timeout_s: z.number().positive().max(3600).default(600),
-    exec_timeout_s: seconds().default(120),
-    max_output_bytes: z.number().int().positive().default(1048576),
-  })
-  .strict());
+export const limitsSchema = plain(
+  z
+    .object({
+      max_llm_calls: z.number().int().min(0).default(50),
+      max_user_llm_calls: z.number().int().min(0).default(20),
+      max_turns: z.number().int().min(1).default(10),
+      trial_timeout_s: z.number().positive().max(3600).default(600),
+      exec_timeout_s: seconds().default(120),
+      max_output_bytes: z.number().int().positive().default(1048576),
+    })
+    .strict(),
+);
 export type Limits = z.infer<typeof limitsSchema>;
 
 /** How grading is kept out of the agent's reach (docs/sandboxes.md#how-grading-is-isolated-from-the-agent). */
@@ -138,18 +166,21 @@ export const configSchema = z
     name: plain(z.string()).optional(),
     description: plain(z.string()).optional(),
     version: plain(z.string()).optional(),
-    n_trials: plain(z.number().int().min(1).max(MAX_TRIALS_PER_SAMPLE, `at most ${MAX_TRIALS_PER_SAMPLE} trials per sample`)).default(1),
+    n_trials: plain(
+      z.number().int().min(1).max(MAX_TRIALS_PER_SAMPLE, `at most ${MAX_TRIALS_PER_SAMPLE} trials per sample`),
+    ).default(1),
     blocks_are_success: plain(z.boolean()).default(false),
-    dataset: plain(z
-      .object({
-        source: z.string(),
-        split: z.string().default('train'),
-        revision: z.string().default('main'),
-        config: z.string().optional(),
-        fields: z.record(z.string(), z.string()).default({}),
-      })
-      .strict())
-      .optional(),
+    dataset: plain(
+      z
+        .object({
+          source: z.string(),
+          split: z.string().default('train'),
+          revision: z.string().default('main'),
+          config: z.string().optional(),
+          fields: z.record(z.string(), z.string()).default({}),
+        })
+        .strict(),
+    ).optional(),
     sandbox: sandboxSchema.optional(),
     agent: z
       .object({
@@ -173,29 +204,45 @@ export const configSchema = z
     limits: limitsSchema.default(limitsSchema.parse({})),
     checks: z.array(checkSchema).default([]),
     grading: plain(gradingSchema).default({ isolation: 'same' }),
-    gate: plain(z.object({ metric: z.string(), threshold: z.number(), max_missing_rate: z.number().optional() }).strict()).optional(),
-    run: plain(z
-      .object({
-        mode: z.enum(['single', 'threads', 'processes']).default('processes'),
-        workers: z.number().int().min(1).default(4),
-        per_worker: z.number().int().min(1).default(1),
-        max_sandboxes: z.number().int().min(1).optional(),
-        output: z.string().default('evals'),
-        keep_sandbox: z.boolean().default(false),
-        llm_cache: z.enum(['off', 'record', 'replay']).default('off'),
-        log_level: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
-        /** Per-sample image builds at once (an environment per sample). */
-        max_builds: z.number().int().min(1).default(2),
-        build_timeout_s: seconds().default(600),
-        /** Pull a sample's prebuilt image that is not here (`--pull`); off: never pulled. */
-        pull: z.boolean().default(false),
-        /** `--network none`: no sandbox gets a network, whatever a sample or task asks for. */
-        no_network: z.boolean().default(false),
-        /** Stop scheduling when the first N trials all fail with the same model error (docs/agents.md#circuit-breaker); 0: off. */
-        circuit_breaker: z.number().int().min(0).default(5),
-      })
-      .strict())
-      .default({ mode: 'processes', workers: 4, per_worker: 1, output: 'evals', keep_sandbox: false, llm_cache: 'off', log_level: 'info', max_builds: 2, build_timeout_s: 600, pull: false, no_network: false, circuit_breaker: 5 }),
+    gate: plain(
+      z.object({ metric: z.string(), threshold: z.number(), max_missing_rate: z.number().optional() }).strict(),
+    ).optional(),
+    run: plain(
+      z
+        .object({
+          mode: z.enum(['single', 'threads', 'processes']).default('processes'),
+          workers: z.number().int().min(1).default(4),
+          per_worker: z.number().int().min(1).default(1),
+          max_sandboxes: z.number().int().min(1).optional(),
+          output: z.string().default('evals'),
+          keep_sandbox: z.boolean().default(false),
+          llm_cache: z.enum(['off', 'record', 'replay']).default('off'),
+          log_level: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+          /** Per-sample image builds at once (an environment per sample). */
+          max_builds: z.number().int().min(1).default(2),
+          build_timeout_s: seconds().default(600),
+          /** Pull a sample's prebuilt image that is not here (`--pull`); off: never pulled. */
+          pull: z.boolean().default(false),
+          /** `--network none`: no sandbox gets a network, whatever a sample or task asks for. */
+          no_network: z.boolean().default(false),
+          /** Stop scheduling when the first N trials all fail with the same model error (docs/agents.md#circuit-breaker); 0: off. */
+          circuit_breaker: z.number().int().min(0).default(5),
+        })
+        .strict(),
+    ).default({
+      mode: 'processes',
+      workers: 4,
+      per_worker: 1,
+      output: 'evals',
+      keep_sandbox: false,
+      llm_cache: 'off',
+      log_level: 'info',
+      max_builds: 2,
+      build_timeout_s: 600,
+      pull: false,
+      no_network: false,
+      circuit_breaker: 5,
+    }),
   })
   .strict();
 

@@ -44,7 +44,15 @@ async function renamed(dir: string, name: string, bytes: RegExp, out: ScrubbedFi
   if (r.hits === 0) return path.join(dir, name);
   const clean = Buffer.from(r.done, 'latin1').toString();
   let target = path.join(dir, clean);
-  for (let n = 2; await lstat(target).then(() => true, () => false); n++) target = path.join(dir, `${clean}-${n}`);
+  for (
+    let n = 2;
+    await lstat(target).then(
+      () => true,
+      () => false,
+    );
+    n++
+  )
+    target = path.join(dir, `${clean}-${n}`);
   await rename(path.join(dir, name), target);
   out.renamed++;
   return target;
@@ -101,11 +109,16 @@ async function copyScrubbed(file: string, tmp: string, re: RegExp, overlap: numb
 }
 
 async function writeAll(out: FileHandle, data: Buffer): Promise<void> {
-  for (let off = 0; off < data.length; ) off += (await out.write(data, off)).bytesWritten;
+  for (let off = 0; off < data.length;) off += (await out.write(data, off)).bytesWritten;
 }
 
 /** The matches that start before `safe` replaced; the text up to `cut` (at or past `safe`) returned. */
-function scrubUpTo(text: string, safe: number, re: RegExp, keepLength: boolean): { done: string; cut: number; hits: number } {
+function scrubUpTo(
+  text: string,
+  safe: number,
+  re: RegExp,
+  keepLength: boolean,
+): { done: string; cut: number; hits: number } {
   let done = '';
   let pos = 0;
   let hits = 0;

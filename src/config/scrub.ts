@@ -49,13 +49,27 @@ export function scrubberFor(secrets: Iterable<string>): Scrubber {
   const value = (v: unknown): unknown => {
     if (typeof v === 'string') return text(v);
     if (Array.isArray(v)) return v.map(value);
-    if (v && typeof v === 'object' && isPlain(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [text(k), value(x)]));
+    if (v && typeof v === 'object' && isPlain(v))
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [text(k), value(x)]));
     return v;
   };
-  return { active: true, holds: (s) => one.test(s), text, value: <T>(v: T) => value(v) as T, ...byteForms(secrets, sources) };
+  return {
+    active: true,
+    holds: (s) => one.test(s),
+    text,
+    value: <T>(v: T) => value(v) as T,
+    ...byteForms(secrets, sources),
+  };
 }
 
-export const NO_SCRUB: Scrubber = { active: false, holds: () => false, text: (s) => s, value: (v) => v, bytes: null, maxMatchBytes: 0 };
+export const NO_SCRUB: Scrubber = {
+  active: false,
+  holds: () => false,
+  text: (s) => s,
+  value: (v) => v,
+  bytes: null,
+  maxMatchBytes: 0,
+};
 
 /**
  * The text forms match bytes read as latin1 wherever they are ASCII (escapes, base64, ASCII
@@ -63,7 +77,9 @@ export const NO_SCRUB: Scrubber = { active: false, holds: () => false, text: (s)
  */
 function byteForms(secrets: Iterable<string>, sources: string[]): Pick<Scrubber, 'bytes' | 'maxMatchBytes'> {
   const kept = [...new Set(secrets)].filter((s) => s.length >= MIN_LENGTH);
-  const raw = kept.filter((s) => /[^\p{ASCII}]/u.test(s)).map((s) => reEscape(Buffer.from(s, 'utf8').toString('latin1')));
+  const raw = kept
+    .filter((s) => /[^\p{ASCII}]/u.test(s))
+    .map((s) => reEscape(Buffer.from(s, 'utf8').toString('latin1')));
   // Per character at most a JSON escape at a few levels of nesting (`\\\\u0041`) or `%41`.
   const longest = Math.max(...kept.map((s) => Buffer.byteLength(s, 'utf8'))) * MAX_FORM_BYTES_PER_BYTE;
   return { bytes: new RegExp([...raw, ...sources].join('|'), 'g'), maxMatchBytes: longest };
@@ -97,7 +113,11 @@ function formsOf(secret: string): string[] {
   // its bytes are the same whatever comes before or after.
   for (let shift = 0; shift < 3; shift++) {
     const n = Math.floor((bytes.length - shift) / 3) * 3;
-    if (n >= 6) base64.push(bytes.subarray(shift, shift + n).toString('base64'), bytes.subarray(shift, shift + n).toString('base64url'));
+    if (n >= 6)
+      base64.push(
+        bytes.subarray(shift, shift + n).toString('base64'),
+        bytes.subarray(shift, shift + n).toString('base64url'),
+      );
   }
   return [perChar, ...new Set(base64)].map((s) => (s === perChar ? s : reEscape(s)));
 }

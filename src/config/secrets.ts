@@ -12,8 +12,7 @@ import { SECRET_KEY } from './scrub.ts';
 import { configSchema } from './schema.ts';
 import type { Templates } from './layers.ts';
 
-export 
-type Path = Array<string | number>;
+export type Path = Array<string | number>;
 
 /** `value` (the configuration, or the part of it at `at`) as it may be shown. */
 export function redact<T>(value: T, templates: Templates = {}, at: Path = []): T {
@@ -47,7 +46,13 @@ export function isPlainKey(path: Path): boolean {
   return mark === true;
 }
 
-type Def = { innerType?: unknown; type?: string; shape?: Record<string, unknown>; element?: unknown; valueType?: unknown };
+type Def = {
+  innerType?: unknown;
+  type?: string;
+  shape?: Record<string, unknown>;
+  element?: unknown;
+  valueType?: unknown;
+};
 const defOf = (node: unknown): Def | undefined => (node as { _zod?: { def?: Def } })?._zod?.def;
 
 /** Optional, default and nullable wrappers, outermost first, then the schema they wrap. */

@@ -36,7 +36,8 @@ export class DatasetCache {
   filePath(commit: string, repoPath: string): string {
     const target = path.join(this.repoDir, commit, 'files', ...repoPath.split('/'));
     // Paths come from the hub's listing; never let one escape the cache.
-    if (!target.startsWith(path.join(this.repoDir, commit, 'files') + path.sep)) throw new Error(`unsafe repository path "${repoPath}"`);
+    if (!target.startsWith(path.join(this.repoDir, commit, 'files') + path.sep))
+      throw new Error(`unsafe repository path "${repoPath}"`);
     return target;
   }
 

@@ -44,6 +44,9 @@ function jsonCell(cell: string, column: string, where: string): unknown {
   try {
     return JSON.parse(t);
   } catch (err) {
-    throw new BenchrigError('dataset', `${where}: column "${column}" looks like JSON but does not parse (${(err as Error).message})`);
+    throw new BenchrigError(
+      'dataset',
+      `${where}: column "${column}" looks like JSON but does not parse (${(err as Error).message})`,
+    );
   }
 }

@@ -13,14 +13,23 @@ export interface FilterOptions {
 
 export function filterSamples(samples: Sample[], opts: FilterOptions): Sample[] {
   let out = samples;
-  const wanted = (opts.sample ?? []).flatMap((s) => String(s).split(',')).map((s) => s.trim()).filter(Boolean);
+  const wanted = (opts.sample ?? [])
+    .flatMap((s) => String(s).split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (wanted.length) {
     const byId = new Map(samples.map((s) => [s.id, s]));
     const unknown = wanted.filter((id) => !byId.has(id));
     if (unknown.length) {
-      const some = samples.slice(0, 10).map((s) => s.id).join(', ');
+      const some = samples
+        .slice(0, 10)
+        .map((s) => s.id)
+        .join(', ');
       const more = samples.length > 10 ? `, … (${samples.length} in all)` : '';
-      throw new BenchrigError('usage', `--sample: unknown sample id${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')} (known: ${some}${more})`);
+      throw new BenchrigError(
+        'usage',
+        `--sample: unknown sample id${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')} (known: ${some}${more})`,
+      );
     }
     // Keep dataset order, drop repeats.
     const keep = new Set(wanted);

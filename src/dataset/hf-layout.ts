@@ -63,8 +63,11 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const isData = (p: string) => new RegExp(`\\.${EXT}$`, 'i').test(p) && !p.split('/').some((seg) => seg.startsWith('.'));
 
 function regexFor(layout: Layout, config: string, split: string | null): RegExp {
-  const names = split === null ? (layout.keywordsOnly ? Object.values(KEYWORDS).flat() : [NAME]) : namesFor(split).map(escape);
-  const source = layout.pattern.replace('{config}', () => escape(config)).replace('{split}', () => `(${names.join('|')})`);
+  const names =
+    split === null ? (layout.keywordsOnly ? Object.values(KEYWORDS).flat() : [NAME]) : namesFor(split).map(escape);
+  const source = layout.pattern
+    .replace('{config}', () => escape(config))
+    .replace('{split}', () => `(${names.join('|')})`);
   return new RegExp(source, 'i');
 }
 
@@ -112,16 +115,28 @@ export function pickSplitFiles(paths: string[], opts: PickOptions): SplitFiles {
     const files = data.filter((p) => mine.test(p));
     if (files.length) return { files, layout: layout.name };
     const splits = splitsIn(data, config);
-    throw new BenchrigError('dataset', `${label}: no split "${split}" for config "${config}" (splits found: ${splits.join(', ')})`);
+    throw new BenchrigError(
+      'dataset',
+      `${label}: no split "${split}" for config "${config}" (splits found: ${splits.join(', ')})`,
+    );
   }
   const configs = configsIn(data);
   // A repository of data files that name no split (and no config folders) is one "train" split, as on the hub.
   if (config === 'default' && data.length && !configs.length) {
     if (split === 'train') return { files: data, layout: 'single split' };
-    throw new BenchrigError('dataset', `${label}: no split "${split}": the repository's data files name no split, so they are all "train" (splits found: train)`);
+    throw new BenchrigError(
+      'dataset',
+      `${label}: no split "${split}": the repository's data files name no split, so they are all "train" (splits found: train)`,
+    );
   }
   if (!data.length) {
-    throw new BenchrigError('dataset', `${label}: no data files (${DATA_EXTENSIONS.map((e) => `.${e}`).join(' ')}) in the repository at this revision`);
+    throw new BenchrigError(
+      'dataset',
+      `${label}: no data files (${DATA_EXTENSIONS.map((e) => `.${e}`).join(' ')}) in the repository at this revision`,
+    );
   }
-  throw new BenchrigError('dataset', `${label}: no data files for config "${config}" (configs found: ${configs.join(', ') || 'none'})`);
+  throw new BenchrigError(
+    'dataset',
+    `${label}: no data files for config "${config}" (configs found: ${configs.join(', ') || 'none'})`,
+  );
 }

@@ -48,7 +48,10 @@ export interface HfDatasetFiles {
 
 /** `hf:owner/name` -> `owner/name`, or a one-line error. */
 export function parseHfSource(source: string): string {
-  const repo = source.slice('hf:'.length).trim().replace(/^datasets\//, '');
+  const repo = source
+    .slice('hf:'.length)
+    .trim()
+    .replace(/^datasets\//, '');
   if (!/^[\w.-]+\/[\w.-]+$/.test(repo) || repo.split('/').some((seg) => seg === '.' || seg === '..')) {
     throw new BenchrigError('dataset', `"${source}" is not a hub dataset name (expected hf:owner/name)`);
   }
@@ -73,9 +76,14 @@ export async function fetchHfDataset(spec: HfDatasetSpec, opts: HfOptions = {}):
     const ref = pinned ? null : await cache.readRef(spec.revision);
     const cached = ref && (await fromCache(cache, spec, ref.commit));
     if (!ref || !cached) {
-      throw new BenchrigError('dataset', `hf:${spec.repo}: the hub at ${hub.url} is unreachable (${reason(err)}) and revision "${spec.revision}" is not cached`);
+      throw new BenchrigError(
+        'dataset',
+        `hf:${spec.repo}: the hub at ${hub.url} is unreachable (${reason(err)}) and revision "${spec.revision}" is not cached`,
+      );
     }
-    opts.onNotice?.(`hf:${spec.repo}: the hub at ${hub.url} is unreachable (${reason(err)}); using the cached resolution of "${spec.revision}" -> ${ref.commit} (resolved ${ref.resolved_at})`);
+    opts.onNotice?.(
+      `hf:${spec.repo}: the hub at ${hub.url} is unreachable (${reason(err)}); using the cached resolution of "${spec.revision}" -> ${ref.commit} (resolved ${ref.resolved_at})`,
+    );
     return cached;
   }
   if (!pinned) await cache.writeRef(spec.revision, commit);
@@ -86,11 +94,15 @@ export async function fetchHfDataset(spec: HfDatasetSpec, opts: HfOptions = {}):
       tree = await hub.tree(commit);
       await cache.writeTree(commit, tree);
     }
-    const { files } = pickSplitFiles(tree.map((e) => e.path), pickOptions(spec, commit));
+    const { files } = pickSplitFiles(
+      tree.map((e) => e.path),
+      pickOptions(spec, commit),
+    );
     const byPath = new Map(tree.map((e) => [e.path, e]));
     for (const p of files) {
       const entry = listed(byPath, p);
-      if (!(await cache.hasFile(commit, entry))) await hub.download(commit, entry, cache.filePath(commit, p), opts.onProgress);
+      if (!(await cache.hasFile(commit, entry)))
+        await hub.download(commit, entry, cache.filePath(commit, p), opts.onProgress);
     }
     return { commit, files: files.map((p) => ({ path: p, localPath: cache.filePath(commit, p) })) };
   } catch (err) {
@@ -102,7 +114,10 @@ export async function fetchHfDataset(spec: HfDatasetSpec, opts: HfOptions = {}):
 async function fromCache(cache: DatasetCache, spec: HfDatasetSpec, commit: string): Promise<HfDatasetFiles | null> {
   const tree = await cache.readTree(commit);
   if (!tree) return null;
-  const { files } = pickSplitFiles(tree.map((e) => e.path), pickOptions(spec, commit));
+  const { files } = pickSplitFiles(
+    tree.map((e) => e.path),
+    pickOptions(spec, commit),
+  );
   const byPath = new Map(tree.map((e) => [e.path, e]));
   for (const p of files) if (!(await cache.hasFile(commit, listed(byPath, p)))) return null;
   return { commit, files: files.map((p) => ({ path: p, localPath: cache.filePath(commit, p) })) };
@@ -115,7 +130,11 @@ function listed<E>(byPath: Map<string, E>, p: string): E {
   return entry;
 }
 
-const pickOptions = (spec: HfDatasetSpec, commit: string) => ({ config: spec.config, split: spec.split, label: `hf:${spec.repo}@${commit.slice(0, 7)}` });
+const pickOptions = (spec: HfDatasetSpec, commit: string) => ({
+  config: spec.config,
+  split: spec.split,
+  label: `hf:${spec.repo}@${commit.slice(0, 7)}`,
+});
 
 function hubUrlFrom(env: NodeJS.ProcessEnv): string {
   const raw = (env.HF_ENDPOINT || HUB_URL).replace(/\/+$/, '');
@@ -141,22 +160,50 @@ class Hub {
   }
 
   async resolve(revision: string): Promise<string> {
-    const info = await datasetInfo({ name: this.repo, revision, additionalFields: ['sha'], fetch: timedFetch, ...this.params });
-    if (typeof info.sha !== 'string' || !/^[0-9a-f]{40}$/.test(info.sha)) throw new Error(`the hub gave no commit for revision "${revision}"`);
+    const info = await datasetInfo({
+      name: this.repo,
+      revision,
+      additionalFields: ['sha'],
+      fetch: timedFetch,
+      ...this.params,
+    });
+    if (typeof info.sha !== 'string' || !/^[0-9a-f]{40}$/.test(info.sha))
+      throw new Error(`the hub gave no commit for revision "${revision}"`);
     return info.sha;
   }
 
   async tree(commit: string): Promise<TreeEntry[]> {
     const out: TreeEntry[] = [];
-    const entries = listFiles({ repo: { type: 'dataset', name: this.repo }, revision: commit, recursive: true, fetch: timedFetch, ...this.params });
+    const entries = listFiles({
+      repo: { type: 'dataset', name: this.repo },
+      revision: commit,
+      recursive: true,
+      fetch: timedFetch,
+      ...this.params,
+    });
     for await (const e of entries) if (e.type === 'file') out.push({ path: e.path, size: e.lfs?.size ?? e.size });
     return out;
   }
 
-  async download(commit: string, entry: TreeEntry, target: string, onProgress?: HfOptions['onProgress']): Promise<void> {
+  async download(
+    commit: string,
+    entry: TreeEntry,
+    target: string,
+    onProgress?: HfOptions['onProgress'],
+  ): Promise<void> {
     // xet: false -> a plain (redirected, range-capable) HTTP download on every hub, no wasm client.
-    const blob = await downloadFile({ repo: { type: 'dataset', name: this.repo }, path: entry.path, revision: commit, xet: false, ...this.params });
-    if (!blob) throw new BenchrigError('dataset', `hf:${this.repo}@${commit.slice(0, 7)}: ${entry.path} is listed but cannot be downloaded (not found)`);
+    const blob = await downloadFile({
+      repo: { type: 'dataset', name: this.repo },
+      path: entry.path,
+      revision: commit,
+      xet: false,
+      ...this.params,
+    });
+    if (!blob)
+      throw new BenchrigError(
+        'dataset',
+        `hf:${this.repo}@${commit.slice(0, 7)}: ${entry.path} is listed but cannot be downloaded (not found)`,
+      );
     const total = entry.size;
     let next = PROGRESS_STEP;
     const report = (received: number) => {
@@ -168,7 +215,10 @@ class Hub {
     try {
       await writeStreamAtomic(target, blob.stream(), { expectedSize: total, onBytes: report });
     } catch (err) {
-      throw new BenchrigError('dataset', `hf:${this.repo}@${commit.slice(0, 7)}: download of ${entry.path} failed (${reason(err)})`);
+      throw new BenchrigError(
+        'dataset',
+        `hf:${this.repo}@${commit.slice(0, 7)}: download of ${entry.path} failed (${reason(err)})`,
+      );
     }
   }
 
@@ -193,11 +243,17 @@ class Hub {
         // The hub says "Invalid rev id: v9" for a missing revision, "Repository not found" otherwise.
         const said = describe((err.data as { error?: unknown } | undefined)?.error ?? '');
         if (/revision|rev id/i.test(said)) {
-          return new BenchrigError('dataset', `${name}: revision "${revision}" not found (give a branch, tag or commit of the dataset)`);
+          return new BenchrigError(
+            'dataset',
+            `${name}: revision "${revision}" not found (give a branch, tag or commit of the dataset)`,
+          );
         }
         return new BenchrigError('dataset', `${name}: dataset repository not found at ${this.url} (HTTP 404)`);
       }
-      return new BenchrigError('dataset', `${name}: the hub at ${this.url} answered HTTP ${status}: ${firstSentence(err.message)}`);
+      return new BenchrigError(
+        'dataset',
+        `${name}: the hub at ${this.url} answered HTTP ${status}: ${firstSentence(err.message)}`,
+      );
     }
     return new BenchrigError('dataset', `${name}: ${reason(err)}`);
   }
@@ -207,7 +263,11 @@ class Hub {
 export function isUnreachable(err: unknown): boolean {
   if (err instanceof HubApiError) return err.statusCode === 502 || err.statusCode === 503 || err.statusCode === 504;
   const e = err as { name?: string; message?: string };
-  return e?.name === 'TimeoutError' || e?.name === 'AbortError' || (err instanceof TypeError && /fetch failed/i.test(e.message ?? ''));
+  return (
+    e?.name === 'TimeoutError' ||
+    e?.name === 'AbortError' ||
+    (err instanceof TypeError && /fetch failed/i.test(e.message ?? ''))
+  );
 }
 
 /** The underlying cause of a fetch failure (ECONNREFUSED 127.0.0.1:9), else the message. */
@@ -220,4 +280,5 @@ function reason(err: unknown): string {
 
 const firstSentence = (s: string) => s.split('\n')[0].replace(/\. URL: .*$/, '');
 
-const timedFetch: typeof fetch = (input, init) => fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(API_TIMEOUT_MS) });
+const timedFetch: typeof fetch = (input, init) =>
+  fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(API_TIMEOUT_MS) });

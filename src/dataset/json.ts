@@ -27,11 +27,15 @@ export async function readJson(file: string, opts: ReadOptions): Promise<RawRow[
     }
   }
   if (!list) {
-    throw new BenchrigError('dataset', `${opts.label}: expected a top-level array of rows, or an object with a "rows" or "data" array`);
+    throw new BenchrigError(
+      'dataset',
+      `${opts.label}: expected a top-level array of rows, or an object with a "rows" or "data" array`,
+    );
   }
   return list.map((value, i) => {
     const where = `${opts.label}${prefix}[${i}]`;
-    if (!isPlainObject(value)) throw new BenchrigError('dataset', `${where}: row ${i} must be a JSON object, got ${kindOf(value)}`);
+    if (!isPlainObject(value))
+      throw new BenchrigError('dataset', `${where}: row ${i} must be a JSON object, got ${kindOf(value)}`);
     return { row: value, where };
   });
 }

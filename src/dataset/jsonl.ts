@@ -17,7 +17,8 @@ export async function readJsonl(file: string, opts: ReadOptions): Promise<RawRow
     } catch (err) {
       throw new BenchrigError('dataset', `${where}: invalid JSON (${(err as Error).message})`);
     }
-    if (!isPlainObject(value)) throw new BenchrigError('dataset', `${where}: a row must be a JSON object, got ${kindOf(value)}`);
+    if (!isPlainObject(value))
+      throw new BenchrigError('dataset', `${where}: a row must be a JSON object, got ${kindOf(value)}`);
     rows.push({ row: value, where });
   });
   return rows;

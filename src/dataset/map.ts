@@ -6,23 +6,56 @@ import path from 'node:path';
 import { BenchrigError } from '../errors.ts';
 import { isPlainObject } from '../config/expand.ts';
 import { SAMPLE_SANDBOX_KEYS, type Sample, type SampleSandbox } from '../types.ts';
-import { MAX_ROW_DEPTH, badCpus, badDisk, badEnvName, badMemory, badPids, badTimeout, nestedDeeperThan } from '../limits.ts';
+import {
+  MAX_ROW_DEPTH,
+  badCpus,
+  badDisk,
+  badEnvName,
+  badMemory,
+  badPids,
+  badTimeout,
+  nestedDeeperThan,
+} from '../limits.ts';
 import type { RawRow } from './rows.ts';
 import { badFileKey, badFolder, badWorkdir } from './paths.ts';
 import { imageRefProblem } from '../sandbox/image-ref.ts';
 import { contextProblem, hostScriptProblem } from '../sandbox/build-context.ts';
 
-export const SAMPLE_FIELDS = ['id', 'input', 'expected', 'expectations', 'user', 'files', 'setup', 'solution', 'tests', 'metadata', 'sandbox'] as const;
+export const SAMPLE_FIELDS = [
+  'id',
+  'input',
+  'expected',
+  'expectations',
+  'user',
+  'files',
+  'setup',
+  'solution',
+  'tests',
+  'metadata',
+  'sandbox',
+] as const;
 export type SampleField = (typeof SAMPLE_FIELDS)[number];
 
 /** Fields whose CSV cells hold JSON (objects or arrays). */
-const JSON_FIELDS: SampleField[] = ['files', 'tests', 'user', 'expectations', 'setup', 'metadata', 'solution', 'sandbox'];
+const JSON_FIELDS: SampleField[] = [
+  'files',
+  'tests',
+  'user',
+  'expectations',
+  'setup',
+  'metadata',
+  'solution',
+  'sandbox',
+];
 
 /** Refuse `[dataset.fields]` keys that are not sample fields (`where` names file and key). */
 export function checkFieldMap(fields: Record<string, string>, where: string): void {
   for (const key of Object.keys(fields)) {
     if (!(SAMPLE_FIELDS as readonly string[]).includes(key)) {
-      throw new BenchrigError('config', `${where}: key dataset.fields.${key}: not a sample field (known: ${SAMPLE_FIELDS.join(', ')})`);
+      throw new BenchrigError(
+        'config',
+        `${where}: key dataset.fields.${key}: not a sample field (known: ${SAMPLE_FIELDS.join(', ')})`,
+      );
     }
   }
 }
@@ -55,7 +88,10 @@ export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
 
   return rows.map(({ row, where }) => {
     if (nestedDeeperThan(row, MAX_ROW_DEPTH)) {
-      throw new BenchrigError('dataset', `${where}: the row nests objects or lists more than ${MAX_ROW_DEPTH} levels deep; flatten it (or keep the deep part as a JSON string)`);
+      throw new BenchrigError(
+        'dataset',
+        `${where}: the row nests objects or lists more than ${MAX_ROW_DEPTH} levels deep; flatten it (or keep the deep part as a JSON string)`,
+      );
     }
     const name = (f: SampleField) => (columnOf(f) === f ? `field ${f}` : `field ${f} (column "${columnOf(f)}")`);
     const fail: Fail = (f, what) => {
@@ -68,7 +104,8 @@ export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
 
     const rawId = get('id');
     if (rawId === undefined) fail('id', 'is missing (every row needs an id; rows are never auto-numbered)');
-    if (typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isFinite(rawId))) fail('id', 'must be a string or a number');
+    if (typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isFinite(rawId)))
+      fail('id', 'must be a string or a number');
     const id = String(rawId).trim();
     if (!id) fail('id', 'is empty');
     const first = seen.get(id);
@@ -85,7 +122,8 @@ export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
     const sample: Sample = { id, input, metadata: { ...loose, ...meta } };
     readOptionalFields(sample, get, fail, folderProblem);
     const sandbox = get('sandbox');
-    if (sandbox !== undefined) sample.sandbox = sampleSandbox(sandbox, opts.baseDir, (what) => fail('sandbox', what), buildProblem);
+    if (sandbox !== undefined)
+      sample.sandbox = sampleSandbox(sandbox, opts.baseDir, (what) => fail('sandbox', what), buildProblem);
     return sample;
   });
 }
@@ -152,16 +190,24 @@ function readOptionalFields(sample: Sample, get: Get, fail: Fail, folderProblem:
  * A row's `sandbox` (docs/benchmarks.md#a-sandbox-per-sample): known keys of the right types; `build` a folder with a Dockerfile,
  * kept as written (relative to the benchmark folder: the version hashes it by that name).
  */
-function sampleSandbox(v: unknown, baseDir: string, fail: (what: string) => never, buildProblem: (rel: string) => string | null): SampleSandbox {
+function sampleSandbox(
+  v: unknown,
+  baseDir: string,
+  fail: (what: string) => never,
+  buildProblem: (rel: string) => string | null,
+): SampleSandbox {
   if (!isPlainObject(v)) return fail('must be an object like {"image": "...", "build": "dir", "memory": "1g"}');
   for (const key of Object.keys(v)) {
-    if (!(SAMPLE_SANDBOX_KEYS as readonly string[]).includes(key)) fail(`has unknown key "${key}" (known: ${SAMPLE_SANDBOX_KEYS.join(', ')})`);
+    if (!(SAMPLE_SANDBOX_KEYS as readonly string[]).includes(key))
+      fail(`has unknown key "${key}" (known: ${SAMPLE_SANDBOX_KEYS.join(', ')})`);
   }
   const str = (k: string, re?: RegExp, hint = '') => {
-    if (v[k] !== undefined && (typeof v[k] !== 'string' || v[k] === '' || (re && !re.test(v[k])))) fail(`.${k} must be ${hint || 'a non-empty string'}`);
+    if (v[k] !== undefined && (typeof v[k] !== 'string' || v[k] === '' || (re && !re.test(v[k]))))
+      fail(`.${k} must be ${hint || 'a non-empty string'}`);
   };
   const num = (k: string, int = false) => {
-    if (v[k] !== undefined && (typeof v[k] !== 'number' || !(v[k] > 0) || (int && !Number.isInteger(v[k])))) fail(`.${k} must be a positive ${int ? 'integer' : 'number'}`);
+    if (v[k] !== undefined && (typeof v[k] !== 'number' || !(v[k] > 0) || (int && !Number.isInteger(v[k]))))
+      fail(`.${k} must be a positive ${int ? 'integer' : 'number'}`);
   };
   // Within the bounds of src/limits.ts: past them the sandbox could only fail (or, memory 0, have no limit).
   const bounded = <T>(k: string, bad: (x: T) => string | null) => {
@@ -185,8 +231,10 @@ function sampleSandbox(v: unknown, baseDir: string, fail: (what: string) => neve
   bounded('build_timeout_s', badTimeout);
   str('disk', /^\d+(\.\d+)?[kmgt]?$/i, 'a size like "2g"');
   bounded('disk', badDisk);
-  if (v.network !== undefined && v.network !== 'none' && v.network !== 'bridge') fail('.network must be "none" or "bridge"');
-  if (v.env !== undefined && (!isPlainObject(v.env) || !Object.values(v.env).every((x) => typeof x === 'string'))) fail('.env must be an object of strings');
+  if (v.network !== undefined && v.network !== 'none' && v.network !== 'bridge')
+    fail('.network must be "none" or "bridge"');
+  if (v.env !== undefined && (!isPlainObject(v.env) || !Object.values(v.env).every((x) => typeof x === 'string')))
+    fail('.env must be an object of strings');
   for (const key of Object.keys(v.env ?? {})) {
     const problem = badEnvName(key);
     if (problem) fail(`.env key ${problem}`);
@@ -195,7 +243,8 @@ function sampleSandbox(v: unknown, baseDir: string, fail: (what: string) => neve
   if (out.build !== undefined) {
     const wrong = badFolder(baseDir, out.build);
     if (wrong) fail(`.build ${wrong}`);
-    if (!statSync(path.join(baseDir, out.build, 'Dockerfile'), { throwIfNoEntry: false })?.isFile()) fail(`.build folder "${out.build}" has no Dockerfile`);
+    if (!statSync(path.join(baseDir, out.build, 'Dockerfile'), { throwIfNoEntry: false })?.isFile())
+      fail(`.build folder "${out.build}" has no Dockerfile`);
     const unbuildable = buildProblem(out.build);
     if (unbuildable) fail(`.build: ${unbuildable}`);
   }
@@ -209,5 +258,9 @@ function isStringArray(v: unknown): v is string[] {
 function isSolutionObject(v: unknown): v is { commands?: string[]; reply?: string } {
   if (!isPlainObject(v)) return false;
   const keysOk = Object.keys(v).every((k) => k === 'commands' || k === 'reply');
-  return keysOk && (v.commands === undefined || isStringArray(v.commands)) && (v.reply === undefined || typeof v.reply === 'string');
+  return (
+    keysOk &&
+    (v.commands === undefined || isStringArray(v.commands)) &&
+    (v.reply === undefined || typeof v.reply === 'string')
+  );
 }

@@ -40,10 +40,13 @@ function isoDay(days: number): string {
 export function toJsonValue(value: unknown): unknown {
   if (value === undefined) return null;
   if (typeof value === 'bigint') {
-    return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(value) : value.toString();
+    return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER)
+      ? Number(value)
+      : value.toString();
   }
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
-  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+  if (value instanceof Uint8Array)
+    return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
   if (ArrayBuffer.isView(value)) return Array.from(value as unknown as ArrayLike<number | bigint>, toJsonValue);
   if (Array.isArray(value)) return value.map(toJsonValue);
   if (value !== null && typeof value === 'object') {

@@ -10,7 +10,8 @@ import path from 'node:path';
 export function badFileKey(key: string): string | null {
   const slashed = key.replace(/\\/g, '/'); // the copy into the sandbox reads a backslash as a separator
   if (slashed.trim() === '') return 'is empty';
-  if (slashed.startsWith('/') || /^[A-Za-z]:/.test(slashed)) return 'is an absolute path (keys are relative to the workdir)';
+  if (slashed.startsWith('/') || /^[A-Za-z]:/.test(slashed))
+    return 'is an absolute path (keys are relative to the workdir)';
   const norm = path.posix.normalize(slashed);
   if (norm === '.' || norm === './') return 'names the destination folder itself, not a file in it';
   if (norm === '..' || norm.startsWith('../')) return 'leads outside the workdir';
@@ -30,17 +31,20 @@ export function badWorkdir(workdir: string): string | null {
  * both as written and (when the target exists) after every link on the way is followed.
  */
 export function badFolder(baseDir: string, rel: string): string | null {
-  if (path.isAbsolute(rel) || /^[A-Za-z]:/.test(rel)) return `names folder "${rel}", an absolute path (folders are relative to the benchmark folder)`;
+  if (path.isAbsolute(rel) || /^[A-Za-z]:/.test(rel))
+    return `names folder "${rel}", an absolute path (folders are relative to the benchmark folder)`;
   const base = realpath(baseDir) ?? path.resolve(baseDir);
   const abs = path.resolve(baseDir, rel);
   if (!inside(base, path.resolve(base, rel))) return `names folder "${rel}", which is outside the benchmark folder`;
   const st = lstatSync(abs, { throwIfNoEntry: false });
   if (!st) return `names folder "${rel}", which does not exist under ${baseDir}`;
   const real = realpath(abs);
-  if (!real || !inside(base, real)) return `names folder "${rel}", which leads outside the benchmark folder${st.isSymbolicLink() ? ' (it is a symlink)' : ''}`;
+  if (!real || !inside(base, real))
+    return `names folder "${rel}", which leads outside the benchmark folder${st.isSymbolicLink() ? ' (it is a symlink)' : ''}`;
   if (!lstatSync(real).isDirectory()) return `names "${rel}", which is not a folder`;
   const link = escapingLink(base, real);
-  if (link) return `names folder "${rel}", which contains a symlink leading outside the benchmark folder: ${path.relative(real, link.at) || '.'} -> ${link.target}`;
+  if (link)
+    return `names folder "${rel}", which contains a symlink leading outside the benchmark folder: ${path.relative(real, link.at) || '.'} -> ${link.target}`;
   return null;
 }
 

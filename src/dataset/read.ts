@@ -50,19 +50,28 @@ export async function openDataset(spec: DatasetSpec, opts: ReadDatasetOptions): 
   try {
     const { fetchHfDataset, parseHfSource } = await import('./hf.ts');
     const repo = parseHfSource(spec.source);
-    const hfSpec = { repo, split: spec.split ?? 'train', config: spec.config ?? 'default', revision: spec.revision ?? 'main' };
+    const hfSpec = {
+      repo,
+      split: spec.split ?? 'train',
+      config: spec.config ?? 'default',
+      revision: spec.revision ?? 'main',
+    };
     const { commit, files } = await fetchHfDataset(hfSpec, opts);
     const rows: RawRow[] = [];
     for (const f of files) {
       const ext = path.extname(f.path).toLowerCase();
       const readOpts = { label: `hf:${repo}/${f.path}`, jsonColumns: opts.jsonColumns };
       // The hub's .json data files are often JSON Lines; the hub reads both, so do we.
-      const read = ext === '.json' ? readJson(f.localPath, readOpts).catch(() => readJsonl(f.localPath, readOpts)) : READERS[ext](f.localPath, readOpts);
+      const read =
+        ext === '.json'
+          ? readJson(f.localPath, readOpts).catch(() => readJsonl(f.localPath, readOpts))
+          : READERS[ext](f.localPath, readOpts);
       for (const r of await read) rows.push(r);
     }
     return { rows, resolvedRevision: commit };
   } catch (err) {
-    if (err instanceof BenchrigError && err.kind === 'dataset') throw new BenchrigError('dataset', `${key}: ${err.message}`);
+    if (err instanceof BenchrigError && err.kind === 'dataset')
+      throw new BenchrigError('dataset', `${key}: ${err.message}`);
     throw err;
   }
 }
@@ -76,7 +85,10 @@ export async function readDataset(source: string, opts: ReadDatasetOptions): Pro
   const ext = path.extname(file).toLowerCase();
   const reader = READERS[ext];
   if (!reader) {
-    throw new BenchrigError('dataset', `${key}: ${label}: unknown dataset format "${ext || '(no extension)'}" (known: ${Object.keys(READERS).join(', ')})`);
+    throw new BenchrigError(
+      'dataset',
+      `${key}: ${label}: unknown dataset format "${ext || '(no extension)'}" (known: ${Object.keys(READERS).join(', ')})`,
+    );
   }
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) throw new BenchrigError('dataset', `${key}: ${label}: dataset file not found`);

@@ -12,13 +12,25 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../llm/cache.ts';
 
-export const VOLATILE_FIELDS = ['metadata', 'user', 'safety_identifier', 'prompt_cache_key', 'prompt_cache_retention', 'stream_options'] as const;
+export const VOLATILE_FIELDS = [
+  'metadata',
+  'user',
+  'safety_identifier',
+  'prompt_cache_key',
+  'prompt_cache_retention',
+  'stream_options',
+] as const;
 
 /**
  * `volatile`: text a CLI writes into its own prompt that changes from run to run (a process id in a
  * tool result), replaced by a placeholder before hashing; supplied by an installed agent's preset.
  */
-export function gatewayCacheKey(route: string, body: Record<string, unknown>, scope?: string, volatile: RegExp[] = []): string {
+export function gatewayCacheKey(
+  route: string,
+  body: Record<string, unknown>,
+  scope?: string,
+  volatile: RegExp[] = [],
+): string {
   const kept: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) if (!(VOLATILE_FIELDS as readonly string[]).includes(k)) kept[k] = v;
   let text = canonicalJson({ gateway: route, request: kept, ...(scope ? { scope } : {}) });

@@ -65,18 +65,31 @@ export async function handleCall(c: CallContext): Promise<void> {
 
   let up: IncomingMessage;
   try {
-    up = await forward(upstream, upstreamUrl(upstream, c.route, c.search), upstreamHeaders(upstream, c.req.headers, payload), payload, { signal: c.signal, retry: c.retry });
+    up = await forward(
+      upstream,
+      upstreamUrl(upstream, c.route, c.search),
+      upstreamHeaders(upstream, c.req.headers, payload),
+      payload,
+      { signal: c.signal, retry: c.retry },
+    );
   } catch (err) {
     const cause = c.signal.aborted ? 'the agent closed the connection' : describeFailure(err, upstream.apiKey);
     record(ZERO, performance.now() - started, cause, !c.signal.aborted);
-    sendError(c.res, c.protocol, 502, 'upstream_error', `benchrig gateway: the model ${upstream.model} failed: ${cause}`);
+    sendError(
+      c.res,
+      c.protocol,
+      502,
+      'upstream_error',
+      `benchrig gateway: the model ${upstream.model} failed: ${cause}`,
+    );
     return;
   }
 
   const status = up.statusCode ?? 502;
   const contentType = String(up.headers['content-type'] ?? 'application/json');
   const ok = status >= 200 && status < 300;
-  if (ok && /^text\/event-stream/i.test(contentType)) await relayStream(c, up, { status, contentType, started }, slot, record);
+  if (ok && /^text\/event-stream/i.test(contentType))
+    await relayStream(c, up, { status, contentType, started }, slot, record);
   else await relayWhole(c, up, { status, contentType, started }, slot, record);
 }
 
@@ -92,8 +105,18 @@ function recorder(c: CallContext, stream: boolean): Record_ {
     usage.calls++;
     usage.tokens.input += summary.tokens.input;
     usage.tokens.output += summary.tokens.output;
-    trial.onEvent({ type: 'llm_call', model: c.upstream.model, latency_ms: Math.round(latency), tokens: { ...summary.tokens }, role: 'agent', api: c.protocol, stream, ...(error ? { error } : {}) });
-    for (const t of summary.toolCalls) trial.onEvent({ type: 'tool_call', tool: t.name, args: t.args, ...(t.id ? { id: t.id } : {}) });
+    trial.onEvent({
+      type: 'llm_call',
+      model: c.upstream.model,
+      latency_ms: Math.round(latency),
+      tokens: { ...summary.tokens },
+      role: 'agent',
+      api: c.protocol,
+      stream,
+      ...(error ? { error } : {}),
+    });
+    for (const t of summary.toolCalls)
+      trial.onEvent({ type: 'tool_call', tool: t.name, args: t.args, ...(t.id ? { id: t.id } : {}) });
     if (error && fatal) trial.onModelError?.(error);
   };
 }
@@ -101,7 +124,11 @@ function recorder(c: CallContext, stream: boolean): Record_ {
 function cacheSlot(c: CallContext, payload: Buffer): CacheSlot | null {
   if (!c.cache) return null;
   const request = JSON.parse(payload.toString('utf8')) as Record<string, unknown>;
-  return { cache: c.cache, request, key: gatewayCacheKey(c.route, c.cache.scrub.value(request), c.entry.trial.cacheScope, c.entry.trial.volatile) };
+  return {
+    cache: c.cache,
+    request,
+    key: gatewayCacheKey(c.route, c.cache.scrub.value(request), c.entry.trial.cacheScope, c.entry.trial.volatile),
+  };
 }
 
 /** A stored answer sent as it was stored, or a replay miss refused: true when the call is answered. */
@@ -110,7 +137,10 @@ async function answerFromCache(c: CallContext, slot: CacheSlot, record: Record_)
   if (hit && hit.response.gateway === 1) {
     const a = hit.response;
     record(summarize(c.protocol, a.stream, a.body), hit.latency_ms);
-    c.res.writeHead(a.status, { 'content-type': a.content_type, ...(a.stream ? { 'cache-control': 'no-cache' } : { 'content-length': Buffer.byteLength(a.body) }) });
+    c.res.writeHead(a.status, {
+      'content-type': a.content_type,
+      ...(a.stream ? { 'cache-control': 'no-cache' } : { 'content-length': Buffer.byteLength(a.body) }),
+    });
     c.res.end(a.body);
     return true;
   }
@@ -130,7 +160,13 @@ interface Answer {
 }
 
 /** A streamed answer: passed to the agent chunk by chunk as it arrives, watched, then recorded. */
-async function relayStream(c: CallContext, up: IncomingMessage, a: Answer, slot: CacheSlot | null, record: Record_): Promise<void> {
+async function relayStream(
+  c: CallContext,
+  up: IncomingMessage,
+  a: Answer,
+  slot: CacheSlot | null,
+  record: Record_,
+): Promise<void> {
   const { res, upstream } = c;
   res.writeHead(a.status, { 'content-type': a.contentType, 'cache-control': 'no-cache' });
   const watcher = READERS[c.protocol].stream();
@@ -156,15 +192,30 @@ async function relayStream(c: CallContext, up: IncomingMessage, a: Answer, slot:
     const body = Buffer.concat(kept).toString('utf8');
     const { scrub } = slot.cache;
     // A key echoed in pieces cannot be scrubbed out of the stored events: such an answer is not stored.
-    if (scrub.holds(body) || scrub.holds(watcher.text()) || summary.toolCalls.some((t) => scrub.holds(JSON.stringify(t.args)))) {
-      c.entry.trial.onEvent({ type: 'log', level: 'warn', message: `llm-cache: not stored ${slot.key}: the answer holds the upstream key` });
-    } else await store(c, slot, { gateway: 1, status: a.status, content_type: a.contentType, stream: true, body }, latency);
+    if (
+      scrub.holds(body) ||
+      scrub.holds(watcher.text()) ||
+      summary.toolCalls.some((t) => scrub.holds(JSON.stringify(t.args)))
+    ) {
+      c.entry.trial.onEvent({
+        type: 'log',
+        level: 'warn',
+        message: `llm-cache: not stored ${slot.key}: the answer holds the upstream key`,
+      });
+    } else
+      await store(c, slot, { gateway: 1, status: a.status, content_type: a.contentType, stream: true, body }, latency);
   }
   res.end();
 }
 
 /** A whole answer: read, scrubbed of the key, recorded (and stored), then passed to the agent. */
-async function relayWhole(c: CallContext, up: IncomingMessage, a: Answer, slot: CacheSlot | null, record: Record_): Promise<void> {
+async function relayWhole(
+  c: CallContext,
+  up: IncomingMessage,
+  a: Answer,
+  slot: CacheSlot | null,
+  record: Record_,
+): Promise<void> {
   const { res, upstream } = c;
   let text: Buffer;
   try {
@@ -185,7 +236,13 @@ async function relayWhole(c: CallContext, up: IncomingMessage, a: Answer, slot: 
   } else {
     const summary = summarize(c.protocol, false, scrubbed.toString('utf8'));
     record(summary, latency);
-    if (slot && !summary.error) await store(c, slot, { gateway: 1, status: a.status, content_type: a.contentType, stream: false, body: scrubbed.toString('utf8') }, latency);
+    if (slot && !summary.error)
+      await store(
+        c,
+        slot,
+        { gateway: 1, status: a.status, content_type: a.contentType, stream: false, body: scrubbed.toString('utf8') },
+        latency,
+      );
   }
   res.writeHead(a.status, { 'content-type': a.contentType, 'content-length': scrubbed.length });
   res.end(scrubbed);
@@ -210,9 +267,19 @@ function summarize(protocol: Protocol, stream: boolean, body: string): CallSumma
 async function store(c: CallContext, slot: CacheSlot, answer: StoredAnswer, latency: number): Promise<void> {
   const { key, request } = slot;
   try {
-    await slot.cache.store.put<StoredAnswer, Record<string, unknown>>({ key, model: c.upstream.model, latency_ms: Math.round(latency), response: answer, request: { gateway: c.route, ...request } });
+    await slot.cache.store.put<StoredAnswer, Record<string, unknown>>({
+      key,
+      model: c.upstream.model,
+      latency_ms: Math.round(latency),
+      response: answer,
+      request: { gateway: c.route, ...request },
+    });
   } catch (err) {
-    c.entry.trial.onEvent({ type: 'log', level: 'warn', message: `llm-cache: could not store ${key}: ${(err as Error).message}` });
+    c.entry.trial.onEvent({
+      type: 'log',
+      level: 'warn',
+      message: `llm-cache: could not store ${key}: ${(err as Error).message}`,
+    });
   }
 }
 

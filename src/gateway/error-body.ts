@@ -17,7 +17,18 @@ export type GatewayErrorCode =
   | 'not_found'; // 404: no such route
 
 export function errorBody(protocol: Protocol, status: number, code: GatewayErrorCode, message: string): unknown {
-  const type = status === 401 ? 'authentication_error' : status === 404 ? 'not_found_error' : status === 413 ? 'request_too_large' : status === 429 ? 'rate_limit_error' : status >= 500 ? 'api_error' : 'invalid_request_error';
+  const type =
+    status === 401
+      ? 'authentication_error'
+      : status === 404
+        ? 'not_found_error'
+        : status === 413
+          ? 'request_too_large'
+          : status === 429
+            ? 'rate_limit_error'
+            : status >= 500
+              ? 'api_error'
+              : 'invalid_request_error';
   if (protocol === 'messages') return { type: 'error', error: { type, message } };
   return { error: { message, type: status === 401 ? 'invalid_request_error' : type, param: null, code } };
 }
@@ -29,6 +40,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(text);
 }
 
-export function sendError(res: ServerResponse, protocol: Protocol, status: number, code: GatewayErrorCode, message: string): void {
+export function sendError(
+  res: ServerResponse,
+  protocol: Protocol,
+  status: number,
+  code: GatewayErrorCode,
+  message: string,
+): void {
   sendJson(res, status, errorBody(protocol, status, code, message));
 }

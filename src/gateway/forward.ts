@@ -14,7 +14,11 @@ const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new htt
 const PASSED_HEADERS = ['accept', 'anthropic-version', 'anthropic-beta', 'openai-beta'];
 
 export function upstreamHeaders(u: Upstream, client: IncomingHttpHeaders, body: Buffer): Record<string, string> {
-  const h: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(body.length), 'user-agent': 'benchrig-gateway' };
+  const h: Record<string, string> = {
+    'content-type': 'application/json',
+    'content-length': String(body.length),
+    'user-agent': 'benchrig-gateway',
+  };
   for (const k of PASSED_HEADERS) {
     const v = client[k];
     if (typeof v === 'string') h[k] = v;
@@ -35,42 +39,62 @@ export interface ForwardOptions {
  * The upstream's response once it is final: a success, or an error that retrying cannot help
  * (a 400 from the upstream goes back to the agent as it is). Throws after the retries run out.
  */
-export function forward(u: Upstream, url: URL, headers: Record<string, string>, body: Buffer, opts: ForwardOptions): Promise<IncomingMessage> {
-  return withRetry(
-    () => attempt(u, url, headers, body, opts.signal),
-    { maxRetries: u.maxRetries, baseMs: opts.retry?.baseMs, maxMs: opts.retry?.maxMs, signal: opts.signal },
-  );
+export function forward(
+  u: Upstream,
+  url: URL,
+  headers: Record<string, string>,
+  body: Buffer,
+  opts: ForwardOptions,
+): Promise<IncomingMessage> {
+  return withRetry(() => attempt(u, url, headers, body, opts.signal), {
+    maxRetries: u.maxRetries,
+    baseMs: opts.retry?.baseMs,
+    maxMs: opts.retry?.maxMs,
+    signal: opts.signal,
+  });
 }
 
 const transient = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
 
-function attempt(u: Upstream, url: URL, headers: Record<string, string>, body: Buffer, signal: AbortSignal): Promise<IncomingMessage> {
+function attempt(
+  u: Upstream,
+  url: URL,
+  headers: Record<string, string>,
+  body: Buffer,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
   const transport = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
-    const req = transport.request(url, { method: 'POST', headers, agent: agents[url.protocol as 'http:' | 'https:'], signal }, (res) => {
-      const status = res.statusCode ?? 502;
-      if (!transient(status)) return resolve(res);
-      // A transient status: read the error for the message and retry-after, then let withRetry decide.
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: { error?: { message?: unknown } } | null | undefined;
-        try {
-          parsed = JSON.parse(text) as typeof parsed;
-        } catch {
-          parsed = undefined;
-        }
-        const said = parsed?.error?.message;
-        const message = typeof said === 'string' ? said : text.slice(0, 200) || res.statusMessage;
-        const h = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
-        reject(new APIError(status, parsed?.error ?? parsed ?? undefined, String(message), h));
-      });
-    });
+    const req = transport.request(
+      url,
+      { method: 'POST', headers, agent: agents[url.protocol as 'http:' | 'https:'], signal },
+      (res) => {
+        const status = res.statusCode ?? 502;
+        if (!transient(status)) return resolve(res);
+        // A transient status: read the error for the message and retry-after, then let withRetry decide.
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: { error?: { message?: unknown } } | null | undefined;
+          try {
+            parsed = JSON.parse(text) as typeof parsed;
+          } catch {
+            parsed = undefined;
+          }
+          const said = parsed?.error?.message;
+          const message = typeof said === 'string' ? said : text.slice(0, 200) || res.statusMessage;
+          const h = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
+          reject(new APIError(status, parsed?.error ?? parsed ?? undefined, String(message), h));
+        });
+      },
+    );
     // Inactivity on the socket, before the headers or between stream chunks.
-    req.setTimeout(u.timeoutMs, () => req.destroy(Object.assign(new Error(`no answer for ${u.timeoutMs / 1000}s`), { code: 'ETIMEDOUT' })));
+    req.setTimeout(u.timeoutMs, () =>
+      req.destroy(Object.assign(new Error(`no answer for ${u.timeoutMs / 1000}s`), { code: 'ETIMEDOUT' })),
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -105,7 +129,8 @@ export async function readBody(msg: IncomingMessage, max = Infinity): Promise<Bu
 /** One line naming why a forward failed, without the key (defence in depth: servers echo things). */
 export function describeFailure(err: unknown, apiKey: string): string {
   let text: string;
-  if (err instanceof APIError && err.status !== undefined) text = `HTTP ${err.status}: ${err.message.replace(/^\d+\s*/, '')}`;
+  if (err instanceof APIError && err.status !== undefined)
+    text = `HTTP ${err.status}: ${err.message.replace(/^\d+\s*/, '')}`;
   else text = `connection error: ${causeChain(err, 4)}`;
   return apiKey && apiKey.length >= 4 ? text.split(apiKey).join('***') : text;
 }

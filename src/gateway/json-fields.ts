@@ -42,7 +42,7 @@ function skipWs(buf: Uint8Array, i: number): number {
 
 /** Index of the closing quote of the string opening at `i`. */
 function stringEnd(buf: Uint8Array, i: number): number {
-  for (let j = i + 1; ; ) {
+  for (let j = i + 1; ;) {
     const k = buf.indexOf(QUOTE, j);
     if (k < 0) throw new Error('unterminated string');
     let n = 0;
@@ -80,7 +80,13 @@ export function withModel(buf: Buffer, fields: Map<string, [number, number]>, mo
   if (span) return Buffer.concat([buf.subarray(0, span[0]), value, buf.subarray(span[1])]);
   const open = buf.indexOf(0x7b);
   const sep = fields.size ? ',' : '';
-  return Buffer.concat([buf.subarray(0, open + 1), Buffer.from('"model":'), value, Buffer.from(sep), buf.subarray(open + 1)]);
+  return Buffer.concat([
+    buf.subarray(0, open + 1),
+    Buffer.from('"model":'),
+    value,
+    Buffer.from(sep),
+    buf.subarray(open + 1),
+  ]);
 }
 
 /** A top-level value, parsed (small ones only: `stream`, `model`). */

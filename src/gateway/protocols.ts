@@ -36,7 +36,8 @@ const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 /** A wire value as text for a message or a key: `absent` for null or undefined, JSON for non-strings. */
-const say = (v: unknown, absent: string): string => (v === undefined || v === null ? absent : typeof v === 'string' ? v : JSON.stringify(v));
+const say = (v: unknown, absent: string): string =>
+  v === undefined || v === null ? absent : typeof v === 'string' ? v : JSON.stringify(v);
 
 /**
  * A JSON value as the wire shape it should have. Nothing is checked: every field is optional and
@@ -122,7 +123,8 @@ const chat: ProtocolReader = {
     const toolCalls: ToolCallSeen[] = [];
     for (const choice of list(body.choices).map(wire<ChatChoice>))
       for (const tc of list(choice.message?.tool_calls).map(wire<ChatToolCall>))
-        if (typeof tc.function?.name === 'string') toolCalls.push({ id: str(tc.id), name: tc.function.name, args: toolArgs(tc.function.arguments) });
+        if (typeof tc.function?.name === 'string')
+          toolCalls.push({ id: str(tc.id), name: tc.function.name, args: toolArgs(tc.function.arguments) });
     return { tokens: { input: num(body.usage?.prompt_tokens), output: num(body.usage?.completion_tokens) }, toolCalls };
   },
   stream() {
@@ -151,7 +153,13 @@ const chat: ProtocolReader = {
           }
         }
       },
-      summary: () => ({ tokens, toolCalls: [...calls.values()].filter((c) => c.name).map((c) => ({ id: c.id, name: c.name, args: toolArgs(c.args) })), ...(error ? { error } : {}) }),
+      summary: () => ({
+        tokens,
+        toolCalls: [...calls.values()]
+          .filter((c) => c.name)
+          .map((c) => ({ id: c.id, name: c.name, args: toolArgs(c.args) })),
+        ...(error ? { error } : {}),
+      }),
       text: () => text,
     };
   },
@@ -161,9 +169,12 @@ const chat: ProtocolReader = {
 function responseItems(output: unknown): ToolCallSeen[] {
   const out: ToolCallSeen[] = [];
   for (const item of list(output).map(wire<ResponsesItem>)) {
-    if (item.type === 'function_call' && typeof item.name === 'string') out.push({ id: str(item.call_id), name: item.name, args: toolArgs(item.arguments) });
-    else if (item.type === 'custom_tool_call' && typeof item.name === 'string') out.push({ id: str(item.call_id), name: item.name, args: { input: item.input } });
-    else if (item.type === 'local_shell_call') out.push({ id: str(item.call_id), name: 'local_shell', args: toolArgs(item.action) });
+    if (item.type === 'function_call' && typeof item.name === 'string')
+      out.push({ id: str(item.call_id), name: item.name, args: toolArgs(item.arguments) });
+    else if (item.type === 'custom_tool_call' && typeof item.name === 'string')
+      out.push({ id: str(item.call_id), name: item.name, args: { input: item.input } });
+    else if (item.type === 'local_shell_call')
+      out.push({ id: str(item.call_id), name: 'local_shell', args: toolArgs(item.action) });
   }
   return out;
 }
@@ -172,7 +183,11 @@ const responses: ProtocolReader = {
   fromJson(raw) {
     const body = wire<ResponsesEvent>(raw);
     const failed = body.status === 'failed' ? `response failed: ${say(body.error?.message, 'no message')}` : undefined;
-    return { tokens: { input: num(body.usage?.input_tokens), output: num(body.usage?.output_tokens) }, toolCalls: responseItems(body.output), ...(failed ? { error: failed } : {}) };
+    return {
+      tokens: { input: num(body.usage?.input_tokens), output: num(body.usage?.output_tokens) },
+      toolCalls: responseItems(body.output),
+      ...(failed ? { error: failed } : {}),
+    };
   },
   stream() {
     let final: CallSummary | null = null;
@@ -184,7 +199,8 @@ const responses: ProtocolReader = {
         const ev = wire<ResponsesEvent>(parse(e.data));
         const type = ev.type ?? e.event;
         // The terminal event carries the whole response (usage and output); items are the fallback.
-        if (type === 'response.completed' || type === 'response.incomplete' || type === 'response.failed') final = responses.fromJson(ev.response);
+        if (type === 'response.completed' || type === 'response.incomplete' || type === 'response.failed')
+          final = responses.fromJson(ev.response);
         else if (type === 'response.output_item.done' && ev.item) items.push(ev.item);
         else if (type === 'error') error = `stream error: ${say(ev.message ?? ev.error?.message, 'no message')}`;
         else if (typeof ev.delta === 'string') text += ev.delta; // output text, reasoning, arguments
@@ -200,14 +216,16 @@ const responses: ProtocolReader = {
 
 // --- Anthropic Messages --------------------------------------------------------------------------
 // Input tokens include the prompt-cache reads and writes: they are input the model was given.
-const anthropicInput = (u: Partial<Usage> | undefined) => num(u?.input_tokens) + num(u?.cache_creation_input_tokens) + num(u?.cache_read_input_tokens);
+const anthropicInput = (u: Partial<Usage> | undefined) =>
+  num(u?.input_tokens) + num(u?.cache_creation_input_tokens) + num(u?.cache_read_input_tokens);
 
 const messages: ProtocolReader = {
   fromJson(raw) {
     const body = wire<MessagesEvent>(raw);
     const toolCalls: ToolCallSeen[] = [];
     for (const b of list(body.content).map(wire<MessagesBlock>))
-      if (b.type === 'tool_use' && typeof b.name === 'string') toolCalls.push({ id: str(b.id), name: b.name, args: toolArgs(b.input) });
+      if (b.type === 'tool_use' && typeof b.name === 'string')
+        toolCalls.push({ id: str(b.id), name: b.name, args: toolArgs(b.input) });
     return { tokens: { input: anthropicInput(body.usage), output: num(body.usage?.output_tokens) }, toolCalls };
   },
   stream() {
@@ -224,11 +242,18 @@ const messages: ProtocolReader = {
             tokens.output = num(ev.message?.usage?.output_tokens);
             break;
           case 'content_block_start':
-            if (ev.content_block?.type === 'tool_use') blocks.set(num(ev.index), { id: str(ev.content_block.id), name: say(ev.content_block.name, ''), json: '', input: ev.content_block.input });
+            if (ev.content_block?.type === 'tool_use')
+              blocks.set(num(ev.index), {
+                id: str(ev.content_block.id),
+                name: say(ev.content_block.name, ''),
+                json: '',
+                input: ev.content_block.input,
+              });
             break;
           case 'content_block_delta': {
             const b = blocks.get(num(ev.index));
-            if (b && ev.delta?.type === 'input_json_delta' && typeof ev.delta.partial_json === 'string') b.json += ev.delta.partial_json;
+            if (b && ev.delta?.type === 'input_json_delta' && typeof ev.delta.partial_json === 'string')
+              b.json += ev.delta.partial_json;
             for (const piece of [ev.delta?.text, ev.delta?.thinking]) if (typeof piece === 'string') text += piece;
             break;
           }
@@ -244,7 +269,9 @@ const messages: ProtocolReader = {
       },
       summary: () => ({
         tokens,
-        toolCalls: [...blocks.values()].filter((b) => b.name).map((b) => ({ id: b.id, name: b.name, args: b.json ? toolArgs(b.json) : toolArgs(b.input ?? {}) })),
+        toolCalls: [...blocks.values()]
+          .filter((b) => b.name)
+          .map((b) => ({ id: b.id, name: b.name, args: b.json ? toolArgs(b.json) : toolArgs(b.input ?? {}) })),
         ...(error ? { error } : {}),
       }),
       text: () => text,

@@ -22,7 +22,11 @@ const ROUTES: Record<string, { protocol: Protocol; modelCall: boolean }> = {
   '/messages/count_tokens': { protocol: 'messages', modelCall: false },
 };
 
-const PROTOCOL_NAME: Record<Protocol, string> = { chat: 'OpenAI Chat Completions', responses: 'OpenAI Responses', messages: 'Anthropic Messages' };
+const PROTOCOL_NAME: Record<Protocol, string> = {
+  chat: 'OpenAI Chat Completions',
+  responses: 'OpenAI Responses',
+  messages: 'Anthropic Messages',
+};
 
 type Route = (typeof ROUTES)[string];
 
@@ -54,7 +58,10 @@ export function createModelGateway(opts: GatewayOptions): ModelGateway {
   const g: Gateway = {
     opts,
     registry: new TokenRegistry(),
-    cache: opts.cache && opts.cache.mode !== 'off' ? { mode: opts.cache.mode, store: new LlmCache(opts.cache.dir, scrub), scrub } : null,
+    cache:
+      opts.cache && opts.cache.mode !== 'off'
+        ? { mode: opts.cache.mode, store: new LlmCache(opts.cache.dir, scrub), scrub }
+        : null,
     limits,
     server: createServer(serverOptions, (req, res) => {
       handle(g, req, res).catch((err) => {
@@ -80,7 +87,13 @@ export function createModelGateway(opts: GatewayOptions): ModelGateway {
 }
 
 /** A request refused before its body was read: the body is counted, not kept, then the answer sent. */
-async function refuse(g: Gateway, req: IncomingMessage, res: ServerResponse, protocol: Protocol, send: () => void): Promise<void> {
+async function refuse(
+  g: Gateway,
+  req: IncomingMessage,
+  res: ServerResponse,
+  protocol: Protocol,
+  send: () => void,
+): Promise<void> {
   const body = await readRequestBody(req, g.limits.maxBodyBytes, g.limits.bodyTimeoutMs, false);
   if (body.kind !== 'ok') return dropBody(g, req, res, protocol, body.kind);
   send();
@@ -91,27 +104,55 @@ async function handle(g: Gateway, req: IncomingMessage, res: ServerResponse): Pr
   const url = new URL(req.url ?? '/', 'http://gateway');
   const guess: Protocol = req.headers['anthropic-version'] || req.headers['x-api-key'] ? 'messages' : 'chat';
   // Claude Code's preflight (HEAD /) and plain health checks: no token, nothing about the run.
-  if ((req.method === 'HEAD' || req.method === 'GET') && url.pathname === '/') return void sendJson(res, 200, { ok: true });
+  if ((req.method === 'HEAD' || req.method === 'GET') && url.pathname === '/')
+    return void sendJson(res, 200, { ok: true });
 
   const path = url.pathname.replace(/\/+$/, '');
   const route = path.startsWith('/v1/') ? ROUTES[path.slice(3)] : undefined;
   const isModels = path === '/v1/models';
-  if (!route && !isModels) return refuse(g, req, res, guess, () => sendError(res, guess, 404, 'not_found', `benchrig gateway: no route ${req.method} ${url.pathname}`));
+  if (!route && !isModels)
+    return refuse(g, req, res, guess, () =>
+      sendError(res, guess, 404, 'not_found', `benchrig gateway: no route ${req.method} ${url.pathname}`),
+    );
 
   const entry = g.registry.lookup(req.headers);
   if (!entry) {
-    return refuse(g, req, res, route?.protocol ?? guess, () => sendError(res, route?.protocol ?? guess, 401, 'invalid_api_key', 'benchrig gateway: unknown or expired API key (a trial\'s token works only while the trial runs)'));
+    return refuse(g, req, res, route?.protocol ?? guess, () =>
+      sendError(
+        res,
+        route?.protocol ?? guess,
+        401,
+        'invalid_api_key',
+        "benchrig gateway: unknown or expired API key (a trial's token works only while the trial runs)",
+      ),
+    );
   }
   if (isModels || !route) return refuse(g, req, res, 'chat', () => sendJson(res, 200, modelList(g.opts)));
   const protocol = route.protocol;
-  if (req.method !== 'POST') return refuse(g, req, res, protocol, () => sendError(res, protocol, 404, 'not_found', `benchrig gateway: ${url.pathname} takes POST`));
+  if (req.method !== 'POST')
+    return refuse(g, req, res, protocol, () =>
+      sendError(res, protocol, 404, 'not_found', `benchrig gateway: ${url.pathname} takes POST`),
+    );
   // Everything that refuses a request is decided before its body is read.
   const refused = route.modelCall ? budgetRefusal(entry) : null;
   if (refused) return refuse(g, req, res, protocol, () => sendBudgetError(res, protocol, refused.limit));
-  const busy = entry.active >= limits.maxInFlightPerTrial ? `${limits.maxInFlightPerTrial} requests of this trial` : g.answering >= limits.maxInFlight ? `${limits.maxInFlight} requests` : null;
+  const busy =
+    entry.active >= limits.maxInFlightPerTrial
+      ? `${limits.maxInFlightPerTrial} requests of this trial`
+      : g.answering >= limits.maxInFlight
+        ? `${limits.maxInFlight} requests`
+        : null;
   if (busy) {
     res.setHeader('retry-after', '1');
-    return refuse(g, req, res, protocol, () => sendError(res, protocol, 429, 'too_many_requests', `benchrig gateway: ${busy} are being answered already; retry when one is done`));
+    return refuse(g, req, res, protocol, () =>
+      sendError(
+        res,
+        protocol,
+        429,
+        'too_many_requests',
+        `benchrig gateway: ${busy} are being answered already; retry when one is done`,
+      ),
+    );
   }
   entry.active++;
   g.answering++;
@@ -124,22 +165,51 @@ async function handle(g: Gateway, req: IncomingMessage, res: ServerResponse): Pr
 }
 
 /** The body could not be read whole: answered if it still can be, then the connection closed. */
-function dropBody(g: Gateway, req: IncomingMessage, res: ServerResponse, protocol: Protocol, kind: 'too_large' | 'timeout' | 'closed'): void {
+function dropBody(
+  g: Gateway,
+  req: IncomingMessage,
+  res: ServerResponse,
+  protocol: Protocol,
+  kind: 'too_large' | 'timeout' | 'closed',
+): void {
   if (kind === 'closed') return void res.destroy(); // the agent hung up while sending: nothing to answer
   res.setHeader('connection', 'close');
   res.once('finish', () => req.socket.destroy());
-  if (kind === 'too_large') sendError(res, protocol, 413, 'request_too_large', `benchrig gateway: the request body is over ${g.limits.maxBodyBytes} bytes`);
-  else sendError(res, protocol, 408, 'request_timeout', `benchrig gateway: the request body did not arrive within ${g.limits.bodyTimeoutMs / 1000}s`);
+  if (kind === 'too_large')
+    sendError(
+      res,
+      protocol,
+      413,
+      'request_too_large',
+      `benchrig gateway: the request body is over ${g.limits.maxBodyBytes} bytes`,
+    );
+  else
+    sendError(
+      res,
+      protocol,
+      408,
+      'request_timeout',
+      `benchrig gateway: the request body did not arrive within ${g.limits.bodyTimeoutMs / 1000}s`,
+    );
 }
 
-async function modelRequest(g: Gateway, req: IncomingMessage, res: ServerResponse, url: URL, path: string, route: Route, entry: TrialEntry): Promise<void> {
+async function modelRequest(
+  g: Gateway,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  path: string,
+  route: Route,
+  entry: TrialEntry,
+): Promise<void> {
   const { protocol, modelCall } = route;
 
   const body = await readRequestBody(req, g.limits.maxBodyBytes, g.limits.bodyTimeoutMs);
   if (body.kind !== 'ok') return dropBody(g, req, res, protocol, body.kind);
   const raw = body.body;
   const fields = topLevelFields(raw);
-  if (!fields) return sendError(res, protocol, 400, 'invalid_request', 'benchrig gateway: the request body is not a JSON object');
+  if (!fields)
+    return sendError(res, protocol, 400, 'invalid_request', 'benchrig gateway: the request body is not a JSON object');
 
   if (modelCall) {
     const refused = takeBudget(entry); // another request of the trial may have taken the last slot meanwhile
@@ -153,7 +223,16 @@ async function modelRequest(g: Gateway, req: IncomingMessage, res: ServerRespons
       entry.usage.calls++;
       const model = fieldValue(raw, fields, 'model');
       const stream = fieldValue(raw, fields, 'stream') === true;
-      entry.trial.onEvent({ type: 'llm_call', model: typeof model === 'string' ? model : '', latency_ms: 0, tokens: { input: 0, output: 0 }, role: 'agent', api: protocol, stream, error: message });
+      entry.trial.onEvent({
+        type: 'llm_call',
+        model: typeof model === 'string' ? model : '',
+        latency_ms: 0,
+        tokens: { input: 0, output: 0 },
+        role: 'agent',
+        api: protocol,
+        stream,
+        error: message,
+      });
       entry.trial.onModelError?.(message);
     }
     return;
@@ -165,7 +244,21 @@ async function modelRequest(g: Gateway, req: IncomingMessage, res: ServerRespons
   const onClose = () => !res.writableFinished && ctl.abort();
   res.on('close', onClose);
   try {
-    await handleCall({ protocol, route: path.slice(3), search: url.search, upstream, entry, raw, fields, req, res, recorded: modelCall, cache: g.cache, retry: g.opts.retry, signal: ctl.signal });
+    await handleCall({
+      protocol,
+      route: path.slice(3),
+      search: url.search,
+      upstream,
+      entry,
+      raw,
+      fields,
+      req,
+      res,
+      recorded: modelCall,
+      cache: g.cache,
+      retry: g.opts.retry,
+      signal: ctl.signal,
+    });
   } finally {
     res.off('close', onClose);
     g.inFlight.delete(ctl);
@@ -173,13 +266,27 @@ async function modelRequest(g: Gateway, req: IncomingMessage, res: ServerRespons
 }
 
 function sendBudgetError(res: ServerResponse, protocol: Protocol, limit: number): void {
-  sendError(res, protocol, 400, 'llm_budget_exceeded', `benchrig gateway: this trial's LLM-call budget is spent (max_llm_calls = ${limit}); the request was not sent to the model`);
+  sendError(
+    res,
+    protocol,
+    400,
+    'llm_budget_exceeded',
+    `benchrig gateway: this trial's LLM-call budget is spent (max_llm_calls = ${limit}); the request was not sent to the model`,
+  );
 }
 
 /** Both list shapes at once: OpenAI's (`object`, `owned_by`) and Anthropic's (`type`, `display_name`). */
 function modelList(opts: GatewayOptions) {
   const ids = [...new Set(Object.values(opts.upstreams).map((u) => u.model))];
-  const data = ids.map((id) => ({ id, object: 'model', type: 'model', display_name: id, created: 0, created_at: '1970-01-01T00:00:00Z', owned_by: 'benchrig' }));
+  const data = ids.map((id) => ({
+    id,
+    object: 'model',
+    type: 'model',
+    display_name: id,
+    created: 0,
+    created_at: '1970-01-01T00:00:00Z',
+    owned_by: 'benchrig',
+  }));
   return { object: 'list', data, has_more: false, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null };
 }
 
@@ -220,7 +327,8 @@ function gatewayApi(g: Gateway): ModelGateway {
           return { calls: entry.usage.calls, tokens: { ...entry.usage.tokens } };
         },
         unregister: () => g.registry.unregister(token),
-        settled: () => (entry.active === 0 ? Promise.resolve() : new Promise<void>((resolve) => entry.idle.push(resolve))),
+        settled: () =>
+          entry.active === 0 ? Promise.resolve() : new Promise<void>((resolve) => entry.idle.push(resolve)),
       };
     },
     async close() {

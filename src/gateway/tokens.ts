@@ -23,7 +23,14 @@ export class TokenRegistry {
 
   register(trial: GatewayTrial): { token: string; entry: TrialEntry } {
     const token = PREFIX + randomBytes(24).toString('base64url');
-    const entry: TrialEntry = { trial, usage: { calls: 0, tokens: { input: 0, output: 0 } }, taken: 0, budgetReported: false, active: 0, idle: [] };
+    const entry: TrialEntry = {
+      trial,
+      usage: { calls: 0, tokens: { input: 0, output: 0 } },
+      taken: 0,
+      budgetReported: false,
+      active: 0,
+      idle: [],
+    };
     this.byToken.set(token, entry);
     return { token, entry };
   }

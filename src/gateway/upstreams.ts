@@ -8,7 +8,11 @@ import type { LlmConfig, UpstreamConfig } from '../config/schema.ts';
 import type { Protocol, Upstream } from './types.ts';
 
 /** The config table that configures each protocol, for messages. */
-export const UPSTREAM_TABLE: Record<Protocol, string> = { chat: '[llm]', responses: '[llm.responses]', messages: '[llm.anthropic]' };
+export const UPSTREAM_TABLE: Record<Protocol, string> = {
+  chat: '[llm]',
+  responses: '[llm.responses]',
+  messages: '[llm.anthropic]',
+};
 
 export function upstreamsFromConfig(llm: LlmConfig): Partial<Record<Protocol, Upstream>> {
   const base = { maxRetries: llm.max_retries, timeoutMs: llm.timeout_s * 1000 };

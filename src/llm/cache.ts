@@ -56,7 +56,9 @@ function sortKeys(v: unknown): unknown {
  */
 export function cacheKey(req: CacheableRequest, scope?: string): string {
   const { model, messages, tools, temperature, max_tokens } = req;
-  return createHash('sha256').update(canonicalJson({ model, messages, tools, temperature, max_tokens, ...(scope ? { scope } : {}) })).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson({ model, messages, tools, temperature, max_tokens, ...(scope ? { scope } : {}) }))
+    .digest('hex');
 }
 
 export class LlmCache {
@@ -85,7 +87,9 @@ export class LlmCache {
     }
   }
 
-  async put<R = ChatResponse, Q = CacheableRequest>(entry: Omit<CacheEntry<R, Q>, 'version' | 'recorded_at'>): Promise<void> {
+  async put<R = ChatResponse, Q = CacheableRequest>(
+    entry: Omit<CacheEntry<R, Q>, 'version' | 'recorded_at'>,
+  ): Promise<void> {
     await mkdir(this.dir, { recursive: true });
     const whole: CacheEntry<R, Q> = { version: 1, ...entry, recorded_at: new Date().toISOString() };
     const full = this.scrub ? this.scrub.value(whole) : whole;

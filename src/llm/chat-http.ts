@@ -59,7 +59,8 @@ function endpointFor(config: LlmConfig): Endpoint {
 }
 
 /** The SDK's test for a connection error that is a timeout. */
-const looksLikeTimeout = (err: unknown) => /timed? ?out/i.test(String(err) + (err && typeof err === 'object' && 'cause' in err ? String(err.cause) : ''));
+const looksLikeTimeout = (err: unknown) =>
+  /timed? ?out/i.test(String(err) + (err && typeof err === 'object' && 'cause' in err ? String(err.cause) : ''));
 
 function safeJson(text: string): unknown {
   try {
@@ -70,7 +71,11 @@ function safeJson(text: string): unknown {
 }
 
 /** POST the completion; resolves with the parsed answer, rejects with the SDK's error for the failure. */
-export function postChat(config: LlmConfig, params: ChatCompletionCreateParamsNonStreaming, signal?: AbortSignal): Promise<ChatCompletion> {
+export function postChat(
+  config: LlmConfig,
+  params: ChatCompletionCreateParamsNonStreaming,
+  signal?: AbortSignal,
+): Promise<ChatCompletion> {
   const e = endpointFor(config);
   const body = JSON.stringify(params);
   return new Promise<ChatCompletion>((resolve, reject) => {
@@ -98,7 +103,11 @@ export function postChat(config: LlmConfig, params: ChatCompletionCreateParamsNo
     signal?.addEventListener('abort', onAbort, { once: true });
     const timer = setTimeout(() => stop(new APIConnectionTimeoutError()), e.timeoutMs);
     const connectionError = (err: unknown) =>
-      signal?.aborted ? new APIUserAbortError() : looksLikeTimeout(err) ? new APIConnectionTimeoutError() : new APIConnectionError({ message: 'Connection error.', cause: err as Error });
+      signal?.aborted
+        ? new APIUserAbortError()
+        : looksLikeTimeout(err)
+          ? new APIConnectionTimeoutError()
+          : new APIConnectionError({ message: 'Connection error.', cause: err as Error });
     const handler: Dispatcher.DispatchHandlers = {
       onConnect: (abort) => {
         if (settled) abort(new Error('request ended before it was sent'));
@@ -115,7 +124,9 @@ export function postChat(config: LlmConfig, params: ChatCompletionCreateParamsNo
         const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
         if (status < 200 || status > 299) {
           const json = safeJson(text);
-          return fail(APIError.generate(status, json as object | undefined, json ? undefined : text, new Headers(headers)));
+          return fail(
+            APIError.generate(status, json as object | undefined, json ? undefined : text, new Headers(headers)),
+          );
         }
         // As the SDK: JSON when the server says so, else the text (which then has no choices).
         if (!/json/i.test(headers['content-type'] ?? '')) return done(text as unknown as ChatCompletion);
@@ -128,7 +139,16 @@ export function postChat(config: LlmConfig, params: ChatCompletionCreateParamsNo
         done(value);
       },
     };
-    dispatcher.dispatch({ origin: e.origin, path: e.path, method: 'POST', headers: { ...e.headers, 'content-length': String(Buffer.byteLength(body)) }, body }, handler);
+    dispatcher.dispatch(
+      {
+        origin: e.origin,
+        path: e.path,
+        method: 'POST',
+        headers: { ...e.headers, 'content-length': String(Buffer.byteLength(body)) },
+        body,
+      },
+      handler,
+    );
   });
 }
 

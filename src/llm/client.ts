@@ -2,7 +2,11 @@
 // with our own retries. Every call emits exactly one `llm_call` event; the api key never leaves
 // the SDK (no event, error or log carries it).
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai/error';
-import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletion,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
 import type { ChatMessage, ChatRequest, ChatResponse, LlmClient } from '../agents/types.ts';
 import type { LlmConfig } from '../config/schema.ts';
 import { scrubberFor, secretValues } from '../config/scrub.ts';
@@ -37,6 +41,7 @@ export interface BenchrigLlmClient extends LlmClient {
   readonly costUsd: number | null;
 }
 
+// eslint-disable-next-line max-lines-per-function -- the client's chat closure shares budget, cache and retry state; split into steps next (issue #22 follow-up)
 export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
   const { config, role, signal } = opts;
   const budget = new CallBudget(opts.budget, role === 'user' ? 'user_llm_calls' : 'llm_calls');
@@ -47,7 +52,14 @@ export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
   let cost: number | null = config.price ? 0 : null;
 
   const emit = (model: string, latency_ms: number, usage: TokenCount, error?: string) =>
-    opts.onEvent?.({ type: 'llm_call', model, latency_ms: Math.round(latency_ms), tokens: usage, role, ...(error ? { error } : {}) });
+    opts.onEvent?.({
+      type: 'llm_call',
+      model,
+      latency_ms: Math.round(latency_ms),
+      tokens: usage,
+      role,
+      ...(error ? { error } : {}),
+    });
 
   const account = (res: ChatResponse) => {
     const t = { input: res.usage.input_tokens, output: res.usage.output_tokens };
@@ -81,10 +93,12 @@ export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
     let attempts = 0;
     let res: ChatResponse;
     try {
-      const completion = await withRetry(
-        () => (attempts++, postChat(config, params, signal)),
-        { maxRetries: config.max_retries, baseMs: opts.retry?.baseMs, maxMs: opts.retry?.maxMs, signal },
-      );
+      const completion = await withRetry(() => (attempts++, postChat(config, params, signal)), {
+        maxRetries: config.max_retries,
+        baseMs: opts.retry?.baseMs,
+        maxMs: opts.retry?.maxMs,
+        signal,
+      });
       res = fromCompletion(completion);
     } catch (err) {
       const aborted = signal?.aborted ?? false;
@@ -98,7 +112,8 @@ export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
     }
     const latency = performance.now() - started;
     emit(params.model, latency, account(res));
-    if (cache) await cache.put({ key, model: params.model, latency_ms: Math.round(latency), response: res, request: params });
+    if (cache)
+      await cache.put({ key, model: params.model, latency_ms: Math.round(latency), response: res, request: params });
     return res;
   }
 
@@ -155,10 +170,21 @@ function fromCompletion(c: ChatCompletion): ChatResponse {
   if (!msg) throw new Error(`the response has no choices (model ${c.model ?? '?'})`);
   const message: ChatMessage = { role: 'assistant', content: msg.content ?? null };
   const calls = (msg.tool_calls ?? []).flatMap((tc) =>
-    tc.type === 'function' ? [{ id: tc.id, type: 'function' as const, function: { name: tc.function.name, arguments: tc.function.arguments ?? '' } }] : [],
+    tc.type === 'function'
+      ? [
+          {
+            id: tc.id,
+            type: 'function' as const,
+            function: { name: tc.function.name, arguments: tc.function.arguments ?? '' },
+          },
+        ]
+      : [],
   );
   if (calls.length) message.tool_calls = calls;
-  return { message, usage: { input_tokens: c.usage?.prompt_tokens ?? 0, output_tokens: c.usage?.completion_tokens ?? 0 } };
+  return {
+    message,
+    usage: { input_tokens: c.usage?.prompt_tokens ?? 0, output_tokens: c.usage?.completion_tokens ?? 0 },
+  };
 }
 
 /** One line naming the cause: the HTTP status and server message, or the network error. */

@@ -16,7 +16,15 @@ export interface RetryOptions {
 export const DEFAULT_BASE_MS = 500;
 export const DEFAULT_MAX_MS = 30_000;
 
-const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET']);
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+]);
 
 export function isRetryable(err: unknown): boolean {
   if (err instanceof APIUserAbortError) return false;
@@ -40,7 +48,10 @@ function isNetworkError(err: unknown): boolean {
 }
 
 /** The delay the server asked for, in ms, or null. `retry-after-ms` wins over `retry-after`. */
-export function serverDelayMs(headers: Headers | Record<string, string> | undefined | null, now = Date.now()): number | null {
+export function serverDelayMs(
+  headers: Headers | Record<string, string> | undefined | null,
+  now = Date.now(),
+): number | null {
   if (!headers) return null;
   const get = (k: string) => (headers instanceof Headers ? headers.get(k) : (headers[k] ?? null));
   const ms = get('retry-after-ms');
@@ -53,7 +64,12 @@ export function serverDelayMs(headers: Headers | Record<string, string> | undefi
 }
 
 /** Full jitter: uniform in [0, min(cap, base·2^attempt)]; a server's retry-after wins (capped). */
-export function backoffMs(attempt: number, opts: { baseMs?: number; maxMs?: number }, err?: unknown, rand = Math.random): number {
+export function backoffMs(
+  attempt: number,
+  opts: { baseMs?: number; maxMs?: number },
+  err?: unknown,
+  rand = Math.random,
+): number {
   const base = opts.baseMs ?? DEFAULT_BASE_MS;
   const cap = opts.maxMs ?? DEFAULT_MAX_MS;
   const asked = err instanceof APIError ? serverDelayMs(err.headers as Headers | undefined) : null;
@@ -76,7 +92,6 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
-
 
 /** Run `fn` until it succeeds, fails with a non-retryable error, or retries run out (last error thrown). */
 export async function withRetry<T>(fn: (attempt: number) => Promise<T>, opts: RetryOptions): Promise<T> {

@@ -14,7 +14,18 @@
 //
 // Plain JavaScript on purpose: it is what loads the TypeScript (bin/benchrig.mjs imports it first).
 import { createHash } from 'node:crypto';
-import { accessSync, constants, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -47,7 +58,12 @@ export function cacheDir() {
   const env = process.env.BENCHRIG_MODULE_CACHE;
   const key = env ?? '';
   if (memo.has(key)) return memo.get(key);
-  const candidates = env ? [resolve(env)] : [join(PACKAGE_ROOT, 'node_modules', '.cache', 'benchrig', 'modules'), join(tmpdir(), `benchrig-${safeUser()}`, 'modules')];
+  const candidates = env
+    ? [resolve(env)]
+    : [
+        join(PACKAGE_ROOT, 'node_modules', '.cache', 'benchrig', 'modules'),
+        join(tmpdir(), `benchrig-${safeUser()}`, 'modules'),
+      ];
   for (const dir of candidates) {
     try {
       mkdirSync(dir, { recursive: true });
@@ -58,7 +74,9 @@ export function cacheDir() {
       // not writable: the next one
     }
   }
-  throw new Error(`no writable folder for compiled modules (tried ${candidates.join(', ')}); set BENCHRIG_MODULE_CACHE`);
+  throw new Error(
+    `no writable folder for compiled modules (tried ${candidates.join(', ')}); set BENCHRIG_MODULE_CACHE`,
+  );
 }
 
 function safeUser() {
@@ -72,7 +90,8 @@ function safeUser() {
 const sha = (data) => createHash('sha256').update(data).digest('hex');
 
 /** @param {string | URL} entry */
-const toPath = (entry) => (entry instanceof URL || String(entry).startsWith('file:') ? fileURLToPath(entry) : resolve(String(entry)));
+const toPath = (entry) =>
+  entry instanceof URL || String(entry).startsWith('file:') ? fileURLToPath(entry) : resolve(String(entry));
 
 /** The manifest's inputs, each still with the content it was built from: the bundle is current. */
 function upToDate(manifest, dir) {
@@ -156,7 +175,8 @@ function prune(dir, key, keep) {
   for (const name of readdirSync(dir)) {
     if (!name.startsWith(`${key}.`) || name === keep || name.endsWith('.json')) continue;
     try {
-      if (now - statSync(join(dir, name)).mtimeMs > PRUNE_AFTER_MS) rmSync(join(dir, name), { recursive: true, force: true });
+      if (now - statSync(join(dir, name)).mtimeMs > PRUNE_AFTER_MS)
+        rmSync(join(dir, name), { recursive: true, force: true });
     } catch {
       // gone already, or another process's
     }
@@ -187,7 +207,12 @@ async function bundle(esbuild, file, opts) {
     setup(b) {
       b.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData?.benchrigInner || args.kind === 'entry-point') return undefined;
-        const r = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { benchrigInner: true } });
+        const r = await b.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: { benchrigInner: true },
+        });
         if (r.errors.length > 0) return { errors: r.errors };
         if (r.external || r.namespace !== 'file') return r;
         if (isTypeScript(r.path)) return { path: r.path };
@@ -205,7 +230,11 @@ async function bundle(esbuild, file, opts) {
           sourcefile: args.path,
           sourcemap: opts.sourcemap ? 'inline' : false,
           target: 'node20',
-          define: { 'import.meta.url': JSON.stringify(url), 'import.meta.filename': JSON.stringify(args.path), 'import.meta.dirname': JSON.stringify(dirname(args.path)) },
+          define: {
+            'import.meta.url': JSON.stringify(url),
+            'import.meta.filename': JSON.stringify(args.path),
+            'import.meta.dirname': JSON.stringify(dirname(args.path)),
+          },
         });
         return { contents: out.code, loader: 'js' };
       });
@@ -249,7 +278,9 @@ function describeFailure(err, file) {
   const errors = err?.errors ?? [];
   if (errors.length === 0) return `${file}: ${err?.message ?? String(err)}`;
   const first = errors[0];
-  const where = first.location ? `${shortPath(resolve(dirname(file), first.location.file))}:${first.location.line}:${first.location.column + 1}` : shortPath(file);
+  const where = first.location
+    ? `${shortPath(resolve(dirname(file), first.location.file))}:${first.location.line}:${first.location.column + 1}`
+    : shortPath(file);
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more error${errors.length > 2 ? 's' : ''})` : '';
   return `${where}: ${first.text}${more}`;
 }
@@ -258,4 +289,3 @@ function shortPath(p) {
   const rel = relative(process.cwd(), p);
   return rel && !rel.startsWith('..') ? rel : p;
 }
-

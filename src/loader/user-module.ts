@@ -29,4 +29,3 @@ async function load(path: string): Promise<Module> {
   process.setSourceMapsEnabled(true);
   return import(url) as Promise<Module>;
 }
-

@@ -100,7 +100,13 @@ function spawn(state: ForkPoolState): void {
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
   });
-  const w: ForkWorker = { child, ready: false, inflight: new Map(), stderrTail: '', exited: new Promise((r) => child.once('exit', () => r())) };
+  const w: ForkWorker = {
+    child,
+    ready: false,
+    inflight: new Map(),
+    stderrTail: '',
+    exited: new Promise((r) => child.once('exit', () => r())),
+  };
   state.workers.add(w);
   // Passed through to the user, and kept short so the cause of a death can be read from it.
   // Always there ('pipe' above).
@@ -173,7 +179,8 @@ function dispatch(state: ForkPoolState): void {
 
 function exitCause(w: ForkWorker, code: number | null, signal: NodeJS.Signals | null, memoryMb: number): string {
   if (w.killedFor) return `it was killed: ${w.killedFor}`;
-  if (/heap out of memory|Allocation failed/i.test(w.stderrTail)) return `the worker ran out of memory (heap limit ${memoryMb} MB)`;
+  if (/heap out of memory|Allocation failed/i.test(w.stderrTail))
+    return `the worker ran out of memory (heap limit ${memoryMb} MB)`;
   if (w.fatal) return `uncaught exception in the worker: ${w.fatal.message}`;
   if (signal) return `the worker process was killed by ${signal}`;
   return `the worker process exited with code ${code}`;

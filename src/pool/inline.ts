@@ -15,12 +15,17 @@ export const createInlinePool: PoolFactory = async (run, opts) => {
     async run(trial, { signal, hooks }) {
       const startedAt = new Date();
       try {
-        return await runTrial(run, trial, { signal, hooks: { ...hooks, acquireSandbox: async (s) => ({ release: await sandboxes.acquire(s) }) } });
+        return await runTrial(run, trial, {
+          signal,
+          hooks: { ...hooks, acquireSandbox: async (s) => ({ release: await sandboxes.acquire(s) }) },
+        });
       } catch (err) {
         // As in the worker pools: a trial that could not even produce its result costs only itself.
         const result = failedResult(run, trial, toErrorValue(err, 'agent'), startedAt);
         if (!signal.aborted) await saveFailedResult(run, result);
-        return signal.aborted ? { ...result, error: { kind: 'interrupted', message: 'the run was interrupted' } } : result;
+        return signal.aborted
+          ? { ...result, error: { kind: 'interrupted', message: 'the run was interrupted' } }
+          : result;
       }
     },
     close: async () => {},

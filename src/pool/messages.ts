@@ -54,7 +54,15 @@ export type TrialMessage = Extract<WorkerMessage, { id: number }>;
 
 /** What of a saved result crosses back to the main side (TrialSummary says why). */
 export function forMainSide(r: TrialResult): TrialSummary {
-  const { prompt: _prompt, response: _response, replies: _replies, events: _events, final_state: _state, artifacts: _artifacts, ...summary } = r;
+  const {
+    prompt: _prompt,
+    response: _response,
+    replies: _replies,
+    events: _events,
+    final_state: _state,
+    artifacts: _artifacts,
+    ...summary
+  } = r;
   // The sample's own metadata neither: the main side never reads it, and a dataset's can be large.
   const { sample_metadata: _sample, ...metadata } = r.metadata;
   return { ...summary, metadata };

@@ -28,7 +28,10 @@ export class PhaseBoard {
 
   /** The main side's board, `slots` trials in flight at most. */
   static create(slots: number): PhaseBoard {
-    return new PhaseBoard({ buffer: new SharedArrayBuffer(slots * 2 * Int32Array.BYTES_PER_ELEMENT), epochMs: Date.now() });
+    return new PhaseBoard({
+      buffer: new SharedArrayBuffer(slots * 2 * Int32Array.BYTES_PER_ELEMENT),
+      epochMs: Date.now(),
+    });
   }
 
   /** The same memory on a thread, from the `init` it was given. */

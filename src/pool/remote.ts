@@ -105,7 +105,9 @@ export class RemoteTrial {
         this.#blocked = true;
         // Which of the worker's trials blocked its loop cannot be told from here: the first whose
         // timeout passes ends as TIMEOUT, and the cause tells the others (AGENT_ERROR) what happened.
-        this.channel?.kill(`trial ${this.input.taskId} in the same worker ran past its timeout and the worker did not answer for ${s.graceMs} ms: its event loop was blocked`);
+        this.channel?.kill(
+          `trial ${this.input.taskId} in the same worker ran past its timeout and the worker did not answer for ${s.graceMs} ms: its event loop was blocked`,
+        );
       },
     });
   }
@@ -173,7 +175,9 @@ export class RemoteTrial {
     this.channel?.send({ type: 'cancel', id: this.id, reason });
     this.#killTimer = setTimeout(() => {
       const why = reason === 'timeout' ? 'ran past its timeout' : 'was interrupted';
-      this.channel?.kill(`trial ${this.input.taskId} in the same worker ${why} and the worker did not answer within ${this.s.graceMs} ms`);
+      this.channel?.kill(
+        `trial ${this.input.taskId} in the same worker ${why} and the worker did not answer within ${this.s.graceMs} ms`,
+      );
     }, this.s.graceMs);
   }
 
@@ -262,7 +266,10 @@ export class RemoteTrial {
   /** The deadline: trial_timeout_s, plus the sandbox's start when there is one, plus the grace period. */
   #arm(): void {
     clearTimeout(this.#deadline);
-    const ms = trialTimeoutOf(this.s.run, this.input) * 1000 + (sandboxSpecOf(this.s.run, this.input) ? this.s.sandboxStartMs : 0) + this.s.graceMs;
+    const ms =
+      trialTimeoutOf(this.s.run, this.input) * 1000 +
+      (sandboxSpecOf(this.s.run, this.input) ? this.s.sandboxStartMs : 0) +
+      this.s.graceMs;
     this.#deadline = setTimeout(() => this.cancel('timeout'), ms);
   }
 
@@ -272,7 +279,9 @@ export class RemoteTrial {
     this.#slots.set(reqId, { abort });
     // On a fleet the run's Fleet places the sandbox (and bounds it); else the --max-sandboxes semaphore.
     const fleet = fleetFor(this.s.run.runId);
-    const granted: Promise<SandboxSlot> = fleet ? fleet.acquire(abort.signal) : this.s.sandboxes.acquire(abort.signal).then((release) => ({ release }));
+    const granted: Promise<SandboxSlot> = fleet
+      ? fleet.acquire(abort.signal)
+      : this.s.sandboxes.acquire(abort.signal).then((release) => ({ release }));
     granted.then(
       (granted) => {
         const slot = this.#slots.get(reqId);
@@ -290,5 +299,9 @@ export class RemoteTrial {
 /** Removes a dead worker's container with force; gone already is fine, and the run's label sweep is the backstop. */
 export async function removeContainer(id: string, host?: string): Promise<void> {
   const client = (host && knownClient(host)) || docker();
-  await withDeadline(client.getContainer(id).remove({ force: true, v: true }), DEFAULT_DEADLINE_MS, `remove ${id.slice(0, 12)}`).catch(() => {});
+  await withDeadline(
+    client.getContainer(id).remove({ force: true, v: true }),
+    DEFAULT_DEADLINE_MS,
+    `remove ${id.slice(0, 12)}`,
+  ).catch(() => {});
 }

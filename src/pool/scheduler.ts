@@ -35,7 +35,13 @@ export async function schedule(pool: Pool, trials: Iterable<TrialInput>, opts: S
     const trial = ready;
     for (let attempt = 1; ; attempt++) {
       const result = await pool.run(trial, { signal: opts.signal, hooks: opts.hooks });
-      if (result.status !== 'SANDBOX_ERROR' || result.error?.retryable === false || attempt > retries || opts.signal.aborted) return result;
+      if (
+        result.status !== 'SANDBOX_ERROR' ||
+        result.error?.retryable === false ||
+        attempt > retries ||
+        opts.signal.aborted
+      )
+        return result;
       opts.onRetry?.(trial, attempt, result);
       await sleep(backoff * 2 ** (attempt - 1), undefined, { signal: opts.signal }).catch(() => {});
       if (opts.signal.aborted) return result;

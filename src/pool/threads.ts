@@ -22,7 +22,13 @@ import { compiledUrl } from '../loader/compile.mjs';
 import type { RunContext, TrialHooks, TrialInput, TrialSummary } from '../trial/types.ts';
 import { THREAD_PORT, type MainMessage, type TrialMessage, type WorkerMessage } from './messages.ts';
 import { PhaseBoard } from './phase-board.ts';
-import { DEFAULT_WORKER_MEMORY_MB, RemoteTrial, remoteSettings, type RemotePoolOptions, type RemoteSettings } from './remote.ts';
+import {
+  DEFAULT_WORKER_MEMORY_MB,
+  RemoteTrial,
+  remoteSettings,
+  type RemotePoolOptions,
+  type RemoteSettings,
+} from './remote.ts';
 import type { Pool } from './types.ts';
 
 /** The thread's entry, compiled to JavaScript with the harness code it imports: no loader per thread. */
@@ -211,7 +217,8 @@ function dispatch(state: ThreadPoolState): void {
   const { queue, opts } = state;
   while (queue.length > 0) {
     let best: Thread | undefined;
-    for (const t of state.threads.values()) if (t.ready && t.trials.size < 2 * opts.perWorker && (!best || t.trials.size < best.trials.size)) best = t;
+    for (const t of state.threads.values())
+      if (t.ready && t.trials.size < 2 * opts.perWorker && (!best || t.trials.size < best.trials.size)) best = t;
     if (!best) return;
     const route = queue.shift();
     if (!route) return; // not reached: the queue is not empty
@@ -285,7 +292,15 @@ function onThreadPort(state: ThreadPoolState, msg: unknown): void {
   const port = m?.[THREAD_PORT];
   const worker = port && state.piscina.threads.find((t) => t.threadId === m.threadId);
   if (!port || !worker) return;
-  const thread: Thread = { worker, threadId: worker.threadId, port, ready: false, trials: new Set(), waiting: [], outbox: null };
+  const thread: Thread = {
+    worker,
+    threadId: worker.threadId,
+    port,
+    ready: false,
+    trials: new Set(),
+    waiting: [],
+    outbox: null,
+  };
   state.threads.set(thread.threadId, thread);
   // A thread batches its messages (entry-thread.ts): one message, or an array of them in order.
   port.on('message', (wm: WorkerMessage | WorkerMessage[]) => {
@@ -316,7 +331,12 @@ function terminate(state: ThreadPoolState, thread: Thread | undefined, cause: st
 }
 
 /** The pool's `run`: the trial waits in the queue for a thread with room, then its messages go to that thread. */
-function runOnThread(state: ThreadPoolState, settings: RemoteSettings, input: TrialInput, { signal, hooks }: { signal: AbortSignal; hooks?: TrialHooks }): Promise<TrialSummary> {
+function runOnThread(
+  state: ThreadPoolState,
+  settings: RemoteSettings,
+  input: TrialInput,
+  { signal, hooks }: { signal: AbortSignal; hooks?: TrialHooks },
+): Promise<TrialSummary> {
   const { routes, queue } = state;
   const trial = new RemoteTrial(settings, input, { signal, hooks });
   const route: Route = { trial, pending: [], started: false };

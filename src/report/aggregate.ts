@@ -24,7 +24,13 @@ export interface BuildReportOptions {
 const TOP_N = 10;
 
 /** Failures worth reading first: the agent's own failures, then what kept a trial from a verdict. */
-const FAILURE_RANK: Partial<Record<TrialStatus, number>> = { FAILED: 0, TIMEOUT: 1, AGENT_ERROR: 2, SANDBOX_ERROR: 3, UNGRADABLE: 4 };
+const FAILURE_RANK: Partial<Record<TrialStatus, number>> = {
+  FAILED: 0,
+  TIMEOUT: 1,
+  AGENT_ERROR: 2,
+  SANDBOX_ERROR: 3,
+  UNGRADABLE: 4,
+};
 
 /** Why a trial failed: its error for error statuses, else its first failing check, else any clue. */
 export function failureReason(r: Pick<TrialResult, 'status' | 'error' | 'checks'>): string {
@@ -49,7 +55,9 @@ class TopList {
   private items: Array<{ key: [number, number, string]; entry: TopEntry }> = [];
   offer(key: [number, number, string], entry: TopEntry): void {
     this.items.push({ key, entry });
-    this.items.sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || (a.key[2] < b.key[2] ? -1 : a.key[2] > b.key[2] ? 1 : 0));
+    this.items.sort(
+      (a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || (a.key[2] < b.key[2] ? -1 : a.key[2] > b.key[2] ? 1 : 0),
+    );
     if (this.items.length > TOP_N) this.items.pop();
   }
   entries(): TopEntry[] {
@@ -73,9 +81,17 @@ export async function buildReport(opts: BuildReportOptions): Promise<EvaluationR
     offerSlowest(slowest, { task_id: r.task_id, status: r.status, execution_time_s: r.metadata.execution_time_s });
     const rank = FAILURE_RANK[r.status];
     if (rank !== undefined) {
-      failures.offer([rank, r.score ?? 0, r.task_id], { task_id: r.task_id, status: r.status, reason: failureReason(r) });
+      failures.offer([rank, r.score ?? 0, r.task_id], {
+        task_id: r.task_id,
+        status: r.status,
+        reason: failureReason(r),
+      });
     } else if (r.status === 'PASSED') {
-      successes.offer([0, -(r.score ?? 0), r.task_id], { task_id: r.task_id, status: r.status, reason: successReason(r) });
+      successes.offer([0, -(r.score ?? 0), r.task_id], {
+        task_id: r.task_id,
+        status: r.status,
+        reason: successReason(r),
+      });
     }
   }
   const { metrics, checks, tasks } = acc.finish();

@@ -42,7 +42,13 @@ export function analyzeReport(report: EvaluationReport, slowest: SlowTrial[] | n
   const failingChecks = report.checks
     .map((c) => {
       const passed = c.pass_rate === null ? 0 : Math.round(c.pass_rate * c.n_gradable);
-      return { name: c.name, type: c.type, failed: c.n_gradable - passed, n_gradable: c.n_gradable, pass_rate: c.pass_rate };
+      return {
+        name: c.name,
+        type: c.type,
+        failed: c.n_gradable - passed,
+        n_gradable: c.n_gradable,
+        pass_rate: c.pass_rate,
+      };
     })
     .filter((c) => c.failed > 0)
     .sort((a, b) => b.failed - a.failed || (a.pass_rate ?? 0) - (b.pass_rate ?? 0) || (a.name < b.name ? -1 : 1));
@@ -63,16 +69,25 @@ export function analyzeReport(report: EvaluationReport, slowest: SlowTrial[] | n
 export function offerSlowest(list: SlowTrial[], t: SlowTrial, n = 5): void {
   if (typeof t.execution_time_s !== 'number' || !Number.isFinite(t.execution_time_s)) return;
   const last = list[n - 1];
-  if (list.length >= n && (t.execution_time_s < last.execution_time_s || (t.execution_time_s === last.execution_time_s && t.task_id > last.task_id))) return;
+  if (
+    list.length >= n &&
+    (t.execution_time_s < last.execution_time_s ||
+      (t.execution_time_s === last.execution_time_s && t.task_id > last.task_id))
+  )
+    return;
   list.push(t);
   list.sort((a, b) => b.execution_time_s - a.execution_time_s || (a.task_id < b.task_id ? -1 : 1));
   if (list.length > n) list.pop();
 }
 
 /** The `n` slowest trials, streaming: never more than `n` kept. */
-export async function slowestTrials(results: Iterable<TrialResult> | AsyncIterable<TrialResult>, n = 5): Promise<SlowTrial[]> {
+export async function slowestTrials(
+  results: Iterable<TrialResult> | AsyncIterable<TrialResult>,
+  n = 5,
+): Promise<SlowTrial[]> {
   const top: SlowTrial[] = [];
-  for await (const r of results) offerSlowest(top, { task_id: r.task_id, status: r.status, execution_time_s: r.metadata?.execution_time_s }, n);
+  for await (const r of results)
+    offerSlowest(top, { task_id: r.task_id, status: r.status, execution_time_s: r.metadata?.execution_time_s }, n);
   return top;
 }
 
@@ -98,7 +113,8 @@ export function comparisonView(comparison: unknown): ComparisonView | null {
   if (!comparison || typeof comparison !== 'object') return null;
   const c = comparison as Record<string, unknown>;
   // An item of a list: a sample id, or an object naming one (read through ?., whatever it is).
-  type Item = { sample_id?: unknown; task_id?: unknown; now?: { sample_id?: unknown }; input_hash?: unknown } | null | undefined;
+  type Item =
+    { sample_id?: unknown; task_id?: unknown; now?: { sample_id?: unknown }; input_hash?: unknown } | null | undefined;
   const name = (x: unknown): string => {
     if (typeof x === 'string') return x;
     const i = x as Item;
@@ -110,6 +126,11 @@ export function comparisonView(comparison: unknown): ComparisonView | null {
   });
   const base = c.baseline;
   const named = base as { dir?: unknown; id?: unknown } | null;
-  const baseline = typeof base === 'string' ? base : named && typeof base === 'object' ? describe(named.dir ?? named.id ?? '') || null : null;
+  const baseline =
+    typeof base === 'string'
+      ? base
+      : named && typeof base === 'object'
+        ? describe(named.dir ?? named.id ?? '') || null
+        : null;
   return { baseline, message: typeof c.message === 'string' ? c.message : null, lists };
 }

@@ -3,25 +3,44 @@ import type { Comparison, MetricDelta, TaskChange, TaskSide } from './compare.ts
 import type { HistoryRow } from './history.ts';
 
 type Paint = (code: string, text: string) => string;
-const painter = (color: boolean): Paint => (color ? (code, text) => `\u001b[${code}m${text}\u001b[0m` : (_c, text) => text);
+const painter = (color: boolean): Paint =>
+  color ? (code, text) => `\u001b[${code}m${text}\u001b[0m` : (_c, text) => text;
 const C = { bold: '1', dim: '2', red: '31', green: '32', yellow: '33' } as const;
 
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
 const num = (x: number | null) => (x === null ? 'n/a' : x.toFixed(3));
-const RATE_METRICS = new Set(['pass_rate', 'pass_all_k', 'pass_at_k', 'agent_error_rate', 'timeout_rate', 'ungradable_rate', 'infra_error_rate']);
+const RATE_METRICS = new Set([
+  'pass_rate',
+  'pass_all_k',
+  'pass_at_k',
+  'agent_error_rate',
+  'timeout_rate',
+  'ungradable_rate',
+  'infra_error_rate',
+]);
 const LOWER_IS_BETTER = new Set(['agent_error_rate', 'timeout_rate', 'ungradable_rate', 'infra_error_rate']);
 const LIST_MAX = 50;
 
 function table(rows: string[][], indent = '  '): string[] {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => visible(r[i]).length)));
-  return rows.map((r) => indent + r.map((cell, i) => (i === r.length - 1 ? cell : cell + ' '.repeat(widths[i] - visible(cell).length))).join('  ').trimEnd());
+  return rows.map(
+    (r) =>
+      indent +
+      r
+        .map((cell, i) => (i === r.length - 1 ? cell : cell + ' '.repeat(widths[i] - visible(cell).length)))
+        .join('  ')
+        .trimEnd(),
+  );
 }
 // eslint-disable-next-line no-control-regex -- ANSI escapes start with ESC (a control character)
 const visible = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 function sideText(s: TaskSide | null): string {
   if (!s) return 'absent';
-  const statuses = Object.entries(s.statuses).filter(([, n]) => n).map(([k, n]) => (s.trials > 1 ? `${k}×${n}` : k)).join(' ');
+  const statuses = Object.entries(s.statuses)
+    .filter(([, n]) => n)
+    .map(([k, n]) => (s.trials > 1 ? `${k}×${n}` : k))
+    .join(' ');
   return s.trials > 1 ? `${s.passed}/${s.gradable} passed (${statuses})` : statuses;
 }
 
@@ -30,7 +49,9 @@ function metricRow(name: string, d: MetricDelta, paint: Paint): string[] {
   const fmt = isRate ? pct : num;
   let change = 'n/a';
   if (d.delta !== null) {
-    const text = isRate ? `${d.delta >= 0 ? '+' : ''}${(d.delta * 100).toFixed(1)} pts` : `${d.delta >= 0 ? '+' : ''}${d.delta.toFixed(3)}`;
+    const text = isRate
+      ? `${d.delta >= 0 ? '+' : ''}${(d.delta * 100).toFixed(1)} pts`
+      : `${d.delta >= 0 ? '+' : ''}${d.delta.toFixed(3)}`;
     const better = LOWER_IS_BETTER.has(name) ? d.delta < 0 : d.delta > 0;
     change = Math.abs(d.delta) < 1e-12 ? '±0' : paint(better ? C.green : C.red, text);
   }
@@ -47,7 +68,8 @@ export function formatComparison(c: Comparison, opts: { color: boolean }): strin
 
   lines.push('', paint(C.bold, 'metrics'));
   const rows = [['metric', 'baseline', 'run', 'change']];
-  for (const [name, d] of Object.entries(c.metrics)) if (name !== 'pass_rate_ci95') rows.push(metricRow(name, d as MetricDelta, paint));
+  for (const [name, d] of Object.entries(c.metrics))
+    if (name !== 'pass_rate_ci95') rows.push(metricRow(name, d as MetricDelta, paint));
   lines.push(...table(rows));
 
   const n = c.counts;
@@ -56,7 +78,12 @@ export function formatComparison(c: Comparison, opts: { color: boolean }): strin
     `  ${paint(n.regressions ? C.red : C.dim, `regressions ${n.regressions}`)} · ${paint(n.new_failures ? C.red : C.dim, `new failures ${n.new_failures}`)} · ` +
       `${paint(n.fixed ? C.green : C.dim, `fixed ${n.fixed}`)} · persistent ${n.persistent} · ${paint(n.unanswered ? C.yellow : C.dim, `unanswered ${n.unanswered}`)}`,
   );
-  lines.push(paint(C.dim, `  still passing ${n.still_passing} · newly passing ${n.new_passing} · not graded now ${n.not_graded} · only in baseline ${n.removed}`));
+  lines.push(
+    paint(
+      C.dim,
+      `  still passing ${n.still_passing} · newly passing ${n.new_passing} · not graded now ${n.not_graded} · only in baseline ${n.removed}`,
+    ),
+  );
 
   const section = (title: string, colour: string, list: TaskChange[]) => {
     if (list.length === 0) return;
@@ -68,7 +95,8 @@ export function formatComparison(c: Comparison, opts: { color: boolean }): strin
       body.push([`${t.sample_id}${renamed}`, t.input_hash || '-', sideText(t.before), sideText(t.now)]);
     }
     lines.push(...table(body));
-    if (list.length > shown.length) lines.push(paint(C.dim, `  … and ${list.length - shown.length} more (--json for all)`));
+    if (list.length > shown.length)
+      lines.push(paint(C.dim, `  … and ${list.length - shown.length} more (--json for all)`));
   };
   section('regressions', C.red, c.regressions);
   section('new failures', C.red, c.new_failures);
@@ -80,11 +108,17 @@ export function formatComparison(c: Comparison, opts: { color: boolean }): strin
 
 export function formatHistory(parent: string, rows: HistoryRow[], opts: { color: boolean }): string {
   const paint = painter(opts.color);
-  const lines = [paint(C.bold, `history of ${parent} (${rows.length} run${rows.length === 1 ? '' : 's'}, oldest first)`)];
+  const lines = [
+    paint(C.bold, `history of ${parent} (${rows.length} run${rows.length === 1 ? '' : 's'}, oldest first)`),
+  ];
   const body = [['run', 'version', 'status', 'trials', 'pass_rate (95% CI)', 'mean_score', 'gate', '']];
   for (const r of rows) {
     const ci = r.pass_rate_ci95 ? ` (${pct(r.pass_rate_ci95[0])}–${pct(r.pass_rate_ci95[1])})` : '';
-    const gate = !r.gate ? (r.trials === null ? '-' : 'none') : paint(r.gate.passed ? C.green : C.red, r.gate.passed ? 'PASSED' : 'FAILED');
+    const gate = !r.gate
+      ? r.trials === null
+        ? '-'
+        : 'none'
+      : paint(r.gate.passed ? C.green : C.red, r.gate.passed ? 'PASSED' : 'FAILED');
     const version = `${r.version ?? '?'}${r.version_changed ? ' *' : ''}`;
     body.push([
       r.name,
@@ -98,6 +132,12 @@ export function formatHistory(parent: string, rows: HistoryRow[], opts: { color:
     ]);
   }
   lines.push(...table(body));
-  if (rows.some((r) => r.version_changed)) lines.push(paint(C.dim, '  * the benchmark version changed from the run above: numbers across it are not strictly comparable'));
+  if (rows.some((r) => r.version_changed))
+    lines.push(
+      paint(
+        C.dim,
+        '  * the benchmark version changed from the run above: numbers across it are not strictly comparable',
+      ),
+    );
   return `${lines.join('\n')}\n`;
 }

@@ -43,8 +43,14 @@ export interface MetricDelta {
 }
 
 export const COMPARED_METRICS = [
-  'pass_rate', 'pass_all_k', 'pass_at_k', 'mean_score',
-  'agent_error_rate', 'timeout_rate', 'ungradable_rate', 'infra_error_rate',
+  'pass_rate',
+  'pass_all_k',
+  'pass_at_k',
+  'mean_score',
+  'agent_error_rate',
+  'timeout_rate',
+  'ungradable_rate',
+  'infra_error_rate',
 ] as const satisfies ReadonlyArray<keyof Metrics>;
 
 export interface RunRef {
@@ -102,7 +108,12 @@ export function taskState(t: Pick<TaskStats, 'trials' | 'passed' | 'gradable' | 
 }
 
 const side = (t: TaskStats): TaskSide => ({
-  sample_id: t.sample_id, state: taskState(t), passed: t.passed, gradable: t.gradable, trials: t.trials, statuses: { ...t.statuses },
+  sample_id: t.sample_id,
+  state: taskState(t),
+  passed: t.passed,
+  gradable: t.gradable,
+  trials: t.trials,
+  statuses: { ...t.statuses },
 });
 
 /** Results without an input hash (older files) fall back to their sample id. */
@@ -112,7 +123,10 @@ const keyOf = (t: TaskStats) => (t.input_hash ? t.input_hash : `id:${t.sample_id
  * Pairs tasks by input hash. Two samples may share an input (same question, different checks):
  * within one hash, tasks with the same sample id pair first, the rest in order.
  */
-export function matchTasks(base: TaskStats[], cur: TaskStats[]): { pairs: Array<[TaskStats | null, TaskStats]>; removed: TaskStats[] } {
+export function matchTasks(
+  base: TaskStats[],
+  cur: TaskStats[],
+): { pairs: Array<[TaskStats | null, TaskStats]>; removed: TaskStats[] } {
   const byKey = new Map<string, TaskStats[]>();
   for (const t of base) {
     const list = byKey.get(keyOf(t));
@@ -147,7 +161,12 @@ export function answeredNothing(report: EvaluationReport): string | null {
 }
 
 const runRef = (r: EvaluationReport): RunRef => ({
-  id: r.run.id, dir: r.run.dir, benchmark: r.benchmark.name, version: r.benchmark.version, agent: r.agent.id, started_at: r.run.started_at,
+  id: r.run.id,
+  dir: r.run.dir,
+  benchmark: r.benchmark.name,
+  version: r.benchmark.version,
+  agent: r.agent.id,
+  started_at: r.run.started_at,
 });
 
 function delta(a: number | null, b: number | null): MetricDelta {
@@ -160,7 +179,9 @@ export function compareReports(baseline: EvaluationReport, current: EvaluationRe
   if (baseline.benchmark.name !== current.benchmark.name)
     notes.push(`different benchmarks: "${baseline.benchmark.name}" vs "${current.benchmark.name}"`);
   if (versionsDiffer)
-    notes.push(`benchmark versions differ (${baseline.benchmark.version} → ${current.benchmark.version}): checks, limits or samples changed, so the numbers are not strictly comparable`);
+    notes.push(
+      `benchmark versions differ (${baseline.benchmark.version} → ${current.benchmark.version}): checks, limits or samples changed, so the numbers are not strictly comparable`,
+    );
 
   const metrics = {
     ...Object.fromEntries(COMPARED_METRICS.map((k) => [k, delta(baseline.metrics[k], current.metrics[k])])),
@@ -168,7 +189,11 @@ export function compareReports(baseline: EvaluationReport, current: EvaluationRe
   } as unknown as Comparison['metrics'];
 
   const out: Pick<Comparison, 'new_failures' | 'regressions' | 'fixed' | 'persistent' | 'unanswered'> = {
-    new_failures: [], regressions: [], fixed: [], persistent: [], unanswered: [],
+    new_failures: [],
+    regressions: [],
+    fixed: [],
+    persistent: [],
+    unanswered: [],
   };
   let stillPassing = 0;
   let newPassing = 0;
@@ -222,7 +247,10 @@ export async function loadRunReport(runDir: string): Promise<EvaluationReport> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR')
-      throw new BenchrigError('usage', `${runDir}: no evaluation_report.json (not a run folder, or an unfinished run: try \`benchrig evaluate ${runDir}\`)`);
+      throw new BenchrigError(
+        'usage',
+        `${runDir}: no evaluation_report.json (not a run folder, or an unfinished run: try \`benchrig evaluate ${runDir}\`)`,
+      );
     throw err;
   }
   try {

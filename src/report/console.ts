@@ -24,15 +24,24 @@ export function formatSummary(report: EvaluationReport, opts: SummaryOptions): s
   const m = report.metrics;
   const lines: string[] = [];
 
-  lines.push(paint(ANSI.bold, `${report.benchmark.name} (${report.benchmark.version}) · agent ${report.agent.id} · run ${report.run.id}`));
+  lines.push(
+    paint(
+      ANSI.bold,
+      `${report.benchmark.name} (${report.benchmark.version}) · agent ${report.agent.id} · run ${report.run.id}`,
+    ),
+  );
 
   const ci = m.pass_rate_ci95 ? ` (95% CI ${pct(m.pass_rate_ci95[0])}–${pct(m.pass_rate_ci95[1])})` : '';
   const rate = m.pass_rate === null ? 'n/a (nothing gradable)' : `${pct(m.pass_rate)}${ci}`;
-  lines.push(`pass rate  ${paint(ANSI.bold, rate)}   mean score ${num(m.mean_score)}   ${m.n_passed}/${m.n_gradable} gradable trials passed`);
+  lines.push(
+    `pass rate  ${paint(ANSI.bold, rate)}   mean score ${num(m.mean_score)}   ${m.n_passed}/${m.n_gradable} gradable trials passed`,
+  );
   const missing = missingText(m);
   if (missing) lines.push(`missing    ${paint(ANSI.yellow, missing)}: not in the pass rate`);
   if (report.run.trials > 1) {
-    lines.push(`per task   pass@${report.run.trials} ${pct(m.pass_at_k)}   pass^${report.run.trials} ${pct(m.pass_all_k)}   over ${m.n_tasks} task(s)`);
+    lines.push(
+      `per task   pass@${report.run.trials} ${pct(m.pass_at_k)}   pass^${report.run.trials} ${pct(m.pass_all_k)}   over ${m.n_tasks} task(s)`,
+    );
   }
 
   const counts = TRIAL_STATUSES.filter((s) => m.status_counts[s] > 0).map((s) => {
@@ -70,7 +79,10 @@ export function formatSummary(report: EvaluationReport, opts: SummaryOptions): s
     lines.push('', paint(ANSI.bold, 'top successes'));
     const shown = report.top_successes.slice(0, 5);
     const w = columnWidth(shown);
-    for (const t of shown) lines.push(`  ${oneLine(t.task_id, 40).padEnd(w)}  ${paint(ANSI.green, t.status)}  ${paint(ANSI.dim, oneLine(t.reason))}`);
+    for (const t of shown)
+      lines.push(
+        `  ${oneLine(t.task_id, 40).padEnd(w)}  ${paint(ANSI.green, t.status)}  ${paint(ANSI.dim, oneLine(t.reason))}`,
+      );
   }
   lines.push(...analysisLines(report, opts.slowest ?? report.slowest_trials ?? null, paint));
   lines.push(...hostLines(report, paint));
@@ -80,7 +92,10 @@ export function formatSummary(report: EvaluationReport, opts: SummaryOptions): s
 
 const LIST_MAX = 8;
 const listed = (items: string[]) =>
-  items.slice(0, LIST_MAX).map((i) => oneLine(i, 40)).join(', ') + (items.length > LIST_MAX ? `, … (${items.length - LIST_MAX} more)` : '');
+  items
+    .slice(0, LIST_MAX)
+    .map((i) => oneLine(i, 40))
+    .join(', ') + (items.length > LIST_MAX ? `, … (${items.length - LIST_MAX} more)` : '');
 const secs = (x: number | null) => (x === null ? 'n/a' : `${x.toFixed(x < 10 ? 2 : 1)}s`);
 const counts = (pairs: Array<[string, number]>) => pairs.map(([k, n]) => `${oneLine(k, 40)} ${n}`).join(', ');
 
@@ -89,13 +104,23 @@ function analysisLines(report: EvaluationReport, slowest: SlowTrial[] | null, pa
   const out = ['', paint(ANSI.bold, 'analysis')];
   const row = (label: string, text: string) => out.push(`  ${label.padEnd(13)}${text}`);
   if (a.failingChecks.length > 0) {
-    row('failing most', a.failingChecks.slice(0, 3).map((c) => `${oneLine(c.name, 40)} (${c.failed}/${c.n_gradable} failed)`).join(', '));
+    row(
+      'failing most',
+      a.failingChecks
+        .slice(0, 3)
+        .map((c) => `${oneLine(c.name, 40)} (${c.failed}/${c.n_gradable} failed)`)
+        .join(', '),
+    );
   }
   if (a.flakyTasks.length > 0) row('flaky tasks', `${a.flakyTasks.length}: ${listed(a.flakyTasks)}`);
   if (a.errorKinds.length > 0) row('errors', paint(ANSI.yellow, counts(a.errorKinds)));
   if (a.stopReasons.length > 0) row('stop reasons', counts(a.stopReasons));
   row('time', `mean ${secs(a.time.mean)}  p50 ${secs(a.time.p50)}  p95 ${secs(a.time.p95)}  max ${secs(a.time.max)}`);
-  if (a.slowest && a.slowest.length > 0) row('slowest', a.slowest.map((t) => `${oneLine(t.task_id, 40)} ${secs(t.execution_time_s)} (${t.status})`).join(', '));
+  if (a.slowest && a.slowest.length > 0)
+    row(
+      'slowest',
+      a.slowest.map((t) => `${oneLine(t.task_id, 40)} ${secs(t.execution_time_s)} (${t.status})`).join(', '),
+    );
   const cost = a.costUsd === null ? '' : `, cost $${a.costUsd.toFixed(4)}`;
   const user = a.llmCalls.user_total > 0 ? ` (+${a.llmCalls.user_total} by the simulated user)` : '';
   row('llm', `${a.llmCalls.total} call(s)${user}, tokens ${a.tokens.input} in / ${a.tokens.output} out${cost}`);
@@ -116,7 +141,9 @@ function hostLines(report: EvaluationReport, paint: Paint): string[] {
   const w = Math.max(...Object.keys(hosts).map((url) => oneLine(url, 60).length));
   for (const [url, h] of Object.entries(hosts)) {
     const bad = (label: string, n = 0) => (n > 0 ? paint(ANSI.yellow, `${label} ${n}`) : `${label} ${n}`);
-    out.push(`  ${oneLine(url, 60).padEnd(w)}  trials ${h.trials ?? 0}   ${bad('infra errors', h.infra_errors)}   ${bad('cool-downs', h.cooldowns)}`);
+    out.push(
+      `  ${oneLine(url, 60).padEnd(w)}  trials ${h.trials ?? 0}   ${bad('infra errors', h.infra_errors)}   ${bad('cool-downs', h.cooldowns)}`,
+    );
   }
   return out;
 }
@@ -128,7 +155,8 @@ function comparisonLines(comparison: unknown, paint: Paint): string[] {
   if (c.message) out.push(`  ${paint(ANSI.yellow, oneLine(c.message))}`);
   for (const l of c.lists) {
     if (l.items.length === 0) continue;
-    const colour = l.key === 'fixed' ? ANSI.green : l.key === 'regressions' || l.key === 'new_failures' ? ANSI.red : ANSI.yellow;
+    const colour =
+      l.key === 'fixed' ? ANSI.green : l.key === 'regressions' || l.key === 'new_failures' ? ANSI.red : ANSI.yellow;
     out.push(`  ${paint(colour, l.label.padEnd(20))} ${l.items.length}: ${listed(l.items)}`);
   }
   if (out.length === (c.message ? 3 : 2)) out.push('  no changes');
@@ -137,9 +165,15 @@ function comparisonLines(comparison: unknown, paint: Paint): string[] {
 
 /** Reasons can hold command output (with its own colours): one plain line, bounded. */
 function oneLine(text: string, max = 120): string {
-  // eslint-disable-next-line no-control-regex -- ANSI escapes and control characters are what this strips
-  const s = text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  /* eslint-disable no-control-regex -- ANSI escapes and control characters are what this strips */
+  const s = text
+    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '')
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  /* eslint-enable no-control-regex */
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
 
-const columnWidth = (entries: Array<{ task_id: string }>) => Math.max(...entries.map((e) => oneLine(e.task_id, 40).length));
+const columnWidth = (entries: Array<{ task_id: string }>) =>
+  Math.max(...entries.map((e) => oneLine(e.task_id, 40).length));

@@ -22,10 +22,16 @@ export function evaluateGate(gate: GateConfig | undefined | null, metrics: Metri
   const base = { metric, threshold, max_missing_rate: maxMissing };
   const raw = Object.hasOwn(metrics, metric) ? (metrics as unknown as Record<string, unknown>)[metric] : undefined;
   if (raw === undefined) return { ...base, value: null, passed: false, detail: `unknown metric "${metric}"` };
-  if (typeof raw !== 'number' || !Number.isFinite(raw)) return { ...base, value: null, passed: false, detail: 'missing evidence' };
+  if (typeof raw !== 'number' || !Number.isFinite(raw))
+    return { ...base, value: null, passed: false, detail: 'missing evidence' };
   const { missing, total } = missingOf(metrics);
   if (total > 0 && missing / total > maxMissing) {
-    return { ...base, value: raw, passed: false, detail: `incomplete: ${missing} of ${total} trials without a verdict` };
+    return {
+      ...base,
+      value: raw,
+      passed: false,
+      detail: `incomplete: ${missing} of ${total} trials without a verdict`,
+    };
   }
   const passed = raw >= threshold;
   return { ...base, value: raw, passed, detail: `${metric} ${fmt(raw)} ${passed ? '>=' : '<'} ${fmt(threshold)}` };

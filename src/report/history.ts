@@ -74,10 +74,14 @@ export async function listRuns(parent: string): Promise<RunEntry[]> {
 
 export async function history(parent: string): Promise<HistoryRow[]> {
   const st = await stat(parent).catch(() => null);
-  if (!st?.isDirectory()) throw new BenchrigError('usage', `${parent}: not a folder (expected evals/<agent-id>/<benchmark>)`);
+  if (!st?.isDirectory())
+    throw new BenchrigError('usage', `${parent}: not a folder (expected evals/<agent-id>/<benchmark>)`);
   const runs = await listRuns(parent);
   if (runs.length === 0)
-    throw new BenchrigError('usage', `${parent}: no runs here (expected evals/<agent-id>/<benchmark>, holding one folder per run)`);
+    throw new BenchrigError(
+      'usage',
+      `${parent}: no runs here (expected evals/<agent-id>/<benchmark>, holding one folder per run)`,
+    );
   let prev: string | null | undefined;
   return runs.map((r) => {
     const m = r.report?.metrics;

@@ -67,7 +67,8 @@ export class TrialPageSpool {
     closeSync(this.#open());
     this.#fd = openSync(this.path, 'r');
     const buf = Buffer.allocUnsafe(READ_CHUNK);
-    for (let n = readSync(this.#fd, buf, 0, READ_CHUNK, null); n > 0; n = readSync(this.#fd, buf, 0, READ_CHUNK, null)) yield buf.subarray(0, n);
+    for (let n = readSync(this.#fd, buf, 0, READ_CHUNK, null); n > 0; n = readSync(this.#fd, buf, 0, READ_CHUNK, null))
+      yield buf.subarray(0, n);
     closeSync(this.#fd);
     this.#fd = null;
   }

@@ -16,12 +16,23 @@ export const PAGE_SIZE = 200;
 
 /** Escapes text for HTML content and quoted attributes. */
 export function escapeHtml(text: unknown): string {
-  return String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return String(text)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 /** JSON that cannot end its <script> element or confuse an HTML parser. */
 const SCRIPT_UNSAFE = /[<>&\u2028\u2029]/g;
-const SCRIPT_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
+const SCRIPT_ESCAPES: Record<string, string> = {
+  '<': '\\u003c',
+  '>': '\\u003e',
+  '&': '\\u0026',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+};
 
 export function scriptJson(value: unknown): string {
   // One pass, and none for the usual trial without any of these characters (five passes were ~5 µs a trial).
@@ -42,7 +53,10 @@ export interface Clip {
 
 export function clipFor(nTrials: number): Clip {
   const perTrial = Math.min(2_000_000, Math.max(16_000, Math.floor(TOTAL_BUDGET / Math.max(1, nTrials))));
-  return { maxString: Math.min(50_000, Math.max(600, Math.floor(perTrial / 8))), maxEvents: Math.min(2000, Math.max(40, Math.floor(perTrial / 400))) };
+  return {
+    maxString: Math.min(50_000, Math.max(600, Math.floor(perTrial / 8))),
+    maxEvents: Math.min(2000, Math.max(40, Math.floor(perTrial / 400))),
+  };
 }
 
 interface CutCounter {
@@ -67,7 +81,8 @@ function needsClip(v: unknown, max: number, depth: number): boolean {
     for (const x of v) if (needsClip(x, max, depth + 1)) return true;
     return false;
   }
-  for (const k in v) if (Object.hasOwn(v, k) && needsClip((v as Record<string, unknown>)[k], max, depth + 1)) return true;
+  for (const k in v)
+    if (Object.hasOwn(v, k) && needsClip((v as Record<string, unknown>)[k], max, depth + 1)) return true;
   return false;
 }
 
@@ -87,7 +102,12 @@ function clipEvents(events: TrialResult['events'], clip: Clip, cut: CutCounter):
   const tail = clip.maxEvents - head;
   const dropped = list.length - head - tail;
   cut.events += dropped;
-  const marker = { type: 'cut', step: list[head].step, ts: list[head].ts, message: `… ${dropped} events cut (see results file) …` };
+  const marker = {
+    type: 'cut',
+    step: list[head].step,
+    ts: list[head].ts,
+    message: `… ${dropped} events cut (see results file) …`,
+  };
   return [...list.slice(0, head), marker, ...list.slice(list.length - tail)].map((e) => clipValue(e, clip, cut));
 }
 
@@ -98,13 +118,34 @@ function successReason(r: TrialResult): string {
 
 /** Keys of a result file the trial page shows in their own place; any other key shows as "other fields". */
 const KNOWN_KEYS = new Set([
-  'schema_version', 'task_id', 'sample_id', 'trial', 'session_id', 'prompt', 'response', 'replies', 'blocked', 'status', 'stop_reason',
-  'score', 'checks', 'events', 'final_state', 'artifacts', 'metadata', 'error', 'trace_id', 'started_at', 'finished_at',
+  'schema_version',
+  'task_id',
+  'sample_id',
+  'trial',
+  'session_id',
+  'prompt',
+  'response',
+  'replies',
+  'blocked',
+  'status',
+  'stop_reason',
+  'score',
+  'checks',
+  'events',
+  'final_state',
+  'artifacts',
+  'metadata',
+  'error',
+  'trace_id',
+  'started_at',
+  'finished_at',
 ]);
 
-const firstOf = (events: TrialResult['events'], type: string) => events?.find((e) => e.type === type) as { content?: string } | undefined;
+const firstOf = (events: TrialResult['events'], type: string) =>
+  events?.find((e) => e.type === type) as { content?: string } | undefined;
 function lastOf(events: TrialResult['events'], type: string): { content?: string } | undefined {
-  for (let i = (events?.length ?? 0) - 1; i >= 0; i--) if (events[i].type === type) return events[i] as { content?: string };
+  for (let i = (events?.length ?? 0) - 1; i >= 0; i--)
+    if (events[i].type === type) return events[i] as { content?: string };
   return undefined;
 }
 
@@ -131,7 +172,8 @@ export function pageTrial(r: TrialResult, clip: Clip): Record<string, unknown> {
     reason: clipString(reason.replace(/\s+/g, ' '), 300, { chars: 0, events: 0 }),
     checks: clipValue(r.checks ?? [], clip, cut),
     prompt: firstOf(r.events, 'user_message')?.content === prompt ? undefined : clipString(prompt, clip.maxString, cut),
-    response: lastOf(r.events, 'agent_message')?.content === response ? undefined : clipString(response, clip.maxString, cut),
+    response:
+      lastOf(r.events, 'agent_message')?.content === response ? undefined : clipString(response, clip.maxString, cut),
     events: clipEvents(r.events, clip, cut),
     artifacts: clipValue(r.artifacts ?? {}, clip, cut),
     final_state: clipValue(r.final_state ?? {}, clip, cut),
@@ -145,7 +187,9 @@ export function pageTrial(r: TrialResult, clip: Clip): Record<string, unknown> {
     cut: null as string | null,
   };
   if (cut.chars || cut.events) {
-    const parts = [cut.chars ? `${cut.chars} characters` : '', cut.events ? `${cut.events} events` : ''].filter(Boolean);
+    const parts = [cut.chars ? `${cut.chars} characters` : '', cut.events ? `${cut.events} events` : ''].filter(
+      Boolean,
+    );
     trial.cut = `This page shortened the trial by ${parts.join(' and ')}; the result file has everything.`;
   }
   return trial;
@@ -154,7 +198,8 @@ export function pageTrial(r: TrialResult, clip: Clip): Record<string, unknown> {
 // ------------------------------------------------------------------------------ the static summary
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${(x * 100).toFixed(1)}%`);
-const num = (x: number | null | undefined, d = 3) => (x === null || x === undefined ? 'n/a' : String(Number(x.toFixed(d))));
+const num = (x: number | null | undefined, d = 3) =>
+  x === null || x === undefined ? 'n/a' : String(Number(x.toFixed(d)));
 const secs = (x: number | null) => (x === null ? 'n/a' : `${x.toFixed(x < 10 ? 2 : 1)}s`);
 
 const card = (id: string, k: string, v: string, n = '') =>
@@ -166,7 +211,8 @@ function table(head: string[], rows: string[][], cls = ''): string {
   return `<table class="${cls}"><thead><tr>${th}</tr></thead><tbody>\n${trs}\n</tbody></table>`;
 }
 
-const badge = (status: string) => `<span class="badge s-${escapeHtml(status.replace(/[^A-Z_]/g, ''))}">${escapeHtml(status)}</span>`;
+const badge = (status: string) =>
+  `<span class="badge s-${escapeHtml(status.replace(/[^A-Z_]/g, ''))}">${escapeHtml(status)}</span>`;
 
 /** The gate line: verdict and comparison; an incomplete run's detail says how many trials lack a verdict. */
 export function gateText(g: EvaluationReport['gate']): string {
@@ -177,6 +223,7 @@ export function gateText(g: EvaluationReport['gate']): string {
 const gateHtml = (g: EvaluationReport['gate']) =>
   `<div class="gate ${!g ? 'none' : g.passed ? 'pass' : 'fail'}" id="gate">${escapeHtml(gateText(g))}</div>`;
 
+// eslint-disable-next-line max-lines-per-function -- one HTML template for the report's summary, read top to bottom like the page it makes
 function summaryHtml(report: EvaluationReport, slowest: SlowTrial[] | null): string {
   const m = report.metrics;
   const k = report.run.trials;
@@ -186,16 +233,44 @@ function summaryHtml(report: EvaluationReport, slowest: SlowTrial[] | null): str
   out.push(card('m-pass-rate', 'pass rate', pct(m.pass_rate), ci));
   out.push(card('m-passed', 'passed', `${m.n_passed}/${m.n_gradable}`, 'gradable trials'));
   const { missing } = missingOf(m);
-  if (missing > 0) out.push(card('m-missing', 'missing', pct(m.missing_rate ?? missing / m.n_trials), `${missing} of ${m.n_trials} trials without a verdict`));
+  if (missing > 0)
+    out.push(
+      card(
+        'm-missing',
+        'missing',
+        pct(m.missing_rate ?? missing / m.n_trials),
+        `${missing} of ${m.n_trials} trials without a verdict`,
+      ),
+    );
   out.push(card('m-mean-score', 'mean score', num(m.mean_score)));
-  if (k > 1) out.push(card('m-pass-at-k', `pass@${k}`, pct(m.pass_at_k), 'tasks with any pass'), card('m-pass-all-k', `pass^${k}`, pct(m.pass_all_k), 'tasks passing every trial'));
+  if (k > 1)
+    out.push(
+      card('m-pass-at-k', `pass@${k}`, pct(m.pass_at_k), 'tasks with any pass'),
+      card('m-pass-all-k', `pass^${k}`, pct(m.pass_all_k), 'tasks passing every trial'),
+    );
   out.push(card('m-trials', 'trials', String(m.n_trials), `${m.n_tasks} task(s)`));
-  out.push(card('m-time', 'time p50 / p95', `${secs(m.execution_time_s.p50)} / ${secs(m.execution_time_s.p95)}`, `max ${secs(m.execution_time_s.max)}`));
-  out.push(card('m-tokens', 'tokens in / out', `${m.tokens.input} / ${m.tokens.output}`, `${m.llm_calls.total} LLM call(s)${m.cost_usd === null ? '' : `, $${m.cost_usd.toFixed(4)}`}`));
+  out.push(
+    card(
+      'm-time',
+      'time p50 / p95',
+      `${secs(m.execution_time_s.p50)} / ${secs(m.execution_time_s.p95)}`,
+      `max ${secs(m.execution_time_s.max)}`,
+    ),
+  );
+  out.push(
+    card(
+      'm-tokens',
+      'tokens in / out',
+      `${m.tokens.input} / ${m.tokens.output}`,
+      `${m.llm_calls.total} LLM call(s)${m.cost_usd === null ? '' : `, $${m.cost_usd.toFixed(4)}`}`,
+    ),
+  );
   out.push('</div>');
 
   const statuses = Object.entries(m.status_counts).filter(([, n]) => n > 0);
-  out.push(`<p id="status-counts">${statuses.map(([s, n]) => `${badge(s)} <span data-status="${escapeHtml(s)}">${n}</span>`).join(' &nbsp; ') || 'no trials'}</p>`);
+  out.push(
+    `<p id="status-counts">${statuses.map(([s, n]) => `${badge(s)} <span data-status="${escapeHtml(s)}">${n}</span>`).join(' &nbsp; ') || 'no trials'}</p>`,
+  );
 
   out.push(gateHtml(report.gate));
   out.push('<div id="charts" class="charts"></div>');
@@ -216,23 +291,52 @@ function summaryHtml(report: EvaluationReport, slowest: SlowTrial[] | null): str
   const top = (title: string, id: string, list: EvaluationReport['top_failures']) =>
     list.length === 0
       ? ''
-      : `<h2>${title}</h2>${table(['task', 'status', 'reason'], list.map((e) => [`<a href="#trial=${escapeHtml(encodeURIComponent(e.task_id))}" class="trial-link">${escapeHtml(e.task_id)}</a>`, badge(e.status), `<span class="reason">${escapeHtml(e.reason)}</span>`]), id)}`;
-  out.push(top('top failures', 'top-failures', report.top_failures), top('top successes', 'top-successes', report.top_successes.slice(0, 5)));
+      : `<h2>${title}</h2>${table(
+          ['task', 'status', 'reason'],
+          list.map((e) => [
+            `<a href="#trial=${escapeHtml(encodeURIComponent(e.task_id))}" class="trial-link">${escapeHtml(e.task_id)}</a>`,
+            badge(e.status),
+            `<span class="reason">${escapeHtml(e.reason)}</span>`,
+          ]),
+          id,
+        )}`;
+  out.push(
+    top('top failures', 'top-failures', report.top_failures),
+    top('top successes', 'top-successes', report.top_successes.slice(0, 5)),
+  );
 
   const a = analyzeReport(report, slowest);
   const items: string[] = [];
-  if (a.failingChecks.length) items.push(`checks failing most: ${a.failingChecks.slice(0, 5).map((c) => `${escapeHtml(c.name)} (${c.failed}/${c.n_gradable} failed)`).join(', ')}`);
-  if (a.flakyTasks.length) items.push(`flaky tasks (${a.flakyTasks.length}): ${a.flakyTasks.slice(0, 20).map(escapeHtml).join(', ')}${a.flakyTasks.length > 20 ? ', …' : ''}`);
-  if (a.errorKinds.length) items.push(`error kinds: ${a.errorKinds.map(([kind, n]) => `${escapeHtml(kind)} ${n}`).join(', ')}`);
-  if (a.stopReasons.length) items.push(`stop reasons: ${a.stopReasons.map(([r, n]) => `${escapeHtml(r)} ${n}`).join(', ')}`);
-  if (a.slowest?.length) items.push(`slowest trials: ${a.slowest.map((t) => `${escapeHtml(t.task_id)} ${secs(t.execution_time_s)} (${escapeHtml(t.status)})`).join(', ')}`);
-  out.push(`<h2>analysis</h2><ul id="analysis">${items.map((i) => `<li>${i}</li>`).join('')}<li>execution time: mean ${secs(a.time.mean)}, p50 ${secs(a.time.p50)}, p95 ${secs(a.time.p95)}, max ${secs(a.time.max)}</li></ul>`);
+  if (a.failingChecks.length)
+    items.push(
+      `checks failing most: ${a.failingChecks
+        .slice(0, 5)
+        .map((c) => `${escapeHtml(c.name)} (${c.failed}/${c.n_gradable} failed)`)
+        .join(', ')}`,
+    );
+  if (a.flakyTasks.length)
+    items.push(
+      `flaky tasks (${a.flakyTasks.length}): ${a.flakyTasks.slice(0, 20).map(escapeHtml).join(', ')}${a.flakyTasks.length > 20 ? ', …' : ''}`,
+    );
+  if (a.errorKinds.length)
+    items.push(`error kinds: ${a.errorKinds.map(([kind, n]) => `${escapeHtml(kind)} ${n}`).join(', ')}`);
+  if (a.stopReasons.length)
+    items.push(`stop reasons: ${a.stopReasons.map(([r, n]) => `${escapeHtml(r)} ${n}`).join(', ')}`);
+  if (a.slowest?.length)
+    items.push(
+      `slowest trials: ${a.slowest.map((t) => `${escapeHtml(t.task_id)} ${secs(t.execution_time_s)} (${escapeHtml(t.status)})`).join(', ')}`,
+    );
+  out.push(
+    `<h2>analysis</h2><ul id="analysis">${items.map((i) => `<li>${i}</li>`).join('')}<li>execution time: mean ${secs(a.time.mean)}, p50 ${secs(a.time.p50)}, p95 ${secs(a.time.p95)}, max ${secs(a.time.max)}</li></ul>`,
+  );
 
   const cmp = comparisonView(report.comparison);
   if (cmp) {
     out.push(`<h2>compared with ${escapeHtml(cmp.baseline ?? 'the baseline')}</h2>`);
     if (cmp.message) out.push(`<p class="cut">${escapeHtml(cmp.message)}</p>`);
-    out.push(`<ul id="comparison">${cmp.lists.map((l) => `<li data-list="${l.key}">${escapeHtml(l.label)} (${l.items.length})${l.items.length ? `: ${l.items.slice(0, 50).map(escapeHtml).join(', ')}${l.items.length > 50 ? ', …' : ''}` : ''}</li>`).join('')}</ul>`);
+    out.push(
+      `<ul id="comparison">${cmp.lists.map((l) => `<li data-list="${l.key}">${escapeHtml(l.label)} (${l.items.length})${l.items.length ? `: ${l.items.slice(0, 50).map(escapeHtml).join(', ')}${l.items.length > 50 ? ', …' : ''}` : ''}</li>`).join('')}</ul>`,
+    );
   }
   return out.join('\n');
 }
@@ -247,7 +351,9 @@ export const REPORT_CSP = cspFor(REPORT_JS);
  * yields the comma-separated entries: from the results (trialEntries) or from a spool of them.
  */
 async function* htmlReportParts(
-  report: EvaluationReport, trials: AsyncIterable<string | Uint8Array>, slowest: SlowTrial[] | null,
+  report: EvaluationReport,
+  trials: AsyncIterable<string | Uint8Array>,
+  slowest: SlowTrial[] | null,
 ): AsyncGenerator<string | Uint8Array> {
   yield pageHead(report, slowest);
   yield `<script type="application/json" id="benchrig-data">{"report":${scriptJson({ checks: report.checks, tasks: report.tasks, metrics: report.metrics, trials: report.run.trials })},"trials":[`;
@@ -265,7 +371,10 @@ export const trialEntry = (nTrials: number) => {
   return (r: TrialResult): string => scriptJson(pageTrial(r, clip));
 };
 
-async function* trialEntries(results: Iterable<TrialResult> | AsyncIterable<TrialResult>, nTrials: number): AsyncGenerator<string> {
+async function* trialEntries(
+  results: Iterable<TrialResult> | AsyncIterable<TrialResult>,
+  nTrials: number,
+): AsyncGenerator<string> {
   const entry = trialEntry(nTrials);
   let first = true;
   for await (const r of results) {
@@ -323,11 +432,19 @@ ${summaryHtml(report, slowest)}
 }
 
 /** The whole page for a report and its trials (read once, in order), as one string. */
-export async function renderHtmlReport(report: EvaluationReport, results: Iterable<TrialResult> | AsyncIterable<TrialResult>): Promise<string> {
+export async function renderHtmlReport(
+  report: EvaluationReport,
+  results: Iterable<TrialResult> | AsyncIterable<TrialResult>,
+): Promise<string> {
   const list: TrialResult[] = [];
   for await (const r of results) list.push(r);
   const parts: string[] = [];
-  for await (const part of htmlReportParts(report, trialEntries(list, report.metrics.n_trials), await slowestTrials(list))) parts.push(part as string);
+  for await (const part of htmlReportParts(
+    report,
+    trialEntries(list, report.metrics.n_trials),
+    await slowestTrials(list),
+  ))
+    parts.push(part as string);
   return parts.join('');
 }
 
@@ -337,8 +454,20 @@ export async function renderHtmlReport(report: EvaluationReport, results: Iterab
  * slowest trials before the trial data: the report's own list when it has one (every report
  * buildReport makes), else one more pass over the files. Returns its path.
  */
-export async function writeHtmlReport(runDir: string, report: EvaluationReport, out = join(runDir, 'report.html'), spool?: TrialPageSpool): Promise<string> {
+export async function writeHtmlReport(
+  runDir: string,
+  report: EvaluationReport,
+  out = join(runDir, 'report.html'),
+  spool?: TrialPageSpool,
+): Promise<string> {
   const slowest = report.slowest_trials ?? (await slowestTrials(readResults(runDir)));
-  await writeChunksAtomic(out, htmlReportParts(report, spool ? spool.chunks() : trialEntries(readResults(runDir), report.metrics.n_trials), slowest));
+  await writeChunksAtomic(
+    out,
+    htmlReportParts(
+      report,
+      spool ? spool.chunks() : trialEntries(readResults(runDir), report.metrics.n_trials),
+      slowest,
+    ),
+  );
   return out;
 }

@@ -14,20 +14,34 @@ const MAX_TEXT = 8192;
  * tabs become character references so parsers keep them.
  */
 export function xmlEscape(text: string, attribute = false): string {
-  // eslint-disable-next-line no-control-regex -- XML 1.0 forbids these control characters: matching them is the point
-  let s = String(text).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+  /* eslint-disable no-control-regex -- XML 1.0 forbids these control characters: matching them is the point */
+  let s = String(text).replace(
+    /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    '\ufffd',
+  );
+  /* eslint-enable no-control-regex */
   s = s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  if (attribute) s = s.replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+  if (attribute)
+    s = s
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&apos;')
+      .replace(/\n/g, '&#10;')
+      .replace(/\r/g, '&#13;')
+      .replace(/\t/g, '&#9;');
   return s;
 }
 
-const clip = (s: string, max = MAX_TEXT) => (s.length <= max ? s : `${s.slice(0, max)}\n… (${s.length - max} more characters)`);
+const clip = (s: string, max = MAX_TEXT) =>
+  s.length <= max ? s : `${s.slice(0, max)}\n… (${s.length - max} more characters)`;
 const secs = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(3) : '0');
 
 function details(r: TrialResult): string {
   const lines = [`status: ${r.status}`, `stop reason: ${r.stop_reason}`, `score: ${r.score ?? 'n/a'}`];
   if (r.error) lines.push(`error: ${r.error.kind}: ${r.error.message}`);
-  for (const c of r.checks ?? []) lines.push(`check ${c.name} (${c.type}): ${c.passed === null ? 'ungradable' : c.passed ? 'passed' : 'failed'} — ${c.reason}`);
+  for (const c of r.checks ?? [])
+    lines.push(
+      `check ${c.name} (${c.type}): ${c.passed === null ? 'ungradable' : c.passed ? 'passed' : 'failed'} — ${c.reason}`,
+    );
   if (r.trace_id) lines.push(`trace id: ${r.trace_id}`);
   return clip(lines.join('\n'));
 }
@@ -50,7 +64,10 @@ function testcase(suite: string, r: TrialResult): string {
 }
 
 /** The whole document; trials are read once, in the order given. */
-export async function formatJunit(report: EvaluationReport, results: Iterable<TrialResult> | AsyncIterable<TrialResult>): Promise<string> {
+export async function formatJunit(
+  report: EvaluationReport,
+  results: Iterable<TrialResult> | AsyncIterable<TrialResult>,
+): Promise<string> {
   const suite = report.benchmark.name;
   const cases: string[] = [];
   let failures = 0;

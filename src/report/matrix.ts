@@ -92,7 +92,11 @@ const runOf = (r: EvaluationReport, label: string): MatrixRun => ({
 function labels(reports: EvaluationReport[]): string[] {
   const count = (xs: string[], x: string) => xs.filter((y) => y === x).length;
   const agents = reports.map((r) => r.agent.id);
-  const timed = reports.map((r, i) => (count(agents, agents[i]) > 1 ? `${r.agent.id} · ${(r.run.started_at ?? '').replace('T', ' ').slice(0, 19)}` : r.agent.id));
+  const timed = reports.map((r, i) =>
+    count(agents, agents[i]) > 1
+      ? `${r.agent.id} · ${(r.run.started_at ?? '').replace('T', ' ').slice(0, 19)}`
+      : r.agent.id,
+  );
   return timed.map((l, i) => (count(timed, l) > 1 ? `${l} #${i + 1}` : l));
 }
 
@@ -117,13 +121,25 @@ export function buildMatrix(inputs: MatrixInput[]): Matrix {
       else {
         if (rep) throw new Error(`internal: task ${rep.sample_id} matched, but not from an earlier run`);
         index = rows.length;
-        rows.push({ input_hash: task.input_hash, sample_id: task.sample_id, names: [], cells: inputs.map(() => null), regression: false, fixed: false, differing: false });
+        rows.push({
+          input_hash: task.input_hash,
+          sample_id: task.sample_id,
+          names: [],
+          cells: inputs.map(() => null),
+          regression: false,
+          fixed: false,
+          differing: false,
+        });
       }
       rowOf.set(task, index);
       const row = rows[index];
       if (!row.names.includes(task.sample_id)) row.names.push(task.sample_id);
       row.cells[runIndex] = {
-        state: taskState(task), passed: task.passed, gradable: task.gradable, trials: task.trials, statuses: { ...task.statuses },
+        state: taskState(task),
+        passed: task.passed,
+        gradable: task.gradable,
+        trials: task.trials,
+        statuses: { ...task.statuses },
         task_ids: (bySample.get(task.sample_id) ?? []).sort(),
       };
     }
@@ -149,6 +165,9 @@ export function buildMatrix(inputs: MatrixInput[]): Matrix {
   const benchmarks = [...new Set(reports.map((r) => r.benchmark.name))];
   if (benchmarks.length > 1) warnings.push(`different benchmarks: ${benchmarks.map((b) => `"${b}"`).join(', ')}`);
   const versions = [...new Set(reports.map((r) => r.benchmark.version))];
-  if (versions.length > 1) warnings.push(`benchmark versions differ (${versions.join(', ')}): checks, limits or samples changed, so the numbers are not strictly comparable`);
+  if (versions.length > 1)
+    warnings.push(
+      `benchmark versions differ (${versions.join(', ')}): checks, limits or samples changed, so the numbers are not strictly comparable`,
+    );
   return { runs: reports.map((r, i) => runOf(r, names[i])), rows, diffs, warnings };
 }

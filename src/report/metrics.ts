@@ -81,7 +81,14 @@ export class MetricsAccumulator {
 
     let task = this.tasks.get(r.sample_id);
     if (!task) {
-      task = { sample_id: r.sample_id, input_hash: md.input_hash ?? '', trials: 0, passed: 0, gradable: 0, statuses: {} };
+      task = {
+        sample_id: r.sample_id,
+        input_hash: md.input_hash ?? '',
+        trials: 0,
+        passed: 0,
+        gradable: 0,
+        statuses: {},
+      };
       this.tasks.set(r.sample_id, task);
     }
     task.trials++;
@@ -93,7 +100,8 @@ export class MetricsAccumulator {
       if (v.type === 'reward') {
         this.rewards ??= new Map();
         const named = (v.details?.rewards ?? {}) as Record<string, unknown>;
-        for (const [k, x] of Object.entries(named)) if (gradable && typeof x === 'number') this.rewards.set(k, (this.rewards.get(k) ?? 0) + x);
+        for (const [k, x] of Object.entries(named))
+          if (gradable && typeof x === 'number') this.rewards.set(k, (this.rewards.get(k) ?? 0) + x);
       }
       let c = this.checks.get(v.name);
       if (!c) this.checks.set(v.name, (c = { name: v.name, type: v.type, n: 0, passed: 0 }));
@@ -156,9 +164,16 @@ export class MetricsAccumulator {
       tools_used: { ...this.tools },
       stop_reasons: { ...this.stops },
       error_kinds: { ...this.errors },
-      ...(this.rewards ? { rewards: Object.fromEntries([...this.rewards].map(([k, s]) => [k, gradable ? s / gradable : 0])) } : {}),
+      ...(this.rewards
+        ? { rewards: Object.fromEntries([...this.rewards].map(([k, s]) => [k, gradable ? s / gradable : 0])) }
+        : {}),
     };
-    const checks = [...this.checks.values()].map((c) => ({ name: c.name, type: c.type, n_gradable: c.n, pass_rate: ratio(c.passed, c.n) }));
+    const checks = [...this.checks.values()].map((c) => ({
+      name: c.name,
+      type: c.type,
+      n_gradable: c.n,
+      pass_rate: ratio(c.passed, c.n),
+    }));
     const taskStats = tasks.map((t) => ({
       ...t,
       statuses: { ...t.statuses },

@@ -70,7 +70,9 @@ export async function indexRuns(root: string): Promise<RunIndex> {
       return;
     }
     if (depth >= MAX_DEPTH) return;
-    for (const e of entries.filter((x) => x.dir && !x.name.startsWith('.') && x.name !== 'node_modules').sort((a, b) => a.name.localeCompare(b.name)))
+    for (const e of entries
+      .filter((x) => x.dir && !x.name.startsWith('.') && x.name !== 'node_modules')
+      .sort((a, b) => a.name.localeCompare(b.name)))
       await walk(join(dir, e.name), depth + 1);
   };
   await walk(root, 0);

@@ -25,7 +25,9 @@ export const runFileSchema = z
       n_samples_total: count.optional(),
     }),
     dataset: z.looseObject({ source: z.string(), resolved_revision: z.string().nullable().optional() }),
-    agent: z.looseObject({ id: z.string(), name: z.string(), options: record.optional() }).describe('options with secrets redacted'),
+    agent: z
+      .looseObject({ id: z.string(), name: z.string(), options: record.optional() })
+      .describe('options with secrets redacted'),
     mode: z.string(),
     workers: count,
     per_worker: count.optional(),
@@ -46,7 +48,12 @@ export const runFileSchema = z
 
 // --------------------------------------------------------------------------- evaluation_report.json
 
-const timeStats = z.looseObject({ mean: z.number().nullable(), p50: z.number().nullable(), p95: z.number().nullable(), max: z.number().nullable() });
+const timeStats = z.looseObject({
+  mean: z.number().nullable(),
+  p50: z.number().nullable(),
+  p95: z.number().nullable(),
+  max: z.number().nullable(),
+});
 
 /** docs/reports.md#metrics. Rates over nothing are null (no evidence), never 0. */
 const metricsSchema = z.looseObject({
@@ -123,15 +130,26 @@ export const reportFileSchema = z
     ),
     gate: z
       .looseObject({
-        metric: z.string(), threshold: z.number(), value: z.number().nullable(), passed: z.boolean(), detail: z.string(),
-        max_missing_rate: z.number().min(0).max(1).optional().describe('the share of trials without a verdict the gate allowed'),
+        metric: z.string(),
+        threshold: z.number(),
+        value: z.number().nullable(),
+        passed: z.boolean(),
+        detail: z.string(),
+        max_missing_rate: z
+          .number()
+          .min(0)
+          .max(1)
+          .optional()
+          .describe('the share of trials without a verdict the gate allowed'),
       })
       .nullable(),
     comparison: record.nullable().describe('against a baseline run (--baseline, compare); null without one'),
     top_failures: z.array(topEntry),
     top_successes: z.array(topEntry),
     /** The slowest trials of the run (docs/reports.md#evaluation_reportjson, for the summary). */
-    slowest_trials: z.array(z.looseObject({ task_id: z.string(), status: z.string(), execution_time_s: z.number() })).optional(),
+    slowest_trials: z
+      .array(z.looseObject({ task_id: z.string(), status: z.string(), execution_time_s: z.number() }))
+      .optional(),
   })
   .meta({ title: 'benchrig evaluation_report.json', description: 'The evaluation of a run (docs/reports.md)' });
 
@@ -181,7 +199,8 @@ export function assertFile<S extends z.ZodType>(schema: S, value: unknown, file:
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const got = valueAt(value, issue.path);
-  const expected = issue.code === 'invalid_type' ? String(issue.expected) : issue.message.replace(/^Invalid (input|option): /, '');
+  const expected =
+    issue.code === 'invalid_type' ? String(issue.expected) : issue.message.replace(/^Invalid (input|option): /, '');
   let why: string;
   if (got === undefined && issue.code !== 'unrecognized_keys') why = `missing (expected ${expected})`;
   else if (issue.code === 'invalid_type') why = `expected ${expected}, got ${kindOf(got)}`;

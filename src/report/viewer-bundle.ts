@@ -22,7 +22,12 @@ export interface ViewerBundles {
 }
 
 const VIEWER_DIR = fileURLToPath(new URL('../viewer/', import.meta.url));
-const ENTRIES: Record<keyof ViewerBundles, string> = { report: 'report.ts', compare: 'compare.ts', history: 'history.ts', index: 'run-index.ts' };
+const ENTRIES: Record<keyof ViewerBundles, string> = {
+  report: 'report.ts',
+  compare: 'compare.ts',
+  history: 'history.ts',
+  index: 'run-index.ts',
+};
 /** Bumped when what this file produces changes for the same sources (the options below). */
 const FORMAT = 1;
 const PREFIX = 'viewer-';
@@ -35,7 +40,10 @@ type Esbuild = typeof import('esbuild');
 function cacheKey(): string {
   const hash = createHash('sha256').update(`benchrig viewer ${FORMAT}\0`);
   for (const name of readdirSync(VIEWER_DIR).sort()) {
-    hash.update(`${name}\0`).update(readFileSync(join(VIEWER_DIR, name))).update('\0');
+    hash
+      .update(`${name}\0`)
+      .update(readFileSync(join(VIEWER_DIR, name)))
+      .update('\0');
   }
   return hash.digest('hex').slice(0, 24);
 }
@@ -63,8 +71,12 @@ function build(): ViewerBundles {
       logLevel: 'silent',
     });
   } catch (err) {
-    const first = (err as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors?.[0];
-    const where = first?.location ? `src/viewer/${first.location.file}:${first.location.line}:${first.location.column + 1}: ` : '';
+    const first = (
+      err as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }
+    ).errors?.[0];
+    const where = first?.location
+      ? `src/viewer/${first.location.file}:${first.location.line}:${first.location.column + 1}: `
+      : '';
     throw new Error(`the viewer's scripts did not build: ${where}${first?.text ?? String(err)}`);
   }
   const byName = new Map(result.outputFiles.map((f) => [f.path, f.text]));
@@ -79,7 +91,10 @@ function build(): ViewerBundles {
 function readCached(path: string): ViewerBundles | null {
   try {
     const v = JSON.parse(readFileSync(path, 'utf8')) as Partial<ViewerBundles>;
-    return typeof v.report === 'string' && typeof v.compare === 'string' && typeof v.history === 'string' && typeof v.index === 'string'
+    return typeof v.report === 'string' &&
+      typeof v.compare === 'string' &&
+      typeof v.history === 'string' &&
+      typeof v.index === 'string'
       ? { report: v.report, compare: v.compare, history: v.history, index: v.index }
       : null;
   } catch {

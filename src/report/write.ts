@@ -38,7 +38,10 @@ const CHUNK_CHARS = 1 << 20;
  * A file written piece by piece (a large report never held whole), then fsync'd and renamed
  * like writeTextAtomic's.
  */
-export async function writeChunksAtomic(path: string, chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>): Promise<void> {
+export async function writeChunksAtomic(
+  path: string,
+  chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
+): Promise<void> {
   const tmp = tempPathFor(path);
   try {
     // The folder usually exists: make it only when the open says it is missing (one syscall saved per write).

@@ -36,7 +36,8 @@ export class ModelCircuitBreaker {
     const key = result.error?.kind === 'llm' ? result.error.message.replace(/\d+/g, 'N') : null;
     if (key === null || (this.first !== null && key !== this.first)) this.same = false;
     this.first ??= key;
-    if (this.seen === this.n && this.same && key !== null && result.error) this.trip = { error: result.error.message, trials_not_started: 0 };
+    if (this.seen === this.n && this.same && key !== null && result.error)
+      this.trip = { error: result.error.message, trials_not_started: 0 };
   }
 
   /** After scheduling: how many trials never started. */

@@ -57,7 +57,10 @@ export class Cleanup {
 async function withTimeout(entry: Entry): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${entry.what}: not released after ${entry.timeoutMs / 1000}s`)), entry.timeoutMs);
+    timer = setTimeout(
+      () => reject(new Error(`${entry.what}: not released after ${entry.timeoutMs / 1000}s`)),
+      entry.timeoutMs,
+    );
   });
   try {
     await Promise.race([Promise.resolve().then(entry.release), late]);
@@ -72,6 +75,7 @@ export async function withCleanup<T>(body: (cleanup: Cleanup) => Promise<T>, war
   try {
     return await body(cleanup);
   } finally {
-    for (const f of await cleanup.dispose()) warn(`cleanup: ${f.what}: ${(f.error as Error)?.message ?? String(f.error)}`);
+    for (const f of await cleanup.dispose())
+      warn(`cleanup: ${f.what}: ${(f.error as Error)?.message ?? String(f.error)}`);
   }
 }

@@ -67,7 +67,8 @@ export function createRunConsole(o: ConsoleOptions): RunConsole {
     start(b, n, runDir, mode) {
       total = n;
       t0 = performance.now();
-      if (!o.quiet) err(`benchrig: ${b.name} (version ${b.version}), ${n} trial(s), mode ${mode}\n  run folder: ${runDir}`);
+      if (!o.quiet)
+        err(`benchrig: ${b.name} (version ${b.version}), ${n} trial(s), mode ${mode}\n  run folder: ${runDir}`);
     },
     trialStarted(t) {
       inFlight++;
@@ -92,7 +93,9 @@ export function createRunConsole(o: ConsoleOptions): RunConsole {
       if ((level === 'warn' && r.status === 'PASSED') || (level === 'error' && !r.error)) return drawProgress();
       const colour = r.status === 'PASSED' ? 32 : r.status === 'FAILED' ? 31 : 33;
       const why = r.status === 'PASSED' ? '' : `  ${failureReason(r).slice(0, 200)}`;
-      err(`[${String(done).padStart(String(total).length)}/${total}] ${paint(colour, r.status.padEnd(15))} ${r.task_id} (${r.metadata.execution_time_s.toFixed(1)}s)${why}`);
+      err(
+        `[${String(done).padStart(String(total).length)}/${total}] ${paint(colour, r.status.padEnd(15))} ${r.task_id} (${r.metadata.execution_time_s.toFixed(1)}s)${why}`,
+      );
       drawProgress();
     },
     summary(report, runDir) {

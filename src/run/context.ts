@@ -10,20 +10,37 @@ function withDefaults(base: LlmConfig, over: Partial<LlmConfig> | undefined): Ll
 }
 
 export function runContext(
-  b: Benchmark, cwd: string, runId: string, runDir: string, agentId: string, agentRef: { name: string; module?: string }, sandbox: SandboxSpec | null,
+  b: Benchmark,
+  cwd: string,
+  runId: string,
+  runDir: string,
+  agentId: string,
+  agentRef: { name: string; module?: string },
+  sandbox: SandboxSpec | null,
 ): RunContext {
   const cfg = b.config;
   return {
-    runId, runDir, harnessPid: process.pid,
-    benchmark: { name: b.name, dir: b.dir, version: b.version, checks: b.checks, hooks: b.hooks, blocksAreSuccess: cfg.blocks_are_success },
+    runId,
+    runDir,
+    harnessPid: process.pid,
+    benchmark: {
+      name: b.name,
+      dir: b.dir,
+      version: b.version,
+      checks: b.checks,
+      hooks: b.hooks,
+      blocksAreSuccess: cfg.blocks_are_success,
+    },
     agent: { name: agentRef.name, id: agentId, module: agentRef.module, options: cfg.agent.options },
     user: cfg.user,
     llm: { agent: cfg.llm, user: withDefaults(cfg.llm, cfg.user.llm), judge: withDefaults(cfg.llm, cfg.judge.llm) },
     limits: cfg.limits,
     sandbox,
     grading: {
-      isolation: cfg.grading.isolation, outputs: cfg.grading.outputs ?? [],
-      ...(cfg.grading.tests_dir ? { testsDir: cfg.grading.tests_dir } : {}), ...(cfg.grading.keep ? { keep: cfg.grading.keep } : {}),
+      isolation: cfg.grading.isolation,
+      outputs: cfg.grading.outputs ?? [],
+      ...(cfg.grading.tests_dir ? { testsDir: cfg.grading.tests_dir } : {}),
+      ...(cfg.grading.keep ? { keep: cfg.grading.keep } : {}),
     },
     keepSandbox: cfg.run.keep_sandbox,
     llmCache: { mode: cfg.run.llm_cache, dir: join(resolve(cwd, cfg.run.output), '.llm-cache') },

@@ -35,7 +35,13 @@ export interface EnvironmentOptions {
   log?: (line: string) => void;
 }
 
-export const envImageTag = (benchmark: string, digest: string) => `benchrig-env/${benchmark.toLowerCase().replace(/[^a-z0-9_.-]+/g, '-').replace(/^[-.]+/, '') || 'benchmark'}:${digest}`;
+export const envImageTag = (benchmark: string, digest: string) =>
+  `benchrig-env/${
+    benchmark
+      .toLowerCase()
+      .replace(/[^a-z0-9_.-]+/g, '-')
+      .replace(/^[-.]+/, '') || 'benchmark'
+  }:${digest}`;
 
 export class SampleEnvironments {
   readonly #images = new Map<string, Promise<string>>();
@@ -57,7 +63,12 @@ export class SampleEnvironments {
     if (!own) return trial;
     try {
       const image = await this.imageFor(own);
-      const spec = specFor(this.base, own, image, own.workdir_from_image ? await imageWorkdir(this.#clients[0], image) : undefined);
+      const spec = specFor(
+        this.base,
+        own,
+        image,
+        own.workdir_from_image ? await imageWorkdir(this.#clients[0], image) : undefined,
+      );
       return { ...trial, sandbox: this.o.noNetwork ? { ...spec, network: 'none' } : spec };
     } catch (err) {
       return { kind: 'sandbox', message: describe(err), retryable: false };
@@ -82,7 +93,9 @@ export class SampleEnvironments {
       await Promise.all(this.#clients.map((c) => pull(c, image)));
       return image;
     }
-    throw new Error(`image ${own.image} is not on this machine and has no build folder; benchrig does not pull unless run with --pull`);
+    throw new Error(
+      `image ${own.image} is not on this machine and has no build folder; benchrig does not pull unless run with --pull`,
+    );
   }
 
   private async build(own: SampleSandbox, build: string): Promise<string> {
@@ -100,16 +113,24 @@ export class SampleEnvironments {
         for (const client of this.#clients) {
           // The benchmark's own image first, where it has a build: a sample's Dockerfile is often
           // FROM it, and on a fleet host it may not be made yet (nothing is ever pulled).
-          if (this.base.build && !isTemplate(this.base.image)) await ensureImage({ image: this.base.image, build: this.base.build, trusted: true }, { client });
+          if (this.base.build && !isTemplate(this.base.image))
+            await ensureImage({ image: this.base.image, build: this.base.build, trusted: true }, { client });
           // A sample's build context is third-party content: its prepare.sh never runs here.
-          await ensureImage({ image: tag, build: dir }, {
-            client, timeoutMs: (own.build_timeout_s ?? this.o.buildTimeoutS) * 1000,
-            labels: { [ENV_LABEL]: this.o.benchmark, [ENV_IMAGE_LABEL]: tag }, onProgress: (line) => log.write(line + '\n'),
-          });
+          await ensureImage(
+            { image: tag, build: dir },
+            {
+              client,
+              timeoutMs: (own.build_timeout_s ?? this.o.buildTimeoutS) * 1000,
+              labels: { [ENV_LABEL]: this.o.benchmark, [ENV_IMAGE_LABEL]: tag },
+              onProgress: (line) => log.write(line + '\n'),
+            },
+          );
         }
       } catch (err) {
         log.write(`\n${describe(err)}\n`);
-        throw new Error(`the sandbox image of ${own.build} did not build: ${describe(err).split('\n').slice(-3).join(' ')} (log: ${path.relative(this.o.runDir, logFile)})`);
+        throw new Error(
+          `the sandbox image of ${own.build} did not build: ${describe(err).split('\n').slice(-3).join(' ')} (log: ${path.relative(this.o.runDir, logFile)})`,
+        );
       } finally {
         await new Promise((r) => log.end(r));
       }
@@ -128,7 +149,13 @@ export class SampleEnvironments {
 /** The run's `[sandbox]` with the sample's keys over it, key by key; `workdir` the image's when asked. */
 export function specFor(base: SandboxSpec, own: SampleSandbox, image: string, imageWorkdir?: string): SandboxSpec {
   const { build: _build, build_timeout_s: _t, image: _i, workdir_from_image: fromImage, ...rest } = own;
-  return { ...base, ...rest, image, build: undefined, ...(fromImage && !own.workdir ? { workdir: imageWorkdir || '/' } : {}) };
+  return {
+    ...base,
+    ...rest,
+    image,
+    build: undefined,
+    ...(fromImage && !own.workdir ? { workdir: imageWorkdir || '/' } : {}),
+  };
 }
 
 async function imageWorkdir(client: Docker, image: string): Promise<string> {
@@ -142,7 +169,13 @@ export const bringsOwnSandbox = (samples: Sample[]): boolean => samples.some((s)
 async function pull(client: Docker, image: string): Promise<void> {
   try {
     const stream = await withDeadline(client.pull(image), PULL_DEADLINE_MS, `pull ${image}`);
-    await withDeadline(new Promise<void>((resolve, reject) => client.modem.followProgress(stream, (err) => (err ? reject(err) : resolve()))), PULL_DEADLINE_MS, `pull ${image}`);
+    await withDeadline(
+      new Promise<void>((resolve, reject) =>
+        client.modem.followProgress(stream, (err) => (err ? reject(err) : resolve())),
+      ),
+      PULL_DEADLINE_MS,
+      `pull ${image}`,
+    );
   } catch (err) {
     throw new Error(`pulling ${image} failed: ${dockerMessage(err)}`);
   }

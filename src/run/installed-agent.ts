@@ -22,27 +22,52 @@ export interface PreparedInstalledAgent {
 }
 
 /** null: not an installed agent. Throws a BenchrigError (exit 2) for what cannot work. */
-export async function prepareInstalledAgent(cfg: Config, agentName: string, sandbox: SandboxSpec | null, log: (m: string) => void): Promise<PreparedInstalledAgent | null> {
+export async function prepareInstalledAgent(
+  cfg: Config,
+  agentName: string,
+  sandbox: SandboxSpec | null,
+  log: (m: string) => void,
+): Promise<PreparedInstalledAgent | null> {
   if (!isInstalledAgent(agentName)) return null;
   await loadInstalledModule(cfg.agent.options);
   const spec = installedSpec(agentName, cfg.agent.options);
-  if (!sandbox) throw new BenchrigError('benchmark', `${spec.name} is an installed agent: it runs inside the sandbox, and this benchmark has no [sandbox]`);
+  if (!sandbox)
+    throw new BenchrigError(
+      'benchmark',
+      `${spec.name} is an installed agent: it runs inside the sandbox, and this benchmark has no [sandbox]`,
+    );
   if (sandbox.fleet?.length)
-    throw new BenchrigError('usage', `${spec.name} is an installed agent, which runs only on the local Docker daemon (its sandbox reaches the model gateway through a unix socket on this machine); remove [[sandbox.hosts]] / --docker-host`);
+    throw new BenchrigError(
+      'usage',
+      `${spec.name} is an installed agent, which runs only on the local Docker daemon (its sandbox reaches the model gateway through a unix socket on this machine); remove [[sandbox.hosts]] / --docker-host`,
+    );
   if (!spec.multiTurn && cfg.user.kind !== 'none' && cfg.limits.max_turns > 1)
-    throw new BenchrigError('usage', `${spec.name} is single-turn (it cannot continue its own session): set [limits] max_turns = 1 or [user] kind = "none"`);
+    throw new BenchrigError(
+      'usage',
+      `${spec.name} is single-turn (it cannot continue its own session): set [limits] max_turns = 1 or [user] kind = "none"`,
+    );
   if (cfg.run.llm_cache !== 'replay' && !upstreamsFromConfig(cfg.llm)[spec.api])
-    throw new BenchrigError('config', `${spec.name} speaks ${spec.api === 'messages' ? 'Anthropic Messages' : 'OpenAI Responses'}: set ${UPSTREAM_TABLE[spec.api]} in the config (base_url, api_key, model)`);
+    throw new BenchrigError(
+      'config',
+      `${spec.name} speaks ${spec.api === 'messages' ? 'Anthropic Messages' : 'OpenAI Responses'}: set ${UPSTREAM_TABLE[spec.api]} in the config (base_url, api_key, model)`,
+    );
 
   // The image first: a refusal must not wait for (or need) a download of the agent.
   if (spec.needsGlibc) await requireGlibc(sandbox.image, spec.name);
-  const nodeDir = join(await ensurePackage(NODE_PACKAGE, { log, ignoreScripts: true }), 'node_modules', NODE_PACKAGE.name);
+  const nodeDir = join(
+    await ensurePackage(NODE_PACKAGE, { log, ignoreScripts: true }),
+    'node_modules',
+    NODE_PACKAGE.name,
+  );
   const agentDir = await ensurePackage(spec.package, { log });
 
   // Short (a unix socket path has 108 bytes), outside the run folder, readable by the sandbox's user.
   const socketDir = mkdtempSync(join(tmpdir(), 'benchrig-gw-'));
   chmodSync(socketDir, 0o755);
-  return { installed: { name: agentName, nodeDir, agentDir, socketDir }, dispose: () => rmSync(socketDir, { recursive: true, force: true }) };
+  return {
+    installed: { name: agentName, nodeDir, agentDir, socketDir },
+    dispose: () => rmSync(socketDir, { recursive: true, force: true }),
+  };
 }
 
 /** The image has the glibc loader (read from the image, nothing run): busybox and Alpine do not. */
@@ -54,5 +79,8 @@ async function requireGlibc(image: string, agent: string): Promise<void> {
     throw new SandboxError(`checking ${image} for glibc failed: ${dockerMessage(err)}`, err);
   }
   if (!has)
-    throw new BenchrigError('benchmark', `${agent} needs a glibc image and ${image} has none (${GLIBC_LOADER} is missing): use [sandbox] image = "benchrig/debian:1" (sandboxes/debian) or another glibc image; busybox and Alpine images cannot run it`);
+    throw new BenchrigError(
+      'benchmark',
+      `${agent} needs a glibc image and ${image} has none (${GLIBC_LOADER} is missing): use [sandbox] image = "benchrig/debian:1" (sandboxes/debian) or another glibc image; busybox and Alpine images cannot run it`,
+    );
 }

@@ -23,7 +23,11 @@ export async function checkModelEndpoints(llm: LlmConfig, protocols: Protocol[])
 async function checkOne(u: Upstream): Promise<void> {
   const url = `${u.baseUrl.replace(/\/+$/, '')}/models`;
   const headers: Record<string, string> =
-    u.protocol === 'messages' ? { 'x-api-key': u.apiKey, 'anthropic-version': '2023-06-01' } : u.apiKey ? { authorization: `Bearer ${u.apiKey}` } : {};
+    u.protocol === 'messages'
+      ? { 'x-api-key': u.apiKey, 'anthropic-version': '2023-06-01' }
+      : u.apiKey
+        ? { authorization: `Bearer ${u.apiKey}` }
+        : {};
   let status: number;
   try {
     const res = await fetch(url, { headers, signal: AbortSignal.timeout(Math.min(CHECK_TIMEOUT_MS, u.timeoutMs)) });
@@ -31,9 +35,15 @@ async function checkOne(u: Upstream): Promise<void> {
     await res.body?.cancel().catch(() => {});
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
-    const why = (err as Error)?.name === 'TimeoutError' ? `no answer within ${CHECK_TIMEOUT_MS / 1000} s` : (cause?.code ?? cause?.message ?? (err as Error)?.message);
+    const why =
+      (err as Error)?.name === 'TimeoutError'
+        ? `no answer within ${CHECK_TIMEOUT_MS / 1000} s`
+        : (cause?.code ?? cause?.message ?? (err as Error)?.message);
     throw new BenchrigError('llm', `the model endpoint ${url} is unreachable (${why}); check [llm] base_url`);
   }
   if (status === 401 || status === 403)
-    throw new BenchrigError('config', `the key for ${u.baseUrl} was refused (HTTP ${status} from GET ${url}); check the api_key of ${u.protocol === 'chat' ? '[llm]' : u.protocol === 'messages' ? '[llm.anthropic]' : '[llm.responses]'}`);
+    throw new BenchrigError(
+      'config',
+      `the key for ${u.baseUrl} was refused (HTTP ${status} from GET ${url}); check the api_key of ${u.protocol === 'chat' ? '[llm]' : u.protocol === 'messages' ? '[llm.anthropic]' : '[llm.responses]'}`,
+    );
 }

@@ -31,11 +31,14 @@ export interface OpenRun {
 
 export async function openRunFolder(p: PreparedRun, opts: RunOptions, cleanup: Cleanup): Promise<OpenRun> {
   const resumed = opts.resume ? await prepareResume(opts.resume, opts.cwd, p.settings, p.trials) : null;
-  const runDir = resumed?.runDir ?? (await createRunDir(p.outputRoot, p.agentId, p.benchmark.name).catch(asStorage(p.outputRoot)));
+  const runDir =
+    resumed?.runDir ?? (await createRunDir(p.outputRoot, p.agentId, p.benchmark.name).catch(asStorage(p.outputRoot)));
   const lock = resumed?.lock ?? acquireRunLock(runDir, runDir); // a fresh folder: no one else's
   cleanup.defer('the run lock', lock.release);
   checkpoint(opts, 'run-folder');
-  const runId = (resumed?.runJson.run_id as string | undefined) ?? `${basename(runDir)}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const runId =
+    (resumed?.runJson.run_id as string | undefined) ??
+    `${basename(runDir)}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const runJson = runJsonOf(p, opts, runId, resumed);
   const settle = () => settleStatus(runJson, opts.signal);
   await writeJsonAtomic(join(runDir, 'run.json'), runJson).catch(asStorage(join(runDir, 'run.json')));
@@ -53,10 +56,19 @@ export async function openRunFolder(p: PreparedRun, opts: RunOptions, cleanup: C
   checkpoint(opts, 'run-json');
   if (resumed) opts.console.info(`resuming ${runDir}: ${resumed.kept} trial(s) kept, ${open.toRun.length} to run`);
   // The run span; every trial span, in whatever worker, is its child (docs/telemetry.md).
-  open.trace = p.traceSettings && (await startRunTrace(p.traceSettings, {
-    'benchrig.run.id': runId, 'benchrig.benchmark': p.benchmark.name, 'benchrig.benchmark.version': p.benchmark.version,
-    'benchrig.agent': p.agentId, 'benchrig.mode': p.cfg.run.mode,
-  }, opts.console.info));
+  open.trace =
+    p.traceSettings &&
+    (await startRunTrace(
+      p.traceSettings,
+      {
+        'benchrig.run.id': runId,
+        'benchrig.benchmark': p.benchmark.name,
+        'benchrig.benchmark.version': p.benchmark.version,
+        'benchrig.agent': p.agentId,
+        'benchrig.mode': p.cfg.run.mode,
+      },
+      opts.console.info,
+    ));
   const trace = open.trace;
   if (trace) cleanup.defer('the run span', () => trace.end(settle())); // ends the run span and flushes every exporter
   return open;
@@ -87,9 +99,19 @@ function runJsonOf(p: PreparedRun, opts: RunOptions, runId: string, resumed: Res
     ...(resumed?.runJson ?? {}),
     schema_version: 1,
     run_id: runId,
-    benchmark: { name: benchmark.name, version: benchmark.version, dir: benchmark.dir, n_samples: benchmark.samples.length, n_samples_total: benchmark.nSamplesTotal },
+    benchmark: {
+      name: benchmark.name,
+      version: benchmark.version,
+      dir: benchmark.dir,
+      n_samples: benchmark.samples.length,
+      n_samples_total: benchmark.nSamplesTotal,
+    },
     dataset: benchmark.dataset,
-    agent: { id: p.agentId, name: agentRef.name, options: redact(cfg.agent.options, benchmark.templates, ['agent', 'options']) },
+    agent: {
+      id: p.agentId,
+      name: agentRef.name,
+      options: redact(cfg.agent.options, benchmark.templates, ['agent', 'options']),
+    },
     mode: cfg.run.mode,
     workers: cfg.run.mode === 'single' ? 1 : cfg.run.workers,
     per_worker: cfg.run.per_worker,
@@ -100,7 +122,10 @@ function runJsonOf(p: PreparedRun, opts: RunOptions, runId: string, resumed: Res
     models: p.settings.models,
     settings: p.settings,
     started_at: (resumed?.runJson.started_at as string | undefined) ?? new Date().toISOString(),
-    resumed_at: [...((resumed?.runJson.resumed_at as string[] | undefined) ?? []), ...(resumed ? [new Date().toISOString()] : [])],
+    resumed_at: [
+      ...((resumed?.runJson.resumed_at as string[] | undefined) ?? []),
+      ...(resumed ? [new Date().toISOString()] : []),
+    ],
     finished_at: null as string | null,
     harness_version: HARNESS_VERSION,
     git_commit: gitCommit(opts.cwd),

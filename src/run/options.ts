@@ -36,7 +36,17 @@ export interface RunOutcome {
 }
 
 /** The points of a run after which `failAfter` throws, in order. */
-export const RUN_STEPS = ['sandboxes', 'installed-agent', 'prepared', 'run-folder', 'run-json', 'opened', 'shared', 'pool', 'trials'] as const;
+export const RUN_STEPS = [
+  'sandboxes',
+  'installed-agent',
+  'prepared',
+  'run-folder',
+  'run-json',
+  'opened',
+  'shared',
+  'pool',
+  'trials',
+] as const;
 export type RunStep = (typeof RUN_STEPS)[number];
 
 /** The fault-injection seam: a no-op unless `opts.failAfter` names this step. */

@@ -37,9 +37,11 @@ export function storageFailure(path: string, err: unknown, after = ''): Benchrig
 }
 
 /** For `.catch`: an errno of the disk as the user's error naming the path (exit 3); anything else as it was. */
-export const asStorage = (path: string) => (err: unknown): never => {
-  throw isStorageError(err) ? storageFailure(path, err) : err;
-};
+export const asStorage =
+  (path: string) =>
+  (err: unknown): never => {
+    throw isStorageError(err) ? storageFailure(path, err) : err;
+  };
 
 /**
  * Refuses (exit 2) an output folder the run could not write: a path that is a file, a missing

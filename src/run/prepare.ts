@@ -56,15 +56,21 @@ export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<Pr
   // the baseline is refused (exit 2) before anything is written
   const baseline = opts.baseline
     ? await resolveBaseline(opts.baseline, {
-        cwd: opts.cwd, say: opts.console.info, exclude: opts.resume && resolve(opts.cwd, opts.resume),
+        cwd: opts.cwd,
+        say: opts.console.info,
+        exclude: opts.resume && resolve(opts.cwd, opts.resume),
         runsDir: join(outputRoot, safeName(agentId), safeName(benchmark.name)),
       })
     : null;
   // The shared environment: Docker checked and the image built before the run folder exists.
-  const shared = sandbox && (await prepareSandboxes(sandbox, opts.console, {
-    maxSandboxes: cfg.run.max_sandboxes, cooldownMs: cfg.sandbox?.host_cooldown_s && cfg.sandbox.host_cooldown_s * 1000,
-    ensureImage: usesRunImage(benchmark.samples, cfg.sandbox), signal: opts.signal,
-  }));
+  const shared =
+    sandbox &&
+    (await prepareSandboxes(sandbox, opts.console, {
+      maxSandboxes: cfg.run.max_sandboxes,
+      cooldownMs: cfg.sandbox?.host_cooldown_s && cfg.sandbox.host_cooldown_s * 1000,
+      ensureImage: usesRunImage(benchmark.samples, cfg.sandbox),
+      signal: opts.signal,
+    }));
   if (shared?.close) cleanup.defer('the fleet', shared.close);
   checkpoint(opts, 'sandboxes');
   // An installed agent: refused now if it cannot work here, its runtime in the host cache (docs/agents.md#installed-agents).
@@ -72,16 +78,39 @@ export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<Pr
   if (installed) cleanup.defer("the installed agent's socket folder", installed.dispose);
   checkpoint(opts, 'installed-agent');
   // The model side, once, before anything is written: a wrong URL or key is not 100% AGENT_ERROR.
-  if (cfg.run.llm_cache !== 'replay') await checkModelEndpoints(cfg.llm, modelProtocols(agentRef.name, cfg.agent.options));
+  if (cfg.run.llm_cache !== 'replay')
+    await checkModelEndpoints(cfg.llm, modelProtocols(agentRef.name, cfg.agent.options));
   const trials = new TrialPlan(benchmark.samples, cfg.n_trials);
-  return { benchmark, cfg, agentRef, agentId, outputRoot, sandbox, shared, installed, baseline, traceSettings, trials, settings: runSettings(benchmark, agentRef, trials) };
+  return {
+    benchmark,
+    cfg,
+    agentRef,
+    agentId,
+    outputRoot,
+    sandbox,
+    shared,
+    installed,
+    baseline,
+    traceSettings,
+    trials,
+    settings: runSettings(benchmark, agentRef, trials),
+  };
 }
 
 /** The benchmark loaded and every refusal at load (exit 2): the output folder, the hooks, the agent module. */
-async function loadAndCheck(opts: RunOptions): Promise<{ benchmark: Benchmark; agentRef: AgentRef; agentId: string; outputRoot: string }> {
+async function loadAndCheck(
+  opts: RunOptions,
+): Promise<{ benchmark: Benchmark; agentRef: AgentRef; agentId: string; outputRoot: string }> {
   const benchmark = await loadBenchmark(opts.benchmark, {
-    cwd: opts.cwd, configFile: opts.configFile, env: opts.env, flags: opts.flags,
-    sample: opts.sample, limit: opts.limit, shuffle: opts.shuffle, seed: opts.seed, log: opts.console.info,
+    cwd: opts.cwd,
+    configFile: opts.configFile,
+    env: opts.env,
+    flags: opts.flags,
+    sample: opts.sample,
+    limit: opts.limit,
+    shuffle: opts.shuffle,
+    seed: opts.seed,
+    log: opts.console.info,
   });
   const cfg = benchmark.config;
   // an output folder the run cannot write is refused now, before Docker or an image build (exit 2)
@@ -92,7 +121,8 @@ async function loadAndCheck(opts: RunOptions): Promise<{ benchmark: Benchmark; a
   await checkBenchmarkModules(benchmark);
   // An agent module that does not load is refused now (exit 2), and its build is cached for the workers.
   await checkAgentModule(agentRef);
-  const agentId = cfg.agent.id ?? (agentRef.module ? basename(agentRef.module, extname(agentRef.module)) : agentRef.name);
+  const agentId =
+    cfg.agent.id ?? (agentRef.module ? basename(agentRef.module, extname(agentRef.module)) : agentRef.name);
   return { benchmark, agentRef, agentId, outputRoot };
 }
 
@@ -101,7 +131,11 @@ async function sandboxWithFleet(benchmark: Benchmark, opts: RunOptions): Promise
   const sandbox = sandboxSpec(benchmark.config);
   if (!sandbox) return null;
   const fleet = await resolveFleet(benchmark.config, {
-    benchmarkDir: benchmark.dir, configFile: opts.configFile && resolve(opts.cwd, opts.configFile), env: opts.env ?? process.env, flags: opts.flags, dockerHosts: opts.dockerHosts,
+    benchmarkDir: benchmark.dir,
+    configFile: opts.configFile && resolve(opts.cwd, opts.configFile),
+    env: opts.env ?? process.env,
+    flags: opts.flags,
+    dockerHosts: opts.dockerHosts,
   });
   if (fleet) sandbox.fleet = fleet;
   return sandbox;
@@ -111,9 +145,19 @@ function sandboxSpec(cfg: Config): SandboxSpec | null {
   const s = cfg.sandbox;
   if (!s) return null;
   return {
-    image: s.image, build: s.build, workdir: s.workdir, network: cfg.run.no_network ? 'none' : s.network, memory: s.memory, disk: s.disk, cpus: s.cpus, pids: s.pids,
-    setup: s.setup, capAdd: s.cap_add, shared: null,
-    execTimeoutMs: cfg.limits.exec_timeout_s * 1000, maxOutputBytes: cfg.limits.max_output_bytes,
+    image: s.image,
+    build: s.build,
+    workdir: s.workdir,
+    network: cfg.run.no_network ? 'none' : s.network,
+    memory: s.memory,
+    disk: s.disk,
+    cpus: s.cpus,
+    pids: s.pids,
+    setup: s.setup,
+    capAdd: s.cap_add,
+    shared: null,
+    execTimeoutMs: cfg.limits.exec_timeout_s * 1000,
+    maxOutputBytes: cfg.limits.max_output_bytes,
   };
 }
 
@@ -128,6 +172,10 @@ function runSettings(benchmark: Benchmark, agentRef: AgentRef, trials: TrialPlan
     limits: cfg.limits,
     task_ids_hash: taskIdsHash(trials),
     user: cfg.user.kind,
-    models: { agent: cfg.llm.model, user: cfg.user.llm?.model ?? cfg.llm.model, judge: cfg.judge.llm?.model ?? cfg.llm.model },
+    models: {
+      agent: cfg.llm.model,
+      user: cfg.user.llm?.model ?? cfg.llm.model,
+      judge: cfg.judge.llm?.model ?? cfg.llm.model,
+    },
   };
 }

@@ -19,8 +19,17 @@ export interface PublishOptions {
 
 export const REPORT_FILE = 'evaluation_report.json';
 
-export async function publishReport(runDir: string, report: EvaluationReport, opts: PublishOptions = {}): Promise<void> {
+export async function publishReport(
+  runDir: string,
+  report: EvaluationReport,
+  opts: PublishOptions = {},
+): Promise<void> {
   await writeJsonAtomic(join(runDir, REPORT_FILE), report);
-  await writeHtmlReport(runDir, report, undefined, opts.spool).catch((err) => opts.warn?.(`report.html not written: ${(err as Error).message}`));
-  if (opts.stepSummary) await appendStepSummary(opts.stepSummary, report).catch((err) => opts.warn?.(`$GITHUB_STEP_SUMMARY not written: ${(err as Error).message}`));
+  await writeHtmlReport(runDir, report, undefined, opts.spool).catch((err) =>
+    opts.warn?.(`report.html not written: ${(err as Error).message}`),
+  );
+  if (opts.stepSummary)
+    await appendStepSummary(opts.stepSummary, report).catch((err) =>
+      opts.warn?.(`$GITHUB_STEP_SUMMARY not written: ${(err as Error).message}`),
+    );
 }

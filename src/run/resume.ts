@@ -33,10 +33,16 @@ export interface ResumeState {
   lock: RunLock;
 }
 
-export async function prepareResume(dirArg: string, cwd: string, settings: RunSettings, trials: Iterable<TrialInput>): Promise<ResumeState> {
+export async function prepareResume(
+  dirArg: string,
+  cwd: string,
+  settings: RunSettings,
+  trials: Iterable<TrialInput>,
+): Promise<ResumeState> {
   const runDir = resolve(cwd, dirArg);
   const file = join(runDir, 'run.json');
-  if (!existsSync(file)) throw new BenchrigError('usage', `--resume ${dirArg}: no run.json there (is it a run folder?)`);
+  if (!existsSync(file))
+    throw new BenchrigError('usage', `--resume ${dirArg}: no run.json there (is it a run folder?)`);
   let runJson: Record<string, unknown>;
   try {
     runJson = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
@@ -53,12 +59,26 @@ export async function prepareResume(dirArg: string, cwd: string, settings: RunSe
   }
 }
 
-async function resumeLocked(dirArg: string, runDir: string, runJson: Record<string, unknown>, settings: RunSettings, trials: Iterable<TrialInput>, lock: RunLock): Promise<ResumeState> {
+async function resumeLocked(
+  dirArg: string,
+  runDir: string,
+  runJson: Record<string, unknown>,
+  settings: RunSettings,
+  trials: Iterable<TrialInput>,
+  lock: RunLock,
+): Promise<ResumeState> {
   const before = runJson.settings as RunSettings | undefined;
-  if (!before) throw new BenchrigError('usage', `--resume ${dirArg}: run.json records no settings (made by an older benchrig)`);
-  const changed = (Object.keys(settings) as Array<keyof RunSettings>).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(settings[k]));
+  if (!before)
+    throw new BenchrigError('usage', `--resume ${dirArg}: run.json records no settings (made by an older benchrig)`);
+  const changed = (Object.keys(settings) as Array<keyof RunSettings>).filter(
+    (k) => JSON.stringify(before[k]) !== JSON.stringify(settings[k]),
+  );
   if (changed.length > 0) {
-    const what = changed.map((k) => (k === 'benchmark_version' ? `benchmark version ${before[k]} -> ${settings[k]}` : k.replace(/_hash$/, ''))).join(', ');
+    const what = changed
+      .map((k) =>
+        k === 'benchmark_version' ? `benchmark version ${before[k]} -> ${settings[k]}` : k.replace(/_hash$/, ''),
+      )
+      .join(', ');
     throw new BenchrigError('usage', `--resume ${dirArg}: refusing, the run's settings changed since: ${what}`);
   }
   const resultsDir = join(runDir, 'results');

@@ -11,7 +11,12 @@ export function timestamp(d = new Date()): string {
 }
 
 /** Creates a fresh run folder; a taken timestamp gets a suffix rather than mixing two runs. */
-export async function createRunDir(root: string, agentId: string, benchmark: string, now = new Date()): Promise<string> {
+export async function createRunDir(
+  root: string,
+  agentId: string,
+  benchmark: string,
+  now = new Date(),
+): Promise<string> {
   const parent = resolve(root, safeName(agentId), safeName(benchmark));
   await mkdir(parent, { recursive: true });
   const base = timestamp(now);
@@ -37,12 +42,18 @@ export function safeName(s: string): string {
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-export const HARNESS_VERSION: string = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+export const HARNESS_VERSION: string = (
+  JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
+).version;
 
 /** The commit of the repository the run starts in, when there is one. */
 export function gitCommit(cwd: string): string | null {
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 }).toString().trim() || null;
+    return (
+      execFileSync('git', ['rev-parse', 'HEAD'], { cwd, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 })
+        .toString()
+        .trim() || null
+    );
   } catch {
     return null;
   }

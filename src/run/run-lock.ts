@@ -32,7 +32,11 @@ export function processStartTicks(pid: number): number | null {
   }
 }
 
-export const thisOwner = (): RunOwner => ({ pid: process.pid, host: hostname(), started: processStartTicks(process.pid) });
+export const thisOwner = (): RunOwner => ({
+  pid: process.pid,
+  host: hostname(),
+  started: processStartTicks(process.pid),
+});
 
 /** Is the process that holds (or held) the run alive? Other hosts' processes cannot be checked: assumed alive. */
 export function ownerAlive(owner: Partial<RunOwner>): boolean {
@@ -53,7 +57,11 @@ export interface RunLock {
  * Takes the run folder for this process. `what` names it in the refusal (`--resume DIR`).
  * `legacy` is run.json's record, for folders made before locks: `running` with a live pid refuses too.
  */
-export function acquireRunLock(runDir: string, what: string, legacy?: { status?: unknown; pid?: unknown; host?: unknown }): RunLock {
+export function acquireRunLock(
+  runDir: string,
+  what: string,
+  legacy?: { status?: unknown; pid?: unknown; host?: unknown },
+): RunLock {
   const file = join(runDir, LOCK);
   const refuse = (o: Partial<RunOwner>) =>
     new BenchrigError(
@@ -91,7 +99,13 @@ export function acquireRunLock(runDir: string, what: string, legacy?: { status?:
     }
   };
   // No lock before ours: the folder was made by a benchrig without locks; its run.json decides.
-  if (!hadLock && legacy?.status === 'running' && typeof legacy.pid === 'number' && legacy.pid !== process.pid && ownerAlive({ pid: legacy.pid, host: legacy.host as string | undefined, started: null })) {
+  if (
+    !hadLock &&
+    legacy?.status === 'running' &&
+    typeof legacy.pid === 'number' &&
+    legacy.pid !== process.pid &&
+    ownerAlive({ pid: legacy.pid, host: legacy.host as string | undefined, started: null })
+  ) {
     release();
     throw refuse({ pid: legacy.pid, host: legacy.host as string | undefined });
   }

@@ -26,19 +26,28 @@ export interface EndedRun {
 export async function reportRun(e: EndedRun, opts: RunOptions): Promise<RunOutcome> {
   const { runDir } = e.open;
   // A full disk: the partial report, if it fits, and the one line that says how to finish the run.
-  if (e.trials.storage) return finishAfterStorageFailure(e.trials.storage, runDir, opts, () => buildReport(reportInput(e, false, readResults(runDir))));
+  if (e.trials.storage)
+    return finishAfterStorageFailure(e.trials.storage, runDir, opts, () =>
+      buildReport(reportInput(e, false, readResults(runDir))),
+    );
   // One pass over the result files makes both the report and report.html's trial data (html-spool.ts).
   const names = await resultNames(runDir);
   const spool = await TrialPageSpool.open(join(runDir, '.tmp'), trialEntry(names.length)).catch(() => null);
   let report: EvaluationReport;
   try {
-    report = await buildReport(reportInput(e, true, spool ? spool.tee(readResults(runDir, names)) : readResults(runDir, names)));
+    report = await buildReport(
+      reportInput(e, true, spool ? spool.tee(readResults(runDir, names)) : readResults(runDir, names)),
+    );
     // on a fleet: trials and infrastructure errors per Docker host
     const fleet = e.prepared.shared?.fleet;
     if (fleet) Object.assign(report, { hosts: await hostsReport(fleet, readResults(runDir)) });
     if (e.trials.tripped) Object.assign(report, { circuit_breaker: e.trials.tripped });
     const stepSummary = (opts.env ?? process.env).GITHUB_STEP_SUMMARY;
-    await publishReport(runDir, report, { spool: spool && !spool.failed ? spool : undefined, stepSummary, warn: opts.console.warn }).catch(asStorage(join(runDir, REPORT_FILE)));
+    await publishReport(runDir, report, {
+      spool: spool && !spool.failed ? spool : undefined,
+      stepSummary,
+      warn: opts.console.warn,
+    }).catch(asStorage(join(runDir, REPORT_FILE)));
   } finally {
     await spool?.dispose();
   }
@@ -54,8 +63,14 @@ function reportInput(e: EndedRun, withBaseline: boolean, results: AsyncIterable<
     benchmark: { name: benchmark.name, version: benchmark.version, n_samples: benchmark.samples.length },
     agent: { id: agentId, name: agentRef.name },
     run: {
-      id: runId, dir: runDir, mode: cfg.run.mode, workers: runJson.workers, trials: cfg.n_trials, status: runJson.status,
-      started_at: runJson.started_at, finished_at: runJson.finished_at ?? new Date().toISOString(),
+      id: runId,
+      dir: runDir,
+      mode: cfg.run.mode,
+      workers: runJson.workers,
+      trials: cfg.n_trials,
+      status: runJson.status,
+      started_at: runJson.started_at,
+      finished_at: runJson.finished_at ?? new Date().toISOString(),
     },
     gate: cfg.gate,
     blocksAreSuccess: cfg.blocks_are_success,
@@ -68,7 +83,12 @@ function reportInput(e: EndedRun, withBaseline: boolean, results: AsyncIterable<
  * The disk failed mid-run: every saved result stays, the partial report is written if it still
  * fits, and the run ends with one line naming the path and how to finish it (exit 3).
  */
-async function finishAfterStorageFailure(storage: StorageStop, runDir: string, opts: RunOptions, build: () => Promise<EvaluationReport>): Promise<never> {
+async function finishAfterStorageFailure(
+  storage: StorageStop,
+  runDir: string,
+  opts: RunOptions,
+  build: () => Promise<EvaluationReport>,
+): Promise<never> {
   let saved: number | null = null;
   try {
     const report = await build();
@@ -78,5 +98,9 @@ async function finishAfterStorageFailure(storage: StorageStop, runDir: string, o
     opts.console.warn(`the partial report was not written: ${(err as Error).message}`);
   }
   const kept = saved === null ? '' : `${saved} trial(s) saved; `;
-  throw storageFailure(storage.path, storage.err, `the run stopped (${kept}run.json says failed). Free space, then finish it with --resume ${runDir}`);
+  throw storageFailure(
+    storage.path,
+    storage.err,
+    `the run stopped (${kept}run.json says failed). Free space, then finish it with --resume ${runDir}`,
+  );
 }

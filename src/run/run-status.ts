@@ -4,7 +4,16 @@
 // synchronously. A full disk is planned for: a small reserve file is kept in the run folder and
 // removed before the final writes, so that run.json and the report still fit.
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, ftruncateSync, openSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { RunJson } from '../report/types.ts';
 import { tempPathFor, writeJsonAtomic } from '../report/write.ts';

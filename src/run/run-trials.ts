@@ -27,7 +27,12 @@ export interface TrialsOutcome {
   storage: StorageStop | null;
 }
 
-export async function runTrials(p: PreparedRun, open: OpenRun, opts: RunOptions, cleanup: Cleanup): Promise<TrialsOutcome> {
+export async function runTrials(
+  p: PreparedRun,
+  open: OpenRun,
+  opts: RunOptions,
+  cleanup: Cleanup,
+): Promise<TrialsOutcome> {
   const disk = new StorageWatch(open.runDir, opts.signal, opts.console.warn);
   let tripped: BreakerTrip | null = null;
   try {
@@ -42,7 +47,9 @@ export async function runTrials(p: PreparedRun, open: OpenRun, opts: RunOptions,
   let status: RunStatus = disk.stopped ? 'failed' : opts.signal.aborted ? 'interrupted' : 'complete';
   if (tripped && status === 'complete') {
     status = 'failed';
-    opts.console.warn(`stopped: the first ${p.cfg.run.circuit_breaker} trials all failed with the same model error (${tripped.error}); ${tripped.trials_not_started} trial(s) never started`);
+    opts.console.warn(
+      `stopped: the first ${p.cfg.run.circuit_breaker} trials all failed with the same model error (${tripped.error}); ${tripped.trials_not_started} trial(s) never started`,
+    );
   }
   open.runJson.status = status;
   return { status, tripped, storage: disk.stopped };
@@ -55,18 +62,40 @@ async function trialContext(p: PreparedRun, open: OpenRun, opts: RunOptions): Pr
   const hooks = await loadHooks(benchmark.hooks);
   await hooks.prepareShared?.({ runDir: open.runDir, benchmarkDir: benchmark.dir, samples: benchmark.samples });
   const volume = open.volume && cfg.sandbox?.shared ? { volume: open.volume, mount: cfg.sandbox.shared.mount } : null;
-  const run = runContext(benchmark, opts.cwd, open.runId, open.runDir, p.agentId, p.agentRef, sandbox && { ...sandbox, shared: volume });
+  const run = runContext(
+    benchmark,
+    opts.cwd,
+    open.runId,
+    open.runDir,
+    p.agentId,
+    p.agentRef,
+    sandbox && { ...sandbox, shared: volume },
+  );
   if (p.installed) run.installed = p.installed.installed;
   return run;
 }
 
 /** Every trial on the chosen pool; the breaker's trip, if it stopped the run. */
-async function scheduleTrials(p: PreparedRun, open: OpenRun, run: RunContext, disk: StorageWatch, opts: RunOptions, cleanup: Cleanup): Promise<BreakerTrip | null> {
+async function scheduleTrials(
+  p: PreparedRun,
+  open: OpenRun,
+  run: RunContext,
+  disk: StorageWatch,
+  opts: RunOptions,
+  cleanup: Cleanup,
+): Promise<BreakerTrip | null> {
   const { cfg } = p;
   const prepare = samplePreparer(p, open.runDir, run, opts);
   // Under a debugger trials run in this process (pool/single.ts): so does an installed agent's gateway.
-  if (p.installed) cleanup.defer('the model gateways', async () => (await import('../agents/installed/worker-gateway.ts')).closeRunGateways(open.runId));
-  const pool = await poolFor(cfg.run.mode)(open.trace?.carry(run) ?? run, { workers: cfg.run.workers, perWorker: cfg.run.per_worker, maxSandboxes: cfg.run.max_sandboxes ?? p.shared?.fleet?.limit });
+  if (p.installed)
+    cleanup.defer('the model gateways', async () =>
+      (await import('../agents/installed/worker-gateway.ts')).closeRunGateways(open.runId),
+    );
+  const pool = await poolFor(cfg.run.mode)(open.trace?.carry(run) ?? run, {
+    workers: cfg.run.workers,
+    perWorker: cfg.run.per_worker,
+    maxSandboxes: cfg.run.max_sandboxes ?? p.shared?.fleet?.limit,
+  });
   const closePool = cleanup.defer('the pool', () => pool.close());
   checkpoint(opts, 'pool');
   opts.console.start(p.benchmark, open.toRun.length, open.runDir, cfg.run.mode);
@@ -78,7 +107,10 @@ async function scheduleTrials(p: PreparedRun, open: OpenRun, run: RunContext, di
       hooks: opts.console.wantsEvents ? { onEvent: opts.console.event } : {},
       onStart: opts.console.trialStarted,
       onResult: (r) => (breaker.observe(r), opts.console.trialFinished(r), disk.checkSaved(r)),
-      onRetry: (t, attempt, r) => opts.console.warn(`${t.taskId}: infrastructure error (${r.error?.message ?? 'sandbox'}); retrying with a fresh sandbox (${attempt})`),
+      onRetry: (t, attempt, r) =>
+        opts.console.warn(
+          `${t.taskId}: infrastructure error (${r.error?.message ?? 'sandbox'}); retrying with a fresh sandbox (${attempt})`,
+        ),
       ...(prepare ? { prepare } : {}),
     });
   } finally {
@@ -88,11 +120,23 @@ async function scheduleTrials(p: PreparedRun, open: OpenRun, run: RunContext, di
 }
 
 /** Samples that bring their own sandbox get its image (found, built or pulled) before they run. */
-function samplePreparer(p: PreparedRun, runDir: string, run: RunContext, opts: RunOptions): ((trial: TrialInput) => Promise<TrialInput | TrialResult>) | null {
+function samplePreparer(
+  p: PreparedRun,
+  runDir: string,
+  run: RunContext,
+  opts: RunOptions,
+): ((trial: TrialInput) => Promise<TrialInput | TrialResult>) | null {
   const { benchmark, cfg } = p;
   if (!run.sandbox || !bringsOwnSandbox(benchmark.samples)) return null;
   const environments = new SampleEnvironments(run.sandbox, {
-    benchmark: benchmark.name, benchmarkDir: benchmark.dir, runDir, maxBuilds: cfg.run.max_builds, buildTimeoutS: cfg.run.build_timeout_s, pull: cfg.run.pull, noNetwork: cfg.run.no_network, log: opts.console.info,
+    benchmark: benchmark.name,
+    benchmarkDir: benchmark.dir,
+    runDir,
+    maxBuilds: cfg.run.max_builds,
+    buildTimeoutS: cfg.run.build_timeout_s,
+    pull: cfg.run.pull,
+    noNetwork: cfg.run.no_network,
+    log: opts.console.info,
   });
   return async (trial) => {
     const ready = await environments.prepare(trial);

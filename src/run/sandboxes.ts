@@ -37,11 +37,19 @@ export interface FleetSettings {
 
 // The run's own image: its build folder is the benchmark's `[sandbox] build`, whose prepare.sh may
 // run here (trusted: true), as its hook and check modules do.
-export async function prepareSandboxes(spec: SandboxSpec, console: RunConsole, fleet: FleetSettings = {}): Promise<SharedResources> {
+export async function prepareSandboxes(
+  spec: SandboxSpec,
+  console: RunConsole,
+  fleet: FleetSettings = {},
+): Promise<SharedResources> {
   if (spec.fleet?.length) return prepareFleet(spec, spec.fleet, console, fleet);
   await checkDocker();
   await sweepLeftBuilds(console);
-  if (fleet.ensureImage !== false) await ensureImage({ image: spec.image, build: spec.build, trusted: true }, { onProgress: (line: string) => console.info(line), signal: fleet.signal });
+  if (fleet.ensureImage !== false)
+    await ensureImage(
+      { image: spec.image, build: spec.build, trusted: true },
+      { onProgress: (line: string) => console.info(line), signal: fleet.signal },
+    );
   const removed = await sweep({ onLeft: (line) => console.warn(line) });
   if (removed > 0) console.info(`removed ${removed} sandbox(es) left by runs that are gone`);
   return {
@@ -66,15 +74,27 @@ export async function checkHost(host: DockerHostSpec, timeoutMs = 5_000): Promis
     await withDeadline(client.ping(), timeoutMs, `ping ${host.url}`);
   } catch (err) {
     const remedy = host.url.startsWith('unix:') || host.url.startsWith('/') ? LOCAL_REMEDY : REMOTE_REMEDY;
-    throw new BenchrigError('docker_unavailable', `Docker is not reachable at ${host.url}: ${describe(err).split('\n')[0]}. ${remedy}`);
+    throw new BenchrigError(
+      'docker_unavailable',
+      `Docker is not reachable at ${host.url}: ${describe(err).split('\n')[0]}. ${remedy}`,
+    );
   }
 }
 
-async function prepareFleet(spec: SandboxSpec, hosts: DockerHostSpec[], console: RunConsole, settings: FleetSettings): Promise<SharedResources> {
+async function prepareFleet(
+  spec: SandboxSpec,
+  hosts: DockerHostSpec[],
+  console: RunConsole,
+  settings: FleetSettings,
+): Promise<SharedResources> {
   await Promise.all(hosts.map((h) => checkHost(h)));
   // The first host builds now, so a broken Dockerfile stops the run before its folder exists (exit 2).
   await sweepLeftBuilds(console);
-  if (settings.ensureImage !== false) await ensureImage({ image: spec.image, build: spec.build, trusted: true }, { client: clientFor(hosts[0]), onProgress: (line: string) => console.info(line), signal: settings.signal });
+  if (settings.ensureImage !== false)
+    await ensureImage(
+      { image: spec.image, build: spec.build, trusted: true },
+      { client: clientFor(hosts[0]), onProgress: (line: string) => console.info(line), signal: settings.signal },
+    );
   let removed = 0;
   for (const h of hosts) removed += await sweep({ onLeft: (line) => console.warn(`${h.url}: ${line}`) }, clientFor(h));
   if (removed > 0) console.info(`removed ${removed} sandbox(es) left by runs that are gone`);
@@ -89,7 +109,9 @@ async function prepareFleet(spec: SandboxSpec, hosts: DockerHostSpec[], console:
       log: (line) => console.info(line),
       // Once per host and run, under the Fleet's lock: the image built there from the build context, the shared volume filled.
       async prepareHost(host, client) {
-        const built = settings.ensureImage !== false && (await ensureImage({ image: spec.image, build: spec.build, trusted: true }, { client }));
+        const built =
+          settings.ensureImage !== false &&
+          (await ensureImage({ image: spec.image, build: spec.build, trusted: true }, { client }));
         if (built) console.info(`built ${spec.image} on ${host.url}`);
         if (shared) await createSharedVolume(shared.runId, shared.sourceDir, spec.image, client);
       },
@@ -130,11 +152,21 @@ async function prepareFleet(spec: SandboxSpec, hosts: DockerHostSpec[], console:
 export async function resolveFleet(
   cfg: Config,
   // configFile and flags are no longer read (loadBenchmark resolves the TLS paths); still accepted from callers.
-  from: { benchmarkDir: string; env: NodeJS.ProcessEnv; dockerHosts?: string[]; configFile?: string; flags?: Record<string, unknown> },
+  from: {
+    benchmarkDir: string;
+    env: NodeJS.ProcessEnv;
+    dockerHosts?: string[];
+    configFile?: string;
+    flags?: Record<string, unknown>;
+  },
 ): Promise<DockerHostSpec[] | null> {
   if (!cfg.sandbox) return null;
   const flagHosts = from.dockerHosts?.map((v) => parseDockerHostFlag(v, from.env));
-  const configHosts = cfg.sandbox.hosts?.map((h): DockerHostSpec => ({ url: h.url, capacity: h.capacity, tls: resolveTls(h.tls, from.benchmarkDir) }));
+  const configHosts = cfg.sandbox.hosts?.map((h): DockerHostSpec => ({
+    url: h.url,
+    capacity: h.capacity,
+    tls: resolveTls(h.tls, from.benchmarkDir),
+  }));
   return fleetHosts(configHosts, flagHosts, from.env);
 }
 
@@ -151,9 +183,19 @@ export interface HostReport {
 }
 
 /** The report's `hosts` section: per fleet host, what ran there and what failed. */
-export async function hostsReport(fleet: Fleet, results: AsyncIterable<TrialResult>): Promise<Record<string, HostReport>> {
+export async function hostsReport(
+  fleet: Fleet,
+  results: AsyncIterable<TrialResult>,
+): Promise<Record<string, HostReport>> {
   const out: Record<string, HostReport> = {};
-  for (const [url, s] of Object.entries(fleet.summary())) out[url] = { capacity: s.capacity, trials: 0, sandboxes: s.sandboxes, infra_errors: s.infra_errors, cooldowns: s.cooldowns };
+  for (const [url, s] of Object.entries(fleet.summary()))
+    out[url] = {
+      capacity: s.capacity,
+      trials: 0,
+      sandboxes: s.sandboxes,
+      infra_errors: s.infra_errors,
+      cooldowns: s.cooldowns,
+    };
   for await (const r of results) {
     const host = r.metadata.sandbox?.host;
     if (host && out[host]) out[host].trials++;

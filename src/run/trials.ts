@@ -33,7 +33,8 @@ export class TrialPlan implements Iterable<TrialInput> {
   *[Symbol.iterator](): Iterator<TrialInput> {
     const many = this.trials > 1;
     for (const { base, sample, hash } of this.#samples)
-      for (let k = 1; k <= this.trials; k++) yield { taskId: many ? `${base}-t${k}` : base, trial: k, sample, inputHash: hash };
+      for (let k = 1; k <= this.trials; k++)
+        yield { taskId: many ? `${base}-t${k}` : base, trial: k, sample, inputHash: hash };
   }
 
   *taskIds(): Iterable<string> {

@@ -50,9 +50,10 @@ export function freshClient(client: Docker): Docker {
   let f = fresh.get(client);
   if (!f) {
     const modem = client.modem as { protocol?: string; agent?: { options?: { rejectUnauthorized?: boolean } } };
-    const agent = modem.protocol === 'https'
-      ? new https.Agent({ keepAlive: false, rejectUnauthorized: modem.agent?.options?.rejectUnauthorized ?? true })
-      : new http.Agent({ keepAlive: false });
+    const agent =
+      modem.protocol === 'https'
+        ? new https.Agent({ keepAlive: false, rejectUnauthorized: modem.agent?.options?.rejectUnauthorized ?? true })
+        : new http.Agent({ keepAlive: false });
     // The same modem (its class, its settings) with an agent that keeps no connection alive.
     const copy = Object.create(Object.getPrototypeOf(modem) as object | null) as object;
     f = new (Dockerode())({ modem: Object.assign(copy, modem, { agent }) } as Docker.DockerOptions);
@@ -93,7 +94,8 @@ export function dockerMessage(err: unknown): string {
 
 export const LOCAL_REMEDY =
   'Start it (`dockerd &` or `sudo systemctl start docker`) or install it (`apt-get install docker.io` on Debian/Ubuntu).';
-export const REMOTE_REMEDY = 'Check that its daemon is up and listening there, and that the TLS files given for it match its certificates.';
+export const REMOTE_REMEDY =
+  'Check that its daemon is up and listening there, and that the TLS files given for it match its certificates.';
 
 /** Throws BenchrigError('docker_unavailable') with a one-line remedy when the daemon does not answer. */
 export async function checkDocker(timeoutMs = 5_000): Promise<void> {
@@ -101,7 +103,10 @@ export async function checkDocker(timeoutMs = 5_000): Promise<void> {
     await withDeadline(docker().ping(), timeoutMs, 'ping');
   } catch (err) {
     const cause = err instanceof SandboxError ? `no answer within ${timeoutMs} ms` : describe(err);
-    throw new BenchrigError('docker_unavailable', `Docker is not reachable at ${dockerEndpoint()}: ${cause}. ${LOCAL_REMEDY}`);
+    throw new BenchrigError(
+      'docker_unavailable',
+      `Docker is not reachable at ${dockerEndpoint()}: ${cause}. ${LOCAL_REMEDY}`,
+    );
   }
 }
 

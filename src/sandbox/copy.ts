@@ -9,7 +9,12 @@ import type Docker from 'dockerode';
 import * as tar from 'tar-stream';
 import { SandboxError } from '../errors.ts';
 import { DEFAULT_DEADLINE_MS, dockerMessage, statusOf, withDeadline } from './client.ts';
-import { DEFAULT_COPY_OUT_MAX_BYTES, DEFAULT_COPY_OUT_MAX_ENTRIES, extractUntrusted, type ExtractReport } from './extract.ts';
+import {
+  DEFAULT_COPY_OUT_MAX_BYTES,
+  DEFAULT_COPY_OUT_MAX_ENTRIES,
+  extractUntrusted,
+  type ExtractReport,
+} from './extract.ts';
 import type { CopyOutOptions, CopyOutReport } from './types.ts';
 
 export { DEFAULT_COPY_OUT_MAX_BYTES, DEFAULT_COPY_OUT_MAX_ENTRIES, extractUntrusted, type ExtractReport };
@@ -26,7 +31,11 @@ export const inContainer = (workdir: string, p: string) => path.posix.resolve(wo
  * extracted at "/" with full paths and no entries for dest's ancestors: Docker creates missing
  * parents (root, 0755) and existing ones (/tmp's 1777) keep their modes.
  */
-export async function copyIn(container: Docker.Container, src: string | Record<string, Content>, dest: string): Promise<void> {
+export async function copyIn(
+  container: Docker.Container,
+  src: string | Record<string, Content>,
+  dest: string,
+): Promise<void> {
   const root = dest.replace(/^\/+/, '');
   const pack = tar.pack();
   const filling = (typeof src === 'string' ? packFolder(pack, src, root) : packMap(pack, src, root)).then(
@@ -34,7 +43,11 @@ export async function copyIn(container: Docker.Container, src: string | Record<s
     (err: Error) => pack.destroy(err), // a file that could not be read
   );
   try {
-    await withDeadline(container.putArchive(pack as unknown as NodeJS.ReadableStream, { path: '/' }), DEFAULT_DEADLINE_MS * 4, `copy into ${dest}`);
+    await withDeadline(
+      container.putArchive(pack as unknown as NodeJS.ReadableStream, { path: '/' }),
+      DEFAULT_DEADLINE_MS * 4,
+      `copy into ${dest}`,
+    );
     await filling;
   } catch (err) {
     pack.destroy();
@@ -51,7 +64,11 @@ export async function writeFile(container: Docker.Container, file: string, conte
  * Read one file (symlinks followed, a few hops). A missing path throws an Error with code ENOENT:
  * an agent's mistake, not an infrastructure failure.
  */
-export async function readFile(container: Docker.Container, file: string, maxBytes = DEFAULT_READ_MAX_BYTES): Promise<string> {
+export async function readFile(
+  container: Docker.Container,
+  file: string,
+  maxBytes = DEFAULT_READ_MAX_BYTES,
+): Promise<string> {
   let target = file;
   for (let hop = 0; hop < 8; hop++) {
     const entry = await readEntry(container, target, maxBytes);
@@ -70,9 +87,14 @@ type Entry = { type: 'file'; data: Buffer } | { type: 'symlink'; linkname: strin
 async function readEntry(container: Docker.Container, file: string, maxBytes: number): Promise<Entry> {
   let stream: Readable;
   try {
-    stream = (await withDeadline(container.getArchive({ path: file }), DEFAULT_DEADLINE_MS, `read ${file}`)) as Readable;
+    stream = (await withDeadline(
+      container.getArchive({ path: file }),
+      DEFAULT_DEADLINE_MS,
+      `read ${file}`,
+    )) as Readable;
   } catch (err) {
-    if (statusOf(err) === 404) throw Object.assign(new Error(`no such file in the sandbox: ${file}`), { code: 'ENOENT' });
+    if (statusOf(err) === 404)
+      throw Object.assign(new Error(`no such file in the sandbox: ${file}`), { code: 'ENOENT' });
     if (err instanceof SandboxError) throw err;
     throw new SandboxError(`reading ${file} from the sandbox failed: ${dockerMessage(err)}`, err);
   }
@@ -84,7 +106,11 @@ async function readEntry(container: Docker.Container, file: string, maxBytes: nu
     else if (header.type !== 'file' && header.type !== 'contiguous-file') result = { type: 'other' };
     if (result) return body.resume().once('end', next);
     if ((header.size ?? 0) > maxBytes) {
-      return next(Object.assign(new Error(`${file} is ${header.size} bytes, over the ${maxBytes}-byte read limit`), { code: 'EFBIG' }));
+      return next(
+        Object.assign(new Error(`${file} is ${header.size} bytes, over the ${maxBytes}-byte read limit`), {
+          code: 'EFBIG',
+        }),
+      );
     }
     const chunks: Buffer[] = [];
     body.on('data', (c: unknown) => void chunks.push(c as Buffer));
@@ -103,21 +129,39 @@ export const DEFAULT_COPY_OUT_DEADLINE_MS = DEFAULT_DEADLINE_MS * 4;
  * (the request destroyed, `stopped` in the report) past `maxEntries` entries, at `deadlineMs`, or
  * when `signal` aborts.
  */
-export async function copyOut(container: Docker.Container, src: string, dest: string, opts: CopyOutOptions = {}): Promise<CopyOutReport> {
+export async function copyOut(
+  container: Docker.Container,
+  src: string,
+  dest: string,
+  opts: CopyOutOptions = {},
+): Promise<CopyOutReport> {
   const deadlineMs = opts.deadlineMs ?? DEFAULT_COPY_OUT_DEADLINE_MS;
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new Error(`the copy-out deadline of ${deadlineMs / 1000} s passed`)), deadlineMs);
+  const timer = setTimeout(
+    () => deadline.abort(new Error(`the copy-out deadline of ${deadlineMs / 1000} s passed`)),
+    deadlineMs,
+  );
   const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal;
   try {
     let stream: Readable;
     try {
-      stream = (await withDeadline(container.getArchive({ path: src }), Math.min(DEFAULT_DEADLINE_MS, deadlineMs), `copy out ${src}`)) as Readable;
+      stream = (await withDeadline(
+        container.getArchive({ path: src }),
+        Math.min(DEFAULT_DEADLINE_MS, deadlineMs),
+        `copy out ${src}`,
+      )) as Readable;
     } catch (err) {
-      if (statusOf(err) === 404) throw Object.assign(new Error(`no such path in the sandbox: ${src}`), { code: 'ENOENT' });
+      if (statusOf(err) === 404)
+        throw Object.assign(new Error(`no such path in the sandbox: ${src}`), { code: 'ENOENT' });
       if (err instanceof SandboxError) throw err;
       throw new SandboxError(`copying ${src} out of the sandbox failed: ${dockerMessage(err)}`, err);
     }
-    return await extractUntrusted(stream, dest, { maxBytes: opts.maxBytes, maxEntries: opts.maxEntries, stripRoot: true, signal });
+    return await extractUntrusted(stream, dest, {
+      maxBytes: opts.maxBytes,
+      maxEntries: opts.maxEntries,
+      stripRoot: true,
+      signal,
+    });
   } finally {
     clearTimeout(timer);
   }

@@ -43,7 +43,11 @@ export function storageQuota(client: Docker, hostKey: string, image: string, lab
 }
 
 async function detect(client: Docker, image: string, labels: SandboxLabels): Promise<boolean> {
-  const info = await withDeadline(client.info() as Promise<{ Driver?: string; DriverStatus?: [string, string][] }>, DEFAULT_DEADLINE_MS, 'docker info');
+  const info = await withDeadline(
+    client.info() as Promise<{ Driver?: string; DriverStatus?: [string, string][] }>,
+    DEFAULT_DEADLINE_MS,
+    'docker info',
+  );
   if (!driverMayQuota(info)) return false;
   // Created, never started; labelled like a sandbox so that a crash here leaves nothing the sweep misses.
   const probe = {

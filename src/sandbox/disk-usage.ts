@@ -45,7 +45,9 @@ export async function treeUsage(root: string, maxEntries = MAX_WALK_ENTRIES): Pr
       if (entries + batch.length > maxEntries) return { bytes, entries, complete: false };
       entries += batch.length;
       let hidden = false;
-      const stats = await Promise.all(batch.map((d) => lstat(join(dir, d.name)).catch((err) => ((hidden ||= !vanished(err)), null))));
+      const stats = await Promise.all(
+        batch.map((d) => lstat(join(dir, d.name)).catch((err) => ((hidden ||= !vanished(err)), null))),
+      );
       if (hidden) return { bytes, entries, complete: false };
       stats.forEach((st, k) => {
         if (!st) return;
@@ -124,7 +126,11 @@ function sizeRwMeter(container: Docker.Container): DiskMeter {
     how: 'size_rw',
     async measure() {
       // dockerode sends the options as the query string: /containers/{id}/json?size=1
-      const info = (await withDeadline(container.inspect({ size: true } as Docker.ContainerInspectOptions), DEFAULT_DEADLINE_MS, 'inspect container size')) as { SizeRw?: number };
+      const info = (await withDeadline(
+        container.inspect({ size: true } as Docker.ContainerInspectOptions),
+        DEFAULT_DEADLINE_MS,
+        'inspect container size',
+      )) as { SizeRw?: number };
       return info.SizeRw ?? 0;
     },
   };

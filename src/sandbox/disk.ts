@@ -58,7 +58,13 @@ export function startDiskWatch(sandbox: Sandbox, setting: string, opts: WatchOpt
   return watchContainer(sandbox.client, sandbox.container, parseDisk(setting), setting, opts);
 }
 
-export function watchContainer(client: Docker, container: Docker.Container, limit: number, setting: string, opts: WatchOptions = {}): DiskWatch {
+export function watchContainer(
+  client: Docker,
+  container: Docker.Container,
+  limit: number,
+  setting: string,
+  opts: WatchOptions = {},
+): DiskWatch {
   const intervals = opts.intervalMs ?? WATCH_INTERVAL_MS;
   const controller = new AbortController();
   let meter: DiskMeter | null = null;

@@ -2,8 +2,28 @@
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
 import { SandboxError } from '../errors.ts';
-import type { CopyOutOptions, CopyOutReport, ExecOptions, ExecResult, Sandbox, SandboxHealth, SandboxLabels, SandboxProvider, SandboxSpec } from './types.ts';
-import { checkDocker, DEFAULT_DEADLINE_MS, docker, dockerEndpoint, dockerMessage, freshClient, sleep, statusOf, withDeadline } from './client.ts';
+import type {
+  CopyOutOptions,
+  CopyOutReport,
+  ExecOptions,
+  ExecResult,
+  Sandbox,
+  SandboxHealth,
+  SandboxLabels,
+  SandboxProvider,
+  SandboxSpec,
+} from './types.ts';
+import {
+  checkDocker,
+  DEFAULT_DEADLINE_MS,
+  docker,
+  dockerEndpoint,
+  dockerMessage,
+  freshClient,
+  sleep,
+  statusOf,
+  withDeadline,
+} from './client.ts';
 import { cancelOwnKill, expectOwnKill, killedByDocker, sameDaemon, timeMs, watchDaemon } from './daemon-watch.ts';
 import { withStorageQuota } from './disk-quota.ts';
 import { copyIn, copyOut, inContainer, readFile, writeFile } from './copy.ts';
@@ -42,7 +62,17 @@ export class DockerSandbox implements Sandbox {
   shell = 'sh';
 
   exec(cmd: string | string[], opts?: ExecOptions): Promise<ExecResult> {
-    return runExec({ container: this.container, workdir: this.workdir, ...this.spec, trustedPath: `${TOOLBOX_BIN}:${this.imagePath}`, shell: this.shell }, cmd, opts);
+    return runExec(
+      {
+        container: this.container,
+        workdir: this.workdir,
+        ...this.spec,
+        trustedPath: `${TOOLBOX_BIN}:${this.imagePath}`,
+        shell: this.shell,
+      },
+      cmd,
+      opts,
+    );
   }
   readFile(file: string): Promise<string> {
     return readFile(this.container, inContainer(this.workdir, file));
@@ -62,7 +92,8 @@ export class DockerSandbox implements Sandbox {
   async restart(): Promise<void> {
     const what = `restart ${this.id.slice(0, 12)}`;
     // Started bare on a daemon that came back since, it would be graded on work the daemon cut short.
-    if (!sameDaemon(this.client, this.daemonEpoch)) throw new SandboxError(`could not restart the sandbox for grading: ${LOST}`, undefined, true, false);
+    if (!sameDaemon(this.client, this.daemonEpoch))
+      throw new SandboxError(`could not restart the sandbox for grading: ${LOST}`, undefined, true, false);
     try {
       expectOwnKill(this.id);
       await withDeadline(this.container.kill(), DEFAULT_DEADLINE_MS, what).catch((err) => {
@@ -162,8 +193,18 @@ export class DockerProvider implements SandboxProvider {
       let container: Docker.Container | undefined;
       try {
         // The daemon is watched from before the container exists, so that nothing it does to it goes unseen.
-        const [toolbox, path, epoch] = await Promise.all([ensureToolbox(spec.image, client), imagePath(client, spec.image), watchDaemon(client)]);
-        const options = await withStorageQuota(createOptions(spec, labels, toolbox), client, host ?? `local:${dockerEndpoint()}`, spec.disk ? parseMemory(spec.disk) : null, labels);
+        const [toolbox, path, epoch] = await Promise.all([
+          ensureToolbox(spec.image, client),
+          imagePath(client, spec.image),
+          watchDaemon(client),
+        ]);
+        const options = await withStorageQuota(
+          createOptions(spec, labels, toolbox),
+          client,
+          host ?? `local:${dockerEndpoint()}`,
+          spec.disk ? parseMemory(spec.disk) : null,
+          labels,
+        );
         container = await withDeadline(client.createContainer(options), DEFAULT_DEADLINE_MS, 'create container');
         await withDeadline(container.start(), DEFAULT_DEADLINE_MS, 'start container');
         const sandbox = new DockerSandbox(container, spec.image, spec.workdir, spec, client, host, path);
@@ -187,7 +228,11 @@ export class DockerProvider implements SandboxProvider {
     let lastError: unknown;
     for (let attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
       try {
-        await withDeadline(container.remove({ force: true, v: true }), DEFAULT_DEADLINE_MS, `remove ${sandbox.id.slice(0, 12)}`);
+        await withDeadline(
+          container.remove({ force: true, v: true }),
+          DEFAULT_DEADLINE_MS,
+          `remove ${sandbox.id.slice(0, 12)}`,
+        );
         return;
       } catch (err) {
         const status = statusOf(err);
@@ -197,7 +242,10 @@ export class DockerProvider implements SandboxProvider {
       }
     }
     const why = opts.interrupted ? ' (while interrupted; `benchrig sandbox cleanup` removes it)' : '';
-    throw new SandboxError(`could not remove sandbox ${sandbox.id.slice(0, 12)}${why}: ${dockerMessage(lastError)}`, lastError);
+    throw new SandboxError(
+      `could not remove sandbox ${sandbox.id.slice(0, 12)}${why}: ${dockerMessage(lastError)}`,
+      lastError,
+    );
   }
 
   sweep(opts?: { all?: boolean; runId?: string }): Promise<number> {
@@ -225,7 +273,9 @@ async function runSetup(provider: DockerProvider, sandbox: DockerSandbox, setup:
       await provider.stop(sandbox, { interrupted: false }).catch(() => undefined);
       const detail = (res.stderr || res.stdout).trim();
       const why = res.timedOut ? 'timed out' : `exited ${res.exitCode}`;
-      throw new SetupFailed(new SandboxError(`sandbox setup command ${JSON.stringify(cmd)} ${why}${detail ? `: ${detail}` : ''}`));
+      throw new SetupFailed(
+        new SandboxError(`sandbox setup command ${JSON.stringify(cmd)} ${why}${detail ? `: ${detail}` : ''}`),
+      );
     }
   }
 }
@@ -239,7 +289,11 @@ async function removeQuietly(container: Docker.Container): Promise<void> {
  * volume and the harness's read-only toolbox volume (`toolbox`, see toolbox.ts), whose shell keeps
  * the container alive.
  */
-export function createOptions(spec: SandboxSpec, labels: SandboxLabels, toolbox: string): Docker.ContainerCreateOptions {
+export function createOptions(
+  spec: SandboxSpec,
+  labels: SandboxLabels,
+  toolbox: string,
+): Docker.ContainerCreateOptions {
   const memory = parseMemory(spec.memory);
   const slug = labels.sessionId.replace(/[^a-zA-Z0-9_.-]/g, '-').slice(0, 60);
   return {
@@ -263,9 +317,22 @@ export function createOptions(spec: SandboxSpec, labels: SandboxLabels, toolbox:
       // Not even logged: the agent can write to PID 1's stdout, and a json-file log grows on the host unbounded.
       LogConfig: { Type: 'none', Config: {} },
       Mounts: [
-        { Type: 'volume', Source: toolbox, Target: TOOLBOX_MOUNT, ReadOnly: true, VolumeOptions: { NoCopy: true } as Docker.MountSettings['VolumeOptions'] },
-        ...(spec.shared ? [{ Type: 'volume' as const, Source: spec.shared.volume, Target: spec.shared.mount, ReadOnly: true }] : []),
-        ...(spec.mounts ?? []).map((m) => ({ Type: 'bind' as const, Source: m.source, Target: m.target, ReadOnly: m.readOnly })),
+        {
+          Type: 'volume',
+          Source: toolbox,
+          Target: TOOLBOX_MOUNT,
+          ReadOnly: true,
+          VolumeOptions: { NoCopy: true } as Docker.MountSettings['VolumeOptions'],
+        },
+        ...(spec.shared
+          ? [{ Type: 'volume' as const, Source: spec.shared.volume, Target: spec.shared.mount, ReadOnly: true }]
+          : []),
+        ...(spec.mounts ?? []).map((m) => ({
+          Type: 'bind' as const,
+          Source: m.source,
+          Target: m.target,
+          ReadOnly: m.readOnly,
+        })),
       ],
     },
   };
@@ -275,6 +342,8 @@ export function createOptions(spec: SandboxSpec, labels: SandboxLabels, toolbox:
 export function parseMemory(text: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$/i.exec(text);
   if (!m) throw new SandboxError(`invalid memory size ${JSON.stringify(text)} (use e.g. "512m" or "2g")`);
-  const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 }[m[2].toLowerCase() as '' | 'k' | 'm' | 'g' | 't'];
+  const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 }[
+    m[2].toLowerCase() as '' | 'k' | 'm' | 'g' | 't'
+  ];
   return Math.round(parseFloat(m[1]) * unit);
 }

@@ -68,7 +68,11 @@ export async function runExec(target: ExecTarget, cmd: string | string[], opts: 
       DEFAULT_DEADLINE_MS,
       `exec create in ${target.container.id.slice(0, 12)}`,
     );
-    stream = await withDeadline<Duplex>(exec.start({ hijack: true, stdin: withStdin }), DEFAULT_DEADLINE_MS, 'exec start');
+    stream = await withDeadline<Duplex>(
+      exec.start({ hijack: true, stdin: withStdin }),
+      DEFAULT_DEADLINE_MS,
+      'exec start',
+    );
   } catch (err) {
     if (err instanceof SandboxError) throw err;
     throw new SandboxError(`exec failed in sandbox: ${dockerMessage(err)}`, err);
@@ -121,13 +125,26 @@ export async function runExec(target: ExecTarget, cmd: string | string[], opts: 
 async function killInside(container: Docker.Container, marker: string): Promise<void> {
   try {
     const killer = await withDeadline(
-      container.exec({ Cmd: [...trustedArgv(KILL_SCRIPT), 'sh', marker], Env: [`PATH=${TOOLBOX_BIN}`], AttachStdout: true, AttachStderr: true }),
+      container.exec({
+        Cmd: [...trustedArgv(KILL_SCRIPT), 'sh', marker],
+        Env: [`PATH=${TOOLBOX_BIN}`],
+        AttachStdout: true,
+        AttachStderr: true,
+      }),
       DEFAULT_DEADLINE_MS,
       'exec kill',
     );
-    const s = await withDeadline<Duplex>(killer.start({ hijack: true, stdin: false }), DEFAULT_DEADLINE_MS, 'exec kill start');
+    const s = await withDeadline<Duplex>(
+      killer.start({ hijack: true, stdin: false }),
+      DEFAULT_DEADLINE_MS,
+      'exec kill start',
+    );
     s.resume();
-    await withDeadline(new Promise((r) => (s.once('end', r), s.once('close', r), s.once('error', r))), 10_000, 'exec kill');
+    await withDeadline(
+      new Promise((r) => (s.once('end', r), s.once('close', r), s.once('error', r))),
+      10_000,
+      'exec kill',
+    );
   } catch {
     /* best effort: the caller stops waiting after the grace period */
   }

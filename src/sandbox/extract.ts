@@ -44,7 +44,11 @@ export interface ExtractOptions {
  * folder (Docker names entries after the copied path), so a folder's contents land in dest and a
  * single file lands as dest/<name>.
  */
-export async function extractUntrusted(archive: Readable, dest: string, opts: ExtractOptions = {}): Promise<ExtractReport> {
+export async function extractUntrusted(
+  archive: Readable,
+  dest: string,
+  opts: ExtractOptions = {},
+): Promise<ExtractReport> {
   const maxBytes = opts.maxBytes ?? DEFAULT_COPY_OUT_MAX_BYTES;
   const maxEntries = opts.maxEntries ?? DEFAULT_COPY_OUT_MAX_ENTRIES;
   const root = path.resolve(dest);
@@ -71,7 +75,13 @@ export async function extractUntrusted(archive: Readable, dest: string, opts: Ex
       return void drained(body).then(() => next());
     }
     const skip = (reason: string) => (report.skipped.push({ path: header.name, reason }), drained(body));
-    inflight = writeEntry(root, header, body, { stripRoot: opts.stripRoot ?? false, maxBytes, report, dirs, skip }).then(
+    inflight = writeEntry(root, header, body, {
+      stripRoot: opts.stripRoot ?? false,
+      maxBytes,
+      report,
+      dirs,
+      skip,
+    }).then(
       () => next(),
       (err: Error) => next(err),
     );
@@ -165,7 +175,8 @@ async function writeEntry(root: string, header: tar.Header, body: EntryBody, c: 
   }
   try {
     await handle.chmod(mode);
-    if (size === 0) await Promise.all([drained(body), handle.close()]); // many empty files are the cheap attack: no stream each
+    if (size === 0)
+      await Promise.all([drained(body), handle.close()]); // many empty files are the cheap attack: no stream each
     else await pipeline(body, handle.createWriteStream());
   } catch (err) {
     await handle.close().catch(() => {});

@@ -67,7 +67,13 @@ export class Fleet {
 
   constructor(hosts: (DockerHostSpec & { capacity: number })[], opts: FleetOptions = {}) {
     this.#opts = opts;
-    this.#hosts = hosts.map((spec) => ({ spec, capacity: spec.capacity, inUse: 0, coolUntil: 0, counts: { sandboxes: 0, infra_errors: 0, cooldowns: 0 } }));
+    this.#hosts = hosts.map((spec) => ({
+      spec,
+      capacity: spec.capacity,
+      inUse: 0,
+      coolUntil: 0,
+      counts: { sandboxes: 0, infra_errors: 0, cooldowns: 0 },
+    }));
     this.limit = opts.limit ?? this.capacity;
     const every = opts.healthIntervalMs ?? Math.min(5_000, opts.cooldownMs ?? DEFAULT_COOLDOWN_MS);
     this.#health = setInterval(() => void this.#checkAll(), every);
@@ -127,7 +133,9 @@ export class Fleet {
         return;
       }
       if (this.#held >= this.limit) return;
-      const free = healthy.filter((h) => h.inUse < h.capacity).sort((a, b) => b.capacity - b.inUse - (a.capacity - a.inUse));
+      const free = healthy
+        .filter((h) => h.inUse < h.capacity)
+        .sort((a, b) => b.capacity - b.inUse - (a.capacity - a.inUse));
       const next = free.length > 0 ? this.#waiters.shift() : undefined;
       if (!next) return;
       this.#grant(next, free[0]);
@@ -179,7 +187,9 @@ export class Fleet {
     host.lastError = reason;
     if (fresh) {
       host.counts.cooldowns++;
-      this.#opts.log?.(`Docker host ${host.spec.url} taken out of placement for ${Math.round(cooldown / 1000)} s: ${reason}`);
+      this.#opts.log?.(
+        `Docker host ${host.spec.url} taken out of placement for ${Math.round(cooldown / 1000)} s: ${reason}`,
+      );
     }
     clearTimeout(host.timer);
     host.timer = setTimeout(() => void this.#recheck(host), cooldown);

@@ -20,7 +20,11 @@ export interface HelperSpec {
  * Create the helper, run `use` on it, remove it whatever happens. A failed create (no such image,
  * a refused option) rejects with Docker's own error, untouched, for the caller to read.
  */
-export async function withHelperContainer<T>(client: Docker, spec: HelperSpec, use: (helper: Docker.Container) => Promise<T>): Promise<T> {
+export async function withHelperContainer<T>(
+  client: Docker,
+  spec: HelperSpec,
+  use: (helper: Docker.Container) => Promise<T>,
+): Promise<T> {
   const helper = await withDeadline(
     client.createContainer({
       Image: spec.image,
@@ -39,7 +43,9 @@ export async function withHelperContainer<T>(client: Docker, spec: HelperSpec, u
   try {
     return await use(helper);
   } finally {
-    await withDeadline(helper.remove({ force: true }), DEFAULT_DEADLINE_MS, `remove ${spec.purpose}`).catch(() => undefined);
+    await withDeadline(helper.remove({ force: true }), DEFAULT_DEADLINE_MS, `remove ${spec.purpose}`).catch(
+      () => undefined,
+    );
   }
 }
 
@@ -59,5 +65,7 @@ export async function pathExists(container: Docker.Container, path: string): Pro
 
 /** Whether `image` holds a file at `path`, read from the image, nothing run. Docker's errors reject untouched. */
 export function imageHasFile(image: string, path: string, client: Docker = docker()): Promise<boolean> {
-  return withHelperContainer(client, { image, purpose: `helper reading ${image}` }, (helper) => pathExists(helper, path));
+  return withHelperContainer(client, { image, purpose: `helper reading ${image}` }, (helper) =>
+    pathExists(helper, path),
+  );
 }

@@ -16,22 +16,34 @@ export interface DockerHostSpec {
   /** Sandboxes this host runs at once; undefined: as many as --max-sandboxes allows. */
   capacity?: number;
   /** Absolute paths of the PEM files; absent on a tcp:// host: plain HTTP (the Docker CLI's default). */
-  tls?: { ca?: string; cert?: string; key?: string; verify?: boolean; /** Who set the paths, for errors. */ source?: string } | null;
+  tls?: {
+    ca?: string;
+    cert?: string;
+    key?: string;
+    verify?: boolean;
+    /** Who set the paths, for errors. */ source?: string;
+  } | null;
 }
 
 const URL_RE = /^(unix:\/\/\/.+|tcp:\/\/[^/:]+(:\d+)?\/?)$/;
 
 export function checkHostUrl(url: string, where: string): void {
-  if (!URL_RE.test(url)) throw new BenchrigError('config', `${where}: Docker host "${url}" is not unix:///path or tcp://host:port`);
+  if (!URL_RE.test(url))
+    throw new BenchrigError('config', `${where}: Docker host "${url}" is not unix:///path or tcp://host:port`);
 }
 
 /** `--docker-host URL=CAPACITY` (capacity optional). TLS for tcp:// comes from DOCKER_TLS_VERIFY/DOCKER_CERT_PATH, as with `docker -H`. */
 export function parseDockerHostFlag(value: string, env: NodeJS.ProcessEnv = process.env): DockerHostSpec {
   const m = /^(.*?)(?:=(\d+))?$/.exec(value.trim());
   const url = m?.[1];
-  if (!m || url === undefined || !URL_RE.test(url)) throw new BenchrigError('usage', `--docker-host takes URL=CAPACITY (unix:///path or tcp://host:port), got "${value}"`);
+  if (!m || url === undefined || !URL_RE.test(url))
+    throw new BenchrigError(
+      'usage',
+      `--docker-host takes URL=CAPACITY (unix:///path or tcp://host:port), got "${value}"`,
+    );
   const capacity = m[2] === undefined ? undefined : Number(m[2]);
-  if (capacity !== undefined && capacity < 1) throw new BenchrigError('usage', `--docker-host ${value}: capacity must be at least 1`);
+  if (capacity !== undefined && capacity < 1)
+    throw new BenchrigError('usage', `--docker-host ${value}: capacity must be at least 1`);
   return { url, capacity, tls: url.startsWith('tcp://') ? envTls(env) : null };
 }
 
@@ -39,7 +51,8 @@ export function parseDockerHostFlag(value: string, env: NodeJS.ProcessEnv = proc
 export function hostFromEnv(env: NodeJS.ProcessEnv = process.env): DockerHostSpec | null {
   const url = env.DOCKER_HOST?.trim();
   if (!url) return null;
-  if (!URL_RE.test(url)) throw new BenchrigError('config', `environment DOCKER_HOST: "${url}" is not unix:///path or tcp://host:port`);
+  if (!URL_RE.test(url))
+    throw new BenchrigError('config', `environment DOCKER_HOST: "${url}" is not unix:///path or tcp://host:port`);
   return { url, tls: url.startsWith('tcp://') ? envTls(env) : null };
 }
 
@@ -49,11 +62,20 @@ function envTls(env: NodeJS.ProcessEnv): DockerHostSpec['tls'] {
   if (!verify && !env.DOCKER_TLS) return null;
   const dir = env.DOCKER_CERT_PATH || path.join(homedir(), '.docker');
   const source = env.DOCKER_CERT_PATH ? 'environment DOCKER_CERT_PATH' : 'DOCKER_CERT_PATH unset, so ~/.docker';
-  return { ca: path.join(dir, 'ca.pem'), cert: path.join(dir, 'cert.pem'), key: path.join(dir, 'key.pem'), verify, source };
+  return {
+    ca: path.join(dir, 'ca.pem'),
+    cert: path.join(dir, 'cert.pem'),
+    key: path.join(dir, 'key.pem'),
+    verify,
+    source,
+  };
 }
 
 /** TLS paths of a config host resolved against `baseDir` (the folder of the file that set them). */
-export function resolveTls(tls: { ca?: string; cert?: string; key?: string } | undefined, baseDir: string): DockerHostSpec['tls'] {
+export function resolveTls(
+  tls: { ca?: string; cert?: string; key?: string } | undefined,
+  baseDir: string,
+): DockerHostSpec['tls'] {
   if (!tls) return null;
   const abs = (p?: string) => (p === undefined ? undefined : path.resolve(baseDir, p));
   return { ca: abs(tls.ca), cert: abs(tls.cert), key: abs(tls.key), verify: true };
@@ -63,8 +85,16 @@ export function resolveTls(tls: { ca?: string; cert?: string; key?: string } | u
  * The fleet of a run: --docker-host flags win over [[sandbox.hosts]], which win over DOCKER_HOST.
  * null: no hosts anywhere, and benchrig talks to the local daemon exactly as without a fleet.
  */
-export function fleetHosts(configHosts: DockerHostSpec[] | undefined, flagHosts: DockerHostSpec[] | undefined, env: NodeJS.ProcessEnv): DockerHostSpec[] | null {
-  const hosts = flagHosts?.length ? flagHosts : configHosts?.length ? configHosts : [hostFromEnv(env)].filter((h) => h !== null);
+export function fleetHosts(
+  configHosts: DockerHostSpec[] | undefined,
+  flagHosts: DockerHostSpec[] | undefined,
+  env: NodeJS.ProcessEnv,
+): DockerHostSpec[] | null {
+  const hosts = flagHosts?.length
+    ? flagHosts
+    : configHosts?.length
+      ? configHosts
+      : [hostFromEnv(env)].filter((h) => h !== null);
   if (hosts.length === 0) return null;
   const seen = new Set<string>();
   for (const h of hosts) {
@@ -100,7 +130,10 @@ function connectOptions(host: DockerHostSpec): Docker.DockerOptions {
       return readFileSync(file);
     } catch (err) {
       const from = tls.source ? ` (from ${tls.source})` : '';
-      throw new BenchrigError('config', `Docker host ${host.url}: TLS ${what} ${file}${from} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+      throw new BenchrigError(
+        'config',
+        `Docker host ${host.url}: TLS ${what} ${file}${from} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+      );
     }
   };
   const options = {

@@ -24,7 +24,8 @@ export function imageRefProblem(ref: string): string | null {
     const hint = /[A-Z]/.test(ref.split('/').slice(-1)[0]) ? ' (repository names are lowercase)' : '';
     return `"${ref}" is not a valid image reference${hint}: expected [registry-host[:port]/]name[:tag][@digest], e.g. "benchrig/busybox:1"`;
   }
-  if (m[1].length > MAX_NAME) return `"${ref.slice(0, 40)}…" is not a valid image reference: its name is longer than ${MAX_NAME} characters`;
+  if (m[1].length > MAX_NAME)
+    return `"${ref.slice(0, 40)}…" is not a valid image reference: its name is longer than ${MAX_NAME} characters`;
   return null;
 }
 

@@ -39,7 +39,11 @@ export interface EnsureImageOptions {
 }
 
 /** The image's inspect data; its name checked against the reference grammar and URL-encoded first. */
-export function inspectImage(client: Docker, image: string, ms = DEFAULT_DEADLINE_MS): Promise<Docker.ImageInspectInfo> {
+export function inspectImage(
+  client: Docker,
+  image: string,
+  ms = DEFAULT_DEADLINE_MS,
+): Promise<Docker.ImageInspectInfo> {
   return withDeadline(client.getImage(imagePathName(image)).inspect(), ms, `inspect image ${image}`);
 }
 
@@ -72,14 +76,16 @@ export async function ensureImage(spec: ImageSpec, opts: EnsureImageOptions = {}
 async function buildImage(image: string, dir: string, trusted: boolean, opts: EnsureImageOptions): Promise<void> {
   const { onProgress, client = docker(), signal } = opts;
   const deadline = opts.timeoutMs ?? BUILD_DEADLINE_MS;
-  const fail = (message: string) => new BenchrigError('benchmark', `building image ${image} from ${dir} failed: ${message}`);
+  const fail = (message: string) =>
+    new BenchrigError('benchmark', `building image ${image} from ${dir} failed: ${message}`);
   if (!fs.existsSync(path.join(dir, 'Dockerfile')) && !fs.existsSync(path.join(dir, 'prepare.sh'))) {
     throw fail('the folder has no Dockerfile');
   }
   const prepare = path.join(dir, PREPARE_SCRIPT);
   const refused = trusted ? null : hostScriptProblem(dir);
   if (refused) throw fail(refused);
-  const interrupted = () => new BenchrigError('interrupted', `interrupted while building image ${image}; nothing of the build is left`);
+  const interrupted = () =>
+    new BenchrigError('interrupted', `interrupted while building image ${image}; nothing of the build is left`);
   if (signal?.aborted) throw interrupted();
   let context = dir;
   let temp: { dir: string; release(): Promise<void> } | undefined;
@@ -100,7 +106,12 @@ async function buildImage(image: string, dir: string, trusted: boolean, opts: En
     let stream: Readable;
     try {
       stream = (await withDeadline(
-        client.buildImage(tarball, { t: image, labels: { ...opts.labels, [LABEL.marker]: '1' }, rm: true, forcerm: true }),
+        client.buildImage(tarball, {
+          t: image,
+          labels: { ...opts.labels, [LABEL.marker]: '1' },
+          rm: true,
+          forcerm: true,
+        }),
         deadline,
         `build ${image}`,
       )) as Readable;
@@ -127,7 +138,13 @@ async function buildImage(image: string, dir: string, trusted: boolean, opts: En
  * together: on Ctrl-C, when it outlives its deadline, when it exits leaving children behind, and
  * at process exit (a second Ctrl-C).
  */
-async function runPrepare(prepare: string, cwd: string, context: string, signal?: AbortSignal, deadline = BUILD_DEADLINE_MS): Promise<{ exitCode: number | null; signal: string | null; output: string }> {
+async function runPrepare(
+  prepare: string,
+  cwd: string,
+  context: string,
+  signal?: AbortSignal,
+  deadline = BUILD_DEADLINE_MS,
+): Promise<{ exitCode: number | null; signal: string | null; output: string }> {
   const child = spawn(prepare, [context], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const group = child.pid ? trackGroup(child.pid) : null;
   let output = '';

@@ -18,7 +18,10 @@ const ENV_TAG = /^benchrig-env\/[a-z0-9_.-]+:[0-9a-f]{16}$/;
 export function parseDuration(text: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$/i.exec(text);
   if (!m) throw new BenchrigError('usage', `--older-than takes a duration like 7d, 12h or 30m, got "${text}"`);
-  return parseFloat(m[1]) * { s: 1e3, m: 6e4, h: 36e5, d: 864e5, w: 6048e5 }[m[2].toLowerCase() as 's' | 'm' | 'h' | 'd' | 'w'];
+  return (
+    parseFloat(m[1]) *
+    { s: 1e3, m: 6e4, h: 36e5, d: 864e5, w: 6048e5 }[m[2].toLowerCase() as 's' | 'm' | 'h' | 'd' | 'w']
+  );
 }
 
 /** The tags of an image that benchrig built it as: none for a user's image FROM it, nor a user's extra tag. */
@@ -34,7 +37,11 @@ export async function pruneEnvImages(
   client: Docker = docker(),
 ): Promise<{ removed: string[]; kept: number; failed: string[] }> {
   const label = opts.benchmark ? `${ENV_LABEL}=${opts.benchmark}` : ENV_LABEL;
-  const images = await withDeadline(client.listImages({ filters: JSON.stringify({ label: [label] }) }), DEFAULT_DEADLINE_MS, 'list images');
+  const images = await withDeadline(
+    client.listImages({ filters: JSON.stringify({ label: [label] }) }),
+    DEFAULT_DEADLINE_MS,
+    'list images',
+  );
   const cutoff = (opts.now ?? Date.now()) - (opts.olderThanMs ?? 0);
   const out = { removed: [] as string[], kept: 0, failed: [] as string[] };
   for (const img of images) {

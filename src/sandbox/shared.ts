@@ -14,13 +14,24 @@ export const sharedVolumeName = (runId: string) => `benchrig-shared-${runId.repl
  * Create the labelled volume and copy `sourceDir`'s contents into it through a helper container of
  * `image` (sandbox/helper-container.ts). Returns the volume name.
  */
-export async function createSharedVolume(runId: string, sourceDir: string, image: string, client: Docker = docker()): Promise<string> {
+export async function createSharedVolume(
+  runId: string,
+  sourceDir: string,
+  image: string,
+  client: Docker = docker(),
+): Promise<string> {
   const name = sharedVolumeName(runId);
   const labels = buildLabels({ runId, sessionId: 'shared' });
   try {
-    await withDeadline(client.createVolume({ Name: name, Labels: labels }), DEFAULT_DEADLINE_MS, `create volume ${name}`);
+    await withDeadline(
+      client.createVolume({ Name: name, Labels: labels }),
+      DEFAULT_DEADLINE_MS,
+      `create volume ${name}`,
+    );
     const mounts = [{ Type: 'volume' as const, Source: name, Target: FILL_MOUNT }];
-    await withHelperContainer(client, { image, purpose: 'shared-volume helper', labels, mounts }, (helper) => copyIn(helper, sourceDir, FILL_MOUNT));
+    await withHelperContainer(client, { image, purpose: 'shared-volume helper', labels, mounts }, (helper) =>
+      copyIn(helper, sourceDir, FILL_MOUNT),
+    );
     return name;
   } catch (err) {
     await removeVolume(name, client).catch(() => undefined);

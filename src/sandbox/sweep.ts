@@ -55,7 +55,8 @@ export const SWEEP_BUDGET_MS = 60_000;
  */
 export async function sweep(opts: SweepOptions = {}, client: Docker = docker()): Promise<number> {
   const selected = (labels: Record<string, string> | undefined) =>
-    opts.all || (opts.runId ? labels?.[LABEL.run] === opts.runId && !ownedByAnotherLiveProcess(labels) : ownerIsGone(labels));
+    opts.all ||
+    (opts.runId ? labels?.[LABEL.run] === opts.runId && !ownedByAnotherLiveProcess(labels) : ownerIsGone(labels));
   const filters = JSON.stringify(runFilter(opts.all ? undefined : opts.runId));
   const clock = budget(opts);
   let removed = 0;
@@ -72,11 +73,18 @@ export async function sweep(opts: SweepOptions = {}, client: Docker = docker()):
 
   const containers = await listed(opts, 'containers', () => client.listContainers({ all: true, filters }), clock);
   for (const info of (containers ?? []).filter((c) => selected(c.Labels))) {
-    await step(`container ${info.Id.slice(0, 12)} of run ${info.Labels?.[LABEL.run] ?? '?'}`, () => client.getContainer(info.Id).remove({ force: true, v: true }));
+    await step(`container ${info.Id.slice(0, 12)} of run ${info.Labels?.[LABEL.run] ?? '?'}`, () =>
+      client.getContainer(info.Id).remove({ force: true, v: true }),
+    );
   }
 
   // Volumes after containers: a volume is in use until its containers are gone.
-  const volumes = await listed(opts, 'volumes', async () => (await client.listVolumes({ filters })).Volumes ?? [], clock);
+  const volumes = await listed(
+    opts,
+    'volumes',
+    async () => (await client.listVolumes({ filters })).Volumes ?? [],
+    clock,
+  );
   for (const vol of (volumes ?? []).filter((v) => selected(v.Labels ?? undefined))) {
     await step(`volume ${vol.Name}`, () => client.getVolume(vol.Name).remove());
   }
@@ -100,20 +108,30 @@ function budget(opts: SweepOptions): Clock {
     left: () => Math.min(DEFAULT_DEADLINE_MS, Math.round(end - performance.now())),
     skipped: (what) => void skipped.push(what),
     report: () => {
-      if (skipped.length) onLeft(`${skipped.length} left by dead runs not removed (first: ${skipped[0]}): the sweep's ${(opts.budgetMs ?? SWEEP_BUDGET_MS) / 1000} s had passed; left for the next sweep`);
+      if (skipped.length)
+        onLeft(
+          `${skipped.length} left by dead runs not removed (first: ${skipped[0]}): the sweep's ${(opts.budgetMs ?? SWEEP_BUDGET_MS) / 1000} s had passed; left for the next sweep`,
+        );
     },
   };
 }
 
 /** A listing, under the deadline; with `onLeft`, a failure is reported and nothing is removed. */
-async function listed<T>(opts: SweepOptions, what: string, list: () => Promise<T[]>, clock: Clock): Promise<T[] | null> {
+async function listed<T>(
+  opts: SweepOptions,
+  what: string,
+  list: () => Promise<T[]>,
+  clock: Clock,
+): Promise<T[] | null> {
   const ms = clock.left();
   if (ms <= 0) return (clock.skipped(`the ${what}`), null);
   try {
     return await withDeadline(list(), ms, `list ${what}`);
   } catch (err) {
     if (!opts.onLeft) throw err;
-    opts.onLeft(`the ${what} left by dead runs could not be listed (${describe(err).split('\n')[0]}); left for the next sweep`);
+    opts.onLeft(
+      `the ${what} left by dead runs could not be listed (${describe(err).split('\n')[0]}); left for the next sweep`,
+    );
     return null;
   }
 }

@@ -42,10 +42,21 @@ export function toolbox(): Toolbox {
   try {
     binary = readFileSync(file);
   } catch (err) {
-    throw new SandboxError(`benchrig needs a static busybox at ${file} for its sandboxes (apt-get install busybox-static): ${(err as Error).message}`, err, false);
+    throw new SandboxError(
+      `benchrig needs a static busybox at ${file} for its sandboxes (apt-get install busybox-static): ${(err as Error).message}`,
+      err,
+      false,
+    );
   }
-  if (!isStaticElf(binary)) throw new SandboxError(`${file} is not a statically linked busybox: install busybox-static or set BENCHRIG_BUSYBOX`, undefined, false);
-  const applets = execFileSync(file, ['--list'], { encoding: 'utf8' }).split('\n').filter((a) => /^[a-zA-Z0-9_.[-]+$/.test(a));
+  if (!isStaticElf(binary))
+    throw new SandboxError(
+      `${file} is not a statically linked busybox: install busybox-static or set BENCHRIG_BUSYBOX`,
+      undefined,
+      false,
+    );
+  const applets = execFileSync(file, ['--list'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((a) => /^[a-zA-Z0-9_.[-]+$/.test(a));
   local = { binary, hash: createHash('sha256').update(binary).digest('hex').slice(0, 16), applets };
   return local;
 }
@@ -86,11 +97,24 @@ async function fill(image: string, client: Docker): Promise<string> {
   const box = toolbox();
   const name = toolboxVolumeName();
   try {
-    await withDeadline(client.createVolume({ Name: name, Labels: { [TOOLBOX_LABEL]: box.hash } }), DEFAULT_DEADLINE_MS, `create volume ${name}`);
-    const helper = { image, purpose: 'toolbox helper', labels: { [TOOLBOX_LABEL]: box.hash }, mounts: [{ Type: 'volume' as const, Source: name, Target: FILL_MOUNT }] };
+    await withDeadline(
+      client.createVolume({ Name: name, Labels: { [TOOLBOX_LABEL]: box.hash } }),
+      DEFAULT_DEADLINE_MS,
+      `create volume ${name}`,
+    );
+    const helper = {
+      image,
+      purpose: 'toolbox helper',
+      labels: { [TOOLBOX_LABEL]: box.hash },
+      mounts: [{ Type: 'volume' as const, Source: name, Target: FILL_MOUNT }],
+    };
     await withHelperContainer(client, helper, async (c) => {
       if (await pathExists(c, `${FILL_MOUNT}/${READY}`)) return;
-      await withDeadline(c.putArchive(pack(box) as unknown as NodeJS.ReadableStream, { path: FILL_MOUNT }), DEFAULT_DEADLINE_MS * 2, 'fill toolbox');
+      await withDeadline(
+        c.putArchive(pack(box) as unknown as NodeJS.ReadableStream, { path: FILL_MOUNT }),
+        DEFAULT_DEADLINE_MS * 2,
+        'fill toolbox',
+      );
     });
     return name;
   } catch (err) {
@@ -105,7 +129,8 @@ function pack(box: Toolbox): tar.Pack {
   const owner = { uid: 0, gid: 0 };
   p.entry({ ...owner, name: 'busybox', type: 'file', mode: 0o755 }, box.binary);
   p.entry({ ...owner, name: 'bin', type: 'directory', mode: 0o755 });
-  for (const a of box.applets) p.entry({ ...owner, name: `bin/${a}`, type: 'symlink', linkname: '../busybox', mode: 0o777 });
+  for (const a of box.applets)
+    p.entry({ ...owner, name: `bin/${a}`, type: 'symlink', linkname: '../busybox', mode: 0o777 });
   p.entry({ ...owner, name: READY, type: 'file', mode: 0o644 }, box.hash);
   p.finalize();
   return p;

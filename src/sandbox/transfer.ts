@@ -12,7 +12,12 @@ import { DEFAULT_DEADLINE_MS, dockerMessage, withDeadline } from './client.ts';
 
 export const DEFAULT_TRANSFER_MAX_BYTES = 1024 ** 3;
 
-export async function transferPath(from: Docker.Container, to: Docker.Container, src: string, maxBytes = DEFAULT_TRANSFER_MAX_BYTES): Promise<void> {
+export async function transferPath(
+  from: Docker.Container,
+  to: Docker.Container,
+  src: string,
+  maxBytes = DEFAULT_TRANSFER_MAX_BYTES,
+): Promise<void> {
   let archive: Readable;
   try {
     archive = (await withDeadline(from.getArchive({ path: src }), DEFAULT_DEADLINE_MS, `copy out ${src}`)) as Readable;
@@ -25,15 +30,30 @@ export async function transferPath(from: Docker.Container, to: Docker.Container,
   let bytes = 0;
   let failure: Error | undefined;
   extract.on('entry', (header, body, next) => {
-    const keep = header.type === 'file' || header.type === 'contiguous-file' || header.type === 'directory' || header.type === 'symlink';
+    const keep =
+      header.type === 'file' ||
+      header.type === 'contiguous-file' ||
+      header.type === 'directory' ||
+      header.type === 'symlink';
     const name = path.posix.normalize(header.name);
     if (!keep || name.startsWith('../') || name.startsWith('/')) return body.resume().once('end', next);
     bytes += header.size ?? 0;
     if (bytes > maxBytes) {
-      failure = new Error(`${src} holds more than ${maxBytes} bytes: over the limit for copying it to the grading sandbox`);
+      failure = new Error(
+        `${src} holds more than ${maxBytes} bytes: over the limit for copying it to the grading sandbox`,
+      );
       return next(failure);
     }
-    const out = { name, type: header.type === 'contiguous-file' ? 'file' : header.type, mode: header.mode, mtime: header.mtime, uid: header.uid, gid: header.gid, linkname: header.linkname, size: header.size } as const;
+    const out = {
+      name,
+      type: header.type === 'contiguous-file' ? 'file' : header.type,
+      mode: header.mode,
+      mtime: header.mtime,
+      uid: header.uid,
+      gid: header.gid,
+      linkname: header.linkname,
+      size: header.size,
+    } as const;
     const entry = pack.entry(out, (err) => next(err ?? undefined));
     body.pipe(entry);
   });
@@ -42,7 +62,11 @@ export async function transferPath(from: Docker.Container, to: Docker.Container,
   archive.once('error', (err) => extract.destroy(err));
   archive.pipe(extract);
   try {
-    await withDeadline(to.putArchive(pack as unknown as NodeJS.ReadableStream, { path: path.posix.dirname(src) }), DEFAULT_DEADLINE_MS * 10, `copy into ${src}`);
+    await withDeadline(
+      to.putArchive(pack as unknown as NodeJS.ReadableStream, { path: path.posix.dirname(src) }),
+      DEFAULT_DEADLINE_MS * 10,
+      `copy into ${src}`,
+    );
   } catch (err) {
     archive.destroy();
     if (failure) throw failure;

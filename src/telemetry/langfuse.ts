@@ -48,8 +48,16 @@ export async function langfuseScores(c: LangfuseConfig): Promise<TrialScores> {
   return {
     add(s) {
       const on = { traceId: s.traceId, observationId: s.spanId };
-      if (s.passed !== null) client.score.create({ ...on, name: 'benchrig.passed', value: s.passed ? 1 : 0, dataType: 'NUMERIC', comment: s.comment });
-      if (s.score !== null) client.score.create({ ...on, name: 'benchrig.score', value: s.score, dataType: 'NUMERIC', comment: s.comment });
+      if (s.passed !== null)
+        client.score.create({
+          ...on,
+          name: 'benchrig.passed',
+          value: s.passed ? 1 : 0,
+          dataType: 'NUMERIC',
+          comment: s.comment,
+        });
+      if (s.score !== null)
+        client.score.create({ ...on, name: 'benchrig.score', value: s.score, dataType: 'NUMERIC', comment: s.comment });
     },
     flush: () => client.score.flush(),
     shutdown: () => client.shutdown(),

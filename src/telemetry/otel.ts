@@ -28,11 +28,18 @@ export interface Telemetry {
  * telemetry at all); without it, OTLP is on when its endpoint is set. Langfuse is on when its keys
  * are set. null: nothing configured, nothing loaded.
  */
-export function telemetrySettings(env: NodeJS.ProcessEnv, mode?: TraceMode, serviceVersion?: string): TelemetrySettings | null {
+export function telemetrySettings(
+  env: NodeJS.ProcessEnv,
+  mode?: TraceMode,
+  serviceVersion?: string,
+): TelemetrySettings | null {
   if (mode === 'off') return null;
   const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (mode === 'otlp' && !endpoint)
-    throw new BenchrigError('usage', '--trace otlp: set OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) to your collector, e.g. http://localhost:4318');
+    throw new BenchrigError(
+      'usage',
+      '--trace otlp: set OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) to your collector, e.g. http://localhost:4318',
+    );
   const exporters: Exporter[] = [];
   if (mode === 'console') exporters.push('console');
   else if (endpoint && env.OTEL_SDK_DISABLED !== 'true') exporters.push('otlp');
@@ -43,7 +50,10 @@ export function telemetrySettings(env: NodeJS.ProcessEnv, mode?: TraceMode, serv
 let current: Promise<Telemetry | null> | undefined;
 
 /** This process's telemetry, started once; later calls get the same one. */
-export function startTelemetry(settings: TelemetrySettings, warn: (line: string) => void = stderrLine): Promise<Telemetry | null> {
+export function startTelemetry(
+  settings: TelemetrySettings,
+  warn: (line: string) => void = stderrLine,
+): Promise<Telemetry | null> {
   current ??= load(settings).catch((err) => {
     warn(`benchrig: telemetry is off: it could not start: ${(err as Error)?.message ?? err}`);
     return null;
@@ -91,7 +101,10 @@ async function load(settings: TelemetrySettings): Promise<Telemetry> {
     }
   }
   const provider = new base.BasicTracerProvider({
-    resource: resourceFromAttributes({ [SERVICE_NAME]: 'benchrig', ...(settings.serviceVersion ? { [SERVICE_VERSION]: settings.serviceVersion } : {}) }),
+    resource: resourceFromAttributes({
+      [SERVICE_NAME]: 'benchrig',
+      ...(settings.serviceVersion ? { [SERVICE_VERSION]: settings.serviceVersion } : {}),
+    }),
     spanProcessors: processors,
   });
   return {
@@ -119,7 +132,8 @@ class StderrSpanExporter implements SpanExporter {
         parent_span_id: s.parentSpanContext?.spanId ?? null,
         start_ms: s.startTime[0] * 1e3 + s.startTime[1] / 1e6,
         duration_ms: Math.round((s.duration[0] * 1e3 + s.duration[1] / 1e6) * 1000) / 1000,
-        status: (s.status.code as number) === STATUS_ERROR ? `ERROR${s.status.message ? `: ${s.status.message}` : ''}` : 'OK',
+        status:
+          (s.status.code as number) === STATUS_ERROR ? `ERROR${s.status.message ? `: ${s.status.message}` : ''}` : 'OK',
         attributes: s.attributes,
       };
       process.stderr.write(`span ${JSON.stringify(line)}\n`);
@@ -133,7 +147,13 @@ class StderrSpanExporter implements SpanExporter {
 function bounded(p: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  return Promise.race([p.then(() => {}, () => {}), timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    p.then(
+      () => {},
+      () => {},
+    ),
+    timeout,
+  ]).finally(() => clearTimeout(timer));
 }
 
 const stderrLine = (line: string) => void process.stderr.write(line + '\n');

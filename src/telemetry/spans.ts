@@ -12,9 +12,20 @@ import { describe } from '../errors.ts';
 import { FAILING_STATUSES, type TrajectoryEvent, type TrialResult } from '../types.ts';
 import type { RunContext, TrialInput } from '../trial/types.ts';
 import {
-  ATTR, GEN_AI_OPERATION_CHAT, GEN_AI_OPERATION_NAME, GEN_AI_REQUEST_MODEL, GEN_AI_RESPONSE_MODEL, GEN_AI_SYSTEM,
-  GEN_AI_SYSTEM_OPENAI, GEN_AI_TOOL_CALL_ID, GEN_AI_TOOL_NAME, GEN_AI_USAGE_INPUT_TOKENS, GEN_AI_USAGE_OUTPUT_TOKENS,
-  SPAN, STATUS_ERROR, STATUS_OK,
+  ATTR,
+  GEN_AI_OPERATION_CHAT,
+  GEN_AI_OPERATION_NAME,
+  GEN_AI_REQUEST_MODEL,
+  GEN_AI_RESPONSE_MODEL,
+  GEN_AI_SYSTEM,
+  GEN_AI_SYSTEM_OPENAI,
+  GEN_AI_TOOL_CALL_ID,
+  GEN_AI_TOOL_NAME,
+  GEN_AI_USAGE_INPUT_TOKENS,
+  GEN_AI_USAGE_OUTPUT_TOKENS,
+  SPAN,
+  STATUS_ERROR,
+  STATUS_OK,
 } from './attributes.ts';
 import { carryTrace, formatTraceparent, traceOf, type TelemetrySettings } from './context.ts';
 import { shutdownTelemetry, startTelemetry, type Telemetry } from './otel.ts';
@@ -51,7 +62,11 @@ export interface RunTrace {
 }
 
 /** Starts telemetry in this process and the run span; null when telemetry could not start. */
-export async function startRunTrace(settings: TelemetrySettings, attrs: Attributes, warn?: (line: string) => void): Promise<RunTrace | null> {
+export async function startRunTrace(
+  settings: TelemetrySettings,
+  attrs: Attributes,
+  warn?: (line: string) => void,
+): Promise<RunTrace | null> {
   const t = await startTelemetry(settings, warn);
   if (!t) return null;
   const span = t.tracer.startSpan(SPAN.run, { attributes: attrs, root: true });
@@ -62,7 +77,11 @@ export async function startRunTrace(settings: TelemetrySettings, attrs: Attribut
     carry: (run) => carryTrace(run, traceparent, settings),
     async end(status) {
       span.setAttribute(ATTR.runStatus, status);
-      if (status === 'failed' || status === 'interrupted') span.setStatus({ code: STATUS_ERROR, message: `the run ${status === 'failed' ? 'failed' : 'was interrupted'}` });
+      if (status === 'failed' || status === 'interrupted')
+        span.setStatus({
+          code: STATUS_ERROR,
+          message: `the run ${status === 'failed' ? 'failed' : 'was interrupted'}`,
+        });
       else span.setStatus({ code: STATUS_OK });
       span.end();
       await shutdownTelemetry();
@@ -83,7 +102,15 @@ export async function startTrialSpans(run: RunContext, input: TrialInput, sessio
   const parent = t.api.trace.setSpanContext(t.api.ROOT_CONTEXT, { ...trace.parent, isRemote: true });
   const span = t.tracer.startSpan(
     SPAN.trial,
-    { attributes: { [ATTR.runId]: run.runId, [ATTR.taskId]: input.taskId, [ATTR.sampleId]: input.sample.id, [ATTR.trial]: input.trial, [ATTR.sessionId]: sessionId } },
+    {
+      attributes: {
+        [ATTR.runId]: run.runId,
+        [ATTR.taskId]: input.taskId,
+        [ATTR.sampleId]: input.sample.id,
+        [ATTR.trial]: input.trial,
+        [ATTR.sessionId]: sessionId,
+      },
+    },
     parent,
   );
   return new TrialTree(t, span);
@@ -146,7 +173,9 @@ class TrialTree implements TrialSpans {
       }
       case 'tool_call': {
         const span = this.child(SPAN.toolExec, this.parent, {
-          [GEN_AI_TOOL_NAME]: e.tool, [ATTR.toolArgs]: clip(JSON.stringify(e.args ?? {})), ...(e.id ? { [GEN_AI_TOOL_CALL_ID]: e.id } : {}),
+          [GEN_AI_TOOL_NAME]: e.tool,
+          [ATTR.toolArgs]: clip(JSON.stringify(e.args ?? {})),
+          ...(e.id ? { [GEN_AI_TOOL_CALL_ID]: e.id } : {}),
         });
         this.tools.push({ id: e.id, tool: e.tool, span });
         return;
@@ -154,7 +183,10 @@ class TrialTree implements TrialSpans {
       case 'tool_result': {
         // The call it answers: same id, else the oldest open call of that tool.
         const i = this.tools.findIndex((c) => (e.id && c.id ? c.id === e.id : c.tool === e.tool));
-        const span = i >= 0 ? this.tools.splice(i, 1)[0].span : this.child(SPAN.toolExec, this.parent, { [GEN_AI_TOOL_NAME]: e.tool });
+        const span =
+          i >= 0
+            ? this.tools.splice(i, 1)[0].span
+            : this.child(SPAN.toolExec, this.parent, { [GEN_AI_TOOL_NAME]: e.tool });
         if (e.exit_code !== undefined) span.setAttribute(ATTR.toolExitCode, e.exit_code);
         if (e.denied) span.setAttribute(ATTR.toolDenied, true);
         const error = (e as { error?: unknown }).error;
@@ -163,10 +195,16 @@ class TrialTree implements TrialSpans {
         return;
       }
       case 'check':
-        this.parent.addEvent('check', { name: e.name, passed: String(e.passed), score: e.score, reason: clip(e.reason) });
+        this.parent.addEvent('check', {
+          name: e.name,
+          passed: String(e.passed),
+          score: e.score,
+          reason: clip(e.reason),
+        });
         return;
       case 'log':
-        if (e.level === 'warn' || e.level === 'error') this.parent.addEvent(`log.${e.level}`, { message: clip(e.message) });
+        if (e.level === 'warn' || e.level === 'error')
+          this.parent.addEvent(`log.${e.level}`, { message: clip(e.message) });
         return;
     }
   }
@@ -212,7 +250,13 @@ class TrialTree implements TrialSpans {
     const ctx = this.trial.spanContext();
     // As pass_rate counts them (docs/sandboxes.md#who-is-blamed-for-what): timeouts and agent errors fail; the rest have no verdict.
     const passed = r.status === 'PASSED' ? true : FAILING_STATUSES.has(r.status) ? false : null;
-    this.t.scores?.add({ traceId: ctx.traceId, spanId: ctx.spanId, passed, score: r.score, comment: `${r.task_id}: ${r.status}` });
+    this.t.scores?.add({
+      traceId: ctx.traceId,
+      spanId: ctx.spanId,
+      passed,
+      score: r.score,
+      comment: `${r.task_id}: ${r.status}`,
+    });
   }
 
   private endTurn(): void {

@@ -28,13 +28,22 @@ export async function runAgentPhase(
   const turn = new AgentTurn();
   const agentSignal = AbortSignal.any([signal, turn.signal]);
   const client = (config: LlmConfig, role: 'agent' | 'user', budget: number, signal: AbortSignal) =>
-    createLlmClient({ config, role, budget, signal, cache: { ...run.llmCache, scope: `trial ${input.trial}` }, onEvent: recorder.record });
+    createLlmClient({
+      config,
+      role,
+      budget,
+      signal,
+      cache: { ...run.llmCache, scope: `trial ${input.trial}` },
+      onEvent: recorder.record,
+    });
   const agentLlm = client(run.llm.agent, 'agent', run.limits.max_llm_calls, agentSignal);
   const userLlm = lazyClient(() => client(run.llm.user, 'user', run.limits.max_user_llm_calls, signal));
 
   const loaded = await loadedAgent(run.agent);
   // An agent that does not record its own tool calls has each of its sandbox calls recorded as one.
-  const sandbox = s.sandbox && turn.sandbox(loaded.recordsOwnToolCalls ? s.sandbox : (recordedSandbox(s.sandbox, recorder.record) as Sandbox));
+  const sandbox =
+    s.sandbox &&
+    turn.sandbox(loaded.recordsOwnToolCalls ? s.sandbox : (recordedSandbox(s.sandbox, recorder.record) as Sandbox));
   const ctx: AgentContext = {
     sessionId: s.sessionId,
     sample: publicSample(input.sample),
@@ -49,7 +58,16 @@ export async function runAgentPhase(
     agent = await raceAbort(Promise.resolve(createAgent(loaded, ctx, run, input)), signal);
     const user = await loadUser(run.user, run.benchmark.dir);
     const outcome = await raceAbort(
-      converse({ agent, user, sample: input.sample, maxTurns: run.limits.max_turns, agentLlm, userLlm, recorder, signal }),
+      converse({
+        agent,
+        user,
+        sample: input.sample,
+        maxTurns: run.limits.max_turns,
+        agentLlm,
+        userLlm,
+        recorder,
+        signal,
+      }),
       signal,
     );
     return { ...outcome, costUsd: cost(run, recorder) };
@@ -61,7 +79,12 @@ export async function runAgentPhase(
 }
 
 /** The agent, made with the context it takes (load.ts declares it: only a `trusted` agent sees the ground truth). */
-function createAgent(loaded: LoadedAgent, ctx: AgentContext, run: RunContext, input: TrialInput): Agent | Promise<Agent> {
+function createAgent(
+  loaded: LoadedAgent,
+  ctx: AgentContext,
+  run: RunContext,
+  input: TrialInput,
+): Agent | Promise<Agent> {
   switch (loaded.context) {
     case 'public':
       return loaded.factory(ctx);
@@ -81,7 +104,11 @@ const loadedAgents = new Map<string, Promise<LoadedAgent>>();
  * not wait for all of it (8 threads loading at once on 2 cores: the first trials took 350–560 ms
  * instead of ~230 ms). Never rejects: a failure is left for the first trial to report.
  */
-export const preloadAgent = (agent: AgentRef): Promise<void> => loadedAgent(agent).then(() => {}, () => {});
+export const preloadAgent = (agent: AgentRef): Promise<void> =>
+  loadedAgent(agent).then(
+    () => {},
+    () => {},
+  );
 
 type AgentRef = Pick<RunContext['agent'], 'name' | 'module'>;
 

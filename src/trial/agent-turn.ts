@@ -30,11 +30,17 @@ export class AgentTurn {
   /** The sandbox as the agent may hold it: the same methods as `inner`, each refused once the turn is over. */
   sandbox<T extends Partial<Sandbox>>(inner: T): T {
     const handle: Partial<Record<Method | 'id' | 'image' | 'workdir' | 'host', unknown>> = {
-      id: inner.id, image: inner.image, workdir: inner.workdir, host: inner.host,
+      id: inner.id,
+      image: inner.image,
+      workdir: inner.workdir,
+      host: inner.host,
     };
     for (const m of METHODS) {
       const fn = inner[m] as ((...args: unknown[]) => Promise<unknown>) | undefined;
-      if (typeof fn === 'function') handle[m] = this.guard(`sandbox.${m}`, (...args: unknown[]) => fn.apply(inner, m === 'exec' ? this.cancellable(args) : args));
+      if (typeof fn === 'function')
+        handle[m] = this.guard(`sandbox.${m}`, (...args: unknown[]) =>
+          fn.apply(inner, m === 'exec' ? this.cancellable(args) : args),
+        );
     }
     return Object.freeze(handle) as T;
   }

@@ -19,7 +19,10 @@ export function sandboxLost(h: SandboxHealth): boolean {
 }
 
 /** True when the failure is the agent's: the daemon answered it, is up and the same, and the container is still there as the agent left it. */
-export async function agentsFault(err: SandboxError, sandbox: Sandbox): Promise<{ fault: boolean; health: SandboxHealth }> {
+export async function agentsFault(
+  err: SandboxError,
+  sandbox: Sandbox,
+): Promise<{ fault: boolean; health: SandboxHealth }> {
   const health = await sandbox.health();
   return { fault: err.answered && !sandboxLost(health), health };
 }
@@ -45,5 +48,9 @@ export async function blameAgentError(value: ErrorValue, sandbox: Sandbox | unde
   if (!sandbox) return value;
   const health = await sandbox.health();
   if (!sandboxLost(health)) return value;
-  return { kind: 'sandbox', message: `the sandbox's host failed during the agent's phase (${stateText(health)}); the agent then failed: ${value.message}`, sandbox: health };
+  return {
+    kind: 'sandbox',
+    message: `the sandbox's host failed during the agent's phase (${stateText(health)}); the agent then failed: ${value.message}`,
+    sandbox: health,
+  };
 }

@@ -25,7 +25,13 @@ export interface ConversationInput {
 }
 
 export async function converse(c: ConversationInput): Promise<ConversationOutcome> {
-  const out: ConversationOutcome = { stopReason: 'user_done', replies: [], blocked: false, state: undefined, limit: null };
+  const out: ConversationOutcome = {
+    stopReason: 'user_done',
+    replies: [],
+    blocked: false,
+    state: undefined,
+    limit: null,
+  };
   const messages: ChatMessage[] = [];
   let message = c.sample.input;
   for (let turn = 1; ; turn++) {
@@ -55,7 +61,14 @@ export async function converse(c: ConversationInput): Promise<ConversationOutcom
     messages.push({ role: 'assistant', content });
     let next: string | null;
     try {
-      next = await c.user({ sample: c.sample, turn, messages: [...messages], lastReply: reply, llm: c.userLlm, signal: c.signal });
+      next = await c.user({
+        sample: c.sample,
+        turn,
+        messages: [...messages],
+        lastReply: reply,
+        llm: c.userLlm,
+        signal: c.signal,
+      });
     } catch (err) {
       // The user's own budget running out ends the conversation; it is not the agent's failure.
       if (err instanceof LimitExceeded) {

@@ -19,10 +19,17 @@ export async function startEnvironment(s: Session): Promise<void> {
     await timed(s, 'sandbox', async () => {
       if (s.provider && spec) {
         const provider = s.provider;
-        const start = (placed: SandboxSpec) => prepareEnvironment(provider, placed, run, input, s.sessionId, abort.signal);
+        const start = (placed: SandboxSpec) =>
+          prepareEnvironment(provider, placed, run, input, s.sessionId, abort.signal);
         if (spec.fleet?.length) {
           // A fleet (docs/fleet.md): placed on a host, and moved to another when that host fails to start it.
-          ({ sandbox: s.sandbox, slot: s.slot } = await startOnFleet(run.runId, spec, opts.hooks?.acquireSandbox, start, abort.signal));
+          ({ sandbox: s.sandbox, slot: s.slot } = await startOnFleet(
+            run.runId,
+            spec,
+            opts.hooks?.acquireSandbox,
+            start,
+            abort.signal,
+          ));
         } else {
           s.slot = await opts.hooks?.acquireSandbox?.(abort.signal);
           s.sandbox = await start(spec);
@@ -30,11 +37,23 @@ export async function startEnvironment(s: Session): Promise<void> {
         opts.hooks?.onSandbox?.(input.taskId, s.sandbox.id);
         span?.set({ 'benchrig.sandbox.container': s.sandbox.id });
       }
-      await bounded(s, 'prepareSample', s.hooks.prepareSample?.({ sample: input.sample, sandbox: s.sandbox, sessionId: s.sessionId, runDir: run.runDir, benchmarkDir: run.benchmark.dir }));
+      await bounded(
+        s,
+        'prepareSample',
+        s.hooks.prepareSample?.({
+          sample: input.sample,
+          sandbox: s.sandbox,
+          sessionId: s.sessionId,
+          runDir: run.runDir,
+          benchmarkDir: run.benchmark.dir,
+        }),
+      );
     });
   } catch (err) {
     span?.end(err);
-    throw err instanceof SandboxError || abort.signal.aborted ? err : new SandboxError(`preparing the sandbox failed: ${(err as Error)?.message ?? err}`, err);
+    throw err instanceof SandboxError || abort.signal.aborted
+      ? err
+      : new SandboxError(`preparing the sandbox failed: ${(err as Error)?.message ?? err}`, err);
   } finally {
     span?.end();
   }
@@ -44,10 +63,14 @@ export async function startEnvironment(s: Session): Promise<void> {
 export async function cleanUp(s: Session, error: ErrorValue | null): Promise<void> {
   await timed(s, 'cleanup', async () => {
     const { sandbox, provider, recorder } = s;
-    if (s.gradingSandbox && provider) await provider.stop(s.gradingSandbox, { interrupted: error?.kind === 'interrupted' }).catch(() => {}); // else the run's sweep
+    if (s.gradingSandbox && provider)
+      await provider.stop(s.gradingSandbox, { interrupted: error?.kind === 'interrupted' }).catch(() => {}); // else the run's sweep
     if (sandbox && provider) {
       if (s.run.keepSandbox && error?.kind !== 'interrupted') {
-        recorder.log('info', `sandbox kept: docker exec -it ${sandbox.id.slice(0, 12)} sh   (remove: docker rm -f ${sandbox.id.slice(0, 12)})`);
+        recorder.log(
+          'info',
+          `sandbox kept: docker exec -it ${sandbox.id.slice(0, 12)} sh   (remove: docker rm -f ${sandbox.id.slice(0, 12)})`,
+        );
       } else {
         const span = s.spans.open('sandbox.stop');
         try {
@@ -66,9 +89,20 @@ export async function cleanUp(s: Session, error: ErrorValue | null): Promise<voi
   });
 }
 
-async function prepareEnvironment(provider: SandboxProvider, spec: SandboxSpec, run: RunContext, input: TrialInput, sessionId: string, signal: AbortSignal): Promise<Sandbox> {
+async function prepareEnvironment(
+  provider: SandboxProvider,
+  spec: SandboxSpec,
+  run: RunContext,
+  input: TrialInput,
+  sessionId: string,
+  signal: AbortSignal,
+): Promise<Sandbox> {
   // `[sandbox] setup` runs after the sample's files are in (docs/benchmarks.md), so the provider starts bare.
-  const sandbox = await provider.start({ ...spec, setup: [] }, { runId: run.runId, sessionId, pid: run.harnessPid }, signal);
+  const sandbox = await provider.start(
+    { ...spec, setup: [] },
+    { runId: run.runId, sessionId, pid: run.harnessPid },
+    signal,
+  );
   try {
     if (input.sample.files !== undefined) await sandbox.copyIn(source(run, input.sample.files), spec.workdir);
     const steps = [
@@ -78,7 +112,11 @@ async function prepareEnvironment(provider: SandboxProvider, spec: SandboxSpec, 
     for (const { cmd, of } of steps) {
       const r = await sandbox.exec(cmd);
       if (r.exitCode !== 0)
-        throw new SandboxError(`${of} failed (exit ${r.exitCode}): ${cmd}: ${(r.stderr || r.stdout).trim().slice(-300)}`, undefined, false);
+        throw new SandboxError(
+          `${of} failed (exit ${r.exitCode}): ${cmd}: ${(r.stderr || r.stdout).trim().slice(-300)}`,
+          undefined,
+          false,
+        );
     }
     return sandbox;
   } catch (err) {
@@ -88,7 +126,8 @@ async function prepareEnvironment(provider: SandboxProvider, spec: SandboxSpec, 
 }
 
 /** Where the tests go: `[grading] tests_dir`, else `<workdir>/.tests`. */
-export const testsDirOf = (run: RunContext, sandbox: Sandbox): string => run.grading.testsDir ?? posix.join(sandbox.workdir, '.tests');
+export const testsDirOf = (run: RunContext, sandbox: Sandbox): string =>
+  run.grading.testsDir ?? posix.join(sandbox.workdir, '.tests');
 
 /** Tests reach the sandbox only after the agent finished, so the agent never sees them. */
 export async function copyTests(sandbox: Sandbox, run: RunContext, sample: Sample): Promise<void> {

@@ -24,14 +24,36 @@ export async function collectAndGrade(s: Session, outcome: AgentPhaseOutcome | u
     return await timed(s, 'grading', async () => {
       const sandbox = await isolateForGrading(s);
       const replies = outcome?.replies ?? [];
-      const collected = await bounded(s, 'collect', s.hooks.collect?.({ sample: input.sample, sandbox, sessionId: s.sessionId, runDir: run.runDir, benchmarkDir: run.benchmark.dir, replies }));
+      const collected = await bounded(
+        s,
+        'collect',
+        s.hooks.collect?.({
+          sample: input.sample,
+          sandbox,
+          sessionId: s.sessionId,
+          runDir: run.runDir,
+          benchmarkDir: run.benchmark.dir,
+          replies,
+        }),
+      );
       const finalState = { ...(outcome?.state ?? {}), ...(collected?.final_state ?? {}) };
       const { verdicts, artifacts } = await gradeTrial({
-        checks: run.benchmark.checks, sample: input.sample, replies, events: recorder.events, finalState,
-        blocked: outcome?.blocked ?? false, sandbox, artifacts: { ...(collected?.artifacts ?? {}) }, signal: s.opts.signal,
-        judge: run.llm.judge, cache: run.llmCache, onEvent: recorder.record, customChecks: s.hooks.checks,
+        checks: run.benchmark.checks,
+        sample: input.sample,
+        replies,
+        events: recorder.events,
+        finalState,
+        blocked: outcome?.blocked ?? false,
+        sandbox,
+        artifacts: { ...(collected?.artifacts ?? {}) },
+        signal: s.opts.signal,
+        judge: run.llm.judge,
+        cache: run.llmCache,
+        onEvent: recorder.record,
+        customChecks: s.hooks.checks,
       });
-      for (const v of verdicts) recorder.record({ type: 'check', name: v.name, passed: v.passed, score: v.score, reason: v.reason });
+      for (const v of verdicts)
+        recorder.record({ type: 'check', name: v.name, passed: v.passed, score: v.score, reason: v.reason });
       const { kept, skipped } = await keepFolders(s, sandbox);
       if (Object.keys(kept).length) Object.assign(artifacts, { kept });
       if (Object.keys(skipped).length) Object.assign(artifacts, { kept_skipped: skipped });

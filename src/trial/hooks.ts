@@ -17,7 +17,9 @@ export interface BenchmarkHooks {
   /** Its value, or what its promise resolves to, is not read. */
   prepareShared?(ctx: { runDir: string; benchmarkDir: string; samples: Sample[] }): unknown;
   prepareSample?(ctx: HookContext): unknown;
-  collect?(ctx: HookContext & { replies: string[] }):
+  collect?(
+    ctx: HookContext & { replies: string[] },
+  ):
     | { final_state?: Record<string, unknown>; artifacts?: Record<string, unknown> }
     | void
     | Promise<{ final_state?: Record<string, unknown>; artifacts?: Record<string, unknown> } | void>;

@@ -30,7 +30,12 @@ export async function isolateForGrading(s: Session): Promise<Sandbox | undefined
       // As root, in a container the agent never touched: its parent folders may not be in the image
       // (a Harbor task's /logs, made by setup in the agent's sandbox only).
       const dest = path.posix.resolve(sandbox.workdir, out);
-      await trustedOk(target, `rm -rf ${quote(dest)} && mkdir -p ${quote(path.posix.dirname(dest))}`, `clear ${out} in the grading sandbox`, ROOT);
+      await trustedOk(
+        target,
+        `rm -rf ${quote(dest)} && mkdir -p ${quote(path.posix.dirname(dest))}`,
+        `clear ${out} in the grading sandbox`,
+        ROOT,
+      );
       await sandbox.transfer(out, target);
     }
   }
@@ -38,7 +43,11 @@ export async function isolateForGrading(s: Session): Promise<Sandbox | undefined
     const dir = testsDirOf(run, target);
     // Whatever is there (a file, a symlink, a read-only tree) is the agent's: it goes.
     // (chmod only a real folder: through a planted symlink it would change modes wherever it points)
-    await trustedOk(target, `[ -L ${quote(dir)} ] || chmod -R u+rwx ${quote(dir)} 2>/dev/null; rm -rf ${quote(dir)} && test ! -e ${quote(dir)} && test ! -L ${quote(dir)}`, `clear ${dir} for the tests`);
+    await trustedOk(
+      target,
+      `[ -L ${quote(dir)} ] || chmod -R u+rwx ${quote(dir)} 2>/dev/null; rm -rf ${quote(dir)} && test ! -e ${quote(dir)} && test ! -L ${quote(dir)}`,
+      `clear ${dir} for the tests`,
+    );
     await copyTests(target, run, input.sample);
   }
   return gradingView(target);
@@ -51,7 +60,11 @@ async function startFresh(s: Session): Promise<Sandbox> {
   if (!base || !sandbox || !provider) throw new Error('internal: a fresh grading sandbox for a trial without one');
   const spec = { ...base, setup: [], ...(sandbox.host ? { host: sandbox.host } : {}) };
   // The run's Ctrl-C, not the trial's signal: a trial past its timeout is still graded on its work.
-  s.gradingSandbox = await provider.start(spec, { runId: s.run.runId, sessionId: `${s.sessionId}.grading`, pid: s.run.harnessPid }, s.opts.signal);
+  s.gradingSandbox = await provider.start(
+    spec,
+    { runId: s.run.runId, sessionId: `${s.sessionId}.grading`, pid: s.run.harnessPid },
+    s.opts.signal,
+  );
   return s.gradingSandbox;
 }
 
@@ -70,7 +83,13 @@ async function trustedOk(sandbox: Sandbox, cmd: string, what: string, user?: str
  */
 export async function confirmHost(sandbox: Sandbox, what: string): Promise<void> {
   const health = await sandbox.health();
-  if (sandboxLost(health)) throw new SandboxError(`the sandbox's host was lost during grading (${health.lost ?? `container ${health.state}${health.killedByDocker ? ', killed by Docker' : ''}`}): ${what}`, undefined, true, false);
+  if (sandboxLost(health))
+    throw new SandboxError(
+      `the sandbox's host was lost during grading (${health.lost ?? `container ${health.state}${health.killedByDocker ? ', killed by Docker' : ''}`}): ${what}`,
+      undefined,
+      true,
+      false,
+    );
 }
 
 const ROOT = '0:0';
@@ -83,13 +102,22 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
  */
 export function gradingView(sandbox: Sandbox): Sandbox {
   return {
-    id: sandbox.id, image: sandbox.image, workdir: sandbox.workdir, host: sandbox.host,
+    id: sandbox.id,
+    image: sandbox.image,
+    workdir: sandbox.workdir,
+    host: sandbox.host,
     async exec(cmd: string | string[], opts?: ExecOptions): Promise<ExecResult> {
       try {
         return await sandbox.exec(cmd, { ...opts, trusted: true });
       } catch (err) {
         if (!(err instanceof SandboxError) || !(await agentsFault(err, sandbox)).fault) throw err;
-        return { exitCode: 126, stdout: '', stderr: `benchrig: the command could not run in the sandbox: ${err.message}`, timedOut: false, truncated: false };
+        return {
+          exitCode: 126,
+          stdout: '',
+          stderr: `benchrig: the command could not run in the sandbox: ${err.message}`,
+          timedOut: false,
+          truncated: false,
+        };
       }
     },
     readFile: (p) => sandbox.readFile(p),

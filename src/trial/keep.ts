@@ -41,7 +41,11 @@ export async function keepFolders(s: Session, sandbox: Sandbox | undefined): Pro
       const dest = path.join(s.run.runDir, rel);
       let report: CopyOutReport;
       try {
-        report = await sandbox.copyOut(folder, dest, { maxBytes: KEEP_MAX_BYTES, deadlineMs: left, signal: s.opts.signal });
+        report = await sandbox.copyOut(folder, dest, {
+          maxBytes: KEEP_MAX_BYTES,
+          deadlineMs: left,
+          signal: s.opts.signal,
+        });
       } finally {
         await scrubKept(s, folder, dest); // what landed before a failure too
       }
@@ -59,7 +63,11 @@ export async function keepFolders(s: Session, sandbox: Sandbox | undefined): Pro
 async function scrubKept(s: Session, folder: string, dest: string): Promise<void> {
   try {
     const { files, renamed } = await scrubFiles(dest, runScrubber(s.run));
-    if (files.length || renamed) s.recorder.log('warn', `${folder}: secrets replaced in ${files.length} file(s)${renamed ? ` and ${renamed} name(s)` : ''} (first: ${files[0] ?? 'a name'})`);
+    if (files.length || renamed)
+      s.recorder.log(
+        'warn',
+        `${folder}: secrets replaced in ${files.length} file(s)${renamed ? ` and ${renamed} name(s)` : ''} (first: ${files[0] ?? 'a name'})`,
+      );
   } catch (err) {
     await rm(dest, { recursive: true, force: true });
     throw new Error(`its copy could not be scrubbed of secrets, so it was removed: ${(err as Error)?.message ?? err}`);
@@ -77,7 +85,9 @@ function summary(folder: string, r: CopyOutReport): string | null {
   if (r.stopped) parts.push(`copy-out of ${folder} ${r.stopped}`);
   if (r.skipped.length) {
     const first = r.skipped[0];
-    parts.push(`${r.skipped.length} entr${r.skipped.length === 1 ? 'y' : 'ies'} of ${folder} skipped (first: ${first.path}: ${first.reason})`);
+    parts.push(
+      `${r.skipped.length} entr${r.skipped.length === 1 ? 'y' : 'ies'} of ${folder} skipped (first: ${first.path}: ${first.reason})`,
+    );
   }
   return parts.length ? parts.join('; ') : null;
 }

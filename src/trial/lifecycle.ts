@@ -20,7 +20,6 @@ import type { RunContext, TrialInput } from './types.ts';
 
 export { TrialTimeout, type TrialOptions };
 
-
 export async function runTrial(run: RunContext, input: TrialInput, opts: TrialOptions = {}): Promise<TrialResult> {
   const s = await openSession(run, input, opts); // 1–2: the task and its session
   let error: ErrorValue | null = null;
@@ -50,30 +49,37 @@ export async function runTrial(run: RunContext, input: TrialInput, opts: TrialOp
     s.dispose();
   }
   // The reply, check reasons and states may quote what the model said: no secret in the result.
-  const result = runScrubber(run).value(resultOf(run, input, {
-    ...graded,
-    sessionId: s.sessionId,
-    replies: outcome?.replies ?? [],
-    blocked: outcome?.blocked ?? false,
-    stopReason: outcome?.stopReason,
-    events: s.recorder.events,
-    metadata: {
-      llm_calls: s.recorder.llmCalls,
-      user_llm_calls: s.recorder.userLlmCalls,
-      tokens: { ...s.recorder.tokens },
-      cost_usd: outcome?.costUsd ?? null,
-      tools_used: { ...s.recorder.toolsUsed },
-      timings_s: s.timings,
-      sandbox: s.sandbox
-        ? { image: s.sandbox.image, container: s.sandbox.id, ...(s.sandbox.host ? { host: s.sandbox.host } : {}), kept: run.keepSandbox && error?.kind !== 'interrupted' }
-        : null,
-      limit: outcome?.limit ?? diskLimitOf(s),
-    },
-    error,
-    traceId: s.spans.traceId,
-    startedAt: s.startedAt,
-    executionTimeS: secondsSince(s.t0),
-  }));
+  const result = runScrubber(run).value(
+    resultOf(run, input, {
+      ...graded,
+      sessionId: s.sessionId,
+      replies: outcome?.replies ?? [],
+      blocked: outcome?.blocked ?? false,
+      stopReason: outcome?.stopReason,
+      events: s.recorder.events,
+      metadata: {
+        llm_calls: s.recorder.llmCalls,
+        user_llm_calls: s.recorder.userLlmCalls,
+        tokens: { ...s.recorder.tokens },
+        cost_usd: outcome?.costUsd ?? null,
+        tools_used: { ...s.recorder.toolsUsed },
+        timings_s: s.timings,
+        sandbox: s.sandbox
+          ? {
+              image: s.sandbox.image,
+              container: s.sandbox.id,
+              ...(s.sandbox.host ? { host: s.sandbox.host } : {}),
+              kept: run.keepSandbox && error?.kind !== 'interrupted',
+            }
+          : null,
+        limit: outcome?.limit ?? diskLimitOf(s),
+      },
+      error,
+      traceId: s.spans.traceId,
+      startedAt: s.startedAt,
+      executionTimeS: secondsSince(s.t0),
+    }),
+  );
   s.spans.end(result);
   if (error?.kind !== 'interrupted') await save(run, result, s.logLines); // 7
   return result;
@@ -87,7 +93,9 @@ async function converseUnderTimeout(s: Session): Promise<AgentPhaseOutcome> {
   s.opts.hooks?.onAgentPhase?.(s.input.taskId, 'start'); // this timer cannot fire in a blocked event loop: the pool's watchdog can
   try {
     return await timed(s, 'agent', () =>
-      withinDiskLimit(s, (signal) => runAgentPhase(s.run, s.input, { sessionId: s.sessionId, sandbox: s.sandbox, recorder: s.recorder, signal })),
+      withinDiskLimit(s, (signal) =>
+        runAgentPhase(s.run, s.input, { sessionId: s.sessionId, sandbox: s.sandbox, recorder: s.recorder, signal }),
+      ),
     );
   } finally {
     clearTimeout(timer);

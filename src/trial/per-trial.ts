@@ -11,4 +11,5 @@ export function sandboxSpecOf(run: RunContext, input: TrialInput): SandboxSpec |
   return spec && run.installed ? confineSandbox(spec, run.installed) : spec;
 }
 
-export const trialTimeoutOf = (run: RunContext, input: TrialInput): number => input.sample.limits?.trial_timeout_s ?? run.limits.trial_timeout_s;
+export const trialTimeoutOf = (run: RunContext, input: TrialInput): number =>
+  input.sample.limits?.trial_timeout_s ?? run.limits.trial_timeout_s;

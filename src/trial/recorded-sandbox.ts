@@ -4,7 +4,10 @@ import type { ExecOptions, Sandbox } from '../sandbox/types.ts';
 import type { NewEvent } from '../types.ts';
 
 const OUTPUT_IN_EVENT = 16_384;
-const clip = (s: string) => (s.length > OUTPUT_IN_EVENT ? `${s.slice(0, OUTPUT_IN_EVENT)}\n[... ${s.length - OUTPUT_IN_EVENT} chars not recorded ...]` : s);
+const clip = (s: string) =>
+  s.length > OUTPUT_IN_EVENT
+    ? `${s.slice(0, OUTPUT_IN_EVENT)}\n[... ${s.length - OUTPUT_IN_EVENT} chars not recorded ...]`
+    : s;
 
 export type AgentSandbox = Pick<Sandbox, 'exec' | 'readFile' | 'writeFile'>;
 
@@ -16,7 +19,9 @@ export function recordedSandbox(sandbox: Sandbox, record: (e: NewEvent) => void)
       record({ type: 'tool_call', tool: 'bash', args });
       try {
         const r = await sandbox.exec(cmd, opts);
-        const output = r.stderr ? `${r.stdout}${r.stdout && !r.stdout.endsWith('\n') ? '\n' : ''}${r.stderr}` : r.stdout;
+        const output = r.stderr
+          ? `${r.stdout}${r.stdout && !r.stdout.endsWith('\n') ? '\n' : ''}${r.stderr}`
+          : r.stdout;
         record({ type: 'tool_result', tool: 'bash', exit_code: r.exitCode, output: clip(output) });
         return r;
       } catch (err) {

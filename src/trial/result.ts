@@ -19,7 +19,10 @@ export interface ResultParts extends Graded {
   blocked: boolean;
   stopReason: StopReason | undefined;
   events: TrialResult['events'];
-  metadata: Pick<TrialResult['metadata'], 'llm_calls' | 'user_llm_calls' | 'tokens' | 'cost_usd' | 'tools_used' | 'timings_s' | 'sandbox' | 'limit'>;
+  metadata: Pick<
+    TrialResult['metadata'],
+    'llm_calls' | 'user_llm_calls' | 'tokens' | 'cost_usd' | 'tools_used' | 'timings_s' | 'sandbox' | 'limit'
+  >;
   error: ErrorValue | null;
   traceId: string | null;
   startedAt: Date;
@@ -28,7 +31,11 @@ export interface ResultParts extends Graded {
 
 export function resultOf(run: RunContext, input: TrialInput, p: ResultParts): TrialResult {
   const { status, score } = decideStatus({
-    error: p.error, verdicts: p.verdicts, blocked: p.blocked, blocksAreSuccess: run.benchmark.blocksAreSuccess, benign: input.sample.metadata.benign === true,
+    error: p.error,
+    verdicts: p.verdicts,
+    blocked: p.blocked,
+    blocksAreSuccess: run.benchmark.blocksAreSuccess,
+    benign: input.sample.metadata.benign === true,
   });
   return {
     schema_version: 1,
@@ -47,7 +54,12 @@ export function resultOf(run: RunContext, input: TrialInput, p: ResultParts): Tr
     events: p.events,
     final_state: p.finalState,
     artifacts: p.artifacts,
-    metadata: { ...p.metadata, execution_time_s: p.executionTimeS, input_hash: input.inputHash, sample_metadata: input.sample.metadata },
+    metadata: {
+      ...p.metadata,
+      execution_time_s: p.executionTimeS,
+      input_hash: input.inputHash,
+      sample_metadata: input.sample.metadata,
+    },
     error: p.error,
     trace_id: p.traceId,
     started_at: p.startedAt.toISOString(),
@@ -63,7 +75,13 @@ export interface FailedExtras {
 }
 
 /** The result of a trial that never returned one: its worker died, was killed, or runTrial threw. */
-export function failedResult(run: RunContext, input: TrialInput, error: ErrorValue, startedAt: Date, extras: FailedExtras = {}): TrialResult {
+export function failedResult(
+  run: RunContext,
+  input: TrialInput,
+  error: ErrorValue,
+  startedAt: Date,
+  extras: FailedExtras = {},
+): TrialResult {
   const spec = extras.containerId ? sandboxSpecOf(run, input) : null;
   return resultOf(run, input, {
     sessionId: sessionIdOf(run.runId, input.taskId),
@@ -75,7 +93,11 @@ export function failedResult(run: RunContext, input: TrialInput, error: ErrorVal
     finalState: {},
     events: extras.events ?? [],
     metadata: {
-      llm_calls: 0, user_llm_calls: 0, tokens: { input: 0, output: 0 }, cost_usd: null, tools_used: {},
+      llm_calls: 0,
+      user_llm_calls: 0,
+      tokens: { input: 0, output: 0 },
+      cost_usd: null,
+      tools_used: {},
       timings_s: { sandbox: 0, agent: 0, grading: 0, cleanup: 0 },
       sandbox: extras.containerId && spec ? { image: spec.image, container: extras.containerId, kept: false } : null,
       limit: null,
@@ -95,6 +117,9 @@ export const resultFile = (runDir: string, taskId: string): string => join(runDi
 export async function saveFailedResult(run: RunContext, failed: TrialResult): Promise<void> {
   const result = runScrubber(run).value(failed);
   await mkdir(join(run.runDir, 'logs'), { recursive: true });
-  await appendFile(join(run.runDir, 'logs', `${result.task_id}.log`), `[error] ${result.error?.kind}: ${result.error?.message}\n`);
+  await appendFile(
+    join(run.runDir, 'logs', `${result.task_id}.log`),
+    `[error] ${result.error?.kind}: ${result.error?.message}\n`,
+  );
   await writeJsonAtomic(resultFile(run.runDir, result.task_id), result);
 }

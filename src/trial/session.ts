@@ -62,7 +62,16 @@ export async function openSession(run: RunContext, input: TrialInput, opts: Tria
   opts.signal?.addEventListener('abort', onInterrupt, { once: true });
   if (opts.signal?.aborted) onInterrupt();
   return {
-    run, input, opts, sessionId, recorder, spans, logLines, abort, hooks, provider,
+    run,
+    input,
+    opts,
+    sessionId,
+    recorder,
+    spans,
+    logLines,
+    abort,
+    hooks,
+    provider,
     startedAt: new Date(),
     t0: performance.now(),
     phase: 'environment',
@@ -88,7 +97,10 @@ export async function bounded<T>(s: Session, hook: string, work: T | Promise<T>)
   if (typeof (work as { then?: unknown } | undefined)?.then !== 'function') return work;
   const seconds = trialTimeoutOf(s.run, s.input);
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new SandboxError(`the ${hook} hook did not finish within ${seconds} s`, undefined, false)), seconds * 1000);
+  const timer = setTimeout(
+    () => deadline.abort(new SandboxError(`the ${hook} hook did not finish within ${seconds} s`, undefined, false)),
+    seconds * 1000,
+  );
   try {
     return await raceAbort(Promise.resolve(work), AbortSignal.any([s.abort.signal, deadline.signal]));
   } finally {

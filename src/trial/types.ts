@@ -72,6 +72,9 @@ export interface TrialHooks {
  * cloning it cost both threads CPU and left the main thread garbage per trial (issue 17).
  * A TrialResult is one (the inline pool's trials run in the main thread).
  */
-export type TrialSummary = Omit<TrialResult, 'prompt' | 'response' | 'replies' | 'events' | 'final_state' | 'artifacts'>;
+export type TrialSummary = Omit<
+  TrialResult,
+  'prompt' | 'response' | 'replies' | 'events' | 'final_state' | 'artifacts'
+>;
 
 export type { TrialResult };

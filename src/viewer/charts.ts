@@ -9,7 +9,15 @@ const W = 420;
 /** Attribute values; null and undefined are left out. */
 type Attrs = Record<string, string | number | boolean | null | undefined>;
 
-export const STATUS_ORDER = ['PASSED', 'FAILED', 'TIMEOUT', 'AGENT_ERROR', 'SANDBOX_ERROR', 'UNGRADABLE', 'AWAITING_REVIEW'];
+export const STATUS_ORDER = [
+  'PASSED',
+  'FAILED',
+  'TIMEOUT',
+  'AGENT_ERROR',
+  'SANDBOX_ERROR',
+  'UNGRADABLE',
+  'AWAITING_REVIEW',
+];
 
 export function svg(tag: string, attrs?: Attrs | null, children?: unknown): SVGElement {
   const n = document.createElementNS(SVGNS, tag);
@@ -35,7 +43,8 @@ export function svgText(x: number, y: number, text: unknown, attrs?: Attrs): SVG
   return svg('text', a, String(text));
 }
 
-export const plot = (w: number, h: number, label: string): SVGElement => svg('svg', { class: 'plot', viewBox: '0 0 ' + w + ' ' + h, role: 'img', 'aria-label': label });
+export const plot = (w: number, h: number, label: string): SVGElement =>
+  svg('svg', { class: 'plot', viewBox: '0 0 ' + w + ' ' + h, role: 'img', 'aria-label': label });
 
 export function chart(id: string, title: string, node: Node, note?: string): HTMLElement {
   const f = el('figure', 'chart', [el('figcaption', null, title), node]);
@@ -75,13 +84,29 @@ export function rateBars(rows: RateRow[], ariaLabel: string): SVGElement {
   }
   rows.forEach((r, i) => {
     const y = 4 + i * rowH;
-    const g = svg('g', { class: 'rate-row', 'data-label': r.label, 'data-rate': r.rate, 'data-low': r.low, 'data-high': r.high });
+    const g = svg('g', {
+      class: 'rate-row',
+      'data-label': r.label,
+      'data-rate': r.rate,
+      'data-low': r.low,
+      'data-high': r.high,
+    });
     if (r.id !== undefined) g.setAttribute('data-id', String(r.id));
     const label = svgText(left - 6, y + 13, clip(r.label, 24), { 'text-anchor': 'end' });
     label.appendChild(svg('title', null, r.label));
     g.appendChild(label);
     g.appendChild(svg('rect', { class: 'bar-track', x: left, y: y + 3, width: bw, height: 14, rx: 2 }));
-    if (given(r.rate)) g.appendChild(svg('rect', { class: r.rate >= 0.5 ? 'bar-pass' : 'bar-fail', x: left, y: y + 3, width: Math.max(1, r.rate * bw), height: 14, rx: 2 }));
+    if (given(r.rate))
+      g.appendChild(
+        svg('rect', {
+          class: r.rate >= 0.5 ? 'bar-pass' : 'bar-fail',
+          x: left,
+          y: y + 3,
+          width: Math.max(1, r.rate * bw),
+          height: 14,
+          rx: 2,
+        }),
+      );
     if (given(r.low) && given(r.high)) {
       const x1 = left + r.low * bw;
       const x2 = left + r.high * bw;
@@ -90,7 +115,11 @@ export function rateBars(rows: RateRow[], ariaLabel: string): SVGElement {
       g.appendChild(svg('line', { class: 'whisker', x1, x2: x1, y1: cy - 5, y2: cy + 5 }));
       g.appendChild(svg('line', { class: 'whisker', x1: x2, x2, y1: cy - 5, y2: cy + 5 }));
     }
-    g.appendChild(svgText(left + bw + 6, y + 14, (given(r.rate) ? pct(r.rate) : 'n/a') + (r.note ? '  ' + r.note : ''), { class: 'value' }));
+    g.appendChild(
+      svgText(left + bw + 6, y + 14, (given(r.rate) ? pct(r.rate) : 'n/a') + (r.note ? '  ' + r.note : ''), {
+        class: 'value',
+      }),
+    );
     s.appendChild(g);
   });
   return s;
@@ -109,10 +138,17 @@ export function statusBar(counts: Record<string, number>): SVGElement {
   for (const k of keys) {
     const w = total ? (counts[k] / total) * bw : 0;
     const g = svg('g', { class: 'status-seg', 'data-status': k, 'data-count': counts[k] });
-    const r = svg('rect', { class: 'st-' + k.replace(/[^A-Z_]/g, ''), x: 1 + x, y: 4, width: Math.max(0, w - 1), height: 22 });
+    const r = svg('rect', {
+      class: 'st-' + k.replace(/[^A-Z_]/g, ''),
+      x: 1 + x,
+      y: 4,
+      width: Math.max(0, w - 1),
+      height: 22,
+    });
     r.appendChild(svg('title', null, k + ': ' + counts[k]));
     g.appendChild(r);
-    if (w > 34) g.appendChild(svgText(1 + x + w / 2, 19, String(counts[k]), { 'text-anchor': 'middle', class: 'seg-label' }));
+    if (w > 34)
+      g.appendChild(svgText(1 + x + w / 2, 19, String(counts[k]), { 'text-anchor': 'middle', class: 'seg-label' }));
     s.appendChild(g);
     x += w;
   }
@@ -121,7 +157,13 @@ export function statusBar(counts: Record<string, number>): SVGElement {
     const ly = 36 + Math.floor(i / 2) * 18;
     const g = svg('g', { class: 'legend-item', 'data-status': k, 'data-count': counts[k] });
     g.appendChild(svg('rect', { class: 'st-' + k.replace(/[^A-Z_]/g, ''), x: lx, y: ly, width: 10, height: 10 }));
-    g.appendChild(svgText(lx + 15, ly + 9, k + '  ' + counts[k] + '  (' + (total ? ((counts[k] / total) * 100).toFixed(1) : '0') + '%)'));
+    g.appendChild(
+      svgText(
+        lx + 15,
+        ly + 9,
+        k + '  ' + counts[k] + '  (' + (total ? ((counts[k] / total) * 100).toFixed(1) : '0') + '%)',
+      ),
+    );
     s.appendChild(g);
   });
   if (!keys.length) s.appendChild(svgText(4, 18, 'no trials'));
@@ -154,8 +196,19 @@ export function histogram(times: number[], p50: number | null | undefined, p95: 
   s.appendChild(svg('line', { class: 'axis', x1: left, x2: left + pw, y1: top + ph, y2: top + ph }));
   bins.forEach((c, i) => {
     const bh = (c / top1) * ph;
-    const g = svg('g', { class: 'bin', 'data-lo': +(i * width).toFixed(4), 'data-hi': +((i + 1) * width).toFixed(4), 'data-count': c });
-    const r = svg('rect', { class: 'bar-time', x: left + (i * pw) / nb + 0.5, y: top + ph - bh, width: Math.max(0.5, pw / nb - 1), height: bh });
+    const g = svg('g', {
+      class: 'bin',
+      'data-lo': +(i * width).toFixed(4),
+      'data-hi': +((i + 1) * width).toFixed(4),
+      'data-count': c,
+    });
+    const r = svg('rect', {
+      class: 'bar-time',
+      x: left + (i * pw) / nb + 0.5,
+      y: top + ph - bh,
+      width: Math.max(0.5, pw / nb - 1),
+      height: bh,
+    });
     r.appendChild(svg('title', null, c + ' trial(s) of ' + secs(i * width) + '\u2013' + secs((i + 1) * width)));
     g.appendChild(r);
     s.appendChild(g);
@@ -172,7 +225,14 @@ export function histogram(times: number[], p50: number | null | undefined, p95: 
     if (at === null || at === undefined) return;
     const x = left + (at / max) * pw;
     s.appendChild(svg('line', { class: 'marker ' + name, x1: x, x2: x, y1: top - 4, y2: top + ph }));
-    s.appendChild(svgText(x + (i ? -3 : 3), top - 6, name + ' ' + secs(at), { class: 'marker-label', 'data-marker': name, 'data-value': at, 'text-anchor': i ? 'end' : 'start' }));
+    s.appendChild(
+      svgText(x + (i ? -3 : 3), top - 6, name + ' ' + secs(at), {
+        class: 'marker-label',
+        'data-marker': name,
+        'data-value': at,
+        'text-anchor': i ? 'end' : 'start',
+      }),
+    );
   });
   return s;
 }
@@ -197,7 +257,8 @@ export function curves(passAt: Record<string, number>, passHat: Record<string, n
     s.appendChild(svg('line', { class: 'axis', x1: left, x2: left + pw, y1: Y(v), y2: Y(v) }));
     s.appendChild(svgText(left - 4, Y(v) + 4, v * 100 + '%', { class: 'muted', 'text-anchor': 'end' }));
   }
-  for (const k of ks) s.appendChild(svgText(X(k), top + ph + 14, 'k=' + k, { class: 'muted', 'text-anchor': 'middle' }));
+  for (const k of ks)
+    s.appendChild(svgText(X(k), top + ph + 14, 'k=' + k, { class: 'muted', 'text-anchor': 'middle' }));
   const series: Array<[string, Record<string, number>, string, string]> = [
     ['pass@k', passAt, 'line', 'dot'],
     ['pass^k', passHat, 'line2', 'dot2'],
@@ -206,14 +267,24 @@ export function curves(passAt: Record<string, number>, passHat: Record<string, n
     const pts = ks.filter((k) => typeof values[k] === 'number');
     s.appendChild(svg('polyline', { class: lineCls, points: pts.map((k) => X(k) + ',' + Y(values[k])).join(' ') }));
     for (const k of pts) {
-      const dot = svg('circle', { class: dotCls + ' point', cx: X(k), cy: Y(values[k]), r: 3.5, 'data-series': name, 'data-k': k, 'data-value': values[k] });
+      const dot = svg('circle', {
+        class: dotCls + ' point',
+        cx: X(k),
+        cy: Y(values[k]),
+        r: 3.5,
+        'data-series': name,
+        'data-k': k,
+        'data-value': values[k],
+      });
       dot.appendChild(svg('title', null, name.replace('k', String(k)) + ' = ' + pct(values[k])));
       s.appendChild(dot);
     }
     const lx = left + ci * 190;
     const ly = h - 6;
     s.appendChild(svg('circle', { class: dotCls, cx: lx + 4, cy: ly - 4, r: 4 }));
-    s.appendChild(svgText(lx + 12, ly, name + (ci ? ' (every one of k passes)' : ' (any of k passes)'), { class: 'muted' }));
+    s.appendChild(
+      svgText(lx + 12, ly, name + (ci ? ' (every one of k passes)' : ' (any of k passes)'), { class: 'muted' }),
+    );
   });
   return s;
 }
@@ -254,23 +325,47 @@ export function trend(points: TrendPoint[], threshold: number | null): SVGElemen
     s.appendChild(svg('polygon', { class: 'band', points: up.concat(down).join(' ') }));
   }
   if (threshold !== null && threshold !== undefined) {
-    s.appendChild(svg('line', { class: 'gate-line', x1: left, x2: left + pw, y1: Y(threshold), y2: Y(threshold), 'data-threshold': threshold }));
-    s.appendChild(svgText(left + pw, Y(threshold) - 3, 'gate ' + pct(threshold), { class: 'muted', 'text-anchor': 'end' }));
+    s.appendChild(
+      svg('line', {
+        class: 'gate-line',
+        x1: left,
+        x2: left + pw,
+        y1: Y(threshold),
+        y2: Y(threshold),
+        'data-threshold': threshold,
+      }),
+    );
+    s.appendChild(
+      svgText(left + pw, Y(threshold) - 3, 'gate ' + pct(threshold), { class: 'muted', 'text-anchor': 'end' }),
+    );
   }
   const rated = points.flatMap((p, i) => (given(p.rate) ? [{ i, rate: p.rate }] : []));
   s.appendChild(svg('polyline', { class: 'line', points: rated.map((e) => X(e.i) + ',' + Y(e.rate)).join(' ') }));
   points.forEach((p, i) => {
-    const g = svg('g', { class: 'run-point', 'data-label': p.label, 'data-rate': p.rate, 'data-low': p.low, 'data-high': p.high });
+    const g = svg('g', {
+      class: 'run-point',
+      'data-label': p.label,
+      'data-rate': p.rate,
+      'data-low': p.low,
+      'data-high': p.high,
+    });
     if (given(p.rate)) {
       const c = svg('circle', { class: 'dot', cx: X(i), cy: Y(p.rate), r: 4 });
-      c.appendChild(svg('title', null, p.label + ': ' + pct(p.rate) + (given(p.low) ? ' (95% CI ' + pct(p.low) + '\u2013' + pct(p.high) + ')' : '')));
+      c.appendChild(
+        svg(
+          'title',
+          null,
+          p.label + ': ' + pct(p.rate) + (given(p.low) ? ' (95% CI ' + pct(p.low) + '\u2013' + pct(p.high) + ')' : ''),
+        ),
+      );
       g.appendChild(c);
       g.appendChild(svgText(X(i), Y(p.rate) - 8, pct(p.rate), { 'text-anchor': 'middle', class: 'value' }));
     } else g.appendChild(svgText(X(i), top + ph - 4, 'no data', { 'text-anchor': 'middle', class: 'muted' }));
     const lab = svgText(X(i), top + ph + 16, clip(p.label, 16), { 'text-anchor': 'middle', class: 'muted' });
     lab.appendChild(svg('title', null, p.label));
     g.appendChild(lab);
-    if (p.note) g.appendChild(svgText(X(i), top + ph + 30, clip(p.note, 18), { 'text-anchor': 'middle', class: 'muted' }));
+    if (p.note)
+      g.appendChild(svgText(X(i), top + ph + 30, clip(p.note, 18), { 'text-anchor': 'middle', class: 'muted' }));
     s.appendChild(g);
   });
   return s;

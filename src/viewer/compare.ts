@@ -36,12 +36,32 @@ const STATE_RANK: Record<string, number> = { passing: 0, failing: 1, unanswered:
 
 for (const w of MX.warnings) byId('warnings').appendChild(el('div', 'gate fail', 'warning: ' + w));
 
-const signedPts = (x: number | null | undefined): string => (x === null || x === undefined ? 'n/a' : (x >= 0 ? '+' : '') + (x * 100).toFixed(1) + ' pts');
+const signedPts = (x: number | null | undefined): string =>
+  x === null || x === undefined ? 'n/a' : (x >= 0 ? '+' : '') + (x * 100).toFixed(1) + ' pts';
 
 (function summary() {
   const t = el('table', 'runs-table');
-  const heads = ['run', 'pass rate (95% CI)', 'passed', 'cost', 'tokens in / out', 'time', 'gate', 'pass rate vs baseline, paired over tasks'];
-  t.appendChild(el('thead', null, el('tr', null, heads.map((h, i) => el('th', i >= 1 && i <= 5 ? 'num' : null, h)))));
+  const heads = [
+    'run',
+    'pass rate (95% CI)',
+    'passed',
+    'cost',
+    'tokens in / out',
+    'time',
+    'gate',
+    'pass rate vs baseline, paired over tasks',
+  ];
+  t.appendChild(
+    el(
+      'thead',
+      null,
+      el(
+        'tr',
+        null,
+        heads.map((h, i) => el('th', i >= 1 && i <= 5 ? 'num' : null, h)),
+      ),
+    ),
+  );
   const tb = el('tbody');
   runs.forEach((r, i) => {
     const d = MX.diffs[i];
@@ -52,13 +72,22 @@ const signedPts = (x: number | null | undefined): string => (x === null || x ===
           ? ['no task graded in both']
           : [
               el('b', null, signedPts(d.diff)),
-              d.ci95 ? ' (95% CI ' + signedPts(d.ci95[0]) + ' to ' + signedPts(d.ci95[1]) + ')' : ' (one task: no interval)',
+              d.ci95
+                ? ' (95% CI ' + signedPts(d.ci95[0]) + ' to ' + signedPts(d.ci95[1]) + ')'
+                : ' (one task: no interval)',
               el('div', 'note', 'over ' + d.n + ' task(s) graded in both'),
             ];
     const ci = r.pass_rate_ci95;
     const tr = el('tr', null, [
-      el('td', null, [el('b', null, r.label), el('div', 'note', r.dir), el('div', 'note', 'started ' + r.started_at + ' \u00b7 ' + r.status)]),
-      el('td', 'num', [el('b', null, pct(r.pass_rate)), el('div', 'note', ci ? pct(ci[0]) + '\u2013' + pct(ci[1]) : 'no interval')]),
+      el('td', null, [
+        el('b', null, r.label),
+        el('div', 'note', r.dir),
+        el('div', 'note', 'started ' + r.started_at + ' \u00b7 ' + r.status),
+      ]),
+      el('td', 'num', [
+        el('b', null, pct(r.pass_rate)),
+        el('div', 'note', ci ? pct(ci[0]) + '\u2013' + pct(ci[1]) : 'no interval'),
+      ]),
       el('td', 'num', r.n_passed + '/' + r.n_gradable),
       el('td', 'num', r.cost_usd === null ? 'n/a' : '$' + r.cost_usd.toFixed(4)),
       el('td', 'num', r.tokens.input + ' / ' + r.tokens.output),
@@ -80,9 +109,18 @@ const signedPts = (x: number | null | undefined): string => (x === null || x ===
   byId('runs-summary').appendChild(t);
   const bars = runs.map((r, i) => {
     const ci = r.pass_rate_ci95;
-    return { label: r.label, id: i, rate: r.pass_rate, low: ci ? ci[0] : null, high: ci ? ci[1] : null, note: r.n_passed + '/' + r.n_gradable };
+    return {
+      label: r.label,
+      id: i,
+      rate: r.pass_rate,
+      low: ci ? ci[0] : null,
+      high: ci ? ci[1] : null,
+      note: r.n_passed + '/' + r.n_gradable,
+    };
   });
-  byId('charts').appendChild(chart('chart-runs', 'pass rate per run with its 95% interval', rateBars(bars, 'pass rate per run')));
+  byId('charts').appendChild(
+    chart('chart-runs', 'pass rate per run with its 95% interval', rateBars(bars, 'pass rate per run')),
+  );
   const counts: Record<string, number> = { differing: 0, regressions: 0, fixed: 0 };
   for (const r of rows) {
     if (r.differing) counts.differing++;
@@ -95,9 +133,15 @@ const signedPts = (x: number | null | undefined): string => (x === null || x ===
   }
   const legend = byId('legend');
   for (const s of ['passing', 'failing', 'unanswered', 'not_graded', 'absent']) {
-    append(legend, el('span', null, [el('span', 'sw c-' + s, STATE[s].sym + ' ' + STATE[s].text), ' ' + STATE_MEANING[s]]));
+    append(
+      legend,
+      el('span', null, [el('span', 'sw c-' + s, STATE[s].sym + ' ' + STATE[s].text), ' ' + STATE_MEANING[s]]),
+    );
   }
-  append(legend, el('span', null, 'cells show passed/gradable when a task ran more than once; click a cell to open its trial'));
+  append(
+    legend,
+    el('span', null, 'cells show passed/gradable when a task ran more than once; click a cell to open its trial'),
+  );
 })();
 
 // ---- the matrix
@@ -234,14 +278,22 @@ function openTrial(run: number, id: string, step: number | null): void {
   const s = seq(run);
   const pos = s.indexOf(id);
   const label = 'of run ' + runs[run].label + ' in the matrix filter';
-  const v = renderTrial(detail, t, { pos, total: s.length, label, prev: () => move(-1), next: () => move(1), close: showList });
+  const v = renderTrial(detail, t, {
+    pos,
+    total: s.length,
+    label,
+    prev: () => move(-1),
+    next: () => move(1),
+    close: showList,
+  });
   view = v;
   const tag = el('div', 'trial-facts', 'run ' + runs[run].label + ' \u00b7 ' + runs[run].dir);
   const head = detail.firstElementChild;
   if (head) head.insertBefore(tag, head.children[1]);
   detail.hidden = false;
   window.scrollTo(0, 0);
-  if (step !== null && step !== undefined && !isNaN(step)) setHash({ run, trial: id, step: selectStep(v, stepIndexOf(v, step)) });
+  if (step !== null && step !== undefined && !isNaN(step))
+    setHash({ run, trial: id, step: selectStep(v, stepIndexOf(v, step)) });
   else {
     v.current = -1;
     setHash({ run, trial: id });
@@ -268,7 +320,8 @@ matrix.refresh(true);
 function fromHash(): void {
   const h = parseHash();
   const run = Number(h.run || 0);
-  if (h.trial !== undefined && byRun[run] && byRun[run][h.trial]) openTrial(run, h.trial, h.step === undefined ? null : Number(h.step));
+  if (h.trial !== undefined && byRun[run] && byRun[run][h.trial])
+    openTrial(run, h.trial, h.step === undefined ? null : Number(h.step));
 }
 window.addEventListener('hashchange', fromHash);
 fromHash();

@@ -5,7 +5,8 @@
 /** Statuses the "failing" filter keeps. */
 export const FAILING: Record<string, boolean> = { FAILED: true, TIMEOUT: true, AGENT_ERROR: true };
 
-export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Appends children: nodes as they are, arrays flattened, null/undefined skipped, anything else as text. */
 export function append<N extends Node>(n: N, c: unknown): N {
@@ -29,7 +30,11 @@ export function append<N extends Node>(n: N, c: unknown): N {
  */
 export const textOf = (v: unknown): string => String(v);
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string | null, children?: unknown): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  cls?: string | null,
+  children?: unknown,
+): HTMLElementTagNameMap[K] {
   const n = document.createElement(tag);
   if (cls) n.className = cls;
   if (children !== undefined && children !== null) append(n, children);
@@ -50,11 +55,15 @@ export function clear(n: Node): void {
   while (n.firstChild) n.removeChild(n.firstChild);
 }
 
-export const pct = (x: number | null | undefined): string => (x === null || x === undefined ? 'n/a' : (x * 100).toFixed(1) + '%');
-export const fmt = (x: unknown, d?: number): string => (x === null || x === undefined ? 'n/a' : String(Number(Number(x).toFixed(d === undefined ? 3 : d))));
-export const secs = (x: number | null | undefined): string => (x === null || x === undefined ? 'n/a' : (x < 10 ? x.toFixed(2) : x.toFixed(1)) + 's');
+export const pct = (x: number | null | undefined): string =>
+  x === null || x === undefined ? 'n/a' : (x * 100).toFixed(1) + '%';
+export const fmt = (x: unknown, d?: number): string =>
+  x === null || x === undefined ? 'n/a' : String(Number(Number(x).toFixed(d === undefined ? 3 : d)));
+export const secs = (x: number | null | undefined): string =>
+  x === null || x === undefined ? 'n/a' : (x < 10 ? x.toFixed(2) : x.toFixed(1)) + 's';
 
-export const badge = (status: unknown): HTMLSpanElement => el('span', 'badge s-' + String(status).replace(/[^A-Z_]/g, ''), String(status));
+export const badge = (status: unknown): HTMLSpanElement =>
+  el('span', 'badge s-' + String(status).replace(/[^A-Z_]/g, ''), String(status));
 
 export function verdict(passed: unknown): HTMLSpanElement {
   if (passed === true) return el('span', 'badge v-pass', '\u2713 passed');
@@ -68,7 +77,8 @@ export function option(value: string, label: string): HTMLOptionElement {
   return o;
 }
 
-export const pre = (text: unknown): HTMLPreElement => el('pre', null, text === undefined || text === null ? '' : textOf(text));
+export const pre = (text: unknown): HTMLPreElement =>
+  el('pre', null, text === undefined || text === null ? '' : textOf(text));
 
 export function attr<N extends Element>(n: N, k: string, v: unknown): N {
   n.setAttribute(k, String(v));

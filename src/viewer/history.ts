@@ -31,9 +31,19 @@ new Table<HistoryRow>({
   columns: [
     { key: 'name', label: 'run', get: (r) => r.name },
     { key: 'started', label: 'started', get: (r) => r.started_at },
-    { key: 'version', label: 'version', get: (r) => (r.version === null ? '?' : r.version) + (r.version_changed ? ' *' : '') },
+    {
+      key: 'version',
+      label: 'version',
+      get: (r) => (r.version === null ? '?' : r.version) + (r.version_changed ? ' *' : ''),
+    },
     { key: 'status', label: 'status', get: (r) => r.status },
-    { key: 'trials', label: 'trials', num: true, get: (r) => r.trials, render: (r) => (r.trials === null ? '-' : String(r.trials)) },
+    {
+      key: 'trials',
+      label: 'trials',
+      num: true,
+      get: (r) => r.trials,
+      render: (r) => (r.trials === null ? '-' : String(r.trials)),
+    },
     { key: 'pass', label: 'pass rate', num: true, get: (r) => r.pass_rate, render: (r) => pct(r.pass_rate) },
     {
       key: 'ci',
@@ -42,7 +52,11 @@ new Table<HistoryRow>({
       get: (r) => (r.pass_rate_ci95 ? r.pass_rate_ci95[0] : null),
       render: (r) => (r.pass_rate_ci95 ? pct(r.pass_rate_ci95[0]) + '\u2013' + pct(r.pass_rate_ci95[1]) : 'n/a'),
     },
-    { key: 'gate', label: 'gate', get: (r) => (r.gate ? (r.gate.passed ? 'PASSED' : 'FAILED') + (r.gate.detail ? ': ' + r.gate.detail : '') : '-') },
+    {
+      key: 'gate',
+      label: 'gate',
+      get: (r) => (r.gate ? (r.gate.passed ? 'PASSED' : 'FAILED') + (r.gate.detail ? ': ' + r.gate.detail : '') : '-'),
+    },
     { key: 'note', label: 'note', cls: 'reason', get: (r) => r.note || '' },
   ],
 }).refresh(true);

@@ -21,8 +21,21 @@ const PAGE = data.page_size || 200;
     chart(
       'chart-pass-rate',
       'pass rate with its 95% interval',
-      rateBars([{ label: 'pass rate', rate: M.pass_rate, low: ci ? ci[0] : null, high: ci ? ci[1] : null, note: M.n_passed + '/' + M.n_gradable }], 'pass rate'),
-      ci ? 'Wilson 95% interval ' + pct(ci[0]) + '\u2013' + pct(ci[1]) + ' over ' + M.n_gradable + ' gradable trial(s)' : 'nothing gradable',
+      rateBars(
+        [
+          {
+            label: 'pass rate',
+            rate: M.pass_rate,
+            low: ci ? ci[0] : null,
+            high: ci ? ci[1] : null,
+            note: M.n_passed + '/' + M.n_gradable,
+          },
+        ],
+        'pass rate',
+      ),
+      ci
+        ? 'Wilson 95% interval ' + pct(ci[0]) + '\u2013' + pct(ci[1]) + ' over ' + M.n_gradable + ' gradable trial(s)'
+        : 'nothing gradable',
     ),
   );
   box.appendChild(chart('chart-status', 'trial statuses', statusBar(M.status_counts || {})));
@@ -37,9 +50,22 @@ const PAGE = data.page_size || 200;
   const times: number[] = [];
   for (const t of trials) if (typeof t.execution_time_s === 'number') times.push(t.execution_time_s);
   const ts = M.execution_time_s || {};
-  box.appendChild(chart('chart-durations', 'trial durations', histogram(times, ts.p50, ts.p95), 'p50 ' + secs(ts.p50) + ' \u00b7 p95 ' + secs(ts.p95) + ' \u00b7 max ' + secs(ts.max)));
+  box.appendChild(
+    chart(
+      'chart-durations',
+      'trial durations',
+      histogram(times, ts.p50, ts.p95),
+      'p50 ' + secs(ts.p50) + ' \u00b7 p95 ' + secs(ts.p95) + ' \u00b7 max ' + secs(ts.max),
+    ),
+  );
   if (R.trials > 1 && M.pass_at && Object.keys(M.pass_at).length) {
-    box.appendChild(chart('chart-pass-k', 'pass@k and pass^k over k (' + R.trials + ' trials per task)', curves(M.pass_at, M.pass_hat || {})));
+    box.appendChild(
+      chart(
+        'chart-pass-k',
+        'pass@k and pass^k over k (' + R.trials + ' trials per task)',
+        curves(M.pass_at, M.pass_hat || {}),
+      ),
+    );
   }
 })();
 
@@ -71,7 +97,8 @@ function trialFilter(t: PageTrial): boolean {
   if (f.check) {
     const c = checkOf(t, f.check);
     if (!c) return false;
-    const want = f.verdict === 'passed' ? true : f.verdict === 'failed' ? false : f.verdict === 'ungradable' ? null : undefined;
+    const want =
+      f.verdict === 'passed' ? true : f.verdict === 'failed' ? false : f.verdict === 'ungradable' ? null : undefined;
     if (want !== undefined && c.passed !== want) return false;
   }
   if (f.q && (t._q ?? '').indexOf(f.q.toLowerCase()) < 0) return false;
@@ -91,7 +118,13 @@ const trialTable = new Table<PageTrial>({
     { key: 'trial', label: 'trial', num: true, get: (t) => t.trial },
     { key: 'status', label: 'status', get: (t) => t.status, render: (t) => badge(t.status) },
     { key: 'score', label: 'score', num: true, get: (t) => t.score, render: (t) => fmt(t.score, 2) },
-    { key: 'time', label: 'time (s)', num: true, get: (t) => t.execution_time_s, render: (t) => fmt(t.execution_time_s, 1) },
+    {
+      key: 'time',
+      label: 'time (s)',
+      num: true,
+      get: (t) => t.execution_time_s,
+      render: (t) => fmt(t.execution_time_s, 1),
+    },
     { key: 'reason', label: 'reason', cls: 'reason', get: (t) => t.reason },
   ],
   onClick: (t) => openTrial(t.task_id, null),
@@ -173,12 +206,20 @@ function openTrial(id: string, step: number | null): void {
   const pos = rows.indexOf(t);
   trialTable.showRow(t);
   for (const n of document.querySelectorAll('tr.selected')) n.classList.remove('selected');
-  for (const tr of document.querySelectorAll('#trials tbody tr')) if (tr.getAttribute('data-id') === id) tr.classList.add('selected');
-  const v = renderTrial(detail, t, { pos, total: rows.length, prev: () => move(-1), next: () => move(1), close: showList });
+  for (const tr of document.querySelectorAll('#trials tbody tr'))
+    if (tr.getAttribute('data-id') === id) tr.classList.add('selected');
+  const v = renderTrial(detail, t, {
+    pos,
+    total: rows.length,
+    prev: () => move(-1),
+    next: () => move(1),
+    close: showList,
+  });
   view = v;
   detail.hidden = false;
   window.scrollTo(0, 0);
-  if (step !== null && step !== undefined && !isNaN(step)) setHash({ trial: id, step: selectStep(v, stepIndexOf(v, step)) });
+  if (step !== null && step !== undefined && !isNaN(step))
+    setHash({ trial: id, step: selectStep(v, stepIndexOf(v, step)) });
   else {
     v.current = -1;
     setHash({ trial: id });

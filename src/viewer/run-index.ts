@@ -54,9 +54,17 @@ const table: Table<IndexedRun> = new Table<IndexedRun>({
       label: 'pass rate',
       num: true,
       get: (r) => r.pass_rate,
-      render: (r) => pct(r.pass_rate) + (r.pass_rate_ci95 ? ' (' + pct(r.pass_rate_ci95[0]) + '\u2013' + pct(r.pass_rate_ci95[1]) + ')' : ''),
+      render: (r) =>
+        pct(r.pass_rate) +
+        (r.pass_rate_ci95 ? ' (' + pct(r.pass_rate_ci95[0]) + '\u2013' + pct(r.pass_rate_ci95[1]) + ')' : ''),
     },
-    { key: 'trials', label: 'trials', num: true, get: (r) => r.trials, render: (r) => (r.trials === null ? '-' : String(r.trials)) },
+    {
+      key: 'trials',
+      label: 'trials',
+      num: true,
+      get: (r) => r.trials,
+      render: (r) => (r.trials === null ? '-' : String(r.trials)),
+    },
     { key: 'status', label: 'status', get: (r) => r.status },
     { key: 'gate', label: 'gate', cls: 'reason', get: (r) => r.gate || '' },
     {

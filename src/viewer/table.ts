@@ -49,6 +49,7 @@ export class Table<R> {
     this.root = byId(opts.id);
   }
 
+  // eslint-disable-next-line max-lines-per-function -- one render pass of the table (filter, sort, page, rows) over the table's own state; split next (issue #22 follow-up)
   refresh(resetPage: boolean): void {
     const o = this.o;
     const PAGE = o.pageSize || 200;
@@ -77,7 +78,13 @@ export class Table<R> {
     const table = el('table', o.cls || null);
     const head = el('tr');
     for (const c of o.columns) {
-      const th = el('th', 'sortable' + (c.num ? ' num' : '') + (this.sort === c.key ? (this.dir > 0 ? ' sorted-asc' : ' sorted-desc') : ''), c.label);
+      const th = el(
+        'th',
+        'sortable' +
+          (c.num ? ' num' : '') +
+          (this.sort === c.key ? (this.dir > 0 ? ' sorted-asc' : ' sorted-desc') : ''),
+        c.label,
+      );
       th.setAttribute('data-col', c.key);
       th.addEventListener('click', () => {
         if (this.sort === c.key) this.dir = -this.dir;
@@ -122,7 +129,13 @@ export class Table<R> {
       'count',
       rows.length === 0
         ? 'no rows match'
-        : 'showing ' + (start + 1) + '\u2013' + (start + shown.length) + ' of ' + rows.length + (rows.length !== all.length ? ' (filtered from ' + all.length + ')' : ''),
+        : 'showing ' +
+            (start + 1) +
+            '\u2013' +
+            (start + shown.length) +
+            ' of ' +
+            rows.length +
+            (rows.length !== all.length ? ' (filtered from ' + all.length + ')' : ''),
     );
     append(pager, [prev, next, count, el('span', null, 'page ' + (this.page + 1) + ' of ' + pages)]);
     this.root.appendChild(table);

@@ -1,6 +1,21 @@
 // The trial page shared by report.html and the comparison page: the trajectory first, verdicts at
 // the end, metadata folded away; keyboard stepping through steps and deep links in the hash.
-import { append, attr, badge, clear, el, fmt, isRecord, panel, pre, secs, textOf, typingInField, value, verdict } from './dom.ts';
+import {
+  append,
+  attr,
+  badge,
+  clear,
+  el,
+  fmt,
+  isRecord,
+  panel,
+  pre,
+  secs,
+  textOf,
+  typingInField,
+  value,
+  verdict,
+} from './dom.ts';
 import type { CheckVerdict, PageTrial, TrialEvent } from './types.ts';
 
 /** One step of the trajectory: a tool call and its result are one step. */
@@ -39,7 +54,8 @@ function firstLine(text: unknown): string {
 }
 
 /** The arguments as text (undefined, for none: an empty <pre>). */
-const argsText = (args: unknown): string | undefined => (typeof args === 'string' ? args : JSON.stringify(args, null, 2));
+const argsText = (args: unknown): string | undefined =>
+  typeof args === 'string' ? args : JSON.stringify(args, null, 2);
 
 function commandOf(args: unknown): string {
   if (typeof args === 'string') return args;
@@ -73,7 +89,14 @@ export function stepsOf(events: TrialEvent[]): Step[] {
       continue;
     }
     const isCall = e.type === 'tool_call';
-    const s: Step = { kind: isCall ? 'tool' : e.type, event: e, call: isCall ? e : null, result: null, first: e.step, last: e.step };
+    const s: Step = {
+      kind: isCall ? 'tool' : e.type,
+      event: e,
+      call: isCall ? e : null,
+      result: null,
+      first: e.step,
+      last: e.step,
+    };
     steps.push(s);
     if (isCall) openCalls.push(s);
   }
@@ -105,8 +128,16 @@ function toolStep(s: Step): HTMLDetailsElement {
   const res = s.result;
   const tool = (call || res)?.tool;
   const d = el('details', 'tool');
-  const dur = call && res && typeof call.ts === 'number' && typeof res.ts === 'number' ? secs(Math.max(0, res.ts - call.ts)) : '';
-  d.appendChild(el('summary', null, [el('span', 'tool-name', tool), el('span', 'cmd', call ? firstLine(commandOf(call.args)) : ''), exitOf(res), el('span', 'dur', dur)]));
+  const dur =
+    call && res && typeof call.ts === 'number' && typeof res.ts === 'number' ? secs(Math.max(0, res.ts - call.ts)) : '';
+  d.appendChild(
+    el('summary', null, [
+      el('span', 'tool-name', tool),
+      el('span', 'cmd', call ? firstLine(commandOf(call.args)) : ''),
+      exitOf(res),
+      el('span', 'dur', dur),
+    ]),
+  );
   const body = el('div', 'tool-body');
   if (call) append(body, [el('div', 'note', 'arguments'), pre(argsText(call.args))]);
   if (res) {
@@ -123,7 +154,13 @@ function eventNode(e: TrialEvent, ctx: { userTurns: number }): HTMLElement {
   if (e.type === 'user_message') {
     const sim = ctx.userTurns++ > 0;
     return el('div', 'turn ' + (sim ? 'sim-user' : 'user'), [
-      el('div', 'who', sim ? ['simulated user', el('span', 'tag', 'turn ' + ctx.userTurns)] : ['user', el('span', 'tag', 'task prompt')]),
+      el(
+        'div',
+        'who',
+        sim
+          ? ['simulated user', el('span', 'tag', 'turn ' + ctx.userTurns)]
+          : ['user', el('span', 'tag', 'task prompt')],
+      ),
       el('div', 'body', e.content),
     ]);
   }
@@ -150,16 +187,29 @@ function eventNode(e: TrialEvent, ctx: { userTurns: number }): HTMLElement {
     return box;
   }
   if (e.type === 'check') {
-    return el('div', 'marker-line', [el('span', 'dotm'), el('span', null, 'check'), el('b', null, e.name), verdict(e.passed), el('span', 'reason', e.reason)]);
+    return el('div', 'marker-line', [
+      el('span', 'dotm'),
+      el('span', null, 'check'),
+      el('b', null, e.name),
+      verdict(e.passed),
+      el('span', 'reason', e.reason),
+    ]);
   }
   if (e.type === 'log') {
-    return el('div', 'marker-line' + (e.level === 'error' ? ' err' : e.level === 'warn' ? ' warn' : ''), [el('span', 'dotm'), el('span', null, 'log ' + String(e.level)), el('span', null, e.message)]);
+    return el('div', 'marker-line' + (e.level === 'error' ? ' err' : e.level === 'warn' ? ' warn' : ''), [
+      el('span', 'dotm'),
+      el('span', null, 'log ' + String(e.level)),
+      el('span', null, e.message),
+    ]);
   }
   if (e.type === 'cut') return el('div', 'cut', e.message);
   // an event kind this page does not know (newer harness): its type and every field, as text
   const r = rest(e, ['type', 'step', 'ts']);
   return el('details', 'tool', [
-    el('summary', null, [el('span', 'tool-name', String(e.type).replace(/_/g, ' ')), el('span', 'cmd', r ? firstLine(JSON.stringify(r)) : '')]),
+    el('summary', null, [
+      el('span', 'tool-name', String(e.type).replace(/_/g, ' ')),
+      el('span', 'cmd', r ? firstLine(JSON.stringify(r)) : ''),
+    ]),
     el('div', 'tool-body', r ? value(r) : null),
   ]);
 }
@@ -177,12 +227,20 @@ function stepNode(s: Step, ctx: { userTurns: number }): HTMLLIElement {
 function criteriaTable(details: Record<string, unknown> | undefined): HTMLTableElement | null {
   const scores = details && details.scores;
   if (!isRecord(scores)) return null;
-  const t = el('table', 'criteria', el('tr', null, [el('th', null, 'criterion'), el('th', 'num', 'score'), el('th', null, 'reasoning')]));
+  const t = el(
+    'table',
+    'criteria',
+    el('tr', null, [el('th', null, 'criterion'), el('th', 'num', 'score'), el('th', null, 'reasoning')]),
+  );
   for (const k of Object.keys(scores)) {
     const s = scores[k];
     const o = typeof s === 'object' && s !== null ? (s as Record<string, unknown>) : null;
     const sc = o ? o.score : s;
-    const tr = el('tr', null, [el('td', null, k), el('td', 'num', fmt(sc, 2)), el('td', 'reason', o ? o.reasoning || o.reason || '' : '')]);
+    const tr = el('tr', null, [
+      el('td', null, k),
+      el('td', 'num', fmt(sc, 2)),
+      el('td', 'reason', o ? o.reasoning || o.reason || '' : ''),
+    ]);
     attr(tr, 'data-criterion', k);
     t.appendChild(tr);
   }
@@ -196,7 +254,12 @@ function verdicts(checks: CheckVerdict[]): HTMLDivElement {
     return box;
   }
   for (const c of checks) {
-    const row = el('div', 'verdict-row', [verdict(c.passed), el('span', 'vname', c.name), el('span', 'note', c.type + ' \u00b7 score ' + fmt(c.score, 3)), el('span', 'vreason', c.reason)]);
+    const row = el('div', 'verdict-row', [
+      verdict(c.passed),
+      el('span', 'vname', c.name),
+      el('span', 'note', c.type + ' \u00b7 score ' + fmt(c.score, 3)),
+      el('span', 'vreason', c.reason),
+    ]);
     attr(row, 'data-check', c.name);
     box.appendChild(row);
     const ct = criteriaTable(c.details);
@@ -212,7 +275,16 @@ function verdicts(checks: CheckVerdict[]): HTMLDivElement {
 function artifact(name: string, a: unknown): HTMLDetailsElement {
   const out: Node[] = [];
   if (isRecord(a) && ('stdout' in a || 'stderr' in a)) {
-    out.push(el('div', 'note', 'exit code ' + (a.exit_code === undefined ? 'n/a' : textOf(a.exit_code)) + (a.timed_out ? ', timed out' : '') + (a.truncated ? ', truncated' : '')));
+    out.push(
+      el(
+        'div',
+        'note',
+        'exit code ' +
+          (a.exit_code === undefined ? 'n/a' : textOf(a.exit_code)) +
+          (a.timed_out ? ', timed out' : '') +
+          (a.truncated ? ', truncated' : ''),
+      ),
+    );
     out.push(el('div', 'note', 'stdout'), pre(a.stdout || ''));
     if (a.stderr) out.push(el('div', 'note', 'stderr'), pre(a.stderr));
   } else out.push(value(a));
@@ -241,15 +313,28 @@ function trialHead(t: PageTrial, nav: TrialNav): HTMLElement {
       back,
       prev,
       next,
-      nav.pos >= 0 ? el('span', 'pos', 'trial ' + (nav.pos + 1) + ' of ' + nav.total + ' ' + (nav.label || 'in the filter')) : el('span', 'pos', 'not in the current filter'),
-      el('span', null, ['keys: ', el('kbd', null, 'j'), '/', el('kbd', null, 'k'), ' trial, ', el('kbd', null, '['), '/', el('kbd', null, ']'), ' step']),
+      nav.pos >= 0
+        ? el('span', 'pos', 'trial ' + (nav.pos + 1) + ' of ' + nav.total + ' ' + (nav.label || 'in the filter'))
+        : el('span', 'pos', 'not in the current filter'),
+      el('span', null, [
+        'keys: ',
+        el('kbd', null, 'j'),
+        '/',
+        el('kbd', null, 'k'),
+        ' trial, ',
+        el('kbd', null, '['),
+        '/',
+        el('kbd', null, ']'),
+        ' step',
+      ]),
     ]),
   );
   const facts = ['sample ' + t.sample_id, 'trial ' + t.trial, 'stop ' + t.stop_reason, secs(t.execution_time_s)];
   if (md.llm_calls !== undefined) facts.push(md.llm_calls + ' model call(s)');
   if (md.tokens) facts.push(md.tokens.input + ' in / ' + md.tokens.output + ' out tokens');
   if (md.cost_usd !== undefined && md.cost_usd !== null) facts.push('$' + Number(md.cost_usd).toFixed(4));
-  if (md.limit && md.limit.kind) facts.push('limit ' + md.limit.kind + ' ' + String(md.limit.value) + '/' + String(md.limit.limit));
+  if (md.limit && md.limit.kind)
+    facts.push('limit ' + md.limit.kind + ' ' + String(md.limit.value) + '/' + String(md.limit.limit));
   head.appendChild(el('div', 'trial-facts', facts.join(' \u00b7 ')));
   if (t.reason) head.appendChild(el('div', 'trial-facts reason-line', t.reason));
   return head;
@@ -261,14 +346,30 @@ export function renderTrial(root: HTMLElement, t: PageTrial, nav: TrialNav): Tri
   const md = t.metadata || {};
   root.appendChild(trialHead(t, nav));
   const err = t.error;
-  if (err) root.appendChild(el('div', 'error-box', [el('b', null, String(err.kind)), ': ' + String(err.message) + (err.cause ? '\n' + causeText(err.cause) : '')]));
+  if (err)
+    root.appendChild(
+      el('div', 'error-box', [
+        el('b', null, String(err.kind)),
+        ': ' + String(err.message) + (err.cause ? '\n' + causeText(err.cause) : ''),
+      ]),
+    );
   if (t.cut) root.appendChild(el('p', 'cut', t.cut));
 
   const events = t.events || [];
   root.appendChild(el('h3', null, 'trajectory (' + events.length + ' events)'));
   const hasUser = events.some((e) => e.type === 'user_message');
   const tl = el('ol', 'timeline');
-  if (!hasUser && t.prompt) tl.appendChild(el('li', 'step', el('div', 'turn user', [el('div', 'who', ['user', el('span', 'tag', 'task prompt')]), el('div', 'body', t.prompt)])));
+  if (!hasUser && t.prompt)
+    tl.appendChild(
+      el(
+        'li',
+        'step',
+        el('div', 'turn user', [
+          el('div', 'who', ['user', el('span', 'tag', 'task prompt')]),
+          el('div', 'body', t.prompt),
+        ]),
+      ),
+    );
   const steps = stepsOf(events);
   const ctx = { userTurns: 0 };
   const nodes: HTMLLIElement[] = [];
@@ -280,7 +381,17 @@ export function renderTrial(root: HTMLElement, t: PageTrial, nav: TrialNav): Tri
   }
   if (steps.length === 0) tl.appendChild(el('li', 'note', 'no events recorded'));
   const hasAgent = events.some((e) => e.type === 'agent_message');
-  if (!hasAgent && t.response) tl.appendChild(el('li', 'step', el('div', 'turn agent', [el('div', 'who', ['agent', el('span', 'tag', 'final response')]), el('div', 'body', t.response)])));
+  if (!hasAgent && t.response)
+    tl.appendChild(
+      el(
+        'li',
+        'step',
+        el('div', 'turn agent', [
+          el('div', 'who', ['agent', el('span', 'tag', 'final response')]),
+          el('div', 'body', t.response),
+        ]),
+      ),
+    );
   root.appendChild(tl);
 
   root.appendChild(el('h3', null, 'verdicts'));
@@ -288,7 +399,8 @@ export function renderTrial(root: HTMLElement, t: PageTrial, nav: TrialNav): Tri
   if ((t.prompt !== undefined && hasUser) || (t.response !== undefined && hasAgent)) {
     const pr: Node[] = [];
     if (t.prompt !== undefined && hasUser) pr.push(el('div', 'note', 'prompt'), pre(t.prompt));
-    if (t.response !== undefined && hasAgent) pr.push(el('div', 'note', 'response (what the checks graded)'), pre(t.response));
+    if (t.response !== undefined && hasAgent)
+      pr.push(el('div', 'note', 'response (what the checks graded)'), pre(t.response));
     root.appendChild(panel('prompt and graded response', pr));
   }
   const meta: Record<string, unknown> = {
@@ -332,7 +444,9 @@ export function stepIndexOf(view: TrialView, stepNo: number): number {
 
 export function parseHash(): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const kv of String(location.hash || '').replace(/^#/, '').split('&')) {
+  for (const kv of String(location.hash || '')
+    .replace(/^#/, '')
+    .split('&')) {
     const i = kv.indexOf('=');
     if (i > 0) {
       try {
@@ -354,7 +468,12 @@ export function setHash(h: Record<string, string | number | null | undefined>): 
 }
 
 /** How a page's trial view moves: j/k trial, [ ] step, Escape back to the list. */
-export function stepKeys(keys: { move(d: number): void; moveStep(d: number): void; isOpen(): boolean; close(): void }): void {
+export function stepKeys(keys: {
+  move(d: number): void;
+  moveStep(d: number): void;
+  isOpen(): boolean;
+  close(): void;
+}): void {
   document.addEventListener('keydown', (ev) => {
     if (ev.ctrlKey || ev.metaKey || ev.altKey || typingInField(ev)) return;
     if (ev.key === 'j') keys.move(1);

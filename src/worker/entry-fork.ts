@@ -24,7 +24,8 @@ process.on('disconnect', () => process.exit(0));
 // side fails its in-flight trials with this cause and starts a new worker.
 process.on('uncaughtException', (err) => {
   const error = toErrorValue(err, 'agent');
-  if (process.connected && process.send) process.send({ type: 'fatal', error } satisfies WorkerMessage, () => process.exit(70));
+  if (process.connected && process.send)
+    process.send({ type: 'fatal', error } satisfies WorkerMessage, () => process.exit(70));
   else process.exit(70);
 });
 // What the first model call needs is loaded with this module (chat-http.ts and undici's Agent; the

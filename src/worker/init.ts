@@ -50,7 +50,12 @@ export function createWorkerLoop(send: (msg: WorkerMessage) => void, board?: Pha
           s.run = msg.run;
           return;
         case 'run':
-          if (!s.run) return send({ type: 'failed', id: msg.id, error: { kind: 'internal', message: 'worker got a trial before its init message' } });
+          if (!s.run)
+            return send({
+              type: 'failed',
+              id: msg.id,
+              error: { kind: 'internal', message: 'worker got a trial before its init message' },
+            });
           return begin(s, msg);
         case 'cancel':
           return cancel(s, msg);
@@ -79,7 +84,10 @@ function start(s: LoopState, id: number, trial: TrialInput, events: boolean, slo
   const hooks: TrialHooks = {
     onSandbox: (taskId, containerId) => send({ type: 'sandbox', id, taskId, containerId }),
     acquireSandbox: (signal) => acquire(s, id, state, signal),
-    onAgentPhase: board && slot !== undefined ? (_taskId, phase) => board.mark(slot, id, phase) : (_taskId, phase) => send({ type: 'agent', id, phase }),
+    onAgentPhase:
+      board && slot !== undefined
+        ? (_taskId, phase) => board.mark(slot, id, phase)
+        : (_taskId, phase) => send({ type: 'agent', id, phase }),
   };
   // Events cost a message each: only when the main side listens.
   if (events) hooks.onEvent = (taskId, event) => send({ type: 'event', id, taskId, event });
@@ -120,12 +128,20 @@ function acquire(s: LoopState, id: number, state: Running, signal: AbortSignal):
 function cancel(s: LoopState, msg: Extract<MainMessage, { type: 'cancel' }>): void {
   // Abort the trial's signal: runTrial's `finally` removes the sandbox. A timeout reason
   // makes it a TIMEOUT (saved); an interrupt makes it 'interrupted' (not saved).
-  const reason = msg.reason === 'timeout' ? new TrialTimeout(s.run?.limits.trial_timeout_s ?? 0) : new Error('interrupted');
+  const reason =
+    msg.reason === 'timeout' ? new TrialTimeout(s.run?.limits.trial_timeout_s ?? 0) : new Error('interrupted');
   const queued = s.waiting.findIndex((w) => w.id === msg.id);
   if (queued < 0) return void s.running.get(msg.id)?.abort.abort(reason);
   // Never started: it leaves the queue, and ends as what stopped it (an interrupted one is not saved).
   s.waiting.splice(queued, 1);
-  return s.send({ type: 'failed', id: msg.id, error: msg.reason === 'timeout' ? { kind: 'timeout', message: reason.message } : { kind: 'interrupted', message: 'the run was interrupted' } });
+  return s.send({
+    type: 'failed',
+    id: msg.id,
+    error:
+      msg.reason === 'timeout'
+        ? { kind: 'timeout', message: reason.message }
+        : { kind: 'interrupted', message: 'the run was interrupted' },
+  });
 }
 
 function granted(s: LoopState, msg: Extract<MainMessage, { type: 'granted' }>): void {

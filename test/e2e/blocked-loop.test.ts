@@ -17,33 +17,54 @@ import type { TrialResult } from '../../src/types.ts';
 const hasDocker = await requireDocker();
 const TIMEOUT_S = 4;
 
-describe.skipIf(!hasDocker).each(['threads', 'processes'] as const)('benchrig run --mode %s, an agent that blocks its event loop', (mode) => {
-  it('ends that trial as TIMEOUT within the timeout plus 10 s and the run goes on', async () => {
-    const out = tempDir();
-    const r = await runCli([
-      'run', join(FIXTURES, 'benchmarks/pool-sandbox'), '--agent', join(FIXTURES, 'agents/block-loop.ts'), '--agent-opt', 'ms=200',
-      '--mode', mode, '--workers', '2', '--trial-timeout', String(TIMEOUT_S), '--output', out, '--quiet',
-    ], { timeoutMs: 120_000 });
-    const dir = onlyRunDir(out, 'block-loop', 'pool-sandbox');
-    const byId: Record<string, TrialResult> = Object.fromEntries(results(dir).map((x) => [x.sample_id, x]));
-    const spin = byId.spin;
-    expect(spin).toMatchObject({ status: 'TIMEOUT', stop_reason: 'timeout', error: { kind: 'timeout' } });
-    expect(defined(spin.error).message).toMatch(/exceeded trial_timeout_s = 4 and its worker did not answer .*event loop was blocked/);
-    const seconds = (Date.parse(spin.finished_at) - Date.parse(spin.started_at)) / 1000;
-    expect(seconds).toBeGreaterThanOrEqual(TIMEOUT_S);
-    expect(seconds).toBeLessThan(TIMEOUT_S + 10);
-    // The six others ran on the other worker and on the blocked one's replacement.
-    const others = Object.values(byId).filter((x) => x.sample_id !== 'spin');
-    expect(others.map((x) => `${x.sample_id} ${x.status}`).sort()).toEqual(
-      ['exit', 'ok', 'slow1', 'slow2', 'slow3', 'slow4'].map((id) => `${id} PASSED`),
-    );
-    const report = readJson(join(dir, 'evaluation_report.json'));
-    expect(report.metrics.timeout_rate).toBeCloseTo(1 / 7);
-    expect(readJson(join(dir, 'run.json')).status).toBe('complete');
-    expect(r.code, r.stderr).toBe(0);
-    expect(await benchrigContainers(readJson(join(dir, 'run.json')).run_id)).toEqual([]);
-  }, 150_000);
-});
+describe.skipIf(!hasDocker).each(['threads', 'processes'] as const)(
+  'benchrig run --mode %s, an agent that blocks its event loop',
+  (mode) => {
+    it('ends that trial as TIMEOUT within the timeout plus 10 s and the run goes on', async () => {
+      const out = tempDir();
+      const r = await runCli(
+        [
+          'run',
+          join(FIXTURES, 'benchmarks/pool-sandbox'),
+          '--agent',
+          join(FIXTURES, 'agents/block-loop.ts'),
+          '--agent-opt',
+          'ms=200',
+          '--mode',
+          mode,
+          '--workers',
+          '2',
+          '--trial-timeout',
+          String(TIMEOUT_S),
+          '--output',
+          out,
+          '--quiet',
+        ],
+        { timeoutMs: 120_000 },
+      );
+      const dir = onlyRunDir(out, 'block-loop', 'pool-sandbox');
+      const byId: Record<string, TrialResult> = Object.fromEntries(results(dir).map((x) => [x.sample_id, x]));
+      const spin = byId.spin;
+      expect(spin).toMatchObject({ status: 'TIMEOUT', stop_reason: 'timeout', error: { kind: 'timeout' } });
+      expect(defined(spin.error).message).toMatch(
+        /exceeded trial_timeout_s = 4 and its worker did not answer .*event loop was blocked/,
+      );
+      const seconds = (Date.parse(spin.finished_at) - Date.parse(spin.started_at)) / 1000;
+      expect(seconds).toBeGreaterThanOrEqual(TIMEOUT_S);
+      expect(seconds).toBeLessThan(TIMEOUT_S + 10);
+      // The six others ran on the other worker and on the blocked one's replacement.
+      const others = Object.values(byId).filter((x) => x.sample_id !== 'spin');
+      expect(others.map((x) => `${x.sample_id} ${x.status}`).sort()).toEqual(
+        ['exit', 'ok', 'slow1', 'slow2', 'slow3', 'slow4'].map((id) => `${id} PASSED`),
+      );
+      const report = readJson(join(dir, 'evaluation_report.json'));
+      expect(report.metrics.timeout_rate).toBeCloseTo(1 / 7);
+      expect(readJson(join(dir, 'run.json')).status).toBe('complete');
+      expect(r.code, r.stderr).toBe(0);
+      expect(await benchrigContainers(readJson(join(dir, 'run.json')).run_id)).toEqual([]);
+    }, 150_000);
+  },
+);
 
 const bench = join(FIXTURES, 'benchmarks/pool-sandbox');
 const blockLoop = join(FIXTURES, 'agents/block-loop.ts');
@@ -54,9 +75,23 @@ describe.skipIf(!hasDocker).each([
 ] as const)('benchrig run %s, an agent that blocks the event loop', (_, args, passing) => {
   it('ends that trial as TIMEOUT within the timeout plus 10 s and the run goes on', async () => {
     const out = tempDir();
-    const r = await runCli([
-      'run', bench, '--agent', blockLoop, '--agent-opt', 'ms=200', ...args, '--trial-timeout', String(TIMEOUT_S), '--output', out, '--quiet',
-    ], { timeoutMs: 120_000 });
+    const r = await runCli(
+      [
+        'run',
+        bench,
+        '--agent',
+        blockLoop,
+        '--agent-opt',
+        'ms=200',
+        ...args,
+        '--trial-timeout',
+        String(TIMEOUT_S),
+        '--output',
+        out,
+        '--quiet',
+      ],
+      { timeoutMs: 120_000 },
+    );
     const dir = onlyRunDir(out, 'block-loop', 'pool-sandbox');
     const runJson = readJson(join(dir, 'run.json'));
     expect(runJson.mode).toBe('single');
@@ -87,7 +122,13 @@ async function untilSpinning(out: string): Promise<string> {
       continue; // no run folder yet
     }
     for (const c of await benchrigContainers(runId)) {
-      const marked = await docker().getContainer(c.Id).getArchive({ path: '/tmp/blocked-here' }).then(() => true, () => false);
+      const marked = await docker()
+        .getContainer(c.Id)
+        .getArchive({ path: '/tmp/blocked-here' })
+        .then(
+          () => true,
+          () => false,
+        );
       if (marked) return runId;
     }
   }
@@ -97,9 +138,16 @@ async function untilSpinning(out: string): Promise<string> {
 describe.skipIf(!hasDocker)('Ctrl-C in single mode while the agent blocks the event loop', () => {
   it('exits 130 within seconds, run.json interrupted, no container left', async () => {
     const out = tempDir();
-    const child = execa('node', [BIN, 'run', bench, '--agent', blockLoop, '--sample', 'spin', '--trial-timeout', '120', '--output', out], {
-      cwd: REPO, reject: false, env: { NO_COLOR: '1' }, stdin: 'ignore',
-    });
+    const child = execa(
+      'node',
+      [BIN, 'run', bench, '--agent', blockLoop, '--sample', 'spin', '--trial-timeout', '120', '--output', out],
+      {
+        cwd: REPO,
+        reject: false,
+        env: { NO_COLOR: '1' },
+        stdin: 'ignore',
+      },
+    );
     let runId = '';
     try {
       runId = await untilSpinning(out);
@@ -118,7 +166,11 @@ describe.skipIf(!hasDocker)('Ctrl-C in single mode while the agent blocks the ev
       expect(await benchrigContainers(runId)).toEqual([]);
     } finally {
       child.kill('SIGKILL');
-      for (const c of runId ? await benchrigContainers(runId) : []) await docker().getContainer(c.Id).remove({ force: true }).catch(() => {});
+      for (const c of runId ? await benchrigContainers(runId) : [])
+        await docker()
+          .getContainer(c.Id)
+          .remove({ force: true })
+          .catch(() => {});
     }
   }, 150_000);
 });

@@ -41,7 +41,11 @@ describe.skipIf(!hasDocker)('Ctrl-C during an image build', () => {
     const markers = tempDir();
     const out = tempDir();
     const child = execa('node', [BIN, 'run', slow, '--agent', 'oracle', '--mode', 'single', '--output', out], {
-      cwd: REPO, reject: false, env: { NO_COLOR: '1', TMPDIR: tmp, SLOW_BUILD_MARKERS: markers }, stdin: 'ignore', timeout: 120_000,
+      cwd: REPO,
+      reject: false,
+      env: { NO_COLOR: '1', TMPDIR: tmp, SLOW_BUILD_MARKERS: markers },
+      stdin: 'ignore',
+      timeout: 120_000,
     });
     const prepare = await waitFor(join(markers, 'prepare.pid'));
     const grandchild = Number(readFileSync(join(markers, 'child.pid'), 'utf8'));
@@ -65,7 +69,8 @@ describe.skipIf(!hasDocker)('Ctrl-C during an image build', () => {
 describe.skipIf(!hasDocker)('build folders left by a killed build', () => {
   const leftovers = (tmp: string) => {
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
-    for (const name of [`benchrig-build-${dead}-AbC123`, `benchrig-build-${process.pid}-LiVe42`]) mkdirSync(join(tmp, name, 'rootfs'), { recursive: true });
+    for (const name of [`benchrig-build-${dead}-AbC123`, `benchrig-build-${process.pid}-LiVe42`])
+      mkdirSync(join(tmp, name, 'rootfs'), { recursive: true });
     return { dead: `benchrig-build-${dead}-AbC123`, live: `benchrig-build-${process.pid}-LiVe42` };
   };
 
@@ -82,7 +87,21 @@ describe.skipIf(!hasDocker)('build folders left by a killed build', () => {
     const tmp = tempDir();
     const out = tempDir();
     const { live } = leftovers(tmp);
-    const r = await runCli(['run', join(FIXTURES, 'benchmarks/many-shell'), '--agent', 'oracle', '--mode', 'single', '--limit', '1', '--output', out], { env: { TMPDIR: tmp } });
+    const r = await runCli(
+      [
+        'run',
+        join(FIXTURES, 'benchmarks/many-shell'),
+        '--agent',
+        'oracle',
+        '--mode',
+        'single',
+        '--limit',
+        '1',
+        '--output',
+        out,
+      ],
+      { env: { TMPDIR: tmp } },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('removed 1 image build folder(s) left by runs that are gone');
     expect(buildDirs(tmp)).toEqual([live]);

@@ -9,7 +9,10 @@ import { defined } from '../support/defined.ts';
 
 const echo = join(FIXTURES, 'benchmarks/echo-local');
 const agent = (name: string) => join(FIXTURES, 'agents', `${name}.ts`);
-const runsOf = (out: string, agentId: string, bench = 'echo-local') => readdirSync(join(out, agentId, bench)).sort().map((n) => join(out, agentId, bench, n));
+const runsOf = (out: string, agentId: string, bench = 'echo-local') =>
+  readdirSync(join(out, agentId, bench))
+    .sort()
+    .map((n) => join(out, agentId, bench, n));
 const report = (dir: string) => readJson(join(dir, 'evaluation_report.json'));
 
 /** A copy of echo-local to change: `mutate(dir)` edits it before use. */
@@ -23,7 +26,10 @@ function benchCopy(mutate: (dir: string) => void = () => {}): string {
 /** An agent whose model is down: every trial ends in AGENT_ERROR. */
 function outageAgent(): string {
   const file = join(tempDir(), 'outage.mjs');
-  writeFileSync(file, "export default () => ({ respond: async () => { throw new Error('model endpoint unreachable'); } });\n");
+  writeFileSync(
+    file,
+    "export default () => ({ respond: async () => { throw new Error('model endpoint unreachable'); } });\n",
+  );
   return file;
 }
 
@@ -48,12 +54,22 @@ describe('comparison across runs', () => {
     expect(c.baseline.dir).toBe(good);
     expect(c.regressions.map((t: { sample_id: string }) => t.sample_id)).toEqual(['d']); // echo of "say cherry" lacks "grape"
     expect(c.unanswered.map((t: { sample_id: string }) => t.sample_id)).toEqual(['c']); // the crash agent throws on c
-    expect(c.counts).toMatchObject({ regressions: 1, unanswered: 1, new_failures: 0, fixed: 0, persistent: 0, still_passing: 2 });
+    expect(c.counts).toMatchObject({
+      regressions: 1,
+      unanswered: 1,
+      new_failures: 0,
+      fixed: 0,
+      persistent: 0,
+      still_passing: 2,
+    });
     expect(c.metrics.pass_rate).toEqual({ baseline: 1, current: 0.5, delta: -0.5 });
     expect(r.stdout).toMatch(/compared with/);
     // re-grading keeps the comparison, made again against the same baseline
     await runCli(['evaluate', third]);
-    expect(report(third).comparison).toMatchObject({ baseline: { dir: good }, counts: { regressions: 1, unanswered: 1 } });
+    expect(report(third).comparison).toMatchObject({
+      baseline: { dir: good },
+      counts: { regressions: 1, unanswered: 1 },
+    });
   });
 
   it('refuses an outage run given as --baseline (exit 2, no run folder left behind)', async () => {
@@ -73,8 +89,15 @@ describe('comparison across runs', () => {
     await run(echo, out, 'oracle');
     // The same questions under new ids, one expectation changed: a new benchmark version.
     const renamed = benchCopy((dir) => {
-      const rows = readFileSync(join(dir, 'data.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-      const next = rows.map((row, i) => ({ ...row, id: `row-${i + 1}`, ...(row.id === 'a' ? { expected: 'pear', solution: { reply: 'apple' } } : {}) }));
+      const rows = readFileSync(join(dir, 'data.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      const next = rows.map((row, i) => ({
+        ...row,
+        id: `row-${i + 1}`,
+        ...(row.id === 'a' ? { expected: 'pear', solution: { reply: 'apple' } } : {}),
+      }));
       writeFileSync(join(dir, 'data.jsonl'), next.map((x) => JSON.stringify(x)).join('\n') + '\n');
     });
     await run(renamed, out, 'oracle');
@@ -87,7 +110,9 @@ describe('comparison across runs', () => {
     const json = await runCli(['compare', before, after, '--json']);
     const c = JSON.parse(json.stdout);
     expect(c.versions_differ).toBe(true);
-    expect(c.regressions.map((t: { before: { sample_id: string }; sample_id: string }) => [t.before.sample_id, t.sample_id])).toEqual([['a', 'row-1']]);
+    expect(
+      c.regressions.map((t: { before: { sample_id: string }; sample_id: string }) => [t.before.sample_id, t.sample_id]),
+    ).toEqual([['a', 'row-1']]);
     expect(c.counts).toMatchObject({ regressions: 1, still_passing: 3, new_failures: 0, removed: 0 });
 
     const h = await runCli(['history', join(out, 'bot', 'echo-local')]);
@@ -142,7 +167,10 @@ describe('benchrig review', () => {
   const manualBench = () =>
     benchCopy((dir) => {
       const toml = readFileSync(join(dir, 'benchmark.toml'), 'utf8');
-      writeFileSync(join(dir, 'benchmark.toml'), toml.replace('[gate]', '[[checks]]\ntype = "manual"\nname = "tone"\n\n[gate]'));
+      writeFileSync(
+        join(dir, 'benchmark.toml'),
+        toml.replace('[gate]', '[[checks]]\ntype = "manual"\nname = "tone"\n\n[gate]'),
+      );
     });
 
   it('settles an AWAITING_REVIEW trial and recomputes the run metrics and gate', async () => {
@@ -156,13 +184,25 @@ describe('benchrig review', () => {
     const pass = await runCli(['review', dir, 'a', '--pass', '--reason', 'polite and correct']);
     // pass_rate 1/1 meets the threshold, but b still has no verdict: the run is incomplete (docs/reports.md#metrics)
     expect(pass.code).toBe(1);
-    expect(report(dir).gate).toMatchObject({ passed: false, value: 1, detail: 'incomplete: 1 of 2 trials without a verdict' });
+    expect(report(dir).gate).toMatchObject({
+      passed: false,
+      value: 1,
+      detail: 'incomplete: 1 of 2 trials without a verdict',
+    });
     const a = defined(results(dir).find((x) => x.task_id === 'a'));
     expect(a.status).toBe('PASSED');
     const verdict = a.checks.find((v) => v.type === 'manual');
-    expect(verdict).toMatchObject({ passed: true, score: 1, details: { review: { passed: true, reason: 'polite and correct' } } });
+    expect(verdict).toMatchObject({
+      passed: true,
+      score: 1,
+      details: { review: { passed: true, reason: 'polite and correct' } },
+    });
     expect(Date.parse((defined(defined(verdict).details).review as { at: string }).at)).not.toBeNaN();
-    expect(report(dir).metrics).toMatchObject({ pass_rate: 1, n_gradable: 1, status_counts: { AWAITING_REVIEW: 1, PASSED: 1 } });
+    expect(report(dir).metrics).toMatchObject({
+      pass_rate: 1,
+      n_gradable: 1,
+      status_counts: { AWAITING_REVIEW: 1, PASSED: 1 },
+    });
 
     const fail = await runCli(['review', dir, 'b', '--fail', '--reason', 'rude']);
     expect(fail.code).toBe(0); // 1/2 = 0.5 >= 0.5
@@ -172,7 +212,11 @@ describe('benchrig review', () => {
     // a settled review survives a re-grade
     const ev = await runCli(['evaluate', dir]);
     expect(ev.stderr).toContain('0 result file(s) changed');
-    expect(results(dir).map((x) => x.status).sort()).toEqual(['FAILED', 'PASSED']);
+    expect(
+      results(dir)
+        .map((x) => x.status)
+        .sort(),
+    ).toEqual(['FAILED', 'PASSED']);
 
     const again = await runCli(['review', dir, 'a', '--fail', '--reason', 'changed my mind']);
     expect(again.code).toBe(2);
@@ -195,14 +239,19 @@ describe('benchrig validate --run', () => {
 
   it('names the samples that break either rule and exits 1', async () => {
     const broken = benchCopy((dir) => {
-      writeFileSync(join(dir, 'benchmark.toml'), readFileSync(join(dir, 'benchmark.toml'), 'utf8').replace('type = "contains"', 'type = "exact"'));
+      writeFileSync(
+        join(dir, 'benchmark.toml'),
+        readFileSync(join(dir, 'benchmark.toml'), 'utf8').replace('type = "contains"', 'type = "exact"'),
+      );
       writeFileSync(
         join(dir, 'data.jsonl'),
         [
           { id: 'fine', input: 'say apple', expected: 'apple' },
           { id: 'accepts-empty', input: 'say nothing', expected: ' ' }, // exact trims: an empty reply equals it
           { id: 'wrong-solution', input: 'say kiwi', expected: 'kiwi', solution: { reply: 'mango' } },
-        ].map((x) => JSON.stringify(x)).join('\n') + '\n',
+        ]
+          .map((x) => JSON.stringify(x))
+          .join('\n') + '\n',
       );
     });
     const validateTemps = () => readdirSync(tmpdir()).filter((n) => n.startsWith('benchrig-validate-')).length;

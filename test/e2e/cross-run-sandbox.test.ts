@@ -18,7 +18,11 @@ describe.skipIf(!hasDocker)('benchrig evaluate on a sandboxed run', () => {
     const dir = onlyRunDir(out, 'shell', 'mini-shell');
     const before = readJson(join(dir, 'evaluation_report.json'));
     const saved = results(dir);
-    expect(saved.map((r) => [r.sample_id, r.status]).sort()).toEqual([['count', 'PASSED'], ['greet', 'PASSED'], ['hang-or-crash', 'FAILED']]);
+    expect(saved.map((r) => [r.sample_id, r.status]).sort()).toEqual([
+      ['count', 'PASSED'],
+      ['greet', 'PASSED'],
+      ['hang-or-crash', 'FAILED'],
+    ]);
     expect(saved.every((r) => r.artifacts['sandbox_test:tests pass'])).toBe(true);
     const mtimes = readdirSync(join(dir, 'results')).map((f) => statSync(join(dir, 'results', f)).mtimeMs);
 
@@ -26,7 +30,8 @@ describe.skipIf(!hasDocker)('benchrig evaluate on a sandboxed run', () => {
     expect(r.stderr).toContain(`re-graded ${saved.length} trial(s): 0 result file(s) changed`);
     expect(r.code).toBe(before.gate.passed ? 0 : 1);
     const after = readJson(join(dir, 'evaluation_report.json'));
-    for (const key of ['metrics', 'checks', 'tasks', 'gate', 'top_failures', 'top_successes']) expect(after[key], key).toEqual(before[key]);
+    for (const key of ['metrics', 'checks', 'tasks', 'gate', 'top_failures', 'top_successes'])
+      expect(after[key], key).toEqual(before[key]);
     expect(results(dir).map((x) => x.checks)).toEqual(saved.map((x) => x.checks));
     expect(readdirSync(join(dir, 'results')).map((f) => statSync(join(dir, 'results', f)).mtimeMs)).toEqual(mtimes);
     expect(await benchrigContainers(readJson(join(dir, 'run.json')).run_id)).toEqual([]);

@@ -48,7 +48,10 @@ describe.skipIf(!hasDocker)('[sandbox] disk', () => {
   it('holds on a Docker host reached over TCP (Docker SizeRw), in threads mode', async () => {
     proxy = await startDockerProxy();
     const out = tempDir();
-    const r = await runCli(['run', bench, '--agent', agent, '--mode', 'threads', '--sample', 'stream,small', '--output', out], { env: { DOCKER_HOST: proxy.url } });
+    const r = await runCli(
+      ['run', bench, '--agent', agent, '--mode', 'threads', '--sample', 'stream,small', '--output', out],
+      { env: { DOCKER_HOST: proxy.url } },
+    );
     const dir = onlyRunDir(out, 'fill-disk', 'disk-bound');
     const rs = bySample(dir);
     expect(Object.keys(rs).sort(), r.stderr).toEqual(['small', 'stream']);

@@ -22,14 +22,26 @@ const bench = join(FIXTURES, 'benchmarks/many-shell');
 
 function fleetConfig(proxyUrl: string): string {
   const file = join(tempDir('benchrig-fleet-'), 'fleet.toml');
-  writeFileSync(file, `[sandbox]\nhost_cooldown_s = 2\n[[sandbox.hosts]]\nurl = "${LOCAL}"\ncapacity = 2\n[[sandbox.hosts]]\nurl = "${proxyUrl}"\ncapacity = 3\n`);
+  writeFileSync(
+    file,
+    `[sandbox]\nhost_cooldown_s = 2\n[[sandbox.hosts]]\nurl = "${LOCAL}"\ncapacity = 2\n[[sandbox.hosts]]\nurl = "${proxyUrl}"\ncapacity = 3\n`,
+  );
   return file;
 }
 
 /** The running sandboxes that requests through the proxy named (not the toolbox's helper containers). */
 async function sandboxesBehind(proxy: DockerProxy): Promise<{ id: string; pid: number }[]> {
-  const all = await Promise.all(proxy.containers().map((id) => docker().getContainer(id).inspect().catch(() => null)));
-  return all.flatMap((c) => (c?.State.Running && c.Config.Labels?.[LABEL.session] ? [{ id: c.Id, pid: c.State.Pid }] : []));
+  const all = await Promise.all(
+    proxy.containers().map((id) =>
+      docker()
+        .getContainer(id)
+        .inspect()
+        .catch(() => null),
+    ),
+  );
+  return all.flatMap((c) =>
+    c?.State.Running && c.Config.Labels?.[LABEL.session] ? [{ id: c.Id, pid: c.State.Pid }] : [],
+  );
 }
 
 describe.skipIf(!hasDocker)('a fleet host whose daemon shuts down mid-run', () => {
@@ -42,10 +54,37 @@ describe.skipIf(!hasDocker)('a fleet host whose daemon shuts down mid-run', () =
   it('its trials in the agent phase are retried on the other host, none AGENT_ERROR, exit 0', async () => {
     proxy = await startDockerProxy();
     const out = tempDir();
-    const child = execa('node', [BIN, 'run', bench, '--agent', join(FIXTURES, 'agents/keeps-busy.ts'), '--agent-opt', 'seconds=5', '--limit', '6',
-      '--mode', 'processes', '--workers', '2', '--per-worker', '3', '--config', fleetConfig(proxy.url), '--output', out], {
-      cwd: REPO, reject: false, env: { NO_COLOR: '1' }, stdin: 'ignore', timeout: 120_000,
-    });
+    const child = execa(
+      'node',
+      [
+        BIN,
+        'run',
+        bench,
+        '--agent',
+        join(FIXTURES, 'agents/keeps-busy.ts'),
+        '--agent-opt',
+        'seconds=5',
+        '--limit',
+        '6',
+        '--mode',
+        'processes',
+        '--workers',
+        '2',
+        '--per-worker',
+        '3',
+        '--config',
+        fleetConfig(proxy.url),
+        '--output',
+        out,
+      ],
+      {
+        cwd: REPO,
+        reject: false,
+        env: { NO_COLOR: '1' },
+        stdin: 'ignore',
+        timeout: 120_000,
+      },
+    );
     // The three sandboxes of the proxied host, a while into their agent's phase.
     let lost: { id: string; pid: number }[] = [];
     for (let i = 0; i < 600 && lost.length < 3; i++) {
@@ -63,10 +102,15 @@ describe.skipIf(!hasDocker)('a fleet host whose daemon shuts down mid-run', () =
     const dir = onlyRunDir(out, 'keeps-busy', 'many-shell');
     try {
       const rs = results(dir);
-      expect(rs.map((x) => `${x.task_id} ${x.status}`).sort(), r.stderr).toEqual([1, 2, 3, 4, 5, 6].map((i) => `task-${i} PASSED`));
+      expect(rs.map((x) => `${x.task_id} ${x.status}`).sort(), r.stderr).toEqual(
+        [1, 2, 3, 4, 5, 6].map((i) => `task-${i} PASSED`),
+      );
       expect(rs.filter((x) => lost.some((c) => c.id === defined(x.metadata.sandbox).container))).toEqual([]); // each one's verdict came from a retry
       expect(rs.filter((x) => defined(x.metadata.sandbox).host !== LOCAL).map((x) => x.task_id)).toEqual([]);
-      expect(r.stderr.match(/infrastructure error.*retrying with a fresh sandbox/g)?.length ?? 0, r.stderr).toBeGreaterThanOrEqual(3);
+      expect(
+        r.stderr.match(/infrastructure error.*retrying with a fresh sandbox/g)?.length ?? 0,
+        r.stderr,
+      ).toBeGreaterThanOrEqual(3);
       expect(r.stderr).toContain(`Docker host ${proxy.url} taken out of placement`);
       const report = readJson(join(dir, 'evaluation_report.json'));
       expect(report.metrics.status_counts).toMatchObject({ PASSED: 6, AGENT_ERROR: 0, SANDBOX_ERROR: 0 });

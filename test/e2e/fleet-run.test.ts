@@ -48,7 +48,24 @@ async function leftovers(runId: string): Promise<string[]> {
 
 const statuses = (dir: string) => Object.fromEntries(results(dir).map((r) => [r.task_id, r.status]));
 const runIdOf = (dir: string) => readJson(join(dir, 'run.json')).run_id as string;
-const runArgs = (out: string, extra: string[] = []) => ['run', bench, '--agent', agent('sleepy'), '--agent-opt', 'seconds=1', '--mode', 'processes', '--workers', '2', '--per-worker', '2', '--output', out, '--quiet', ...extra];
+const runArgs = (out: string, extra: string[] = []) => [
+  'run',
+  bench,
+  '--agent',
+  agent('sleepy'),
+  '--agent-opt',
+  'seconds=1',
+  '--mode',
+  'processes',
+  '--workers',
+  '2',
+  '--per-worker',
+  '2',
+  '--output',
+  out,
+  '--quiet',
+  ...extra,
+];
 
 describe.skipIf(!second)('benchrig run on a fleet of Docker hosts', () => {
   it('spreads the sandboxes over both hosts, with the verdicts of a run on one, and leaves nothing', async () => {
@@ -82,12 +99,25 @@ describe.skipIf(!second)('benchrig run on a fleet of Docker hosts', () => {
 
   it('a host whose daemon dies mid-run has its trials finished on the other; the next sweep removes what it left', async () => {
     const out = tempDir();
-    const child = execa('node', [BIN, ...runArgs(out, ['--config', fleetConfig(), '--agent-opt', 'seconds=6']).filter((a) => a !== '--quiet')], {
-      env: { NO_COLOR: '1' }, reject: false, stdin: 'ignore',
-    });
+    const child = execa(
+      'node',
+      [BIN, ...runArgs(out, ['--config', fleetConfig(), '--agent-opt', 'seconds=6']).filter((a) => a !== '--quiet')],
+      {
+        env: { NO_COLOR: '1' },
+        reject: false,
+        stdin: 'ignore',
+      },
+    );
     // Wait for sandboxes on the second host, then kill its daemon.
     for (let i = 0; i < 240; i++) {
-      if ((await peer().client.listContainers({ filters: JSON.stringify(runFilter()) }).catch(() => [])).length > 0) break;
+      if (
+        (
+          await peer()
+            .client.listContainers({ filters: JSON.stringify(runFilter()) })
+            .catch(() => [])
+        ).length > 0
+      )
+        break;
       await sleep(250);
     }
     peer().kill();
@@ -95,7 +125,11 @@ describe.skipIf(!second)('benchrig run on a fleet of Docker hosts', () => {
     const dir = onlyRunDir(out, 'sleepy', 'many-shell');
     expect(statuses(dir)).toEqual(Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`task-${i + 1}`, 'PASSED'])));
     expect(r.exitCode).toBe(0);
-    expect(results(dir).every((x) => defined(x.metadata.sandbox).host === LOCAL || defined(x.metadata.sandbox).host === peer().url)).toBe(true);
+    expect(
+      results(dir).every(
+        (x) => defined(x.metadata.sandbox).host === LOCAL || defined(x.metadata.sandbox).host === peer().url,
+      ),
+    ).toBe(true);
     const report = readJson(join(dir, 'evaluation_report.json'));
     expect(report.hosts[peer().url].cooldowns).toBeGreaterThanOrEqual(1);
     expect(String(r.stderr)).toContain(`Docker host ${peer().url} taken out of placement`);
@@ -113,11 +147,22 @@ describe.skipIf(!second)('benchrig run on a fleet of Docker hosts', () => {
   it('kill -9 leaves sandboxes on both hosts, and the next run sweeps them all; Ctrl-C leaves nothing', async () => {
     const out = tempDir();
     const config = fleetConfig();
-    const child = execa('node', [BIN, ...runArgs(out, ['--config', config, '--agent-opt', 'seconds=60'])], { env: { NO_COLOR: '1' }, reject: false, stdin: 'ignore' });
+    const child = execa('node', [BIN, ...runArgs(out, ['--config', config, '--agent-opt', 'seconds=60'])], {
+      env: { NO_COLOR: '1' },
+      reject: false,
+      stdin: 'ignore',
+    });
     const filters = JSON.stringify(runFilter());
     for (let i = 0; i < 240; i++) {
-      const [l, s] = await Promise.all([docker().listContainers({ filters }), peer().client.listContainers({ filters })]);
-      if (l.some((c) => c.Labels['benchrig.pid'] === String(child.pid)) && s.some((c) => c.Labels['benchrig.pid'] === String(child.pid))) break;
+      const [l, s] = await Promise.all([
+        docker().listContainers({ filters }),
+        peer().client.listContainers({ filters }),
+      ]);
+      if (
+        l.some((c) => c.Labels['benchrig.pid'] === String(child.pid)) &&
+        s.some((c) => c.Labels['benchrig.pid'] === String(child.pid))
+      )
+        break;
       await sleep(250);
     }
     child.kill('SIGKILL');
@@ -127,9 +172,14 @@ describe.skipIf(!second)('benchrig run on a fleet of Docker hosts', () => {
 
     // Ctrl-C of the next run: its start-of-run sweep removed the killed run's sandboxes, and it leaves none of its own.
     const out2 = tempDir();
-    const next = execa('node', [BIN, ...runArgs(out2, ['--config', config, '--agent-opt', 'seconds=60'])], { env: { NO_COLOR: '1' }, reject: false, stdin: 'ignore' });
+    const next = execa('node', [BIN, ...runArgs(out2, ['--config', config, '--agent-opt', 'seconds=60'])], {
+      env: { NO_COLOR: '1' },
+      reject: false,
+      stdin: 'ignore',
+    });
     for (let i = 0; i < 240; i++) {
-      if ((await peer().client.listContainers({ filters })).some((c) => c.Labels['benchrig.pid'] === String(next.pid))) break;
+      if ((await peer().client.listContainers({ filters })).some((c) => c.Labels['benchrig.pid'] === String(next.pid)))
+        break;
       await sleep(250);
     }
     next.kill('SIGINT');
@@ -139,16 +189,40 @@ describe.skipIf(!second)('benchrig run on a fleet of Docker hosts', () => {
     expect(await leftovers(runIdOf(onlyRunDir(out2, 'sleepy', 'many-shell')))).toEqual([]);
   }, 300_000);
 
-  it("rows that bring their own build context run on both hosts: each host gets the image it needs, built there", async () => {
+  it('rows that bring their own build context run on both hosts: each host gets the image it needs, built there', async () => {
     const name = `env-fleet-${process.pid}`;
     const bench = join(tempDir(), name);
     cpSync(join(FIXTURES, 'benchmarks/env-per-sample'), bench, { recursive: true });
-    writeFileSync(join(bench, 'benchmark.toml'), readFileSync(join(bench, 'benchmark.toml'), 'utf8').replace('name = "env-per-sample"', `name = "${name}"`).replace('../../../../sandboxes/busybox', join(REPO, 'sandboxes/busybox')));
+    writeFileSync(
+      join(bench, 'benchmark.toml'),
+      readFileSync(join(bench, 'benchmark.toml'), 'utf8')
+        .replace('name = "env-per-sample"', `name = "${name}"`)
+        .replace('../../../../sandboxes/busybox', join(REPO, 'sandboxes/busybox')),
+    );
     // the rows that can pass: two sharing one build context, one in the benchmark's image
-    writeFileSync(join(bench, 'tasks.jsonl'), readFileSync(join(bench, 'tasks.jsonl'), 'utf8').split('\n').filter((l) => /"(baked-1|baked-2|plain)"/.test(l)).join('\n') + '\n');
+    writeFileSync(
+      join(bench, 'tasks.jsonl'),
+      readFileSync(join(bench, 'tasks.jsonl'), 'utf8')
+        .split('\n')
+        .filter((l) => /"(baked-1|baked-2|plain)"/.test(l))
+        .join('\n') + '\n',
+    );
     try {
       const out = tempDir();
-      const r = await runCli(['run', bench, '--agent', 'oracle', '--mode', 'processes', '--workers', '2', '--output', out, '--config', fleetConfig()]);
+      const r = await runCli([
+        'run',
+        bench,
+        '--agent',
+        'oracle',
+        '--mode',
+        'processes',
+        '--workers',
+        '2',
+        '--output',
+        out,
+        '--config',
+        fleetConfig(),
+      ]);
       const dir = onlyRunDir(out, 'oracle', name);
       expect(statuses(dir), r.stderr).toEqual({ 'baked-1': 'PASSED', 'baked-2': 'PASSED', plain: 'PASSED' });
       const tag = defined(defined(results(dir).find((x) => x.task_id === 'baked-1')).metadata.sandbox).image;
@@ -162,4 +236,3 @@ describe.skipIf(!second)('benchrig run on a fleet of Docker hosts', () => {
     }
   }, 240_000);
 });
-

@@ -14,7 +14,12 @@ describe('benchrig run with an llm_judge check', () => {
   afterAll(() => server.close());
 
   it('keeps the judge scores in the result and does not count the judge in llm_calls', async () => {
-    server.setScript([{ content: '```json\n{"relevant": {"score": 5, "reasoning": "on point"}, "concise": {"score": 2, "reasoning": "wordy"}}\n```' }]);
+    server.setScript([
+      {
+        content:
+          '```json\n{"relevant": {"score": 5, "reasoning": "on point"}, "concise": {"score": 2, "reasoning": "wordy"}}\n```',
+      },
+    ]);
     const out = tempDir();
     const r = await runCli(['run', bench, '--mode', 'single', '--output', out, '--quiet'], {
       env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-e2e-secret', BENCHRIG_MODEL: 'judge-e2e' },
@@ -32,7 +37,9 @@ describe('benchrig run with an llm_judge check', () => {
     });
     expect(defined(judge).reason).toBe('scored 5.00 of 5, needs 4. relevant 5: on point; concise 2: wordy');
     expect(res.metadata.llm_calls).toBe(0);
-    expect(res.events.filter((e: { type: string }) => e.type === 'llm_call')).toEqual([expect.objectContaining({ role: 'judge', model: 'judge-e2e' })]);
+    expect(res.events.filter((e: { type: string }) => e.type === 'llm_call')).toEqual([
+      expect.objectContaining({ role: 'judge', model: 'judge-e2e' }),
+    ]);
     expect(server.requests).toHaveLength(1);
     expect(JSON.stringify(server.requests[0].body.messages)).toContain('Mentions the forgotten password.');
     expect(JSON.stringify(readJson(join(dir, 'evaluation_report.json')))).not.toContain('sk-e2e-secret');
@@ -43,16 +50,23 @@ describe('benchrig run with an llm_judge check', () => {
   it('a judge that leaves out a criterion leaves the check ungradable, not failed', async () => {
     server.setScript([{ content: '{"relevant": {"score": 2, "reasoning": "meh"}}' }]);
     const out = tempDir();
-    await runCli(['run', bench, '--mode', 'single', '--output', out, '--quiet'], { env: { OPENAI_BASE_URL: server.url } });
+    await runCli(['run', bench, '--mode', 'single', '--output', out, '--quiet'], {
+      env: { OPENAI_BASE_URL: server.url },
+    });
     const [res] = results(onlyRunDir(out, 'oracle', 'grading-judge'));
-    expect(res.checks.find((c: { name: string }) => c.name === 'explanation')).toMatchObject({ passed: null, reason: 'the judge gave no score for concise' });
+    expect(res.checks.find((c: { name: string }) => c.name === 'explanation')).toMatchObject({
+      passed: null,
+      reason: 'the judge gave no score for concise',
+    });
     expect(res.status).toBe('PASSED'); // graded on the json_field check alone
   });
 
   it('grades on the other checks when the judge is down (ungradable, not failed)', async () => {
     server.setScript([{ status: 400, message: 'bad request' }]); // not retried
     const out = tempDir();
-    await runCli(['run', bench, '--mode', 'single', '--output', out, '--quiet'], { env: { OPENAI_BASE_URL: server.url } });
+    await runCli(['run', bench, '--mode', 'single', '--output', out, '--quiet'], {
+      env: { OPENAI_BASE_URL: server.url },
+    });
     const [res] = results(onlyRunDir(out, 'oracle', 'grading-judge'));
     expect(res.checks.map((c: { passed: boolean | null }) => c.passed)).toEqual([true, null]);
     expect(res.status).toBe('PASSED');

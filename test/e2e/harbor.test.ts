@@ -29,25 +29,29 @@ describe.skipIf(!hasDocker)('Harbor task folders', () => {
     await pruneEnvImages({ benchmark: name });
   });
 
-  it.each(['single', 'threads', 'processes'])('the oracle passes every task and nop fails every one (reward 0 is FAILED), in %s mode', async (mode) => {
-    const out = tempDir();
-    const oracle = await runCli(['run', tasks, '--agent', 'oracle', '--mode', mode, '--output', out]);
-    const dir = onlyRunDir(out, 'oracle', name);
-    const rs = byId(dir);
-    expect(Object.keys(rs).sort()).toEqual(['baked-data', 'hello-txt', 'prebuilt-image', 'two-scores']);
-    for (const r of Object.values(rs)) expect(r.status, `${r.task_id}: ${JSON.stringify(r.checks)} ${r.error?.message}`).toBe('PASSED');
-    expect(oracle.code).toBe(0);
-    expect(await benchrigContainers(runIdOf(dir))).toEqual([]);
+  it.each(['single', 'threads', 'processes'])(
+    'the oracle passes every task and nop fails every one (reward 0 is FAILED), in %s mode',
+    async (mode) => {
+      const out = tempDir();
+      const oracle = await runCli(['run', tasks, '--agent', 'oracle', '--mode', mode, '--output', out]);
+      const dir = onlyRunDir(out, 'oracle', name);
+      const rs = byId(dir);
+      expect(Object.keys(rs).sort()).toEqual(['baked-data', 'hello-txt', 'prebuilt-image', 'two-scores']);
+      for (const r of Object.values(rs))
+        expect(r.status, `${r.task_id}: ${JSON.stringify(r.checks)} ${r.error?.message}`).toBe('PASSED');
+      expect(oracle.code).toBe(0);
+      expect(await benchrigContainers(runIdOf(dir))).toEqual([]);
 
-    const nop = await runCli(['run', tasks, '--agent', 'nop', '--mode', mode, '--output', out]);
-    const nopDir = onlyRunDir(out, 'nop', name);
-    for (const r of Object.values(byId(nopDir))) {
-      expect(r.status).toBe('FAILED');
-      expect(r.error).toBeNull();
-    }
-    expect(nop.code).toBe(0); // no gate unless the user gives one
-    expect(await benchrigContainers(runIdOf(nopDir))).toEqual([]);
-  });
+      const nop = await runCli(['run', tasks, '--agent', 'nop', '--mode', mode, '--output', out]);
+      const nopDir = onlyRunDir(out, 'nop', name);
+      for (const r of Object.values(byId(nopDir))) {
+        expect(r.status).toBe('FAILED');
+        expect(r.error).toBeNull();
+      }
+      expect(nop.code).toBe(0); // no gate unless the user gives one
+      expect(await benchrigContainers(runIdOf(nopDir))).toEqual([]);
+    },
+  );
 
   it('samples, rewards, logs and images as Harbor defines them', async () => {
     const out = tempDir();
@@ -56,15 +60,28 @@ describe.skipIf(!hasDocker)('Harbor task folders', () => {
     const rs = byId(dir);
     // instruction.md without its canary line; [metadata] in the sample's metadata
     expect(rs['hello-txt'].prompt).toBe('Create a file `/app/hello.txt` whose only line is `Hello, world!`.\n');
-    expect(rs['hello-txt'].metadata.sample_metadata).toMatchObject({ difficulty: 'easy', category: 'file-operations', tags: ['fixture'] });
+    expect(rs['hello-txt'].metadata.sample_metadata).toMatchObject({
+      difficulty: 'easy',
+      category: 'file-operations',
+      tags: ['fixture'],
+    });
     // reward.json with two named values: both in the check's details, the mean as the score
     const twoScores = rs['two-scores'].checks[0];
-    expect(twoScores).toMatchObject({ type: 'reward', passed: true, score: 1, details: { rewards: { correct: 1, line_count: 1 }, source: 'reward.json' } });
+    expect(twoScores).toMatchObject({
+      type: 'reward',
+      passed: true,
+      score: 1,
+      details: { rewards: { correct: 1, line_count: 1 }, source: 'reward.json' },
+    });
     // the report's mean of each reward name over gradable trials (a task without the name counts 0)
     const report = readJson(join(dir, 'evaluation_report.json'));
     expect(report.metrics.rewards).toEqual({ reward: 0.75, correct: 0.25, line_count: 0.25 });
     // /logs/agent, /logs/verifier, /logs/artifacts copied out, and named in the result
-    expect(rs['hello-txt'].artifacts.kept).toEqual({ agent: 'trials/hello-txt/logs/agent', verifier: 'trials/hello-txt/logs/verifier', artifacts: 'trials/hello-txt/logs/artifacts' });
+    expect(rs['hello-txt'].artifacts.kept).toEqual({
+      agent: 'trials/hello-txt/logs/agent',
+      verifier: 'trials/hello-txt/logs/verifier',
+      artifacts: 'trials/hello-txt/logs/artifacts',
+    });
     expect(readdirSync(join(dir, 'trials/hello-txt/logs/verifier')).sort()).toEqual(['reward.txt', 'test-stdout.txt']);
     expect(existsSync(join(dir, 'trials/hello-txt/logs/agent/oracle.txt'))).toBe(true);
     // runs after the first build nothing: the images are keyed by their build context's content
@@ -80,13 +97,20 @@ describe.skipIf(!hasDocker)('Harbor task folders', () => {
       const dir = onlyRunDir(out, 'oracle', `${name}-faults`);
       const rs = byId(dir);
       expect(rs['passes'].status).toBe('PASSED');
-      expect(rs['broken-build']).toMatchObject({ status: 'SANDBOX_ERROR', error: { kind: 'sandbox', retryable: false } });
-      expect(defined(rs['broken-build'].error).message).toMatch(/did not build: .*this environment does not build|returned a non-zero code: 3.*\(log: builds\/.+\.log\)/s);
+      expect(rs['broken-build']).toMatchObject({
+        status: 'SANDBOX_ERROR',
+        error: { kind: 'sandbox', retryable: false },
+      });
+      expect(defined(rs['broken-build'].error).message).toMatch(
+        /did not build: .*this environment does not build|returned a non-zero code: 3.*\(log: builds\/.+\.log\)/s,
+      );
       const log = defined(defined(rs['broken-build'].error).message.match(/\(log: (builds\/[^)]+)\)/))[1];
       expect(readFileSync(join(dir, log), 'utf8')).toContain('this environment does not build');
       expect(r.stderr).not.toMatch(/retrying/);
       expect(rs['no-reward'].status).toBe('FAILED');
-      expect(rs['no-reward'].checks[0].reason).toBe('the verifier wrote no reward (neither /logs/verifier/reward.json nor /logs/verifier/reward.txt)');
+      expect(rs['no-reward'].checks[0].reason).toBe(
+        'the verifier wrote no reward (neither /logs/verifier/reward.json nor /logs/verifier/reward.txt)',
+      );
       expect(await benchrigContainers(runIdOf(dir))).toEqual([]);
     } finally {
       await pruneEnvImages({ benchmark: `${name}-faults` });
@@ -105,12 +129,15 @@ describe.skipIf(!hasDocker)('Harbor task folders', () => {
     const shapes = await runCli(['validate', join(FIXTURES, 'harbor-tb2-shapes')]);
     expect(shapes.code).toBe(0);
     expect(shapes.stdout).toMatch(/ok: harbor-tb2-shapes — 5 samples, 1 check\(s\) \(reward\)/);
-    expect((await runCli(['list', join(FIXTURES, 'harbor-tb2-shapes')])).stdout).toMatch(/harbor-tb2-shapes\s+5\s+[0-9a-f]{16}/);
+    expect((await runCli(['list', join(FIXTURES, 'harbor-tb2-shapes')])).stdout).toMatch(
+      /harbor-tb2-shapes\s+5\s+[0-9a-f]{16}/,
+    );
     // The same tasks with only their task.toml and instruction.md: found and read as Harbor tasks,
     // then refused for what they lack, with the folder named (exit 2, no stack trace).
     const bare = join(tempDir(), 'harbor-tb2');
     for (const task of readdirSync(join(FIXTURES, 'harbor-tb2-shapes'))) {
-      for (const file of ['task.toml', 'instruction.md']) cpSync(join(FIXTURES, 'harbor-tb2-shapes', task, file), join(bare, task, file));
+      for (const file of ['task.toml', 'instruction.md'])
+        cpSync(join(FIXTURES, 'harbor-tb2-shapes', task, file), join(bare, task, file));
     }
     const tb2 = await runCli(['validate', bare]);
     expect(tb2.code).toBe(2);
@@ -122,7 +149,12 @@ describe.skipIf(!hasDocker)('rows that bring their own sandbox', () => {
   const name = `env-rows-${process.pid}`;
   const bench = copyOf('benchmarks/env-per-sample', name);
   // the copy keeps its relative [sandbox] build path valid
-  writeFileSync(join(bench, 'benchmark.toml'), readFileSync(join(bench, 'benchmark.toml'), 'utf8').replace('name = "env-per-sample"', `name = "${name}"`).replace('../../../../sandboxes/busybox', join(REPO, 'sandboxes/busybox')));
+  writeFileSync(
+    join(bench, 'benchmark.toml'),
+    readFileSync(join(bench, 'benchmark.toml'), 'utf8')
+      .replace('name = "env-per-sample"', `name = "${name}"`)
+      .replace('../../../../sandboxes/busybox', join(REPO, 'sandboxes/busybox')),
+  );
   afterAll(async () => {
     await pruneEnvImages({ benchmark: name });
   });
@@ -136,7 +168,9 @@ describe.skipIf(!hasDocker)('rows that bring their own sandbox', () => {
     expect(rs['baked-2'].status).toBe('PASSED'); // same context, its own workdir (/srv)
     expect(rs['plain'].status).toBe('PASSED'); // the benchmark's own image
     expect(rs['broken']).toMatchObject({ status: 'SANDBOX_ERROR', error: { retryable: false } });
-    expect(defined(rs['missing-image'].error).message).toMatch(/image benchrig-test\/not-here:1 is not on this machine.*--pull/);
+    expect(defined(rs['missing-image'].error).message).toMatch(
+      /image benchrig-test\/not-here:1 is not on this machine.*--pull/,
+    );
     expect(defined(rs['baked-1'].metadata.sandbox).image).toBe(defined(rs['baked-2'].metadata.sandbox).image);
     expect(defined(rs['baked-1'].metadata.sandbox).image).toMatch(new RegExp(`^benchrig-env/${name}:[0-9a-f]{16}$`));
     expect((r.stderr.match(/building benchrig-env\/\S+ from envs\/baked/g) ?? []).length).toBe(1);
@@ -146,7 +180,10 @@ describe.skipIf(!hasDocker)('rows that bring their own sandbox', () => {
 
   it('changing a build context changes the version; a bad row sandbox is refused at load naming the row', async () => {
     const before = (await loadBenchmark(bench, { env: {} })).version;
-    writeFileSync(join(bench, 'envs/baked/Dockerfile'), readFileSync(join(bench, 'envs/baked/Dockerfile'), 'utf8') + '# changed\n');
+    writeFileSync(
+      join(bench, 'envs/baked/Dockerfile'),
+      readFileSync(join(bench, 'envs/baked/Dockerfile'), 'utf8') + '# changed\n',
+    );
     expect((await loadBenchmark(bench, { env: {} })).version).not.toBe(before);
 
     const bad = (row: object) => {
@@ -167,7 +204,9 @@ describe.skipIf(!hasDocker)('rows that bring their own sandbox', () => {
     const images = async () => (await docker().listImages()).flatMap((i) => i.RepoTags ?? []);
     const built = (await images()).filter((t) => t.startsWith(`benchrig-env/${name}:`));
     expect(built.length).toBeGreaterThan(0); // from the run above
-    await docker().getImage('benchrig/busybox:1').tag({ repo: `benchrig-test/unlabelled-${process.pid}`, tag: '1' });
+    await docker()
+      .getImage('benchrig/busybox:1')
+      .tag({ repo: `benchrig-test/unlabelled-${process.pid}`, tag: '1' });
     try {
       const young = await runCli(['sandbox', 'prune', '--benchmark', name, '--older-than', '7d']);
       expect(young.code).toBe(0);
@@ -180,17 +219,28 @@ describe.skipIf(!hasDocker)('rows that bring their own sandbox', () => {
       expect(left).toContain('benchrig/busybox:1');
       expect((await runCli(['sandbox', 'prune', '--older-than', 'soon'])).code).toBe(2);
     } finally {
-      await docker().getImage(`benchrig-test/unlabelled-${process.pid}:1`).remove().catch(() => {});
+      await docker()
+        .getImage(`benchrig-test/unlabelled-${process.pid}:1`)
+        .remove()
+        .catch(() => {});
     }
   });
 
   it('[sandbox] image as a template over sample fields names one image per row', async () => {
     const b = copyOf('benchmarks/env-per-sample', `${name}-tpl`);
-    writeFileSync(join(b, 'benchmark.toml'), '[dataset]\nsource = "tasks.jsonl"\n[sandbox]\nimage = "benchrig/{metadata.flavour}:1"\n[[checks]]\ntype = "contains"\nvalue = "x"\n');
-    writeFileSync(join(b, 'tasks.jsonl'), '{"id": "a", "input": "q", "metadata": {"flavour": "busybox"}}\n{"id": "b", "input": "q"}\n');
+    writeFileSync(
+      join(b, 'benchmark.toml'),
+      '[dataset]\nsource = "tasks.jsonl"\n[sandbox]\nimage = "benchrig/{metadata.flavour}:1"\n[[checks]]\ntype = "contains"\nvalue = "x"\n',
+    );
+    writeFileSync(
+      join(b, 'tasks.jsonl'),
+      '{"id": "a", "input": "q", "metadata": {"flavour": "busybox"}}\n{"id": "b", "input": "q"}\n',
+    );
     const r = await runCli(['validate', b]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/key sandbox\.image: sample "b" has no field metadata\.flavour for the image template "benchrig\/\{metadata\.flavour\}:1"/);
+    expect(r.stderr).toMatch(
+      /key sandbox\.image: sample "b" has no field metadata\.flavour for the image template "benchrig\/\{metadata\.flavour\}:1"/,
+    );
     writeFileSync(join(b, 'tasks.jsonl'), '{"id": "a", "input": "q", "metadata": {"flavour": "busybox"}}\n');
     const bench2 = await loadBenchmark(b, { env: {} });
     expect(bench2.samples[0].sandbox).toEqual({ image: 'benchrig/busybox:1' });
@@ -198,17 +248,33 @@ describe.skipIf(!hasDocker)('rows that bring their own sandbox', () => {
 
   it('a row that overrides only memory or env runs in the benchmark image with that key changed', async () => {
     const b = copyOf('benchmarks/env-per-sample', `${name}-keys`);
-    writeFileSync(join(b, 'benchmark.toml'), '[dataset]\nsource = "tasks.jsonl"\n[sandbox]\nimage = "benchrig/busybox:1"\nmemory = "128m"\n[[checks]]\ntype = "sandbox_test"\ncommand = "sh .tests/test.sh"\n');
+    writeFileSync(
+      join(b, 'benchmark.toml'),
+      '[dataset]\nsource = "tasks.jsonl"\n[sandbox]\nimage = "benchrig/busybox:1"\nmemory = "128m"\n[[checks]]\ntype = "sandbox_test"\ncommand = "sh .tests/test.sh"\n',
+    );
     const limit = 'cat /sys/fs/cgroup/memory.max 2>/dev/null || cat /sys/fs/cgroup/memory/memory.limit_in_bytes';
     const rows = [
-      { id: 'memory', input: 'q', sandbox: { memory: '96m' }, solution: `(${limit}) > out.txt`, tests: { 'test.sh': '[ "$(cat out.txt)" = 100663296 ]\n' } },
-      { id: 'env', input: 'q', sandbox: { env: { GREETING: 'hi there' } }, solution: 'echo "$GREETING" > out.txt', tests: { 'test.sh': 'grep -qx "hi there" out.txt\n' } },
+      {
+        id: 'memory',
+        input: 'q',
+        sandbox: { memory: '96m' },
+        solution: `(${limit}) > out.txt`,
+        tests: { 'test.sh': '[ "$(cat out.txt)" = 100663296 ]\n' },
+      },
+      {
+        id: 'env',
+        input: 'q',
+        sandbox: { env: { GREETING: 'hi there' } },
+        solution: 'echo "$GREETING" > out.txt',
+        tests: { 'test.sh': 'grep -qx "hi there" out.txt\n' },
+      },
     ];
     writeFileSync(join(b, 'tasks.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
     const out = tempDir();
     const r = await runCli(['run', b, '--agent', 'oracle', '--mode', 'single', '--output', out]);
     const rs = byId(onlyRunDir(out, 'oracle', `${name}-keys`));
-    for (const id of ['memory', 'env']) expect(rs[id].status, `${id}: ${rs[id].error?.message} ${JSON.stringify(rs[id].checks)}`).toBe('PASSED');
+    for (const id of ['memory', 'env'])
+      expect(rs[id].status, `${id}: ${rs[id].error?.message} ${JSON.stringify(rs[id].checks)}`).toBe('PASSED');
     expect(defined(rs.memory.metadata.sandbox).image).toBe('benchrig/busybox:1');
     expect(r.code).toBe(0);
   });

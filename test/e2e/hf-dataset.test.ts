@@ -15,23 +15,25 @@ const ROWS = [
 ];
 
 function trainParquet(): Uint8Array {
-  return new Uint8Array(parquetWriteBuffer({
-    columnData: [
-      { name: 'task_id', data: ROWS.map((r) => r.task_id) },
-      { name: 'question', data: ROWS.map((r) => r.question) },
-      { name: 'answer', data: ROWS.map((r) => r.answer) },
-      { name: 'tags', data: ROWS.map((r) => r.tags) },
-    ],
-    schema: [
-      { name: 'root', num_children: 4 },
-      { name: 'task_id', type: 'INT64', repetition_type: 'REQUIRED' },
-      { name: 'question', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
-      { name: 'answer', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
-      { name: 'tags', repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1 },
-      { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
-      { name: 'element', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
-    ],
-  }));
+  return new Uint8Array(
+    parquetWriteBuffer({
+      columnData: [
+        { name: 'task_id', data: ROWS.map((r) => r.task_id) },
+        { name: 'question', data: ROWS.map((r) => r.question) },
+        { name: 'answer', data: ROWS.map((r) => r.answer) },
+        { name: 'tags', data: ROWS.map((r) => r.tags) },
+      ],
+      schema: [
+        { name: 'root', num_children: 4 },
+        { name: 'task_id', type: 'INT64', repetition_type: 'REQUIRED' },
+        { name: 'question', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
+        { name: 'answer', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
+        { name: 'tags', repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1 },
+        { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+        { name: 'element', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
+      ],
+    }),
+  );
 }
 
 const jsonl = (rows: Array<Record<string, unknown>>) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
@@ -48,8 +50,14 @@ function bench(edit: (toml: string) => string = (t) => t): string {
 describe('benchrig run on a Hugging Face dataset', () => {
   let hub: HubServer;
   afterEach(async () => hub?.close());
-  const env = (cache: string, extra: Record<string, string | undefined> = {}) => ({ HF_ENDPOINT: hub.url, BENCHRIG_CACHE: cache, HF_TOKEN: undefined, ...extra });
-  const run = (dir: string, out: string, e: Record<string, string | undefined>) => runCli(['run', dir, '--mode', 'single', '--output', out], { env: e });
+  const env = (cache: string, extra: Record<string, string | undefined> = {}) => ({
+    HF_ENDPOINT: hub.url,
+    BENCHRIG_CACHE: cache,
+    HF_TOKEN: undefined,
+    ...extra,
+  });
+  const run = (dir: string, out: string, e: Record<string, string | undefined>) =>
+    runCli(['run', dir, '--mode', 'single', '--output', out], { env: e });
 
   it('runs parquet data, records the commit, and reruns a pinned commit from the cache with the hub stopped', async () => {
     hub = await startHub();
@@ -65,7 +73,13 @@ describe('benchrig run on a Hugging Face dataset', () => {
     expect(r1.code).toBe(0);
     const dir1 = onlyRunDir(out1, 'oracle', 'hf-tiny');
     const run1 = readJson(join(dir1, 'run.json'));
-    expect(run1.dataset).toEqual({ source: 'hf:acme/tiny', split: 'train', config: 'default', revision: 'main', resolved_revision: commit });
+    expect(run1.dataset).toEqual({
+      source: 'hf:acme/tiny',
+      split: 'train',
+      config: 'default',
+      revision: 'main',
+      resolved_revision: commit,
+    });
     const byId = Object.fromEntries(results(dir1).map((x) => [x.sample_id, x]));
     expect(Object.keys(byId).sort()).toEqual(['1', '2', '9007199254740993']); // the unsafe int64 kept exact, as text
     expect(byId['2']).toMatchObject({ prompt: 'name a yellow fruit', status: 'PASSED' });
@@ -86,20 +100,31 @@ describe('benchrig run on a Hugging Face dataset', () => {
     const out3 = tempDir();
     const r3 = await run(bench(), out3, env(cache));
     expect(r3.code).toBe(0);
-    expect(r3.stderr).toMatch(new RegExp(`hf:acme/tiny: the hub at .* is unreachable .*using the cached resolution of "main" -> ${commit}`));
+    expect(r3.stderr).toMatch(
+      new RegExp(`hf:acme/tiny: the hub at .* is unreachable .*using the cached resolution of "main" -> ${commit}`),
+    );
     expect(readJson(join(onlyRunDir(out3, 'oracle', 'hf-tiny'), 'run.json')).dataset.resolved_revision).toBe(commit);
   });
 
   it('runs jsonl data and makes no request when the pinned commit is cached', async () => {
     hub = await startHub();
     const rows = ROWS.map((r) => ({ ...r, task_id: `q${r.task_id}` }));
-    const commit = hub.publish('acme/tiny-jsonl', { 'train.jsonl': jsonl(rows), 'test.jsonl': jsonl(rows.slice(0, 1)) });
+    const commit = hub.publish('acme/tiny-jsonl', {
+      'train.jsonl': jsonl(rows),
+      'test.jsonl': jsonl(rows.slice(0, 1)),
+    });
     const cache = tempDir();
-    const dir = bench((t) => t.replace('hf:acme/tiny', 'hf:acme/tiny-jsonl').replace('split = "train"', `split = "test"\nrevision = "${commit}"`));
+    const dir = bench((t) =>
+      t
+        .replace('hf:acme/tiny', 'hf:acme/tiny-jsonl')
+        .replace('split = "train"', `split = "test"\nrevision = "${commit}"`),
+    );
     const out = tempDir();
     const r = await run(dir, out, env(cache));
     expect(r.code).toBe(0);
-    expect(results(onlyRunDir(out, 'oracle', 'hf-tiny')).map((x) => [x.sample_id, x.status])).toEqual([['q1', 'PASSED']]);
+    expect(results(onlyRunDir(out, 'oracle', 'hf-tiny')).map((x) => [x.sample_id, x.status])).toEqual([
+      ['q1', 'PASSED'],
+    ]);
     const before = hub.requests.length;
     expect(before).toBeGreaterThan(0);
     const again = await run(dir, tempDir(), env(cache));
@@ -123,12 +148,21 @@ describe('benchrig run on a Hugging Face dataset', () => {
 
   it('refuses a missing split with exit 2, listing the splits there are', async () => {
     hub = await startHub();
-    hub.publish('acme/tiny', { 'data/train-00000-of-00001.parquet': trainParquet(), 'data/test-00000-of-00001.parquet': trainParquet() });
+    hub.publish('acme/tiny', {
+      'data/train-00000-of-00001.parquet': trainParquet(),
+      'data/test-00000-of-00001.parquet': trainParquet(),
+    });
     const out = tempDir();
-    const r = await run(bench((t) => t.replace('split = "train"', 'split = "validation"')), out, env(tempDir()));
+    const r = await run(
+      bench((t) => t.replace('split = "train"', 'split = "validation"')),
+      out,
+      env(tempDir()),
+    );
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/benchmark\.toml: key dataset\.source: hf:acme\/tiny@[0-9a-f]{7}: no split "validation" for config "default" \(splits found: test, train\)/);
+    expect(r.stderr).toMatch(
+      /benchmark\.toml: key dataset\.source: hf:acme\/tiny@[0-9a-f]{7}: no split "validation" for config "default" \(splits found: test, train\)/,
+    );
     expect(existsSync(join(out, 'oracle'))).toBe(false);
   });
 });

@@ -31,7 +31,20 @@ describe.skipIf(!hasDocker)('infrastructure faults', () => {
   it('a container that dies mid-trial is retried with a fresh sandbox, not blamed on the agent', async () => {
     const out = tempDir();
     const markers = tempDir();
-    const r = await runCli(['run', bench, '--agent', agent('vanish'), '--agent-opt', `marker_dir=${markers}`, '--mode', 'single', '--limit', '2', '--output', out]);
+    const r = await runCli([
+      'run',
+      bench,
+      '--agent',
+      agent('vanish'),
+      '--agent-opt',
+      `marker_dir=${markers}`,
+      '--mode',
+      'single',
+      '--limit',
+      '2',
+      '--output',
+      out,
+    ]);
     const dir = onlyRunDir(out, 'vanish', 'many-shell');
     const rs = results(dir);
     expect(rs.map((x) => x.status)).toEqual(['PASSED', 'PASSED']);
@@ -43,9 +56,17 @@ describe.skipIf(!hasDocker)('infrastructure faults', () => {
   it('a daemon that stops answering mid-run and comes back: SANDBOX_ERROR or a successful retry, never AGENT_ERROR', async () => {
     proxy = await startDockerProxy();
     const out = tempDir();
-    const child = execa('node', [BIN, 'run', bench, '--agent', agent('sleepy'), '--agent-opt', 'seconds=1', '--mode', 'single', '--output', out], {
-      cwd: REPO, reject: false, env: { NO_COLOR: '1', DOCKER_HOST: proxy.url }, stdin: 'ignore', timeout: 300_000,
-    });
+    const child = execa(
+      'node',
+      [BIN, 'run', bench, '--agent', agent('sleepy'), '--agent-opt', 'seconds=1', '--mode', 'single', '--output', out],
+      {
+        cwd: REPO,
+        reject: false,
+        env: { NO_COLOR: '1', DOCKER_HOST: proxy.url },
+        stdin: 'ignore',
+        timeout: 300_000,
+      },
+    );
     await sleep(4000); // a trial or two in
     await proxy.down();
     await sleep(2500);
@@ -54,7 +75,10 @@ describe.skipIf(!hasDocker)('infrastructure faults', () => {
     const dir = onlyRunDir(out, 'sleepy', 'many-shell');
     const statuses = results(dir).map((x) => x.status);
     expect(statuses).toHaveLength(8);
-    expect(statuses.filter((s) => s !== 'PASSED' && s !== 'SANDBOX_ERROR'), r.stderr).toEqual([]);
+    expect(
+      statuses.filter((s) => s !== 'PASSED' && s !== 'SANDBOX_ERROR'),
+      r.stderr,
+    ).toEqual([]);
     expect([0, 1]).toContain(r.exitCode);
     expect(await benchrigContainers(runIdOf(dir))).toEqual([]);
   }, 300_000);
@@ -62,9 +86,31 @@ describe.skipIf(!hasDocker)('infrastructure faults', () => {
   it('Docker lost mid-run: the passed trials do not pass the gate alone; incomplete, exit 1', async () => {
     proxy = await startDockerProxy();
     const out = tempDir();
-    const child = execa('node', [BIN, 'run', bench, '--agent', agent('sleepy'), '--agent-opt', 'seconds=1', '--mode', 'threads', '--workers', '2', '--output', out], {
-      cwd: REPO, reject: false, env: { NO_COLOR: '1', DOCKER_HOST: proxy.url }, stdin: 'ignore', timeout: 300_000,
-    });
+    const child = execa(
+      'node',
+      [
+        BIN,
+        'run',
+        bench,
+        '--agent',
+        agent('sleepy'),
+        '--agent-opt',
+        'seconds=1',
+        '--mode',
+        'threads',
+        '--workers',
+        '2',
+        '--output',
+        out,
+      ],
+      {
+        cwd: REPO,
+        reject: false,
+        env: { NO_COLOR: '1', DOCKER_HOST: proxy.url },
+        stdin: 'ignore',
+        timeout: 300_000,
+      },
+    );
     let dir = '';
     for (let i = 0; i < 1200 && !dir; i++) {
       try {
@@ -81,14 +127,23 @@ describe.skipIf(!hasDocker)('infrastructure faults', () => {
       const statuses = results(dir).map((x) => x.status);
       const lost = statuses.filter((s) => s === 'SANDBOX_ERROR').length;
       expect(statuses).toHaveLength(8);
-      expect(statuses.filter((s) => s !== 'PASSED' && s !== 'SANDBOX_ERROR'), r.stderr).toEqual([]);
+      expect(
+        statuses.filter((s) => s !== 'PASSED' && s !== 'SANDBOX_ERROR'),
+        r.stderr,
+      ).toEqual([]);
       expect(lost).toBeGreaterThan(0);
       expect(lost).toBeLessThan(8);
       const report = readJson(join(dir, 'evaluation_report.json'));
       expect(report.metrics).toMatchObject({ pass_rate: 1, n_missing: lost, missing_rate: lost / 8 });
-      expect(report.gate).toMatchObject({ passed: false, value: 1, detail: `incomplete: ${lost} of 8 trials without a verdict` });
+      expect(report.gate).toMatchObject({
+        passed: false,
+        value: 1,
+        detail: `incomplete: ${lost} of 8 trials without a verdict`,
+      });
       expect(r.stdout).toContain(`missing    ${lost} of 8 trials without a verdict`);
-      expect(r.stdout).toContain(`gate       FAILED incomplete: ${lost} of 8 trials without a verdict (pass_rate 1 >= 1)`);
+      expect(r.stdout).toContain(
+        `gate       FAILED incomplete: ${lost} of 8 trials without a verdict (pass_rate 1 >= 1)`,
+      );
       expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain(`${lost} of 8 trials without a verdict`);
       expect(r.exitCode, r.stderr).toBe(1);
     } finally {
@@ -104,19 +159,31 @@ describe.skipIf(!hasDocker)('infrastructure faults', () => {
       for (let attempt = 1; ; attempt++) {
         const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
         const left = await docker().createContainer({
-          Image: 'benchrig/busybox:1', Cmd: ['true'], HostConfig: { NetworkMode: 'none' },
+          Image: 'benchrig/busybox:1',
+          Cmd: ['true'],
+          HostConfig: { NetworkMode: 'none' },
           Labels: buildLabels({ runId: deadRun, sessionId: 'stuck', pid: deadPid, host: os.hostname() }),
         });
         proxy.hold(new RegExp(`^DELETE /(?:v[\\d.]+/)?containers/${left.id}\\?`)); // its removal alone never answers
         const out = tempDir();
         const started = Date.now();
-        const r = await execa('node', [BIN, 'run', bench, '--agent', 'oracle', '--mode', 'single', '--limit', '1', '--output', out], {
-          cwd: REPO, reject: false, env: { NO_COLOR: '1', DOCKER_HOST: proxy.url }, stdin: 'ignore', timeout: 300_000,
-        });
+        const r = await execa(
+          'node',
+          [BIN, 'run', bench, '--agent', 'oracle', '--mode', 'single', '--limit', '1', '--output', out],
+          {
+            cwd: REPO,
+            reject: false,
+            env: { NO_COLOR: '1', DOCKER_HOST: proxy.url },
+            stdin: 'ignore',
+            timeout: 300_000,
+          },
+        );
         if (!proxy.held().some((l) => l.includes(left.id)) && attempt < 3) continue;
         expect(proxy.held().some((l) => l.includes(left.id))).toBe(true);
         expect(r.stderr).toContain(`container ${left.id.slice(0, 12)}`);
-        expect(r.stderr).toMatch(/container [0-9a-f]{12} of run test-stuck-removal-[0-9a-f]+ not removed \(Docker did not answer within \d+ ms: remove\); left for the next sweep/);
+        expect(r.stderr).toMatch(
+          /container [0-9a-f]{12} of run test-stuck-removal-[0-9a-f]+ not removed \(Docker did not answer within \d+ ms: remove\); left for the next sweep/,
+        );
         expect(r.stderr).not.toMatch(/Docker failed/);
         const dir = onlyRunDir(out, 'oracle', 'many-shell');
         expect(results(dir).map((x) => x.status)).toEqual(['PASSED']);
@@ -133,9 +200,17 @@ describe.skipIf(!hasDocker)('infrastructure faults', () => {
   it('a daemon that never comes back: every trial SANDBOX_ERROR and exit 3', async () => {
     proxy = await startDockerProxy();
     const out = tempDir();
-    const child = execa('node', [BIN, 'run', bench, '--agent', 'oracle', '--mode', 'single', '--limit', '1', '--output', out], {
-      cwd: REPO, reject: false, env: { NO_COLOR: '1', DOCKER_HOST: proxy.url }, stdin: 'ignore', timeout: 300_000,
-    });
+    const child = execa(
+      'node',
+      [BIN, 'run', bench, '--agent', 'oracle', '--mode', 'single', '--limit', '1', '--output', out],
+      {
+        cwd: REPO,
+        reject: false,
+        env: { NO_COLOR: '1', DOCKER_HOST: proxy.url },
+        stdin: 'ignore',
+        timeout: 300_000,
+      },
+    );
     // Down as soon as the run folder exists: the checks at the start passed, every sandbox start fails.
     for (let i = 0; i < 300; i++) {
       try {

@@ -21,9 +21,13 @@ describe('benchrig init', () => {
     expect(toml).toContain('image = "benchrig/busybox:1"');
     expect(toml).toContain('type = "sandbox_test"');
     expect(toml).toMatch(/\[gate\]\nmetric = "pass_rate"/);
-    const rows = readFileSync(join(dir, 'data/tasks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const rows = readFileSync(join(dir, 'data/tasks.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows).toHaveLength(2);
-    for (const row of rows) expect(Object.keys(row)).toEqual(expect.arrayContaining(['id', 'input', 'files', 'solution', 'tests']));
+    for (const row of rows)
+      expect(Object.keys(row)).toEqual(expect.arrayContaining(['id', 'input', 'files', 'solution', 'tests']));
 
     const v = await runCli(['validate', dir]);
     expect(v.code, v.stderr).toBe(0);
@@ -45,23 +49,27 @@ describe('benchrig init', () => {
     expect(readFileSync(join(made.dir, 'benchmark.toml'), 'utf8')).toContain('build = "../../sandboxes/busybox"');
   });
 
-  it.skipIf(!hasDocker)('the oracle passes every generated sample (exit 0), nop none (exit 1), and validate --run agrees', async () => {
-    const project = tempDir();
-    expect((await runCli(['init', 'scaffold', '--dir', project])).code).toBe(0);
-    const bench = join(project, 'benchmarks/scaffold');
-    const out = join(project, 'evals');
-    const oracle = await runCli(['run', bench, '--agent', 'oracle', '--mode', 'single', '--output', out, '--quiet']);
-    const oracleDir = onlyRunDir(out, 'oracle', 'scaffold');
-    expect(results(oracleDir).map((x) => [x.sample_id, x.status, x.checks[0]?.reason])).toEqual([
-      ['count-words', 'PASSED', expect.any(String)],
-      ['greet-names', 'PASSED', expect.any(String)],
-    ]);
-    expect(oracle.code, oracle.stderr).toBe(0);
-    const nop = await runCli(['run', bench, '--agent', 'nop', '--mode', 'single', '--output', out, '--quiet']);
-    expect(nop.code).toBe(1);
-    expect(readJson(join(onlyRunDir(out, 'nop', 'scaffold'), 'evaluation_report.json')).metrics.pass_rate).toBe(0);
+  it.skipIf(!hasDocker)(
+    'the oracle passes every generated sample (exit 0), nop none (exit 1), and validate --run agrees',
+    async () => {
+      const project = tempDir();
+      expect((await runCli(['init', 'scaffold', '--dir', project])).code).toBe(0);
+      const bench = join(project, 'benchmarks/scaffold');
+      const out = join(project, 'evals');
+      const oracle = await runCli(['run', bench, '--agent', 'oracle', '--mode', 'single', '--output', out, '--quiet']);
+      const oracleDir = onlyRunDir(out, 'oracle', 'scaffold');
+      expect(results(oracleDir).map((x) => [x.sample_id, x.status, x.checks[0]?.reason])).toEqual([
+        ['count-words', 'PASSED', expect.any(String)],
+        ['greet-names', 'PASSED', expect.any(String)],
+      ]);
+      expect(oracle.code, oracle.stderr).toBe(0);
+      const nop = await runCli(['run', bench, '--agent', 'nop', '--mode', 'single', '--output', out, '--quiet']);
+      expect(nop.code).toBe(1);
+      expect(readJson(join(onlyRunDir(out, 'nop', 'scaffold'), 'evaluation_report.json')).metrics.pass_rate).toBe(0);
 
-    const v = await runCli(['validate', bench, '--run'], { cwd: project });
-    expect(v.code, `${v.stdout}\n${v.stderr}`).toBe(0);
-  }, 300_000);
+      const v = await runCli(['validate', bench, '--run'], { cwd: project });
+      expect(v.code, `${v.stdout}\n${v.stderr}`).toBe(0);
+    },
+    300_000,
+  );
 });

@@ -15,7 +15,10 @@ describe.each(['single', 'threads', 'processes'])('Ctrl-C during grading in %s m
     const out = tempDir();
     const marker = join(out, 'marker');
     const child = execa('node', [BIN, 'run', bench, '--mode', mode, '--workers', '1', '--output', out], {
-      cwd: REPO, reject: false, env: { NO_COLOR: '1', BENCHRIG_TEST_MARKER: marker }, stdin: 'ignore',
+      cwd: REPO,
+      reject: false,
+      env: { NO_COLOR: '1', BENCHRIG_TEST_MARKER: marker },
+      stdin: 'ignore',
     });
     const t0 = Date.now();
     while (!existsSync(marker)) {
@@ -32,6 +35,13 @@ describe.each(['single', 'threads', 'processes'])('Ctrl-C during grading in %s m
 
     const resumed = await runCli(['run', bench, '--mode', mode, '--resume', dir]);
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(results(dir).map((x) => [x.sample_id, x.status]).sort()).toEqual([['a', 'PASSED'], ['b', 'PASSED']]);
+    expect(
+      results(dir)
+        .map((x) => [x.sample_id, x.status])
+        .sort(),
+    ).toEqual([
+      ['a', 'PASSED'],
+      ['b', 'PASSED'],
+    ]);
   }, 60_000);
 });

@@ -13,7 +13,16 @@ const BOUND = 10_000;
 describe.skipIf(!hasDocker)('copying kept folders out', () => {
   it('stops at 10,000 entries, says how many more were left, and the trial is graded as usual', async () => {
     const out = tempDir();
-    const r = await runCli(['run', join(FIXTURES, 'benchmarks/keep-flood'), '--agent', join(FIXTURES, 'agents/flood-logs.ts'), '--mode', 'single', '--output', out]);
+    const r = await runCli([
+      'run',
+      join(FIXTURES, 'benchmarks/keep-flood'),
+      '--agent',
+      join(FIXTURES, 'agents/flood-logs.ts'),
+      '--mode',
+      'single',
+      '--output',
+      out,
+    ]);
     const dir = onlyRunDir(out, 'flood-logs', 'keep-flood');
     const [res] = results(dir);
     expect(res.status, `${JSON.stringify(res.error)}\n${r.stderr}`).toBe('PASSED');

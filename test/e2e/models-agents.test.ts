@@ -28,7 +28,22 @@ describe('http agent', () => {
     try {
       const o = out();
       const r = await runCli(
-        ['run', local, '--agent', 'http', '--agent-opt', `url=${server.url}/v1`, '--agent-opt', 'model=remote-1', '--agent-opt', 'api_key=${AGENT_KEY}', '--mode', 'single', '--output', o],
+        [
+          'run',
+          local,
+          '--agent',
+          'http',
+          '--agent-opt',
+          `url=${server.url}/v1`,
+          '--agent-opt',
+          'model=remote-1',
+          '--agent-opt',
+          'api_key=${AGENT_KEY}',
+          '--mode',
+          'single',
+          '--output',
+          o,
+        ],
         { env: { AGENT_KEY: SECRET } },
       );
       const dir = onlyRunDir(o, 'http', 'models-local');
@@ -70,14 +85,35 @@ describe('http agent', () => {
     ]);
     try {
       const o = out();
-      const r = await runCli(['run', local, '--agent', 'http', '--agent-opt', `url=${server.url}/agent`, '--agent-opt', 'protocol=benchrig', '--sample', 'greet', '--mode', 'single', '--output', o]);
+      const r = await runCli([
+        'run',
+        local,
+        '--agent',
+        'http',
+        '--agent-opt',
+        `url=${server.url}/agent`,
+        '--agent-opt',
+        'protocol=benchrig',
+        '--sample',
+        'greet',
+        '--mode',
+        'single',
+        '--output',
+        o,
+      ]);
       const [res] = results(onlyRunDir(o, 'http', 'models-local'));
       expect(res.status, r.stderr).toBe('PASSED');
       expect(server.requests).toHaveLength(2);
-      expect(server.requests[1].body).toEqual({ session_id: res.session_id, sample: { id: 'greet', input: 'Say hello', metadata: {} }, messages: [{ role: 'user', content: 'Say hello' }] });
+      expect(server.requests[1].body).toEqual({
+        session_id: res.session_id,
+        sample: { id: 'greet', input: 'Say hello', metadata: {} },
+        messages: [{ role: 'user', content: 'Say hello' }],
+      });
       expect(res.final_state).toEqual({ greeted: true });
       expect(res.stop_reason).toBe('agent_done');
-      const tools = res.events.filter((e) => e.type === 'tool_call' || e.type === 'tool_result').map(({ step: _s, ts: _t, ...e }) => e);
+      const tools = res.events
+        .filter((e) => e.type === 'tool_call' || e.type === 'tool_result')
+        .map(({ step: _s, ts: _t, ...e }) => e);
       expect(tools).toEqual([
         { type: 'tool_call', tool: 'lookup', args: { q: 'greeting' }, id: 't1' },
         { type: 'tool_result', tool: 'lookup', output: 'hello', id: 't1' },
@@ -89,15 +125,39 @@ describe('http agent', () => {
   });
 
   it('a server slower than timeout_s is AGENT_ERROR naming the URL, after the retries', async () => {
-    const server = await startAgentServer([{ delayMs: 5000, content: 'late' }, { delayMs: 5000, content: 'late' }]);
+    const server = await startAgentServer([
+      { delayMs: 5000, content: 'late' },
+      { delayMs: 5000, content: 'late' },
+    ]);
     try {
       const o = out();
       const t0 = Date.now();
-      await runCli(['run', local, '--agent', 'http', '--agent-opt', `url=${server.url}/agent?token=abc`, '--agent-opt', 'protocol=benchrig', '--agent-opt', 'timeout_s=0.5', '--agent-opt', 'max_retries=1', '--sample', 'greet', '--mode', 'single', '--output', o]);
+      await runCli([
+        'run',
+        local,
+        '--agent',
+        'http',
+        '--agent-opt',
+        `url=${server.url}/agent?token=abc`,
+        '--agent-opt',
+        'protocol=benchrig',
+        '--agent-opt',
+        'timeout_s=0.5',
+        '--agent-opt',
+        'max_retries=1',
+        '--sample',
+        'greet',
+        '--mode',
+        'single',
+        '--output',
+        o,
+      ]);
       expect(Date.now() - t0).toBeLessThan(30_000);
       const [res] = results(onlyRunDir(o, 'http', 'models-local'));
       expect(res.status).toBe('AGENT_ERROR');
-      expect(defined(res.error).message).toBe(`http agent: POST ${server.url}/agent failed after 2 attempts: timed out after 0.5s`);
+      expect(defined(res.error).message).toBe(
+        `http agent: POST ${server.url}/agent failed after 2 attempts: timed out after 0.5s`,
+      );
       expect(server.requests).toHaveLength(2);
     } finally {
       await server.close();
@@ -112,11 +172,29 @@ describe('replay agent', () => {
     writeFileSync(
       file,
       [
-        { sample_id: 'capitals', responses: ['Paris', 'Rome'], events: [{ type: 'tool_call', tool: 'atlas', args: { country: 'France' } }], final_state: { looked_up: 2 } },
+        {
+          sample_id: 'capitals',
+          responses: ['Paris', 'Rome'],
+          events: [{ type: 'tool_call', tool: 'atlas', args: { country: 'France' } }],
+          final_state: { looked_up: 2 },
+        },
         { sample_id: 'greet', response: 'goodbye' },
-      ].map((x) => JSON.stringify(x)).join('\n') + '\n',
+      ]
+        .map((x) => JSON.stringify(x))
+        .join('\n') + '\n',
     );
-    const r = await runCli(['run', local, '--agent', 'replay', '--agent-opt', `predictions=${file}`, '--mode', 'single', '--output', o]);
+    const r = await runCli([
+      'run',
+      local,
+      '--agent',
+      'replay',
+      '--agent-opt',
+      `predictions=${file}`,
+      '--mode',
+      'single',
+      '--output',
+      o,
+    ]);
     const res = byId(onlyRunDir(o, 'replay', 'models-local'));
     expect(res.capitals.status, r.stderr).toBe('PASSED');
     expect(res.capitals.replies).toEqual(['Paris', 'Rome']);
@@ -131,13 +209,32 @@ describe('replay agent', () => {
     const messages = [
       { role: 'system', content: 'be brief' },
       { role: 'user', content: 'Say hello' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"echo hello"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"echo hello"}' } }],
+      },
       { role: 'tool', tool_call_id: 'c1', content: 'exit_code: 0\nstdout:\nhello\n' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c2', type: 'function', function: { name: 'submit', arguments: '{"answer":"hello"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c2', type: 'function', function: { name: 'submit', arguments: '{"answer":"hello"}' } }],
+      },
       { role: 'tool', tool_call_id: 'c2', content: 'submitted' },
     ];
     writeFileSync(file, JSON.stringify({ sample_id: 'greet', messages }) + '\n');
-    await runCli(['run', local, '--agent', 'replay', '--agent-opt', `predictions=${file}`, '--mode', 'single', '--output', o]);
+    await runCli([
+      'run',
+      local,
+      '--agent',
+      'replay',
+      '--agent-opt',
+      `predictions=${file}`,
+      '--mode',
+      'single',
+      '--output',
+      o,
+    ]);
     const res = byId(onlyRunDir(o, 'replay', 'models-local'));
     expect(res.greet.status).toBe('PASSED');
     expect(res.greet.response).toBe('hello');

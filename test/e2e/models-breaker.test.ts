@@ -17,10 +17,22 @@ async function run(script: Script, breaker: number | null) {
     const o = tempDir('benchrig-breaker-');
     const config = join(o, 'run.toml');
     // no retries: each trial fails in one call, so six trials take seconds
-    writeFileSync(config, `[llm]\nbase_url = "${server.url}"\napi_key = "\${OPENAI_API_KEY}"\nmodel = "m"\nmax_retries = 0\n${breaker === null ? '' : `[run]\ncircuit_breaker = ${breaker}\n`}`);
-    const r = await runCli(['run', BENCH, '--agent', 'react', '--trials', '3', '--mode', 'single', '--output', o, '--config', config], { env: modelEnv(server.url), timeoutMs: 120_000 });
+    writeFileSync(
+      config,
+      `[llm]\nbase_url = "${server.url}"\napi_key = "\${OPENAI_API_KEY}"\nmodel = "m"\nmax_retries = 0\n${breaker === null ? '' : `[run]\ncircuit_breaker = ${breaker}\n`}`,
+    );
+    const r = await runCli(
+      ['run', BENCH, '--agent', 'react', '--trials', '3', '--mode', 'single', '--output', o, '--config', config],
+      { env: modelEnv(server.url), timeoutMs: 120_000 },
+    );
     const dir = onlyRunDir(o, 'react', 'models-local');
-    return { ...r, results: results(dir), report: readJson(join(dir, 'evaluation_report.json')), run: readJson(join(dir, 'run.json')), calls: server.requests.length };
+    return {
+      ...r,
+      results: results(dir),
+      report: readJson(join(dir, 'evaluation_report.json')),
+      run: readJson(join(dir, 'run.json')),
+      calls: server.requests.length,
+    };
   } finally {
     await server.close();
   }
@@ -33,7 +45,9 @@ describe('the model circuit breaker', () => {
     expect(r.results).toHaveLength(2);
     expect(r.results.every((x) => x.status === 'AGENT_ERROR' && defined(x.error).kind === 'llm')).toBe(true);
     expect(r.calls).toBe(2); // nothing was sent for the trials that never started
-    expect(r.stderr).toMatch(/stopped: the first 2 trials all failed with the same model error \(.*(other side closed|UND_ERR_SOCKET|socket hang up|ECONNRESET).*\); 4 trial\(s\) never started/);
+    expect(r.stderr).toMatch(
+      /stopped: the first 2 trials all failed with the same model error \(.*(other side closed|UND_ERR_SOCKET|socket hang up|ECONNRESET).*\); 4 trial\(s\) never started/,
+    );
     expect(r.report.circuit_breaker).toEqual({ error: defined(r.results[0].error).message, trials_not_started: 4 });
     expect(r.run.status).toBe('failed');
   });

@@ -6,7 +6,11 @@ import type { TrajectoryEvent } from '../../src/types.ts';
 export const SECRET = 'sk-test-SECRET-9f3c1e7a5b';
 export const MODEL = 'fake-model-1';
 
-export const modelEnv = (baseUrl: string) => ({ OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: SECRET, BENCHRIG_MODEL: MODEL });
+export const modelEnv = (baseUrl: string) => ({
+  OPENAI_BASE_URL: baseUrl,
+  OPENAI_API_KEY: SECRET,
+  BENCHRIG_MODEL: MODEL,
+});
 
 /** Every file under `dir` (recursively) whose bytes contain `needle`. */
 export function filesContaining(dir: string, needle: string): string[] {
@@ -23,4 +27,5 @@ export function filesContaining(dir: string, needle: string): string[] {
 }
 
 /** Events without what differs between two runs of the same trial (time, latency). */
-export const stable = (events: (TrajectoryEvent & { latency_ms?: number })[]) => events.map(({ ts: _t, latency_ms: _l, ...e }) => e);
+export const stable = (events: (TrajectoryEvent & { latency_ms?: number })[]) =>
+  events.map(({ ts: _t, latency_ms: _l, ...e }) => e);

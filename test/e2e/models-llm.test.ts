@@ -31,7 +31,10 @@ describe('models: client, retries and simulated users', () => {
     try {
       const o = out();
       const t0 = Date.now();
-      const r = await runCli(['run', bench('models-local'), '--agent', 'react', '--sample', 'greet', '--mode', 'single', '--output', o], { env: modelEnv(server.url) });
+      const r = await runCli(
+        ['run', bench('models-local'), '--agent', 'react', '--sample', 'greet', '--mode', 'single', '--output', o],
+        { env: modelEnv(server.url) },
+      );
       const [res] = results(onlyRunDir(o, 'react', 'models-local'));
       expect(res.status, r.stderr).toBe('PASSED');
       expect(server.requests).toHaveLength(3);
@@ -64,7 +67,10 @@ describe('models: client, retries and simulated users', () => {
     const server = await startModelServer(() => ({ drop: true }));
     try {
       const o = out();
-      const r = await runCli(['run', bench('models-local'), '--agent', 'react', '--sample', 'greet', '--mode', 'single', '--output', o], { env: modelEnv(server.url), timeoutMs: 60_000 });
+      const r = await runCli(
+        ['run', bench('models-local'), '--agent', 'react', '--sample', 'greet', '--mode', 'single', '--output', o],
+        { env: modelEnv(server.url), timeoutMs: 60_000 },
+      );
       const [res] = results(onlyRunDir(o, 'react', 'models-local'));
       expect(res.status, r.stderr).toBe('AGENT_ERROR');
       expect(defined(res.error).message).toMatch(/failed after 4 attempts/);
@@ -76,16 +82,23 @@ describe('models: client, retries and simulated users', () => {
   });
 
   it('the LLM user: instruction verbatim, roles flipped, ends at ###STOP###, counted apart', async () => {
-    const instruction = 'You are Ada Lovelace. Your order number is 4242 and it was due on Monday. Ask where it is; when you get a tracking answer, thank the assistant and stop.';
+    const instruction =
+      'You are Ada Lovelace. Your order number is 4242 and it was due on Monday. Ask where it is; when you get a tracking answer, thank the assistant and stop.';
     const isUser = (body: WireBody) => String(body.messages[0].content).includes(instruction);
     let userTurns = 0;
     const server = await startModelServer((req) => {
-      if (isUser(req.body)) return { content: ++userTurns === 1 ? 'It is order 4242.' : 'Thanks, that is all. ###STOP###' };
-      return { content: req.body.messages.length <= 2 ? 'Which order number?' : 'Order 4242 is with the courier, tracking TRK-1.' };
+      if (isUser(req.body))
+        return { content: ++userTurns === 1 ? 'It is order 4242.' : 'Thanks, that is all. ###STOP###' };
+      return {
+        content:
+          req.body.messages.length <= 2 ? 'Which order number?' : 'Order 4242 is with the courier, tracking TRK-1.',
+      };
     });
     try {
       const o = out();
-      const r = await runCli(['run', bench('models-chat'), '--agent', 'react', '--mode', 'single', '--output', o], { env: modelEnv(server.url) });
+      const r = await runCli(['run', bench('models-chat'), '--agent', 'react', '--mode', 'single', '--output', o], {
+        env: modelEnv(server.url),
+      });
       const [res] = results(onlyRunDir(o, 'react', 'models-chat'));
       expect(res.status, r.stderr).toBe('PASSED');
       expect(res.stop_reason).toBe('user_done');
@@ -111,11 +124,18 @@ describe('models: client, retries and simulated users', () => {
 
   it('a module user from the benchmark hooks drives the conversation', async () => {
     const o = out();
-    const r = await runCli(['run', bench('models-module'), '--agent', join(FIXTURES, 'agents/echo.ts'), '--mode', 'single', '--output', o], { env: modelEnv('http://127.0.0.1:9/v1') });
+    const r = await runCli(
+      ['run', bench('models-module'), '--agent', join(FIXTURES, 'agents/echo.ts'), '--mode', 'single', '--output', o],
+      { env: modelEnv('http://127.0.0.1:9/v1') },
+    );
     const [res] = results(onlyRunDir(o, 'echo', 'models-module'));
     expect(res.status, r.stderr).toBe('PASSED');
     const said = eventsOf(res.events, 'user_message').map((e) => e.content);
-    expect(said).toEqual(['first', 'second (turn 2; 2 messages so far; you said "first")', expect.stringMatching(/^third \(turn 3; 4 messages so far/)]);
+    expect(said).toEqual([
+      'first',
+      'second (turn 2; 2 messages so far; you said "first")',
+      expect.stringMatching(/^third \(turn 3; 4 messages so far/),
+    ]);
     expect(res.stop_reason).toBe('agent_done');
     expect(res.metadata.user_llm_calls).toBe(0);
   });

@@ -32,7 +32,8 @@ const out = () => {
   return d;
 };
 type ToolCall = Extract<TrajectoryEvent, { type: 'tool_call' }>;
-const tools = (events: TrajectoryEvent[]) => events.filter((e) => e.type === 'tool_call' || e.type === 'tool_result').map(({ step: _s, ts: _t, ...e }) => e);
+const tools = (events: TrajectoryEvent[]) =>
+  events.filter((e) => e.type === 'tool_call' || e.type === 'tool_result').map(({ step: _s, ts: _t, ...e }) => e);
 
 afterAll(() => {
   for (const d of outputs) expect(filesContaining(d, SECRET), d).toEqual([]);
@@ -45,13 +46,21 @@ describe.skipIf(!hasDocker)('react agent against the scripted model server', () 
     const server = await startModelServer(solver);
     try {
       const o = out();
-      const r = await runCli(['run', 'shell-tasks', '--agent', 'react', '--sample', IDS.join(','), '--mode', 'single', '--output', o], { env: modelEnv(server.url) });
+      const r = await runCli(
+        ['run', 'shell-tasks', '--agent', 'react', '--sample', IDS.join(','), '--mode', 'single', '--output', o],
+        { env: modelEnv(server.url) },
+      );
       const dir = onlyRunDir(o, 'react', 'shell-tasks');
       const res = results(dir);
       expect(res.map((x) => [x.sample_id, x.status]).sort(), r.stderr).toEqual(IDS.map((id) => [id, 'PASSED']));
       expect(server.requests).toHaveLength(6);
       for (const x of res) {
-        expect(tools(x.events).map((e) => `${e.type}:${e.tool}`)).toEqual(['tool_call:bash', 'tool_result:bash', 'tool_call:submit', 'tool_result:submit']);
+        expect(tools(x.events).map((e) => `${e.type}:${e.tool}`)).toEqual([
+          'tool_call:bash',
+          'tool_result:bash',
+          'tool_call:submit',
+          'tool_result:submit',
+        ]);
         expect((tools(x.events)[1] as { exit_code?: number }).exit_code).toBe(0); // the bash tool_result (asserted above)
         expect(x.metadata.llm_calls).toBe(2);
         expect(x.stop_reason).toBe('agent_done');
@@ -67,26 +76,69 @@ describe.skipIf(!hasDocker)('react agent against the scripted model server', () 
     const { dir, requests } = defined(live);
     const liveRes = defined(results(dir).find((x) => x.sample_id === 'count-lines'));
     const last = defined(requests.filter((q) => q.body.messages[1].content === liveRes.prompt).at(-1));
-    const submitCall = defined(liveRes.events.find((e): e is ToolCall => e.type === 'tool_call' && e.tool === 'submit'));
+    const submitCall = defined(
+      liveRes.events.find((e): e is ToolCall => e.type === 'tool_call' && e.tool === 'submit'),
+    );
     const messages = [
       ...last.body.messages,
-      { role: 'assistant', content: null, tool_calls: [{ id: submitCall.id, type: 'function', function: { name: 'submit', arguments: JSON.stringify(submitCall.args) } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: submitCall.id,
+            type: 'function',
+            function: { name: 'submit', arguments: JSON.stringify(submitCall.args) },
+          },
+        ],
+      },
       { role: 'tool', tool_call_id: submitCall.id, content: 'submitted' },
     ];
     const o = out();
     const file = join(o, 'transcripts.jsonl');
     writeFileSync(file, JSON.stringify({ sample_id: 'count-lines', messages }) + '\n');
-    await runCli(['run', 'shell-tasks', '--agent', 'replay', '--agent-opt', `predictions=${file}`, '--sample', 'count-lines', '--mode', 'single', '--output', o]);
+    await runCli([
+      'run',
+      'shell-tasks',
+      '--agent',
+      'replay',
+      '--agent-opt',
+      `predictions=${file}`,
+      '--sample',
+      'count-lines',
+      '--mode',
+      'single',
+      '--output',
+      o,
+    ]);
     const [res] = results(onlyRunDir(o, 'replay', 'shell-tasks'));
     expect(tools(res.events)).toEqual(tools(liveRes.events));
     expect(res.response).toBe(liveRes.response);
   });
 
   it('--max-llm-calls 3: exactly 3 requests reach the server, stop llm_budget, graded', async () => {
-    const server = await startModelServer(() => ({ tool_calls: [{ name: 'bash', arguments: { command: 'echo again' } }] }));
+    const server = await startModelServer(() => ({
+      tool_calls: [{ name: 'bash', arguments: { command: 'echo again' } }],
+    }));
     try {
       const o = out();
-      const r = await runCli(['run', 'shell-tasks', '--agent', 'react', '--sample', 'count-lines', '--max-llm-calls', '3', '--mode', 'single', '--output', o], { env: modelEnv(server.url) });
+      const r = await runCli(
+        [
+          'run',
+          'shell-tasks',
+          '--agent',
+          'react',
+          '--sample',
+          'count-lines',
+          '--max-llm-calls',
+          '3',
+          '--mode',
+          'single',
+          '--output',
+          o,
+        ],
+        { env: modelEnv(server.url) },
+      );
       const [res] = results(onlyRunDir(o, 'react', 'shell-tasks'));
       expect(server.requests).toHaveLength(3);
       expect(res.stop_reason, r.stderr).toBe('llm_budget');
@@ -101,7 +153,18 @@ describe.skipIf(!hasDocker)('react agent against the scripted model server', () 
   it('--llm-cache record, then replay with the server gone: same events and verdicts', async () => {
     const server = await startModelServer(solver);
     const o = out();
-    const args = ['run', 'shell-tasks', '--agent', 'react', '--sample', 'count-lines', '--mode', 'single', '--output', o];
+    const args = [
+      'run',
+      'shell-tasks',
+      '--agent',
+      'react',
+      '--sample',
+      'count-lines',
+      '--mode',
+      'single',
+      '--output',
+      o,
+    ];
     let recorded: TrialResult | undefined;
     try {
       await runCli([...args, '--llm-cache', 'record'], { env: modelEnv(server.url) });

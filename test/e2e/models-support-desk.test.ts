@@ -17,17 +17,26 @@ describe.skipIf(!hasDocker)('support-desk', () => {
   });
   afterAll(() => server?.close());
 
-  for (const [agent, want] of [['oracle', 'PASSED'], ['nop', 'FAILED']] as const) {
+  for (const [agent, want] of [
+    ['oracle', 'PASSED'],
+    ['nop', 'FAILED'],
+  ] as const) {
     it(`${agent}: every one of the 12 samples is ${want}`, async () => {
       const o = tempDir('benchrig-sd-');
-      await runCli(['run', 'support-desk', '--agent', agent, '--mode', 'single', '--output', o, '--quiet'], { env: modelEnv(server.url) });
+      await runCli(['run', 'support-desk', '--agent', agent, '--mode', 'single', '--output', o, '--quiet'], {
+        env: modelEnv(server.url),
+      });
       const dir = onlyRunDir(o, agent, 'support-desk');
       const res = results(dir);
       expect(res).toHaveLength(12);
-      const off = res.filter((x) => x.status !== want).map((x) => `${x.task_id}: ${x.status} ${x.checks.map((c) => c.reason).join(' | ')} ${x.error?.message ?? ''}`);
+      const off = res
+        .filter((x) => x.status !== want)
+        .map((x) => `${x.task_id}: ${x.status} ${x.checks.map((c) => c.reason).join(' | ')} ${x.error?.message ?? ''}`);
       expect(off).toEqual([]);
       if (agent === 'oracle') {
-        expect(res.every((x) => typeof (x.artifacts['state:database'] as ExecOutput | undefined)?.stdout === 'string')).toBe(true);
+        expect(
+          res.every((x) => typeof (x.artifacts['state:database'] as ExecOutput | undefined)?.stdout === 'string'),
+        ).toBe(true);
         expect(readJson(join(dir, 'evaluation_report.json')).metrics.pass_rate).toBe(1);
       }
     }, 300_000);

@@ -7,7 +7,9 @@ import { REPO, onlyRunDir, readJson, results, runCli, tempDir } from '../support
 import { benchrigContainers, requireDocker } from '../support/docker.ts';
 
 const hasDocker = await requireDocker();
-const BENCHMARKS = readdirSync(join(REPO, 'benchmarks'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const BENCHMARKS = readdirSync(join(REPO, 'benchmarks'), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 
 // No model is reachable in tests: the judge and the models fail fast (nothing listens on port 9),
 // so llm_judge checks are ungradable and the deterministic checks decide, as docs/checks.md says.
@@ -19,12 +21,29 @@ function offlineModels(): string {
 
 async function verdicts(bench: string, agent: string, mode: string) {
   const out = tempDir();
-  const r = await runCli(['run', bench, '--agent', agent, '--mode', mode, '--workers', '3', '--config', offlineModels(), '--output', out, '--quiet']);
+  const r = await runCli([
+    'run',
+    bench,
+    '--agent',
+    agent,
+    '--mode',
+    mode,
+    '--workers',
+    '3',
+    '--config',
+    offlineModels(),
+    '--output',
+    out,
+    '--quiet',
+  ]);
   const dir = onlyRunDir(out, agent, bench);
   expect(readJson(join(dir, 'run.json')).mode).toBe(mode);
   expect(await benchrigContainers(readJson(join(dir, 'run.json')).run_id)).toEqual([]);
   const byTask: Record<string, string> = Object.fromEntries(
-    results(dir).map((x) => [x.task_id, `${x.status} ${x.score} ${x.checks.map((c) => `${c.name}:${c.passed}:${c.score}`).join(',')}`]),
+    results(dir).map((x) => [
+      x.task_id,
+      `${x.status} ${x.score} ${x.checks.map((c) => `${c.name}:${c.passed}:${c.score}`).join(',')}`,
+    ]),
   );
   return { code: r.code, stderr: r.stderr, byTask };
 }
@@ -32,10 +51,14 @@ async function verdicts(bench: string, agent: string, mode: string) {
 describe.skipIf(!hasDocker).each(BENCHMARKS)('benchmark %s', (bench) => {
   it('oracle passes all, nop passes none, and every mode agrees', async () => {
     const single = await verdicts(bench, 'oracle', 'single');
-    expect(Object.entries(single.byTask).filter(([, v]) => !v.startsWith('PASSED')), single.stderr).toEqual([]);
+    expect(
+      Object.entries(single.byTask).filter(([, v]) => !v.startsWith('PASSED')),
+      single.stderr,
+    ).toEqual([]);
     expect(single.code).toBe(0);
     const nop = await verdicts(bench, 'nop', 'single');
     expect(Object.entries(nop.byTask).filter(([, v]) => v.startsWith('PASSED'))).toEqual([]);
-    for (const mode of ['threads', 'processes']) expect((await verdicts(bench, 'oracle', mode)).byTask).toEqual(single.byTask);
+    for (const mode of ['threads', 'processes'])
+      expect((await verdicts(bench, 'oracle', mode)).byTask).toEqual(single.byTask);
   }, 600_000);
 });

@@ -44,7 +44,6 @@ afterEach(() => {
   }
 });
 
-
 describe('an output folder the run cannot write is refused at the start (exit 2, naming the path)', () => {
   const refused = async (output: string, pattern: RegExp) => {
     const r = await runCli(['run', local, '--agent', 'oracle', '--mode', 'single', '--output', output]);
@@ -57,7 +56,12 @@ describe('an output folder the run cannot write is refused at the start (exit 2,
 
   it('a missing parent folder, a path that is a file', async () => {
     const base = tempDir();
-    await refused(join(base, 'missing', 'evals'), new RegExp(`--output ${join(base, 'missing', 'evals')}: its parent folder ${join(base, 'missing')} does not exist`));
+    await refused(
+      join(base, 'missing', 'evals'),
+      new RegExp(
+        `--output ${join(base, 'missing', 'evals')}: its parent folder ${join(base, 'missing')} does not exist`,
+      ),
+    );
     expect(existsSync(join(base, 'missing'))).toBe(false);
     writeFileSync(join(base, 'file'), 'not a folder');
     await refused(join(base, 'file'), new RegExp(`--output ${join(base, 'file')}: is not a folder`));
@@ -75,42 +79,106 @@ describe('an output folder the run cannot write is refused at the start (exit 2,
 });
 
 describe.skipIf(!hasDocker)('the disk fills up mid-run', () => {
-  it.each(['processes', 'single'])('%s: exit 3 naming the file, saved trials kept, run.json failed, no container; --resume finishes it', async (mode) => {
-    const out = mountTmpfs('size=4m');
-    const child = execa('node', [BIN, 'run', bench, '--agent', sleepy, '--agent-opt', 'seconds=1', '--mode', mode, '--workers', '2', '--output', out], {
-      cwd: REPO, reject: false, env: { NO_COLOR: '1' }, stdin: 'ignore', timeout: 240_000,
-    });
-    const dir = await untilResults(out, 'sleepy', 1);
-    fill(out);
-    const r = await child;
-    try {
-      expect(r.exitCode, r.stderr).toBe(3);
-      expect(r.stderr).toMatch(new RegExp(`benchrig: cannot write ${dir}/results[^\\n]*: no space left on device \\(ENOSPC\\); the run stopped .*--resume ${dir}`));
-      expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
-      expect(readJson(join(dir, 'run.json')).status).toBe('failed');
-      const saved = results(dir); // every file there is a whole result
-      expect(saved.length).toBeGreaterThanOrEqual(1);
-      expect(saved.length).toBeLessThan(8);
-      expect(saved.map((x) => x.status).filter((s) => s !== 'PASSED')).toEqual([]);
-      expect(await benchrigContainers(runIdOf(dir))).toEqual([]);
+  it.each(['processes', 'single'])(
+    '%s: exit 3 naming the file, saved trials kept, run.json failed, no container; --resume finishes it',
+    async (mode) => {
+      const out = mountTmpfs('size=4m');
+      const child = execa(
+        'node',
+        [
+          BIN,
+          'run',
+          bench,
+          '--agent',
+          sleepy,
+          '--agent-opt',
+          'seconds=1',
+          '--mode',
+          mode,
+          '--workers',
+          '2',
+          '--output',
+          out,
+        ],
+        {
+          cwd: REPO,
+          reject: false,
+          env: { NO_COLOR: '1' },
+          stdin: 'ignore',
+          timeout: 240_000,
+        },
+      );
+      const dir = await untilResults(out, 'sleepy', 1);
+      fill(out);
+      const r = await child;
+      try {
+        expect(r.exitCode, r.stderr).toBe(3);
+        expect(r.stderr).toMatch(
+          new RegExp(
+            `benchrig: cannot write ${dir}/results[^\\n]*: no space left on device \\(ENOSPC\\); the run stopped .*--resume ${dir}`,
+          ),
+        );
+        expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+        expect(readJson(join(dir, 'run.json')).status).toBe('failed');
+        const saved = results(dir); // every file there is a whole result
+        expect(saved.length).toBeGreaterThanOrEqual(1);
+        expect(saved.length).toBeLessThan(8);
+        expect(saved.map((x) => x.status).filter((s) => s !== 'PASSED')).toEqual([]);
+        expect(await benchrigContainers(runIdOf(dir))).toEqual([]);
 
-      rmSync(join(out, 'fill'));
-      const resumed = await runCli(['run', bench, '--agent', sleepy, '--agent-opt', 'seconds=1', '--mode', mode, '--workers', '2', '--resume', dir]);
-      expect(resumed.code, resumed.stderr).toBe(0);
-      expect(results(dir)).toHaveLength(8);
-      expect(readJson(join(dir, 'run.json')).status).toBe('complete');
-    } finally {
-      await sweep({ runId: runIdOf(dir) });
-    }
-  });
+        rmSync(join(out, 'fill'));
+        const resumed = await runCli([
+          'run',
+          bench,
+          '--agent',
+          sleepy,
+          '--agent-opt',
+          'seconds=1',
+          '--mode',
+          mode,
+          '--workers',
+          '2',
+          '--resume',
+          dir,
+        ]);
+        expect(resumed.code, resumed.stderr).toBe(0);
+        expect(results(dir)).toHaveLength(8);
+        expect(readJson(join(dir, 'run.json')).status).toBe('complete');
+      } finally {
+        await sweep({ runId: runIdOf(dir) });
+      }
+    },
+  );
 });
 
 describe.skipIf(!hasDocker)('run.json never stays running after the process exited', () => {
   it('a second Ctrl-C exits at once (130) and run.json says interrupted', async () => {
     const out = tempDir();
-    const child = execa('node', [BIN, 'run', bench, '--agent', sleepy, '--agent-opt', 'seconds=2', '--mode', 'processes', '--workers', '2', '--output', out], {
-      cwd: REPO, reject: false, env: { NO_COLOR: '1' }, stdin: 'ignore', timeout: 240_000,
-    });
+    const child = execa(
+      'node',
+      [
+        BIN,
+        'run',
+        bench,
+        '--agent',
+        sleepy,
+        '--agent-opt',
+        'seconds=2',
+        '--mode',
+        'processes',
+        '--workers',
+        '2',
+        '--output',
+        out,
+      ],
+      {
+        cwd: REPO,
+        reject: false,
+        env: { NO_COLOR: '1' },
+        stdin: 'ignore',
+        timeout: 240_000,
+      },
+    );
     const dir = await untilResults(out, 'sleepy', 1);
     try {
       child.kill('SIGINT');

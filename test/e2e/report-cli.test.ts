@@ -17,7 +17,9 @@ describe('benchrig report', () => {
     expect(r.stdout).toContain('missing    1 of 7 trials without a verdict (14.3%)');
     expect(r.stdout).toMatch(/judge \(llm_judge\)\s+60\.0%\s+3\/5/);
     expect(r.stdout).toContain('  errors       agent 1, sandbox 1');
-    expect(r.stdout).toContain('  slowest      evil-t1 9.00s (FAILED), alpha-t2 3.00s (FAILED), alpha-t1 2.00s (PASSED)');
+    expect(r.stdout).toContain(
+      '  slowest      evil-t1 9.00s (FAILED), alpha-t2 3.00s (FAILED), alpha-t1 2.00s (PASSED)',
+    );
     expect(r.stdout).not.toContain('\u001b[');
   });
 
@@ -62,19 +64,27 @@ describe('benchrig report', () => {
     writeFileSync(file, JSON.stringify(bad));
     let r = await runCli(['report', dir, '--format', 'json']);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe('benchrig: results/beta-t1.json: key metadata.tokens.input: expected number, got string');
+    expect(r.stderr.trim()).toBe(
+      'benchrig: results/beta-t1.json: key metadata.tokens.input: expected number, got string',
+    );
     expect(r.stdout).toBe('');
 
     writeFileSync(file, JSON.stringify({ ...JSON.parse(good), schema_version: 7 }));
     r = await runCli(['report', dir]);
-    expect([r.code, r.stderr.trim()]).toEqual([2, 'benchrig: results/beta-t1.json: unknown schema_version 7 (this benchrig reads version 1)']);
+    expect([r.code, r.stderr.trim()]).toEqual([
+      2,
+      'benchrig: results/beta-t1.json: unknown schema_version 7 (this benchrig reads version 1)',
+    ]);
     writeFileSync(file, good);
 
     const report = readJson(join(dir, 'evaluation_report.json'));
     delete report.metrics.pass_rate;
     writeFileSync(join(dir, 'evaluation_report.json'), JSON.stringify(report));
     r = await runCli(['report', dir, '--format', 'md']);
-    expect([r.code, r.stderr.trim()]).toEqual([2, 'benchrig: evaluation_report.json: key metrics.pass_rate: missing (expected number)']);
+    expect([r.code, r.stderr.trim()]).toEqual([
+      2,
+      'benchrig: evaluation_report.json: key metrics.pass_rate: missing (expected number)',
+    ]);
 
     r = await runCli(['report', tempDir()]);
     expect(r.code).toBe(2);
@@ -116,7 +126,14 @@ describe('benchrig view', () => {
       });
     try {
       const page = readFileSync(join(dir, 'report.html'), 'utf8');
-      for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1.evil.example:${port}`, `localhost.evil.example:${port}`, `localhost:${Number(port) + 1}`, '127.0.0.1']) {
+      for (const host of [
+        'evil.example',
+        `evil.example:${port}`,
+        `127.0.0.1.evil.example:${port}`,
+        `localhost.evil.example:${port}`,
+        `localhost:${Number(port) + 1}`,
+        '127.0.0.1',
+      ]) {
         for (const path of ['/', '/report.html']) {
           const r = await get(host, path);
           expect(r.status, `Host: ${host} ${path}`).toBe(421);

@@ -23,7 +23,8 @@ function copyRun(): { runDir: string; benchDir: string } {
 }
 
 /** The report with the machine-specific path made neutral. */
-const neutral = (report: unknown, runDir: string) => JSON.parse(JSON.stringify(report).split(JSON.stringify(runDir).slice(1, -1)).join('RUN_DIR'));
+const neutral = (report: unknown, runDir: string) =>
+  JSON.parse(JSON.stringify(report).split(JSON.stringify(runDir).slice(1, -1)).join('RUN_DIR'));
 
 describe('evaluation_report.json on a fixed run folder', () => {
   it('benchrig evaluate writes every key and value as before', async () => {
@@ -35,12 +36,18 @@ describe('evaluation_report.json on a fixed run folder', () => {
     if (process.env.GOLDEN_RECORD === '1') writeFileSync(EXPECTED, JSON.stringify(report, null, 2) + '\n');
     expect(report).toStrictEqual(readJson(EXPECTED));
     // re-grading found nothing to change: the result files are untouched
-    expect(readdirSync(join(runDir, 'results')).map((n) => readFileSync(join(runDir, 'results', n), 'utf8'))).toEqual(before);
+    expect(readdirSync(join(runDir, 'results')).map((n) => readFileSync(join(runDir, 'results', n), 'utf8'))).toEqual(
+      before,
+    );
 
     // report.html embeds every trial once and the report's numbers
     const html = readFileSync(join(runDir, 'report.html'), 'utf8');
-    const data = JSON.parse(defined(/<script type="application\/json" id="benchrig-data">([\s\S]*?)<\/script>/.exec(html))[1]);
-    expect(data.trials.map((t: { task_id: string }) => t.task_id).sort()).toEqual(before.map((t) => JSON.parse(t).task_id).sort());
+    const data = JSON.parse(
+      defined(/<script type="application\/json" id="benchrig-data">([\s\S]*?)<\/script>/.exec(html))[1],
+    );
+    expect(data.trials.map((t: { task_id: string }) => t.task_id).sort()).toEqual(
+      before.map((t) => JSON.parse(t).task_id).sort(),
+    );
     expect(data.report.metrics).toStrictEqual(report.metrics);
     expect(data.report.tasks).toStrictEqual(report.tasks);
   }, 60_000);

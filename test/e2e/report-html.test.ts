@@ -35,7 +35,9 @@ describe('report.html in headless Chromium', () => {
 
     expect(await page.textContent('#m-pass-rate .v')).toBe('50.0%'); // 3 passed of 6 gradable
     expect(await page.textContent('#m-passed .v')).toBe('3/6');
-    expect(await page.textContent('#gate')).toBe('gate FAILED: incomplete: 1 of 7 trials without a verdict (pass_rate 0.5 < 0.8)');
+    expect(await page.textContent('#gate')).toBe(
+      'gate FAILED: incomplete: 1 of 7 trials without a verdict (pass_rate 0.5 < 0.8)',
+    );
     expect(await page.textContent('[data-status="SANDBOX_ERROR"]')).toBe('1');
     expect(await page.textContent('.checks-table')).toContain('judge');
 
@@ -64,7 +66,9 @@ describe('report.html in headless Chromium', () => {
     expect(detail).toContain('sandbox_test:tests pass');
     // the judge's per-criterion scores, rendered from the check's details
     expect(await page.textContent('#detail [data-check="judge"]')).toContain('scored 4.50 of 5, needs 4');
-    expect(await page.textContent('#detail table.criteria tr[data-criterion="correct"]')).toBe('correct5checked the numbers');
+    expect(await page.textContent('#detail table.criteria tr[data-criterion="correct"]')).toBe(
+      'correct5checked the numbers',
+    );
     expect(detail).toContain('weighted_score4.5');
 
     expect(dialogs).toEqual([]);
@@ -100,7 +104,9 @@ describe('report.html in headless Chromium', () => {
 
   it('a page of 200 rows out of 2,500 trials, with a next page', async () => {
     const { trialResult } = await import('./report-run.ts');
-    const many = Array.from({ length: 2500 }, (_, i) => trialResult(`s${String(i).padStart(4, '0')}-t1`, i % 5 === 0 ? 'FAILED' : 'PASSED', {}, i / 100));
+    const many = Array.from({ length: 2500 }, (_, i) =>
+      trialResult(`s${String(i).padStart(4, '0')}-t1`, i % 5 === 0 ? 'FAILED' : 'PASSED', {}, i / 100),
+    );
     const { dir } = await writeRun(many);
     const file = join(dir, 'page.html');
     expect((await runCli(['report', dir, '--format', 'html', '--out', file])).code).toBe(0);
@@ -114,18 +120,32 @@ describe('report.html in headless Chromium', () => {
     expect(errors).toEqual([]);
   });
 
-  it.skipIf(!hasDocker)('the report.html of a real sandboxed run shows the oracle\'s tool calls', async () => {
-    const out = tempDir();
-    const r = await runCli(['run', join(FIXTURES, 'benchmarks/mini-shell'), '--agent', 'oracle', '--mode', 'single', '--output', out, '--quiet']);
-    expect(r.code, r.stderr).toBe(0);
-    const dir = onlyRunDir(out, 'oracle', 'mini-shell');
-    const { page, dialogs, foreign, errors } = await open(join(dir, 'report.html'));
-    expect(await page.textContent('#m-pass-rate .v')).toBe('100.0%');
-    expect(await page.textContent('#gate')).toContain('PASSED');
-    await page.click('#trials tr[data-id="count"]');
-    const detail = (await page.textContent('#detail')) ?? '';
-    expect(await page.textContent('#detail details.tool summary')).toContain('wc -l < in.txt');
-    expect(detail).toContain('1 passed, 0 failed'); // the sandbox_test artifact
-    expect([dialogs, foreign, errors]).toEqual([[], [], []]);
-  }, 180_000);
+  it.skipIf(!hasDocker)(
+    "the report.html of a real sandboxed run shows the oracle's tool calls",
+    async () => {
+      const out = tempDir();
+      const r = await runCli([
+        'run',
+        join(FIXTURES, 'benchmarks/mini-shell'),
+        '--agent',
+        'oracle',
+        '--mode',
+        'single',
+        '--output',
+        out,
+        '--quiet',
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      const dir = onlyRunDir(out, 'oracle', 'mini-shell');
+      const { page, dialogs, foreign, errors } = await open(join(dir, 'report.html'));
+      expect(await page.textContent('#m-pass-rate .v')).toBe('100.0%');
+      expect(await page.textContent('#gate')).toContain('PASSED');
+      await page.click('#trials tr[data-id="count"]');
+      const detail = (await page.textContent('#detail')) ?? '';
+      expect(await page.textContent('#detail details.tool summary')).toContain('wc -l < in.txt');
+      expect(detail).toContain('1 passed, 0 failed'); // the sandbox_test artifact
+      expect([dialogs, foreign, errors]).toEqual([[], [], []]);
+    },
+    180_000,
+  );
 });

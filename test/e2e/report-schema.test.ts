@@ -20,7 +20,17 @@ function validateRunDir(dir: string): number {
 describe('output files match their schemas', () => {
   it('a local run (oracle on echo-local): run.json, every result, the report; report.html written', async () => {
     const out = tempDir();
-    const r = await runCli(['run', join(FIXTURES, 'benchmarks/echo-local'), '--agent', 'oracle', '--mode', 'single', '--output', out, '--quiet']);
+    const r = await runCli([
+      'run',
+      join(FIXTURES, 'benchmarks/echo-local'),
+      '--agent',
+      'oracle',
+      '--mode',
+      'single',
+      '--output',
+      out,
+      '--quiet',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const dir = onlyRunDir(out, 'oracle', 'echo-local');
     expect(validateRunDir(dir)).toBeGreaterThan(0);
@@ -34,20 +44,39 @@ describe('output files match their schemas', () => {
     writeFileSync(file, JSON.stringify(bad));
     const refused = await runCli(['report', dir]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`results/${file.split('/').pop()}: key checks[0].passed: expected boolean, got string`);
+    expect(refused.stderr).toContain(
+      `results/${file.split('/').pop()}: key checks[0].passed: expected boolean, got string`,
+    );
   });
 
-  it.skipIf(!hasDocker)('a sandboxed run (a crashing agent on mini-shell), with GITHUB_STEP_SUMMARY written at the end', async () => {
-    const out = tempDir();
-    const summary = join(tempDir(), 'summary.md');
-    const r = await runCli(['run', join(FIXTURES, 'benchmarks/mini-shell'), '--agent', join(FIXTURES, 'agents/crash.ts'), '--mode', 'single', '--output', out, '--quiet'], {
-      env: { GITHUB_STEP_SUMMARY: summary },
-    });
-    expect(r.code, r.stderr).toBe(1);
-    const dir = onlyRunDir(out, 'crash', 'mini-shell');
-    expect(validateRunDir(dir)).toBe(3);
-    const md = (await import('node:fs')).readFileSync(summary, 'utf8');
-    expect(md).toContain('### ❌ benchrig: mini-shell · crash');
-    expect(md).toMatch(/\| hang-or-crash \| AGENT_ERROR \|/);
-  }, 180_000);
+  it.skipIf(!hasDocker)(
+    'a sandboxed run (a crashing agent on mini-shell), with GITHUB_STEP_SUMMARY written at the end',
+    async () => {
+      const out = tempDir();
+      const summary = join(tempDir(), 'summary.md');
+      const r = await runCli(
+        [
+          'run',
+          join(FIXTURES, 'benchmarks/mini-shell'),
+          '--agent',
+          join(FIXTURES, 'agents/crash.ts'),
+          '--mode',
+          'single',
+          '--output',
+          out,
+          '--quiet',
+        ],
+        {
+          env: { GITHUB_STEP_SUMMARY: summary },
+        },
+      );
+      expect(r.code, r.stderr).toBe(1);
+      const dir = onlyRunDir(out, 'crash', 'mini-shell');
+      expect(validateRunDir(dir)).toBe(3);
+      const md = (await import('node:fs')).readFileSync(summary, 'utf8');
+      expect(md).toContain('### ❌ benchrig: mini-shell · crash');
+      expect(md).toMatch(/\| hang-or-crash \| AGENT_ERROR \|/);
+    },
+    180_000,
+  );
 });

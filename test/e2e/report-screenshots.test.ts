@@ -12,7 +12,10 @@ import { startModelServer, type RecordedRequest, type Step } from '../support/mo
 import { modelEnv } from './models-helpers.ts';
 
 const hasDocker = await requireDocker();
-const tasks = readFileSync(join(REPO, 'benchmarks/shell-tasks/data/tasks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const tasks = readFileSync(join(REPO, 'benchmarks/shell-tasks/data/tasks.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l));
 const solutionOf = (input: string) => tasks.find((t) => t.input === input)?.solution as string;
 const IDS = ['count-lines', 'csv-select-columns', 'sort-versions'];
 
@@ -20,12 +23,22 @@ type Model = (req: RecordedRequest) => Step;
 const usage = { prompt_tokens: 420, completion_tokens: 36 };
 const solver: Model = (req) => {
   const msgs = req.body.messages;
-  if (msgs.at(-1)?.role === 'tool') return { content: 'The task is done: I ran the command and checked its output.', tool_calls: [{ name: 'submit', arguments: { answer: 'done' } }], usage };
-  return { content: 'I will solve this in the shell.', tool_calls: [{ name: 'bash', arguments: { command: solutionOf(msgs[1].content) } }], usage };
+  if (msgs.at(-1)?.role === 'tool')
+    return {
+      content: 'The task is done: I ran the command and checked its output.',
+      tool_calls: [{ name: 'submit', arguments: { answer: 'done' } }],
+      usage,
+    };
+  return {
+    content: 'I will solve this in the shell.',
+    tool_calls: [{ name: 'bash', arguments: { command: solutionOf(msgs[1].content) } }],
+    usage,
+  };
 };
 const sloppy: Model = (req) => {
   const msgs = req.body.messages;
-  if (/version/i.test(msgs[1].content) && msgs.at(-1)?.role !== 'tool') return { tool_calls: [{ name: 'bash', arguments: { command: 'ls -la' } }], usage };
+  if (/version/i.test(msgs[1].content) && msgs.at(-1)?.role !== 'tool')
+    return { tool_calls: [{ name: 'bash', arguments: { command: 'ls -la' } }], usage };
   return solver(req);
 };
 const lazy: Model = () => ({ tool_calls: [{ name: 'submit', arguments: { answer: 'done' } }], usage });
@@ -42,10 +55,31 @@ describe.skipIf(!hasDocker)('screenshots of real runs for the README', () => {
   it('the trial page of a react trial and the comparison page of three runs', async () => {
     const out = tempDir('benchrig-shots-');
     const dirs: string[] = [];
-    for (const [id, model] of [['react-solver', solver], ['react-sloppy', sloppy], ['react-lazy', lazy]] as const) {
+    for (const [id, model] of [
+      ['react-solver', solver],
+      ['react-sloppy', sloppy],
+      ['react-lazy', lazy],
+    ] as const) {
       const server = await startModelServer(model);
       try {
-        const r = await runCli(['run', 'shell-tasks', '--agent', 'react', '--agent-id', id, '--sample', IDS.join(','), '--mode', 'single', '--output', out, '--quiet'], { env: modelEnv(server.url) });
+        const r = await runCli(
+          [
+            'run',
+            'shell-tasks',
+            '--agent',
+            'react',
+            '--agent-id',
+            id,
+            '--sample',
+            IDS.join(','),
+            '--mode',
+            'single',
+            '--output',
+            out,
+            '--quiet',
+          ],
+          { env: modelEnv(server.url) },
+        );
         expect([1, 0]).toContain(r.code);
         dirs.push(onlyRunDir(out, id, 'shell-tasks'));
       } finally {

@@ -19,7 +19,12 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const clean = (o: Opened) => expect({ dialogs: o.dialogs, foreign: o.foreign, errors: o.errors }).toEqual({ dialogs: [], foreign: [], errors: [] });
+const clean = (o: Opened) =>
+  expect({ dialogs: o.dialogs, foreign: o.foreign, errors: o.errors }).toEqual({
+    dialogs: [],
+    foreign: [],
+    errors: [],
+  });
 const attrs = (page: Page, sel: string, names: string[]) =>
   page.$$eval(sel, (ns, names) => ns.map((n) => Object.fromEntries(names.map((k) => [k, n.getAttribute(k)]))), names);
 const num = (s: string | null) => (s === null || s === '' || s === 'null' ? null : Number(s));
@@ -30,7 +35,15 @@ const chat = trialResult('chat-t1', 'PASSED', {
     { step: 1, ts: 0, type: 'user_message', content: 'my order is late' },
     { step: 2, ts: 0.1, type: 'llm_call', model: 'agent-model', latency_ms: 321, tokens: { input: 40, output: 9 } },
     { step: 3, ts: 0.2, type: 'agent_message', content: 'which order?' },
-    { step: 4, ts: 0.3, type: 'llm_call', model: 'user-model', latency_ms: 45, tokens: { input: 20, output: 4 }, role: 'user' },
+    {
+      step: 4,
+      ts: 0.3,
+      type: 'llm_call',
+      model: 'user-model',
+      latency_ms: 45,
+      tokens: { input: 20, output: 4 },
+      role: 'user',
+    },
     { step: 5, ts: 0.4, type: 'user_message', content: 'order 42' },
     { step: 6, ts: 0.5, type: 'agent_message', content: 'refunded order 42', done: true },
   ],
@@ -53,8 +66,10 @@ describe('the trial page', () => {
     await page.click('#trials tr[data-id="alpha-t1"]');
     expect(await page.isVisible('#trials-section')).toBe(false); // the trial page replaces the list
     expect(await attrs(page, '#detail .timeline li.step', ['data-step', 'data-kind'])).toEqual([
-      { 'data-step': '1', 'data-kind': 'user_message' }, { 'data-step': '2', 'data-kind': 'llm_call' },
-      { 'data-step': '3', 'data-kind': 'tool' }, { 'data-step': '5', 'data-kind': 'agent_message' },
+      { 'data-step': '1', 'data-kind': 'user_message' },
+      { 'data-step': '2', 'data-kind': 'llm_call' },
+      { 'data-step': '3', 'data-kind': 'tool' },
+      { 'data-step': '5', 'data-kind': 'agent_message' },
     ]);
     expect(await page.textContent('#detail li[data-step="2"]')).toContain('12 ms50 in / 5 out tokens');
     const output = page.locator('#detail li[data-step="3"] pre').nth(1);
@@ -121,32 +136,45 @@ describe('the trial page', () => {
 });
 
 describe('pictures of a run', () => {
-  it('draws the report\'s numbers: pass rate and interval, per-check bars, statuses, durations with p50/p95, pass@k curves', async () => {
+  it("draws the report's numbers: pass rate and interval, per-check bars, statuses, durations with p50/p95, pass@k curves", async () => {
     const { file, dir } = await reportPage();
     const report = readJson(join(dir, 'evaluation_report.json'));
     const m = report.metrics;
     const o = await openPage(browser, file);
     const { page } = o;
     const [pr] = await attrs(page, '#chart-pass-rate g.rate-row', ['data-rate', 'data-low', 'data-high']);
-    expect([num(pr['data-rate']), num(pr['data-low']), num(pr['data-high'])]).toEqual([m.pass_rate, ...m.pass_rate_ci95]);
+    expect([num(pr['data-rate']), num(pr['data-low']), num(pr['data-high'])]).toEqual([
+      m.pass_rate,
+      ...m.pass_rate_ci95,
+    ]);
     expect(await page.textContent('#chart-pass-rate svg')).toContain(`${(m.pass_rate * 100).toFixed(1)}%`);
 
     const checks = await attrs(page, '#chart-checks g.rate-row', ['data-label', 'data-rate']);
-    expect(checks.map((c) => [c['data-label'], num(c['data-rate'])])).toEqual(report.checks.map((c: { name: string; pass_rate: number | null }) => [c.name, c.pass_rate]));
+    expect(checks.map((c) => [c['data-label'], num(c['data-rate'])])).toEqual(
+      report.checks.map((c: { name: string; pass_rate: number | null }) => [c.name, c.pass_rate]),
+    );
 
     const segs = await attrs(page, '#chart-status g.legend-item', ['data-status', 'data-count']);
     expect(Object.fromEntries(segs.map((s) => [s['data-status'], Number(s['data-count'])]))).toEqual(
-      Object.fromEntries(Object.entries(m.status_counts).filter(([, n]) => (n as number) > 0)));
+      Object.fromEntries(Object.entries(m.status_counts).filter(([, n]) => (n as number) > 0)),
+    );
     expect(await page.textContent('#chart-status svg')).toContain('SANDBOX_ERROR  1');
 
     const [h] = await attrs(page, '#chart-durations svg', ['data-p50', 'data-p95', 'data-n']);
-    expect([num(h['data-p50']), num(h['data-p95']), num(h['data-n'])]).toEqual([m.execution_time_s.p50, m.execution_time_s.p95, m.n_trials]);
+    expect([num(h['data-p50']), num(h['data-p95']), num(h['data-n'])]).toEqual([
+      m.execution_time_s.p50,
+      m.execution_time_s.p95,
+      m.n_trials,
+    ]);
     const bins = await attrs(page, '#chart-durations g.bin', ['data-count']);
     expect(bins.reduce((s, b) => s + Number(b['data-count']), 0)).toBe(m.n_trials);
     expect(await page.textContent('#chart-durations svg')).toContain(`p95 ${m.execution_time_s.p95.toFixed(2)}s`);
 
     const pts = await attrs(page, '#chart-pass-k circle.point', ['data-series', 'data-k', 'data-value']);
-    const series = (name: string) => Object.fromEntries(pts.filter((p) => p['data-series'] === name).map((p) => [p['data-k'], Number(p['data-value'])]));
+    const series = (name: string) =>
+      Object.fromEntries(
+        pts.filter((p) => p['data-series'] === name).map((p) => [p['data-k'], Number(p['data-value'])]),
+      );
     expect(series('pass@k')).toEqual(m.pass_at);
     expect(series('pass^k')).toEqual(m.pass_hat);
     await screenshot(page, 'run-summary', true);
@@ -158,12 +186,22 @@ describe('pictures of a run', () => {
 async function threeRuns(root = tempDir('benchrig-three-')) {
   const a = await writeRun(fixedTrials(), join(root, 'fixture', 'fixed-bench', '20250101-000000'));
   const t2 = fixedTrials().map((t) =>
-    t.sample_id === 'alpha' ? { ...t, status: 'PASSED' as const, score: 1, checks: t.checks.map((c) => ({ ...c, passed: true })) }
-      : t.task_id === 'beta-t2' ? { ...t, status: 'FAILED' as const, score: 0 } : t);
+    t.sample_id === 'alpha'
+      ? { ...t, status: 'PASSED' as const, score: 1, checks: t.checks.map((c) => ({ ...c, passed: true })) }
+      : t.task_id === 'beta-t2'
+        ? { ...t, status: 'FAILED' as const, score: 0 }
+        : t,
+  );
   const b = await writeRun(t2, join(root, 'fixture', 'fixed-bench', '20250102-000000'));
-  const t3 = fixedTrials().filter((t) => t.sample_id !== 'beta').concat([trialResult('omega-t1', 'PASSED')]);
+  const t3 = fixedTrials()
+    .filter((t) => t.sample_id !== 'beta')
+    .concat([trialResult('omega-t1', 'PASSED')]);
   const c = await writeRun(t3, join(root, 'fixture', 'fixed-bench', '20250103-000000'));
-  for (const [run, day] of [[a, '01'], [b, '02'], [c, '03']] as const) {
+  for (const [run, day] of [
+    [a, '01'],
+    [b, '02'],
+    [c, '03'],
+  ] as const) {
     const r = readJson(join(run.dir, 'evaluation_report.json'));
     r.run.started_at = `2025-01-${day}T00:00:00.000Z`;
     writeFileSync(join(run.dir, 'evaluation_report.json'), JSON.stringify(r));
@@ -190,10 +228,12 @@ describe('runs side by side', () => {
     const { page } = o;
 
     const samples = [...new Set(dirs.flatMap((d) => results(d).map((x) => x.sample_id)))].sort();
-    const rows = await page.$$eval('#matrix tbody tr', (trs) => trs.map((tr) => ({
-      task: tr.querySelector('td .mono')?.textContent,
-      cells: [...tr.querySelectorAll('td.cell')].map((td) => [td.getAttribute('data-state'), td.textContent]),
-    })));
+    const rows = await page.$$eval('#matrix tbody tr', (trs) =>
+      trs.map((tr) => ({
+        task: tr.querySelector('td .mono')?.textContent,
+        cells: [...tr.querySelectorAll('td.cell')].map((td) => [td.getAttribute('data-state'), td.textContent]),
+      })),
+    );
     expect(rows.map((x) => x.task)).toEqual(samples);
     for (const row of rows) {
       dirs.forEach((d, i) => {
@@ -201,7 +241,13 @@ describe('runs side by side', () => {
         const want = mine.length ? stateFromResults(mine) : 'absent';
         expect(row.cells[i][0], `${row.task} in run ${i}`).toBe(want);
         // never colour alone: the cell says it in words or numbers too
-        const words = { passing: 'pass', failing: 'fail', unanswered: 'no answer', not_graded: 'not graded', absent: 'absent' } as Record<string, string>;
+        const words = {
+          passing: 'pass',
+          failing: 'fail',
+          unanswered: 'no answer',
+          not_graded: 'not graded',
+          absent: 'absent',
+        } as Record<string, string>;
         expect(row.cells[i][1]).toMatch(mine.length > 1 ? /^\S \d+\/\d+$/ : new RegExp(words[want]));
       });
     }
@@ -244,7 +290,12 @@ describe('runs side by side', () => {
     const o = await openPage(browser, out);
     const pts = await attrs(o.page, '#chart-trend g.run-point', ['data-label', 'data-rate', 'data-low', 'data-high']);
     expect(pts.map((p) => [p['data-label'], num(p['data-rate']), num(p['data-low']), num(p['data-high'])])).toEqual(
-      rows.map((x: { name: string; pass_rate: number | null; pass_rate_ci95: number[] }) => [x.name, x.pass_rate, ...x.pass_rate_ci95]));
+      rows.map((x: { name: string; pass_rate: number | null; pass_rate_ci95: number[] }) => [
+        x.name,
+        x.pass_rate,
+        ...x.pass_rate_ci95,
+      ]),
+    );
     expect(await o.page.$$('#chart-trend polygon.band')).toHaveLength(1);
     expect(await o.page.getAttribute('#chart-trend line.gate-line', 'data-threshold')).toBe('0.8');
     expect(await o.page.textContent('#history')).toContain('FAILED: incomplete: 1 of 7 trials without a verdict');
@@ -253,7 +304,6 @@ describe('runs side by side', () => {
   });
 });
 
-
 describe('benchrig view DIR', () => {
   it('lists the runs of an evals/ tree, opens one, compares several, and serves nothing else', async () => {
     const { root, dirs } = await threeRuns();
@@ -261,12 +311,38 @@ describe('benchrig view DIR', () => {
     try {
       const o = await openPage(browser, address, { allow: (u) => u.startsWith(address) });
       const { page } = o;
-      const list = await page.$$eval('#runs tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1, 8).map((td) => td.textContent)));
+      const list = await page.$$eval('#runs tbody tr', (trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('td')].slice(1, 8).map((td) => td.textContent)),
+      );
       expect(list).toEqual([
         // each run has one SANDBOX_ERROR: the gate says the run is incomplete, and how the metric stood
-        ['fixture', 'fixed-bench', '2025-01-03T00:00:00.000Z', '40.0% (11.8%–76.9%)', '6', 'complete', 'gate FAILED: incomplete: 1 of 6 trials without a verdict (pass_rate 0.4 < 0.8)'],
-        ['fixture', 'fixed-bench', '2025-01-02T00:00:00.000Z', '50.0% (18.8%–81.2%)', '7', 'complete', 'gate FAILED: incomplete: 1 of 7 trials without a verdict (pass_rate 0.5 < 0.8)'],
-        ['fixture', 'fixed-bench', '2025-01-01T00:00:00.000Z', '50.0% (18.8%–81.2%)', '7', 'complete', 'gate FAILED: incomplete: 1 of 7 trials without a verdict (pass_rate 0.5 < 0.8)'],
+        [
+          'fixture',
+          'fixed-bench',
+          '2025-01-03T00:00:00.000Z',
+          '40.0% (11.8%–76.9%)',
+          '6',
+          'complete',
+          'gate FAILED: incomplete: 1 of 6 trials without a verdict (pass_rate 0.4 < 0.8)',
+        ],
+        [
+          'fixture',
+          'fixed-bench',
+          '2025-01-02T00:00:00.000Z',
+          '50.0% (18.8%–81.2%)',
+          '7',
+          'complete',
+          'gate FAILED: incomplete: 1 of 7 trials without a verdict (pass_rate 0.5 < 0.8)',
+        ],
+        [
+          'fixture',
+          'fixed-bench',
+          '2025-01-01T00:00:00.000Z',
+          '50.0% (18.8%–81.2%)',
+          '7',
+          'complete',
+          'gate FAILED: incomplete: 1 of 7 trials without a verdict (pass_rate 0.5 < 0.8)',
+        ],
       ]);
       await screenshot(page, 'view-run-list');
       await page.check('#runs tbody tr:nth-child(1) input');
@@ -288,7 +364,13 @@ describe('benchrig view DIR', () => {
 
       const res = await fetch(`${address}compare?runs=0,1`);
       expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
-      for (const [path, status] of [['run/9/', 404], ['compare?runs=0', 400], ['compare?runs=0,../x', 400], ['../../etc/passwd', 404], ['history/0/', 200]] as const)
+      for (const [path, status] of [
+        ['run/9/', 404],
+        ['compare?runs=0', 400],
+        ['compare?runs=0,../x', 400],
+        ['../../etc/passwd', 404],
+        ['history/0/', 200],
+      ] as const)
         expect((await fetch(`${address}${path}`)).status, path).toBe(status);
       expect((await fetch(address, { method: 'POST' })).status).toBe(405);
     } finally {
@@ -301,9 +383,28 @@ describe('benchrig view DIR', () => {
 describe('hostile values stay text in every view', () => {
   it('report, charts, trial page, compare matrix, history and the run list', async () => {
     const hostileTrials = fixedTrials().map((t) =>
-      t.task_id === 'evil-t1' ? { ...t, sample_id: HOSTILE, checks: [...t.checks, { name: HOSTILE, type: 'exact', passed: false, score: 0, reason: HOSTILE }],
-        events: [...t.events, { step: 4, ts: 1, type: 'llm_call' as const, model: HOSTILE, latency_ms: 1, tokens: { input: 1, output: 1 } }, { step: 5, ts: 2, type: HOSTILE, [HOSTILE]: HOSTILE } as unknown as TrajectoryEvent],
-        metadata: { ...t.metadata, [HOSTILE]: HOSTILE }, [HOSTILE]: HOSTILE } : t);
+      t.task_id === 'evil-t1'
+        ? {
+            ...t,
+            sample_id: HOSTILE,
+            checks: [...t.checks, { name: HOSTILE, type: 'exact', passed: false, score: 0, reason: HOSTILE }],
+            events: [
+              ...t.events,
+              {
+                step: 4,
+                ts: 1,
+                type: 'llm_call' as const,
+                model: HOSTILE,
+                latency_ms: 1,
+                tokens: { input: 1, output: 1 },
+              },
+              { step: 5, ts: 2, type: HOSTILE, [HOSTILE]: HOSTILE } as unknown as TrajectoryEvent,
+            ],
+            metadata: { ...t.metadata, [HOSTILE]: HOSTILE },
+            [HOSTILE]: HOSTILE,
+          }
+        : t,
+    );
     const root = tempDir('benchrig-hostile-');
     const one = await writeRun(hostileTrials, join(root, 'x', 'b', '20250101-000000'));
     const two = await writeRun(fixedTrials(), join(root, 'x', 'b', '20250102-000000'));
@@ -321,15 +422,23 @@ describe('hostile values stay text in every view', () => {
     expect((await runCli(['history', join(root, 'x', 'b'), '--format', 'html', '--out', hist])).code).toBe(0);
     const { child, address } = await startView(root);
     const views: Array<[string, string, (p: Page) => Promise<void>]> = [
-      ['report', report, async (p) => {
-        await p.goto(`${p.url().split('#')[0]}#trial=evil-t1`);
-        await p.waitForSelector('#detail li[data-step="5"]');
-        await p.click('#detail li[data-step="2"] summary');
-      }],
-      ['compare', cmp, async (p) => {
-        await p.click('#matrix tbody tr:has-text("onerror") td.cell[data-run="0"]');
-        await p.waitForSelector('#detail li[data-step="4"]');
-      }],
+      [
+        'report',
+        report,
+        async (p) => {
+          await p.goto(`${p.url().split('#')[0]}#trial=evil-t1`);
+          await p.waitForSelector('#detail li[data-step="5"]');
+          await p.click('#detail li[data-step="2"] summary');
+        },
+      ],
+      [
+        'compare',
+        cmp,
+        async (p) => {
+          await p.click('#matrix tbody tr:has-text("onerror") td.cell[data-run="0"]');
+          await p.waitForSelector('#detail li[data-step="4"]');
+        },
+      ],
       ['history', hist, async () => {}],
       ['run list', address, async () => {}],
     ];
@@ -354,23 +463,43 @@ describe('hostile values stay text in every view', () => {
 });
 
 describe('a 10,000-trial run', () => {
-  it('loads and filters without freezing, in a file under twice its result files\' events', async () => {
+  it("loads and filters without freezing, in a file under twice its result files' events", async () => {
     const out = (i: number) => `line ${i}: ${'result text '.repeat(20)}`;
     const trials = Array.from({ length: 10_000 }, (_, i) => {
       const id = `s${String(i).padStart(5, '0')}-t1`;
-      return trialResult(id, i % 4 === 0 ? 'FAILED' : 'PASSED', {
-        prompt: `task ${i}: count the lines of f${i}.txt`,
-        response: `there are ${i} lines`,
-        events: [
-          { step: 1, ts: 0, type: 'user_message', content: `task ${i}: count the lines of f${i}.txt` },
-          { step: 2, ts: 0.1, type: 'llm_call', model: 'm', latency_ms: 100 + (i % 50), tokens: { input: 300, output: 20 } },
-          { step: 3, ts: 0.2, type: 'tool_call', tool: 'bash', args: { command: `wc -l f${i}.txt` }, id: `c${i}` },
-          { step: 4, ts: 0.3, type: 'tool_result', tool: 'bash', exit_code: 0, output: out(i), id: `c${i}` },
-          { step: 5, ts: 0.4, type: 'llm_call', model: 'm', latency_ms: 90, tokens: { input: 400, output: 10 } },
-          { step: 6, ts: 0.5, type: 'agent_message', content: `there are ${i} lines`, done: true },
-        ],
-        checks: [{ name: 'tests pass', type: 'sandbox_test', passed: i % 4 !== 0, score: i % 4 ? 1 : 0, reason: i % 4 ? 'exit 0' : 'exit 1' }],
-      }, (i % 97) / 10);
+      return trialResult(
+        id,
+        i % 4 === 0 ? 'FAILED' : 'PASSED',
+        {
+          prompt: `task ${i}: count the lines of f${i}.txt`,
+          response: `there are ${i} lines`,
+          events: [
+            { step: 1, ts: 0, type: 'user_message', content: `task ${i}: count the lines of f${i}.txt` },
+            {
+              step: 2,
+              ts: 0.1,
+              type: 'llm_call',
+              model: 'm',
+              latency_ms: 100 + (i % 50),
+              tokens: { input: 300, output: 20 },
+            },
+            { step: 3, ts: 0.2, type: 'tool_call', tool: 'bash', args: { command: `wc -l f${i}.txt` }, id: `c${i}` },
+            { step: 4, ts: 0.3, type: 'tool_result', tool: 'bash', exit_code: 0, output: out(i), id: `c${i}` },
+            { step: 5, ts: 0.4, type: 'llm_call', model: 'm', latency_ms: 90, tokens: { input: 400, output: 10 } },
+            { step: 6, ts: 0.5, type: 'agent_message', content: `there are ${i} lines`, done: true },
+          ],
+          checks: [
+            {
+              name: 'tests pass',
+              type: 'sandbox_test',
+              passed: i % 4 !== 0,
+              score: i % 4 ? 1 : 0,
+              reason: i % 4 ? 'exit 0' : 'exit 1',
+            },
+          ],
+        },
+        (i % 97) / 10,
+      );
     });
     const { dir } = await writeRun(trials);
     const file = join(dir, 'page.html');
@@ -400,7 +529,9 @@ describe('a 10,000-trial run', () => {
     expect(Math.max(filterMs, searchMs)).toBeLessThan(3_000);
     await page.click('#trials tbody tr:first-child');
     expect(await page.textContent('#detail .trial-head h2 .mono')).toBe('s09992-t1');
-    console.log(`10,000 trials: ${(size / 1e6).toFixed(1)} MB page, ${(eventsBytes / 1e6).toFixed(1)} MB of events; load ${loadMs} ms, filter ${filterMs} ms, search ${searchMs} ms`);
+    console.log(
+      `10,000 trials: ${(size / 1e6).toFixed(1)} MB page, ${(eventsBytes / 1e6).toFixed(1)} MB of events; load ${loadMs} ms, filter ${filterMs} ms, search ${searchMs} ms`,
+    );
     clean(o);
   }, 240_000);
 });

@@ -33,7 +33,10 @@ const SCENARIOS: Scenario[] = [
     name: 'a fleet and a shared volume',
     benchmark: join(FIXTURES, 'benchmarks/shared-volume'),
     agent: 'oracle',
-    options: (output) => ({ dockerHosts: ['unix:///var/run/docker.sock=2'], flags: { agent: { name: 'oracle' }, run: { mode: 'single', output } } }),
+    options: (output) => ({
+      dockerHosts: ['unix:///var/run/docker.sock=2'],
+      flags: { agent: { name: 'oracle' }, run: { mode: 'single', output } },
+    }),
     steps: RUN_STEPS,
   },
   {
@@ -41,7 +44,13 @@ const SCENARIOS: Scenario[] = [
     name: 'an installed agent',
     benchmark: join(FIXTURES, 'benchmarks/agents-debian'),
     agent: 'cli:qwen-code',
-    options: (output) => ({ flags: { agent: { name: 'cli:qwen-code' }, limits: { max_turns: 1 }, run: { mode: 'single', output, llm_cache: 'replay' } } }),
+    options: (output) => ({
+      flags: {
+        agent: { name: 'cli:qwen-code' },
+        limits: { max_turns: 1 },
+        run: { mode: 'single', output, llm_cache: 'replay' },
+      },
+    }),
     steps: RUN_STEPS.filter((s) => s !== 'sandboxes'),
   },
 ];
@@ -74,12 +83,19 @@ async function extraHandles(before: string[]): Promise<string[]> {
 function runFolder(output: string): string | null {
   if (!existsSync(output)) return null;
   for (const agent of readdirSync(output).filter((n) => !n.startsWith('.')))
-    for (const bench of readdirSync(join(output, agent))) for (const run of readdirSync(join(output, agent, bench))) return join(output, agent, bench, run);
+    for (const bench of readdirSync(join(output, agent)))
+      for (const run of readdirSync(join(output, agent, bench))) return join(output, agent, bench, run);
   return null;
 }
 
 async function volumeExists(name: string): Promise<boolean> {
-  return docker().getVolume(name).inspect().then(() => true, () => false);
+  return docker()
+    .getVolume(name)
+    .inspect()
+    .then(
+      () => true,
+      () => false,
+    );
 }
 
 describe.skipIf(!hasDocker)('a run that fails after any step releases what it acquired', () => {
@@ -87,28 +103,40 @@ describe.skipIf(!hasDocker)('a run that fails after any step releases what it ac
     // An installed agent's runtime is installed into the host cache by the first (warm-up) run if missing.
     describe(sc.name, () => {
       const run = (output: string, failAfter?: RunStep) =>
-        runBenchmark({ benchmark: sc.benchmark, cwd: process.cwd(), console: silentConsole, signal: new AbortController().signal, flags: {}, ...sc.options(output), failAfter });
+        runBenchmark({
+          benchmark: sc.benchmark,
+          cwd: process.cwd(),
+          console: silentConsole,
+          signal: new AbortController().signal,
+          flags: {},
+          ...sc.options(output),
+          failAfter,
+        });
 
-      it.each(sc.steps)('after %s', async (step) => {
-        if (step === sc.steps[0]) await run(tempDir(), 'pool').catch(() => {}); // warm: modules and their lasting handles
-        const handles = process.getActiveResourcesInfo();
-        const folders = gatewayFolders();
-        const output = tempDir();
-        await expect(run(output, step)).rejects.toThrow(`failAfter: ${step}`);
+      it.each(sc.steps)(
+        'after %s',
+        async (step) => {
+          if (step === sc.steps[0]) await run(tempDir(), 'pool').catch(() => {}); // warm: modules and their lasting handles
+          const handles = process.getActiveResourcesInfo();
+          const folders = gatewayFolders();
+          const output = tempDir();
+          await expect(run(output, step)).rejects.toThrow(`failAfter: ${step}`);
 
-        expect(await extraHandles(handles)).toEqual([]);
-        expect(gatewayFolders()).toBe(folders);
-        const dir = runFolder(output);
-        if (!dir) return;
-        expect(existsSync(join(dir, '.lock'))).toBe(false);
-        if (!existsSync(join(dir, 'run.json'))) return;
-        const runJson = readJson(join(dir, 'run.json'));
-        // a failure after the trials ran leaves them complete, as a report that cannot be written does
-        expect(runJson.status).toBe(step === 'trials' ? 'complete' : 'failed');
-        expect(fleetFor(runJson.run_id)).toBeUndefined();
-        expect(await benchrigContainers(runJson.run_id)).toEqual([]);
-        expect(await volumeExists(sharedVolumeName(runJson.run_id))).toBe(false);
-      }, 120_000);
+          expect(await extraHandles(handles)).toEqual([]);
+          expect(gatewayFolders()).toBe(folders);
+          const dir = runFolder(output);
+          if (!dir) return;
+          expect(existsSync(join(dir, '.lock'))).toBe(false);
+          if (!existsSync(join(dir, 'run.json'))) return;
+          const runJson = readJson(join(dir, 'run.json'));
+          // a failure after the trials ran leaves them complete, as a report that cannot be written does
+          expect(runJson.status).toBe(step === 'trials' ? 'complete' : 'failed');
+          expect(fleetFor(runJson.run_id)).toBeUndefined();
+          expect(await benchrigContainers(runJson.run_id)).toEqual([]);
+          expect(await volumeExists(sharedVolumeName(runJson.run_id))).toBe(false);
+        },
+        120_000,
+      );
     });
   }
 });

@@ -20,7 +20,19 @@ describe('benchrig run without a sandbox', () => {
     expect(runJson).toMatchObject({ status: 'complete', mode: 'single', agent: { id: 'oracle', name: 'oracle' } });
     expect(runJson.benchmark.version).toMatch(/^[0-9a-f]{16}$/);
     const report = readJson(join(dir, 'evaluation_report.json'));
-    for (const key of ['schema_version', 'benchmark', 'agent', 'run', 'metrics', 'checks', 'tasks', 'gate', 'comparison', 'top_failures', 'top_successes'])
+    for (const key of [
+      'schema_version',
+      'benchmark',
+      'agent',
+      'run',
+      'metrics',
+      'checks',
+      'tasks',
+      'gate',
+      'comparison',
+      'top_failures',
+      'top_successes',
+    ])
       expect(report).toHaveProperty(key);
     expect(report.metrics.pass_rate).toBe(1);
     expect(report.gate).toMatchObject({ metric: 'pass_rate', passed: true });
@@ -66,7 +78,20 @@ describe('benchrig run without a sandbox', () => {
     writeFileSync(join(dir, 'hooks.ts'), 'export function collect() {\n  return new Promise(() => {});\n}\n');
     const out = tempDir();
     const t0 = Date.now();
-    await runCli(['run', dir, '--agent', 'oracle', '--mode', 'single', '--limit', '1', '--trial-timeout', '1', '--output', out]);
+    await runCli([
+      'run',
+      dir,
+      '--agent',
+      'oracle',
+      '--mode',
+      'single',
+      '--limit',
+      '1',
+      '--trial-timeout',
+      '1',
+      '--output',
+      out,
+    ]);
     expect(Date.now() - t0).toBeLessThan(30_000);
     const [r] = results(onlyRunDir(out, 'oracle', 'echo-local'));
     expect(r.status).toBe('SANDBOX_ERROR');
@@ -90,13 +115,30 @@ describe('benchrig run without a sandbox', () => {
     const out = tempDir();
     await runCli(['run', bench, '--agent', 'oracle', '--sample', 'b,d', '--agent-id', 'my-oracle', '--output', out]);
     const dir = onlyRunDir(out, 'my-oracle', 'echo-local');
-    expect(results(dir).map((x) => x.sample_id).sort()).toEqual(['b', 'd']);
+    expect(
+      results(dir)
+        .map((x) => x.sample_id)
+        .sort(),
+    ).toEqual(['b', 'd']);
     expect(readJson(join(dir, 'run.json')).mode).toBe('single'); // --sample without --mode runs single
   });
 
   it('writes -t<k> result files for --trials', async () => {
     const out = tempDir();
-    await runCli(['run', bench, '--agent', 'oracle', '--mode', 'single', '--trials', '2', '--limit', '1', '--output', out]);
+    await runCli([
+      'run',
+      bench,
+      '--agent',
+      'oracle',
+      '--mode',
+      'single',
+      '--trials',
+      '2',
+      '--limit',
+      '1',
+      '--output',
+      out,
+    ]);
     const dir = onlyRunDir(out, 'oracle', 'echo-local');
     expect(readdirSync(join(dir, 'results')).sort()).toEqual(['a-t1.json', 'a-t2.json']);
   });
@@ -114,21 +156,58 @@ describe('seeing a run', () => {
 
   it('--log-level warn keeps trials that did not pass; error keeps only trials that ended in an error', async () => {
     const out = tempDir();
-    const warn = await runCli(['run', bench, '--agent', agent('crash'), '--mode', 'single', '--log-level', 'warn', '--output', out]);
+    const warn = await runCli([
+      'run',
+      bench,
+      '--agent',
+      agent('crash'),
+      '--mode',
+      'single',
+      '--log-level',
+      'warn',
+      '--output',
+      out,
+    ]);
     expect(warn.stderr).not.toMatch(/PASSED/);
     expect(warn.stderr).toMatch(/FAILED\s+d /);
     expect(warn.stderr).toMatch(/AGENT_ERROR\s+c /);
-    const error = await runCli(['run', bench, '--agent', agent('crash'), '--mode', 'single', '--log-level', 'error', '--output', out]);
+    const error = await runCli([
+      'run',
+      bench,
+      '--agent',
+      agent('crash'),
+      '--mode',
+      'single',
+      '--log-level',
+      'error',
+      '--output',
+      out,
+    ]);
     expect(error.stderr).not.toMatch(/FAILED\s+d /);
     expect(error.stderr).toMatch(/AGENT_ERROR\s+c /);
-    const debug = await runCli(['run', bench, '--agent', agent('crash'), '--sample', 'a', '--log-level', 'debug', '--output', out]);
+    const debug = await runCli([
+      'run',
+      bench,
+      '--agent',
+      agent('crash'),
+      '--sample',
+      'a',
+      '--log-level',
+      'debug',
+      '--output',
+      out,
+    ]);
     expect(debug.stderr).toMatch(/user: say apple/); // debug streams events like --verbose
   });
 
   it('shows a live progress line on a terminal, and one plain line per trial otherwise', async () => {
     const out = tempDir();
     const cmd = `node ${BIN} run ${bench} --agent ${agent('echo')} --mode single --output ${out}`;
-    const tty = await execa('script', ['-qec', cmd, '/dev/null'], { reject: false, env: { NO_COLOR: '1' }, timeout: 120_000 });
+    const tty = await execa('script', ['-qec', cmd, '/dev/null'], {
+      reject: false,
+      env: { NO_COLOR: '1' },
+      timeout: 120_000,
+    });
     expect(String(tty.stdout)).toMatch(/\[4\/4\] 3 passing · 0 in flight · 0 errors · ETA/);
     expect(String(tty.stdout)).not.toMatch(/PASSED {10}a \(/); // passing trials get no line of their own
     const plain = await runCli(['run', bench, '--agent', agent('echo'), '--mode', 'single', '--output', out]);
@@ -138,20 +217,38 @@ describe('seeing a run', () => {
 });
 
 describe('TypeScript agents load without a build step', () => {
-  it.each(['single', 'threads', 'processes'])('from a folder outside any ES-module package, in %s mode', async (mode) => {
-    const dir = tempDir(); // no package.json: Node would load a .ts file here as CommonJS
-    writeFileSync(
-      join(dir, 'typed.ts'),
-      'interface Reply { content: string; done: boolean }\n' +
-        'export default function createAgent(): { respond(m: string): Promise<Reply> } {\n' +
-        '  return { respond: async (m: string): Promise<Reply> => ({ content: m, done: true }) };\n}\n',
-    );
-    const out = tempDir();
-    const r = await runCli(['run', bench, '--agent', join(dir, 'typed.ts'), '--mode', mode, '--workers', '2', '--output', out, '--quiet']);
-    const rs = results(onlyRunDir(out, 'typed', 'echo-local'));
-    expect(rs.filter((x) => x.status === 'AGENT_ERROR').map((x) => defined(x.error).message), r.stderr).toEqual([]);
-    expect(rs.filter((x) => x.status === 'PASSED')).toHaveLength(3); // echo: a, b and c contain their expected text
-  });
+  it.each(['single', 'threads', 'processes'])(
+    'from a folder outside any ES-module package, in %s mode',
+    async (mode) => {
+      const dir = tempDir(); // no package.json: Node would load a .ts file here as CommonJS
+      writeFileSync(
+        join(dir, 'typed.ts'),
+        'interface Reply { content: string; done: boolean }\n' +
+          'export default function createAgent(): { respond(m: string): Promise<Reply> } {\n' +
+          '  return { respond: async (m: string): Promise<Reply> => ({ content: m, done: true }) };\n}\n',
+      );
+      const out = tempDir();
+      const r = await runCli([
+        'run',
+        bench,
+        '--agent',
+        join(dir, 'typed.ts'),
+        '--mode',
+        mode,
+        '--workers',
+        '2',
+        '--output',
+        out,
+        '--quiet',
+      ]);
+      const rs = results(onlyRunDir(out, 'typed', 'echo-local'));
+      expect(
+        rs.filter((x) => x.status === 'AGENT_ERROR').map((x) => defined(x.error).message),
+        r.stderr,
+      ).toEqual([]);
+      expect(rs.filter((x) => x.status === 'PASSED')).toHaveLength(3); // echo: a, b and c contain their expected text
+    },
+  );
 });
 
 describe('bad input: one clear message, exit 2, no run folder', () => {
@@ -172,12 +269,19 @@ describe('bad input: one clear message, exit 2, no run folder', () => {
   };
 
   it('a malformed dataset row names the file and line', async () => {
-    const dir = copyBench((d) => writeFileSync(join(d, 'data.jsonl'), '{"id":"a","input":"x","expected":"x"}\n{"id": "b", "input": \n'));
+    const dir = copyBench((d) =>
+      writeFileSync(join(d, 'data.jsonl'), '{"id":"a","input":"x","expected":"x"}\n{"id": "b", "input": \n'),
+    );
     await expectRejected(dir, /data\.jsonl:2/);
   });
 
   it('a duplicate id names both lines', async () => {
-    const dir = copyBench((d) => writeFileSync(join(d, 'data.jsonl'), '{"id":"a","input":"x","expected":"x"}\n{"id":"a","input":"y","expected":"y"}\n'));
+    const dir = copyBench((d) =>
+      writeFileSync(
+        join(d, 'data.jsonl'),
+        '{"id":"a","input":"x","expected":"x"}\n{"id":"a","input":"y","expected":"y"}\n',
+      ),
+    );
     await expectRejected(dir, /duplicate.*"?a"?/i);
   });
 
@@ -187,18 +291,35 @@ describe('bad input: one clear message, exit 2, no run folder', () => {
   });
 
   it('an unknown config key names the file and key', async () => {
-    const dir = copyBench((d) => writeFileSync(join(d, 'benchmark.toml'), '[dataset]\nsource = "data.jsonl"\n[limits]\nmax_turnz = 3\n[[checks]]\ntype = "contains"\n'));
+    const dir = copyBench((d) =>
+      writeFileSync(
+        join(d, 'benchmark.toml'),
+        '[dataset]\nsource = "data.jsonl"\n[limits]\nmax_turnz = 3\n[[checks]]\ntype = "contains"\n',
+      ),
+    );
     await expectRejected(dir, /benchmark\.toml.*max_turnz/);
   });
 
   it('an unknown check type, and a check missing its input, are refused at load', async () => {
-    await expectRejected(copyBench((d) => writeFileSync(join(d, 'benchmark.toml'), '[dataset]\nsource = "data.jsonl"\n[[checks]]\ntype = "telepathy"\n')), /telepathy/);
-    const noExpected = copyBench((d) => writeFileSync(join(d, 'data.jsonl'), '{"id":"a","input":"x","expected":"x"}\n{"id":"b","input":"y"}\n'));
+    await expectRejected(
+      copyBench((d) =>
+        writeFileSync(join(d, 'benchmark.toml'), '[dataset]\nsource = "data.jsonl"\n[[checks]]\ntype = "telepathy"\n'),
+      ),
+      /telepathy/,
+    );
+    const noExpected = copyBench((d) =>
+      writeFileSync(join(d, 'data.jsonl'), '{"id":"a","input":"x","expected":"x"}\n{"id":"b","input":"y"}\n'),
+    );
     await expectRejected(noExpected, /\bb\b/);
   });
 
   it('a lower-is-better gate metric is refused', async () => {
-    const dir = copyBench((d) => writeFileSync(join(d, 'benchmark.toml'), '[dataset]\nsource = "data.jsonl"\n[[checks]]\ntype = "contains"\n[gate]\nmetric = "agent_error_rate"\nthreshold = 0.1\n'));
+    const dir = copyBench((d) =>
+      writeFileSync(
+        join(d, 'benchmark.toml'),
+        '[dataset]\nsource = "data.jsonl"\n[[checks]]\ntype = "contains"\n[gate]\nmetric = "agent_error_rate"\nthreshold = 0.1\n',
+      ),
+    );
     await expectRejected(dir, /agent_error_rate/);
   });
 
@@ -220,12 +341,18 @@ describe('bad input: one clear message, exit 2, no run folder', () => {
     const broken = copyBench((d) => writeFileSync(join(d, 'hooks.ts'), 'export const checks = {;\n'));
     await expectRejected(broken, /hooks\.ts: cannot be loaded/);
     const noUser = copyBench((d) =>
-      writeFileSync(join(d, 'benchmark.toml'), '[dataset]\nsource = "data.jsonl"\n[user]\nkind = "module"\nmodule = "missing.ts#user"\n[[checks]]\ntype = "contains"\n'),
+      writeFileSync(
+        join(d, 'benchmark.toml'),
+        '[dataset]\nsource = "data.jsonl"\n[user]\nkind = "module"\nmodule = "missing.ts#user"\n[[checks]]\ntype = "contains"\n',
+      ),
     );
     await expectRejected(noUser, /key user\.module/);
     const noCheck = copyBench((d) => {
       writeFileSync(join(d, 'hooks.ts'), 'export const checks = {};\n');
-      writeFileSync(join(d, 'benchmark.toml'), '[dataset]\nsource = "data.jsonl"\n[[checks]]\ntype = "custom"\nfunction = "judged"\n');
+      writeFileSync(
+        join(d, 'benchmark.toml'),
+        '[dataset]\nsource = "data.jsonl"\n[[checks]]\ntype = "custom"\nfunction = "judged"\n',
+      );
     });
     await expectRejected(noCheck, /checks\[0\]\.function: hooks export no function checks\.judged/);
   });
@@ -251,7 +378,9 @@ describe('benchrig list, validate, config show', () => {
   });
 
   it('shows the effective configuration with ${VAR} expanded and secrets redacted', async () => {
-    const r = await runCli(['config', 'show', bench], { env: { BENCHRIG_MODEL: 'model-from-env', OPENAI_API_KEY: 'sk-very-secret' } });
+    const r = await runCli(['config', 'show', bench], {
+      env: { BENCHRIG_MODEL: 'model-from-env', OPENAI_API_KEY: 'sk-very-secret' },
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('model-from-env');
     expect(r.stdout).not.toContain('sk-very-secret');

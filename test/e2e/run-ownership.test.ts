@@ -16,7 +16,13 @@ describe.skipIf(!hasDocker)('--resume of a run that is still going', () => {
   it('is refused naming the pid; the live run completes with every trial once and no container left', async () => {
     const out = tempDir();
     const args = ['run', bench, '--agent', sleepy, '--agent-opt', 'seconds=1', '--mode', 'processes', '--workers', '2'];
-    const first = execa('node', [BIN, ...args, '--output', out], { cwd: REPO, reject: false, env: { NO_COLOR: '1' }, stdin: 'ignore', timeout: 240_000 });
+    const first = execa('node', [BIN, ...args, '--output', out], {
+      cwd: REPO,
+      reject: false,
+      env: { NO_COLOR: '1' },
+      stdin: 'ignore',
+      timeout: 240_000,
+    });
     let dir = '';
     for (let i = 0; i < 1800 && !dir; i++) {
       try {

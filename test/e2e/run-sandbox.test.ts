@@ -21,7 +21,9 @@ describe.skipIf(!hasDocker)('benchrig run in Docker sandboxes', () => {
     const r = await runCli(['run', 'shell-tasks', '--agent', 'oracle', '--mode', 'single', '--output', out]);
     const dir = onlyRunDir(out, 'oracle', 'shell-tasks');
     const report = readJson(join(dir, 'evaluation_report.json'));
-    const failing = results(dir).filter((x) => x.status !== 'PASSED').map((x) => `${x.task_id}: ${x.status} ${JSON.stringify(x.checks)} ${JSON.stringify(x.error)}`);
+    const failing = results(dir)
+      .filter((x) => x.status !== 'PASSED')
+      .map((x) => `${x.task_id}: ${x.status} ${JSON.stringify(x.checks)} ${JSON.stringify(x.error)}`);
     expect(failing).toEqual([]);
     expect(report.benchmark.n_samples).toBeGreaterThanOrEqual(20);
     expect(report.metrics.pass_rate).toBe(1);
@@ -34,10 +36,24 @@ describe.skipIf(!hasDocker)('benchrig run in Docker sandboxes', () => {
 
   it('shell-tasks: nop passes nothing and the gate fails with exit 1', async () => {
     const out = tempDir();
-    const r = await runCli(['run', join(REPO, 'benchmarks/shell-tasks'), '--agent', 'nop', '--mode', 'single', '--output', out, '--quiet']);
+    const r = await runCli([
+      'run',
+      join(REPO, 'benchmarks/shell-tasks'),
+      '--agent',
+      'nop',
+      '--mode',
+      'single',
+      '--output',
+      out,
+      '--quiet',
+    ]);
     const dir = onlyRunDir(out, 'nop', 'shell-tasks');
     const report = readJson(join(dir, 'evaluation_report.json'));
-    expect(results(dir).filter((x) => x.status === 'PASSED').map((x) => x.task_id)).toEqual([]);
+    expect(
+      results(dir)
+        .filter((x) => x.status === 'PASSED')
+        .map((x) => x.task_id),
+    ).toEqual([]);
     expect(report.metrics.pass_rate).toBe(0);
     expect(report.gate).toMatchObject({ passed: false });
     expect(r.code).toBe(1);
@@ -58,7 +74,18 @@ describe.skipIf(!hasDocker)('benchrig run in Docker sandboxes', () => {
   it('a hanging agent ends in TIMEOUT and its sandbox is removed', async () => {
     const out = tempDir();
     const t0 = Date.now();
-    const r = await runCli(['run', mini, '--agent', agent('hang'), '--mode', 'single', '--trial-timeout', '2', '--output', out]);
+    const r = await runCli([
+      'run',
+      mini,
+      '--agent',
+      agent('hang'),
+      '--mode',
+      'single',
+      '--trial-timeout',
+      '2',
+      '--output',
+      out,
+    ]);
     expect(Date.now() - t0).toBeLessThan(60_000);
     const dir = onlyRunDir(out, 'hang', 'mini-shell');
     const byId = Object.fromEntries(results(dir).map((x) => [x.sample_id, x]));
@@ -72,7 +99,16 @@ describe.skipIf(!hasDocker)('benchrig run in Docker sandboxes', () => {
 
   it('[sandbox] setup runs after the files are copied in, then the sample setup', async () => {
     const out = tempDir();
-    const r = await runCli(['run', join(FIXTURES, 'benchmarks/setup-order'), '--agent', 'nop', '--mode', 'single', '--output', out]);
+    const r = await runCli([
+      'run',
+      join(FIXTURES, 'benchmarks/setup-order'),
+      '--agent',
+      'nop',
+      '--mode',
+      'single',
+      '--output',
+      out,
+    ]);
     const dir = onlyRunDir(out, 'nop', 'setup-order');
     expect(results(dir).map((x) => `${x.status} ${x.error?.message ?? ''}`)).toEqual(['PASSED ']);
     expect(r.code).toBe(0);
@@ -80,19 +116,46 @@ describe.skipIf(!hasDocker)('benchrig run in Docker sandboxes', () => {
 
   it('[sandbox.shared] is filled once and mounted read-only in every sandbox; prepareShared runs once', async () => {
     const out = tempDir();
-    const r = await runCli(['run', join(FIXTURES, 'benchmarks/shared-volume'), '--agent', 'nop', '--mode', 'processes', '--workers', '2', '--output', out]);
+    const r = await runCli([
+      'run',
+      join(FIXTURES, 'benchmarks/shared-volume'),
+      '--agent',
+      'nop',
+      '--mode',
+      'processes',
+      '--workers',
+      '2',
+      '--output',
+      out,
+    ]);
     const dir = onlyRunDir(out, 'nop', 'shared-volume');
-    expect(results(dir).map((x) => `${x.status} ${x.checks[0]?.reason ?? x.error?.message}`)).toEqual(['PASSED exit 0; 1 passed, 0 failed', 'PASSED exit 0; 1 passed, 0 failed']);
+    expect(results(dir).map((x) => `${x.status} ${x.checks[0]?.reason ?? x.error?.message}`)).toEqual([
+      'PASSED exit 0; 1 passed, 0 failed',
+      'PASSED exit 0; 1 passed, 0 failed',
+    ]);
     expect(readFileSync(join(dir, 'prepare-shared.txt'), 'utf8')).toBe('prepared for 2 samples\n');
     expect(r.code).toBe(0);
     const runId = readJson(join(dir, 'run.json')).run_id;
-    expect(await docker().listVolumes({ filters: JSON.stringify({ label: [`benchrig.run=${runId}`] }) }).then((v) => v.Volumes ?? [])).toEqual([]);
+    expect(
+      await docker()
+        .listVolumes({ filters: JSON.stringify({ label: [`benchrig.run=${runId}`] }) })
+        .then((v) => v.Volumes ?? []),
+    ).toEqual([]);
     expect(await leftBy(dir)).toEqual([]);
   });
 
   it('a failing setup command is SANDBOX_ERROR at once: retrying could not help', async () => {
     const out = tempDir();
-    const r = await runCli(['run', join(FIXTURES, 'benchmarks/setup-fails'), '--agent', 'nop', '--mode', 'single', '--output', out]);
+    const r = await runCli([
+      'run',
+      join(FIXTURES, 'benchmarks/setup-fails'),
+      '--agent',
+      'nop',
+      '--mode',
+      'single',
+      '--output',
+      out,
+    ]);
     const dir = onlyRunDir(out, 'nop', 'setup-fails');
     const [res] = results(dir);
     expect(res.status).toBe('SANDBOX_ERROR');
@@ -119,7 +182,10 @@ describe.skipIf(!hasDocker)('benchrig run in Docker sandboxes', () => {
     expect(r.code).toBe(3);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/Docker is not reachable.*(Start it|install it)/);
-    const ok = await runCli(['run', join(FIXTURES, 'benchmarks/echo-local'), '--agent', 'oracle', '--mode', 'single', '--output', out], { env });
+    const ok = await runCli(
+      ['run', join(FIXTURES, 'benchmarks/echo-local'), '--agent', 'oracle', '--mode', 'single', '--output', out],
+      { env },
+    );
     expect(ok.code).toBe(0);
   });
 });

@@ -20,11 +20,20 @@ async function buildFrom(base: string, tag: string): Promise<void> {
   pack.entry({ name: 'Dockerfile' }, `FROM ${base}\nRUN echo mine > /opt/mine\n`);
   pack.finalize();
   const stream = (await docker().buildImage(pack as unknown as NodeJS.ReadableStream, { t: tag })) as Readable;
-  const output = await new Promise<{ error?: string }[]>((resolve, reject) => docker().modem.followProgress(stream, (err, res) => (err ? reject(err) : resolve(res))));
+  const output = await new Promise<{ error?: string }[]>((resolve, reject) =>
+    docker().modem.followProgress(stream, (err, res) => (err ? reject(err) : resolve(res))),
+  );
   expect(output.filter((line) => line.error)).toEqual([]);
 }
 
-const imageId = (name: string) => docker().getImage(name).inspect().then((i) => i.Id, (err: Error & { statusCode?: number }) => (err.statusCode === 404 ? null : Promise.reject(err)));
+const imageId = (name: string) =>
+  docker()
+    .getImage(name)
+    .inspect()
+    .then(
+      (i) => i.Id,
+      (err: Error & { statusCode?: number }) => (err.statusCode === 404 ? null : Promise.reject(err)),
+    );
 
 describe.skipIf(!hasDocker)('benchrig sandbox prune', () => {
   const name = `prune-e2e-${process.pid}`;
@@ -32,9 +41,18 @@ describe.skipIf(!hasDocker)('benchrig sandbox prune', () => {
   const extra = `benchrig-test-user/extra-${process.pid}:keep`;
   const bench = join(tempDir(), name);
   cpSync(join(FIXTURES, 'benchmarks/env-per-sample'), bench, { recursive: true });
-  writeFileSync(join(bench, 'benchmark.toml'), readFileSync(join(bench, 'benchmark.toml'), 'utf8').replace('name = "env-per-sample"', `name = "${name}"`).replace('../../../../sandboxes/busybox', join(REPO, 'sandboxes/busybox')));
+  writeFileSync(
+    join(bench, 'benchmark.toml'),
+    readFileSync(join(bench, 'benchmark.toml'), 'utf8')
+      .replace('name = "env-per-sample"', `name = "${name}"`)
+      .replace('../../../../sandboxes/busybox', join(REPO, 'sandboxes/busybox')),
+  );
   afterAll(async () => {
-    for (const image of [child, extra]) await docker().getImage(image).remove().catch(() => {});
+    for (const image of [child, extra])
+      await docker()
+        .getImage(image)
+        .remove()
+        .catch(() => {});
     await pruneEnvImages({ benchmark: name });
   });
 
@@ -47,7 +65,9 @@ describe.skipIf(!hasDocker)('benchrig sandbox prune', () => {
     expect(built).toMatch(new RegExp(`^benchrig-env/${name}:[0-9a-f]{16}$`));
     const builtId = await imageId(built);
 
-    await docker().getImage(built).tag({ repo: extra.split(':')[0], tag: 'keep' });
+    await docker()
+      .getImage(built)
+      .tag({ repo: extra.split(':')[0], tag: 'keep' });
     await buildFrom(built, child); // inherits benchrig's labels
     const childId = await imageId(child);
     expect((await docker().getImage(child).inspect()).Config.Labels).toMatchObject({ 'benchrig.env': name });

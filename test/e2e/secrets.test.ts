@@ -24,7 +24,11 @@ beforeAll(async () => {
     seen.push(req.headers);
     req.resume().on('end', () => {
       res.writeHead(401, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: `bad session: cookie=${req.headers.cookie}; token ${String(req.headers['x-session'])}` }));
+      res.end(
+        JSON.stringify({
+          error: `bad session: cookie=${req.headers.cookie}; token ${String(req.headers['x-session'])}`,
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -56,7 +60,10 @@ describe('secrets from the environment', () => {
   it('the run sends the real value; run.json, results, logs and reports hold only the template', async () => {
     const { bench, cfg, env } = setup();
     const out = tempDir();
-    const r = await runCli(['run', bench, '--config', cfg, '--mode', 'processes', '--workers', '1', '--output', out, '--verbose'], { env });
+    const r = await runCli(
+      ['run', bench, '--config', cfg, '--mode', 'processes', '--workers', '1', '--output', out, '--verbose'],
+      { env },
+    );
     expect(seen.at(-1)?.cookie).toBe(`session=${SECRET}`);
     expect(seen.at(-1)?.['x-session']).toBe(SECRET);
 
@@ -69,7 +76,9 @@ describe('secrets from the environment', () => {
     expect(defined(result.error).message).toMatch(/HTTP 401: .*bad session: cookie=\*\*\*; token \*\*\*/);
 
     for (const file of files(dir)) expect(readFileSync(file, 'utf8'), file).not.toContain(SECRET);
-    expect(files(dir).map((f) => f.slice(dir.length + 1))).toEqual(expect.arrayContaining(['run.json', 'evaluation_report.json', 'logs/a.log', 'results/a.json']));
+    expect(files(dir).map((f) => f.slice(dir.length + 1))).toEqual(
+      expect.arrayContaining(['run.json', 'evaluation_report.json', 'logs/a.log', 'results/a.json']),
+    );
     expect(r.stdout + r.stderr).not.toContain(SECRET);
 
     const md = await runCli(['report', dir, '--format', 'md']);
@@ -103,14 +112,39 @@ describe('a model that echoes its key (issue #21, item 7)', () => {
     try {
       const out = tempDir();
       const env = { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: KEY, BENCHRIG_MODEL: 'm' };
-      const r = await runCli(['run', join(FIXTURES, 'benchmarks/models-local'), '--agent', 'react', '--sample', 'capitals', '--mode', 'processes', '--workers', '1', '--output', out, '--llm-cache', 'record', '--verbose'], { env });
+      const r = await runCli(
+        [
+          'run',
+          join(FIXTURES, 'benchmarks/models-local'),
+          '--agent',
+          'react',
+          '--sample',
+          'capitals',
+          '--mode',
+          'processes',
+          '--workers',
+          '1',
+          '--output',
+          out,
+          '--llm-cache',
+          'record',
+          '--verbose',
+        ],
+        { env },
+      );
       expect(server.requests[0].headers.authorization).toBe(`Bearer ${KEY}`);
       const dir = onlyRunDir(out, 'react', 'models-local');
       const [result] = results(dir);
       expect(result.status, r.stderr).toBe('PASSED'); // graded on what the model said
       expect(result.response).toContain('Rome. By the way, your key is ***');
       const written = files(out).map((f) => f.slice(out.length + 1));
-      expect(written).toEqual(expect.arrayContaining([expect.stringMatching(/^\.llm-cache\/.*\.json$/), expect.stringMatching(/report\.html$/), expect.stringMatching(/logs\/capitals\.log$/)]));
+      expect(written).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^\.llm-cache\/.*\.json$/),
+          expect.stringMatching(/report\.html$/),
+          expect.stringMatching(/logs\/capitals\.log$/),
+        ]),
+      );
       for (const file of files(out)) expect(formsIn(readFileSync(file, 'utf8'), KEY), file).toEqual([]);
       expect(formsIn(r.stdout + r.stderr, KEY)).toEqual([]);
     } finally {
@@ -121,14 +155,28 @@ describe('a model that echoes its key (issue #21, item 7)', () => {
 
 describe.skipIf(!hasDocker)("a model's echo of its key in a folder kept out of the sandbox ([grading] keep)", () => {
   const KEY = 'sk-kept-SECRET-0d9a3e7b61';
-  const ECHO = Object.entries(keyForms(KEY)).map(([form, text]) => `${form}: ${text}`).join('\n');
+  const ECHO = Object.entries(keyForms(KEY))
+    .map(([form, text]) => `${form}: ${text}`)
+    .join('\n');
 
-  it("a transcript in /logs/agent (text, JSON line, binary file, file name): no file of the run holds the key in any form", async () => {
+  it('a transcript in /logs/agent (text, JSON line, binary file, file name): no file of the run holds the key in any form', async () => {
     const server = await startModelServer(() => ({ content: `${KEY}\nyour key, in every form:\n${ECHO}` }));
     try {
       const out = tempDir();
       const env = { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: KEY, BENCHRIG_MODEL: 'm' };
-      const r = await runCli(['run', join(FIXTURES, 'benchmarks/tamper-harbor'), '--agent', join(FIXTURES, 'agents/echo-transcript.ts'), '--mode', 'single', '--output', out], { env });
+      const r = await runCli(
+        [
+          'run',
+          join(FIXTURES, 'benchmarks/tamper-harbor'),
+          '--agent',
+          join(FIXTURES, 'agents/echo-transcript.ts'),
+          '--mode',
+          'single',
+          '--output',
+          out,
+        ],
+        { env },
+      );
       expect(server.requests[0].headers.authorization).toBe(`Bearer ${KEY}`);
       const dir = onlyRunDir(out, 'echo-transcript', 'tamper-harbor');
       const [result] = results(dir);
@@ -137,7 +185,9 @@ describe.skipIf(!hasDocker)("a model's echo of its key in a folder kept out of t
       const kept = readdirSync(agentLogs).sort();
       expect(kept).toEqual(expect.arrayContaining(['session.bin', 'transcript.jsonl', 'transcript.txt']));
       expect(kept).toHaveLength(4); // the file named after the key is still there, under another name
-      expect(readFileSync(join(agentLogs, 'transcript.txt'), 'utf8')).toContain('assistant: ***\nyour key, in every form:\nplain: ***\n');
+      expect(readFileSync(join(agentLogs, 'transcript.txt'), 'utf8')).toContain(
+        'assistant: ***\nyour key, in every form:\nplain: ***\n',
+      );
       const bin = readFileSync(join(agentLogs, 'session.bin'));
       expect([...bin.subarray(0, 4)]).toEqual([0, 1, 2, 0]); // a binary file keeps its bytes around the key
       expect(bin.subarray(4, 4 + KEY.length).toString()).toBe('*'.repeat(KEY.length));

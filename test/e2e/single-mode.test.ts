@@ -8,9 +8,29 @@ import { BIN, FIXTURES, REPO, onlyRunDir, results, tempDir } from '../support/cl
 
 async function answer(nodeFlags: string[]): Promise<string> {
   const out = tempDir();
-  const r = await execa('node', [...nodeFlags, BIN, 'run', join(FIXTURES, 'benchmarks/pool-local'), '--agent', join(FIXTURES, 'agents/which-thread.ts'), '--sample', 'a', '--output', out, '--quiet'], {
-    cwd: REPO, reject: false, env: { NO_COLOR: '1' }, stdin: 'ignore', timeout: 120_000,
-  });
+  const r = await execa(
+    'node',
+    [
+      ...nodeFlags,
+      BIN,
+      'run',
+      join(FIXTURES, 'benchmarks/pool-local'),
+      '--agent',
+      join(FIXTURES, 'agents/which-thread.ts'),
+      '--sample',
+      'a',
+      '--output',
+      out,
+      '--quiet',
+    ],
+    {
+      cwd: REPO,
+      reject: false,
+      env: { NO_COLOR: '1' },
+      stdin: 'ignore',
+      timeout: 120_000,
+    },
+  );
   expect(r.exitCode, String(r.stderr)).toBe(0); // no gate
   const [result] = results(onlyRunDir(out, 'which-thread', 'pool-local'));
   return result.response;

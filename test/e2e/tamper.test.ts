@@ -48,7 +48,10 @@ describe.skipIf(!hasDocker)('grading is out of the agent reach', () => {
   ])('%s (%s): the tests still grade the real work, and fail', async (name) => {
     const { result, report, left } = await attack('tamper-debian', name);
     expect(result.status).toBe('FAILED');
-    expect(result.checks.find((c: { name: string }) => c.name === 'tests pass')).toMatchObject({ passed: false, reason: 'exit 1: 0 passed, 1 failed' });
+    expect(result.checks.find((c: { name: string }) => c.name === 'tests pass')).toMatchObject({
+      passed: false,
+      reason: 'exit 1: 0 passed, 1 failed',
+    });
     expect(report.metrics.pass_rate).toBe(0);
     expect(left).toEqual([]);
   });
@@ -75,7 +78,7 @@ describe.skipIf(!hasDocker)('grading is out of the agent reach', () => {
     expect(left).toEqual([]);
   });
 
-  it("tests that call the image's own tools by path: the same sandbox lets a replaced tool through; isolation = \"fresh\" does not", async () => {
+  it('tests that call the image\'s own tools by path: the same sandbox lets a replaced tool through; isolation = "fresh" does not', async () => {
     // What README "What benchrig guarantees" says the agent can still reach: the image's own programs.
     const same = await attack('tamper-image', 'replace-image-grep');
     expect(same.result.status).toBe('PASSED');
@@ -84,7 +87,9 @@ describe.skipIf(!hasDocker)('grading is out of the agent reach', () => {
     expect(fresh.left).toEqual([]); // the grading container is removed too
     // The agent's work (the workdir) is what reaches the fresh container: the oracle passes there.
     const out = tempDir();
-    await runCli(['run', bench('tamper-image'), '--agent', 'oracle', '--mode', 'single', '--output', out], { env: { BENCHRIG_GRADING__ISOLATION: 'fresh' } });
+    await runCli(['run', bench('tamper-image'), '--agent', 'oracle', '--mode', 'single', '--output', out], {
+      env: { BENCHRIG_GRADING__ISOLATION: 'fresh' },
+    });
     expect(results(onlyRunDir(out, 'oracle', 'tamper-image'))[0].status).toBe('PASSED');
   });
 });
@@ -101,13 +106,24 @@ describe.skipIf(!hasDocker)("a Harbor task's reward is the verifier's, never one
   it.each([
     ['plant-reward', 'reward.txt read-only in a read-only /logs/verifier'],
     ['plant-reward-json', 'a read-only reward.json, the folder and /logs read-only'],
-    ['plant-reward-symlinks', '/logs/verifier a symlink to a read-only folder whose reward.txt links to a read-only file; /logs read-only'],
+    [
+      'plant-reward-symlinks',
+      '/logs/verifier a symlink to a read-only folder whose reward.txt links to a read-only file; /logs read-only',
+    ],
     ['plant-reward-fake-logs', '/logs a symlink to a fake tree with a read-only reward'],
-    ['plant-reward-other-user', 'the folder owned by another uid, read-only, which root without capabilities cannot chmod'],
+    [
+      'plant-reward-other-user',
+      'the folder owned by another uid, read-only, which root without capabilities cannot chmod',
+    ],
   ])("%s (%s): the verifier's own reward is read, and fails", async (name) => {
     const { result, report, left } = await attack('tamper-harbor', name);
     expect(result.status).toBe('FAILED');
-    expect(result.checks[0]).toMatchObject({ passed: false, score: 0, reason: 'reward=0 (reward.txt); below 1', details: { rewards: { reward: 0 }, source: 'reward.txt' } });
+    expect(result.checks[0]).toMatchObject({
+      passed: false,
+      score: 0,
+      reason: 'reward=0 (reward.txt); below 1',
+      details: { rewards: { reward: 0 }, source: 'reward.txt' },
+    });
     expect(report.metrics.pass_rate).toBe(0);
     expect(left).toEqual([]);
   });
@@ -116,7 +132,18 @@ describe.skipIf(!hasDocker)("a Harbor task's reward is the verifier's, never one
     const config = join(tempDir(), 'fresh.toml');
     writeFileSync(config, '[grading]\nisolation = "fresh"\noutputs = ["/workspace", "/logs"]\n');
     const out = tempDir();
-    await runCli(['run', bench('tamper-harbor'), '--agent', agent('plant-reward'), '--mode', 'single', '--output', out, '--config', config]);
+    await runCli([
+      'run',
+      bench('tamper-harbor'),
+      '--agent',
+      agent('plant-reward'),
+      '--mode',
+      'single',
+      '--output',
+      out,
+      '--config',
+      config,
+    ]);
     const [result] = results(onlyRunDir(out, 'plant-reward', 'tamper-harbor'));
     expect(result.status).toBe('FAILED');
     expect(result.checks[0]).toMatchObject({ passed: false, reason: 'reward=0 (reward.txt); below 1' });
@@ -127,7 +154,18 @@ describe.skipIf(!hasDocker)("a Harbor task's reward is the verifier's, never one
     const config = join(tempDir(), 'fresh.toml');
     writeFileSync(config, '[grading]\nisolation = "fresh"\noutputs = ["/workspace", "/logs/agent"]\n');
     const out = tempDir();
-    const cli = await runCli(['run', bench('tamper-harbor'), '--agent', 'oracle', '--mode', 'single', '--output', out, '--config', config]);
+    const cli = await runCli([
+      'run',
+      bench('tamper-harbor'),
+      '--agent',
+      'oracle',
+      '--mode',
+      'single',
+      '--output',
+      out,
+      '--config',
+      config,
+    ]);
     const dir = onlyRunDir(out, 'oracle', 'tamper-harbor');
     const [result] = results(dir);
     expect(result.status, JSON.stringify(result.error ?? result.checks)).toBe('PASSED');
@@ -142,7 +180,18 @@ describe.skipIf(!hasDocker)("a Harbor task's reward is the verifier's, never one
     writeFileSync(config, '[grading]\nisolation = "fresh"\noutputs = ["/workspace", "/logs/agent"]\n');
     for (const name of ['delete-agent-logs', 'symlink-agent-logs']) {
       const out = tempDir();
-      await runCli(['run', bench('tamper-harbor'), '--agent', agent(name), '--mode', 'single', '--output', out, '--config', config]);
+      await runCli([
+        'run',
+        bench('tamper-harbor'),
+        '--agent',
+        agent(name),
+        '--mode',
+        'single',
+        '--output',
+        out,
+        '--config',
+        config,
+      ]);
       const dir = onlyRunDir(out, name, 'tamper-harbor');
       const [result] = results(dir);
       expect(['FAILED', 'AGENT_ERROR'], name).toContain(result.status);
@@ -157,7 +206,9 @@ describe.skipIf(!hasDocker)("a Harbor task's reward is the verifier's, never one
     const { result, report, left } = await attack('tamper-harbor', 'plant-reward-other-user-logs');
     expect(result.status).toBe('FAILED');
     expect(result.checks[0]).toMatchObject({ passed: false, score: 0, details: { rewards: null } });
-    expect(result.checks[0].reason).toMatch(/^\/logs\/verifier could not be made a fresh folder for the verifier \(.*Permission denied\): the agent left it so, and no reward in it is read$/);
+    expect(result.checks[0].reason).toMatch(
+      /^\/logs\/verifier could not be made a fresh folder for the verifier \(.*Permission denied\): the agent left it so, and no reward in it is read$/,
+    );
     expect(report.metrics.pass_rate).toBe(0);
     expect(left).toEqual([]);
   });

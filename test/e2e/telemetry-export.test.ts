@@ -13,7 +13,9 @@ import type { TrialResult } from '../../src/types.ts';
 const hasDocker = await requireDocker();
 const mini = join(FIXTURES, 'benchmarks/mini-shell');
 const MODEL = 'fake-model-1';
-const MODES = ['single', 'threads', 'processes'].filter((m) => (process.env.BENCHRIG_TEST_MODES ?? 'single,threads,processes').includes(m));
+const MODES = ['single', 'threads', 'processes'].filter((m) =>
+  (process.env.BENCHRIG_TEST_MODES ?? 'single,threads,processes').includes(m),
+);
 
 /** mini-shell's inputs are shell commands: run the input with bash, then submit. */
 function solver(req: RecordedRequest): Step {
@@ -24,12 +26,31 @@ function solver(req: RecordedRequest): Step {
 }
 
 const runReact = (server: ModelServer, mode: string, out: string, env: Record<string, string>, extra: string[] = []) =>
-  runCli(['run', mini, '--agent', 'react', '--limit', '2', '--mode', mode, '--workers', '2', '--output', out, '--quiet', ...extra], {
-    env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-test', BENCHRIG_MODEL: MODEL, ...env },
-  });
+  runCli(
+    [
+      'run',
+      mini,
+      '--agent',
+      'react',
+      '--limit',
+      '2',
+      '--mode',
+      mode,
+      '--workers',
+      '2',
+      '--output',
+      out,
+      '--quiet',
+      ...extra,
+    ],
+    {
+      env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-test', BENCHRIG_MODEL: MODEL, ...env },
+    },
+  );
 
 const named = (spans: CollectedSpan[], name: string) => spans.filter((s) => s.name === name);
-const childrenOf = (spans: CollectedSpan[], parent: CollectedSpan) => spans.filter((s) => s.parentSpanId === parent.spanId);
+const childrenOf = (spans: CollectedSpan[], parent: CollectedSpan) =>
+  spans.filter((s) => s.parentSpanId === parent.spanId);
 
 /** The tree of docs/telemetry.md for a run of mini-shell's first two samples by the scripted react agent. */
 function expectRunTree(spans: CollectedSpan[], resultFiles: TrialResult[]) {
@@ -51,18 +72,26 @@ function expectRunTree(spans: CollectedSpan[], resultFiles: TrialResult[]) {
   expect(trials.map((t) => t.attributes['benchrig.task_id']).sort()).toEqual(resultFiles.map((r) => r.task_id).sort());
 
   for (const trial of trials) {
-    expect(trial.attributes).toMatchObject({ 'benchrig.status': 'PASSED', 'benchrig.score': 1, 'benchrig.stop_reason': 'agent_done' });
+    expect(trial.attributes).toMatchObject({
+      'benchrig.status': 'PASSED',
+      'benchrig.score': 1,
+      'benchrig.stop_reason': 'agent_done',
+    });
     expect(trial.attributes['benchrig.sample_id']).toBe(trial.attributes['benchrig.task_id']);
     const kids = childrenOf(spans, trial).map((s) => s.name);
-    for (const name of ['sandbox.start', 'agent.turn', 'grade', 'sandbox.stop']) expect(kids, `${name} under trial`).toContain(name);
+    for (const name of ['sandbox.start', 'agent.turn', 'grade', 'sandbox.stop'])
+      expect(kids, `${name} under trial`).toContain(name);
     const turn = defined(childrenOf(spans, trial).find((s) => s.name === 'agent.turn'));
     const inTurn = childrenOf(spans, turn);
     const llm = inTurn.filter((s) => s.name === 'llm.call');
     expect(llm).toHaveLength(2);
     for (const call of llm)
       expect(call.attributes).toMatchObject({
-        'gen_ai.system': 'openai', 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': MODEL,
-        'gen_ai.usage.input_tokens': 11, 'gen_ai.usage.output_tokens': 7,
+        'gen_ai.system': 'openai',
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.request.model': MODEL,
+        'gen_ai.usage.input_tokens': 11,
+        'gen_ai.usage.output_tokens': 7,
       });
     const tools = inTurn.filter((s) => s.name === 'tool.exec');
     expect(tools.map((s) => s.attributes['gen_ai.tool.name'])).toEqual(['bash', 'submit']);
@@ -95,7 +124,9 @@ describe.skipIf(!hasDocker)('telemetry export from benchrig run', () => {
         const spans = collector.spans('otlp');
         expectRunTree(spans, results(dir));
         expect(spans.every((s) => s.resource['service.name'] === 'benchrig')).toBe(true);
-        expect(collector.requests.every((q) => q.path === '/v1/traces' && /json/.test(q.headers['content-type']))).toBe(true);
+        expect(collector.requests.every((q) => q.path === '/v1/traces' && /json/.test(q.headers['content-type']))).toBe(
+          true,
+        );
       } finally {
         await collector.close();
       }
@@ -108,7 +139,9 @@ describe.skipIf(!hasDocker)('telemetry export from benchrig run', () => {
     try {
       const out = tempDir();
       const r = await runReact(server, 'processes', out, {
-        LANGFUSE_PUBLIC_KEY: keys.publicKey, LANGFUSE_SECRET_KEY: keys.secretKey, LANGFUSE_BASE_URL: collector.url,
+        LANGFUSE_PUBLIC_KEY: keys.publicKey,
+        LANGFUSE_SECRET_KEY: keys.secretKey,
+        LANGFUSE_BASE_URL: collector.url,
       });
       expect(r.code, r.stderr).toBe(0);
       const res = results(onlyRunDir(out, 'react', 'mini-shell'));
@@ -123,10 +156,17 @@ describe.skipIf(!hasDocker)('telemetry export from benchrig run', () => {
       for (const x of res) {
         const trial = defined(trials.find((t) => t.attributes['benchrig.task_id'] === x.task_id));
         const mine = scores.filter((s) => s.observationId === trial.spanId);
-        expect(mine.map((s) => [s.name, s.value]).sort()).toEqual([['benchrig.passed', 1], ['benchrig.score', 1]]);
+        expect(mine.map((s) => [s.name, s.value]).sort()).toEqual([
+          ['benchrig.passed', 1],
+          ['benchrig.score', 1],
+        ]);
         expect(mine.every((s) => s.traceId === x.trace_id)).toBe(true);
       }
-      expect(collector.requests.map((q) => q.path).filter((p) => !['/api/public/otel/v1/traces', '/api/public/ingestion'].includes(p))).toEqual([]);
+      expect(
+        collector.requests
+          .map((q) => q.path)
+          .filter((p) => !['/api/public/otel/v1/traces', '/api/public/ingestion'].includes(p)),
+      ).toEqual([]);
     } finally {
       await collector.close();
     }
@@ -138,8 +178,11 @@ describe.skipIf(!hasDocker)('telemetry export from benchrig run', () => {
     try {
       const out = tempDir();
       const r = await runReact(server, 'single', out, {
-        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_HEADERS: 'x-otlp-secret=otlp-only-credential',
-        LANGFUSE_PUBLIC_KEY: keys.publicKey, LANGFUSE_SECRET_KEY: keys.secretKey, LANGFUSE_BASE_URL: collector.url,
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+        OTEL_EXPORTER_OTLP_HEADERS: 'x-otlp-secret=otlp-only-credential',
+        LANGFUSE_PUBLIC_KEY: keys.publicKey,
+        LANGFUSE_SECRET_KEY: keys.secretKey,
+        LANGFUSE_BASE_URL: collector.url,
       });
       expect(r.code, r.stderr).toBe(0);
       const otlp = collector.requests.filter((q) => q.path === '/v1/traces');
@@ -158,15 +201,27 @@ describe.skipIf(!hasDocker)('telemetry export from benchrig run', () => {
     try {
       const out = tempDir();
       // Half a configuration is no configuration: a Langfuse URL without keys.
-      const r = await runReact(server, 'threads', out, { LANGFUSE_BASE_URL: collector.url, LANGFUSE_PUBLIC_KEY: 'pk-only' });
+      const r = await runReact(server, 'threads', out, {
+        LANGFUSE_BASE_URL: collector.url,
+        LANGFUSE_PUBLIC_KEY: 'pk-only',
+      });
       expect(r.code, r.stderr).toBe(0);
       expect(results(onlyRunDir(out, 'react', 'mini-shell')).map((x) => x.trace_id)).toEqual([null, null]);
       expect(r.stderr).not.toMatch(/^span /m);
 
       const off = tempDir();
-      const r2 = await runReact(server, 'processes', off, {
-        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, LANGFUSE_BASE_URL: collector.url, LANGFUSE_PUBLIC_KEY: 'pk', LANGFUSE_SECRET_KEY: 'sk',
-      }, ['--trace', 'off']);
+      const r2 = await runReact(
+        server,
+        'processes',
+        off,
+        {
+          OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+          LANGFUSE_BASE_URL: collector.url,
+          LANGFUSE_PUBLIC_KEY: 'pk',
+          LANGFUSE_SECRET_KEY: 'sk',
+        },
+        ['--trace', 'off'],
+      );
       expect(r2.code, r2.stderr).toBe(0);
       expect(results(onlyRunDir(off, 'react', 'mini-shell')).map((x) => x.trace_id)).toEqual([null, null]);
       expect(collector.requests).toEqual([]);
@@ -179,9 +234,27 @@ describe.skipIf(!hasDocker)('telemetry export from benchrig run', () => {
     const out = tempDir();
     const r = await runReact(server, 'threads', out, {}, ['--trace', 'console']);
     expect(r.code, r.stderr).toBe(0);
-    const spans = r.stderr.split('\n').filter((l) => l.startsWith('span ')).map((l) => JSON.parse(l.slice(5)));
-    expect(new Set(spans.map((s) => s.name))).toEqual(new Set(['run', 'trial', 'sandbox.start', 'agent.turn', 'llm.call', 'tool.exec', 'user.turn', 'grade', 'sandbox.stop']));
-    expect(results(onlyRunDir(out, 'react', 'mini-shell')).map((x) => x.trace_id)).toEqual([spans[0].trace_id, spans[0].trace_id]);
+    const spans = r.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('span '))
+      .map((l) => JSON.parse(l.slice(5)));
+    expect(new Set(spans.map((s) => s.name))).toEqual(
+      new Set([
+        'run',
+        'trial',
+        'sandbox.start',
+        'agent.turn',
+        'llm.call',
+        'tool.exec',
+        'user.turn',
+        'grade',
+        'sandbox.stop',
+      ]),
+    );
+    expect(results(onlyRunDir(out, 'react', 'mini-shell')).map((x) => x.trace_id)).toEqual([
+      spans[0].trace_id,
+      spans[0].trace_id,
+    ]);
     expect(r.stdout).not.toMatch(/^span /m);
   });
 

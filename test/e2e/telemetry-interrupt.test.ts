@@ -13,7 +13,9 @@ import { defined } from '../support/defined.ts';
 const hasDocker = await requireDocker();
 const bench = join(FIXTURES, 'benchmarks/many-shell');
 const sleepy = join(FIXTURES, 'agents/sleepy.ts');
-const MODES = ['single', 'processes'].filter((m) => (process.env.BENCHRIG_TEST_MODES ?? 'single,threads,processes').includes(m));
+const MODES = ['single', 'processes'].filter((m) =>
+  (process.env.BENCHRIG_TEST_MODES ?? 'single,threads,processes').includes(m),
+);
 
 async function untilResults(out: string, n: number, timeoutMs = 90_000): Promise<void> {
   const t0 = Date.now();
@@ -34,9 +36,30 @@ describe.skipIf(!hasDocker).each(MODES)('Ctrl-C during a traced run in %s mode',
     const collector = await startCollector();
     try {
       const out = tempDir();
-      const child = execa('node', [BIN, 'run', bench, '--agent', sleepy, '--agent-opt', 'seconds=1', '--mode', mode, '--workers', '2', '--output', out], {
-        cwd: REPO, reject: false, stdin: 'ignore', env: { NO_COLOR: '1', OTEL_EXPORTER_OTLP_ENDPOINT: collector.url },
-      });
+      const child = execa(
+        'node',
+        [
+          BIN,
+          'run',
+          bench,
+          '--agent',
+          sleepy,
+          '--agent-opt',
+          'seconds=1',
+          '--mode',
+          mode,
+          '--workers',
+          '2',
+          '--output',
+          out,
+        ],
+        {
+          cwd: REPO,
+          reject: false,
+          stdin: 'ignore',
+          env: { NO_COLOR: '1', OTEL_EXPORTER_OTLP_ENDPOINT: collector.url },
+        },
+      );
       await untilResults(out, 1);
       child.kill('SIGINT');
       const r = await child;
@@ -55,7 +78,9 @@ describe.skipIf(!hasDocker).each(MODES)('Ctrl-C during a traced run in %s mode',
         expect(trial, x.task_id).toBeDefined();
         expect(defined(trial).parentSpanId).toBe(run.spanId);
         expect(defined(trial).attributes['benchrig.status']).toBe(x.status);
-        expect(spans.filter((s) => s.parentSpanId === defined(trial).spanId).map((s) => s.name)).toContain('sandbox.stop');
+        expect(spans.filter((s) => s.parentSpanId === defined(trial).spanId).map((s) => s.name)).toContain(
+          'sandbox.stop',
+        );
       }
     } finally {
       await collector.close();

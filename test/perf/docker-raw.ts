@@ -11,16 +11,32 @@ export const PERF_IMAGE = 'benchrig/busybox:1';
 /** The sandbox spec of the generated sandbox benchmark (fixtures.ts), as the run resolves it. */
 export function perfSpec(): SandboxSpec {
   return {
-    image: PERF_IMAGE, workdir: '/workspace', network: 'none', memory: '64m', cpus: 1, pids: 32, setup: [], capAdd: [], shared: null,
-    execTimeoutMs: 120_000, maxOutputBytes: 1_048_576,
+    image: PERF_IMAGE,
+    workdir: '/workspace',
+    network: 'none',
+    memory: '64m',
+    cpus: 1,
+    pids: 32,
+    setup: [],
+    capAdd: [],
+    shared: null,
+    execTimeoutMs: 120_000,
+    maxOutputBytes: 1_048_576,
   } as unknown as SandboxSpec;
 }
 
 async function oneCycle(docker: Docker, spec: SandboxSpec, runId: string, i: number, toolbox: string): Promise<void> {
-  const container = await docker.createContainer(createOptions(spec, { runId, sessionId: `${runId}.raw${i}` }, toolbox));
+  const container = await docker.createContainer(
+    createOptions(spec, { runId, sessionId: `${runId}.raw${i}` }, toolbox),
+  );
   try {
     await container.start();
-    const exec = await container.exec({ Cmd: ['echo', `ping ${i}`], AttachStdout: true, AttachStderr: true, WorkingDir: spec.workdir });
+    const exec = await container.exec({
+      Cmd: ['echo', `ping ${i}`],
+      AttachStdout: true,
+      AttachStderr: true,
+      WorkingDir: spec.workdir,
+    });
     const stream = await exec.start({ hijack: true, stdin: false });
     await new Promise<void>((resolve) => {
       stream.on('data', () => {});
@@ -53,6 +69,13 @@ export async function rawDockerLoop(n: number, concurrency: number, runId: strin
 export async function removeByRun(runId: string): Promise<number> {
   const docker = new Docker();
   const list = await docker.listContainers({ all: true, filters: { label: [`benchrig.run=${runId}`] } });
-  await Promise.all(list.map((c) => docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => {})));
+  await Promise.all(
+    list.map((c) =>
+      docker
+        .getContainer(c.Id)
+        .remove({ force: true, v: true })
+        .catch(() => {}),
+    ),
+  );
   return list.length;
 }

@@ -59,7 +59,14 @@ export function createFixtures(root: string): Fixtures {
     const dir = join(root, 'benchmarks', `perf-${key}`);
     mkdirSync(dir, { recursive: true });
     const rows: string[] = [];
-    for (let i = 0; i < n; i++) rows.push(JSON.stringify({ id: `s${String(i).padStart(5, '0')}`, input: `ping ${i}`, expected: kind === 'local' ? 'pong' : `ping ${i}` }));
+    for (let i = 0; i < n; i++)
+      rows.push(
+        JSON.stringify({
+          id: `s${String(i).padStart(5, '0')}`,
+          input: `ping ${i}`,
+          expected: kind === 'local' ? 'pong' : `ping ${i}`,
+        }),
+      );
     writeFileSync(join(dir, 'data.jsonl'), rows.join('\n') + '\n');
     const sandbox =
       kind === 'sandbox'
@@ -74,7 +81,11 @@ export function createFixtures(root: string): Fixtures {
   };
   return {
     root,
-    agents: { oneCall: write('one-call.ts', callingAgent(1)), fourCalls: write('four-calls.ts', callingAgent(4)), sandboxEcho: write('sandbox-echo.ts', ECHO_AGENT) },
+    agents: {
+      oneCall: write('one-call.ts', callingAgent(1)),
+      fourCalls: write('four-calls.ts', callingAgent(4)),
+      sandboxEcho: write('sandbox-echo.ts', ECHO_AGENT),
+    },
     localBenchmark: (n) => benchmark('local', n),
     sandboxBenchmark: (n) => benchmark('sandbox', n),
   };

@@ -19,18 +19,34 @@ export interface Job {
 
 const latencyMs = Number(process.argv[2] ?? 0);
 const model = await startUpstreamServer({ keepRequests: false });
-model.setScript(() => ({ text: 'pong '.repeat(20), usage: { input: 10_000, output: 20 }, delayMs: latencyMs || undefined }));
+model.setScript(() => ({
+  text: 'pong '.repeat(20),
+  usage: { input: 10_000, output: 20 },
+  delayMs: latencyMs || undefined,
+}));
 const agent = new http.Agent({ keepAlive: true });
 
 function call(url: string, token: string, body: string): Promise<number> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${token}` } }, (res) => {
-      if (res.statusCode !== 200) reject(new Error(`HTTP ${res.statusCode} from ${url}`));
-      res.on('data', () => {});
-      res.on('end', () => resolve(performance.now() - t0));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          authorization: `Bearer ${token}`,
+        },
+      },
+      (res) => {
+        if (res.statusCode !== 200) reject(new Error(`HTTP ${res.statusCode} from ${url}`));
+        res.on('data', () => {});
+        res.on('end', () => resolve(performance.now() - t0));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -38,11 +54,15 @@ function call(url: string, token: string, body: string): Promise<number> {
 
 async function run(job: Job): Promise<number[]> {
   const url = `${job.target}/v1/chat/completions`;
-  const body = job.stream ? job.body.replace(/^\{/, '{"stream":true,"stream_options":{"include_usage":true},') : job.body;
+  const body = job.stream
+    ? job.body.replace(/^\{/, '{"stream":true,"stream_options":{"include_usage":true},')
+    : job.body;
   const times: number[] = [];
-  await Promise.all(job.tokens.map(async (token) => {
-    for (let i = 0; i < job.calls; i++) times.push(await call(url, token, body));
-  }));
+  await Promise.all(
+    job.tokens.map(async (token) => {
+      for (let i = 0; i < job.calls; i++) times.push(await call(url, token, body));
+    }),
+  );
   return times;
 }
 

@@ -38,23 +38,61 @@ const r2 = (x: number) => Math.round(x * 100) / 100;
 export function cliSizedBody(kb: number): string {
   const tools = [];
   for (let i = 0; JSON.stringify(tools).length < kb * 1024 - 600; i++)
-    tools.push({ type: 'function', function: { name: `tool_${i}`, description: 'Runs a thing in the workspace. '.repeat(12), parameters: { type: 'object', properties: { command: { type: 'string', description: 'the command' } }, required: ['command'] } } });
-  return JSON.stringify({ model: 'perf-model', messages: [{ role: 'system', content: 'You are a coding agent. '.repeat(20) }, { role: 'user', content: 'ping' }], tools });
+    tools.push({
+      type: 'function',
+      function: {
+        name: `tool_${i}`,
+        description: 'Runs a thing in the workspace. '.repeat(12),
+        parameters: {
+          type: 'object',
+          properties: { command: { type: 'string', description: 'the command' } },
+          required: ['command'],
+        },
+      },
+    });
+  return JSON.stringify({
+    model: 'perf-model',
+    messages: [
+      { role: 'system', content: 'You are a coding agent. '.repeat(20) },
+      { role: 'user', content: 'ping' },
+    ],
+    tools,
+  });
 }
 
-export async function measureGatewayOverhead(z: GatewaySizes, say: (line: string) => void = () => {}): Promise<GatewayOverhead> {
+export async function measureGatewayOverhead(
+  z: GatewaySizes,
+  say: (line: string) => void = () => {},
+): Promise<GatewayOverhead> {
   const script = fileURLToPath(await compiledUrl(new URL('./gateway-child.ts', import.meta.url)));
   const child = fork(script, [String(z.latencyMs)], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let gw: ReturnType<typeof createModelGateway> | null = null;
   try {
     const modelOrigin = await next<{ ready: string }>(child).then((m) => m.ready);
     gw = createModelGateway({
-      upstreams: { chat: { protocol: 'chat', baseUrl: `${modelOrigin}/v1`, apiKey: 'sk-perf', model: 'perf-model', timeoutMs: 30_000, maxRetries: 0 } },
+      upstreams: {
+        chat: {
+          protocol: 'chat',
+          baseUrl: `${modelOrigin}/v1`,
+          apiKey: 'sk-perf',
+          model: 'perf-model',
+          timeoutMs: 30_000,
+          maxRetries: 0,
+        },
+      },
     });
     const { baseUrl } = await gw.start();
-    const regs = Array.from({ length: z.trials }, (_, i) => defined(gw).register({ id: `perf#${i}`, budget: null, onEvent: () => {} }));
+    const regs = Array.from({ length: z.trials }, (_, i) =>
+      defined(gw).register({ id: `perf#${i}`, budget: null, onEvent: () => {} }),
+    );
     const body = cliSizedBody(z.bodyKb);
-    const job = (target: string, tokens: string[], stream: boolean, calls = z.calls): Job => ({ target, tokens, calls, stream, body });
+    const job = (target: string, tokens: string[], stream: boolean, calls = z.calls): Job => ({
+      target,
+      tokens,
+      calls,
+      stream,
+      body,
+    });
     const direct = Array(z.trials).fill('sk-direct');
     const viaGw = regs.map((r) => r.token);
 
@@ -83,20 +121,36 @@ export async function measureGatewayOverhead(z: GatewaySizes, say: (line: string
       const name = stream ? 'stream' : 'whole';
       // Steadier than latency on a shared machine: what one call costs the gateway's process.
       const cpuMsPerCall = cpuUs / 1000 / (z.reps * z.trials * z.calls);
-      modes[name] = { overhead_ms: r2(overhead), direct_median_ms: directMs, gateway_median_ms: gatewayMs, gateway_cpu_ms_per_call: r2(cpuMsPerCall) };
-      say(`  gateway ${name}: direct ${directMs.join(', ')} ms, through the gateway ${gatewayMs.join(', ')} ms per call; gateway CPU ${cpuMsPerCall.toFixed(2)} ms a call`);
+      modes[name] = {
+        overhead_ms: r2(overhead),
+        direct_median_ms: directMs,
+        gateway_median_ms: gatewayMs,
+        gateway_cpu_ms_per_call: r2(cpuMsPerCall),
+      };
+      say(
+        `  gateway ${name}: direct ${directMs.join(', ')} ms, through the gateway ${gatewayMs.join(', ')} ms per call; gateway CPU ${cpuMsPerCall.toFixed(2)} ms a call`,
+      );
     }
     const calls = regs.reduce((n, r) => n + r.usage.calls, 0);
     return {
       value: Math.max(...overheads),
       raw: {
-        trials: z.trials, calls_per_trial: z.calls, reps: z.reps, model_latency_ms: z.latencyMs, body_kb: z.bodyKb, calls_through_gateway: calls, modes,
-        measured: 'median per-call latency through the gateway minus direct, same client process and model, alternated per rep; value = the larger of whole and stream',
+        trials: z.trials,
+        calls_per_trial: z.calls,
+        reps: z.reps,
+        model_latency_ms: z.latencyMs,
+        body_kb: z.bodyKb,
+        calls_through_gateway: calls,
+        modes,
+        measured:
+          'median per-call latency through the gateway minus direct, same client process and model, alternated per rep; value = the larger of whole and stream',
       },
     };
   } finally {
     await gw?.close();
-    const exited = new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
+    const exited = new Promise<void>((resolve) =>
+      child.exitCode !== null ? resolve() : child.once('exit', () => resolve()),
+    );
     if (child.connected) child.send({ exit: true });
     else child.kill();
     await exited;

@@ -31,7 +31,10 @@ function results(n: number): Graded[] {
   const out: Graded[] = [];
   for (let i = 0; i < n; i++) {
     const ok = i % 2 === 0;
-    const calls = [{ tool: 'lookup', args: { order: `ORD-${1000 + i}` } }, { tool: 'refund', args: { amount: i } }];
+    const calls = [
+      { tool: 'lookup', args: { order: `ORD-${1000 + i}` } },
+      { tool: 'refund', args: { amount: i } },
+    ];
     const events: TrajectoryEvent[] = [];
     let step = 0;
     for (const c of ok ? calls : calls.slice(0, 1)) {
@@ -44,7 +47,13 @@ function results(n: number): Graded[] {
         id: `g${i}`,
         input: 'refund my order',
         metadata: {},
-        expectations: { intent: 'refund', 'the number': i, tools: calls.map((c) => c.tool), arguments: calls, efficiency: calls },
+        expectations: {
+          intent: 'refund',
+          'the number': i,
+          tools: calls.map((c) => c.tool),
+          arguments: calls,
+          efficiency: calls,
+        },
       },
       replies: [reply],
       events,
@@ -74,7 +83,16 @@ export async function measureGrading(n: number): Promise<GradingFigures> {
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   for (const r of batch) {
-    const g = await gradeTrial({ checks, sample: r.sample, replies: r.replies, events: r.events, finalState: {}, blocked: false, artifacts: {}, skipSandbox: true });
+    const g = await gradeTrial({
+      checks,
+      sample: r.sample,
+      replies: r.replies,
+      events: r.events,
+      finalState: {},
+      blocked: false,
+      artifacts: {},
+      skipSandbox: true,
+    });
     verdicts += g.verdicts.length;
     for (const v of g.verdicts) if (v.passed) passed++;
   }
@@ -82,7 +100,13 @@ export async function measureGrading(n: number): Promise<GradingFigures> {
   const cpu = process.cpuUsage(cpu0);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   return {
-    verdicts, results: n, checks: checks.map((c) => c.type), seconds, cpu_seconds: cpuSeconds,
-    verdicts_per_s: verdicts / seconds, verdicts_per_cpu_s: verdicts / cpuSeconds, passed_share: passed / Math.max(1, verdicts),
+    verdicts,
+    results: n,
+    checks: checks.map((c) => c.type),
+    seconds,
+    cpu_seconds: cpuSeconds,
+    verdicts_per_s: verdicts / seconds,
+    verdicts_per_cpu_s: verdicts / cpuSeconds,
+    passed_share: passed / Math.max(1, verdicts),
   };
 }

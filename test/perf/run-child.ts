@@ -21,7 +21,11 @@ export async function runChild(spec: RunSpec, extraNodeArgs: string[] = []): Pro
           if (err) throw err as Error;
           resolve(JSON.parse(line) as ChildReport);
         } catch (e) {
-          reject(new Error(`perf run failed (${spec.benchmark}, ${spec.mode}): ${(e as Error).message}\n${stderr.slice(-2000)}`));
+          reject(
+            new Error(
+              `perf run failed (${spec.benchmark}, ${spec.mode}): ${(e as Error).message}\n${stderr.slice(-2000)}`,
+            ),
+          );
         }
       },
     );

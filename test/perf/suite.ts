@@ -85,7 +85,11 @@ export const PEER_TARGETS = {
 } as const;
 
 type Key = keyof typeof TARGETS | keyof typeof PEER_TARGETS;
-const targetOf = (key: Key) => ((TARGETS as Record<string, unknown>)[key] ?? (PEER_TARGETS as Record<string, unknown>)[key]) as { min?: number; max?: number };
+const targetOf = (key: Key) =>
+  ((TARGETS as Record<string, unknown>)[key] ?? (PEER_TARGETS as Record<string, unknown>)[key]) as {
+    min?: number;
+    max?: number;
+  };
 
 export interface PerfReport {
   schema_version: 1;
@@ -134,8 +138,16 @@ function row(key: Key, value: number, raw: Record<string, unknown>): Row {
 
 function gitInfo(): { commit: string | null; dirty: boolean | null } {
   try {
-    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: REPO, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() !== '';
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+    const dirty =
+      execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+        cwd: REPO,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      })
+        .toString()
+        .trim() !== '';
     return { commit, dirty };
   } catch {
     return { commit: null, dirty: null };
@@ -156,12 +168,17 @@ function run(ctx: Ctx, s: Omit<RunSpec, 'cwd' | 'output' | 'modelUrl'>): Promise
 }
 
 const summary = (r: ChildReport) => ({
-  wall_ms: Math.round(r.wall_ms), schedule_ms: Math.round(r.schedule_ms), cpu_ms: Math.round(r.cpu_ms),
-  peak_rss_mb: Math.round(r.peak_rss_mb), n_trials: r.n_trials, n_passed: r.n_passed,
+  wall_ms: Math.round(r.wall_ms),
+  schedule_ms: Math.round(r.schedule_ms),
+  cpu_ms: Math.round(r.cpu_ms),
+  peak_rss_mb: Math.round(r.peak_rss_mb),
+  n_trials: r.n_trials,
+  n_passed: r.n_passed,
 });
 
 function expectAll(r: ChildReport, n: number, what: string): void {
-  if (r.n_trials !== n || r.n_passed !== n) throw new Error(`${what}: ${r.n_passed}/${r.n_trials} of ${n} trials passed: ${JSON.stringify(r.status_counts)}`);
+  if (r.n_trials !== n || r.n_passed !== n)
+    throw new Error(`${what}: ${r.n_passed}/${r.n_trials} of ${n} trials passed: ${JSON.stringify(r.status_counts)}`);
 }
 
 /**
@@ -175,7 +192,14 @@ async function sandboxRow(ctx: Ctx, z: Sizes): Promise<Row> {
   const { trials, concurrency } = z.sandbox;
   const bench = ctx.fx.sandboxBenchmark(trials);
   const rawRun = `perf-raw-${process.pid}-${Date.now().toString(36)}`;
-  const spec = { benchmark: bench, agent: ctx.fx.agents.sandboxEcho, mode: 'threads' as const, workers: concurrency, perWorker: 1, maxSandboxes: concurrency };
+  const spec = {
+    benchmark: bench,
+    agent: ctx.fx.agents.sandboxEcho,
+    mode: 'threads' as const,
+    workers: concurrency,
+    perWorker: 1,
+    maxSandboxes: concurrency,
+  };
   const harness: number[] = [];
   const raw: number[] = [];
   const runs: ReturnType<typeof summary>[] = [];
@@ -188,16 +212,24 @@ async function sandboxRow(ctx: Ctx, z: Sizes): Promise<Row> {
       runs.push(summary(r));
       const rawMs = await rawDockerLoop(trials, concurrency, rawRun);
       raw.push(rawMs);
-      ctx.say(`  sandbox rep ${i + 1}: benchrig ${Math.round(r.schedule_ms)} ms, raw dockerode ${Math.round(rawMs)} ms`);
+      ctx.say(
+        `  sandbox rep ${i + 1}: benchrig ${Math.round(r.schedule_ms)} ms, raw dockerode ${Math.round(rawMs)} ms`,
+      );
     }
   } finally {
     await removeByRun(rawRun);
   }
   const value = median(harness) / median(raw);
   return row('sandbox_overhead_ratio', value, {
-    trials, concurrency, compared: 'scheduling phase of `benchrig run` (threads, workers = concurrency) vs raw dockerode create→start→exec→remove',
-    benchrig_schedule_ms: harness.map(Math.round), raw_dockerode_ms: raw.map(Math.round),
-    benchrig_median_ms: Math.round(median(harness)), raw_median_ms: Math.round(median(raw)), runs,
+    trials,
+    concurrency,
+    compared:
+      'scheduling phase of `benchrig run` (threads, workers = concurrency) vs raw dockerode create→start→exec→remove',
+    benchrig_schedule_ms: harness.map(Math.round),
+    raw_dockerode_ms: raw.map(Math.round),
+    benchrig_median_ms: Math.round(median(harness)),
+    raw_median_ms: Math.round(median(raw)),
+    runs,
   });
 }
 
@@ -214,10 +246,18 @@ async function loopbackCallMs(ctx: Ctx, n = 20): Promise<number> {
     for (let i = 0; i < n; i++) {
       const t0 = performance.now();
       await new Promise<void>((resolve, reject) => {
-        const req = http.request(`${ctx.model.url}/chat/completions`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-          res.resume();
-          res.on('end', resolve);
-        });
+        const req = http.request(
+          `${ctx.model.url}/chat/completions`,
+          {
+            method: 'POST',
+            agent,
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', resolve);
+          },
+        );
         req.on('error', reject);
         req.end(body);
       });
@@ -251,8 +291,15 @@ async function scalingRows(ctx: Ctx, z: Sizes): Promise<Record<'threads' | 'proc
       const value = ideal / median(times);
       ctx.say(`  scaling ${mode}: ideal ${ideal} ms, actual ${times.map(Math.round).join(', ')} ms`);
       out[mode] = row(`scaling_efficiency.${mode}`, value, {
-        trials, calls_per_trial: calls, latency_ms: latencyMs, workers, per_worker: 1, ideal_ms: ideal,
-        schedule_ms: times.map(Math.round), median_ms: Math.round(median(times)), runs,
+        trials,
+        calls_per_trial: calls,
+        latency_ms: latencyMs,
+        workers,
+        per_worker: 1,
+        ideal_ms: ideal,
+        schedule_ms: times.map(Math.round),
+        median_ms: Math.round(median(times)),
+        runs,
         loopback_call_ms: Math.round(floor * 10) / 10,
         note: 'loopback_call_ms: a bare node:http call to the same model, one at a time (context only; the ideal uses latency_ms)',
       });
@@ -270,16 +317,32 @@ async function overheadRow(ctx: Ctx, z: Sizes): Promise<Row> {
   const modes: Record<string, unknown> = {};
   let threads = NaN;
   for (const mode of ['threads', 'processes', 'single'] as const) {
-    const r = await run(ctx, { benchmark: bench, agent: ctx.fx.agents.oneCall, mode, workers, perWorker: Math.max(1, inFlight / workers) });
+    const r = await run(ctx, {
+      benchmark: bench,
+      agent: ctx.fx.agents.oneCall,
+      mode,
+      workers,
+      perWorker: Math.max(1, inFlight / workers),
+    });
     expectAll(r, trials, `overhead (${mode})`);
     const perTrial = r.schedule_ms / trials;
     if (mode === 'threads') threads = perTrial;
-    modes[mode] = { ms_per_trial: perTrial, wall_ms_per_trial: r.wall_ms / trials, cpu_ms_per_trial: r.cpu_ms / trials, in_flight: mode === 'single' ? 1 : inFlight, ...summary(r) };
+    modes[mode] = {
+      ms_per_trial: perTrial,
+      wall_ms_per_trial: r.wall_ms / trials,
+      cpu_ms_per_trial: r.cpu_ms / trials,
+      in_flight: mode === 'single' ? 1 : inFlight,
+      ...summary(r),
+    };
     ctx.say(`  overhead ${mode}: ${perTrial.toFixed(2)} ms/trial (whole run ${(r.wall_ms / trials).toFixed(2)})`);
   }
   return row('overhead_ms_per_trial', threads, {
-    trials, in_flight: inFlight, workers, per_worker: inFlight / workers,
-    measured: 'scheduling phase (pool ready → last result) / trials; wall_ms_per_trial adds start-up and the report', modes,
+    trials,
+    in_flight: inFlight,
+    workers,
+    per_worker: inFlight / workers,
+    measured: 'scheduling phase (pool ready → last result) / trials; wall_ms_per_trial adds start-up and the report',
+    modes,
   });
 }
 
@@ -301,7 +364,14 @@ async function memoryRows(ctx: Ctx, z: Sizes): Promise<MemoryRows> {
   const { trials, large, samples } = z.rss;
   const { inFlight, workers } = z.overhead;
   const one = async (n: number) => {
-    const r = await run(ctx, { benchmark: ctx.fx.localBenchmark(samples), trials: n / samples, agent: ctx.fx.agents.oneCall, mode: 'threads', workers, perWorker: Math.max(1, inFlight / workers) });
+    const r = await run(ctx, {
+      benchmark: ctx.fx.localBenchmark(samples),
+      trials: n / samples,
+      agent: ctx.fx.agents.oneCall,
+      mode: 'threads',
+      workers,
+      perWorker: Math.max(1, inFlight / workers),
+    });
     expectAll(r, n, `rss run (${n})`);
     ctx.say(`  rss: ${r.peak_rss_mb.toFixed(0)} MB peak over ${n} trials, ${(r.cpu_ms / n).toFixed(3)} ms CPU a trial`);
     return r;
@@ -312,16 +382,33 @@ async function memoryRows(ctx: Ctx, z: Sizes): Promise<MemoryRows> {
   for (let i = 1; i < Math.max(1, Math.min(3, z.reps)); i++) smalls.push(await one(trials));
   const small = smalls.slice().sort((a, b) => a.cpu_ms - b.cpu_ms)[Math.floor((smalls.length - 1) / 2)];
   const big = await one(large);
-  const base = { samples, mode: 'threads', workers, in_flight: inFlight, measured: 'getrusage maxRSS of the run process (all threads); the same samples, n_trials = trials / samples' };
+  const base = {
+    samples,
+    mode: 'threads',
+    workers,
+    in_flight: inFlight,
+    measured: 'getrusage maxRSS of the run process (all threads); the same samples, n_trials = trials / samples',
+  };
   const growth = ((big.peak_rss_mb - small.peak_rss_mb) * 1024) / (large - trials);
   return {
     rss10k: row('peak_rss_mb_10k', small.peak_rss_mb, { trials, ...base, ...summary(small) }),
     rss100k: row('peak_rss_mb_100k', big.peak_rss_mb, { trials: large, ...base, ...summary(big) }),
-    growth: row('rss_growth_kb_per_trial', growth, { small: trials, large, peak_rss_mb: [small.peak_rss_mb, big.peak_rss_mb].map((x) => Math.round(x * 10) / 10), measured: '(peak RSS at large − at small) / (large − small), KiB' }),
+    growth: row('rss_growth_kb_per_trial', growth, {
+      small: trials,
+      large,
+      peak_rss_mb: [small.peak_rss_mb, big.peak_rss_mb].map((x) => Math.round(x * 10) / 10),
+      measured: '(peak RSS at large − at small) / (large − small), KiB',
+    }),
     cpu: row('cpu_ms_per_trial', small.cpu_ms / trials, {
-      trials, cpu_ms: Math.round(small.cpu_ms), user_ms: Math.round(small.user_ms), sys_ms: Math.round(small.sys_ms), wall_ms: Math.round(small.wall_ms),
-      runs_cpu_ms_per_trial: smalls.map((r) => Math.round((r.cpu_ms / trials) * 1000) / 1000), large_cpu_ms_per_trial: big.cpu_ms / large,
-      measured: 'process.cpuUsage of the run process (every thread, user + system) / trials, start-up and report included; the median of the runs',
+      trials,
+      cpu_ms: Math.round(small.cpu_ms),
+      user_ms: Math.round(small.user_ms),
+      sys_ms: Math.round(small.sys_ms),
+      wall_ms: Math.round(small.wall_ms),
+      runs_cpu_ms_per_trial: smalls.map((r) => Math.round((r.cpu_ms / trials) * 1000) / 1000),
+      large_cpu_ms_per_trial: big.cpu_ms / large,
+      measured:
+        'process.cpuUsage of the run process (every thread, user + system) / trials, start-up and report included; the median of the runs',
     }),
     runDir10k: small.run_dir,
     runDir100k: big.run_dir,
@@ -335,21 +422,39 @@ async function gradingRow(ctx: Ctx, z: Sizes): Promise<Row> {
   const value = median(reps.map((r) => r.verdicts_per_s));
   ctx.say(`  grading: ${reps.map((r) => Math.round(r.verdicts_per_s)).join(', ')} verdicts/s`);
   return row('grading_verdicts_per_s', value, {
-    results: z.grading.results, checks: reps[0].checks, verdicts_per_rep: reps[0].verdicts,
-    verdicts_per_s: reps.map((r) => Math.round(r.verdicts_per_s)), verdicts_per_cpu_s: reps.map((r) => Math.round(r.verdicts_per_cpu_s)),
+    results: z.grading.results,
+    checks: reps[0].checks,
+    verdicts_per_rep: reps[0].verdicts,
+    verdicts_per_s: reps.map((r) => Math.round(r.verdicts_per_s)),
+    verdicts_per_cpu_s: reps.map((r) => Math.round(r.verdicts_per_cpu_s)),
   });
 }
 
 /** `benchrig evaluate RUN_DIR` through the CLI, on the 10k run: the whole command, start-up included. */
-async function evaluateRow(ctx: Ctx, runDir: string, n: number, z: Sizes, key: 'evaluate_10k_s' | 'evaluate_100k_s' = 'evaluate_10k_s', reps = Math.max(1, Math.min(3, z.reps))): Promise<Row> {
+async function evaluateRow(
+  ctx: Ctx,
+  runDir: string,
+  n: number,
+  z: Sizes,
+  key: 'evaluate_10k_s' | 'evaluate_100k_s' = 'evaluate_10k_s',
+  reps = Math.max(1, Math.min(3, z.reps)),
+): Promise<Row> {
   const times: number[] = [];
   for (let i = 0; i < reps; i++) {
     const t0 = performance.now();
-    execFileSync(process.execPath, [join(REPO, 'bin/benchrig.mjs'), 'evaluate', runDir], { cwd: ctx.root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    execFileSync(process.execPath, [join(REPO, 'bin/benchrig.mjs'), 'evaluate', runDir], {
+      cwd: ctx.root,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     times.push((performance.now() - t0) / 1000);
   }
   ctx.say(`  evaluate: ${times.map((t) => t.toFixed(2)).join(', ')} s for ${n} results`);
-  return row(key, median(times), { results: n, seconds: times, measured: '`benchrig evaluate RUN_DIR` as a child process, start-up included' });
+  return row(key, median(times), {
+    results: n,
+    seconds: times,
+    measured: '`benchrig evaluate RUN_DIR` as a child process, start-up included',
+  });
 }
 
 /** The model gateway's added latency per call (issue 15), whole and streamed; the larger is the value. */
@@ -379,7 +484,13 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport>
   try {
     say('warm-up: one small run per mode');
     for (const mode of ['threads', 'processes'] as const)
-      await run(ctx, { benchmark: ctx.fx.localBenchmark(8), agent: ctx.fx.agents.oneCall, mode, workers: 2, perWorker: 1 });
+      await run(ctx, {
+        benchmark: ctx.fx.localBenchmark(8),
+        agent: ctx.fx.agents.oneCall,
+        mode,
+        workers: 2,
+        perWorker: 1,
+      });
     say('sandbox overhead');
     const sandbox = await sandboxRow(ctx, z);
     say('scaling');
@@ -438,7 +549,9 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport>
       rss_growth_kb_per_trial: mem.growth.value,
       cpu_ms_per_trial: mem.cpu.value,
       evaluate_100k_s: evaluate100k.value,
-      ...(rows.vs_promptfoo_wall ? { vs_promptfoo_wall: rows.vs_promptfoo_wall.value, vs_promptfoo_rss: rows.vs_promptfoo_rss.value } : {}),
+      ...(rows.vs_promptfoo_wall
+        ? { vs_promptfoo_wall: rows.vs_promptfoo_wall.value, vs_promptfoo_rss: rows.vs_promptfoo_rss.value }
+        : {}),
       grading_verdicts_per_s: grading.value,
       evaluate_10k_s: evaluate.value,
       gateway_overhead_ms: gateway.value,

@@ -19,7 +19,10 @@ interface DeclaredTool {
   input_schema?: ToolSchema;
   parameters?: ToolSchema;
 }
-interface Tool { name: string | undefined; schema: ToolSchema | undefined }
+interface Tool {
+  name: string | undefined;
+  schema: ToolSchema | undefined;
+}
 
 function toolsOf(req: UpstreamRequest): Tool[] {
   const tools = (Array.isArray(req.body?.tools) ? req.body.tools : []) as DeclaredTool[];
@@ -31,18 +34,27 @@ function toolsOf(req: UpstreamRequest): Tool[] {
 export function hasToolResult(req: UpstreamRequest): boolean {
   const b = req.body ?? {};
   if (req.api === 'chat') return (b.messages ?? []).some((m) => m.role === 'tool');
-  if (req.api === 'messages') return (b.messages ?? []).some((m) => Array.isArray(m.content) && (m.content as { type?: string }[]).some((c) => c.type === 'tool_result'));
-  return Array.isArray(b.input) && (b.input as ({ type?: string } | null)[]).some((i) => /_call_output$/.test(i?.type ?? ''));
+  if (req.api === 'messages')
+    return (b.messages ?? []).some(
+      (m) => Array.isArray(m.content) && (m.content as { type?: string }[]).some((c) => c.type === 'tool_result'),
+    );
+  return (
+    Array.isArray(b.input) && (b.input as ({ type?: string } | null)[]).some((i) => /_call_output$/.test(i?.type ?? ''))
+  );
 }
 
 /** The shell tool's name the CLI declared, and arguments that run `command` with it. */
-export function shellCall(req: UpstreamRequest, command: string): { name: string; arguments: Record<string, unknown> } | null {
+export function shellCall(
+  req: UpstreamRequest,
+  command: string,
+): { name: string; arguments: Record<string, unknown> } | null {
   const tools = toolsOf(req);
   const tool = SHELL_TOOLS.map((n) => tools.find((t) => t.name === n)).find(Boolean);
   if (!tool?.name) return null;
   const props = tool.schema?.properties ?? {};
   const args: Record<string, unknown> = { [props.cmd ? 'cmd' : 'command']: command };
-  for (const r of tool.schema?.required ?? []) if (!(r in args) && props[r]?.type === 'string') args[r] = 'run the shell command';
+  for (const r of tool.schema?.required ?? [])
+    if (!(r in args) && props[r]?.type === 'string') args[r] = 'run the shell command';
   return { name: tool.name, arguments: args };
 }
 
@@ -51,7 +63,13 @@ export function shellAgentScript(command: string) {
     if (toolsOf(req).length === 0) return { text: 'ok', usage: { input: 1, output: 1 } };
     if (hasToolResult(req)) return { text: 'Done: answer.txt holds 42.', usage: USAGE.final };
     const call = shellCall(req, command);
-    if (!call) return { text: `no shell tool among ${toolsOf(req).map((t) => t.name).join(', ')}`, usage: USAGE.final };
+    if (!call)
+      return {
+        text: `no shell tool among ${toolsOf(req)
+          .map((t) => t.name)
+          .join(', ')}`,
+        usage: USAGE.final,
+      };
     return { tool_calls: [call], usage: USAGE.tool };
   };
 }

@@ -31,7 +31,9 @@ export interface AgentServer {
 }
 
 /** Steps are taken in order; a function decides per request. Past the end: echo the last user message. */
-export async function startAgentServer(script: AgentStep[] | ((req: AgentRequest, n: number) => AgentStep) = []): Promise<AgentServer> {
+export async function startAgentServer(
+  script: AgentStep[] | ((req: AgentRequest, n: number) => AgentStep) = [],
+): Promise<AgentServer> {
   const queue = Array.isArray(script) ? [...script] : [];
   const requests: AgentRequest[] = [];
   const sockets = new Set<Socket>();
@@ -42,7 +44,8 @@ export async function startAgentServer(script: AgentStep[] | ((req: AgentRequest
     const rec: AgentRequest = { path: req.url ?? '', body, headers: flatHeaders(req) };
     requests.push(rec);
     const lastUser = [...(body?.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '';
-    const step: AgentStep = typeof script === 'function' ? script(rec, requests.length) : (queue.shift() ?? { content: `echo: ${lastUser}` });
+    const step: AgentStep =
+      typeof script === 'function' ? script(rec, requests.length) : (queue.shift() ?? { content: `echo: ${lastUser}` });
     const send = () => {
       if (res.destroyed) return;
       let status = 200;

@@ -11,11 +11,21 @@ export const CHROMIUM = '/usr/bin/chromium';
 export const SHOTS = join(REPO, 'test-output', 'screenshots');
 
 export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run \`npm run setup\` (or apt-get install -y chromium)`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: run \`npm run setup\` (or apt-get install -y chromium)`);
   return chromium.launch({
     executablePath: CHROMIUM,
     // launch() gives a fresh temporary profile; nothing phones home
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -28,7 +38,11 @@ export interface Opened {
 }
 
 /** Opens a file (or a loopback URL) at 1280×800, recording dialogs, foreign requests and errors. */
-export async function openPage(browser: Browser, target: string, opts: { allow?: (url: string) => boolean } = {}): Promise<Opened> {
+export async function openPage(
+  browser: Browser,
+  target: string,
+  opts: { allow?: (url: string) => boolean } = {},
+): Promise<Opened> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const url = target.startsWith('http') ? target : pathToFileURL(target).href;

@@ -17,7 +17,10 @@ export interface CliResult {
   stderr: string;
 }
 
-export async function runCli(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {}): Promise<CliResult> {
+export async function runCli(
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {},
+): Promise<CliResult> {
   const r = await execa('node', [BIN, ...args], {
     cwd: opts.cwd ?? REPO,
     env: { NO_COLOR: '1', ...opts.env },
@@ -42,7 +45,8 @@ export function onlyRunDir(output: string, agent: string, benchmark: string): st
 export type KeptFolders = Record<string, string>;
 
 /** A JSON file, typed as the caller expects it (untyped without). */
-export const readJson = <T = ReturnType<typeof JSON.parse>>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
+export const readJson = <T = ReturnType<typeof JSON.parse>>(path: string): T =>
+  JSON.parse(readFileSync(path, 'utf8')) as T;
 
 export function results(runDir: string): TrialResult[] {
   return readdirSync(join(runDir, 'results'))
@@ -55,7 +59,11 @@ export async function untilResults(out: string, agentId: string, n: number, benc
   for (let i = 0; i < 1800; i++) {
     try {
       const dir = onlyRunDir(out, agentId, benchmark);
-      if (existsSync(join(dir, 'results')) && readdirSync(join(dir, 'results')).filter((f) => f.endsWith('.json')).length >= n) return dir;
+      if (
+        existsSync(join(dir, 'results')) &&
+        readdirSync(join(dir, 'results')).filter((f) => f.endsWith('.json')).length >= n
+      )
+        return dir;
     } catch {
       // no run folder yet
     }

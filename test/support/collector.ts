@@ -95,11 +95,14 @@ export interface CollectorOptions {
 export async function startCollector(opts: CollectorOptions = {}): Promise<Collector> {
   const requests: ReceivedRequest[] = [];
   const sockets = new Set<Socket>();
-  const expectedAuth = opts.langfuse && `Basic ${Buffer.from(`${opts.langfuse.publicKey}:${opts.langfuse.secretKey}`).toString('base64')}`;
+  const expectedAuth =
+    opts.langfuse && `Basic ${Buffer.from(`${opts.langfuse.publicKey}:${opts.langfuse.secretKey}`).toString('base64')}`;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? '').split('?')[0];
-    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+    );
     const body = await readBody(req);
     const reply = (status: number, payload: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -110,7 +113,8 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
       return reply(401, { message: 'invalid credentials' });
     }
     requests.push({ method: req.method ?? '', path, headers, body });
-    if (req.method === 'POST' && (path === '/v1/traces' || path === '/api/public/otel/v1/traces')) return reply(200, {});
+    if (req.method === 'POST' && (path === '/v1/traces' || path === '/api/public/otel/v1/traces'))
+      return reply(200, {});
     if (req.method === 'POST' && path === '/api/public/ingestion') {
       const batch = body?.batch ?? [];
       return reply(207, { successes: batch.map((e) => ({ id: e.id, status: 201 })), errors: [] });
@@ -150,7 +154,8 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
 
   const scores = () =>
     requests.flatMap((r) => {
-      if (r.path === '/api/public/ingestion') return (r.body?.batch ?? []).filter((e) => e.type === 'score-create').map((e) => e.body);
+      if (r.path === '/api/public/ingestion')
+        return (r.body?.batch ?? []).filter((e) => e.type === 'score-create').map((e) => e.body);
       if (r.path === '/api/public/scores') return [defined(r.body, 'score (the request was refused)')];
       return [];
     });
@@ -163,7 +168,8 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
     async until(pred, timeoutMs = 15_000) {
       const t0 = Date.now();
       while (!pred()) {
-        if (Date.now() - t0 > timeoutMs) throw new Error(`collector: condition not met after ${timeoutMs} ms (${requests.length} requests)`);
+        if (Date.now() - t0 > timeoutMs)
+          throw new Error(`collector: condition not met after ${timeoutMs} ms (${requests.length} requests)`);
         await new Promise((r) => setTimeout(r, 50));
       }
     },
@@ -209,6 +215,7 @@ function anyValue(v: OtlpValue | undefined): unknown {
 function nanosToMs(n: unknown): number {
   if (typeof n === 'string') return Number(BigInt(n) / 1000n) / 1000;
   if (typeof n === 'number') return n / 1e6;
-  if (n && typeof n === 'object' && 'low' in n && 'high' in n) return (Number(n.high) * 2 ** 32 + (Number(n.low) >>> 0)) / 1e6;
+  if (n && typeof n === 'object' && 'low' in n && 'high' in n)
+    return (Number(n.high) * 2 ** 32 + (Number(n.low) >>> 0)) / 1e6;
   return 0;
 }

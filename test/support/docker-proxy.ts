@@ -79,5 +79,14 @@ export async function startDockerProxy(socketPath = '/var/run/docker.sock'): Pro
     if (s) await new Promise<void>((r) => (s.close(() => r()), setImmediate(r))); // close() waits for the open ones
   };
   await listen();
-  return { url: `tcp://127.0.0.1:${port}`, down, up: listen, close: down, stopAccepting, containers: () => [...seen], hold: (r) => void holds.push(r), held: () => [...heldLines] };
+  return {
+    url: `tcp://127.0.0.1:${port}`,
+    down,
+    up: listen,
+    close: down,
+    stopAccepting,
+    containers: () => [...seen],
+    hold: (r) => void holds.push(r),
+    held: () => [...heldLines],
+  };
 }

@@ -53,7 +53,11 @@ export async function startHub(opts: { token?: string; pageSize?: number } = {})
   let serial = 0;
 
   const server = createServer((req, res) => {
-    requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', authorization: req.headers.authorization ?? null });
+    requests.push({
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      authorization: req.headers.authorization ?? null,
+    });
     try {
       handle(req, res);
     } catch (err) {
@@ -66,7 +70,9 @@ export async function startHub(opts: { token?: string; pageSize?: number } = {})
     const parts = url.pathname.split('/').slice(1);
     if (parts[0] === 'cdn') return serveBlob(req, res, parts[1]);
     if (token !== null && req.headers.authorization !== `Bearer ${token}`) {
-      return send(res, 401, { error: req.headers.authorization ? 'Invalid credentials in Authorization header' : 'Unauthorized' });
+      return send(res, 401, {
+        error: req.headers.authorization ? 'Invalid credentials in Authorization header' : 'Unauthorized',
+      });
     }
     if (parts[0] === 'api' && parts[1] === 'datasets') {
       const repo = repos.get(`${parts[2]}/${parts[3]}`);
@@ -76,8 +82,14 @@ export async function startHub(opts: { token?: string; pageSize?: number } = {})
         const at = resolve(repo, rev);
         if (!at) return send(res, 404, { error: `Invalid rev id: ${rev}` }, { 'X-Error-Code': 'RevisionNotFound' });
         return send(res, 200, {
-          _id: sha('sha1', `${parts[2]}/${parts[3]}`).slice(0, 24), id: `${parts[2]}/${parts[3]}`, sha: at.commit,
-          private: token !== null, gated: false, downloads: 0, likes: 0, lastModified: new Date(0).toISOString(),
+          _id: sha('sha1', `${parts[2]}/${parts[3]}`).slice(0, 24),
+          id: `${parts[2]}/${parts[3]}`,
+          sha: at.commit,
+          private: token !== null,
+          gated: false,
+          downloads: 0,
+          likes: 0,
+          lastModified: new Date(0).toISOString(),
           siblings: [...at.files.keys()].map((rfilename) => ({ rfilename })),
         });
       }
@@ -91,7 +103,12 @@ export async function startHub(opts: { token?: string; pageSize?: number } = {})
       const content = at.files.get(decodeURIComponent(parts.slice(5).join('/')));
       if (!content) return send(res, 404, { error: 'Entry not found' }, { 'X-Error-Code': 'EntryNotFound' });
       const digest = sha('sha256', content);
-      res.writeHead(302, { Location: `${base}/cdn/${digest}`, 'X-Linked-Size': String(content.length), 'X-Linked-ETag': `"${digest}"`, 'X-Repo-Commit': at.commit });
+      res.writeHead(302, {
+        Location: `${base}/cdn/${digest}`,
+        'X-Linked-Size': String(content.length),
+        'X-Linked-ETag': `"${digest}"`,
+        'X-Repo-Commit': at.commit,
+      });
       return res.end();
     }
     send(res, 404, { error: `no route for ${req.method} ${url.pathname}` });
@@ -109,7 +126,8 @@ export async function startHub(opts: { token?: string; pageSize?: number } = {})
     // listFiles does not encode the revision, so "refs/convert/parquet/x" is revision + path.
     const revs = [...repo.refs.keys(), ...repo.commits.keys()].sort((a, b) => b.length - a.length);
     const rev = revs.find((r) => rest === r || rest.startsWith(`${r}/`));
-    if (!rev) return send(res, 404, { error: `Invalid rev id: ${rest.split('/')[0]}` }, { 'X-Error-Code': 'RevisionNotFound' });
+    if (!rev)
+      return send(res, 404, { error: `Invalid rev id: ${rest.split('/')[0]}` }, { 'X-Error-Code': 'RevisionNotFound' });
     const folder = rest.slice(rev.length + 1);
     const { files } = defined(resolve(repo, rev), 'listed revision');
     const recursive = url.searchParams.get('recursive') === 'true';
@@ -123,7 +141,9 @@ export async function startHub(opts: { token?: string; pageSize?: number } = {})
         entries.set(dir, { type: 'directory', oid: sha('sha1', dir), size: 0, path: dir });
       }
       if (!recursive && segs.length > 1) continue;
-      const lfs = p.endsWith('.parquet') ? { lfs: { oid: sha('sha256', content), size: content.length, pointerSize: 134 } } : {};
+      const lfs = p.endsWith('.parquet')
+        ? { lfs: { oid: sha('sha256', content), size: content.length, pointerSize: 134 } }
+        : {};
       entries.set(p, { type: 'file', oid: sha('sha1', content), size: content.length, path: p, ...lfs });
     }
     const all = [...entries.values()];
@@ -152,7 +172,11 @@ export async function startHub(opts: { token?: string; pageSize?: number } = {})
         return res.end();
       }
       body = content.subarray(start, end + 1);
-      res.writeHead(206, { ...headers, 'Content-Range': `bytes ${start}-${end}/${content.length}`, 'Content-Length': String(body.length) });
+      res.writeHead(206, {
+        ...headers,
+        'Content-Range': `bytes ${start}-${end}/${content.length}`,
+        'Content-Length': String(body.length),
+      });
     } else {
       res.writeHead(200, { ...headers, 'Content-Length': String(body.length) });
     }

@@ -60,7 +60,8 @@ export function importsOf(text: string): ImportRef[] {
   // import '…' (for its side effects)
   for (const m of code.matchAll(/(?:^|[\s;])import\s*['"]([^'"]+)['"]/g)) out.push({ spec: m[1], typeOnly: false });
   // import('…'): a value, unless it names a type (`typeof import('…')`)
-  for (const m of code.matchAll(/(\btypeof\s+)?\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push({ spec: m[2], typeOnly: !!m[1] });
+  for (const m of code.matchAll(/(\btypeof\s+)?\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g))
+    out.push({ spec: m[2], typeOnly: !!m[1] });
   for (const m of code.matchAll(/\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push({ spec: m[1], typeOnly: false });
   return out;
 }
@@ -115,7 +116,11 @@ export function sourceFiles(dir: string): string[] {
 function resolve(abs: string): string | undefined {
   const isFile = (p: string) => existsSync(p) && statSync(p).isFile();
   const stem = abs.replace(/\.(?:[mc]?js)$/, '');
-  const candidates = [abs, ...['.ts', '.mts', '.cts', '.mjs', '.cjs', '.js'].map((e) => stem + e), path.join(abs, 'index.ts')];
+  const candidates = [
+    abs,
+    ...['.ts', '.mts', '.cts', '.mjs', '.cjs', '.js'].map((e) => stem + e),
+    path.join(abs, 'index.ts'),
+  ];
   return candidates.find(isFile);
 }
 

@@ -20,12 +20,15 @@ export function keyForms(key: string): Record<string, string> {
 export function formsIn(text: string, key: string): string[] {
   const found: string[] = [];
   if (text.includes(key)) found.push('plain');
-  if (text.replace(/\\+u([0-9a-fA-F]{4})/g, (_, h) => String.fromCharCode(parseInt(h, 16))).includes(key)) found.push('json-escaped');
-  if (text.replace(/%([0-9a-fA-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))).includes(key)) found.push('url-encoded');
+  if (text.replace(/\\+u([0-9a-fA-F]{4})/g, (_, h) => String.fromCharCode(parseInt(h, 16))).includes(key))
+    found.push('json-escaped');
+  if (text.replace(/%([0-9a-fA-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))).includes(key))
+    found.push('url-encoded');
   const bytes = Buffer.from(key);
   for (let shift = 0; shift < 3; shift++) {
     const core = bytes.subarray(shift, shift + Math.floor((bytes.length - shift) / 3) * 3);
-    if (text.includes(core.toString('base64')) || text.includes(core.toString('base64url'))) found.push(`base64 (alignment ${shift})`);
+    if (text.includes(core.toString('base64')) || text.includes(core.toString('base64url')))
+      found.push(`base64 (alignment ${shift})`);
   }
   return found;
 }

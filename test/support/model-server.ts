@@ -119,12 +119,16 @@ function answerChat(req: IncomingMessage, res: ServerResponse, rec: RecordedRequ
   const toolCalls = step.tool_calls?.map((tc, i) => ({
     id: tc.id ?? `call_${rec.body ? requestsTag(rec) : 'x'}_${i}`,
     type: 'function',
-    function: { name: tc.name, arguments: typeof tc.arguments === 'string' ? tc.arguments : JSON.stringify(tc.arguments) },
+    function: {
+      name: tc.name,
+      arguments: typeof tc.arguments === 'string' ? tc.arguments : JSON.stringify(tc.arguments),
+    },
   }));
   const content = step.content === undefined ? (toolCalls ? null : '') : step.content;
   // Deterministic default usage, roughly 4 characters a token.
   const prompt = step.usage?.prompt_tokens ?? Math.ceil(JSON.stringify(rec.body?.messages ?? []).length / 4);
-  const completion = step.usage?.completion_tokens ?? Math.ceil(((content ?? '') + JSON.stringify(toolCalls ?? '')).length / 4);
+  const completion =
+    step.usage?.completion_tokens ?? Math.ceil(((content ?? '') + JSON.stringify(toolCalls ?? '')).length / 4);
   sendJson(res, 200, {
     id: `chatcmpl-${requestsTag(rec)}`,
     object: 'chat.completion',
@@ -144,7 +148,10 @@ function answerChat(req: IncomingMessage, res: ServerResponse, rec: RecordedRequ
 
 /** A short stable tag of a request body: ids differ per request content, not per wall clock. */
 function requestsTag(rec: RecordedRequest): string {
-  return createHash('sha256').update(JSON.stringify(rec.body ?? null)).digest('hex').slice(0, 12);
+  return createHash('sha256')
+    .update(JSON.stringify(rec.body ?? null))
+    .digest('hex')
+    .slice(0, 12);
 }
 
 function embeddings(body: WireBody) {
@@ -157,7 +164,12 @@ function embeddings(body: WireBody) {
     return { object: 'embedding', index, embedding: v.map((x) => x / norm) };
   });
   const tokens = inputs.reduce((n, t) => n + Math.ceil(t.length / 4), 0);
-  return { object: 'list', data, model: body?.model ?? 'scripted-embedding', usage: { prompt_tokens: tokens, total_tokens: tokens } };
+  return {
+    object: 'list',
+    data,
+    model: body?.model ?? 'scripted-embedding',
+    usage: { prompt_tokens: tokens, total_tokens: tokens },
+  };
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

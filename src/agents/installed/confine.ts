@@ -4,7 +4,11 @@
 // sandbox turns 127.0.0.1:18080 into that socket, so the gateway is the only thing it can reach.
 import type { SandboxSpec } from '../../sandbox/types.ts';
 
-export const MOUNT = { node: '/opt/benchrig/node', agent: '/opt/benchrig/agent', gateway: '/run/benchrig-gateway' } as const;
+export const MOUNT = {
+  node: '/opt/benchrig/node',
+  agent: '/opt/benchrig/agent',
+  gateway: '/run/benchrig-gateway',
+} as const;
 
 /** What the main process prepared for an installed agent; plain data (crosses workers). */
 export interface InstalledRun {

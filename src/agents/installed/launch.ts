@@ -28,7 +28,13 @@ srv.listen(${FORWARD_PORT}, '127.0.0.1', () => {
 });`;
 
 /** argv of one turn: the launcher, the socket to forward to, then the CLI's own argv. */
-export const launchArgv = (socketName: string, cli: string[]): string[] => [NODE_BIN, '-e', LAUNCHER, `${MOUNT.gateway}/${socketName}`, ...cli];
+export const launchArgv = (socketName: string, cli: string[]): string[] => [
+  NODE_BIN,
+  '-e',
+  LAUNCHER,
+  `${MOUNT.gateway}/${socketName}`,
+  ...cli,
+];
 
 /** Kills every process carrying the run's marker (and its group); run through the toolbox's shell with the marker as $1. */
 export const KILL_AGENT_SCRIPT = killByMarkerScript(RUN_MARKER);

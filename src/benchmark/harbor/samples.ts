@@ -25,14 +25,22 @@ export function harborTaskDirs(dir: string): string[] | null {
   return subs.length ? subs : null;
 }
 
-export const isHarborFolder = (dir: string): boolean => !!statSync(dir, { throwIfNoEntry: false })?.isDirectory() && harborTaskDirs(dir) !== null;
+export const isHarborFolder = (dir: string): boolean =>
+  !!statSync(dir, { throwIfNoEntry: false })?.isDirectory() && harborTaskDirs(dir) !== null;
 
 /** A task as a sample; folder paths relative to `root`, the benchmark folder. */
 export function harborSample(t: HarborTask, root: string): Sample {
   const rel = (p: string) => path.relative(root, path.join(t.dir, p)) || '.';
-  if (t.hasCompose) throw new BenchrigError('benchmark', `${path.join(t.dir, 'environment')}: docker-compose tasks are not supported yet (benchrig runs one container per task)`);
+  if (t.hasCompose)
+    throw new BenchrigError(
+      'benchmark',
+      `${path.join(t.dir, 'environment')}: docker-compose tasks are not supported yet (benchrig runs one container per task)`,
+    );
   if (!t.environment.dockerImage && !t.hasDockerfile) {
-    throw new BenchrigError('benchmark', `${t.dir}: the task has neither [environment] docker_image in task.toml nor environment/Dockerfile`);
+    throw new BenchrigError(
+      'benchmark',
+      `${t.dir}: the task has neither [environment] docker_image in task.toml nor environment/Dockerfile`,
+    );
   }
   if (!t.hasTests) throw new BenchrigError('benchmark', `${t.dir}: the task has no tests/test.sh`);
   refuseUnsafeEnvironment(t);
@@ -41,7 +49,11 @@ export function harborSample(t: HarborTask, root: string): Sample {
   return {
     id: t.id,
     input: t.instruction,
-    metadata: { ...t.metadata, ...pick(t.task, ['name', 'description', 'keywords', 'authors']), harbor: { task: rel(''), network_mode: e.networkMode } },
+    metadata: {
+      ...t.metadata,
+      ...pick(t.task, ['name', 'description', 'keywords', 'authors']),
+      harbor: { task: rel(''), network_mode: e.networkMode },
+    },
     sandbox: {
       ...(e.dockerImage ? { image: e.dockerImage } : {}),
       ...(t.hasDockerfile ? { build: rel('environment') } : {}),
@@ -66,7 +78,9 @@ export function harborSample(t: HarborTask, root: string): Sample {
             dest: '/solution',
             env: t.solutionEnv,
             // A failing solve.sh does not stop grading: the reward decides.
-            commands: ['chmod +x /solution/solve.sh; if command -v bash >/dev/null; then bash /solution/solve.sh; else sh /solution/solve.sh; fi > /logs/agent/oracle.txt 2>&1; exit 0'],
+            commands: [
+              'chmod +x /solution/solve.sh; if command -v bash >/dev/null; then bash /solution/solve.sh; else sh /solution/solve.sh; fi > /logs/agent/oracle.txt 2>&1; exit 0',
+            ],
           },
         }
       : {}),
@@ -77,7 +91,8 @@ export function harborSample(t: HarborTask, root: string): Sample {
 /** A task is third-party content: its image must be a plain reference, its environment/ no host code. */
 function refuseUnsafeEnvironment(t: HarborTask): void {
   const badImage = t.environment.dockerImage === null ? null : imageRefProblem(t.environment.dockerImage);
-  if (badImage) throw new BenchrigError('benchmark', `${path.join(t.dir, 'task.toml')}: key environment.docker_image: ${badImage}`);
+  if (badImage)
+    throw new BenchrigError('benchmark', `${path.join(t.dir, 'task.toml')}: key environment.docker_image: ${badImage}`);
   if (!t.hasDockerfile) return;
   const envDir = path.join(t.dir, 'environment');
   const problem = hostScriptProblem(envDir) ?? contextProblem(envDir);

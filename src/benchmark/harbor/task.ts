@@ -51,18 +51,37 @@ const KNOWN: Record<string, string[] | null> = {
   verifier: ['timeout_sec', 'env'],
   agent: ['timeout_sec'],
   solution: ['env'],
-  environment: ['build_timeout_sec', 'docker_image', 'cpus', 'memory_mb', 'storage_mb', 'workdir', 'env', 'network_mode', 'memory', 'storage', 'allow_internet', 'gpus', 'gpu_types'],
+  environment: [
+    'build_timeout_sec',
+    'docker_image',
+    'cpus',
+    'memory_mb',
+    'storage_mb',
+    'workdir',
+    'env',
+    'network_mode',
+    'memory',
+    'storage',
+    'allow_internet',
+    'gpus',
+    'gpu_types',
+  ],
 };
 
 export const isHarborTask = (dir: string): boolean =>
-  !!statSync(path.join(dir, 'task.toml'), { throwIfNoEntry: false })?.isFile() && !!statSync(path.join(dir, 'instruction.md'), { throwIfNoEntry: false })?.isFile();
+  !!statSync(path.join(dir, 'task.toml'), { throwIfNoEntry: false })?.isFile() &&
+  !!statSync(path.join(dir, 'instruction.md'), { throwIfNoEntry: false })?.isFile();
 
 /** Harbor's size strings to MB: "2G" = 2048, "512M" = 512, "1024K" = 1. */
 export function sizeToMb(v: unknown, where: string): number | null {
   if (v === undefined || v === null) return null;
   if (typeof v === 'number' && v > 0) return v;
   const m = typeof v === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*([gmk])i?b?\s*$/i.exec(v) : null;
-  if (!m) throw new BenchrigError('benchmark', `${where}: not a size like "2G", "512M" or a number of MB: ${JSON.stringify(v)}`);
+  if (!m)
+    throw new BenchrigError(
+      'benchmark',
+      `${where}: not a size like "2G", "512M" or a number of MB: ${JSON.stringify(v)}`,
+    );
   const n = parseFloat(m[1]);
   return Math.round({ g: n * 1024, m: n, k: n / 1024 }[m[2].toLowerCase() as 'g' | 'm' | 'k']);
 }
@@ -89,19 +108,30 @@ export function readHarborTask(dir: string): HarborTask {
   const { where, table, num, env, megabytes, str } = fieldReaders(file, doc);
   const sized = (mbKey: string, key: string, bad: (text: string) => string | null): number | null => {
     const fromMb = num(e, mbKey, `environment.${mbKey}`);
-    return fromMb !== null ? megabytes(fromMb, `environment.${mbKey}`, bad) : megabytes(sizeToMb(e[key], where(`environment.${key}`)), `environment.${key}`, bad);
+    return fromMb !== null
+      ? megabytes(fromMb, `environment.${mbKey}`, bad)
+      : megabytes(sizeToMb(e[key], where(`environment.${key}`)), `environment.${key}`, bad);
   };
 
   const e = table('environment');
   const metadata = table('metadata');
-  if (nestedDeeperThan(metadata, MAX_ROW_DEPTH)) throw new BenchrigError('benchmark', `${where('metadata')}: nests tables or arrays more than ${MAX_ROW_DEPTH} levels deep`);
+  if (nestedDeeperThan(metadata, MAX_ROW_DEPTH))
+    throw new BenchrigError(
+      'benchmark',
+      `${where('metadata')}: nests tables or arrays more than ${MAX_ROW_DEPTH} levels deep`,
+    );
   const verifier = table('verifier');
-  const networkMode = str(e, 'network_mode', 'environment.network_mode') ?? (e.allow_internet === false ? 'no-network' : 'public');
+  const networkMode =
+    str(e, 'network_mode', 'environment.network_mode') ?? (e.allow_internet === false ? 'no-network' : 'public');
   if (!['public', 'no-network', 'allowlist'].includes(networkMode)) {
-    throw new BenchrigError('benchmark', `${where('environment.network_mode')}: "${networkMode}" is not public, no-network or allowlist`);
+    throw new BenchrigError(
+      'benchmark',
+      `${where('environment.network_mode')}: "${networkMode}" is not public, no-network or allowlist`,
+    );
   }
   const workdir = str(e, 'workdir', 'environment.workdir');
-  if (workdir !== null && !workdir.startsWith('/')) throw new BenchrigError('benchmark', `${where('environment.workdir')}: must be an absolute path`);
+  if (workdir !== null && !workdir.startsWith('/'))
+    throw new BenchrigError('benchmark', `${where('environment.workdir')}: must be an absolute path`);
   // The same rule as a dataset row's workdir: no ".." climbing out of where it says it is.
   const climbs = workdir === null ? null : badWorkdir(workdir);
   if (climbs) throw new BenchrigError('benchmark', `${where('environment.workdir')}: ${climbs}`);
@@ -116,7 +146,10 @@ export function readHarborTask(dir: string): HarborTask {
     metadata,
     task: table('task'),
     agentTimeoutS: num(table('agent'), 'timeout_sec', 'agent.timeout_sec', badTimeout),
-    verifier: { timeoutS: num(verifier, 'timeout_sec', 'verifier.timeout_sec', badTimeout) ?? 600, env: env(verifier, 'verifier.env') },
+    verifier: {
+      timeoutS: num(verifier, 'timeout_sec', 'verifier.timeout_sec', badTimeout) ?? 600,
+      env: env(verifier, 'verifier.env'),
+    },
     solutionEnv: env(table('solution'), 'solution.env'),
     environment: {
       buildTimeoutS: num(e, 'build_timeout_sec', 'environment.build_timeout_sec', badTimeout) ?? 600,
@@ -142,14 +175,21 @@ function fieldReaders(file: string, doc: Record<string, unknown>) {
   const where = (key: string) => `${file}: key ${key}`;
   const table = (k: string) => {
     const t = doc[k];
-    if (t !== undefined && (typeof t !== 'object' || t === null || Array.isArray(t))) throw new BenchrigError('benchmark', `${where(k)}: must be a table`);
+    if (t !== undefined && (typeof t !== 'object' || t === null || Array.isArray(t)))
+      throw new BenchrigError('benchmark', `${where(k)}: must be a table`);
     return (t ?? {}) as Record<string, unknown>;
   };
   // `bad` (src/limits.ts) refuses what could only fail at run time: a timer past Node's, 1e9 CPUs…
-  const num = (t: Record<string, unknown>, k: string, key: string, bad?: (n: number) => string | null): number | null => {
+  const num = (
+    t: Record<string, unknown>,
+    k: string,
+    key: string,
+    bad?: (n: number) => string | null,
+  ): number | null => {
     const v = t[k];
     if (v === undefined) return null;
-    if (typeof v !== 'number' || !(v > 0)) throw new BenchrigError('benchmark', `${where(key)}: must be a positive number`);
+    if (typeof v !== 'number' || !(v > 0))
+      throw new BenchrigError('benchmark', `${where(key)}: must be a positive number`);
     const problem = bad?.(v);
     if (problem) throw new BenchrigError('benchmark', `${where(key)}: ${problem}`);
     return v;
@@ -157,7 +197,8 @@ function fieldReaders(file: string, doc: Record<string, unknown>) {
   const env = (t: Record<string, unknown>, key: string): Record<string, string> => {
     const v = t.env;
     if (v === undefined) return {};
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new BenchrigError('benchmark', `${where(key)}: must be a table of strings`);
+    if (typeof v !== 'object' || v === null || Array.isArray(v))
+      throw new BenchrigError('benchmark', `${where(key)}: must be a table of strings`);
     for (const name of Object.keys(v)) {
       const problem = badEnvName(name);
       if (problem) throw new BenchrigError('benchmark', `${where(key)}: ${problem}`);
@@ -173,7 +214,8 @@ function fieldReaders(file: string, doc: Record<string, unknown>) {
   const str = (t: Record<string, unknown>, k: string, key: string): string | null => {
     const v = t[k];
     if (v === undefined) return null;
-    if (typeof v !== 'string' || v === '') throw new BenchrigError('benchmark', `${where(key)}: must be a non-empty string`);
+    if (typeof v !== 'string' || v === '')
+      throw new BenchrigError('benchmark', `${where(key)}: must be a non-empty string`);
     return v;
   };
   return { where, table, num, env, megabytes, str };

@@ -18,7 +18,15 @@ export const modelCalls = (u: UpstreamServer) => u.requests.filter((r) => r.api 
 
 /** The docker0 address: how a container on the default bridge would reach the host. */
 export function bridgeGateway(): string {
-  const out = execFileSync('docker', ['network', 'inspect', 'bridge', '-f', '{{range .IPAM.Config}}{{.Gateway}}{{end}}']).toString().trim();
+  const out = execFileSync('docker', [
+    'network',
+    'inspect',
+    'bridge',
+    '-f',
+    '{{range .IPAM.Config}}{{.Gateway}}{{end}}',
+  ])
+    .toString()
+    .trim();
   return out || '172.17.0.1';
 }
 
@@ -29,7 +37,9 @@ export async function startDecoy(): Promise<{ port: number; hits: number; close(
   await new Promise<void>((r) => server.listen(0, '0.0.0.0', r));
   return {
     port: (server.address() as AddressInfo).port,
-    get hits() { return state.hits; },
+    get hits() {
+      return state.hits;
+    },
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
@@ -42,7 +52,13 @@ export async function startDecoy(): Promise<{ port: number; hits: number; close(
  * internet by name and by address. The key is assembled at run time, so the command never holds it.
  */
 export function taskCommand(decoyPort: number): string {
-  const targets = [`http://127.0.0.1:18080/`, `http://${bridgeGateway()}:${decoyPort}/`, `http://127.0.0.1:${decoyPort}/`, 'http://example.com/', 'http://1.1.1.1/'];
+  const targets = [
+    `http://127.0.0.1:18080/`,
+    `http://${bridgeGateway()}:${decoyPort}/`,
+    `http://127.0.0.1:${decoyPort}/`,
+    'http://example.com/',
+    'http://1.1.1.1/',
+  ];
   const probe = `const t=${JSON.stringify(targets)};Promise.all(t.map(u=>fetch(u,{signal:AbortSignal.timeout(3000)}).then(r=>u+' REACHED '+r.status,e=>u+' BLOCKED'))).then(l=>console.log(l.join('\\n')))`;
   const [head, tail] = [KEY.slice(0, 12), KEY.slice(12)];
   return [
@@ -60,39 +76,76 @@ export function taskCommand(decoyPort: number): string {
 
 /** The tool output the CLI sent back to the model (the second model request of the run). */
 export function toolOutput(u: UpstreamServer): string {
-  const req = u.requests.filter((r) => r.api !== 'count_tokens').find((r) => JSON.stringify(r.body).includes('agent-env-key'));
+  const req = u.requests
+    .filter((r) => r.api !== 'count_tokens')
+    .find((r) => JSON.stringify(r.body).includes('agent-env-key'));
   return req ? JSON.stringify(req.body) : '';
 }
 
 export function writeConfig(dir: string, upstreamUrl: string): string {
   const file = join(dir, 'agents.toml');
-  writeFileSync(file, `[llm]\nbase_url = "${upstreamUrl}"\napi_key = "\${AGENTS_TEST_KEY}"\nmodel = "upstream-model"\nmax_retries = 0\ntimeout_s = 30\n[llm.responses]\n[llm.anthropic]\n`);
+  writeFileSync(
+    file,
+    `[llm]\nbase_url = "${upstreamUrl}"\napi_key = "\${AGENTS_TEST_KEY}"\nmodel = "upstream-model"\nmax_retries = 0\ntimeout_s = 30\n[llm.responses]\n[llm.anthropic]\n`,
+  );
   return file;
 }
 
-export interface PresetRun { code: number; stderr: string; dir: string; result: TrialResult }
+export interface PresetRun {
+  code: number;
+  stderr: string;
+  dir: string;
+  result: TrialResult;
+}
 
-export async function runPreset(preset: string, o: { out: string; config: string; extra?: string[]; bench?: string }): Promise<PresetRun> {
+export async function runPreset(
+  preset: string,
+  o: { out: string; config: string; extra?: string[]; bench?: string },
+): Promise<PresetRun> {
   const bench = o.bench ?? BENCH;
-  const r = await runCli(['run', bench, '--agent', `cli:${preset}`, '--mode', 'single', '--output', o.out, '--config', o.config, '--quiet', ...(o.extra ?? [])], {
-    env: { AGENTS_TEST_KEY: KEY },
-    timeoutMs: 300_000,
-  });
+  const r = await runCli(
+    [
+      'run',
+      bench,
+      '--agent',
+      `cli:${preset}`,
+      '--mode',
+      'single',
+      '--output',
+      o.out,
+      '--config',
+      o.config,
+      '--quiet',
+      ...(o.extra ?? []),
+    ],
+    {
+      env: { AGENTS_TEST_KEY: KEY },
+      timeoutMs: 300_000,
+    },
+  );
   const dir = join(o.out, `cli_${preset}`, basename(bench));
   let result: TrialResult;
   try {
     // the newest run under the output folder (a replay shares its folder, and cache, with the recording)
-    const runs = readdirSync(dir).map((n) => join(dir, n)).sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs);
+    const runs = readdirSync(dir)
+      .map((n) => join(dir, n))
+      .sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs);
     const runDir = defined(runs.at(-1), 'run folder');
     result = readJson<TrialResult>(join(runDir, 'results', readdirOne(join(runDir, 'results'))));
     return { code: r.code, stderr: r.stderr, dir: runDir, result };
   } catch (err) {
-    throw new Error(`run of cli:${preset} left no result (exit ${r.code}): ${r.stderr.slice(-2000)} ${(err as Error).message} ${dir}`);
+    throw new Error(
+      `run of cli:${preset} left no result (exit ${r.code}): ${r.stderr.slice(-2000)} ${(err as Error).message} ${dir}`,
+    );
   }
 }
 
 function readdirOne(dir: string): string {
-  const names = (execFileSync('ls', [dir]).toString().trim().split('\n')).filter((n) => n.endsWith('.json'));
+  const names = execFileSync('ls', [dir])
+    .toString()
+    .trim()
+    .split('\n')
+    .filter((n) => n.endsWith('.json'));
   if (names.length !== 1) throw new Error(`expected one result in ${dir}: ${names.join(', ')}`);
   return names[0];
 }

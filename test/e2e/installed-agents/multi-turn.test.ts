@@ -7,7 +7,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES, readJson, tempDir } from '../../support/cli.ts';
 import { benchrigContainers, requireDocker } from '../../support/docker.ts';
 import { hasToolResult, shellCall, USAGE } from '../../support/agent-script.ts';
-import { startUpstreamServer, type UpstreamRequest, type UpstreamStep, type UpstreamServer } from '../../support/upstream-server.ts';
+import {
+  startUpstreamServer,
+  type UpstreamRequest,
+  type UpstreamStep,
+  type UpstreamServer,
+} from '../../support/upstream-server.ts';
 import { modelCalls, runPreset, writeConfig } from './harness.ts';
 import { defined } from '../../support/defined.ts';
 import { eventsOf } from '../../support/events.ts';
@@ -21,9 +26,11 @@ const SECOND = 'echo 43 > second.txt && echo "SECOND-$(echo DONE)"';
 /** Turn 1: run FIRST, then say so; turn 2 (its instruction in the request): run SECOND, then say so. */
 function twoTurnScript(req: UpstreamRequest): UpstreamStep {
   const text = JSON.stringify(req.body);
-  if (!Array.isArray(req.body?.tools) || req.body.tools.length === 0) return { text: 'ok', usage: { input: 1, output: 1 } };
+  if (!Array.isArray(req.body?.tools) || req.body.tools.length === 0)
+    return { text: 'ok', usage: { input: 1, output: 1 } };
   if (text.includes('SECOND-DONE')) return { text: 'second.txt holds 43 too.', usage: USAGE.final };
-  if (text.includes(TURN2)) return { tool_calls: [{ ...defined(shellCall(req, SECOND), 'shell tool'), id: 'toolu_turn2' }], usage: USAGE.tool }; // ids unique in the session
+  if (text.includes(TURN2))
+    return { tool_calls: [{ ...defined(shellCall(req, SECOND), 'shell tool'), id: 'toolu_turn2' }], usage: USAGE.tool }; // ids unique in the session
   if (hasToolResult(req)) return { text: 'answer.txt holds 42.', usage: USAGE.final };
   return { tool_calls: [{ ...defined(shellCall(req, FIRST), 'shell tool'), id: 'toolu_turn1' }], usage: USAGE.tool };
 }
@@ -43,37 +50,46 @@ describe.skipIf(!(await requireDocker()))('installed agents, two turns', () => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  it.each(PRESETS)('cli:%s (shell tool %s): the second user message continues the CLI session (%s), which sees turn 1; both turns count', async (preset, shellTool) => {
-    const upstream = await startUpstreamServer();
-    servers.push(upstream);
-    upstream.setScript(twoTurnScript);
-    const out = tempDir();
-    dirs.push(out);
-    const run = await runPreset(preset, { out, config: writeConfig(out, upstream.url), bench: BENCH });
-    const r = run.result;
-    expect(run.code, run.stderr).toBe(0);
-    expect(r.status, JSON.stringify(r.error ?? r.checks)).toBe('PASSED'); // both files: both turns ran in one sandbox
-    expect(r.stop_reason).toBe('agent_done'); // the CLI finished its turn and the user had no third message
-    expect(r.metadata.llm_calls).toBe(modelCalls(upstream).length);
-    expect(eventsOf(r.events, 'user_message').map((e) => e.content)).toEqual([
-      'Write the number 42 into the file answer.txt in the current folder.',
-      TURN2,
-    ]);
-    expect(r.events.filter((e) => e.type === 'log' && e.message === `${preset} exited 0`)).toHaveLength(2);
-    expect(eventsOf(r.events, 'agent_message').map((e) => e.content)).toEqual(['answer.txt holds 42.', 'second.txt holds 43 too.']);
+  it.each(PRESETS)(
+    'cli:%s (shell tool %s): the second user message continues the CLI session (%s), which sees turn 1; both turns count',
+    async (preset, shellTool) => {
+      const upstream = await startUpstreamServer();
+      servers.push(upstream);
+      upstream.setScript(twoTurnScript);
+      const out = tempDir();
+      dirs.push(out);
+      const run = await runPreset(preset, { out, config: writeConfig(out, upstream.url), bench: BENCH });
+      const r = run.result;
+      expect(run.code, run.stderr).toBe(0);
+      expect(r.status, JSON.stringify(r.error ?? r.checks)).toBe('PASSED'); // both files: both turns ran in one sandbox
+      expect(r.stop_reason).toBe('agent_done'); // the CLI finished its turn and the user had no third message
+      expect(r.metadata.llm_calls).toBe(modelCalls(upstream).length);
+      expect(eventsOf(r.events, 'user_message').map((e) => e.content)).toEqual([
+        'Write the number 42 into the file answer.txt in the current folder.',
+        TURN2,
+      ]);
+      expect(r.events.filter((e) => e.type === 'log' && e.message === `${preset} exited 0`)).toHaveLength(2);
+      expect(eventsOf(r.events, 'agent_message').map((e) => e.content)).toEqual([
+        'answer.txt holds 42.',
+        'second.txt holds 43 too.',
+      ]);
 
-    // The session continued: turn 2's first model request holds turn 1's instruction and tool output.
-    const withTools = modelCalls(upstream).filter((q) => Array.isArray(q.body?.tools) && q.body.tools.length);
-    const turn2 = withTools.find((q) => JSON.stringify(q.body).includes(TURN2));
-    expect(turn2).toBeDefined();
-    const history = JSON.stringify(turn2?.body);
-    expect(history).toContain('Write the number 42 into the file answer.txt');
-    expect(history).toContain('FIRST-DONE');
-    expect(history).not.toContain('SECOND-DONE');
-    // one tool call a turn: no retry loop on a lost tool result
-    const tools = eventsOf(r.events, 'tool_call').filter((e) => e.tool === shellTool).map((e) => e.args.command ?? e.args.cmd);
-    expect(tools).toEqual([FIRST, SECOND]);
-    expect(withTools).toHaveLength(4);
-    expect(await benchrigContainers(readJson(join(run.dir, 'run.json')).run_id)).toEqual([]);
-  }, 300_000);
+      // The session continued: turn 2's first model request holds turn 1's instruction and tool output.
+      const withTools = modelCalls(upstream).filter((q) => Array.isArray(q.body?.tools) && q.body.tools.length);
+      const turn2 = withTools.find((q) => JSON.stringify(q.body).includes(TURN2));
+      expect(turn2).toBeDefined();
+      const history = JSON.stringify(turn2?.body);
+      expect(history).toContain('Write the number 42 into the file answer.txt');
+      expect(history).toContain('FIRST-DONE');
+      expect(history).not.toContain('SECOND-DONE');
+      // one tool call a turn: no retry loop on a lost tool result
+      const tools = eventsOf(r.events, 'tool_call')
+        .filter((e) => e.tool === shellTool)
+        .map((e) => e.args.command ?? e.args.cmd);
+      expect(tools).toEqual([FIRST, SECOND]);
+      expect(withTools).toHaveLength(4);
+      expect(await benchrigContainers(readJson(join(run.dir, 'run.json')).run_id)).toEqual([]);
+    },
+    300_000,
+  );
 });

@@ -9,7 +9,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { benchrigContainers, requireDocker } from '../../support/docker.ts';
 import type { UpstreamServer } from '../../support/upstream-server.ts';
 import { USAGE } from '../../support/agent-script.ts';
-import { KEY, toolOutput, modelCalls, runPreset, shellAgentScript, startDecoy, startUpstreamServer, taskCommand, tempDir, writeConfig, type PresetRun } from './harness.ts';
+import {
+  KEY,
+  toolOutput,
+  modelCalls,
+  runPreset,
+  shellAgentScript,
+  startDecoy,
+  startUpstreamServer,
+  taskCommand,
+  tempDir,
+  writeConfig,
+  type PresetRun,
+} from './harness.ts';
 import { eventsOf } from '../../support/events.ts';
 
 export async function presetSuite(preset: string, o: { shellTool: string; api: 'chat' | 'responses' | 'messages' }) {
@@ -46,17 +58,21 @@ export async function presetSuite(preset: string, o: { shellTool: string; api: '
       expect(r.metadata.llm_calls).toBe(upstreamCalls);
       expect(calls.every((e) => e.api === o.api && e.model === 'upstream-model' && !e.error)).toBe(true);
       // the call that answered with the tool call, and its tokens from the usage block
-      expect(calls.some((e) => e.tokens.input === USAGE.tool.input && e.tokens.output === USAGE.tool.output)).toBe(true);
+      expect(calls.some((e) => e.tokens.input === USAGE.tool.input && e.tokens.output === USAGE.tool.output)).toBe(
+        true,
+      );
       const tools = eventsOf(r.events, 'tool_call');
       expect(tools.map((e) => e.tool)).toContain(o.shellTool);
       expect(JSON.stringify(tools[0].args)).toContain('echo 42 > answer.txt');
       // the CLI's own process: its exit code in the result
       expect(r.events.some((e) => e.type === 'log' && e.message === `${preset} exited 0`)).toBe(true);
       // every request reached the upstream with the upstream key, never the trial's token
-      expect(modelCalls(upstream).every((q) => (q.headers.authorization ?? q.headers['x-api-key'] ?? '').includes(KEY))).toBe(true);
+      expect(
+        modelCalls(upstream).every((q) => (q.headers.authorization ?? q.headers['x-api-key'] ?? '').includes(KEY)),
+      ).toBe(true);
     });
 
-    it('the upstream key is nowhere in the container: not its environment, not the agent\'s, not a file', () => {
+    it("the upstream key is nowhere in the container: not its environment, not the agent's, not a file", () => {
       const seen = toolOutput(upstream);
       expect(seen).toMatch(/agent-env-key: 0/);
       expect(seen).toMatch(/agent-key-is-token: [1-9]/); // the agent's key is its trial token
@@ -68,7 +84,13 @@ export async function presetSuite(preset: string, o: { shellTool: string; api: '
     it('from inside the sandbox the gateway answers and nothing else does: no host port, no internet', () => {
       const seen = toolOutput(upstream);
       expect(seen).toContain('http://127.0.0.1:18080/ REACHED 200');
-      for (const blocked of [`:${decoy.port}/ BLOCKED`, `127.0.0.1:${decoy.port}/ BLOCKED`, 'example.com/ BLOCKED', '1.1.1.1/ BLOCKED']) expect(seen).toContain(blocked);
+      for (const blocked of [
+        `:${decoy.port}/ BLOCKED`,
+        `127.0.0.1:${decoy.port}/ BLOCKED`,
+        'example.com/ BLOCKED',
+        '1.1.1.1/ BLOCKED',
+      ])
+        expect(seen).toContain(blocked);
       expect(seen).not.toMatch(/\/ REACHED (?!200)/);
       expect(decoy.hits).toBe(0);
     });

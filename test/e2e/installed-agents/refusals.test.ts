@@ -14,7 +14,10 @@ async function refused(benchmark: string, agent: string, toml = '', extra: strin
   const config = join(dir, 'run.toml');
   writeFileSync(config, `[llm]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\n${toml}`);
   const out = join(dir, 'out');
-  const r = await runCli(['run', bench(benchmark), '--agent', agent, '--mode', 'single', '--config', config, '--output', out, ...extra], { env: { BENCHRIG_CACHE: join(dir, 'empty-cache') } });
+  const r = await runCli(
+    ['run', bench(benchmark), '--agent', agent, '--mode', 'single', '--config', config, '--output', out, ...extra],
+    { env: { BENCHRIG_CACHE: join(dir, 'empty-cache') } },
+  );
   // nothing written, nothing downloaded (an empty agent cache stays empty)
   expect(existsSync(out), r.stderr).toBe(false);
   expect(existsSync(join(dir, 'empty-cache')), r.stderr).toBe(false);
@@ -26,7 +29,9 @@ describe.skipIf(!(await requireDocker()))('installed agents: refused at start', 
   it('an image without glibc (busybox) is refused, naming the image and what to use instead', async () => {
     const r = await refused('mini-shell', 'cli:qwen-code');
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('qwen-code needs a glibc image and benchrig/busybox:1 has none (/lib64/ld-linux-x86-64.so.2 is missing): use [sandbox] image = "benchrig/debian:1"');
+    expect(r.stderr).toContain(
+      'qwen-code needs a glibc image and benchrig/busybox:1 has none (/lib64/ld-linux-x86-64.so.2 is missing): use [sandbox] image = "benchrig/debian:1"',
+    );
   });
 
   it.each([
@@ -42,7 +47,9 @@ describe.skipIf(!(await requireDocker()))('installed agents: refused at start', 
   it('max_turns > 1 with a simulated user on a single-turn preset (qwen-code) is refused', async () => {
     const r = await refused('agents-debian', 'cli:qwen-code', '[user]\nkind = "scripted"\n[limits]\nmax_turns = 3\n');
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('qwen-code is single-turn (it cannot continue its own session): set [limits] max_turns = 1 or [user] kind = "none"');
+    expect(r.stderr).toContain(
+      'qwen-code is single-turn (it cannot continue its own session): set [limits] max_turns = 1 or [user] kind = "none"',
+    );
   });
 
   it('a preset whose API has no upstream (codex without [llm.responses]) is refused, naming the table', async () => {

@@ -21,20 +21,40 @@ describe.skipIf(!ok)('Fleet on real Docker hosts', () => {
   afterAll(async () => {
     for (const f of fleets) f.close();
     await new DockerProvider().sweep({ runId });
-    await docker().getImage(tag).remove({ force: true }).catch(() => {});
+    await docker()
+      .getImage(tag)
+      .remove({ force: true })
+      .catch(() => {});
     expect(await benchrigContainers(runId)).toEqual([]);
   });
 
   it('a sandbox placed on a host whose daemon is gone starts on the other host, and the dead one cools down', async () => {
     const lines: string[] = [];
     // The gone host has the most free capacity, so it is tried first.
-    const fleet = new Fleet([{ url: GONE, capacity: 4 }, { url: LOCAL, capacity: 1 }], { cooldownMs: 60_000, log: (l) => lines.push(l) });
+    const fleet = new Fleet(
+      [
+        { url: GONE, capacity: 4 },
+        { url: LOCAL, capacity: 1 },
+      ],
+      { cooldownMs: 60_000, log: (l) => lines.push(l) },
+    );
     fleets.push(fleet);
     registerFleet(runId, fleet);
     const provider = new DockerProvider();
-    const spec = testSpec({ fleet: [{ url: GONE, capacity: 4 }, { url: LOCAL, capacity: 1 }] });
+    const spec = testSpec({
+      fleet: [
+        { url: GONE, capacity: 4 },
+        { url: LOCAL, capacity: 1 },
+      ],
+    });
     try {
-      const { sandbox, slot: placed } = await startOnFleet(runId, spec, undefined, (s) => provider.start(s, { runId, sessionId: 'fleet-1' }), new AbortController().signal);
+      const { sandbox, slot: placed } = await startOnFleet(
+        runId,
+        spec,
+        undefined,
+        (s) => provider.start(s, { runId, sessionId: 'fleet-1' }),
+        new AbortController().signal,
+      );
       try {
         expect(placed?.host).toBe(LOCAL);
         expect((await sandbox.exec('echo placed')).stdout.trim()).toBe('placed');
@@ -57,19 +77,28 @@ describe.skipIf(!ok)('Fleet on real Docker hosts', () => {
   it('concurrent first sandboxes on a host build its image there once; a host that cannot build is passed over', async () => {
     const context = tempDir('benchrig-fleet-ctx-');
     writeFileSync(join(context, 'Dockerfile'), `FROM ${TEST_IMAGE}\nLABEL benchrig.test="${runId}"\n`);
-    await docker().getImage(tag).remove({ force: true }).catch(() => {});
+    await docker()
+      .getImage(tag)
+      .remove({ force: true })
+      .catch(() => {});
     const builds: Array<[string, boolean]> = [];
-    const fleet = new Fleet([{ url: GONE, capacity: 3 }, { url: LOCAL, capacity: 3 }], {
-      cooldownMs: 60_000,
-      prepareHost: async (host, client) => {
-        try {
-          builds.push([host.url, await ensureImage({ image: tag, build: context }, { client })]);
-        } catch (err) {
-          builds.push([host.url, false]);
-          throw err;
-        }
+    const fleet = new Fleet(
+      [
+        { url: GONE, capacity: 3 },
+        { url: LOCAL, capacity: 3 },
+      ],
+      {
+        cooldownMs: 60_000,
+        prepareHost: async (host, client) => {
+          try {
+            builds.push([host.url, await ensureImage({ image: tag, build: context }, { client })]);
+          } catch (err) {
+            builds.push([host.url, false]);
+            throw err;
+          }
+        },
       },
-    });
+    );
     fleets.push(fleet);
     const slots = await Promise.all([fleet.acquire(), fleet.acquire(), fleet.acquire()]);
     expect(slots.map((s) => s.host)).toEqual([LOCAL, LOCAL, LOCAL]);

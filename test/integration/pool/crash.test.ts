@@ -9,7 +9,12 @@ describe.each(['threads', 'processes'] as const)('%s pool: crash isolation', (mo
     const r = await runOnPool({ mode, bench: 'pool-local', agent: 'exit', samples: ['a', 'exit', 'b'] });
     expect(r.results.exit.status).toBe('AGENT_ERROR');
     expect(r.results.exit.error).toMatchObject({ kind: 'agent', message: expect.stringMatching(/exited with code 3/) });
-    expect(r.saved('exit')).toMatchObject({ status: 'AGENT_ERROR', task_id: 'exit', sample_id: 'exit', error: { kind: 'agent' } });
+    expect(r.saved('exit')).toMatchObject({
+      status: 'AGENT_ERROR',
+      task_id: 'exit',
+      sample_id: 'exit',
+      error: { kind: 'agent' },
+    });
     expect(r.results.a.status).toBe('PASSED');
     expect(r.results.b.status).toBe('PASSED'); // after the only worker died
   });
@@ -22,7 +27,13 @@ describe.each(['threads', 'processes'] as const)('%s pool: crash isolation', (mo
   });
 
   it('a blocked event loop is a TIMEOUT: the worker is killed after the grace period and replaced', async () => {
-    const r = await runOnPool({ mode, bench: 'pool-local', agent: 'spin', samples: ['spin', 'a'], flags: { limits: { trial_timeout_s: 2 } } });
+    const r = await runOnPool({
+      mode,
+      bench: 'pool-local',
+      agent: 'spin',
+      samples: ['spin', 'a'],
+      flags: { limits: { trial_timeout_s: 2 } },
+    });
     expect(r.results.spin.status).toBe('TIMEOUT');
     expect(r.results.spin.error?.kind).toBe('timeout');
     expect(r.saved('spin')?.status).toBe('TIMEOUT');
@@ -31,7 +42,13 @@ describe.each(['threads', 'processes'] as const)('%s pool: crash isolation', (mo
   });
 
   it('memory exhaustion fails only its trial with "ran out of memory"', async () => {
-    const r = await runOnPool({ mode, bench: 'pool-local', agent: 'oom', samples: ['oom', 'a'], pool: { workerMemoryMb: 64 } });
+    const r = await runOnPool({
+      mode,
+      bench: 'pool-local',
+      agent: 'oom',
+      samples: ['oom', 'a'],
+      pool: { workerMemoryMb: 64 },
+    });
     expect(r.results.oom.status).toBe('AGENT_ERROR');
     expect(r.results.oom.error?.message).toMatch(/ran out of memory/);
     expect(r.saved('oom')?.status).toBe('AGENT_ERROR');
@@ -40,7 +57,12 @@ describe.each(['threads', 'processes'] as const)('%s pool: crash isolation', (mo
 
   it('--per-worker 3 runs three trials at once inside one worker', async () => {
     const r = await runOnPool({
-      mode, bench: 'pool-local', agent: 'slow', samples: ['slow1', 'slow2', 'slow3'], pool: { workers: 1, perWorker: 3 }, agentOptions: { ms: 1000 },
+      mode,
+      bench: 'pool-local',
+      agent: 'slow',
+      samples: ['slow1', 'slow2', 'slow3'],
+      pool: { workers: 1, perWorker: 3 },
+      agentOptions: { ms: 1000 },
     });
     const rs = Object.values(r.results);
     expect(rs.map((x) => x.status)).toEqual(['PASSED', 'PASSED', 'PASSED']);
@@ -56,8 +78,13 @@ describe.each(['threads', 'processes'] as const)('%s pool: crash isolation', (mo
     const ac = new AbortController();
     let started = 0;
     const r = await runOnPool({
-      mode, bench: 'pool-local', agent: 'sleepy', agentOptions: { seconds: 30 }, samples: ['a', 'b', 'c'],
-      pool: { perWorker: 3, graceMs: 8000 }, signal: ac.signal,
+      mode,
+      bench: 'pool-local',
+      agent: 'sleepy',
+      agentOptions: { seconds: 30 },
+      samples: ['a', 'b', 'c'],
+      pool: { perWorker: 3, graceMs: 8000 },
+      signal: ac.signal,
       // After the third trial is handed to the pool, before its worker can say it has it.
       onStart: () => void (++started === 3 && queueMicrotask(() => ac.abort())),
     });

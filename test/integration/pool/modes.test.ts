@@ -14,11 +14,18 @@ const silent = createRunConsole({ verbose: false, quiet: true, color: false, out
 async function run(mode: string, bench: string, agent: string, sample: string[]) {
   const out = tempDir();
   const outcome = await runBenchmark({
-    benchmark: join(FIXTURES, 'benchmarks', bench), cwd: out, console: silent, signal: new AbortController().signal, sample,
+    benchmark: join(FIXTURES, 'benchmarks', bench),
+    cwd: out,
+    console: silent,
+    signal: new AbortController().signal,
+    sample,
     flags: { agent: { name: agentPath(agent) }, run: { mode, workers: 2, per_worker: 2, output: out } },
   });
   const byId = Object.fromEntries(
-    results(outcome.runDir).map((r) => [r.task_id, { status: r.status, response: r.response, checks: r.checks.map((c) => [c.name, c.passed, c.score]) }]),
+    results(outcome.runDir).map((r) => [
+      r.task_id,
+      { status: r.status, response: r.response, checks: r.checks.map((c) => [c.name, c.passed, c.score]) },
+    ]),
   );
   return { outcome, byId };
 }

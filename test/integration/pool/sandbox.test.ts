@@ -8,7 +8,13 @@ import { runOnPool } from './support.ts';
 describe.skipIf(!(await requireDocker())).each(['threads', 'processes'] as const)('%s pool with sandboxes', (mode) => {
   it('removes the sandbox of a trial whose worker died, from the main process', async () => {
     const seen: Array<string | null> = [];
-    const r = await runOnPool({ mode, bench: 'pool-sandbox', agent: 'exit', samples: ['exit', 'ok'], hooks: { onSandbox: (_t, id) => seen.push(id) } });
+    const r = await runOnPool({
+      mode,
+      bench: 'pool-sandbox',
+      agent: 'exit',
+      samples: ['exit', 'ok'],
+      hooks: { onSandbox: (_t, id) => seen.push(id) },
+    });
     expect(r.results.exit.status).toBe('AGENT_ERROR');
     expect(r.results.exit.error?.message).toMatch(/exited with code 3/);
     expect(r.results.exit.metadata.sandbox?.container).toMatch(/^[0-9a-f]{64}$/);
@@ -20,7 +26,11 @@ describe.skipIf(!(await requireDocker())).each(['threads', 'processes'] as const
   it('on Ctrl-C, kills a worker that does not answer after the grace period and removes its sandbox', async () => {
     const abort = new AbortController();
     const r = await runOnPool({
-      mode, bench: 'pool-sandbox', agent: 'spin', samples: ['spin'], signal: abort.signal,
+      mode,
+      bench: 'pool-sandbox',
+      agent: 'spin',
+      samples: ['spin'],
+      signal: abort.signal,
       hooks: { onSandbox: (_t, id) => id && setTimeout(() => abort.abort(), 300) },
     });
     expect(r.ms).toBeLessThan(15_000);
@@ -39,8 +49,13 @@ describe.skipIf(!(await requireDocker())).each(['threads', 'processes'] as const
       }
     })();
     const r = await runOnPool({
-      mode, bench: 'pool-sandbox', agent: 'slow', samples: ['slow1', 'slow2', 'slow3', 'slow4'], runId,
-      pool: { workers: 4, maxSandboxes: 1 }, agentOptions: { ms: 600 },
+      mode,
+      bench: 'pool-sandbox',
+      agent: 'slow',
+      samples: ['slow1', 'slow2', 'slow3', 'slow4'],
+      runId,
+      pool: { workers: 4, maxSandboxes: 1 },
+      agentOptions: { ms: 600 },
     }).finally(() => (polling = false));
     await poll;
     for (const x of Object.values(r.results)) expect(x.error).toBeNull();

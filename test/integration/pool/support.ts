@@ -42,16 +42,32 @@ export async function runOnPool(o: {
     runId: o.runId ?? testRunId(o.mode),
     runDir,
     harnessPid: process.pid,
-    benchmark: { name: b.name, dir: b.dir, version: b.version, checks: b.checks, hooks: b.hooks, blocksAreSuccess: b.config.blocks_are_success },
+    benchmark: {
+      name: b.name,
+      dir: b.dir,
+      version: b.version,
+      checks: b.checks,
+      hooks: b.hooks,
+      blocksAreSuccess: b.config.blocks_are_success,
+    },
     agent: { name: o.agent, id: o.agent, module: agentPath(o.agent), options: o.agentOptions ?? {} },
     user: b.config.user,
     llm: { agent: b.config.llm, user: b.config.llm, judge: b.config.llm },
     limits: b.config.limits,
     sandbox: b.config.sandbox
       ? {
-          image: b.config.sandbox.image, build: b.config.sandbox.build, workdir: b.config.sandbox.workdir, network: b.config.sandbox.network,
-          memory: b.config.sandbox.memory, cpus: b.config.sandbox.cpus, pids: b.config.sandbox.pids, setup: b.config.sandbox.setup,
-          capAdd: b.config.sandbox.cap_add, shared: null, execTimeoutMs: b.config.limits.exec_timeout_s * 1000, maxOutputBytes: b.config.limits.max_output_bytes,
+          image: b.config.sandbox.image,
+          build: b.config.sandbox.build,
+          workdir: b.config.sandbox.workdir,
+          network: b.config.sandbox.network,
+          memory: b.config.sandbox.memory,
+          cpus: b.config.sandbox.cpus,
+          pids: b.config.sandbox.pids,
+          setup: b.config.sandbox.setup,
+          capAdd: b.config.sandbox.cap_add,
+          shared: null,
+          execTimeoutMs: b.config.limits.exec_timeout_s * 1000,
+          maxOutputBytes: b.config.limits.max_output_bytes,
         }
       : null,
     grading: { isolation: 'same', outputs: [] },
@@ -62,7 +78,12 @@ export async function runOnPool(o: {
   const results: Record<string, TrialSummary> = {};
   const t0 = performance.now();
   try {
-    await schedule(pool, expandTrials(b.samples, 1), { signal: o.signal ?? new AbortController().signal, hooks: o.hooks, onStart: o.onStart, onResult: (r) => (results[r.task_id] = r) });
+    await schedule(pool, expandTrials(b.samples, 1), {
+      signal: o.signal ?? new AbortController().signal,
+      hooks: o.hooks,
+      onStart: o.onStart,
+      onResult: (r) => (results[r.task_id] = r),
+    });
   } finally {
     await pool.close();
   }

@@ -42,7 +42,7 @@ describe.skipIf(!ok)('DockerSandbox file copies', () => {
     expect((await sb.exec('deep/er/bin/run.sh')).stdout).toBe('ran\n');
   });
 
-  it('copies a map of relative paths in without disturbing an existing folder\'s mode', async () => {
+  it("copies a map of relative paths in without disturbing an existing folder's mode", async () => {
     await sb.copyIn({ 'a/b.txt': 'bee', 'c.bin': new Uint8Array([0, 1, 2]) }, '/tmp/drop');
     expect((await sb.exec('cat /tmp/drop/a/b.txt; wc -c < /tmp/drop/c.bin')).stdout).toBe('bee3\n');
     expect((await sb.exec("stat -c '%a' /tmp")).stdout.trim()).toBe('1777');
@@ -82,7 +82,9 @@ describe.skipIf(!ok)('DockerSandbox file copies', () => {
   });
 
   it('stops a folder of 30,000 empty files at 10,000 entries, quickly, and a deadline stops it sooner', async () => {
-    expect((await sb.exec('mkdir flood && cd flood && seq 1 30000 | xargs touch && ls | wc -l')).stdout.trim()).toBe('30000');
+    expect((await sb.exec('mkdir flood && cd flood && seq 1 30000 | xargs touch && ls | wc -l')).stdout.trim()).toBe(
+      '30000',
+    );
     const count = (dir: string) => fs.readdirSync(dir).length;
 
     let t0 = Date.now();
@@ -94,7 +96,9 @@ describe.skipIf(!ok)('DockerSandbox file copies', () => {
     t0 = Date.now();
     const late = await sb.copyOut('flood', path.join(host, 'late'), { deadlineMs: 500 });
     expect(Date.now() - t0).toBeLessThan(3_000);
-    expect(late.stopped).toMatch(/^stopped after \d+ entries \(the copy-out deadline of 0\.5 s passed\); the rest not copied$/);
+    expect(late.stopped).toMatch(
+      /^stopped after \d+ entries \(the copy-out deadline of 0\.5 s passed\); the rest not copied$/,
+    );
     expect(count(path.join(host, 'late'))).toBeLessThan(9_999);
   }, 60_000);
 });

@@ -47,7 +47,9 @@ describe.skipIf(!ok)('the disk watch', () => {
     try {
       const t0 = Date.now();
       // A writer that never stops on its own, as a greedy agent's would.
-      const writer = sb.exec('while :; do dd if=/dev/zero bs=1M count=4 >> /workspace/fill 2>/dev/null; done', { timeoutMs: 60_000 });
+      const writer = sb.exec('while :; do dd if=/dev/zero bs=1M count=4 >> /workspace/fill 2>/dev/null; done', {
+        timeoutMs: 60_000,
+      });
       const reason = await aborted(watch.signal, 20_000);
       expect(reason).toBeInstanceOf(DiskLimitExceeded);
       expect((reason as DiskLimitExceeded).value).toBeGreaterThan(20 * MiB);
@@ -106,7 +108,9 @@ describe.skipIf(!ok)('the disk watch', () => {
     expect(five).toBeLessThan(6 * MiB);
     const watch = watchContainer(remote, container, 20 * MiB, '20m', { intervalMs: FAST });
     try {
-      void sb.exec('while :; do dd if=/dev/zero bs=1M count=4 >> /workspace/fill 2>/dev/null; done', { timeoutMs: 60_000 }).catch(() => undefined);
+      void sb
+        .exec('while :; do dd if=/dev/zero bs=1M count=4 >> /workspace/fill 2>/dev/null; done', { timeoutMs: 60_000 })
+        .catch(() => undefined);
       expect(await aborted(watch.signal, 20_000)).toBeInstanceOf(DiskLimitExceeded);
       expect(await running(sb)).toBe(false);
     } finally {
@@ -130,8 +134,15 @@ describe.skipIf(!ok)('the disk watch', () => {
     expect(quota).toBe(driverMayQuota(info) ? quota : false);
     if (!driverMayQuota(info)) {
       const refused = await docker()
-        .createContainer({ Image: TEST_IMAGE, Labels: { 'benchrig.run': runId }, HostConfig: { StorageOpt: { size: '64m' } } })
-        .then(async (c) => (await c.remove({ force: true }), null), (e: Error) => e);
+        .createContainer({
+          Image: TEST_IMAGE,
+          Labels: { 'benchrig.run': runId },
+          HostConfig: { StorageOpt: { size: '64m' } },
+        })
+        .then(
+          async (c) => (await c.remove({ force: true }), null),
+          (e: Error) => e,
+        );
       expect(refused?.message).toMatch(/storage-opt/i);
     }
   });

@@ -15,7 +15,10 @@ describe.skipIf(!ok)("a sandbox's health after a failure", () => {
   const provider = new DockerProvider();
   let proxy: DockerProxy | undefined;
   const start = (through?: DockerProxy) =>
-    provider.start(through ? testSpec({ fleet: [{ url: through.url }], host: through.url }) : testSpec(), { runId, sessionId: 'health' });
+    provider.start(through ? testSpec({ fleet: [{ url: through.url }], host: through.url }) : testSpec(), {
+      runId,
+      sessionId: 'health',
+    });
   afterEach(async () => {
     await proxy?.close();
     proxy = undefined;
@@ -29,7 +32,10 @@ describe.skipIf(!ok)("a sandbox's health after a failure", () => {
     await proxy.stopAccepting();
     const { State } = await docker().getContainer(sb.id).inspect();
     process.kill(State.Pid, 'SIGTERM'); // the daemon's shutdown stopping it
-    const err = await sb.exec('true').then(() => null, (e: unknown) => e);
+    const err = await sb.exec('true').then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(SandboxError);
     // Usually "container is not running", answered on the old connection; under load the kept-alive
     // socket may be gone and the fresh one refused. Either way the daemon must not count as healthy.
@@ -52,7 +58,13 @@ describe.skipIf(!ok)("a sandbox's health after a failure", () => {
     await docker().getContainer(killed.id).kill({ signal: 'SIGTERM' });
     await own.exec('kill -TERM 1', { trusted: true });
     await new Promise((r) => setTimeout(r, 300));
-    expect(await killed.health()).toEqual({ daemon: true, state: 'stopped', exitCode: 143, oomKilled: false, killedByDocker: true });
+    expect(await killed.health()).toEqual({
+      daemon: true,
+      state: 'stopped',
+      exitCode: 143,
+      oomKilled: false,
+      killedByDocker: true,
+    });
     expect(await own.health()).toEqual({ daemon: true, state: 'stopped', exitCode: 143, oomKilled: false });
     await killed.restart(); // its own kill, before the new start, does not count
     expect(await killed.health()).toMatchObject({ daemon: true, state: 'running' });

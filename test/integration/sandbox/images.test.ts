@@ -26,7 +26,11 @@ describe.skipIf(!ok)('ensureImage', () => {
   };
 
   afterAll(async () => {
-    for (const image of made) await docker().getImage(image).remove({ force: true }).catch(() => undefined);
+    for (const image of made)
+      await docker()
+        .getImage(image)
+        .remove({ force: true })
+        .catch(() => undefined);
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -34,7 +38,10 @@ describe.skipIf(!ok)('ensureImage', () => {
     const image = tag('busybox');
     made.push(image);
     const lines: string[] = [];
-    const built = await ensureImage({ image, build: path.join(repo, 'sandboxes/busybox'), trusted: true }, { onProgress: (l) => lines.push(l) });
+    const built = await ensureImage(
+      { image, build: path.join(repo, 'sandboxes/busybox'), trusted: true },
+      { onProgress: (l) => lines.push(l) },
+    );
     expect(built).toBe(true);
     expect(lines.join('\n')).toMatch(/Successfully (built|tagged)/);
     const info = await docker().getImage(image).inspect();
@@ -70,8 +77,13 @@ describe.skipIf(!ok)('ensureImage', () => {
 
   it('reports a failing prepare.sh with its output', async () => {
     const image = tag('prep');
-    const dir = tempDir({ Dockerfile: 'FROM scratch\n', 'prepare.sh': '#!/bin/sh\necho "need busybox-static" >&2\nexit 3\n' });
-    await expect(ensureImage({ image, build: dir, trusted: true })).rejects.toThrow(/prepare\.sh exited 3: need busybox-static/);
+    const dir = tempDir({
+      Dockerfile: 'FROM scratch\n',
+      'prepare.sh': '#!/bin/sh\necho "need busybox-static" >&2\nexit 3\n',
+    });
+    await expect(ensureImage({ image, build: dir, trusted: true })).rejects.toThrow(
+      /prepare\.sh exited 3: need busybox-static/,
+    );
   });
 
   it('never pulls: a missing image without a build folder says so', async () => {
@@ -96,7 +108,10 @@ describe.skipIf(!ok)('third-party build folders and image names (issue #21)', ()
 
   it("an untrusted folder's prepare.sh is refused at build, naming it, and never runs", async () => {
     const marker = path.join(folder({}), 'ran-on-host');
-    const dir = folder({ Dockerfile: `FROM ${TEST_IMAGE}\n`, 'prepare.sh': `#!/bin/sh\ntouch ${marker}\ncp Dockerfile "$1/"\n` });
+    const dir = folder({
+      Dockerfile: `FROM ${TEST_IMAGE}\n`,
+      'prepare.sh': `#!/bin/sh\ntouch ${marker}\ncp Dockerfile "$1/"\n`,
+    });
     const err = await ensureImage({ image: tag('untrusted'), build: dir }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BenchrigError);
     expect((err as Error).message).toContain(`${path.join(dir, 'prepare.sh')} would run on the host`);
@@ -105,10 +120,15 @@ describe.skipIf(!ok)('third-party build folders and image names (issue #21)', ()
 
   it('a build context over the bound (here filled by a trusted prepare.sh) is refused naming its largest file', async () => {
     // 2.1 GiB, sparse: no disk spent, and nothing sent to Docker.
-    const dir = folder({ Dockerfile: 'FROM scratch\n', 'prepare.sh': '#!/bin/sh\ncp Dockerfile "$1/" && truncate -s 2200M "$1/model.bin"\n' });
+    const dir = folder({
+      Dockerfile: 'FROM scratch\n',
+      'prepare.sh': '#!/bin/sh\ncp Dockerfile "$1/" && truncate -s 2200M "$1/model.bin"\n',
+    });
     const err = await ensureImage({ image: tag('huge'), build: dir, trusted: true }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BenchrigError);
-    expect((err as Error).message).toMatch(/holds 2\.1 GiB, over the 1\.0 GiB .*largest file: .*\/model\.bin, 2\.1 GiB/);
+    expect((err as Error).message).toMatch(
+      /holds 2\.1 GiB, over the 1\.0 GiB .*largest file: .*\/model\.bin, 2\.1 GiB/,
+    );
   });
 
   it('an image name that leads out of the API path sends nothing elsewhere and never crashes the process', async () => {

@@ -121,14 +121,21 @@ describe.skipIf(!ok)('DockerProvider', () => {
     try {
       const vol = await docker().getVolume(volume).inspect();
       expect(vol.Labels).toMatchObject({ 'benchrig.run': runId, 'benchrig.pid': String(process.pid) });
-      const sb = await provider.start(testSpec({ shared: { volume, mount: '/shared' } }), { runId, sessionId: 'shared' });
+      const sb = await provider.start(testSpec({ shared: { volume, mount: '/shared' } }), {
+        runId,
+        sessionId: 'shared',
+      });
       try {
         expect((await sb.exec('cat /shared/data/answer.txt')).stdout).toBe('42\n');
         const write = await sb.exec('touch /shared/new');
         expect(write.exitCode).not.toBe(0);
         expect(write.stderr).toMatch(/read-only/i);
         const { Mounts } = await docker().getContainer(sb.id).inspect();
-        expect(Mounts.find((m) => m.Destination === '/shared')).toMatchObject({ Type: 'volume', Name: volume, RW: false });
+        expect(Mounts.find((m) => m.Destination === '/shared')).toMatchObject({
+          Type: 'volume',
+          Name: volume,
+          RW: false,
+        });
       } finally {
         await provider.stop(sb, { interrupted: false });
       }

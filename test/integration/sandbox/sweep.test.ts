@@ -34,7 +34,10 @@ describe.skipIf(!ok)('sweep', () => {
     await leftover('dead', deadPid);
     await leftover('live', process.pid);
     await leftover('other-host', deadPid, 'not-this-host');
-    const vol = await docker().createVolume({ Name: `${runId}-dead`, Labels: buildLabels({ runId, sessionId: 'shared', pid: deadPid }) });
+    const vol = await docker().createVolume({
+      Name: `${runId}-dead`,
+      Labels: buildLabels({ runId, sessionId: 'shared', pid: deadPid }),
+    });
 
     // No count here: a concurrent run's start-up sweep may remove our dead leftovers first (the
     // count is checked exactly below, with runId). What must hold is which ones survive.

@@ -25,7 +25,9 @@ describe.skipIf(!ok)('the sandbox toolbox and grading restart', () => {
 
   it('root in the sandbox cannot change the toolbox: it is a read-only mount it cannot remove or cover', async () => {
     const sb = await start('ro');
-    const r = await sb.exec('echo x > /.benchrig/busybox; echo $?; rm -rf /.benchrig; echo $?; mv /.benchrig /x; echo $?; mount -t tmpfs none /.benchrig; echo $?; ls /.benchrig/busybox');
+    const r = await sb.exec(
+      'echo x > /.benchrig/busybox; echo $?; rm -rf /.benchrig; echo $?; mv /.benchrig /x; echo $?; mount -t tmpfs none /.benchrig; echo $?; ls /.benchrig/busybox',
+    );
     const codes = r.stdout.trim().split('\n');
     expect(codes.slice(0, 4).every((c) => c !== '0')).toBe(true);
     expect(codes[4]).toBe('/.benchrig/busybox');
@@ -54,7 +56,9 @@ describe.skipIf(!ok)('the sandbox toolbox and grading restart', () => {
 
   it('restart ends every process the agent left and keeps its files; the keep-alive comes back from the toolbox', async () => {
     const sb = await start('restart');
-    await sb.exec('echo work > /workspace/out.txt; nohup sh -c "while :; do echo tamper >> /workspace/log; sleep 0.05; done" >/dev/null 2>&1 &');
+    await sb.exec(
+      'echo work > /workspace/out.txt; nohup sh -c "while :; do echo tamper >> /workspace/log; sleep 0.05; done" >/dev/null 2>&1 &',
+    );
     await sb.restart();
     const before = (await sb.exec('wc -l < /workspace/log', { trusted: true })).stdout.trim();
     await new Promise((r) => setTimeout(r, 300));
@@ -81,7 +85,9 @@ describe.skipIf(!ok)('the sandbox toolbox and grading restart', () => {
   it('transfer copies a folder to another sandbox, symlinks kept as links, fifos dropped', async () => {
     const from = await start('from');
     const to = await start('to');
-    await from.exec('mkdir -p /workspace/d && echo a > /workspace/d/a.txt && ln -s /etc/passwd /workspace/link && mkfifo /workspace/pipe');
+    await from.exec(
+      'mkdir -p /workspace/d && echo a > /workspace/d/a.txt && ln -s /etc/passwd /workspace/link && mkfifo /workspace/pipe',
+    );
     await from.restart();
     await to.exec('rm -rf /workspace', { trusted: true });
     await from.transfer('/workspace', to);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { displayUrl, endpointFor, expandEnv, parseOptions, remoteEvents, scrub, secretsOf } from '../../../src/agents/http.ts';
+import {
+  displayUrl,
+  endpointFor,
+  expandEnv,
+  parseOptions,
+  remoteEvents,
+  scrub,
+  secretsOf,
+} from '../../../src/agents/http.ts';
 
 describe('http agent options', () => {
   it('openai: a base URL gets /chat/completions, a full one is kept; benchrig URLs are used as given', () => {
@@ -27,13 +35,23 @@ describe('http agent options', () => {
 
   it('parses defaults and string-typed --agent-opt values', () => {
     const o = parseOptions({ url: 'http://h/v1', timeout_s: '2', headers: '{"x-team":"a"}' });
-    expect(o).toMatchObject({ protocol: 'openai', url: 'http://h/v1/chat/completions', timeoutMs: 2000, maxRetries: 3, headers: { 'x-team': 'a' } });
+    expect(o).toMatchObject({
+      protocol: 'openai',
+      url: 'http://h/v1/chat/completions',
+      timeoutMs: 2000,
+      maxRetries: 3,
+      headers: { 'x-team': 'a' },
+    });
     expect(() => parseOptions({})).toThrow(/url=/);
     expect(() => parseOptions({ url: 'http://h', protocol: 'grpc' })).toThrow(/protocol/);
   });
 
   it('an error never repeats a header value or the api key, nor the token part of a header', () => {
-    const o = parseOptions({ url: 'http://h/v1', api_key: 'sk-agent-1234', headers: { Cookie: 'session=tok-0123456789', 'X-Team': 'blue' } });
+    const o = parseOptions({
+      url: 'http://h/v1',
+      api_key: 'sk-agent-1234',
+      headers: { Cookie: 'session=tok-0123456789', 'X-Team': 'blue' },
+    });
     const echoed = 'HTTP 401: got Cookie session=tok-0123456789, token tok-0123456789, Bearer sk-agent-1234, team blue';
     expect(scrub(echoed, secretsOf(o))).toBe('HTTP 401: got Cookie ***, token ***, Bearer ***, team blue');
   });
@@ -46,7 +64,10 @@ describe('http agent options', () => {
         { type: 'llm_call', model: 'm' },
         { type: 'tool_result', tool: 't', output: 'ok' },
       ]),
-    ).toEqual([{ type: 'tool_call', tool: 't', args: {} }, { type: 'tool_result', tool: 't', output: 'ok' }]);
+    ).toEqual([
+      { type: 'tool_call', tool: 't', args: {} },
+      { type: 'tool_result', tool: 't', output: 'ok' },
+    ]);
     expect(remoteEvents('nope')).toEqual([]);
   });
 });

@@ -26,7 +26,13 @@ class FakeSandbox implements Sandbox {
   async exec(cmd: string | string[]): Promise<ExecResult> {
     const c = typeof cmd === 'string' ? cmd : cmd.join(' ');
     this.commands.push(c);
-    const ok = (stdout: string, stderr = '', exitCode = 0) => ({ exitCode, stdout, stderr, timedOut: false, truncated: false });
+    const ok = (stdout: string, stderr = '', exitCode = 0) => ({
+      exitCode,
+      stdout,
+      stderr,
+      timedOut: false,
+      truncated: false,
+    });
     if (c.startsWith('echo ')) return ok(`${c.slice(5)}\n`);
     if (c.startsWith('big ')) return ok('H' + 'x'.repeat(Number(c.slice(4)) - 2) + 'T');
     if (c === 'fail') return ok('', 'boom\n', 2);
@@ -52,7 +58,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function setup(script: Script, opts: { sandbox?: FakeSandbox | null; options?: Record<string, unknown>; budget?: number } = {}) {
+async function setup(
+  script: Script,
+  opts: { sandbox?: FakeSandbox | null; options?: Record<string, unknown>; budget?: number } = {},
+) {
   server = await startModelServer(script);
   const sandbox = opts.sandbox === null ? undefined : (opts.sandbox ?? new FakeSandbox());
   const events: NewEvent[] = [];
@@ -70,7 +79,8 @@ async function setup(script: Script, opts: { sandbox?: FakeSandbox | null; optio
 }
 
 const call = (name: string, args: ScriptedToolCall['arguments'], id?: string) => ({ name, arguments: args, id });
-const toolNames = (body: WireBody) => ((body.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
+const toolNames = (body: WireBody) =>
+  ((body.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
 
 describe('react agent', () => {
   it('a reply without tool calls ends the turn with done false', async () => {
@@ -108,7 +118,13 @@ describe('react agent', () => {
 
   it('runs calls before a submit, not after it, and keeps the message list valid for the next turn', async () => {
     const { agent, sandbox, requests } = await setup([
-      { tool_calls: [call('bash', { command: 'echo before' }, 'a'), call('submit', { answer: 'done' }, 'b'), call('bash', { command: 'echo after' }, 'c')] },
+      {
+        tool_calls: [
+          call('bash', { command: 'echo before' }, 'a'),
+          call('submit', { answer: 'done' }, 'b'),
+          call('bash', { command: 'echo after' }, 'c'),
+        ],
+      },
       { content: 'ok' },
     ]);
     expect(await agent.respond('go')).toEqual({ content: 'done', done: true });
@@ -121,7 +137,14 @@ describe('react agent', () => {
 
   it('answers malformed arguments, missing arguments and unknown tools with errors and continues', async () => {
     const { agent, sandbox, events, requests } = await setup([
-      { tool_calls: [call('bash', '{"command": "echo', 'a'), call('bash', {}, 'b'), call('launch_rockets', { n: 1 }, 'c'), call('bash', { command: 'echo fine' }, 'd')] },
+      {
+        tool_calls: [
+          call('bash', '{"command": "echo', 'a'),
+          call('bash', {}, 'b'),
+          call('launch_rockets', { n: 1 }, 'c'),
+          call('bash', { command: 'echo fine' }, 'd'),
+        ],
+      },
       { content: 'recovered' },
     ]);
     expect(await agent.respond('go')).toEqual({ content: 'recovered', done: false });
@@ -172,10 +195,13 @@ describe('react agent', () => {
   });
 
   it('offers only submit without a sandbox and uses the configured system prompt', async () => {
-    const { agent, requests } = await setup([{ tool_calls: [call('bash', { command: 'ls' }, 'a'), call('submit', { answer: 'blue' }, 'b')] }], {
-      sandbox: null,
-      options: { system_prompt: 'You are terse.' },
-    });
+    const { agent, requests } = await setup(
+      [{ tool_calls: [call('bash', { command: 'ls' }, 'a'), call('submit', { answer: 'blue' }, 'b')] }],
+      {
+        sandbox: null,
+        options: { system_prompt: 'You are terse.' },
+      },
+    );
     expect(await agent.respond('sky colour?')).toEqual({ content: 'blue', done: true });
     expect(toolNames(requests[0].body)).toEqual(['submit']);
     expect(requests[0].body.messages[0]).toEqual({ role: 'system', content: 'You are terse.' });
@@ -194,7 +220,9 @@ describe('react agent', () => {
   });
 
   it('lets LlmBudgetExceeded propagate when the budget runs out mid-turn', async () => {
-    const { agent, requests } = await setup(() => ({ tool_calls: [call('bash', { command: 'echo again' })] }), { budget: 3 });
+    const { agent, requests } = await setup(() => ({ tool_calls: [call('bash', { command: 'echo again' })] }), {
+      budget: 3,
+    });
     await expect(agent.respond('loop')).rejects.toBeInstanceOf(LlmBudgetExceeded);
     expect(requests).toHaveLength(3);
   });
@@ -207,18 +235,36 @@ describe('react agent', () => {
       ac.abort(new Error('trial timeout'));
       return exec(cmd);
     };
-    server = await startModelServer(() => ({ tool_calls: [call('bash', { command: 'echo x' }), call('bash', { command: 'echo y' })] }));
-    const llm = createLlmClient({ config: { base_url: server.url, api_key: '', model: 'm', max_retries: 0, timeout_s: 5 }, role: 'agent', budget: 50, signal: ac.signal });
-    const agent = createReactAgent({ sessionId: 's', sample: { id: 'x', input: '', metadata: {} }, sandbox, llm, options: {}, signal: ac.signal, record: () => {} });
+    server = await startModelServer(() => ({
+      tool_calls: [call('bash', { command: 'echo x' }), call('bash', { command: 'echo y' })],
+    }));
+    const llm = createLlmClient({
+      config: { base_url: server.url, api_key: '', model: 'm', max_retries: 0, timeout_s: 5 },
+      role: 'agent',
+      budget: 50,
+      signal: ac.signal,
+    });
+    const agent = createReactAgent({
+      sessionId: 's',
+      sample: { id: 'x', input: '', metadata: {} },
+      sandbox,
+      llm,
+      options: {},
+      signal: ac.signal,
+      record: () => {},
+    });
     await expect(agent.respond('go')).rejects.toThrow('trial timeout');
     expect(sandbox.commands).toEqual(['echo x']);
     expect(server.requests).toHaveLength(1);
   });
 
   it('stops a turn after max_steps model calls', async () => {
-    const { agent, requests, events } = await setup(() => ({ content: 'thinking', tool_calls: [call('bash', { command: 'echo x' })] }), {
-      options: { max_steps: 2 },
-    });
+    const { agent, requests, events } = await setup(
+      () => ({ content: 'thinking', tool_calls: [call('bash', { command: 'echo x' })] }),
+      {
+        options: { max_steps: 2 },
+      },
+    );
     expect(await agent.respond('loop')).toEqual({ content: 'thinking', done: false });
     expect(requests).toHaveLength(2);
     expect(events.at(-1)).toMatchObject({ type: 'log', level: 'warn' });

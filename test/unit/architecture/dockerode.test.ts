@@ -40,7 +40,10 @@ describe('dockerode', () => {
     expect([...all.keys()].filter((f) => f.startsWith('src/sandbox/')).length).toBeGreaterThan(3); // the search finds them
     const offenders = [...all]
       .filter(([f]) => !f.startsWith('src/sandbox/') && !(f in KNOWN))
-      .map(([f, specs]) => `${f} imports ${specs.map((s) => `'${s}'`).join(', ')}: only src/sandbox/ may know it is Docker; ask sandbox/ for what it needs`);
+      .map(
+        ([f, specs]) =>
+          `${f} imports ${specs.map((s) => `'${s}'`).join(', ')}: only src/sandbox/ may know it is Docker; ask sandbox/ for what it needs`,
+      );
     expect(offenders).toEqual([]);
   });
 
@@ -57,7 +60,9 @@ describe('dockerode', () => {
       .filter((i) => i.spec.startsWith('.'))
       .map((i) => path.resolve(SRC, i.spec));
     expect(exported.length).toBeGreaterThan(3);
-    const offenders = [...dockerImports([index, ...exported])].map(([f, specs]) => `${f} (exported by src/index.ts) imports ${specs.map((s) => `'${s}'`).join(', ')}`);
+    const offenders = [...dockerImports([index, ...exported])].map(
+      ([f, specs]) => `${f} (exported by src/index.ts) imports ${specs.map((s) => `'${s}'`).join(', ')}`,
+    );
     expect(offenders).toEqual([]);
   });
 });

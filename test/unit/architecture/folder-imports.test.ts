@@ -23,7 +23,10 @@ function project(name: string, files: Record<string, string>): string {
   return dir;
 }
 
-const table = (rows: string[]) => readFolderTable([TABLE_HEADING, '', '| folder | job | imports |', '|---|---|---|', ...rows, '', '## Next'].join('\n'));
+const table = (rows: string[]) =>
+  readFolderTable(
+    [TABLE_HEADING, '', '| folder | job | imports |', '|---|---|---|', ...rows, '', '## Next'].join('\n'),
+  );
 
 describe("ARCHITECTURE.md's folder table", () => {
   it('is the import graph of src/ (run this test after moving an import; each line names the row to change)', () => {
@@ -34,15 +37,45 @@ describe("ARCHITECTURE.md's folder table", () => {
   });
 
   it('reads names, (root), [types only], notes in parentheses (commas inside them too) and — for none', () => {
-    expect(parseImports('(root), benchmark, sandbox (image references, build folders), report (atomic write), [config, worker]')).toEqual(
-      new Map([['(root)', 'value'], ['benchmark', 'value'], ['sandbox', 'value'], ['report', 'value'], ['config', 'type'], ['worker', 'type']]),
+    expect(
+      parseImports(
+        '(root), benchmark, sandbox (image references, build folders), report (atomic write), [config, worker]',
+      ),
+    ).toEqual(
+      new Map([
+        ['(root)', 'value'],
+        ['benchmark', 'value'],
+        ['sandbox', 'value'],
+        ['report', 'value'],
+        ['config', 'type'],
+        ['worker', 'type'],
+      ]),
     );
-    expect(parseImports('loader, [(root), agents]')).toEqual(new Map([['loader', 'value'], ['(root)', 'type'], ['agents', 'type']]));
+    expect(parseImports('loader, [(root), agents]')).toEqual(
+      new Map([
+        ['loader', 'value'],
+        ['(root)', 'type'],
+        ['agents', 'type'],
+      ]),
+    );
     expect(parseImports('—')).toEqual(new Map());
-    expect(parseImports('— (nothing outside `viewer/`; read as files by `report/viewer-bundle.ts`)')).toEqual(new Map());
-    expect(() => parseImports('config, the rest of it', 'x/')).toThrow(/row `x\/`: "the rest of it" is not a folder name/);
+    expect(parseImports('— (nothing outside `viewer/`; read as files by `report/viewer-bundle.ts`)')).toEqual(
+      new Map(),
+    );
+    expect(() => parseImports('config, the rest of it', 'x/')).toThrow(
+      /row `x\/`: "the rest of it" is not a folder name/,
+    );
     expect(() => parseImports('config, [config]', 'x/')).toThrow(/config is listed twice/);
-    expect(importsCell(new Map([['llm', 'value'], ['(root)', 'value'], ['sandbox', 'type'], ['(root)x', 'type']]))).toBe('(root), llm, [(root)x, sandbox]');
+    expect(
+      importsCell(
+        new Map([
+          ['llm', 'value'],
+          ['(root)', 'value'],
+          ['sandbox', 'type'],
+          ['(root)x', 'type'],
+        ]),
+      ),
+    ).toBe('(root), llm, [(root)x, sandbox]');
   });
 
   it('names the edge and the row for an import the table does not allow, and for one it lists that is gone', () => {
@@ -50,7 +83,8 @@ describe("ARCHITECTURE.md's folder table", () => {
       'errors.ts': 'export class E {}\n',
       'index.ts': "export { run } from './run/go.ts';\nexport type { T } from './agents/types.ts';\n",
       'agents/types.ts': "import { E } from '../errors.ts';\nexport type T = E;\n",
-      'agents/x.ts': "import { go } from '../trial/y.ts';\nimport type { T } from './types.ts';\nexport const x = go;\n",
+      'agents/x.ts':
+        "import { go } from '../trial/y.ts';\nimport type { T } from './types.ts';\nexport const x = go;\n",
       'trial/y.ts': "import type { T } from '../agents/types.ts';\nexport const go = (t?: T) => t;\n",
       'run/go.ts': "import { go } from '../trial/y.ts';\nexport const run = go;\n",
     });
@@ -75,7 +109,11 @@ describe("ARCHITECTURE.md's folder table", () => {
   });
 
   it('asks for a row for a folder it does not have, with the imports to write', () => {
-    const src = project('new-folder', { 'fresh/a.ts': "import type { E } from '../errors.ts';\nimport { b } from '../old/b.ts';\n", 'old/b.ts': 'export const b = 1;\n', 'errors.ts': 'export class E {}\n' });
+    const src = project('new-folder', {
+      'fresh/a.ts': "import type { E } from '../errors.ts';\nimport { b } from '../old/b.ts';\n",
+      'old/b.ts': 'export const b = 1;\n',
+      'errors.ts': 'export class E {}\n',
+    });
     expect(tableProblems(table(['| `old/` | old | — |', '| `(root)` | errors | — |']), folderEdges(src))).toEqual([
       "src/fresh/ has no row in ARCHITECTURE.md's folder table: add the row `fresh/` | <its job> | old, [(root)]",
     ]);
@@ -100,6 +138,19 @@ describe("ARCHITECTURE.md's folder table", () => {
           "import type {\n  L,\n} from './l.ts';",
         ].join('\n'),
       ),
-    ).toEqual(['./a.ts:type', './b.ts:type', './c.ts:type', './d.ts:type', './e.ts:value', './f.ts:value', './g.ts:value', './k.ts:value', './l.ts:type', './j.ts:value', './h.ts:type', './i.ts:value']);
+    ).toEqual([
+      './a.ts:type',
+      './b.ts:type',
+      './c.ts:type',
+      './d.ts:type',
+      './e.ts:value',
+      './f.ts:value',
+      './g.ts:value',
+      './k.ts:value',
+      './l.ts:type',
+      './j.ts:value',
+      './h.ts:type',
+      './i.ts:value',
+    ]);
   });
 });

@@ -24,7 +24,11 @@ export function readFolderTable(markdown: string): Map<string, FolderRow> {
   const out = new Map<string, FolderRow>();
   // rows[0] is the header, rows[1] the |---| line
   for (const line of rows.slice(2)) {
-    const cells = line.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
+    const cells = line
+      .trim()
+      .replace(/^\||\|$/g, '')
+      .split('|')
+      .map((c) => c.trim());
     if (cells.length !== 3) throw new Error(`ARCHITECTURE.md folder table: a row without 3 cells: ${line}`);
     const cell = cells[0].replace(/`/g, '');
     const folder = cell.replace(/\/$/, '');
@@ -39,19 +43,27 @@ export function parseImports(text: string, row = '?'): Map<string, Kind> {
   const out = new Map<string, Kind>();
   const cell = text.replace(/`/g, '').trim();
   if (cell.startsWith('—')) {
-    if (!/^—\s*(?:\(.*\))?$/.test(cell)) throw new Error(`ARCHITECTURE.md folder table, row \`${row}\`: after "—" only a note in parentheses: ${text}`);
+    if (!/^—\s*(?:\(.*\))?$/.test(cell))
+      throw new Error(`ARCHITECTURE.md folder table, row \`${row}\`: after "—" only a note in parentheses: ${text}`);
     return out;
   }
   const add = (item: string, kind: Kind) => {
-    const name = item.trim() === '(root)' || item.trim().startsWith('(root) ') ? '(root)' : item.replace(/\s*\(.*\)\s*$/s, '').trim();
-    if (!/^(?:[a-z][\w-]*|\(root\)|index\.ts)$/.test(name)) throw new Error(`ARCHITECTURE.md folder table, row \`${row}\`: "${item.trim()}" is not a folder name, (root) or [types]`);
+    const name =
+      item.trim() === '(root)' || item.trim().startsWith('(root) ')
+        ? '(root)'
+        : item.replace(/\s*\(.*\)\s*$/s, '').trim();
+    if (!/^(?:[a-z][\w-]*|\(root\)|index\.ts)$/.test(name))
+      throw new Error(
+        `ARCHITECTURE.md folder table, row \`${row}\`: "${item.trim()}" is not a folder name, (root) or [types]`,
+      );
     if (out.has(name)) throw new Error(`ARCHITECTURE.md folder table, row \`${row}\`: ${name} is listed twice`);
     out.set(name, kind);
   };
   for (const item of splitTop(cell)) {
     const t = item.trim();
     if (t.startsWith('[')) {
-      if (!t.endsWith(']')) throw new Error(`ARCHITECTURE.md folder table, row \`${row}\`: "${t}" opens [ without closing it`);
+      if (!t.endsWith(']'))
+        throw new Error(`ARCHITECTURE.md folder table, row \`${row}\`: "${t}" opens [ without closing it`);
       for (const inner of splitTop(t.slice(1, -1))) add(inner, 'type');
     } else add(t, 'value');
   }
@@ -79,14 +91,21 @@ function splitTop(text: string): string[] {
 /** How the table writes a folder's imports: values, then `[types]`, `(root)` first in each. */
 export function importsCell(imports: Map<string, Kind>): string {
   const order = (a: string, b: string) => (a === '(root)' ? -1 : b === '(root)' ? 1 : a.localeCompare(b));
-  const values = [...imports].filter(([, k]) => k === 'value').map(([n]) => n).sort(order);
-  const types = [...imports].filter(([, k]) => k === 'type').map(([n]) => n).sort(order);
+  const values = [...imports]
+    .filter(([, k]) => k === 'value')
+    .map(([n]) => n)
+    .sort(order);
+  const types = [...imports]
+    .filter(([, k]) => k === 'type')
+    .map(([n]) => n)
+    .sort(order);
   const parts = [...values, ...(types.length ? [`[${types.join(', ')}]`] : [])];
   return parts.length ? parts.join(', ') : '—';
 }
 
 const arrow = (from: string, to: string) => `${from} → ${to}`;
-const srcOf = (folder: string) => (folder === '(root)' ? 'src/*.ts' : folder === 'index.ts' ? 'src/index.ts' : `src/${folder}/`);
+const srcOf = (folder: string) =>
+  folder === '(root)' ? 'src/*.ts' : folder === 'index.ts' ? 'src/index.ts' : `src/${folder}/`;
 const cellOf = (folder: string) => (folder === '(root)' || folder === 'index.ts' ? folder : `${folder}/`);
 const example = (e: FolderEdge, note = '') => {
   const more = e.imports.length > 1 ? `${e.imports.length - 1} more such import${e.imports.length > 2 ? 's' : ''}` : '';
@@ -104,7 +123,9 @@ export function tableProblems(table: Map<string, FolderRow>, code: Map<string, M
   for (const [folder, edges] of [...code].sort(([a], [b]) => a.localeCompare(b))) {
     const row = table.get(folder);
     if (!row) {
-      out.push(`${srcOf(folder)} has no row in ARCHITECTURE.md's folder table: add the row \`${cellOf(folder)}\` | <its job> | ${importsCell(kinds(edges))}`);
+      out.push(
+        `${srcOf(folder)} has no row in ARCHITECTURE.md's folder table: add the row \`${cellOf(folder)}\` | <its job> | ${importsCell(kinds(edges))}`,
+      );
       continue;
     }
     const before = out.length;
@@ -112,25 +133,38 @@ export function tableProblems(table: Map<string, FolderRow>, code: Map<string, M
       const listed = row.imports.get(to);
       if (!listed) {
         const what = edge.kind === 'type' ? `[${to}]` : to;
-        out.push(`${example(edge)}, but ARCHITECTURE.md does not allow ${arrow(folder, to)}${edge.kind === 'type' ? ' (types)' : ''}: add ${what} to the imports of the \`${row.cell}\` row`);
+        out.push(
+          `${example(edge)}, but ARCHITECTURE.md does not allow ${arrow(folder, to)}${edge.kind === 'type' ? ' (types)' : ''}: add ${what} to the imports of the \`${row.cell}\` row`,
+        );
       } else if (listed === 'type' && edge.kind === 'value') {
-        out.push(`${example(edge, 'a value')}, but ARCHITECTURE.md allows only types for ${arrow(folder, to)}: in the \`${row.cell}\` row, change [${to}] to ${to}`);
+        out.push(
+          `${example(edge, 'a value')}, but ARCHITECTURE.md allows only types for ${arrow(folder, to)}: in the \`${row.cell}\` row, change [${to}] to ${to}`,
+        );
       } else if (listed === 'value' && edge.kind === 'type') {
-        out.push(`ARCHITECTURE.md says ${arrow(folder, to)} imports values, but ${srcOf(folder)} imports only types from ${srcOf(to)} (${example(edge)}): in the \`${row.cell}\` row, change ${to} to [${to}]`);
+        out.push(
+          `ARCHITECTURE.md says ${arrow(folder, to)} imports values, but ${srcOf(folder)} imports only types from ${srcOf(to)} (${example(edge)}): in the \`${row.cell}\` row, change ${to} to [${to}]`,
+        );
       }
     }
     for (const [to, listed] of [...row.imports].sort(([a], [b]) => a.localeCompare(b))) {
       if (edges.has(to)) continue;
       const what = listed === 'type' ? `[${to}]` : to;
-      out.push(`ARCHITECTURE.md says ${arrow(folder, to)}, but no file of ${srcOf(folder)} imports ${srcOf(to)}: remove ${what} from the imports of the \`${row.cell}\` row`);
+      out.push(
+        `ARCHITECTURE.md says ${arrow(folder, to)}, but no file of ${srcOf(folder)} imports ${srcOf(to)}: remove ${what} from the imports of the \`${row.cell}\` row`,
+      );
     }
     if (out.length > before) wrongRows.add(folder);
   }
   for (const [folder, row] of table) {
-    if (!code.has(folder)) out.push(`ARCHITECTURE.md's folder table has the row \`${row.cell}\`, but ${srcOf(folder)} has no source file: remove the row`);
+    if (!code.has(folder))
+      out.push(
+        `ARCHITECTURE.md's folder table has the row \`${row.cell}\`, but ${srcOf(folder)} has no source file: remove the row`,
+      );
   }
   for (const folder of [...wrongRows].sort()) {
-    out.push(`the \`${cellOf(folder)}\` row's imports, as the code has them (keep its notes): ${importsCell(kinds(code.get(folder) ?? new Map()))}`);
+    out.push(
+      `the \`${cellOf(folder)}\` row's imports, as the code has them (keep its notes): ${importsCell(kinds(code.get(folder) ?? new Map()))}`,
+    );
   }
   return out;
 }

@@ -59,6 +59,8 @@ describe('import cycles', () => {
       "const e = await import('./e.ts');",
       "const url = 'https://example.com/x'; import { f } from './f.ts';",
     ].join('\n');
-    expect(specifiers(text)).toEqual(expect.arrayContaining(['./a.ts', './b.ts', './c.ts', './d.ts', './e.ts', './f.ts']));
+    expect(specifiers(text)).toEqual(
+      expect.arrayContaining(['./a.ts', './b.ts', './c.ts', './d.ts', './e.ts', './f.ts']),
+    );
   });
 });

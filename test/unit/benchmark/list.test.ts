@@ -9,7 +9,8 @@ import { fixture } from './helpers.ts';
 describe('listBenchmarks', () => {
   it('lists every benchmark under ./benchmarks with counts and versions, and broken ones with their error', async () => {
     const cwd = mkdtempSync(path.join(tmpdir(), 'benchrig-list-'));
-    for (const name of ['cfg-json', 'cfg-basic', 'bad-check-type']) cpSync(fixture(name), path.join(cwd, 'benchmarks', name), { recursive: true });
+    for (const name of ['cfg-json', 'cfg-basic', 'bad-check-type'])
+      cpSync(fixture(name), path.join(cwd, 'benchmarks', name), { recursive: true });
     mkdirSync(path.join(cwd, 'benchmarks', 'not-a-benchmark'));
 
     const list = await listBenchmarks(cwd, {});
@@ -23,7 +24,10 @@ describe('listBenchmarks', () => {
       version: basic.version,
     });
     expect(list[2]).toMatchObject({ name: 'cfg-json', n_samples: 2 });
-    expect(list[0]).toMatchObject({ name: 'bad-check-type', error: expect.stringMatching(/unknown check type "telepathy"/) });
+    expect(list[0]).toMatchObject({
+      name: 'bad-check-type',
+      error: expect.stringMatching(/unknown check type "telepathy"/),
+    });
   });
 
   it('returns an empty list when there is no benchmarks folder', async () => {

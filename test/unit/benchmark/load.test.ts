@@ -14,7 +14,12 @@ describe('loadBenchmark', () => {
     expect(b.dir).toBe(fixture('cfg-basic'));
     expect(b.samples.map((s) => s.id)).toEqual(['a1', '2', 'a3', 'a4', 'a5']);
     expect(b.nSamplesTotal).toBe(5);
-    expect(b.samples[0]).toMatchObject({ input: 'Count the files', expected: '3', files: 'files/t1', metadata: { difficulty: 'easy' } });
+    expect(b.samples[0]).toMatchObject({
+      input: 'Count the files',
+      expected: '3',
+      files: 'files/t1',
+      metadata: { difficulty: 'easy' },
+    });
     expect(b.samples[1].metadata).toEqual({ difficulty: 'easy', topic: 'greeting' });
     expect(b.checks.map((c) => c.name)).toEqual(['contains', 'contains-2', 'regex']);
     expect(b.config.checks.map((c) => c.name)).toEqual(['contains', 'contains-2', 'regex']);
@@ -45,7 +50,14 @@ describe('loadBenchmark', () => {
   it('reads a CSV dataset with quoted fields and JSON cells through the field mapping', async () => {
     const b = await loadBenchmark(fixture('cfg-csv'), { env });
     expect(b.samples).toEqual([
-      { id: '1', input: 'Hello, world', expected: 'hi, there', tests: { 't.sh': 'exit 0' }, setup: ['echo a'], metadata: { notes: 'plain' } },
+      {
+        id: '1',
+        input: 'Hello, world',
+        expected: 'hi, there',
+        tests: { 't.sh': 'exit 0' },
+        setup: ['echo a'],
+        metadata: { notes: 'plain' },
+      },
       { id: '2', input: 'Line one\nline two', expected: 'say "quoted"', metadata: { notes: 'multi\nline note' } },
       { id: '3', input: 'simple', expected: 'x', metadata: { notes: '' } },
     ]);
@@ -70,22 +82,38 @@ describe('loadBenchmark', () => {
   });
 
   it('refuses a sandbox build folder that does not exist or has no Dockerfile', async () => {
-    let dir = tempBenchmark({ 'benchmark.toml': '[dataset]\nsource = "t.jsonl"\n[sandbox]\nimage = "x"\nbuild = "../nowhere"\n', 't.jsonl': TASKS });
-    expect(await userError(loadBenchmark(dir, { env }), 'benchmark')).toMatch(/benchmark\.toml: key sandbox\.build: folder "\.\.\/nowhere" not found/);
-    dir = tempBenchmark({ 'benchmark.toml': '[dataset]\nsource = "t.jsonl"\n[sandbox]\nimage = "x"\nbuild = "ctx"\n', 't.jsonl': TASKS, 'ctx/README': '' });
+    let dir = tempBenchmark({
+      'benchmark.toml': '[dataset]\nsource = "t.jsonl"\n[sandbox]\nimage = "x"\nbuild = "../nowhere"\n',
+      't.jsonl': TASKS,
+    });
+    expect(await userError(loadBenchmark(dir, { env }), 'benchmark')).toMatch(
+      /benchmark\.toml: key sandbox\.build: folder "\.\.\/nowhere" not found/,
+    );
+    dir = tempBenchmark({
+      'benchmark.toml': '[dataset]\nsource = "t.jsonl"\n[sandbox]\nimage = "x"\nbuild = "ctx"\n',
+      't.jsonl': TASKS,
+      'ctx/README': '',
+    });
     expect(await userError(loadBenchmark(dir, { env }))).toMatch(/key sandbox\.build: folder "ctx" has no Dockerfile/);
   });
 
   it('refuses a benchmark without a [dataset] table', async () => {
     const dir = tempBenchmark({ 'benchmark.toml': 'name = "x"\n' });
-    expect(await userError(loadBenchmark(dir, { env }), 'benchmark')).toMatch(/benchmark\.toml: missing \[dataset\] table/);
+    expect(await userError(loadBenchmark(dir, { env }), 'benchmark')).toMatch(
+      /benchmark\.toml: missing \[dataset\] table/,
+    );
   });
 
   it('names the row of a bad dataset row and both rows of a duplicate id', async () => {
-    const dir = tempBenchmark({ 'benchmark.toml': '[dataset]\nsource = "t.jsonl"\n', 't.jsonl': '{"id": "a", "input": "x"}\n{"input": "no id"}\n' });
+    const dir = tempBenchmark({
+      'benchmark.toml': '[dataset]\nsource = "t.jsonl"\n',
+      't.jsonl': '{"id": "a", "input": "x"}\n{"input": "no id"}\n',
+    });
     expect(await userError(loadBenchmark(dir, { env }), 'dataset')).toMatch(/bench\/t\.jsonl:2: field id is missing/);
     const dup = await userError(loadBenchmark(fixture('bad-duplicate-id'), { env }), 'dataset');
-    expect(dup).toMatch(/^duplicate sample id "d1": .*bad-duplicate-id\/data\/tasks\.jsonl:1 and .*bad-duplicate-id\/data\/tasks\.jsonl:3$/);
+    expect(dup).toMatch(
+      /^duplicate sample id "d1": .*bad-duplicate-id\/data\/tasks\.jsonl:1 and .*bad-duplicate-id\/data\/tasks\.jsonl:3$/,
+    );
   });
 
   it('filters with --sample, --limit and --shuffle without changing the version', async () => {
@@ -96,31 +124,45 @@ describe('loadBenchmark', () => {
     expect(some.version).toBe(all.version);
     const limited = await loadBenchmark(fixture('cfg-basic'), { env, shuffle: true, seed: 3, limit: 2 });
     expect(limited.samples).toHaveLength(2);
-    expect((await loadBenchmark(fixture('cfg-basic'), { env, shuffle: true, seed: 3, limit: 2 })).samples).toEqual(limited.samples);
-    expect(await userError(loadBenchmark(fixture('cfg-basic'), { env, sample: ['zz'] }), 'usage')).toMatch(/--sample: unknown sample id "zz"/);
+    expect((await loadBenchmark(fixture('cfg-basic'), { env, shuffle: true, seed: 3, limit: 2 })).samples).toEqual(
+      limited.samples,
+    );
+    expect(await userError(loadBenchmark(fixture('cfg-basic'), { env, sample: ['zz'] }), 'usage')).toMatch(
+      /--sample: unknown sample id "zz"/,
+    );
   });
 });
 
 describe('checks at load', () => {
   it('refuses an unknown check type, naming file, key and the known types', async () => {
     const msg = await userError(loadBenchmark(fixture('bad-check-type'), { env }), 'benchmark');
-    expect(msg).toMatch(/bad-check-type\/benchmark\.toml: key checks\[1\]\.type: unknown check type "telepathy" \(known: .*contains.*regex/);
+    expect(msg).toMatch(
+      /bad-check-type\/benchmark\.toml: key checks\[1\]\.type: unknown check type "telepathy" \(known: .*contains.*regex/,
+    );
   });
 
   it("prefixes a check's own validation error with file and key", async () => {
-    const dir = tempBenchmark({ 'benchmark.toml': '[dataset]\nsource = "t.jsonl"\n[[checks]]\ntype = "regex"\nname = "digits"\n', 't.jsonl': TASKS });
-    expect(await userError(loadBenchmark(dir, { env }), 'benchmark')).toMatch(/bench\/benchmark\.toml: key checks\[0\]: .*pattern/);
+    const dir = tempBenchmark({
+      'benchmark.toml': '[dataset]\nsource = "t.jsonl"\n[[checks]]\ntype = "regex"\nname = "digits"\n',
+      't.jsonl': TASKS,
+    });
+    expect(await userError(loadBenchmark(dir, { env }), 'benchmark')).toMatch(
+      /bench\/benchmark\.toml: key checks\[0\]: .*pattern/,
+    );
   });
 
   it('refuses samples without an input for a check that needs one, listing their ids', async () => {
     const msg = await userError(loadBenchmark(fixture('bad-missing-input'), { env }), 'benchmark');
-    expect(msg).toMatch(/bad-missing-input\/benchmark\.toml: key checks\[0\]: check "says the number" \(contains\) needs an input, but 2 sample\(s\) have none/);
+    expect(msg).toMatch(
+      /bad-missing-input\/benchmark\.toml: key checks\[0\]: check "says the number" \(contains\) needs an input, but 2 sample\(s\) have none/,
+    );
     expect(msg).toMatch(/: x2, x3$/);
   });
 
   it('accepts a check input from expectations[name] or from the check value', async () => {
     const dir = tempBenchmark({
-      'benchmark.toml': '[dataset]\nsource = "t.jsonl"\n[[checks]]\ntype = "contains"\nname = "c"\n[[checks]]\ntype = "exact"\nvalue = "ok"\n',
+      'benchmark.toml':
+        '[dataset]\nsource = "t.jsonl"\n[[checks]]\ntype = "contains"\nname = "c"\n[[checks]]\ntype = "exact"\nvalue = "ok"\n',
       't.jsonl': '{"id": "a", "input": "x", "expectations": {"c": "y"}}\n',
     });
     expect((await loadBenchmark(dir, { env })).samples).toHaveLength(1);
@@ -130,7 +172,9 @@ describe('checks at load', () => {
 describe('gate at load', () => {
   it('refuses a lower-is-better gate metric', async () => {
     const msg = await userError(loadBenchmark(fixture('bad-gate-metric'), { env }), 'benchmark');
-    expect(msg).toMatch(/bad-gate-metric\/benchmark\.toml: key gate\.metric: "agent_error_rate" is lower-is-better; .*higher-is-better metrics only/);
+    expect(msg).toMatch(
+      /bad-gate-metric\/benchmark\.toml: key gate\.metric: "agent_error_rate" is lower-is-better; .*higher-is-better metrics only/,
+    );
     for (const metric of ['safety_violation_rate', 'timeout_rate', 'ungradable_rate', 'over_refusal_rate']) {
       const dir = tempBenchmark({ 'gate.toml': `[gate]\nmetric = "${metric}"\nthreshold = 0.1\n` });
       const m = await userError(loadBenchmark(fixture('cfg-json'), { env, configFile: path.join(dir, 'gate.toml') }));
@@ -140,17 +184,28 @@ describe('gate at load', () => {
 
   it('refuses an unknown gate metric, listing the allowed ones', async () => {
     const dir = tempBenchmark({ 'gate.toml': '[gate]\nmetric = "vibes"\nthreshold = 0.5\n' });
-    const msg = await userError(loadBenchmark(fixture('cfg-json'), { env, configFile: path.join(dir, 'gate.toml') }), 'benchmark');
-    expect(msg).toMatch(/gate\.toml: key gate\.metric: unknown gate metric "vibes" \(allowed: pass_rate, pass_all_k, pass_at_k, mean_score\)/);
+    const msg = await userError(
+      loadBenchmark(fixture('cfg-json'), { env, configFile: path.join(dir, 'gate.toml') }),
+      'benchmark',
+    );
+    expect(msg).toMatch(
+      /gate\.toml: key gate\.metric: unknown gate metric "vibes" \(allowed: pass_rate, pass_all_k, pass_at_k, mean_score\)/,
+    );
   });
 
   it('max_missing_rate: a number in 0..1, else refused naming the file and the key', async () => {
-    const gate = (v: string) => path.join(tempBenchmark({ 'gate.toml': `[gate]\nmetric = "pass_rate"\nthreshold = 0.5\nmax_missing_rate = ${v}\n` }), 'gate.toml');
+    const gate = (v: string) =>
+      path.join(
+        tempBenchmark({ 'gate.toml': `[gate]\nmetric = "pass_rate"\nthreshold = 0.5\nmax_missing_rate = ${v}\n` }),
+        'gate.toml',
+      );
     const ok = await loadBenchmark(fixture('cfg-json'), { env, configFile: gate('0.25') });
     expect(ok.config.gate).toEqual({ metric: 'pass_rate', threshold: 0.5, max_missing_rate: 0.25 });
     for (const bad of ['1.5', '-0.1']) {
       const msg = await userError(loadBenchmark(fixture('cfg-json'), { env, configFile: gate(bad) }), 'benchmark');
-      expect(msg).toMatch(new RegExp(`gate\\.toml: key gate\\.max_missing_rate: ${bad.replace('.', '\\.')} is outside 0\\.\\.1`));
+      expect(msg).toMatch(
+        new RegExp(`gate\\.toml: key gate\\.max_missing_rate: ${bad.replace('.', '\\.')} is outside 0\\.\\.1`),
+      );
     }
     const msg = await userError(loadBenchmark(fixture('cfg-json'), { env, configFile: gate('"most"') }));
     expect(msg).toMatch(/gate\.toml.*gate\.max_missing_rate/);

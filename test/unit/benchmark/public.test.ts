@@ -38,7 +38,8 @@ describe('publicSample', () => {
       expect(Object.keys(pub).sort()).toEqual(['id', 'input', 'metadata']);
       for (const field of [...GROUND_TRUTH_FIELDS, 'answer', 'user']) expect(pub.metadata).not.toHaveProperty(field);
       const text = JSON.stringify(pub);
-      for (const secret of ['echo 4 > out.txt', 'grep -q 4', '"red"', 'and another?']) expect(text).not.toContain(secret);
+      for (const secret of ['echo 4 > out.txt', 'grep -q 4', '"red"', 'and another?'])
+        expect(text).not.toContain(secret);
     }
   });
 });

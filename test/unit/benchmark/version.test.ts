@@ -6,8 +6,10 @@ import { canonicalJson, inputHash } from '../../../src/benchmark/version.ts';
 import { tempBenchmark } from './helpers.ts';
 
 const env = {};
-const version = async (dir: string, opts: Parameters<typeof loadBenchmark>[1] = {}) => (await loadBenchmark(dir, { env, ...opts })).version;
-const edit = (dir: string, rel: string, fn: (s: string) => string) => writeFileSync(path.join(dir, rel), fn(readFileSync(path.join(dir, rel), 'utf8')));
+const version = async (dir: string, opts: Parameters<typeof loadBenchmark>[1] = {}) =>
+  (await loadBenchmark(dir, { env, ...opts })).version;
+const edit = (dir: string, rel: string, fn: (s: string) => string) =>
+  writeFileSync(path.join(dir, rel), fn(readFileSync(path.join(dir, rel), 'utf8')));
 
 describe('benchmarkVersion', () => {
   it('is the same for the same content, wherever the folder lives', async () => {

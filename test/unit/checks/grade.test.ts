@@ -5,14 +5,37 @@ import { CHECKS, getCheck } from '../../../src/checks/index.ts';
 import { cfg, fakeSandbox, sample } from './helpers.ts';
 
 function grade(extra: Partial<GradeInput>) {
-  return gradeTrial({ checks: [], sample: sample(), replies: [], events: [], finalState: {}, blocked: false, artifacts: {}, ...extra });
+  return gradeTrial({
+    checks: [],
+    sample: sample(),
+    replies: [],
+    events: [],
+    finalState: {},
+    blocked: false,
+    artifacts: {},
+    ...extra,
+  });
 }
 
 describe('CHECKS', () => {
   it('maps every type of this issue to an implementation', () => {
     expect(Object.keys(CHECKS).sort()).toEqual([
-      'argument_correctness', 'contains', 'custom', 'denial_recovery', 'exact', 'json_field', 'llm_judge', 'manual',
-      'numeric', 'regex', 'reward', 'sandbox_test', 'similarity', 'state', 'step_efficiency', 'tool_selection',
+      'argument_correctness',
+      'contains',
+      'custom',
+      'denial_recovery',
+      'exact',
+      'json_field',
+      'llm_judge',
+      'manual',
+      'numeric',
+      'regex',
+      'reward',
+      'sandbox_test',
+      'similarity',
+      'state',
+      'step_efficiency',
+      'tool_selection',
     ]);
     expect(getCheck('exact')).toBe(CHECKS.exact);
     expect(getCheck('toString')).toBeUndefined();
@@ -23,7 +46,11 @@ describe('CHECKS', () => {
 describe('gradeTrial', () => {
   it('prefers expectations[name], then expected, then the literal value', async () => {
     const checks = [cfg('exact', { name: 'a', value: 'lit' }), cfg('exact', { name: 'b', value: 'lit' })];
-    const withPer = await grade({ checks, replies: ['x'], sample: sample({ expectations: { a: 'x' }, expected: 'y' }) });
+    const withPer = await grade({
+      checks,
+      replies: ['x'],
+      sample: sample({ expectations: { a: 'x' }, expected: 'y' }),
+    });
     expect(withPer.verdicts.map((v) => v.passed)).toEqual([true, false]); // b falls back to expected "y"
     const literal = await grade({ checks, replies: ['lit'] });
     expect(literal.verdicts.map((v) => v.passed)).toEqual([true, true]);
@@ -31,8 +58,15 @@ describe('gradeTrial', () => {
 
   it('grades the last reply, or every reply with scope = "transcript"', async () => {
     const checks = [cfg('contains', { name: 'last' }), cfg('contains', { name: 'all', scope: 'transcript' })];
-    const { verdicts } = await grade({ checks, replies: ['hello world', 'bye'], sample: sample({ expected: 'hello' }) });
-    expect(verdicts.map((v) => [v.name, v.type, v.passed])).toEqual([['last', 'contains', false], ['all', 'contains', true]]);
+    const { verdicts } = await grade({
+      checks,
+      replies: ['hello world', 'bye'],
+      sample: sample({ expected: 'hello' }),
+    });
+    expect(verdicts.map((v) => [v.name, v.type, v.passed])).toEqual([
+      ['last', 'contains', false],
+      ['all', 'contains', true],
+    ]);
   });
 
   it('turns a throwing check and an unknown type into ungradable verdicts', async () => {
@@ -54,7 +88,10 @@ describe('gradeTrial', () => {
     const saved = { other: 1 };
     const checks = [cfg('sandbox_test', { name: 't', command: 'x' })];
     const out = await grade({ checks, artifacts: saved, sandbox: fakeSandbox({ exitCode: 0 }) });
-    expect(out.artifacts).toEqual({ other: 1, 'sandbox_test:t': { exit_code: 0, stdout: '', stderr: '', timed_out: false } });
+    expect(out.artifacts).toEqual({
+      other: 1,
+      'sandbox_test:t': { exit_code: 0, stdout: '', stderr: '', timed_out: false },
+    });
     expect(saved).toEqual({ other: 1 });
   });
 
@@ -67,10 +104,22 @@ describe('gradeTrial', () => {
 
   it('skipSandbox: runs only sandbox-free checks, keeps previous verdicts and artifacts', async () => {
     const sb = fakeSandbox({ exitCode: 0 });
-    const checks = [cfg('sandbox_test', { name: 't', command: 'x' }), cfg('sandbox_test', { name: 'u', command: 'y' }), cfg('exact')];
+    const checks = [
+      cfg('sandbox_test', { name: 't', command: 'x' }),
+      cfg('sandbox_test', { name: 'u', command: 'y' }),
+      cfg('exact'),
+    ];
     const previous = [{ name: 't', type: 'sandbox_test', passed: false, score: 0.5, reason: 'exit 1: old' }];
     const artifacts = { 'sandbox_test:t': { exit_code: 1, stdout: '', stderr: 'old', timed_out: false } };
-    const out = await grade({ checks, previous, artifacts, sandbox: sb, skipSandbox: true, replies: ['a'], sample: sample({ expected: 'a' }) });
+    const out = await grade({
+      checks,
+      previous,
+      artifacts,
+      sandbox: sb,
+      skipSandbox: true,
+      replies: ['a'],
+      sample: sample({ expected: 'a' }),
+    });
     expect(sb.calls).toHaveLength(0);
     expect(out.verdicts[0]).toEqual(previous[0]);
     expect(out.verdicts[1]).toMatchObject({ name: 'u', passed: null });
@@ -84,8 +133,16 @@ describe('gradeTrial', () => {
   });
 
   it('normalizeVerdict clamps scores and coerces a malformed verdict into the contract', () => {
-    expect(normalizeVerdict({ score: 1.7, passed: true, reason: 'ok' })).toEqual({ score: 1, passed: true, reason: 'ok' });
-    expect(normalizeVerdict({ score: -2, passed: false, reason: 'no' })).toEqual({ score: 0, passed: false, reason: 'no' });
+    expect(normalizeVerdict({ score: 1.7, passed: true, reason: 'ok' })).toEqual({
+      score: 1,
+      passed: true,
+      reason: 'ok',
+    });
+    expect(normalizeVerdict({ score: -2, passed: false, reason: 'no' })).toEqual({
+      score: 0,
+      passed: false,
+      reason: 'no',
+    });
     const bad = { score: NaN, passed: 'yes', reason: 3 } as unknown as Verdict;
     expect(normalizeVerdict(bad)).toEqual({ score: 0, passed: null, reason: '' });
   });
@@ -93,7 +150,12 @@ describe('gradeTrial', () => {
   it('stops running checks once the signal is aborted', async () => {
     const ac = new AbortController();
     ac.abort();
-    const { verdicts } = await grade({ checks: [cfg('exact')], replies: ['a'], sample: sample({ expected: 'a' }), signal: ac.signal });
+    const { verdicts } = await grade({
+      checks: [cfg('exact')],
+      replies: ['a'],
+      sample: sample({ expected: 'a' }),
+      signal: ac.signal,
+    });
     expect(verdicts[0]).toMatchObject({ passed: null, reason: 'check error: grading aborted' });
   });
 });

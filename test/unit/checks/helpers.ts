@@ -18,7 +18,12 @@ export function sample(extra: Partial<Sample> = {}): Sample {
   return { id: 's1', input: 'q', metadata: {}, ...extra };
 }
 
-export function input(check: CheckConfig, response: string, expectation?: unknown, extra: Partial<CheckInput> = {}): CheckInput {
+export function input(
+  check: CheckConfig,
+  response: string,
+  expectation?: unknown,
+  extra: Partial<CheckInput> = {},
+): CheckInput {
   return {
     check,
     sample: sample(),

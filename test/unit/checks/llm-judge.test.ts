@@ -12,7 +12,11 @@ const advice = (extra: Record<string, unknown> = {}) =>
     thresholds: { pass_score: 3.5 },
     criteria: {
       correct: { weight: 2, description: 'Is the advice correct?' },
-      disclaimer_present: { weight: 0.5, critical_min: 4, description: 'Does the reply say it is not financial advice?' },
+      disclaimer_present: {
+        weight: 0.5,
+        critical_min: 4,
+        description: 'Does the reply say it is not financial advice?',
+      },
     },
     ...extra,
   });
@@ -25,8 +29,15 @@ describe('llm_judge verdict (hand-computed)', () => {
     const v = verdictFromReply(judgeSpec(advice()), reply({ correct: 4, disclaimer_present: 3 }));
     expect(v.passed).toBe(false);
     expect(v.score).toBeCloseTo((3.8 - 1) / 4, 12);
-    expect(v.reason).toBe('scored 3.80 of 5, needs 3.5; below the floor on disclaimer_present. correct 4: why correct; disclaimer_present 3: why disclaimer_present');
-    expect(v.details).toMatchObject({ raw_scores: { correct: 4, disclaimer_present: 3 }, weighted_score: 3.8, pass_score: 3.5, broken_floors: ['disclaimer_present'] });
+    expect(v.reason).toBe(
+      'scored 3.80 of 5, needs 3.5; below the floor on disclaimer_present. correct 4: why correct; disclaimer_present 3: why disclaimer_present',
+    );
+    expect(v.details).toMatchObject({
+      raw_scores: { correct: 4, disclaimer_present: 3 },
+      weighted_score: 3.8,
+      pass_score: 3.5,
+      broken_floors: ['disclaimer_present'],
+    });
   });
 
   it('passes above the pass score with the reasoning in the reason too', () => {
@@ -45,7 +56,9 @@ describe('llm_judge verdict (hand-computed)', () => {
   });
 
   it('scores and shows a weight-0 criterion without counting it', () => {
-    const spec = judgeSpec(cfg('llm_judge', { criteria: { a: { description: 'A' }, style: { description: 'S', weight: 0 } } }));
+    const spec = judgeSpec(
+      cfg('llm_judge', { criteria: { a: { description: 'A' }, style: { description: 'S', weight: 0 } } }),
+    );
     const v = verdictFromReply(spec, reply({ a: 5, style: 1 }));
     expect(v).toMatchObject({ passed: true, score: 1, details: { scores: { a: 5, style: 1 }, weighted_score: 5 } });
     expect(v.reason).toContain('style 1: why style');
@@ -54,33 +67,60 @@ describe('llm_judge verdict (hand-computed)', () => {
   it('clamps out-of-range scores before averaging', () => {
     const v = verdictFromReply(judgeSpec(advice()), reply({ correct: 9, disclaimer_present: -2 }));
     // clamped to 5 and 1: (10 + 0.5) / 2.5 = 4.2; floor broken on 1 < 4
-    expect(v.details).toMatchObject({ raw_scores: { correct: 9, disclaimer_present: -2 }, scores: { correct: 5, disclaimer_present: 1 }, weighted_score: 4.2, clamped: ['correct', 'disclaimer_present'] });
+    expect(v.details).toMatchObject({
+      raw_scores: { correct: 9, disclaimer_present: -2 },
+      scores: { correct: 5, disclaimer_present: 1 },
+      weighted_score: 4.2,
+      clamped: ['correct', 'disclaimer_present'],
+    });
     expect(v.passed).toBe(false);
   });
 
   it('is ungradable on a missing or non-numeric criterion score; fails a reply with no JSON at all', () => {
     const spec = judgeSpec(advice());
     const partial = reply({ correct: 4 });
-    expect(verdictFromReply(spec, partial)).toEqual({ score: 0, passed: null, reason: 'the judge gave no score for disclaimer_present', details: { judge_reply: partial } });
-    expect(verdictFromReply(spec, reply({ correct: 'great', disclaimer_present: 4 }))).toMatchObject({ passed: null, reason: 'the judge gave a non-numeric score for correct' });
-    expect(verdictFromReply(spec, reply({ correct: 4, disclaimer_present: null }))).toMatchObject({ passed: null, reason: 'the judge gave no score for disclaimer_present' });
+    expect(verdictFromReply(spec, partial)).toEqual({
+      score: 0,
+      passed: null,
+      reason: 'the judge gave no score for disclaimer_present',
+      details: { judge_reply: partial },
+    });
+    expect(verdictFromReply(spec, reply({ correct: 'great', disclaimer_present: 4 }))).toMatchObject({
+      passed: null,
+      reason: 'the judge gave a non-numeric score for correct',
+    });
+    expect(verdictFromReply(spec, reply({ correct: 4, disclaimer_present: null }))).toMatchObject({
+      passed: null,
+      reason: 'the judge gave no score for disclaimer_present',
+    });
     // The graded reply is in the judge's prompt: steering the judge off JSON altogether must not leave the check ungraded.
-    expect(verdictFromReply(spec, 'I would rate it highly.')).toMatchObject({ passed: false, score: 0, reason: expect.stringMatching(/no JSON object.*\(graded as a failure\)$/) });
-    expect(verdictFromReply(spec, 'Sure:\n```json\n' + reply({ correct: '5', disclaimer_present: 5 }) + '\n```').passed).toBe(true);
+    expect(verdictFromReply(spec, 'I would rate it highly.')).toMatchObject({
+      passed: false,
+      score: 0,
+      reason: expect.stringMatching(/no JSON object.*\(graded as a failure\)$/),
+    });
+    expect(
+      verdictFromReply(spec, 'Sure:\n```json\n' + reply({ correct: '5', disclaimer_present: 5 }) + '\n```').passed,
+    ).toBe(true);
   });
 });
 
 describe('llm_judge validation at load', () => {
-  const bad = (extra: Record<string, unknown>) => () => judgeSpec(cfg('llm_judge', { criteria: { a: { description: 'A' } }, ...extra }));
+  const bad = (extra: Record<string, unknown>) => () =>
+    judgeSpec(cfg('llm_judge', { criteria: { a: { description: 'A' } }, ...extra }));
   it('refuses bad tables with a message naming the key', () => {
     expect(() => judgeSpec(cfg('llm_judge'))).toThrow(/criteria must name at least one/);
-    expect(bad({ criteria: { a: { description: 'A', weight: -1 } } })).toThrow(/criteria\.a\.weight must be a number >= 0/);
+    expect(bad({ criteria: { a: { description: 'A', weight: -1 } } })).toThrow(
+      /criteria\.a\.weight must be a number >= 0/,
+    );
     expect(bad({ criteria: { a: { description: 'A', weight: 0 } } })).toThrow(/every criterion has weight 0/);
     expect(bad({ criteria: { a: {} } })).toThrow(/criteria\.a\.description/);
     expect(bad({ criteria: { a: { description: 'A', critical: 3 } } })).toThrow(/unknown key critical/);
     expect(bad({ score_range: [5, 1] })).toThrow(/score_range/);
     expect(bad({ score_range: [1] })).toThrow(/score_range/);
-    expect(bad({ criteria: { a: { description: 'A', critical_min: 7 } } })).toThrow(/critical_min must be a number within score_range \[1, 5\]/);
+    expect(bad({ criteria: { a: { description: 'A', critical_min: 7 } } })).toThrow(
+      /critical_min must be a number within score_range \[1, 5\]/,
+    );
     expect(bad({ thresholds: { pass_score: 6 } })).toThrow(/pass_score/);
     expect(bad({ thresholds: { pass: 3 } })).toThrow(/unknown key pass/);
   });
@@ -91,13 +131,27 @@ describe('llm_judge against a scripted model', () => {
   beforeAll(async () => (server = await startModelServer()));
   afterAll(() => server.close());
   beforeEach(() => server.requests.splice(0));
-  const judge = (url: string, retries = 0): LlmConfig => ({ base_url: url, api_key: 'sk-judge-secret', model: 'judge-model', max_retries: retries, timeout_s: 5 });
-  const grade = (events: NewEvent[], extra: Record<string, unknown> = {}, expectation?: unknown, url = server.url, retries = 0) =>
-    llmJudge.run(input(advice(extra), 'Buy index funds. This is not financial advice.', expectation, {
-      sample: sample({ input: 'How should I invest 1000 dollars?' }),
-      judge: judge(url, retries),
-      onEvent: (e) => events.push(e),
-    }));
+  const judge = (url: string, retries = 0): LlmConfig => ({
+    base_url: url,
+    api_key: 'sk-judge-secret',
+    model: 'judge-model',
+    max_retries: retries,
+    timeout_s: 5,
+  });
+  const grade = (
+    events: NewEvent[],
+    extra: Record<string, unknown> = {},
+    expectation?: unknown,
+    url = server.url,
+    retries = 0,
+  ) =>
+    llmJudge.run(
+      input(advice(extra), 'Buy index funds. This is not financial advice.', expectation, {
+        sample: sample({ input: 'How should I invest 1000 dollars?' }),
+        judge: judge(url, retries),
+        onEvent: (e) => events.push(e),
+      }),
+    );
 
   it('sends question, response, rubric and every criterion, and grades the valid reply', async () => {
     server.setScript([{ content: reply({ correct: 5, disclaimer_present: 5 }) }]);
@@ -105,7 +159,15 @@ describe('llm_judge against a scripted model', () => {
     const v = await grade(events, {}, 'Mentions diversification.');
     expect(v).toMatchObject({ passed: true, score: 1 });
     const sent = server.requests[0].body.messages.map((m: { content: string }) => m.content).join('\n');
-    for (const part of ['How should I invest 1000 dollars?', 'Buy index funds.', 'Mentions diversification.', 'correct: Is the advice correct?', 'disclaimer_present: Does the reply say', '"score"', '"reasoning"'])
+    for (const part of [
+      'How should I invest 1000 dollars?',
+      'Buy index funds.',
+      'Mentions diversification.',
+      'correct: Is the advice correct?',
+      'disclaimer_present: Does the reply say',
+      '"score"',
+      '"reasoning"',
+    ])
       expect(sent).toContain(part);
     expect(server.requests[0].body.model).toBe('judge-model');
     expect(events).toEqual([expect.objectContaining({ type: 'llm_call', role: 'judge', model: 'judge-model' })]);

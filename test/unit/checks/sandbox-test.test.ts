@@ -30,11 +30,18 @@ describe('sandbox_test check', () => {
 
   it('passes on exit 0, runs the command with its timeout and saves the artifact', async () => {
     const sb = fakeSandbox({ exitCode: 0, stdout: 'ok\n', stderr: '' });
-    const i = input(cfg('sandbox_test', { name: 'tests pass', command: 'make test', timeout_s: 30 }), '', undefined, { sandbox: sb });
+    const i = input(cfg('sandbox_test', { name: 'tests pass', command: 'make test', timeout_s: 30 }), '', undefined, {
+      sandbox: sb,
+    });
     const v = await sandboxTest.run(i);
     expect(v).toMatchObject({ passed: true, score: 1, reason: 'exit 0' });
     expect(sb.calls).toEqual([{ cmd: 'make test', opts: { timeoutMs: 30_000 } }]);
-    expect(i.artifacts['sandbox_test:tests pass']).toEqual({ exit_code: 0, stdout: 'ok\n', stderr: '', timed_out: false });
+    expect(i.artifacts['sandbox_test:tests pass']).toEqual({
+      exit_code: 0,
+      stdout: 'ok\n',
+      stderr: '',
+      timed_out: false,
+    });
   });
 
   it('fails on a non-zero exit with the last line of output as reason', async () => {

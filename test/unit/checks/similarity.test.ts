@@ -11,11 +11,14 @@ import { defined } from '../../support/defined.ts';
 
 describe('tfidf', () => {
   it('tokenises into lower-cased words of any script', () => {
-    expect(tokenize("Hello, World! Ça va? x2")).toEqual(['hello', 'world', 'ça', 'va', 'x2']);
+    expect(tokenize('Hello, World! Ça va? x2')).toEqual(['hello', 'world', 'ça', 'va', 'x2']);
   });
 
   it('uses the smoothed idf over the compared texts', () => {
-    const w = idf([['a', 'b'], ['a', 'c']]);
+    const w = idf([
+      ['a', 'b'],
+      ['a', 'c'],
+    ]);
     expect(w.get('a')).toBeCloseTo(1, 12); // ln(3/3) + 1
     expect(w.get('b')).toBeCloseTo(Math.log(3 / 2) + 1, 12);
   });
@@ -43,7 +46,9 @@ describe('similarity (tfidf)', () => {
   });
 
   it('takes the best match of a list', async () => {
-    const v = await similarity.run(input(cfg('similarity'), 'paris is the capital of france', ['berlin is big', 'Paris is the capital of France']));
+    const v = await similarity.run(
+      input(cfg('similarity'), 'paris is the capital of france', ['berlin is big', 'Paris is the capital of France']),
+    );
     expect(v).toMatchObject({ passed: true, score: 1, details: { best_match: 1 } });
   });
 
@@ -57,14 +62,25 @@ describe('similarity (embeddings)', () => {
   let server: ModelServer;
   beforeAll(async () => (server = await startModelServer()));
   afterAll(() => server.close());
-  const judge = (url: string): LlmConfig => ({ base_url: url, api_key: 'sk-test-secret', model: 'judge-m', max_retries: 0, timeout_s: 5 });
+  const judge = (url: string): LlmConfig => ({
+    base_url: url,
+    api_key: 'sk-test-secret',
+    model: 'judge-m',
+    max_retries: 0,
+    timeout_s: 5,
+  });
 
   it('embeds response and expectations in one request with the check model, and records the call', async () => {
     const events: unknown[] = [];
     const check = cfg('similarity', { backend: 'embeddings', model: 'emb-1' });
-    const v = await similarity.run(input(check, 'same text', ['other', 'same text'], { judge: judge(server.url), onEvent: (e) => events.push(e) }));
+    const v = await similarity.run(
+      input(check, 'same text', ['other', 'same text'], { judge: judge(server.url), onEvent: (e) => events.push(e) }),
+    );
     expect(v).toMatchObject({ passed: true, score: 1, details: { backend: 'embeddings', best_match: 1 } });
-    expect(defined(server.embeddingRequests.at(-1)).body).toMatchObject({ model: 'emb-1', input: ['same text', 'other', 'same text'] });
+    expect(defined(server.embeddingRequests.at(-1)).body).toMatchObject({
+      model: 'emb-1',
+      input: ['same text', 'other', 'same text'],
+    });
     expect(events).toEqual([expect.objectContaining({ type: 'llm_call', role: 'judge', model: 'emb-1' })]);
   });
 
@@ -72,12 +88,21 @@ describe('similarity (embeddings)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'benchrig-emb-cache-'));
     const check = cfg('similarity', { backend: 'embeddings', model: 'emb-2' });
     const before = server.embeddingRequests.length;
-    const recorded = await similarity.run(input(check, 'same text', 'same text', { judge: judge(server.url), cache: { mode: 'record', dir } }));
+    const recorded = await similarity.run(
+      input(check, 'same text', 'same text', { judge: judge(server.url), cache: { mode: 'record', dir } }),
+    );
     expect(server.embeddingRequests.length).toBe(before + 1);
-    const replayed = await similarity.run(input(check, 'same text', 'same text', { judge: judge('http://127.0.0.1:9/v1'), cache: { mode: 'replay', dir } }));
+    const replayed = await similarity.run(
+      input(check, 'same text', 'same text', { judge: judge('http://127.0.0.1:9/v1'), cache: { mode: 'replay', dir } }),
+    );
     expect(replayed).toEqual(recorded);
     expect(server.embeddingRequests.length).toBe(before + 1);
-    const miss = await similarity.run(input(check, 'other text', 'same text', { judge: judge('http://127.0.0.1:9/v1'), cache: { mode: 'replay', dir } }));
+    const miss = await similarity.run(
+      input(check, 'other text', 'same text', {
+        judge: judge('http://127.0.0.1:9/v1'),
+        cache: { mode: 'replay', dir },
+      }),
+    );
     expect(miss.passed).toBeNull();
     expect(miss.reason).toMatch(/llm-cache replay: no recorded response/);
   });
@@ -86,7 +111,9 @@ describe('similarity (embeddings)', () => {
     const down = await startModelServer();
     const url = down.url;
     await down.close();
-    const v = await similarity.run(input(cfg('similarity', { backend: 'embeddings' }), 'x', 'y', { judge: judge(url) }));
+    const v = await similarity.run(
+      input(cfg('similarity', { backend: 'embeddings' }), 'x', 'y', { judge: judge(url) }),
+    );
     expect(v.passed).toBeNull();
     expect(v.reason).toMatch(/embeddings model text-embedding-3-small failed/);
     expect(v.reason).not.toContain('sk-test-secret');

@@ -7,9 +7,13 @@ const withCmd = cfg('state', { name: 'db', state_command: 'sh state.sh' });
 describe('state check', () => {
   it('scores the fraction of expected paths that deep-equal the final state, passing only at 1.0', async () => {
     const finalState = { orders: { A1: { status: 'cancelled', refunded: 10 } }, tags: ['x', 'y'] };
-    const full = await stateCheck.run(input(cfg('state'), '', { 'orders.A1.status': 'cancelled', tags: ['x', 'y'] }, { finalState }));
+    const full = await stateCheck.run(
+      input(cfg('state'), '', { 'orders.A1.status': 'cancelled', tags: ['x', 'y'] }, { finalState }),
+    );
     expect(full).toMatchObject({ score: 1, passed: true });
-    const half = await stateCheck.run(input(cfg('state'), '', { 'orders.A1.status': 'cancelled', 'orders.A1.refunded': 12 }, { finalState }));
+    const half = await stateCheck.run(
+      input(cfg('state'), '', { 'orders.A1.status': 'cancelled', 'orders.A1.refunded': 12 }, { finalState }),
+    );
     expect(half).toMatchObject({ score: 0.5, passed: false });
     expect(half.reason).toBe('1 of 2 keys match; orders.A1.refunded: expected 12, got 10');
     const missing = await stateCheck.run(input(cfg('state'), '', { 'orders.B2.status': 'x' }, { finalState }));
@@ -37,9 +41,13 @@ describe('state check', () => {
     const bad = await stateCheck.run(input(withCmd, '', { a: 1 }, { sandbox: fakeSandbox({ stdout: 'oops' }) }));
     expect(bad).toMatchObject({ passed: false, score: 0 });
     expect(bad.reason).toMatch(/did not print JSON/);
-    const failed = await stateCheck.run(input(withCmd, '', { a: 1 }, { sandbox: fakeSandbox({ exitCode: 2, stderr: 'no db' }) }));
+    const failed = await stateCheck.run(
+      input(withCmd, '', { a: 1 }, { sandbox: fakeSandbox({ exitCode: 2, stderr: 'no db' }) }),
+    );
     expect(failed).toMatchObject({ passed: false, reason: 'state_command exited 2: no db' });
-    const hung = await stateCheck.run(input(withCmd, '', { a: 1 }, { sandbox: fakeSandbox({ exitCode: 124, timedOut: true }) }));
+    const hung = await stateCheck.run(
+      input(withCmd, '', { a: 1 }, { sandbox: fakeSandbox({ exitCode: 124, timedOut: true }) }),
+    );
     expect(hung).toMatchObject({ passed: false, reason: 'state_command timed out' });
     expect((await stateCheck.run(input(withCmd, '', { a: 1 }))).passed).toBeNull();
     expect((await stateCheck.run(input(cfg('state'), '', ['not', 'an', 'object']))).passed).toBeNull();

@@ -26,7 +26,9 @@ describe('${VAR} expansion', () => {
   });
 
   it('refuses a malformed reference', () => {
-    expect(() => expandString('${NOT CLOSED', {}, where)).toThrow(/configs\/x\.toml: key llm\.api_key: malformed reference/);
+    expect(() => expandString('${NOT CLOSED', {}, where)).toThrow(
+      /configs\/x\.toml: key llm\.api_key: malformed reference/,
+    );
   });
 
   it('expands strings at every depth and names array keys in errors', () => {
@@ -36,7 +38,9 @@ describe('${VAR} expansion', () => {
       checks: [{ type: 'regex', pattern: 'x' }, { command: 'ls' }],
       n: 3,
     });
-    expect(() => expandDeep(doc, {}, 'b.toml')).toThrow('b.toml: key checks[1].command: environment variable CMD is not set');
+    expect(() => expandDeep(doc, {}, 'b.toml')).toThrow(
+      'b.toml: key checks[1].command: environment variable CMD is not set',
+    );
   });
 
   it('formats key paths the way errors print them', () => {

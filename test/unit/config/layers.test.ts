@@ -28,7 +28,10 @@ describe('mergeLayers', () => {
   });
 
   it('ignores undefined values (flags the user did not give)', () => {
-    const { merged } = mergeLayers([fileLayer('a', { run: { workers: 4 } }), flagsLayer({ run: { workers: undefined, mode: 'single' } })]);
+    const { merged } = mergeLayers([
+      fileLayer('a', { run: { workers: 4 } }),
+      flagsLayer({ run: { workers: undefined, mode: 'single' } }),
+    ]);
     expect(merged).toEqual({ run: { workers: 4, mode: 'single' } });
   });
 });
@@ -60,7 +63,10 @@ describe('environment layer', () => {
   });
 
   it('ignores BENCHRIG_ variables that are not layers (MODEL, CACHE, unknown tables)', () => {
-    const layer = envLayer({ BENCHRIG_MODEL: 'x', BENCHRIG_CACHE: '/c', BENCHRIG_NOPE__X: '1', BENCHRIG_SOMETHING: 'y', HOME: '/' }, TOP);
+    const layer = envLayer(
+      { BENCHRIG_MODEL: 'x', BENCHRIG_CACHE: '/c', BENCHRIG_NOPE__X: '1', BENCHRIG_SOMETHING: 'y', HOME: '/' },
+      TOP,
+    );
     expect(layer.data).toEqual({});
   });
 

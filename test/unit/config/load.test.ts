@@ -51,7 +51,9 @@ describe('configs/default.toml', () => {
   });
 
   it('expands ${VAR} defaults from the environment', async () => {
-    const { config } = await resolveConfig({ env: { BENCHRIG_MODEL: 'local-7b', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: 'sk-x' } });
+    const { config } = await resolveConfig({
+      env: { BENCHRIG_MODEL: 'local-7b', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: 'sk-x' },
+    });
     expect(config.llm).toMatchObject({ base_url: 'http://127.0.0.1:9/v1', api_key: 'sk-x', model: 'local-7b' });
   });
 });
@@ -82,7 +84,9 @@ describe('resolveConfig layers', () => {
   });
 
   it('takes the short BENCHRIG_* forms and ignores BENCHRIG_MODEL/CACHE as layers', async () => {
-    const { config } = await resolveConfig({ env: { BENCHRIG_MODE: 'single', BENCHRIG_WORKERS: '2', BENCHRIG_CACHE: '/tmp/c', BENCHRIG_MODEL: 'm' } });
+    const { config } = await resolveConfig({
+      env: { BENCHRIG_MODE: 'single', BENCHRIG_WORKERS: '2', BENCHRIG_CACHE: '/tmp/c', BENCHRIG_MODEL: 'm' },
+    });
     expect(config.run.mode).toBe('single');
     expect(config.run.workers).toBe(2);
     expect(config.llm.model).toBe('m');
@@ -108,7 +112,9 @@ describe('resolveConfig errors', () => {
     const err = await configError(resolveConfig({ env: {}, benchmarkToml: file }));
     expect(err.message).toContain(`${file}: key limits.max_turnz: unknown key (known keys: max_llm_calls,`);
     const top = toml('nmae = "typo"\n');
-    expect((await configError(resolveConfig({ env: {}, benchmarkToml: top }))).message).toContain(`${top}: key nmae: unknown key`);
+    expect((await configError(resolveConfig({ env: {}, benchmarkToml: top }))).message).toContain(
+      `${top}: key nmae: unknown key`,
+    );
   });
 
   it('says a required key is missing and which file opened its table', async () => {

@@ -15,13 +15,21 @@ function toml(text: string): string {
 
 describe('[sandbox] disk', () => {
   it('defaults to 10g and takes a size', async () => {
-    expect((await resolveConfig({ env: {}, configFile: toml('[sandbox]\nimage = "x"\n') })).config.sandbox?.disk).toBe('10g');
-    expect((await resolveConfig({ env: {}, configFile: toml('[sandbox]\nimage = "x"\ndisk = "2g"\n') })).config.sandbox?.disk).toBe('2g');
+    expect((await resolveConfig({ env: {}, configFile: toml('[sandbox]\nimage = "x"\n') })).config.sandbox?.disk).toBe(
+      '10g',
+    );
+    expect(
+      (await resolveConfig({ env: {}, configFile: toml('[sandbox]\nimage = "x"\ndisk = "2g"\n') })).config.sandbox
+        ?.disk,
+    ).toBe('2g');
   });
 
   it.each([['"lots"'], ['"0"'], ['20']])('refuses disk = %s, naming the file and the key', async (value) => {
     const file = toml(`[sandbox]\nimage = "x"\ndisk = ${value}\n`);
-    const err = await resolveConfig({ env: {}, configFile: file }).then(() => null, (e: Error) => e);
+    const err = await resolveConfig({ env: {}, configFile: file }).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(err?.message).toMatch(new RegExp(`^${file.replace(/[.]/g, '\\.')}: key sandbox\\.disk: `));
   });
 });

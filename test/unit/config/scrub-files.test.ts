@@ -15,7 +15,9 @@ const scrubber = scrubberFor([KEY]);
 describe('scrubFiles', () => {
   it('a text file: every form of the key becomes ***, the rest is kept', async () => {
     const dir = tempDir();
-    const text = Object.entries(keyForms(KEY)).map(([k, v]) => `${k}: ${v}`).join('\n');
+    const text = Object.entries(keyForms(KEY))
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n');
     writeFileSync(join(dir, 'log.txt'), `before\n${text}\nafter\n`);
     writeFileSync(join(dir, 'clean.txt'), 'nothing here\n');
     const r = await scrubFiles(dir, scrubber);
@@ -31,7 +33,13 @@ describe('scrubFiles', () => {
     const dir = tempDir();
     const file = join(dir, 'big.log');
     const mib = 1024 * 1024;
-    const parts = [Buffer.alloc(mib - 5, 'a'), Buffer.from(KEY), Buffer.alloc(2 * mib, 'b'), Buffer.from(Buffer.from(KEY).toString('base64')), Buffer.from('\n')];
+    const parts = [
+      Buffer.alloc(mib - 5, 'a'),
+      Buffer.from(KEY),
+      Buffer.alloc(2 * mib, 'b'),
+      Buffer.from(Buffer.from(KEY).toString('base64')),
+      Buffer.from('\n'),
+    ];
     writeFileSync(file, Buffer.concat(parts));
     writeFileSync(join(dir, 'empty'), '');
     await scrubFiles(dir, scrubber);
@@ -57,8 +65,12 @@ describe('scrubFiles', () => {
   it('a secret with non-ASCII characters, as UTF-8 bytes and JSON-escaped', async () => {
     const secret = 'clé-secrète-ü123';
     const dir = tempDir();
-    // eslint-disable-next-line no-control-regex -- \x00-\x7f is all of ASCII: the regex matches every character outside it
-    writeFileSync(join(dir, 'a.json'), `${secret} ${JSON.stringify(secret).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}`);
+    /* eslint-disable no-control-regex -- \x00-\x7f is all of ASCII: the regex matches every character outside it */
+    writeFileSync(
+      join(dir, 'a.json'),
+      `${secret} ${JSON.stringify(secret).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}`,
+    );
+    /* eslint-enable no-control-regex */
     await scrubFiles(dir, scrubberFor([secret]));
     expect(readFileSync(join(dir, 'a.json'), 'utf8')).toBe('*** "***"');
   });

@@ -21,20 +21,29 @@ describe('scrubber', () => {
   });
 
   it('leaves other text alone and copies data with every string (and key) scrubbed', () => {
-    expect(s.text('sk-upstream-SECRET and 71c0d2e9a4 are parts, not the key')).toBe('sk-upstream-SECRET and 71c0d2e9a4 are parts, not the key');
+    expect(s.text('sk-upstream-SECRET and 71c0d2e9a4 are parts, not the key')).toBe(
+      'sk-upstream-SECRET and 71c0d2e9a4 are parts, not the key',
+    );
     const data = { a: [KEY, 1, null, { [KEY]: `x${KEY}` }], b: true };
     expect(s.value(data)).toEqual({ a: ['***', 1, null, { '***': 'x***' }], b: true });
     expect(data.a[0]).toBe(KEY); // the input is not changed
   });
 
   it('collects the values of secret-looking keys, long enough to be secrets', () => {
-    expect(secretValues({ api_key: KEY, model: 'gpt-4o-mini-2024', max_tokens: 5, anthropic: { api_key: 'sk-ant-0123456789' }, headers: { Authorization: 'short' } }))
-      .toEqual([KEY, 'sk-ant-0123456789']);
+    expect(
+      secretValues({
+        api_key: KEY,
+        model: 'gpt-4o-mini-2024',
+        max_tokens: 5,
+        anthropic: { api_key: 'sk-ant-0123456789' },
+        headers: { Authorization: 'short' },
+      }),
+    ).toEqual([KEY, 'sk-ant-0123456789']);
     expect(scrubberFor([]).active).toBe(false);
   });
 });
 
-describe('formsIn (the tests\' own detector)', () => {
+describe("formsIn (the tests' own detector)", () => {
   it('sees every form, and none once scrubbed', () => {
     for (const [name, text] of Object.entries(keyForms(KEY))) {
       expect(formsIn(`a ${text} b`, KEY), name).not.toEqual([]);

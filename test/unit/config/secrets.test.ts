@@ -25,8 +25,14 @@ describe('redact with the templates of the config', () => {
         '[sandbox]\nimage = "${IMAGE}"\nsetup = ["git clone https://${MY_KEY}@example.com/r.git", "ls"]\n' +
         '[[checks]]\ntype = "contains"\nvalue = "${MY_KEY}"\n',
     );
-    const { config, templates } = await resolveConfig({ configFile: file, env: { MY_KEY: SECRET, TEAM: 'blue', IMAGE: 'img:1', BENCHRIG_MODEL: 'model-from-env' } });
-    expect(config.agent.options).toMatchObject({ team: 'blue', headers: { Cookie: `session=${SECRET}`, 'X-Session': SECRET } });
+    const { config, templates } = await resolveConfig({
+      configFile: file,
+      env: { MY_KEY: SECRET, TEAM: 'blue', IMAGE: 'img:1', BENCHRIG_MODEL: 'model-from-env' },
+    });
+    expect(config.agent.options).toMatchObject({
+      team: 'blue',
+      headers: { Cookie: `session=${SECRET}`, 'X-Session': SECRET },
+    });
     expect(config.sandbox?.setup[0]).toContain(SECRET);
 
     const shown = redact(config, templates);
@@ -47,30 +53,46 @@ describe('redact with the templates of the config', () => {
   it('a part of the config is redacted at its own path (run.json agent.options)', async () => {
     const file = toml('[agent.options]\nheaders = { X-Session = "${MY_KEY}" }\n');
     const { config, templates } = await resolveConfig({ configFile: file, env: { MY_KEY: SECRET } });
-    expect(redact(config.agent.options, templates, ['agent', 'options'])).toEqual({ headers: { 'X-Session': '${MY_KEY}' } });
+    expect(redact(config.agent.options, templates, ['agent', 'options'])).toEqual({
+      headers: { 'X-Session': '${MY_KEY}' },
+    });
   });
 
   it('BENCHRIG_* variables count as the environment too, down to each value of a JSON one', async () => {
-    const env = { BENCHRIG_LLM__API_KEY: SECRET, BENCHRIG_AGENT__OPTIONS: JSON.stringify({ pin: 4242, nested: { x: SECRET } }), BENCHRIG_RUN__WORKERS: '3' };
+    const env = {
+      BENCHRIG_LLM__API_KEY: SECRET,
+      BENCHRIG_AGENT__OPTIONS: JSON.stringify({ pin: 4242, nested: { x: SECRET } }),
+      BENCHRIG_RUN__WORKERS: '3',
+    };
     const { config, templates } = await resolveConfig({ env });
     expect(config.llm.api_key).toBe(SECRET);
     const shown = redact(config, templates);
     expect(shown.llm.api_key).toBe('${BENCHRIG_LLM__API_KEY}');
-    expect(shown.agent.options).toEqual({ pin: '${BENCHRIG_AGENT__OPTIONS}', nested: { x: '${BENCHRIG_AGENT__OPTIONS}' } });
+    expect(shown.agent.options).toEqual({
+      pin: '${BENCHRIG_AGENT__OPTIONS}',
+      nested: { x: '${BENCHRIG_AGENT__OPTIONS}' },
+    });
     expect(shown.run.workers).toBe(3); // plain
   });
 
   it('a later layer that sets the key in clear replaces the template; one that sets it from a variable replaces it too', async () => {
     const first = toml('[agent.options]\ntoken2 = "${MY_KEY}"\nother = "${MY_KEY}"\n');
     const second = toml('[agent.options]\nother = "literal"\n');
-    const { templates, config } = await resolveConfig({ benchmarkToml: first, configFile: second, env: { MY_KEY: SECRET } });
+    const { templates, config } = await resolveConfig({
+      benchmarkToml: first,
+      configFile: second,
+      env: { MY_KEY: SECRET },
+    });
     const shown = redact(config.agent.options, templates, ['agent', 'options']);
     expect(shown).toEqual({ token2: '${MY_KEY}', other: 'literal' });
   });
 
   it('a literal value under a secret-looking key is still "[redacted]", and URLs lose their credentials', async () => {
     const file = toml('[llm]\nbase_url = "${BASE}"\napi_key = "sk-literal"\n[agent.options]\ncookie = "abc"\n');
-    const { config, templates } = await resolveConfig({ configFile: file, env: { BASE: `https://u:${SECRET}@llm.example/v1` } });
+    const { config, templates } = await resolveConfig({
+      configFile: file,
+      env: { BASE: `https://u:${SECRET}@llm.example/v1` },
+    });
     const shown = redact(config, templates);
     expect(shown.llm.api_key).toBe('[redacted]');
     expect(shown.llm.base_url).toBe('https://llm.example/v1'); // plain, without credentials

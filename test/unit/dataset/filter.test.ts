@@ -41,7 +41,9 @@ describe('filterSamples', () => {
     expect([...a].sort()).toEqual([...ids(samples)].sort());
     // The seed as typed on the command line ("42") is the same seed; no seed means seed 0.
     expect(ids(filterSamples(samples, { shuffle: true, seed: '42' }))).toEqual(a);
-    expect(ids(filterSamples(samples, { shuffle: true }))).toEqual(ids(filterSamples(samples, { shuffle: true, seed: 0 })));
+    expect(ids(filterSamples(samples, { shuffle: true }))).toEqual(
+      ids(filterSamples(samples, { shuffle: true, seed: 0 })),
+    );
   });
 
   it('shuffles before --limit, so the subset is a random one', () => {

@@ -9,7 +9,8 @@ import { startHub, type HubServer } from '../../support/hub-server.ts';
 import { tempDir } from '../../support/cli.ts';
 import { defined } from '../../support/defined.ts';
 
-const pick = (paths: string[], split: string, config = 'default') => pickSplitFiles(paths, { split, config, label: 'hf:acme/x' }).files;
+const pick = (paths: string[], split: string, config = 'default') =>
+  pickSplitFiles(paths, { split, config, label: 'hf:acme/x' }).files;
 function pickError(paths: string[], split: string, config = 'default'): string {
   try {
     pick(paths, split, config);
@@ -22,23 +23,45 @@ function pickError(paths: string[], split: string, config = 'default'): string {
 
 describe('pickSplitFiles', () => {
   it('takes the sharded data/<split>-NNNNN-of-NNNNN files of one split, in order', () => {
-    const repo = ['README.md', '.gitattributes', 'data/train-00001-of-00002.parquet', 'data/train-00000-of-00002.parquet', 'data/test-00000-of-00001.parquet'];
+    const repo = [
+      'README.md',
+      '.gitattributes',
+      'data/train-00001-of-00002.parquet',
+      'data/train-00000-of-00002.parquet',
+      'data/test-00000-of-00001.parquet',
+    ];
     expect(pick(repo, 'train')).toEqual(['data/train-00000-of-00002.parquet', 'data/train-00001-of-00002.parquet']);
     expect(pick(repo, 'test')).toEqual(['data/test-00000-of-00001.parquet']);
-    expect(pickError(repo, 'validation')).toBe('hf:acme/x: no split "validation" for config "default" (splits found: test, train)');
+    expect(pickError(repo, 'validation')).toBe(
+      'hf:acme/x: no split "validation" for config "default" (splits found: test, train)',
+    );
   });
 
   it('reads the parquet conversion layout <config>/<split>/*.parquet, partial splits included', () => {
-    const repo = ['default/train/0000.parquet', 'default/train/0001.parquet', 'default/test/0000.parquet', 'other/partial-train/0000.parquet', 'SQuAD_v2/validation/0000.parquet'];
+    const repo = [
+      'default/train/0000.parquet',
+      'default/train/0001.parquet',
+      'default/test/0000.parquet',
+      'other/partial-train/0000.parquet',
+      'SQuAD_v2/validation/0000.parquet',
+    ];
     expect(pick(repo, 'train')).toEqual(['default/train/0000.parquet', 'default/train/0001.parquet']);
     expect(pick(repo, 'train', 'other')).toEqual(['other/partial-train/0000.parquet']);
     expect(pick(repo, 'validation', 'SQuAD_v2')).toEqual(['SQuAD_v2/validation/0000.parquet']);
-    expect(pickError(repo, 'train', 'nope')).toBe('hf:acme/x: no data files for config "nope" (configs found: SQuAD_v2, default, other)');
+    expect(pickError(repo, 'train', 'nope')).toBe(
+      'hf:acme/x: no data files for config "nope" (configs found: SQuAD_v2, default, other)',
+    );
   });
 
   it('reads the older conversion <config>/<dataset>-<split>.parquet, sharded or not', () => {
-    expect(pick(['default/tiny-set-train.parquet', 'default/tiny-set-test.parquet'], 'test')).toEqual(['default/tiny-set-test.parquet']);
-    const sharded = ['plain_text/squad-train-00000-of-00002.parquet', 'plain_text/squad-train-00001-of-00002.parquet', 'plain_text/squad-validation.parquet'];
+    expect(pick(['default/tiny-set-train.parquet', 'default/tiny-set-test.parquet'], 'test')).toEqual([
+      'default/tiny-set-test.parquet',
+    ]);
+    const sharded = [
+      'plain_text/squad-train-00000-of-00002.parquet',
+      'plain_text/squad-train-00001-of-00002.parquet',
+      'plain_text/squad-validation.parquet',
+    ];
     expect(pick(sharded, 'train', 'plain_text')).toHaveLength(2);
     expect(splitsIn(sharded, 'plain_text')).toEqual(['train', 'validation']);
   });
@@ -51,7 +74,10 @@ describe('pickSplitFiles', () => {
   });
 
   it('reads data/<split>/*.ext folders and custom split names in data/', () => {
-    expect(pick(['data/train/a.jsonl', 'data/train/more/b.jsonl', 'data/validation/x.jsonl'], 'train')).toEqual(['data/train/a.jsonl', 'data/train/more/b.jsonl']);
+    expect(pick(['data/train/a.jsonl', 'data/train/more/b.jsonl', 'data/validation/x.jsonl'], 'train')).toEqual([
+      'data/train/a.jsonl',
+      'data/train/more/b.jsonl',
+    ]);
     const custom = ['data/harmful-00000-of-00001.parquet', 'data/harmless-00000-of-00001.parquet'];
     expect(pick(custom, 'harmful')).toEqual(['data/harmful-00000-of-00001.parquet']);
     expect(pickError(custom, 'train')).toMatch(/splits found: harmful, harmless\)$/);
@@ -71,7 +97,9 @@ describe('pickSplitFiles', () => {
   });
 
   it('says so when the repository has no data files at all', () => {
-    expect(pickError(['README.md', 'script.py', '.hidden/train.jsonl'], 'train')).toMatch(/hf:acme\/x: no data files \(\.parquet \.jsonl/);
+    expect(pickError(['README.md', 'script.py', '.hidden/train.jsonl'], 'train')).toMatch(
+      /hf:acme\/x: no data files \(\.parquet \.jsonl/,
+    );
   });
 });
 
@@ -79,10 +107,23 @@ describe('fetchHfDataset against a loopback hub', () => {
   let hub: HubServer;
   afterEach(async () => hub?.close());
 
-  const spec = (over: Partial<HfDatasetSpec> = {}): HfDatasetSpec => ({ repo: 'acme/tiny', split: 'train', config: 'default', revision: 'main', ...over });
-  const env = (cache: string, extra: Record<string, string> = {}) => ({ HF_ENDPOINT: hub.url, BENCHRIG_CACHE: cache, ...extra });
+  const spec = (over: Partial<HfDatasetSpec> = {}): HfDatasetSpec => ({
+    repo: 'acme/tiny',
+    split: 'train',
+    config: 'default',
+    revision: 'main',
+    ...over,
+  });
+  const env = (cache: string, extra: Record<string, string> = {}) => ({
+    HF_ENDPOINT: hub.url,
+    BENCHRIG_CACHE: cache,
+    ...extra,
+  });
   async function fails(p: Promise<unknown>): Promise<string> {
-    const err = await p.then(() => null, (e: unknown) => e);
+    const err = await p.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(BenchrigError);
     return (err as Error).message;
   }
@@ -98,8 +139,14 @@ describe('fetchHfDataset against a loopback hub', () => {
     const cache = tempDir();
     const got = await fetchHfDataset(spec(), { env: env(cache) });
     expect(got.commit).toBe(commit);
-    expect(got.files.map((f) => f.path)).toEqual(['data/train-00000-of-00002.jsonl', 'data/train-00001-of-00002.jsonl']);
-    expect(got.files.map((f) => readFileSync(f.localPath, 'utf8'))).toEqual(['{"id":1,"input":"a"}\n', '{"id":2,"input":"b"}\n']);
+    expect(got.files.map((f) => f.path)).toEqual([
+      'data/train-00000-of-00002.jsonl',
+      'data/train-00001-of-00002.jsonl',
+    ]);
+    expect(got.files.map((f) => readFileSync(f.localPath, 'utf8'))).toEqual([
+      '{"id":1,"input":"a"}\n',
+      '{"id":2,"input":"b"}\n',
+    ]);
     for (const f of got.files) expect(f.localPath.startsWith(cache)).toBe(true);
     expect(hub.requests.some((r) => r.url.includes('cursor='))).toBe(true); // the listing was paginated
 
@@ -120,15 +167,23 @@ describe('fetchHfDataset against a loopback hub', () => {
     const got = await fetchHfDataset(spec(), { env: e, onNotice: (m) => notices.push(m) });
     expect(got.commit).toBe(commit);
     expect(notices).toHaveLength(1);
-    expect(notices[0]).toMatch(new RegExp(`hf:acme/tiny: the hub at .* is unreachable .*using the cached resolution of "main" -> ${commit}`));
+    expect(notices[0]).toMatch(
+      new RegExp(`hf:acme/tiny: the hub at .* is unreachable .*using the cached resolution of "main" -> ${commit}`),
+    );
     // a branch never resolved before has nothing to fall back to
-    expect(await fails(fetchHfDataset(spec({ revision: 'v2' }), { env: e }))).toMatch(/hf:acme\/tiny: the hub at http:\/\/127\.0\.0\.1:\d+ is unreachable \(.*ECONNREFUSED.*\) and revision "v2" is not cached/);
+    expect(await fails(fetchHfDataset(spec({ revision: 'v2' }), { env: e }))).toMatch(
+      /hf:acme\/tiny: the hub at http:\/\/127\.0\.0\.1:\d+ is unreachable \(.*ECONNREFUSED.*\) and revision "v2" is not cached/,
+    );
   });
 
   it('reads the parquet conversion on refs/convert/parquet and a tag', async () => {
     hub = await startHub();
     hub.publish('acme/tiny', { 'script.py': 'print(1)' });
-    const converted = hub.publish('acme/tiny', { 'default/train/0000.parquet': 'PAR1', 'default/test/0000.parquet': 'PAR1' }, { branch: 'refs/convert/parquet', tag: 'v1' });
+    const converted = hub.publish(
+      'acme/tiny',
+      { 'default/train/0000.parquet': 'PAR1', 'default/test/0000.parquet': 'PAR1' },
+      { branch: 'refs/convert/parquet', tag: 'v1' },
+    );
     const cache = tempDir();
     const got = await fetchHfDataset(spec({ revision: 'refs/convert/parquet', split: 'test' }), { env: env(cache) });
     expect(got).toMatchObject({ commit: converted, files: [{ path: 'default/test/0000.parquet' }] });
@@ -150,14 +205,25 @@ describe('fetchHfDataset against a loopback hub', () => {
 
   it('names a missing repository, revision or split, and an unreachable hub with nothing cached', async () => {
     hub = await startHub();
-    hub.publish('acme/tiny', { 'data/train-00000-of-00001.csv': 'id,input\n1,a\n', 'data/test-00000-of-00001.csv': 'id,input\n2,b\n' });
+    hub.publish('acme/tiny', {
+      'data/train-00000-of-00001.csv': 'id,input\n1,a\n',
+      'data/test-00000-of-00001.csv': 'id,input\n2,b\n',
+    });
     const e = env(tempDir());
-    expect(await fails(fetchHfDataset(spec({ repo: 'acme/nope' }), { env: e }))).toBe(`hf:acme/nope: dataset repository not found at ${hub.url} (HTTP 404)`);
-    expect(await fails(fetchHfDataset(spec({ revision: 'v9' }), { env: e }))).toBe('hf:acme/tiny: revision "v9" not found (give a branch, tag or commit of the dataset)');
-    expect(await fails(fetchHfDataset(spec({ split: 'dev2' }), { env: e }))).toMatch(/^hf:acme\/tiny@[0-9a-f]{7}: no split "dev2" for config "default" \(splits found: test, train\)$/);
+    expect(await fails(fetchHfDataset(spec({ repo: 'acme/nope' }), { env: e }))).toBe(
+      `hf:acme/nope: dataset repository not found at ${hub.url} (HTTP 404)`,
+    );
+    expect(await fails(fetchHfDataset(spec({ revision: 'v9' }), { env: e }))).toBe(
+      'hf:acme/tiny: revision "v9" not found (give a branch, tag or commit of the dataset)',
+    );
+    expect(await fails(fetchHfDataset(spec({ split: 'dev2' }), { env: e }))).toMatch(
+      /^hf:acme\/tiny@[0-9a-f]{7}: no split "dev2" for config "default" \(splits found: test, train\)$/,
+    );
     const url = hub.url;
     await hub.close();
-    expect(await fails(fetchHfDataset(spec({ revision: 'a'.repeat(40) }), { env: { ...e, HF_ENDPOINT: url } }))).toMatch(/is unreachable .* and revision "a{40}" is not cached/);
+    expect(
+      await fails(fetchHfDataset(spec({ revision: 'a'.repeat(40) }), { env: { ...e, HF_ENDPOINT: url } })),
+    ).toMatch(/is unreachable .* and revision "a{40}" is not cached/);
   });
 
   it('names HF_TOKEN when the hub rejects it or it is missing, and never prints it', async () => {
@@ -167,12 +233,16 @@ describe('fetchHfDataset against a loopback hub', () => {
     const wrong = await fails(fetchHfDataset(spec(), { env: env(cache, { HF_TOKEN: 'hf_wrong_secret' }) }));
     expect(wrong).toMatch(/HF_TOKEN is rejected by the hub at .* \(HTTP 401\)/);
     expect(wrong).not.toContain('hf_wrong_secret');
-    expect(await fails(fetchHfDataset(spec(), { env: env(cache) }))).toMatch(/refused access \(HTTP 401\).*set HF_TOKEN/);
+    expect(await fails(fetchHfDataset(spec(), { env: env(cache) }))).toMatch(
+      /refused access \(HTTP 401\).*set HF_TOKEN/,
+    );
     const malformed = await fails(fetchHfDataset(spec(), { env: env(cache, { HF_TOKEN: 'not-a-token-secret' }) }));
     expect(malformed).toMatch(/HF_TOKEN is rejected: a Hugging Face token starts with "hf_"/);
     expect(malformed).not.toContain('not-a-token-secret');
     const ok = await fetchHfDataset(spec(), { env: env(cache, { HF_TOKEN: 'hf_right' }) });
     expect(existsSync(ok.files[0].localPath)).toBe(true);
-    expect(defined(hub.requests.filter((r) => !r.url.startsWith('/cdn/')).at(-1)).authorization).toBe('Bearer hf_right');
+    expect(defined(hub.requests.filter((r) => !r.url.startsWith('/cdn/')).at(-1)).authorization).toBe(
+      'Bearer hf_right',
+    );
   });
 });

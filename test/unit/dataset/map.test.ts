@@ -9,7 +9,8 @@ import type { RawRow } from '../../../src/dataset/rows.ts';
 const baseDir = mkdtempSync(path.join(tmpdir(), 'benchrig-map-'));
 mkdirSync(path.join(baseDir, 'tasks', 't1'), { recursive: true });
 
-const rows = (...list: Array<Record<string, unknown>>): RawRow[] => list.map((row, i) => ({ row, where: `data/t.jsonl:${i + 1}` }));
+const rows = (...list: Array<Record<string, unknown>>): RawRow[] =>
+  list.map((row, i) => ({ row, where: `data/t.jsonl:${i + 1}` }));
 const map = (r: RawRow[], fields: Record<string, string> = {}) => mapRows(r, { fields, baseDir });
 function datasetError(fn: () => unknown): string {
   try {
@@ -24,10 +25,23 @@ function datasetError(fn: () => unknown): string {
 describe('field mapping', () => {
   it('maps fields to columns, defaults to the same name, and puts the rest in metadata', () => {
     const [s] = map(
-      rows({ task_id: 7, instruction: 'Do it', answer: '42', difficulty: 'hard', metadata: { topic: 'math' }, setup: ['ls'] }),
+      rows({
+        task_id: 7,
+        instruction: 'Do it',
+        answer: '42',
+        difficulty: 'hard',
+        metadata: { topic: 'math' },
+        setup: ['ls'],
+      }),
       { id: 'task_id', input: 'instruction', expected: 'answer' },
     );
-    expect(s).toEqual({ id: '7', input: 'Do it', expected: '42', setup: ['ls'], metadata: { difficulty: 'hard', topic: 'math' } });
+    expect(s).toEqual({
+      id: '7',
+      input: 'Do it',
+      expected: '42',
+      setup: ['ls'],
+      metadata: { difficulty: 'hard', topic: 'math' },
+    });
   });
 
   it('keeps every known field and its shape', () => {
@@ -65,7 +79,9 @@ describe('field mapping', () => {
   });
 
   it('refuses a [dataset.fields] key that is not a sample field', () => {
-    expect(datasetError(() => checkFieldMap({ answer: 'x' }, 'b.toml'))).toMatch(/^b\.toml: key dataset\.fields\.answer: not a sample field/);
+    expect(datasetError(() => checkFieldMap({ answer: 'x' }, 'b.toml'))).toMatch(
+      /^b\.toml: key dataset\.fields\.answer: not a sample field/,
+    );
   });
 });
 
@@ -74,11 +90,15 @@ describe('row validation', () => {
     expect(datasetError(() => map(rows({ id: 'a', input: 'x' }, { input: 'y' }), {}))).toBe(
       'data/t.jsonl:2: field id is missing (every row needs an id; rows are never auto-numbered)',
     );
-    expect(datasetError(() => map(rows({ task_id: '', input: 'x' }), { id: 'task_id' }))).toMatch(/^data\/t\.jsonl:1: field id \(column "task_id"\) is missing/);
+    expect(datasetError(() => map(rows({ task_id: '', input: 'x' }), { id: 'task_id' }))).toMatch(
+      /^data\/t\.jsonl:1: field id \(column "task_id"\) is missing/,
+    );
   });
 
   it('refuses ids that are not strings or numbers', () => {
-    expect(datasetError(() => map(rows({ id: { a: 1 }, input: 'x' })))).toMatch(/data\/t\.jsonl:1: field id must be a string or a number/);
+    expect(datasetError(() => map(rows({ id: { a: 1 }, input: 'x' })))).toMatch(
+      /data\/t\.jsonl:1: field id must be a string or a number/,
+    );
   });
 
   it('refuses duplicate ids naming both rows, also when one was a number', () => {
@@ -93,8 +113,12 @@ describe('row validation', () => {
   });
 
   it('checks files/tests folders exist and objects hold strings', () => {
-    expect(datasetError(() => map(rows({ id: 'a', input: 'x', files: 'tasks/missing' })))).toMatch(/data\/t\.jsonl:1: field files names folder "tasks\/missing", which does not exist/);
-    expect(datasetError(() => map(rows({ id: 'a', input: 'x', tests: { 'a.sh': 1 } })))).toMatch(/field tests must be an object of path -> content strings/);
+    expect(datasetError(() => map(rows({ id: 'a', input: 'x', files: 'tasks/missing' })))).toMatch(
+      /data\/t\.jsonl:1: field files names folder "tasks\/missing", which does not exist/,
+    );
+    expect(datasetError(() => map(rows({ id: 'a', input: 'x', tests: { 'a.sh': 1 } })))).toMatch(
+      /field tests must be an object of path -> content strings/,
+    );
   });
 
   it('checks setup, solution, user, expectations and metadata shapes', () => {

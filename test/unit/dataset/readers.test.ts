@@ -12,7 +12,10 @@ function file(name: string, text: string): string {
 }
 const read = (source: string, jsonColumns?: Set<string>) => readDataset(source, { baseDir: dir, jsonColumns });
 async function datasetError(p: Promise<unknown>): Promise<string> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(BenchrigError);
   expect((err as BenchrigError).kind).toBe('dataset');
   return (err as BenchrigError).message;
@@ -22,7 +25,10 @@ describe('jsonl', () => {
   it('reads one object per line, skips blank lines and names each row file:line', async () => {
     const src = file('a.jsonl', '{"id": 1, "input": "x"}\n\n{"id": "b", "input": "y"}\r\n');
     const rows = await read(src);
-    expect(rows.map((r) => r.row)).toEqual([{ id: 1, input: 'x' }, { id: 'b', input: 'y' }]);
+    expect(rows.map((r) => r.row)).toEqual([
+      { id: 1, input: 'x' },
+      { id: 'b', input: 'y' },
+    ]);
     expect(rows.map((r) => r.where)).toEqual([`${path.join(dir, 'a.jsonl')}:1`, `${path.join(dir, 'a.jsonl')}:3`]);
   });
 
@@ -52,8 +58,12 @@ describe('json', () => {
   });
 
   it('names the row index of a bad row, and refuses other shapes', async () => {
-    expect(await datasetError(read(file('badrow.json', '[{"id": 1}, "oops"]')))).toMatch(/badrow\.json\[1\]: row 1 must be a JSON object, got a string/);
-    expect(await datasetError(read(file('obj.json', '{"items": []}')))).toMatch(/obj\.json: expected a top-level array of rows/);
+    expect(await datasetError(read(file('badrow.json', '[{"id": 1}, "oops"]')))).toMatch(
+      /badrow\.json\[1\]: row 1 must be a JSON object, got a string/,
+    );
+    expect(await datasetError(read(file('obj.json', '{"items": []}')))).toMatch(
+      /obj\.json: expected a top-level array of rows/,
+    );
     expect(await datasetError(read(file('broken.json', '[{')))).toMatch(/broken\.json: invalid JSON/);
   });
 });
@@ -62,7 +72,9 @@ describe('csv', () => {
   it('reads quoted fields with commas, newlines and doubled quotes, naming each row by its first line', async () => {
     const src = file(
       'q.csv',
-      ['id,input,notes', '1,"Hello, world",plain', '2,"Line one', 'line two","say ""hi"""', '', '3,simple,'].join('\n') + '\n',
+      ['id,input,notes', '1,"Hello, world",plain', '2,"Line one', 'line two","say ""hi"""', '', '3,simple,'].join(
+        '\n',
+      ) + '\n',
     );
     const rows = await read(src);
     expect(rows.map((r) => r.row)).toEqual([
@@ -81,12 +93,18 @@ describe('csv', () => {
 
   it('names file:line and column of a JSON cell that does not parse', async () => {
     const src = file('jbad.csv', 'id,files\n1,{}\n2,"{oops"\n');
-    expect(await datasetError(read(src, new Set(['files'])))).toMatch(/jbad\.csv:3: column "files" looks like JSON but does not parse/);
+    expect(await datasetError(read(src, new Set(['files'])))).toMatch(
+      /jbad\.csv:3: column "files" looks like JSON but does not parse/,
+    );
   });
 
   it('names file and line of a malformed record', async () => {
-    expect(await datasetError(read(file('short.csv', 'id,input,x\n1,a,b\n2,c\n')))).toMatch(/short\.csv:3: invalid CSV: Invalid Record Length/);
-    expect(await datasetError(read(file('open.csv', 'id,input\n1,"never closed\n')))).toMatch(/open\.csv:\d+: invalid CSV: Quote Not Closed/);
+    expect(await datasetError(read(file('short.csv', 'id,input,x\n1,a,b\n2,c\n')))).toMatch(
+      /short\.csv:3: invalid CSV: Invalid Record Length/,
+    );
+    expect(await datasetError(read(file('open.csv', 'id,input\n1,"never closed\n')))).toMatch(
+      /open\.csv:\d+: invalid CSV: Quote Not Closed/,
+    );
   });
 });
 
@@ -94,7 +112,9 @@ describe('readDataset', () => {
   it('reads parquet and names a malformed hf: source', async () => {
     file('t.parquet', 'PAR1');
     expect(await datasetError(read('t.parquet'))).toMatch(/t\.parquet: invalid parquet/);
-    expect(await datasetError(read('hf:nope'))).toMatch(/"hf:nope" is not a hub dataset name \(expected hf:owner\/name\)/);
+    expect(await datasetError(read('hf:nope'))).toMatch(
+      /"hf:nope" is not a hub dataset name \(expected hf:owner\/name\)/,
+    );
   });
 
   it('names a missing file and an unknown format', async () => {

@@ -22,15 +22,34 @@ const cacheDir = () => {
 async function session(baseUrl: string, token: string, session: string) {
   const client = new OpenAI({ baseURL: `${baseUrl}/v1`, apiKey: token, maxRetries: 0 });
   const out: unknown[] = [];
-  out.push(await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'one' }], user: session }));
+  out.push(
+    await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'one' }], user: session }),
+  );
   let streamed = '';
-  for await (const c of await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'two' }], stream: true, stream_options: { include_usage: session.endsWith('a') } }))
+  for await (const c of await client.chat.completions.create({
+    model: 'm',
+    messages: [{ role: 'user', content: 'two' }],
+    stream: true,
+    stream_options: { include_usage: session.endsWith('a') },
+  }))
     streamed += c.choices[0]?.delta?.content ?? '';
   out.push(streamed);
   const types: string[] = [];
-  for await (const ev of await client.responses.create({ model: 'm', input: 'three', stream: true, prompt_cache_key: session })) types.push(ev.type);
+  for await (const ev of await client.responses.create({
+    model: 'm',
+    input: 'three',
+    stream: true,
+    prompt_cache_key: session,
+  }))
+    types.push(ev.type);
   out.push(types);
-  const msg = await anthropic(baseUrl, token, { model: 'c', max_tokens: 9, stream: true, metadata: { user_id: `user_x_session_${session}` }, messages: [{ role: 'user', content: 'four' }] });
+  const msg = await anthropic(baseUrl, token, {
+    model: 'c',
+    max_tokens: 9,
+    stream: true,
+    metadata: { user_id: `user_x_session_${session}` },
+    messages: [{ role: 'user', content: 'four' }],
+  });
   out.push([msg.status, msg.contentType.split(';')[0], sseData(msg.text)]);
   return out;
 }
@@ -39,7 +58,11 @@ describe('llm-cache through the gateway', () => {
   it('record, then replay with the upstream down: the same answers (SSE as SSE), the same events', async () => {
     const dir = cacheDir();
     const up = await t.upstream();
-    up.setScript((r, n) => ({ text: `recorded ${r.api} ${n}`, tool_calls: r.api === 'messages' ? [{ name: 'Bash', arguments: { command: 'ls' } }] : undefined, usage: { input: 10 * n, output: n } }));
+    up.setScript((r, n) => ({
+      text: `recorded ${r.api} ${n}`,
+      tool_calls: r.api === 'messages' ? [{ name: 'Bash', arguments: { command: 'ls' } }] : undefined,
+      usage: { input: 10 * n, output: n },
+    }));
     const rec = await t.gateway({ upstreams: allUpstreams(up.url), cache: { mode: 'record', dir } });
     const s1 = trialSink('s#1', 10, 'trial 1');
     const r1 = rec.register(s1.trial);
@@ -58,22 +81,34 @@ describe('llm-cache through the gateway', () => {
     expect((replayed[3] as unknown[])[1]).toBe('text/event-stream');
     const strip = (es: Record<string, unknown>[]) => es.map(({ latency_ms: _latency, ...e }) => e);
     expect(strip(s2.events)).toEqual(strip(s1.events));
-    expect(s2.llmCalls().map((e) => e.tokens)).toEqual([{ input: 10, output: 1 }, { input: 20, output: 2 }, { input: 30, output: 3 }, { input: 40, output: 4 }]);
-    expect(s2.events.filter((e) => e.type === 'tool_call')).toEqual([{ type: 'tool_call', tool: 'Bash', args: { command: 'ls' }, id: 'toolu_0' }]);
+    expect(s2.llmCalls().map((e) => e.tokens)).toEqual([
+      { input: 10, output: 1 },
+      { input: 20, output: 2 },
+      { input: 30, output: 3 },
+      { input: 40, output: 4 },
+    ]);
+    expect(s2.events.filter((e) => e.type === 'tool_call')).toEqual([
+      { type: 'tool_call', tool: 'Bash', args: { command: 'ls' }, id: 'toolu_0' },
+    ]);
     expect(s2.modelErrors).toEqual([]);
   });
 
-  it('replay: a request never recorded (or another trial\'s scope) is a 400 naming the miss, recorded, never forwarded', async () => {
+  it("replay: a request never recorded (or another trial's scope) is a 400 naming the miss, recorded, never forwarded", async () => {
     const dir = cacheDir();
     const up = await t.upstream();
     const rec = await t.gateway({ upstreams: allUpstreams(up.url), cache: { mode: 'record', dir } });
     const r1 = rec.register(trialSink('s#1', 10, 'trial 1').trial);
-    await new OpenAI({ baseURL: `${r1.baseUrl}/v1`, apiKey: r1.token, maxRetries: 0 }).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'one' }] });
+    await new OpenAI({ baseURL: `${r1.baseUrl}/v1`, apiKey: r1.token, maxRetries: 0 }).chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'one' }],
+    });
 
     const rep = await t.gateway({ upstreams: allUpstreams(up.url), cache: { mode: 'replay', dir } });
     const other = trialSink('s#2', 10, 'trial 2');
     const r2 = rep.register(other.trial);
-    const err = await new OpenAI({ baseURL: `${r2.baseUrl}/v1`, apiKey: r2.token, maxRetries: 0 }).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'one' }] }).catch((e) => e);
+    const err = await new OpenAI({ baseURL: `${r2.baseUrl}/v1`, apiKey: r2.token, maxRetries: 0 }).chat.completions
+      .create({ model: 'm', messages: [{ role: 'user', content: 'one' }] })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(BadRequestError);
     expect(err.message).toContain('llm-cache replay: no recorded response');
     expect(up.requests).toHaveLength(1);
@@ -84,10 +119,28 @@ describe('llm-cache through the gateway', () => {
   it('the key ignores exactly the volatile fields', () => {
     const body = { model: 'run-model', messages: [{ role: 'user', content: 'x' }], stream: true, temperature: 0 };
     const k = gatewayCacheKey('/messages', body, 'trial 1');
-    const volatile = { metadata: { user_id: 'session_9' }, user: 'u', safety_identifier: 's', prompt_cache_key: 'conv-1', prompt_cache_retention: '24h', stream_options: { include_usage: true } };
+    const volatile = {
+      metadata: { user_id: 'session_9' },
+      user: 'u',
+      safety_identifier: 's',
+      prompt_cache_key: 'conv-1',
+      prompt_cache_retention: '24h',
+      stream_options: { include_usage: true },
+    };
     expect(gatewayCacheKey('/messages', { ...body, ...volatile }, 'trial 1')).toBe(k);
-    expect(gatewayCacheKey('/messages', { temperature: 0, stream: true, messages: body.messages, model: 'run-model' }, 'trial 1')).toBe(k); // key order
-    for (const changed of [{ stream: false }, { temperature: 1 }, { messages: [{ role: 'user', content: 'y' }] }, { store: true }])
+    expect(
+      gatewayCacheKey(
+        '/messages',
+        { temperature: 0, stream: true, messages: body.messages, model: 'run-model' },
+        'trial 1',
+      ),
+    ).toBe(k); // key order
+    for (const changed of [
+      { stream: false },
+      { temperature: 1 },
+      { messages: [{ role: 'user', content: 'y' }] },
+      { store: true },
+    ])
       expect(gatewayCacheKey('/messages', { ...body, ...changed }, 'trial 1'), JSON.stringify(changed)).not.toBe(k);
     expect(gatewayCacheKey('/chat/completions', body, 'trial 1')).not.toBe(k);
     expect(gatewayCacheKey('/messages', body, 'trial 2')).not.toBe(k);

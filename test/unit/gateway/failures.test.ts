@@ -14,19 +14,23 @@ const body = JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user
 /** A streaming call that hangs up after the first chunk; resolves with what it had read. */
 function hangUpAfterFirstChunk(baseUrl: string, token: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${baseUrl}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } }, (res) => {
-      res.once('data', (c: Buffer) => {
-        req.destroy();
-        resolve(c.toString());
-      });
-    });
+    const req = http.request(
+      `${baseUrl}/v1/chat/completions`,
+      { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+      (res) => {
+        res.once('data', (c: Buffer) => {
+          req.destroy();
+          resolve(c.toString());
+        });
+      },
+    );
     req.on('error', (e) => (req.destroyed ? undefined : reject(e)));
     req.end(body);
   });
 }
 
 const until = async (cond: () => boolean, ms = 3000) => {
-  for (const t0 = Date.now(); !cond(); ) {
+  for (const t0 = Date.now(); !cond();) {
     if (Date.now() - t0 > ms) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -55,7 +59,12 @@ describe('failures', () => {
       const gw = await t.gateway({ upstreams: allUpstreams(up.url), cache: { mode: 'record', dir } });
       const sink = trialSink();
       const reg = gw.register(sink.trial);
-      const res = await anthropic(reg.baseUrl, reg.token, { model: 'c', max_tokens: 5, stream: true, messages: [{ role: 'user', content: 'hi' }] });
+      const res = await anthropic(reg.baseUrl, reg.token, {
+        model: 'c',
+        max_tokens: 5,
+        stream: true,
+        messages: [{ role: 'user', content: 'hi' }],
+      });
       expect(res.status).toBe(200);
       expect(sseData(res.text).at(-1)).toMatchObject({ type: 'error', error: { type: 'overloaded_error' } });
       expect(sink.llmCalls()[0].error).toBe('stream error: overloaded_error Overloaded');
@@ -73,7 +82,11 @@ describe('failures', () => {
     const sink = trialSink();
     const reg = gw.register(sink.trial);
     const t0 = Date.now();
-    const res = await fetch(`${reg.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${reg.token}`, 'content-type': 'application/json' }, body });
+    const res = await fetch(`${reg.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${reg.token}`, 'content-type': 'application/json' },
+      body,
+    });
     expect(res.status).toBe(502);
     expect((await res.json()).error.message).toContain('no answer for 0.15s');
     expect(Date.now() - t0).toBeLessThan(1500);
@@ -87,7 +100,14 @@ describe('failures', () => {
     up.setScript(() => ({ text: 'never', delayMs: 5000 }));
     const gw = await t.gateway({ upstreams: allUpstreams(up.url) });
     const reg = gw.register(trialSink().trial);
-    const call = fetch(`${reg.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${reg.token}`, 'content-type': 'application/json' }, body }).then((r) => r.status, () => 'connection closed');
+    const call = fetch(`${reg.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${reg.token}`, 'content-type': 'application/json' },
+      body,
+    }).then(
+      (r) => r.status,
+      () => 'connection closed',
+    );
     await until(() => up.requests.length === 1);
     const t0 = Date.now();
     await gw.close();

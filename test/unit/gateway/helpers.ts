@@ -14,7 +14,11 @@ export function upstreamFor(url: string, protocol: Protocol, over: Partial<Upstr
   return { protocol, baseUrl: url, apiKey: SECRET, model: 'run-model', timeoutMs: 5000, maxRetries: 2, ...over };
 }
 
-export const allUpstreams = (url: string) => ({ chat: upstreamFor(url, 'chat'), responses: upstreamFor(url, 'responses'), messages: upstreamFor(url, 'messages') });
+export const allUpstreams = (url: string) => ({
+  chat: upstreamFor(url, 'chat'),
+  responses: upstreamFor(url, 'responses'),
+  messages: upstreamFor(url, 'messages'),
+});
 
 export function perTest() {
   const closers: (() => Promise<void>)[] = [];
@@ -48,12 +52,22 @@ export function trialSink(id = 'sample-1#1', budget: number | null = 10, scope?:
     onBudgetExhausted: (e) => budgetStops.push(e),
     onModelError: (m) => modelErrors.push(m),
   };
-  return { trial, events, budgetStops, modelErrors, llmCalls: () => events.filter((e): e is Extract<NewEvent, { type: 'llm_call' }> => e.type === 'llm_call') };
+  return {
+    trial,
+    events,
+    budgetStops,
+    modelErrors,
+    llmCalls: () => events.filter((e): e is Extract<NewEvent, { type: 'llm_call' }> => e.type === 'llm_call'),
+  };
 }
 
 /** An Anthropic Messages request as Claude Code sends it: x-api-key, anthropic-version, ?beta=true. */
 export async function anthropic(baseUrl: string, token: string | null, body: object, path = '/v1/messages?beta=true') {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'anthropic-beta': 'tools-2024-04-04' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'anthropic-version': '2023-06-01',
+    'anthropic-beta': 'tools-2024-04-04',
+  };
   if (token !== null) headers['x-api-key'] = token;
   const res = await fetch(`${baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
@@ -70,9 +84,21 @@ export interface SseData {
 export function sseData(text: string): SseData[] {
   return text
     .split(/\n\n/)
-    .flatMap((block) => block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)))
+    .flatMap((block) =>
+      block
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice(6)),
+    )
     .filter((d) => d !== '[DONE]')
     .map((d) => JSON.parse(d) as SseData);
 }
 
-export const bashTool = { type: 'function' as const, function: { name: 'bash', description: 'run', parameters: { type: 'object', properties: { command: { type: 'string' } } } } };
+export const bashTool = {
+  type: 'function' as const,
+  function: {
+    name: 'bash',
+    description: 'run',
+    parameters: { type: 'object', properties: { command: { type: 'string' } } },
+  },
+};

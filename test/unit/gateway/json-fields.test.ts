@@ -5,7 +5,13 @@ import { fieldValue, topLevelFields, withModel } from '../../../src/gateway/json
 import { defined } from '../../support/defined.ts';
 
 const tricky = {
-  tools: [{ name: 'x', description: 'has "quotes", {braces} and [brackets] and a \\\\ backslash \\" and ünïcödé 🙂', parameters: { model: 'nested-not-top' } }],
+  tools: [
+    {
+      name: 'x',
+      description: 'has "quotes", {braces} and [brackets] and a \\\\ backslash \\" and ünïcödé 🙂',
+      parameters: { model: 'nested-not-top' },
+    },
+  ],
   messages: [{ role: 'user', content: 'say "model": "evil"' }],
   model: 'asked-model',
   stream: true,
@@ -17,16 +23,32 @@ const tricky = {
 
 describe('topLevelFields', () => {
   it('finds each top-level value exactly where JSON.parse sees it, however the text is spaced', () => {
-    for (const text of [JSON.stringify(tricky), JSON.stringify(tricky, null, 2), ` \n${JSON.stringify(tricky, null, '\t')}\n `]) {
+    for (const text of [
+      JSON.stringify(tricky),
+      JSON.stringify(tricky, null, 2),
+      ` \n${JSON.stringify(tricky, null, '\t')}\n `,
+    ]) {
       const buf = Buffer.from(text);
       const f = defined(topLevelFields(buf));
       expect([...f.keys()]).toEqual(Object.keys(tricky));
-      for (const k of Object.keys(tricky)) expect(fieldValue(buf, f, k), k).toEqual((tricky as Record<string, unknown>)[k]);
+      for (const k of Object.keys(tricky))
+        expect(fieldValue(buf, f, k), k).toEqual((tricky as Record<string, unknown>)[k]);
     }
   });
 
   it('refuses what is not one JSON object', () => {
-    for (const text of ['', '[]', '"s"', '{"a":1', '{"a":1}}', '{"a" 1}', '{"a":}', '{"a":"unterminated}', '{a:1}', '{"a":1,}x'])
+    for (const text of [
+      '',
+      '[]',
+      '"s"',
+      '{"a":1',
+      '{"a":1}}',
+      '{"a" 1}',
+      '{"a":}',
+      '{"a":"unterminated}',
+      '{a:1}',
+      '{"a":1,}x',
+    ])
       expect(topLevelFields(Buffer.from(text)), text).toBeNull();
     expect(defined(topLevelFields(Buffer.from('{}'))).size).toBe(0);
   });
@@ -41,7 +63,10 @@ describe('withModel', () => {
     expect(out.toString().replace('"run \\"model\\""', '"asked-model"')).toBe(text);
     for (const t of ['{}', '{"stream":false}', ' { "a" : 1 } ']) {
       const b = Buffer.from(t);
-      expect(JSON.parse(withModel(b, defined(topLevelFields(b)), 'm').toString())).toEqual({ ...JSON.parse(t), model: 'm' });
+      expect(JSON.parse(withModel(b, defined(topLevelFields(b)), 'm').toString())).toEqual({
+        ...JSON.parse(t),
+        model: 'm',
+      });
     }
   });
 });

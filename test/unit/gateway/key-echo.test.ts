@@ -21,13 +21,20 @@ const ECHO = Object.values(keyForms(SECRET)).join(' | ');
 function recordedTrial(budget: number | null = null) {
   const sink = trialSink('sample-1#1', budget);
   const lines: string[] = [];
-  const recorder = new Recorder((e) => lines.push(formatEvent(e)), scrubberFor(secretValues({ llm: { api_key: SECRET } })));
+  const recorder = new Recorder(
+    (e) => lines.push(formatEvent(e)),
+    scrubberFor(secretValues({ llm: { api_key: SECRET } })),
+  );
   sink.trial.onEvent = recorder.record;
   return { trial: sink.trial, recorder, lines };
 }
 
 async function post(baseUrl: string, token: string, path: string, body: object) {
-  const res = await fetch(`${baseUrl}/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${baseUrl}/v1${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return res.text();
 }
 
@@ -45,7 +52,10 @@ describe('an upstream that echoes its key', () => {
     up.setScript((req) =>
       req.body.messages?.[0]?.content === 'error please'
         ? { streamError: `overloaded, key ${ECHO}` }
-        : { text: `your key is ${ECHO}`, tool_calls: [{ name: 'bash', arguments: { command: `curl -H 'x-api-key: ${ECHO}'` } }] },
+        : {
+            text: `your key is ${ECHO}`,
+            tool_calls: [{ name: 'bash', arguments: { command: `curl -H 'x-api-key: ${ECHO}'` } }],
+          },
     );
     for (const stream of [true, false]) {
       const messages = [{ role: 'user', content: `hi ${stream}` }];
@@ -53,20 +63,33 @@ describe('an upstream that echoes its key', () => {
       seen.push(await post(reg.baseUrl, reg.token, '/responses', { model: 'm', input: `hi ${stream}`, stream }));
       seen.push((await anthropic(reg.baseUrl, reg.token, { model: 'c', max_tokens: 9, messages, stream })).text);
     }
-    seen.push((await anthropic(reg.baseUrl, reg.token, { model: 'c', max_tokens: 9, messages: [{ role: 'user', content: 'error please' }], stream: true })).text);
+    seen.push(
+      (
+        await anthropic(reg.baseUrl, reg.token, {
+          model: 'c',
+          max_tokens: 9,
+          messages: [{ role: 'user', content: 'error please' }],
+          stream: true,
+        })
+      ).text,
+    );
 
     expect(formsIn(seen.join('\n'), SECRET)).not.toEqual([]); // the agent got what the model said
     const events = recorder.events;
     expect(events.filter((e) => e.type === 'llm_call')).toHaveLength(7);
     expect(events.filter((e) => e.type === 'tool_call')).toHaveLength(6);
-    expect(events.find((e) => e.type === 'llm_call' && e.error)).toMatchObject({ error: expect.stringContaining('overloaded, key ***') });
+    expect(events.find((e) => e.type === 'llm_call' && e.error)).toMatchObject({
+      error: expect.stringContaining('overloaded, key ***'),
+    });
     expect(formsIn(JSON.stringify(events), SECRET)).toEqual([]);
     expect(formsIn(lines.join('\n'), SECRET)).toEqual([]);
     // whole answers are stored scrubbed; a streamed one holding the key (maybe in pieces) is not stored
     const stored = filesOf(dir);
     expect(stored).toHaveLength(3);
     for (const f of stored) expect(formsIn(f, SECRET)).toEqual([]);
-    expect(events.filter((e) => e.type === 'log' && /not stored .*holds the upstream key/.test(e.message))).toHaveLength(3);
+    expect(
+      events.filter((e) => e.type === 'log' && /not stored .*holds the upstream key/.test(e.message)),
+    ).toHaveLength(3);
   });
 
   it('a request that repeats the key is stored under the scrubbed request: the replay, which saw ***, finds it', async () => {
@@ -75,11 +98,23 @@ describe('an upstream that echoes its key', () => {
     dirs.push(dir);
     const record = await t.gateway({ upstreams: allUpstreams(up.url), cache: { mode: 'record', dir } });
     const r1 = record.register(recordedTrial().trial);
-    const turn = (said: string) => ({ model: 'm', messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: `key ${said}` }, { role: 'user', content: 'again' }] });
+    const turn = (said: string) => ({
+      model: 'm',
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: `key ${said}` },
+        { role: 'user', content: 'again' },
+      ],
+    });
     await post(r1.baseUrl, r1.token, '/chat/completions', turn(SECRET));
     for (const f of filesOf(dir)) expect(formsIn(f, SECRET)).toEqual([]);
-    const replay = await t.gateway({ upstreams: allUpstreams('http://127.0.0.1:9/v1'), cache: { mode: 'replay', dir } });
+    const replay = await t.gateway({
+      upstreams: allUpstreams('http://127.0.0.1:9/v1'),
+      cache: { mode: 'replay', dir },
+    });
     const r2 = replay.register(recordedTrial().trial);
-    expect(JSON.parse(await post(r2.baseUrl, r2.token, '/chat/completions', turn('***'))).choices[0].message.content).toBe('answer 1');
+    expect(
+      JSON.parse(await post(r2.baseUrl, r2.token, '/chat/completions', turn('***'))).choices[0].message.content,
+    ).toBe('answer 1');
   });
 });

@@ -50,7 +50,16 @@ process.exit(0);
 `;
 
 async function flood(baseUrl: string, token: string, n: number, size: number, whole = false) {
-  const r = await execa('node', ['--input-type=module', '-e', FLOOD, `${baseUrl}/v1/chat/completions`, token, String(n), String(size), whole ? '1' : '0']);
+  const r = await execa('node', [
+    '--input-type=module',
+    '-e',
+    FLOOD,
+    `${baseUrl}/v1/chat/completions`,
+    token,
+    String(n),
+    String(size),
+    whole ? '1' : '0',
+  ]);
   return JSON.parse(r.stdout) as Answer[] | 'timeout';
 }
 
@@ -120,7 +129,7 @@ describe('gateway limits', () => {
     expect(sink.llmCalls()).toEqual([]);
   });
 
-  it('a trial may have 8 requests in flight; the 9th and 10th are answered 429 in the API\'s error shape', async () => {
+  it("a trial may have 8 requests in flight; the 9th and 10th are answered 429 in the API's error shape", async () => {
     const up = await t.upstream();
     up.setScript(() => ({ text: 'slow', delayMs: 800 }));
     const gw = await t.gateway({ upstreams: allUpstreams(up.url) });
@@ -129,7 +138,11 @@ describe('gateway limits', () => {
     const body = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
     const send = async (i: number) => {
       await sleep(i < 8 ? 0 : 200); // the 8 first are in flight when the others come
-      const res = await fetch(`${reg.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${reg.token}`, 'content-type': 'application/json' }, body });
+      const res = await fetch(`${reg.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${reg.token}`, 'content-type': 'application/json' },
+        body,
+      });
       return { status: res.status, body: await res.json(), retryAfter: res.headers.get('retry-after') };
     };
     const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => send(i)));
@@ -142,7 +155,10 @@ describe('gateway limits', () => {
 
   it('slowloris: connections that send headers or body slowly, or nothing, are closed; past the bound at once', async () => {
     const up = await t.upstream();
-    const gw = await t.gateway({ upstreams: allUpstreams(up.url), limits: { headersTimeoutMs: 400, bodyTimeoutMs: 400, maxConnections: 4 } });
+    const gw = await t.gateway({
+      upstreams: allUpstreams(up.url),
+      limits: { headersTimeoutMs: 400, bodyTimeoutMs: 400, maxConnections: 4 },
+    });
     const reg = gw.register(trialSink().trial);
     const { port } = new URL(reg.baseUrl);
     const t0 = Date.now();
@@ -152,7 +168,9 @@ describe('gateway limits', () => {
       let got = '';
       s.on('data', (c: Buffer) => (got += c.toString()));
       s.on('error', () => {});
-      return new Promise<{ ms: number; got: string }>((resolve) => s.on('close', () => (clearInterval(timer), resolve({ ms: Date.now() - t0, got }))));
+      return new Promise<{ ms: number; got: string }>((resolve) =>
+        s.on('close', () => (clearInterval(timer), resolve({ ms: Date.now() - t0, got }))),
+      );
     };
     const head = `POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${reg.token}\r\n`;
     const silent = open('', '');
@@ -168,7 +186,11 @@ describe('gateway limits', () => {
     expect(JSON.parse(c.got.slice(c.got.indexOf('\r\n\r\n') + 4)).error).toMatchObject({ code: 'request_timeout' });
     expect(up.requests).toEqual([]);
     // The gateway still answers once they are gone.
-    const res = await fetch(`${reg.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${reg.token}`, 'content-type': 'application/json' }, body: '{"model":"m","messages":[]}' });
+    const res = await fetch(`${reg.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${reg.token}`, 'content-type': 'application/json' },
+      body: '{"model":"m","messages":[]}',
+    });
     expect(res.status).toBe(200);
   }, 15_000);
 });

@@ -6,7 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { allUpstreams, anthropic, bashTool, perTest, SECRET, sseData, trialSink } from './helpers.ts';
 
 const t = perTest();
-const toolStep = { tool_calls: [{ name: 'bash', arguments: { command: 'echo 42 > answer.txt' } }], usage: { input: 120, output: 15 } };
+const toolStep = {
+  tool_calls: [{ name: 'bash', arguments: { command: 'echo 42 > answer.txt' } }],
+  usage: { input: 120, output: 15 },
+};
 
 describe('OpenAI Chat Completions', () => {
   it('forwards a whole answer, with the run model and key, and records the call and its tool call', async () => {
@@ -17,14 +20,28 @@ describe('OpenAI Chat Completions', () => {
     const reg = gw.register(sink.trial);
     const client = new OpenAI({ baseURL: `${reg.baseUrl}/v1`, apiKey: reg.token, maxRetries: 0 });
 
-    const c = await client.chat.completions.create({ model: 'what-the-cli-asks', messages: [{ role: 'user', content: 'go' }], tools: [bashTool] });
-    expect(c.choices[0].message.tool_calls?.[0]).toMatchObject({ function: { name: 'bash', arguments: '{"command":"echo 42 > answer.txt"}' } });
+    const c = await client.chat.completions.create({
+      model: 'what-the-cli-asks',
+      messages: [{ role: 'user', content: 'go' }],
+      tools: [bashTool],
+    });
+    expect(c.choices[0].message.tool_calls?.[0]).toMatchObject({
+      function: { name: 'bash', arguments: '{"command":"echo 42 > answer.txt"}' },
+    });
     expect(up.requests).toHaveLength(1);
     expect(up.requests[0].body.model).toBe('run-model');
     expect(up.requests[0].headers.authorization).toBe(`Bearer ${SECRET}`);
     expect(JSON.stringify(up.requests[0].headers)).not.toContain(reg.token);
     expect(sink.events).toEqual([
-      { type: 'llm_call', model: 'run-model', latency_ms: expect.any(Number), tokens: { input: 120, output: 15 }, role: 'agent', api: 'chat', stream: false },
+      {
+        type: 'llm_call',
+        model: 'run-model',
+        latency_ms: expect.any(Number),
+        tokens: { input: 120, output: 15 },
+        role: 'agent',
+        api: 'chat',
+        stream: false,
+      },
       { type: 'tool_call', tool: 'bash', args: { command: 'echo 42 > answer.txt' }, id: 'call_0' },
     ]);
     expect(reg.usage).toEqual({ calls: 1, tokens: { input: 120, output: 15 } });
@@ -39,11 +56,22 @@ describe('OpenAI Chat Completions', () => {
     const client = new OpenAI({ baseURL: `${reg.baseUrl}/v1`, apiKey: reg.token, maxRetries: 0 });
 
     let args = '';
-    for await (const chunk of await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'go' }], tools: [bashTool], stream: true, stream_options: { include_usage: true } }))
+    for await (const chunk of await client.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'go' }],
+      tools: [bashTool],
+      stream: true,
+      stream_options: { include_usage: true },
+    }))
       args += chunk.choices[0]?.delta?.tool_calls?.[0]?.function?.arguments ?? '';
     expect(JSON.parse(args)).toEqual({ command: 'echo 42 > answer.txt' });
     let text = '';
-    for await (const chunk of await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'go' }], stream: true, stream_options: { include_usage: true } }))
+    for await (const chunk of await client.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'go' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    }))
       text += chunk.choices[0]?.delta?.content ?? '';
     expect(text).toBe('done: 42');
 
@@ -51,7 +79,9 @@ describe('OpenAI Chat Completions', () => {
       [{ input: 120, output: 15 }, true, 'chat'],
       [{ input: 200, output: 4 }, true, 'chat'],
     ]);
-    expect(sink.events.filter((e) => e.type === 'tool_call')).toEqual([{ type: 'tool_call', tool: 'bash', args: { command: 'echo 42 > answer.txt' }, id: 'call_0' }]);
+    expect(sink.events.filter((e) => e.type === 'tool_call')).toEqual([
+      { type: 'tool_call', tool: 'bash', args: { command: 'echo 42 > answer.txt' }, id: 'call_0' },
+    ]);
     expect(reg.usage.tokens).toEqual({ input: 320, output: 19 });
   });
 });
@@ -65,7 +95,11 @@ describe('OpenAI Responses', () => {
     const reg = gw.register(sink.trial);
     const client = new OpenAI({ baseURL: `${reg.baseUrl}/v1`, apiKey: reg.token, maxRetries: 0 });
 
-    const whole = await client.responses.create({ model: 'm', input: 'list files', tools: [{ type: 'function', name: 'exec_command', parameters: {}, strict: false }] });
+    const whole = await client.responses.create({
+      model: 'm',
+      input: 'list files',
+      tools: [{ type: 'function', name: 'exec_command', parameters: {}, strict: false }],
+    });
     expect(whole.output[0]).toMatchObject({ type: 'function_call', name: 'exec_command' });
     const types: string[] = [];
     let completed: typeof whole | null = null;
@@ -93,18 +127,34 @@ describe('OpenAI Responses', () => {
 describe('Anthropic Messages', () => {
   it('as Claude Code sends it (x-api-key, ?beta=true, streamed): passed through, key swapped, tokens and tool_use recorded', async () => {
     const up = await t.upstream();
-    up.setScript(() => ({ text: 'I will run it', tool_calls: [{ name: 'Bash', arguments: { command: 'echo 42 > answer.txt', description: 'write' } }], usage: { input: 300, output: 22 } }));
+    up.setScript(() => ({
+      text: 'I will run it',
+      tool_calls: [{ name: 'Bash', arguments: { command: 'echo 42 > answer.txt', description: 'write' } }],
+      usage: { input: 300, output: 22 },
+    }));
     const gw = await t.gateway({ upstreams: allUpstreams(up.url) });
     const sink = trialSink();
     const reg = gw.register(sink.trial);
-    const body = { model: 'claude-x', max_tokens: 100, stream: true, metadata: { user_id: 'session_1' }, messages: [{ role: 'user', content: 'go' }, { role: 'system', content: 'mid-conversation system item' }] };
+    const body = {
+      model: 'claude-x',
+      max_tokens: 100,
+      stream: true,
+      metadata: { user_id: 'session_1' },
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'system', content: 'mid-conversation system item' },
+      ],
+    };
 
     const res = await anthropic(reg.baseUrl, reg.token, body);
     expect(res.status).toBe(200);
     expect(res.contentType).toMatch(/^text\/event-stream/);
     const events = sseData(res.text);
     expect(events[0].type).toBe('message_start');
-    const json = events.filter((e) => e.delta?.type === 'input_json_delta').map((e) => e.delta?.partial_json).join('');
+    const json = events
+      .filter((e) => e.delta?.type === 'input_json_delta')
+      .map((e) => e.delta?.partial_json)
+      .join('');
     expect(JSON.parse(json)).toEqual({ command: 'echo 42 > answer.txt', description: 'write' });
 
     const got = up.requests[0];
@@ -115,8 +165,21 @@ describe('Anthropic Messages', () => {
     expect(got.headers.authorization).toBeUndefined();
     expect(got.body).toEqual({ ...body, model: 'run-model' }); // untouched but for the model
     expect(sink.events).toEqual([
-      { type: 'llm_call', model: 'run-model', latency_ms: expect.any(Number), tokens: { input: 300, output: 22 }, role: 'agent', api: 'messages', stream: true },
-      { type: 'tool_call', tool: 'Bash', args: { command: 'echo 42 > answer.txt', description: 'write' }, id: 'toolu_0' },
+      {
+        type: 'llm_call',
+        model: 'run-model',
+        latency_ms: expect.any(Number),
+        tokens: { input: 300, output: 22 },
+        role: 'agent',
+        api: 'messages',
+        stream: true,
+      },
+      {
+        type: 'tool_call',
+        tool: 'Bash',
+        args: { command: 'echo 42 > answer.txt', description: 'write' },
+        id: 'toolu_0',
+      },
     ]);
   });
 
@@ -125,12 +188,25 @@ describe('Anthropic Messages', () => {
     const gw = await t.gateway({ upstreams: allUpstreams(up.url) });
     const sink = trialSink('s#1', 1);
     const reg = gw.register(sink.trial);
-    const count = await anthropic(reg.baseUrl, reg.token, { model: 'c', messages: [{ role: 'user', content: 'hi' }] }, '/v1/messages/count_tokens');
+    const count = await anthropic(
+      reg.baseUrl,
+      reg.token,
+      { model: 'c', messages: [{ role: 'user', content: 'hi' }] },
+      '/v1/messages/count_tokens',
+    );
     expect(count.status).toBe(200);
     expect(JSON.parse(count.text).input_tokens).toBeGreaterThan(0);
-    const res = await anthropic(reg.baseUrl, reg.token, { model: 'c', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
+    const res = await anthropic(reg.baseUrl, reg.token, {
+      model: 'c',
+      max_tokens: 10,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.text)).toMatchObject({ type: 'message', content: [{ type: 'text', text: 'answer 1' }], usage: { input_tokens: 7, output_tokens: 3 } });
+    expect(JSON.parse(res.text)).toMatchObject({
+      type: 'message',
+      content: [{ type: 'text', text: 'answer 1' }],
+      usage: { input_tokens: 7, output_tokens: 3 },
+    });
     expect(sink.llmCalls()).toHaveLength(1);
     expect(sink.budgetStops).toEqual([]);
     expect(reg.usage.calls).toBe(1);
@@ -147,7 +223,9 @@ describe('Anthropic Messages', () => {
 describe('GET /v1/models', () => {
   it('lists the run models for a registered token, in a shape both SDK families read', async () => {
     const up = await t.upstream();
-    const gw = await t.gateway({ upstreams: { ...allUpstreams(up.url), messages: { ...allUpstreams(up.url).messages, model: 'claude-run' } } });
+    const gw = await t.gateway({
+      upstreams: { ...allUpstreams(up.url), messages: { ...allUpstreams(up.url).messages, model: 'claude-run' } },
+    });
     const reg = gw.register(trialSink().trial);
     const client = new OpenAI({ baseURL: `${reg.baseUrl}/v1`, apiKey: reg.token, maxRetries: 0 });
     const ids: string[] = [];

@@ -17,32 +17,82 @@ const sse = (...events: object[]) => events.map((e) => `data: ${JSON.stringify(e
 
 describe('protocol readers', () => {
   it('chat stream without include_usage: the tool call, zero tokens (nothing is invented)', () => {
-    const s = streamed('chat', sse(
-      { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'c1', function: { name: 'run_shell_command', arguments: '{"comm' } }] } }] },
-      { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: 'and":"ls ü"}' } }] } }] },
-    ) + 'data: [DONE]\n\n');
-    expect(s).toEqual({ tokens: { input: 0, output: 0 }, toolCalls: [{ id: 'c1', name: 'run_shell_command', args: { command: 'ls ü' } }] });
+    const s = streamed(
+      'chat',
+      sse(
+        {
+          choices: [
+            {
+              index: 0,
+              delta: {
+                tool_calls: [{ index: 0, id: 'c1', function: { name: 'run_shell_command', arguments: '{"comm' } }],
+              },
+            },
+          ],
+        },
+        { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: 'and":"ls ü"}' } }] } }] },
+      ) + 'data: [DONE]\n\n',
+    );
+    expect(s).toEqual({
+      tokens: { input: 0, output: 0 },
+      toolCalls: [{ id: 'c1', name: 'run_shell_command', args: { command: 'ls ü' } }],
+    });
   });
 
   it('responses: custom and local-shell tools; a stream cut before completed falls back to finished items', () => {
     const whole = READERS.responses.fromJson({
       usage: { input_tokens: 5, output_tokens: 2 },
-      output: [{ type: 'custom_tool_call', call_id: 'a', name: 'apply_patch', input: '*** Begin Patch' }, { type: 'local_shell_call', call_id: 'b', action: { type: 'exec', command: ['ls'] } }, { type: 'reasoning', id: 'r' }],
+      output: [
+        { type: 'custom_tool_call', call_id: 'a', name: 'apply_patch', input: '*** Begin Patch' },
+        { type: 'local_shell_call', call_id: 'b', action: { type: 'exec', command: ['ls'] } },
+        { type: 'reasoning', id: 'r' },
+      ],
     });
-    expect(whole.toolCalls).toEqual([{ id: 'a', name: 'apply_patch', args: { input: '*** Begin Patch' } }, { id: 'b', name: 'local_shell', args: { type: 'exec', command: ['ls'] } }]);
-    const cut = streamed('responses', sse({ type: 'response.output_item.done', item: { type: 'function_call', call_id: 'c', name: 'exec_command', arguments: '{"cmd":"ls"}' } }));
-    expect(cut).toEqual({ tokens: { input: 0, output: 0 }, toolCalls: [{ id: 'c', name: 'exec_command', args: { cmd: 'ls' } }] });
-    expect(READERS.responses.fromJson({ status: 'failed', error: { message: 'server_error' }, output: [] }).error).toBe('response failed: server_error');
+    expect(whole.toolCalls).toEqual([
+      { id: 'a', name: 'apply_patch', args: { input: '*** Begin Patch' } },
+      { id: 'b', name: 'local_shell', args: { type: 'exec', command: ['ls'] } },
+    ]);
+    const cut = streamed(
+      'responses',
+      sse({
+        type: 'response.output_item.done',
+        item: { type: 'function_call', call_id: 'c', name: 'exec_command', arguments: '{"cmd":"ls"}' },
+      }),
+    );
+    expect(cut).toEqual({
+      tokens: { input: 0, output: 0 },
+      toolCalls: [{ id: 'c', name: 'exec_command', args: { cmd: 'ls' } }],
+    });
+    expect(READERS.responses.fromJson({ status: 'failed', error: { message: 'server_error' }, output: [] }).error).toBe(
+      'response failed: server_error',
+    );
   });
 
   it('messages: prompt-cache tokens count as input; the last message_delta is the output total', () => {
-    const s = streamed('messages', sse(
-      { type: 'message_start', message: { usage: { input_tokens: 3, cache_creation_input_tokens: 100, cache_read_input_tokens: 1000, output_tokens: 1 } } },
-      { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 't', name: 'Bash', input: {} } },
-      { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '' } },
-      { type: 'message_delta', usage: { output_tokens: 10 } },
-      { type: 'message_delta', usage: { output_tokens: 12 } },
-    ));
+    const s = streamed(
+      'messages',
+      sse(
+        {
+          type: 'message_start',
+          message: {
+            usage: {
+              input_tokens: 3,
+              cache_creation_input_tokens: 100,
+              cache_read_input_tokens: 1000,
+              output_tokens: 1,
+            },
+          },
+        },
+        {
+          type: 'content_block_start',
+          index: 1,
+          content_block: { type: 'tool_use', id: 't', name: 'Bash', input: {} },
+        },
+        { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '' } },
+        { type: 'message_delta', usage: { output_tokens: 10 } },
+        { type: 'message_delta', usage: { output_tokens: 12 } },
+      ),
+    );
     expect(s).toEqual({ tokens: { input: 1103, output: 12 }, toolCalls: [{ id: 't', name: 'Bash', args: {} }] });
   });
 

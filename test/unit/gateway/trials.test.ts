@@ -12,15 +12,22 @@ const t = perTest();
 const hello = { model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] };
 
 describe('tokens', () => {
-  it('no token, a made-up one, or a finished trial\'s: 401 in the protocol\'s error shape, nothing forwarded', async () => {
+  it("no token, a made-up one, or a finished trial's: 401 in the protocol's error shape, nothing forwarded", async () => {
     const up = await t.upstream();
     const gw = await t.gateway({ upstreams: allUpstreams(up.url) });
     const sink = trialSink();
     const reg = gw.register(sink.trial);
 
-    const none = await fetch(`${reg.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(hello) });
+    const none = await fetch(`${reg.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(hello),
+    });
     expect(none.status).toBe(401);
-    expect((await none.json()).error).toMatchObject({ code: 'invalid_api_key', message: expect.stringContaining('unknown or expired') });
+    expect((await none.json()).error).toMatchObject({
+      code: 'invalid_api_key',
+      message: expect.stringContaining('unknown or expired'),
+    });
     const bad = await anthropic(reg.baseUrl, 'brg-made-up', { ...hello, max_tokens: 5 });
     expect(bad.status).toBe(401);
     expect(JSON.parse(bad.text)).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
@@ -34,7 +41,7 @@ describe('tokens', () => {
     expect(sink.llmCalls()).toHaveLength(1);
   });
 
-  it('unregister with a call in flight: the token is refused at once, settled() waits for that call\'s events', async () => {
+  it("unregister with a call in flight: the token is refused at once, settled() waits for that call's events", async () => {
     const up = await t.upstream();
     up.setScript(() => ({ text: 'slow', delayMs: 150, usage: { input: 4, output: 2 } }));
     const gw = await t.gateway({ upstreams: allUpstreams(up.url) });
@@ -101,7 +108,9 @@ describe('budget', () => {
     old.unregister();
     const sink = trialSink('s#1', 4);
     const reg = gw.register(sink.trial);
-    const agent = createGreedy({ options: { base_url: reg.baseUrl, token: reg.token, calls: 12, stale_token: old.token } } as unknown as AgentContext);
+    const agent = createGreedy({
+      options: { base_url: reg.baseUrl, token: reg.token, calls: 12, stale_token: old.token },
+    } as unknown as AgentContext);
     const report = JSON.parse((await agent.respond('go')).content);
 
     expect(report.burst.filter((s: number) => s === 200)).toHaveLength(4);
@@ -124,12 +133,16 @@ describe('budget', () => {
 });
 
 describe('upstreams', () => {
-  it('a protocol with no upstream: a 400 naming the table to set, in that protocol\'s shape, recorded, the trial told', async () => {
+  it("a protocol with no upstream: a 400 naming the table to set, in that protocol's shape, recorded, the trial told", async () => {
     const up = await t.upstream();
     const gw = await t.gateway({ upstreams: { chat: upstreamFor(up.url, 'chat') } });
     const sink = trialSink();
     const reg = gw.register(sink.trial);
-    const res = await anthropic(reg.baseUrl, reg.token, { model: 'claude', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] });
+    const res = await anthropic(reg.baseUrl, reg.token, {
+      model: 'claude',
+      max_tokens: 5,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(res.status).toBe(400);
     const body = JSON.parse(res.text);
     expect(body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
@@ -141,7 +154,10 @@ describe('upstreams', () => {
     expect(err.message).toContain('[llm.responses]');
 
     expect(up.requests).toHaveLength(0);
-    expect(sink.llmCalls().map((e) => [e.api, e.error?.includes('no upstream speaks')])).toEqual([['messages', true], ['responses', true]]);
+    expect(sink.llmCalls().map((e) => [e.api, e.error?.includes('no upstream speaks')])).toEqual([
+      ['messages', true],
+      ['responses', true],
+    ]);
     expect(sink.modelErrors).toHaveLength(2);
   });
 
@@ -168,20 +184,33 @@ describe('upstreams', () => {
 
   it('an upstream that echoes the key it was sent: the agent and the trial see *** instead', async () => {
     const up = await t.upstream();
-    up.setScript((r) => ({ status: 400, message: `bad request from ${r.headers.authorization ?? r.headers['x-api-key']}` }));
+    up.setScript((r) => ({
+      status: 400,
+      message: `bad request from ${r.headers.authorization ?? r.headers['x-api-key']}`,
+    }));
     const gw = await t.gateway({ upstreams: allUpstreams(up.url) });
     const sink = trialSink();
     const reg = gw.register(sink.trial);
-    const chat = await fetch(`${reg.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${reg.token}`, 'content-type': 'application/json' }, body: JSON.stringify(hello) });
+    const chat = await fetch(`${reg.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${reg.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(hello),
+    });
     const chatText = await chat.text();
     const msg = await anthropic(reg.baseUrl, reg.token, { ...hello, max_tokens: 5 });
     expect([chat.status, msg.status]).toEqual([400, 400]);
-    expect(up.requests.map((r) => r.headers.authorization ?? r.headers['x-api-key'])).toEqual([`Bearer ${SECRET}`, SECRET]);
+    expect(up.requests.map((r) => r.headers.authorization ?? r.headers['x-api-key'])).toEqual([
+      `Bearer ${SECRET}`,
+      SECRET,
+    ]);
     for (const text of [chatText, msg.text, JSON.stringify(sink.events)]) {
       expect(text).not.toContain(SECRET);
       expect(text).toContain('***');
     }
-    expect(sink.llmCalls().map((e) => e.error)).toEqual([expect.stringContaining('HTTP 400'), expect.stringContaining('HTTP 400')]);
+    expect(sink.llmCalls().map((e) => e.error)).toEqual([
+      expect.stringContaining('HTTP 400'),
+      expect.stringContaining('HTTP 400'),
+    ]);
     expect(sink.modelErrors).toEqual([]); // the agent got an answer (an error one): its call, not the gateway's failure
   });
 });

@@ -30,7 +30,13 @@ describe('llm cache', () => {
       { tool_calls: [{ id: 'c1', name: 'submit', arguments: { answer: '42' } }] },
     ]);
     const rec = eventSink();
-    const recorder = createLlmClient({ config: llmConfig(s.url), role: 'agent', budget: 5, onEvent: rec.onEvent, cache: { mode: 'record', dir } });
+    const recorder = createLlmClient({
+      config: llmConfig(s.url),
+      role: 'agent',
+      budget: 5,
+      onEvent: rec.onEvent,
+      cache: { mode: 'record', dir },
+    });
     const recorded = [];
     for (const req of conversation) recorded.push(await recorder.chat(req));
     await s.close();
@@ -58,7 +64,12 @@ describe('llm cache', () => {
     const s = await startModelServer([{ content: 'first try' }, { content: 'second try' }]);
     const req = conversation[0];
     const client = (mode: 'record' | 'replay', trial: number, url = s.url) =>
-      createLlmClient({ config: llmConfig(url), role: 'agent', budget: null, cache: { mode, dir, scope: `trial ${trial}` } });
+      createLlmClient({
+        config: llmConfig(url),
+        role: 'agent',
+        budget: null,
+        cache: { mode, dir, scope: `trial ${trial}` },
+      });
     expect((await client('record', 1).chat(req)).message.content).toBe('first try');
     expect((await client('record', 2).chat(req)).message.content).toBe('second try');
     await s.close();
@@ -69,7 +80,12 @@ describe('llm cache', () => {
   it('in record mode serves a request already stored without calling the server', async () => {
     const s = await startModelServer(() => ({ content: 'live' }));
     try {
-      const llm = createLlmClient({ config: llmConfig(s.url), role: 'agent', budget: null, cache: { mode: 'record', dir } });
+      const llm = createLlmClient({
+        config: llmConfig(s.url),
+        role: 'agent',
+        budget: null,
+        cache: { mode: 'record', dir },
+      });
       await llm.chat(conversation[0]);
       await llm.chat(conversation[0]);
       expect(s.requests).toHaveLength(1);
@@ -81,7 +97,13 @@ describe('llm cache', () => {
 
   it('replay of a request never seen fails with a message saying how to record it', async () => {
     const sink = eventSink();
-    const llm = createLlmClient({ config: llmConfig('http://127.0.0.1:9/v1'), role: 'agent', budget: 5, onEvent: sink.onEvent, cache: { mode: 'replay', dir } });
+    const llm = createLlmClient({
+      config: llmConfig('http://127.0.0.1:9/v1'),
+      role: 'agent',
+      budget: 5,
+      onEvent: sink.onEvent,
+      cache: { mode: 'replay', dir },
+    });
     const err = await llm.chat(conversation[0]).catch((e) => e);
     expect(err).toBeInstanceOf(LlmError);
     const hash = cacheKey({ model: 'test-model', messages: [{ role: 'user', content: 'first' }] });
@@ -94,7 +116,12 @@ describe('llm cache', () => {
 
   it('replayed calls count against the budget', async () => {
     const s = await startModelServer(() => ({ content: 'x' }));
-    await createLlmClient({ config: llmConfig(s.url), role: 'agent', budget: null, cache: { mode: 'record', dir } }).chat(conversation[0]);
+    await createLlmClient({
+      config: llmConfig(s.url),
+      role: 'agent',
+      budget: null,
+      cache: { mode: 'record', dir },
+    }).chat(conversation[0]);
     await s.close();
     const llm = createLlmClient({ config: llmConfig(s.url), role: 'agent', budget: 1, cache: { mode: 'replay', dir } });
     await llm.chat(conversation[0]);

@@ -10,14 +10,32 @@ describe('chat', () => {
   it('answers a plain reply with the default model, config temperature and usage as tokens', async () => {
     const s = await server([{ content: 'hi there', usage: { prompt_tokens: 12, completion_tokens: 3 } }]);
     const sink = eventSink();
-    const llm = createLlmClient({ config: llmConfig(s.url, { temperature: 0.2, max_tokens: 99 }), role: 'agent', budget: 5, onEvent: sink.onEvent });
+    const llm = createLlmClient({
+      config: llmConfig(s.url, { temperature: 0.2, max_tokens: 99 }),
+      role: 'agent',
+      budget: 5,
+      onEvent: sink.onEvent,
+    });
     const res = await llm.chat(hello);
-    expect(res).toEqual({ message: { role: 'assistant', content: 'hi there' }, usage: { input_tokens: 12, output_tokens: 3 } });
+    expect(res).toEqual({
+      message: { role: 'assistant', content: 'hi there' },
+      usage: { input_tokens: 12, output_tokens: 3 },
+    });
     expect(s.requests).toHaveLength(1);
-    expect(s.requests[0].body).toMatchObject({ model: 'test-model', temperature: 0.2, max_tokens: 99, messages: [{ role: 'user', content: 'hello' }] });
+    expect(s.requests[0].body).toMatchObject({
+      model: 'test-model',
+      temperature: 0.2,
+      max_tokens: 99,
+      messages: [{ role: 'user', content: 'hello' }],
+    });
     expect(s.requests[0].body.tools).toBeUndefined();
     expect(sink.events).toHaveLength(1);
-    expect(sink.events[0]).toMatchObject({ type: 'llm_call', model: 'test-model', role: 'agent', tokens: { input: 12, output: 3 } });
+    expect(sink.events[0]).toMatchObject({
+      type: 'llm_call',
+      model: 'test-model',
+      role: 'agent',
+      tokens: { input: 12, output: 3 },
+    });
     expect(sink.events[0]).not.toHaveProperty('error');
     expect(llm.tokens).toEqual({ input: 12, output: 3 });
   });
@@ -32,13 +50,19 @@ describe('chat', () => {
   it('maps tool calls both ways', async () => {
     const s = await server([{ tool_calls: [{ id: 'call_9', name: 'bash', arguments: { command: 'ls' } }] }]);
     const llm = createLlmClient({ config: llmConfig(s.url), role: 'agent', budget: null });
-    const tools = [{ type: 'function' as const, function: { name: 'bash', parameters: { type: 'object', properties: {} } } }];
+    const tools = [
+      { type: 'function' as const, function: { name: 'bash', parameters: { type: 'object', properties: {} } } },
+    ];
     const res = await llm.chat({
       tools,
       messages: [
         { role: 'system', content: 'sys' },
         { role: 'user', content: 'go' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"pwd"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"pwd"}' } }],
+        },
         { role: 'tool', tool_call_id: 'c1', content: '/work' },
       ],
     });
@@ -49,7 +73,11 @@ describe('chat', () => {
     });
     const sent = s.requests[0].body;
     expect(sent.tools).toEqual(tools);
-    expect(sent.messages[2]).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"pwd"}' } }] });
+    expect(sent.messages[2]).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"pwd"}' } }],
+    });
     expect(sent.messages[3]).toEqual({ role: 'tool', tool_call_id: 'c1', content: '/work' });
   });
 
@@ -62,7 +90,13 @@ describe('chat', () => {
   it('sends the api key as the Authorization header and never puts it in events or errors', async () => {
     const s = await server([{ content: 'ok' }, { status: 401, message: `Incorrect API key provided: ${SECRET}` }]);
     const sink = eventSink();
-    const llm = createLlmClient({ config: llmConfig(s.url), role: 'agent', budget: null, onEvent: sink.onEvent, retry: FAST });
+    const llm = createLlmClient({
+      config: llmConfig(s.url),
+      role: 'agent',
+      budget: null,
+      onEvent: sink.onEvent,
+      retry: FAST,
+    });
     await llm.chat(hello);
     const err = await llm.chat(hello).catch((e) => e);
     expect(s.requests[0].headers.authorization).toBe(`Bearer ${SECRET}`);
@@ -78,7 +112,11 @@ describe('chat', () => {
       { content: 'a', usage: { prompt_tokens: 1000, completion_tokens: 500 } },
       { content: 'b', usage: { prompt_tokens: 1000, completion_tokens: 500 } },
     ]);
-    const priced = createLlmClient({ config: llmConfig(s.url, { price: { input: 1, output: 2 } }), role: 'agent', budget: null });
+    const priced = createLlmClient({
+      config: llmConfig(s.url, { price: { input: 1, output: 2 } }),
+      role: 'agent',
+      budget: null,
+    });
     await priced.chat(hello);
     expect(priced.costUsd).toBeCloseTo(0.002, 10);
     const unpriced = createLlmClient({ config: llmConfig(s.url), role: 'agent', budget: null });
@@ -105,7 +143,11 @@ describe('budget', () => {
   it('counts the simulated user as user_llm_calls and leaves the judge unlimited', async () => {
     const s = await server(() => ({ content: 'ok' }));
     const user = createLlmClient({ config: llmConfig(s.url), role: 'user', budget: 0 });
-    await expect(user.chat(hello)).rejects.toMatchObject({ name: 'LlmBudgetExceeded', limitKind: 'user_llm_calls', limit: 0 });
+    await expect(user.chat(hello)).rejects.toMatchObject({
+      name: 'LlmBudgetExceeded',
+      limitKind: 'user_llm_calls',
+      limit: 0,
+    });
     const judge = createLlmClient({ config: llmConfig(s.url), role: 'judge', budget: null });
     await judge.chat(hello);
     expect(judge.callsLeft).toBeNull();

@@ -13,7 +13,13 @@ describe('retries over HTTP', () => {
   it('retries a 500 and then succeeds, with one event for the call', async () => {
     const s = await server([{ status: 500 }, { status: 503 }, { content: 'ok' }]);
     const sink = eventSink();
-    const llm = createLlmClient({ config: llmConfig(s.url), role: 'agent', budget: null, onEvent: sink.onEvent, retry: FAST });
+    const llm = createLlmClient({
+      config: llmConfig(s.url),
+      role: 'agent',
+      budget: null,
+      onEvent: sink.onEvent,
+      retry: FAST,
+    });
     expect((await llm.chat(hello)).message.content).toBe('ok');
     expect(s.requests).toHaveLength(3);
     expect(sink.events).toHaveLength(1);
@@ -22,7 +28,12 @@ describe('retries over HTTP', () => {
 
   it('waits at least the retry-after of a 429', async () => {
     const s = await server([{ status: 429, retryAfter: 1 }, { content: 'ok' }]);
-    const llm = createLlmClient({ config: llmConfig(s.url), role: 'agent', budget: null, retry: { baseMs: 1, maxMs: 5000 } });
+    const llm = createLlmClient({
+      config: llmConfig(s.url),
+      role: 'agent',
+      budget: null,
+      retry: { baseMs: 1, maxMs: 5000 },
+    });
     const t0 = performance.now();
     await llm.chat(hello);
     expect(performance.now() - t0).toBeGreaterThanOrEqual(1000);
@@ -38,14 +49,25 @@ describe('retries over HTTP', () => {
 
   it('retries a timed-out request', async () => {
     const s = await server([{ delayMs: 2000, content: 'late' }, { content: 'on time' }]);
-    const llm = createLlmClient({ config: llmConfig(s.url, { timeout_s: 0.2 }), role: 'agent', budget: null, retry: FAST });
+    const llm = createLlmClient({
+      config: llmConfig(s.url, { timeout_s: 0.2 }),
+      role: 'agent',
+      budget: null,
+      retry: FAST,
+    });
     expect((await llm.chat(hello)).message.content).toBe('on time');
   });
 
   it('throws LlmError naming the status and server message once retries are exhausted', async () => {
     const s = await server(() => ({ status: 500, message: 'the model is on fire' }));
     const sink = eventSink();
-    const llm = createLlmClient({ config: llmConfig(s.url, { max_retries: 2 }), role: 'agent', budget: null, onEvent: sink.onEvent, retry: FAST });
+    const llm = createLlmClient({
+      config: llmConfig(s.url, { max_retries: 2 }),
+      role: 'agent',
+      budget: null,
+      onEvent: sink.onEvent,
+      retry: FAST,
+    });
     const err = await llm.chat(hello).catch((e) => e);
     expect(err).toBeInstanceOf(LlmError);
     expect(err.message).toMatch(/500/);
@@ -66,7 +88,12 @@ describe('retries over HTTP', () => {
   it('fails quickly with LlmError when nothing listens on the port', async () => {
     const s = await startModelServer();
     await s.close();
-    const llm = createLlmClient({ config: llmConfig(s.url, { max_retries: 2 }), role: 'agent', budget: null, retry: FAST });
+    const llm = createLlmClient({
+      config: llmConfig(s.url, { max_retries: 2 }),
+      role: 'agent',
+      budget: null,
+      retry: FAST,
+    });
     const t0 = performance.now();
     const err = await llm.chat(hello).catch((e) => e);
     expect(err).toBeInstanceOf(LlmError);
@@ -78,7 +105,13 @@ describe('retries over HTTP', () => {
   it('rejects promptly when the signal aborts mid-request', async () => {
     const s = await server([{ delayMs: 10_000, content: 'never' }]);
     const ac = new AbortController();
-    const llm = createLlmClient({ config: llmConfig(s.url), role: 'agent', budget: null, signal: ac.signal, retry: FAST });
+    const llm = createLlmClient({
+      config: llmConfig(s.url),
+      role: 'agent',
+      budget: null,
+      signal: ac.signal,
+      retry: FAST,
+    });
     const t0 = performance.now();
     setTimeout(() => ac.abort(new Error('trial timeout')), 50);
     await expect(llm.chat(hello)).rejects.toThrow('trial timeout');
@@ -88,7 +121,13 @@ describe('retries over HTTP', () => {
   it('rejects promptly when the signal aborts during a backoff wait', async () => {
     const s = await server(() => ({ status: 429, retryAfter: 30 }));
     const ac = new AbortController();
-    const llm = createLlmClient({ config: llmConfig(s.url), role: 'agent', budget: null, signal: ac.signal, retry: { baseMs: 1, maxMs: 60_000 } });
+    const llm = createLlmClient({
+      config: llmConfig(s.url),
+      role: 'agent',
+      budget: null,
+      signal: ac.signal,
+      retry: { baseMs: 1, maxMs: 60_000 },
+    });
     const t0 = performance.now();
     setTimeout(() => ac.abort(), 100);
     await expect(llm.chat(hello)).rejects.toThrow(/abort/i);

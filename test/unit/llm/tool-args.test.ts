@@ -12,9 +12,21 @@ describe('tool-call arguments (one recorded shape for the agents and the gateway
   });
 
   it('what is no JSON object is {_raw: text}, with the error for the model', () => {
-    expect(parseToolArgs('{bad')).toMatchObject({ ok: false, args: { _raw: '{bad' }, error: expect.stringMatching(/^invalid JSON arguments \(.*\); send a JSON object$/) });
-    expect(parseToolArgs('[1]')).toEqual({ ok: false, args: { _raw: '[1]' }, error: 'arguments must be a JSON object' });
-    expect(parseToolArgs('null')).toEqual({ ok: false, args: { _raw: 'null' }, error: 'arguments must be a JSON object' });
+    expect(parseToolArgs('{bad')).toMatchObject({
+      ok: false,
+      args: { _raw: '{bad' },
+      error: expect.stringMatching(/^invalid JSON arguments \(.*\); send a JSON object$/),
+    });
+    expect(parseToolArgs('[1]')).toEqual({
+      ok: false,
+      args: { _raw: '[1]' },
+      error: 'arguments must be a JSON object',
+    });
+    expect(parseToolArgs('null')).toEqual({
+      ok: false,
+      args: { _raw: 'null' },
+      error: 'arguments must be a JSON object',
+    });
     expect(toolArgs([1, 2])).toEqual({ _raw: '[1,2]' });
   });
 });
@@ -25,7 +37,9 @@ describe('causeChain', () => {
     const mid = Object.assign(new Error(''), { cause: inner });
     const outer = new TypeError('fetch failed', { cause: mid });
     expect(causeChain(outer)).toBe('fetch failed: connect ECONNREFUSED 127.0.0.1:9');
-    expect(causeChain(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))).toBe('socket hang up (ECONNRESET)');
+    expect(causeChain(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))).toBe(
+      'socket hang up (ECONNRESET)',
+    );
     expect(causeChain(outer, 1)).toBe('fetch failed');
     expect(causeChain('plain')).toBe('plain');
     expect(causeChain(undefined)).toBe('');

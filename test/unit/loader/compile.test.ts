@@ -106,10 +106,15 @@ describe('compiledUrl', () => {
 
 describe('importUserModule', () => {
   it('loads TypeScript compiled and JavaScript as it is', async () => {
-    const dir = project('user', { 'a.ts': `export const kind: string = 'ts';\n`, 'b.mjs': `export const kind = 'js';\n` });
+    const dir = project('user', {
+      'a.ts': `export const kind: string = 'ts';\n`,
+      'b.mjs': `export const kind = 'js';\n`,
+    });
     expect((await importUserModule(join(dir, 'a.ts'))).kind).toBe('ts');
     expect((await importUserModule(join(dir, 'b.mjs'))).kind).toBe('js');
-    expect(isTypeScript('x.mts') && isTypeScript('x.cts') && isTypeScript('x.tsx') && !isTypeScript('x.mjs')).toBe(true);
+    expect(isTypeScript('x.mts') && isTypeScript('x.cts') && isTypeScript('x.tsx') && !isTypeScript('x.mjs')).toBe(
+      true,
+    );
   });
 
   it('loads a module once per thread, and tries again after a failed load', async () => {
@@ -123,7 +128,9 @@ describe('importUserModule', () => {
   });
 
   it("reports a TypeScript module's error at its TypeScript line", async () => {
-    const dir = project('trace', { 'thrower.ts': `type T = { a: number };\nconst t: T = { a: 1 };\nexport function boom(): never {\n  throw new Error('boom ' + t.a);\n}\n` });
+    const dir = project('trace', {
+      'thrower.ts': `type T = { a: number };\nconst t: T = { a: 1 };\nexport function boom(): never {\n  throw new Error('boom ' + t.a);\n}\n`,
+    });
     const mod = await importUserModule(join(dir, 'thrower.ts'));
     const err = (() => {
       try {

@@ -4,7 +4,11 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { cliSizedBody, measureGatewayOverhead } from '../../perf/gateway.ts';
 
-const children = () => execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)]).toString().split('\n').filter((l) => l.includes('gateway-child'));
+const children = () =>
+  execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)])
+    .toString()
+    .split('\n')
+    .filter((l) => l.includes('gateway-child'));
 
 describe('gateway_overhead_ms (tiny)', () => {
   it('measures whole and streamed calls through the gateway against direct ones, and leaves no process', async () => {
@@ -12,7 +16,10 @@ describe('gateway_overhead_ms (tiny)', () => {
     const lines: string[] = [];
     const r = await measureGatewayOverhead(z, (l) => lines.push(l));
     expect(Number.isFinite(r.value)).toBe(true);
-    const modes = r.raw.modes as Record<string, { overhead_ms: number; direct_median_ms: number[]; gateway_median_ms: number[]; gateway_cpu_ms_per_call: number }>;
+    const modes = r.raw.modes as Record<
+      string,
+      { overhead_ms: number; direct_median_ms: number[]; gateway_median_ms: number[]; gateway_cpu_ms_per_call: number }
+    >;
     expect(Object.keys(modes).sort()).toEqual(['stream', 'whole']);
     for (const m of Object.values(modes)) {
       expect(m.direct_median_ms).toHaveLength(z.reps);

@@ -18,11 +18,21 @@ describe('perf suite (tiny)', () => {
     const report = await runPerfSuite({ sizes: TINY, out, say: (l) => lines.push(l) });
 
     const saved = readJson(out);
-    for (const key of ['sandbox_overhead_ratio', 'overhead_ms_per_trial', 'peak_rss_mb_10k', 'grading_verdicts_per_s', 'evaluate_10k_s', 'peak_rss_mb_100k', 'cpu_ms_per_trial', 'evaluate_100k_s']) {
+    for (const key of [
+      'sandbox_overhead_ratio',
+      'overhead_ms_per_trial',
+      'peak_rss_mb_10k',
+      'grading_verdicts_per_s',
+      'evaluate_10k_s',
+      'peak_rss_mb_100k',
+      'cpu_ms_per_trial',
+      'evaluate_100k_s',
+    ]) {
       expect(Number.isFinite(saved[key]), key).toBe(true);
       expect(saved[key], key).toBeGreaterThan(0);
     }
-    for (const mode of ['threads', 'processes']) expect(Number.isFinite(saved.scaling_efficiency[mode]), mode).toBe(true);
+    for (const mode of ['threads', 'processes'])
+      expect(Number.isFinite(saved.scaling_efficiency[mode]), mode).toBe(true);
     expect(Object.keys(saved.rows).sort()).toEqual(Object.keys(TARGETS).sort());
     for (const [key, row] of Object.entries(saved.rows as Record<string, { raw: object; met: unknown }>)) {
       expect(Object.keys(row.raw).length, key).toBeGreaterThan(0);
@@ -32,13 +42,22 @@ describe('perf suite (tiny)', () => {
     expect(saved.rows.overhead_ms_per_trial.raw.modes).toHaveProperty('single');
     expect(Number.isFinite(saved.gateway_overhead_ms)).toBe(true); // a difference: noise can make a tiny run's negative
     expect(Object.keys(saved.rows.gateway_overhead_ms.raw.modes).sort()).toEqual(['stream', 'whole']);
-    expect(saved.rows.grading_verdicts_per_s.raw.checks).toEqual(expect.arrayContaining(['contains', 'regex', 'numeric']));
+    expect(saved.rows.grading_verdicts_per_s.raw.checks).toEqual(
+      expect.arrayContaining(['contains', 'regex', 'numeric']),
+    );
     expect(Number.isFinite(saved.rss_growth_kb_per_trial)).toBe(true); // a difference: a tiny run's can be negative
     expect(saved.rows.peak_rss_mb_100k.raw).toMatchObject({ trials: TINY.rss.large, samples: TINY.rss.samples });
-    expect(saved.rows.peak_rss_mb_10k.raw).toMatchObject({ trials: TINY.rss.trials, samples: TINY.rss.samples, n_trials: TINY.rss.trials });
+    expect(saved.rows.peak_rss_mb_10k.raw).toMatchObject({
+      trials: TINY.rss.trials,
+      samples: TINY.rss.samples,
+      n_trials: TINY.rss.trials,
+    });
     // per-task environments: the first run builds each context once, the second nothing
     expect(saved.builds_second_run).toBe(0);
-    expect(saved.rows.builds_second_run.raw).toMatchObject({ builds_first_run: TINY.envs.contexts, tasks: TINY.envs.tasks });
+    expect(saved.rows.builds_second_run.raw).toMatchObject({
+      builds_first_run: TINY.envs.contexts,
+      tasks: TINY.envs.tasks,
+    });
     expect(saved.per_task_env_ratio).toBeGreaterThan(0);
     expect(saved).not.toHaveProperty('vs_promptfoo_wall'); // only with --peer promptfoo
     expect(saved.cpus).toBeGreaterThan(0);
@@ -48,7 +67,9 @@ describe('perf suite (tiny)', () => {
     for (const key of Object.keys(TARGETS)) expect(table).toContain(key);
 
     // The raw loop's containers carry its run id, which the row records nowhere: none may be left with the marker.
-    const left = (await benchrigContainers()).filter((c) => (c.Labels['benchrig.run'] ?? '').startsWith(`perf-raw-${process.pid}-`));
+    const left = (await benchrigContainers()).filter((c) =>
+      (c.Labels['benchrig.run'] ?? '').startsWith(`perf-raw-${process.pid}-`),
+    );
     expect(left).toEqual([]);
     const after = readdirSync(tmpdir()).filter((n) => n.startsWith('benchrig-perf-') && !before.has(n));
     expect(after.filter((n) => existsSync(join(tmpdir(), n)))).toEqual([]);

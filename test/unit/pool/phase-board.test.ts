@@ -7,7 +7,7 @@ import { PhaseBoard } from '../../../src/pool/phase-board.ts';
 import { EventLoopWatchdog } from '../../../src/pool/watchdog.ts';
 
 describe('PhaseBoard', () => {
-  it('reads before, agent since the start, then after, for the slot\'s trial only', () => {
+  it("reads before, agent since the start, then after, for the slot's trial only", () => {
     const board = PhaseBoard.create(4);
     board.assign(2, 17);
     expect(board.read(2, 17)).toEqual({ at: 'before' });
@@ -24,7 +24,7 @@ describe('PhaseBoard', () => {
     expect(board.read(2, 17)).toEqual({ at: 'before' });
   });
 
-  it('a worker thread\'s marks reach the main side through the shared memory', async () => {
+  it("a worker thread's marks reach the main side through the shared memory", async () => {
     const board = PhaseBoard.create(2);
     board.assign(1, 5);
     const code = `
@@ -37,15 +37,22 @@ describe('PhaseBoard', () => {
       setTimeout(() => { Atomics.store(cells, 3, -1); parentPort.postMessage('ended'); }, 50);`;
     const w = new Worker(code, { eval: true, workerData: board.init });
     const seen: string[] = [];
-    await new Promise<void>((resolve) => w.on('message', (m: string) => (seen.push(`${m}:${board.read(1, 5).at}`), m === 'ended' && resolve())));
+    await new Promise<void>((resolve) =>
+      w.on('message', (m: string) => (seen.push(`${m}:${board.read(1, 5).at}`), m === 'ended' && resolve())),
+    );
     await w.terminate();
     expect(seen).toEqual(['started:agent', 'ended:after']);
   });
 
-  it('a watchdog started from a phase that began earlier keeps that phase\'s clock', async () => {
+  it("a watchdog started from a phase that began earlier keeps that phase's clock", async () => {
     let blockedAt = 0;
     const t0 = performance.now();
-    const dog = new EventLoopWatchdog({ afterMs: 300, answerMs: 100, ping: () => {}, blocked: () => (blockedAt = performance.now() - t0) });
+    const dog = new EventLoopWatchdog({
+      afterMs: 300,
+      answerMs: 100,
+      ping: () => {},
+      blocked: () => (blockedAt = performance.now() - t0),
+    });
     dog.start(Date.now() - 200); // the agent phase started 200 ms ago: its timeout is 100 ms away
     await new Promise((r) => setTimeout(r, 500));
     expect(blockedAt).toBeGreaterThanOrEqual(95);

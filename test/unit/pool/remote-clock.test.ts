@@ -6,14 +6,30 @@ import { RemoteTrial, remoteSettings, type WorkerChannel } from '../../../src/po
 import type { MainMessage } from '../../../src/pool/messages.ts';
 import type { RunContext, TrialInput } from '../../../src/trial/types.ts';
 
-const run = { runId: 'clock-test', runDir: '/nonexistent', limits: { trial_timeout_s: 0.2 }, sandbox: null } as unknown as RunContext;
-const input = { taskId: 't-1', trial: 1, sample: { id: 't', input: 'x', metadata: {} }, inputHash: 'h' } as unknown as TrialInput;
+const run = {
+  runId: 'clock-test',
+  runDir: '/nonexistent',
+  limits: { trial_timeout_s: 0.2 },
+  sandbox: null,
+} as unknown as RunContext;
+const input = {
+  taskId: 't-1',
+  trial: 1,
+  sample: { id: 't', input: 'x', metadata: {} },
+  inputHash: 'h',
+} as unknown as TrialInput;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function trialOn(clockFromPool: boolean) {
   const sent: MainMessage[] = [];
-  const channel: WorkerChannel = { send: (m) => void sent.push(m), kill: () => {}, ...(clockFromPool ? { clockFromPool: true } : {}) };
-  const t = new RemoteTrial(remoteSettings(run, { workers: 1, perWorker: 1, graceMs: 50 }), input, { signal: new AbortController().signal });
+  const channel: WorkerChannel = {
+    send: (m) => void sent.push(m),
+    kill: () => {},
+    ...(clockFromPool ? { clockFromPool: true } : {}),
+  };
+  const t = new RemoteTrial(remoteSettings(run, { workers: 1, perWorker: 1, graceMs: 50 }), input, {
+    signal: new AbortController().signal,
+  });
   t.start(channel);
   const cancels = () => sent.filter((m) => m.type === 'cancel');
   return { t, cancels };

@@ -11,8 +11,14 @@ const base = (results: BuildReportOptions['results'], extra: Partial<BuildReport
   benchmark: { name: 'demo', version: 'abc123', n_samples: 3 },
   agent: { id: 'oracle', name: 'oracle' },
   run: {
-    id: '20240101-000000', dir: '/tmp/run', mode: 'single', workers: 1, trials: 1, status: 'complete',
-    started_at: '2024-01-01T00:00:00.000Z', finished_at: '2024-01-01T00:01:30.500Z',
+    id: '20240101-000000',
+    dir: '/tmp/run',
+    mode: 'single',
+    workers: 1,
+    trials: 1,
+    status: 'complete',
+    started_at: '2024-01-01T00:00:00.000Z',
+    finished_at: '2024-01-01T00:01:30.500Z',
   },
   blocksAreSuccess: false,
   results,
@@ -26,13 +32,38 @@ describe('buildReport', () => {
   it('has every top-level key of docs/reports.md#files, plus only the documented slowest_trials', async () => {
     const r = await buildReport(base([trial('a', 'PASSED')], { gate: { metric: 'pass_rate', threshold: 0.5 } }));
     expect(Object.keys(r).sort()).toEqual(
-      ['agent', 'benchmark', 'checks', 'comparison', 'gate', 'metrics', 'run', 'schema_version', 'slowest_trials', 'tasks', 'top_failures', 'top_successes'].sort(),
+      [
+        'agent',
+        'benchmark',
+        'checks',
+        'comparison',
+        'gate',
+        'metrics',
+        'run',
+        'schema_version',
+        'slowest_trials',
+        'tasks',
+        'top_failures',
+        'top_successes',
+      ].sort(),
     );
-    expect(r.slowest_trials).toEqual([{ task_id: expect.stringMatching(/^a-t/), status: 'PASSED', execution_time_s: expect.any(Number) }]);
+    expect(r.slowest_trials).toEqual([
+      { task_id: expect.stringMatching(/^a-t/), status: 'PASSED', execution_time_s: expect.any(Number) },
+    ]);
     expect(r.schema_version).toBe(1);
     expect(r.benchmark).toEqual({ name: 'demo', version: 'abc123', n_samples: 3 });
     expect(r.run.duration_s).toBe(90.5);
-    expect(Object.keys(r.run).sort()).toEqual(['dir', 'duration_s', 'finished_at', 'id', 'mode', 'started_at', 'status', 'trials', 'workers']);
+    expect(Object.keys(r.run).sort()).toEqual([
+      'dir',
+      'duration_s',
+      'finished_at',
+      'id',
+      'mode',
+      'started_at',
+      'status',
+      'trials',
+      'workers',
+    ]);
     expect(r.comparison).toBeNull();
     expect(r.gate).toMatchObject({ metric: 'pass_rate', value: 1, passed: true });
     expect(r.metrics.pass_rate).toBe(1);
@@ -57,11 +88,18 @@ describe('buildReport', () => {
     const r = await buildReport(
       base([
         trial('s', 'SANDBOX_ERROR', { task_id: 's', error: { kind: 'sandbox', message: 'no docker' } }),
-        trial('f2', 'FAILED', { task_id: 'f2', score: 0.5, checks: [passing('p', 'ok'), failing('n', 'expected "42", got "41"')] }),
+        trial('f2', 'FAILED', {
+          task_id: 'f2',
+          score: 0.5,
+          checks: [passing('p', 'ok'), failing('n', 'expected "42", got "41"')],
+        }),
         trial('f1', 'FAILED', { task_id: 'f1', score: 0, checks: [failing('n', 'missing "foo"')] }),
         trial('e', 'AGENT_ERROR', { task_id: 'e', error: { kind: 'agent', message: 'boom' } }),
         trial('ok', 'PASSED', { task_id: 'ok', checks: [passing('p', 'equals "x"')] }),
-        trial('u', 'UNGRADABLE', { task_id: 'u', checks: [{ name: 'j', type: 'llm_judge', passed: null, score: 0, reason: 'judge down' }] }),
+        trial('u', 'UNGRADABLE', {
+          task_id: 'u',
+          checks: [{ name: 'j', type: 'llm_judge', passed: null, score: 0, reason: 'judge down' }],
+        }),
       ]),
     );
     expect(r.top_failures).toEqual([
@@ -76,18 +114,45 @@ describe('buildReport', () => {
 
   it('keeps at most 10 of each, the best by score then task id', async () => {
     const results = Array.from({ length: 25 }, (_, i) =>
-      trial(`t${i}`, i % 2 ? 'PASSED' : 'FAILED', { task_id: `t${String(i).padStart(2, '0')}`, score: i % 2 ? (i % 3 === 0 ? 1 : 0.5) : 0 }),
+      trial(`t${i}`, i % 2 ? 'PASSED' : 'FAILED', {
+        task_id: `t${String(i).padStart(2, '0')}`,
+        score: i % 2 ? (i % 3 === 0 ? 1 : 0.5) : 0,
+      }),
     );
     const r = await buildReport(base(results));
     expect(r.top_failures).toHaveLength(10);
-    expect(r.top_failures.map((f) => f.task_id)).toEqual(['t00', 't02', 't04', 't06', 't08', 't10', 't12', 't14', 't16', 't18']);
+    expect(r.top_failures.map((f) => f.task_id)).toEqual([
+      't00',
+      't02',
+      't04',
+      't06',
+      't08',
+      't10',
+      't12',
+      't14',
+      't16',
+      't18',
+    ]);
     expect(r.top_successes).toHaveLength(10);
     // score 1 first (odd multiples of 3: 3, 9, 15, 21), then score 0.5 in id order
-    expect(r.top_successes.map((f) => f.task_id)).toEqual(['t03', 't09', 't15', 't21', 't01', 't05', 't07', 't11', 't13', 't17']);
+    expect(r.top_successes.map((f) => f.task_id)).toEqual([
+      't03',
+      't09',
+      't15',
+      't21',
+      't01',
+      't05',
+      't07',
+      't11',
+      't13',
+      't17',
+    ]);
   });
 
   it('blocked successes read "blocked" in red-team suites', async () => {
-    const r = await buildReport(base([trial('a', 'PASSED', { task_id: 'a', blocked: true })], { blocksAreSuccess: true }));
+    const r = await buildReport(
+      base([trial('a', 'PASSED', { task_id: 'a', blocked: true })], { blocksAreSuccess: true }),
+    );
     expect(r.top_successes).toEqual([{ task_id: 'a', status: 'PASSED', reason: 'blocked' }]);
     expect(r.metrics.safety_violation_rate).toBe(0);
   });

@@ -8,16 +8,40 @@ async function report() {
   const failing = (name: string) => ({ name, type: 'exact', passed: false, score: 0, reason: 'no' });
   const passing = (name: string) => ({ name, type: 'exact', passed: true, score: 1, reason: 'yes' });
   const results = [
-    ...trials('flaky', ['PASSED', 'FAILED']).map((t, i) => ({ ...t, task_id: `flaky-t${i + 1}`, checks: [i ? failing('a') : passing('a'), passing('b')] })),
-    trial('slow', 'TIMEOUT', { task_id: 'slow', stop_reason: 'timeout', error: { kind: 'timeout', message: 'over 5s' }, md: { execution_time_s: 5 } }),
-    trial('ok', 'PASSED', { task_id: 'ok', checks: [passing('a'), failing('b')], md: { tokens: { input: 100, output: 7 }, cost_usd: 0.25, llm_calls: 3 } }),
+    ...trials('flaky', ['PASSED', 'FAILED']).map((t, i) => ({
+      ...t,
+      task_id: `flaky-t${i + 1}`,
+      checks: [i ? failing('a') : passing('a'), passing('b')],
+    })),
+    trial('slow', 'TIMEOUT', {
+      task_id: 'slow',
+      stop_reason: 'timeout',
+      error: { kind: 'timeout', message: 'over 5s' },
+      md: { execution_time_s: 5 },
+    }),
+    trial('ok', 'PASSED', {
+      task_id: 'ok',
+      checks: [passing('a'), failing('b')],
+      md: { tokens: { input: 100, output: 7 }, cost_usd: 0.25, llm_calls: 3 },
+    }),
   ];
   return {
     results,
     report: await buildReport({
-      benchmark: { name: 'demo', version: 'v1', n_samples: 3 }, agent: { id: 'x', name: 'x' },
-      run: { id: 'r', dir: '/r', mode: 'single', workers: 1, trials: 2, status: 'complete', started_at: '', finished_at: '' },
-      blocksAreSuccess: false, results,
+      benchmark: { name: 'demo', version: 'v1', n_samples: 3 },
+      agent: { id: 'x', name: 'x' },
+      run: {
+        id: 'r',
+        dir: '/r',
+        mode: 'single',
+        workers: 1,
+        trials: 2,
+        status: 'complete',
+        started_at: '',
+        finished_at: '',
+      },
+      blocksAreSuccess: false,
+      results,
     }),
   };
 }
@@ -26,10 +50,16 @@ describe('the analysis in the summary', () => {
   it('failing checks, flaky tasks, errors, stop reasons, slowest trials, tokens and cost', async () => {
     const { report: r, results } = await report();
     const a = analyzeReport(r, await slowestTrials(results, 2));
-    expect(a.failingChecks.map((c) => [c.name, c.failed])).toEqual([['a', 1], ['b', 1]]);
+    expect(a.failingChecks.map((c) => [c.name, c.failed])).toEqual([
+      ['a', 1],
+      ['b', 1],
+    ]);
     expect(a.flakyTasks).toEqual(['flaky']);
     expect(a.errorKinds).toEqual([['timeout', 1]]);
-    expect(a.slowest).toEqual([{ task_id: 'slow', status: 'TIMEOUT', execution_time_s: 5 }, { task_id: 'flaky-t1', status: 'PASSED', execution_time_s: 1 }]);
+    expect(a.slowest).toEqual([
+      { task_id: 'slow', status: 'TIMEOUT', execution_time_s: 5 },
+      { task_id: 'flaky-t1', status: 'PASSED', execution_time_s: 1 },
+    ]);
 
     const text = formatSummary(r, { color: false, slowest: a.slowest });
     expect(text).not.toContain('\u001b');
@@ -44,7 +74,18 @@ describe('the analysis in the summary', () => {
 
   it('prints a comparison when the report carries one', async () => {
     const { report: r } = await report();
-    const text = formatSummary({ ...r, comparison: { baseline: { dir: 'evals/x/old' }, regressions: [{ sample_id: 'ok' }], fixed: [], new_failures: [] } }, { color: false });
+    const text = formatSummary(
+      {
+        ...r,
+        comparison: {
+          baseline: { dir: 'evals/x/old' },
+          regressions: [{ sample_id: 'ok' }],
+          fixed: [],
+          new_failures: [],
+        },
+      },
+      { color: false },
+    );
     expect(text).toContain('compared with evals/x/old');
     expect(text).toMatch(/ {2}regressions +1: ok/);
   });

@@ -22,11 +22,24 @@ function results(rows: Array<[string, string, TrialStatus | TrialStatus[]]>): Tr
   );
 }
 
-async function report(rows: Array<[string, string, TrialStatus | TrialStatus[]]>, version = 'v1', id = 'run'): Promise<EvaluationReport> {
+async function report(
+  rows: Array<[string, string, TrialStatus | TrialStatus[]]>,
+  version = 'v1',
+  id = 'run',
+): Promise<EvaluationReport> {
   return buildReport({
     benchmark: { name: 'bench', version, n_samples: rows.length },
     agent: { id: 'agent', name: 'agent' },
-    run: { id, dir: `/evals/agent/bench/${id}`, mode: 'single', workers: 1, trials: 1, status: 'complete', started_at: '2024-01-01T00:00:00Z', finished_at: '2024-01-01T00:01:00Z' },
+    run: {
+      id,
+      dir: `/evals/agent/bench/${id}`,
+      mode: 'single',
+      workers: 1,
+      trials: 1,
+      status: 'complete',
+      started_at: '2024-01-01T00:00:00Z',
+      finished_at: '2024-01-01T00:01:00Z',
+    },
     gate: { metric: 'pass_rate', threshold: 0.5 },
     blocksAreSuccess: false,
     results: results(rows),
@@ -62,17 +75,44 @@ describe('compareReports', () => {
     expect(ids(c.unanswered)).toEqual(['p2err']); // passed before, timed out now: not a regression
     expect(ids(c.new_failures)).toEqual(['new']);
     expect(ids(c.removed)).toEqual(['gone']);
-    expect(c.counts).toMatchObject({ regressions: 1, fixed: 2, persistent: 1, unanswered: 1, new_failures: 1, still_passing: 1, removed: 1 });
+    expect(c.counts).toMatchObject({
+      regressions: 1,
+      fixed: 2,
+      persistent: 1,
+      unanswered: 1,
+      new_failures: 1,
+      still_passing: 1,
+      removed: 1,
+    });
     expect(c.versions_differ).toBe(false);
     expect(c.message).toBeNull();
   });
 
   it('matches tasks by input hash, not by id, and flags different versions loudly', async () => {
-    const base = await report([['a', 'apple', 'PASSED'], ['b', 'banana', 'PASSED'], ['c', 'cherry', 'FAILED']], 'v1');
-    const cur = await report([['row-3', 'cherry', 'PASSED'], ['row-1', 'apple', 'FAILED'], ['row-2', 'banana', 'PASSED']], 'v2');
+    const base = await report(
+      [
+        ['a', 'apple', 'PASSED'],
+        ['b', 'banana', 'PASSED'],
+        ['c', 'cherry', 'FAILED'],
+      ],
+      'v1',
+    );
+    const cur = await report(
+      [
+        ['row-3', 'cherry', 'PASSED'],
+        ['row-1', 'apple', 'FAILED'],
+        ['row-2', 'banana', 'PASSED'],
+      ],
+      'v2',
+    );
     const c = compareReports(base, cur);
     expect(c.regressions).toHaveLength(1);
-    expect(c.regressions[0]).toMatchObject({ sample_id: 'row-1', input_hash: 'h-apple', before: { sample_id: 'a', state: 'passing' }, now: { state: 'failing' } });
+    expect(c.regressions[0]).toMatchObject({
+      sample_id: 'row-1',
+      input_hash: 'h-apple',
+      before: { sample_id: 'a', state: 'passing' },
+      now: { state: 'failing' },
+    });
     expect(c.fixed.map((t) => [t.before?.sample_id, t.sample_id])).toEqual([['c', 'row-3']]);
     expect(c.counts.still_passing).toBe(1);
     expect(c.new_failures).toEqual([]);
@@ -81,8 +121,14 @@ describe('compareReports', () => {
   });
 
   it('pairs samples that share an input by id first', async () => {
-    const base = await report([['x', 'same', 'PASSED'], ['y', 'same', 'FAILED']]);
-    const cur = await report([['y', 'same', 'FAILED'], ['x', 'same', 'FAILED']]);
+    const base = await report([
+      ['x', 'same', 'PASSED'],
+      ['y', 'same', 'FAILED'],
+    ]);
+    const cur = await report([
+      ['y', 'same', 'FAILED'],
+      ['x', 'same', 'FAILED'],
+    ]);
     const c = compareReports(base, cur);
     expect(ids(c.regressions)).toEqual(['x']);
     expect(ids(c.persistent)).toEqual(['y']);
@@ -96,12 +142,22 @@ describe('compareReports', () => {
     expect(c.regressions[0].now).toMatchObject({ passed: 2, gradable: 3, trials: 3 });
     expect(taskState({ trials: 3, passed: 2, gradable: 2, statuses: { PASSED: 2, SANDBOX_ERROR: 1 } })).toBe('passing');
     expect(taskState({ trials: 2, passed: 0, gradable: 0, statuses: { SANDBOX_ERROR: 2 } })).toBe('not_graded');
-    expect(taskState({ trials: 2, passed: 0, gradable: 2, statuses: { AGENT_ERROR: 1, TIMEOUT: 1 } })).toBe('unanswered');
+    expect(taskState({ trials: 2, passed: 0, gradable: 2, statuses: { AGENT_ERROR: 1, TIMEOUT: 1 } })).toBe(
+      'unanswered',
+    );
   });
 
   it('reports metric deltas, null when either side has no value', async () => {
-    const base = await report([['a', '1', 'PASSED'], ['b', '2', 'FAILED']]);
-    const cur = await report([['a', '1', 'PASSED'], ['b', '2', 'PASSED'], ['c', '3', 'PASSED'], ['d', '4', 'AGENT_ERROR']]);
+    const base = await report([
+      ['a', '1', 'PASSED'],
+      ['b', '2', 'FAILED'],
+    ]);
+    const cur = await report([
+      ['a', '1', 'PASSED'],
+      ['b', '2', 'PASSED'],
+      ['c', '3', 'PASSED'],
+      ['d', '4', 'AGENT_ERROR'],
+    ]);
     const c = compareReports(base, cur);
     expect(c.metrics.pass_rate).toEqual({ baseline: 0.5, current: 0.75, delta: 0.25 });
     expect(c.metrics.agent_error_rate).toEqual({ baseline: 0, current: 0.25, delta: 0.25 });
@@ -112,17 +168,33 @@ describe('compareReports', () => {
 
 describe('a run the agent answered nothing in is never a baseline', () => {
   it('names an outage run, a run of sandbox errors and an empty run; accepts a run with one answer', async () => {
-    expect(answeredNothing(await report([['a', '1', 'AGENT_ERROR'], ['b', '2', 'TIMEOUT']]))).toMatch(/answered nothing.*1 AGENT_ERROR, 1 TIMEOUT/);
+    expect(
+      answeredNothing(
+        await report([
+          ['a', '1', 'AGENT_ERROR'],
+          ['b', '2', 'TIMEOUT'],
+        ]),
+      ),
+    ).toMatch(/answered nothing.*1 AGENT_ERROR, 1 TIMEOUT/);
     expect(answeredNothing(await report([['a', '1', 'SANDBOX_ERROR']]))).toMatch(/answered nothing/);
     expect(answeredNothing(await report([['a', '1', 'UNGRADABLE']]))).toMatch(/pass_rate is null/);
     expect(answeredNothing(await report([]))).toMatch(/no trials/);
-    expect(answeredNothing(await report([['a', '1', 'AGENT_ERROR'], ['b', '2', 'FAILED']]))).toBeNull();
+    expect(
+      answeredNothing(
+        await report([
+          ['a', '1', 'AGENT_ERROR'],
+          ['b', '2', 'FAILED'],
+        ]),
+      ),
+    ).toBeNull();
   });
 
   it('refuses such a run folder as the baseline with a message naming it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'benchrig-cmp-'));
     await writeJsonAtomic(join(dir, 'evaluation_report.json'), await report([['a', '1', 'AGENT_ERROR']]));
-    await expect(loadBaselineReport(dir)).rejects.toThrow(new RegExp(`${dir} cannot be the baseline: the agent answered nothing`));
+    await expect(loadBaselineReport(dir)).rejects.toThrow(
+      new RegExp(`${dir} cannot be the baseline: the agent answered nothing`),
+    );
     await expect(loadBaselineReport(join(dir, 'nope'))).rejects.toThrow(/no evaluation_report.json/);
   });
 });

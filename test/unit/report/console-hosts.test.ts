@@ -13,7 +13,16 @@ async function report(): Promise<EvaluationReport> {
   return buildReport({
     benchmark: { name: 'demo', version: 'v1', n_samples: 2 },
     agent: { id: 'react', name: 'react' },
-    run: { id: 'r1', dir: '/tmp/r1', mode: 'processes', workers: 2, trials: 1, status: 'complete', started_at: '', finished_at: '' },
+    run: {
+      id: 'r1',
+      dir: '/tmp/r1',
+      mode: 'processes',
+      workers: 2,
+      trials: 1,
+      status: 'complete',
+      started_at: '',
+      finished_at: '',
+    },
     blocksAreSuccess: false,
     results: [trial('a', 'PASSED'), trial('b', 'SANDBOX_ERROR')],
   });

@@ -6,11 +6,23 @@ import { trial } from './fixtures.ts';
 
 const ESC = '\u001b';
 
-async function report(results = defaultResults(), gate?: { metric: string; threshold: number }): Promise<EvaluationReport> {
+async function report(
+  results = defaultResults(),
+  gate?: { metric: string; threshold: number },
+): Promise<EvaluationReport> {
   return buildReport({
     benchmark: { name: 'demo', version: 'v1', n_samples: 4 },
     agent: { id: 'react', name: 'react' },
-    run: { id: 'r1', dir: '/tmp/r1', mode: 'single', workers: 1, trials: 1, status: 'complete', started_at: '', finished_at: '' },
+    run: {
+      id: 'r1',
+      dir: '/tmp/r1',
+      mode: 'single',
+      workers: 1,
+      trials: 1,
+      status: 'complete',
+      started_at: '',
+      finished_at: '',
+    },
     gate,
     blocksAreSuccess: false,
     results,
@@ -18,7 +30,13 @@ async function report(results = defaultResults(), gate?: { metric: string; thres
 }
 
 function defaultResults() {
-  const v = (passed: boolean, reason: string) => ({ name: 'answer', type: 'exact', passed, score: passed ? 1 : 0, reason });
+  const v = (passed: boolean, reason: string) => ({
+    name: 'answer',
+    type: 'exact',
+    passed,
+    score: passed ? 1 : 0,
+    reason,
+  });
   return [
     trial('a', 'PASSED', { task_id: 'a', checks: [v(true, 'equals "1"')] }),
     trial('b', 'PASSED', { task_id: 'b', checks: [v(true, 'equals "2"')] }),
@@ -42,7 +60,9 @@ describe('formatSummary', () => {
   it('gate failing and missing evidence', async () => {
     const failed = formatSummary(await report(undefined, { metric: 'pass_rate', threshold: 0.9 }), { color: false });
     expect(failed).toContain('gate       FAILED pass_rate 0.75 < 0.9');
-    const none = formatSummary(await report([trial('x', 'UNGRADABLE')], { metric: 'pass_rate', threshold: 0.9 }), { color: false });
+    const none = formatSummary(await report([trial('x', 'UNGRADABLE')], { metric: 'pass_rate', threshold: 0.9 }), {
+      color: false,
+    });
     expect(none).toContain('pass rate  n/a (nothing gradable)');
     expect(none).toContain('gate       FAILED pass_rate: missing evidence');
     expect(formatSummary(await report(), { color: false })).toContain('gate       none');
@@ -59,6 +79,8 @@ describe('formatSummary', () => {
     const text = formatSummary(await report(rs, { metric: 'pass_rate', threshold: 0.9 }), { color: false });
     expect(text).toMatch(/pass rate {2}100\.0%.*\nmissing {4}2 of 4 trials without a verdict \(50\.0%\)/);
     expect(text).toContain('gate       FAILED incomplete: 2 of 4 trials without a verdict (pass_rate 1 >= 0.9)');
-    expect(formatSummary(await report(undefined, { metric: 'pass_rate', threshold: 0.7 }), { color: false })).not.toContain('missing');
+    expect(
+      formatSummary(await report(undefined, { metric: 'pass_rate', threshold: 0.7 }), { color: false }),
+    ).not.toContain('missing');
   });
 });

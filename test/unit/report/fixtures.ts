@@ -3,7 +3,11 @@ import type { TrialResult, TrialStatus } from '../../../src/types.ts';
 
 let seq = 0;
 
-export function trial(sampleId: string, status: TrialStatus, extra: Partial<TrialResult> & { md?: Partial<TrialResult['metadata']> } = {}): TrialResult {
+export function trial(
+  sampleId: string,
+  status: TrialStatus,
+  extra: Partial<TrialResult> & { md?: Partial<TrialResult['metadata']> } = {},
+): TrialResult {
   const { md, ...rest } = extra;
   seq++;
   return {

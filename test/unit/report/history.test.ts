@@ -12,19 +12,41 @@ import { trial } from './fixtures.ts';
 import { defined } from '../../support/defined.ts';
 
 /** A run folder under `parent` named by its timestamp, with run.json and (unless `noReport`) a report. */
-async function makeRun(parent: string, name: string, version: string, statuses: TrialStatus[], opts: { noReport?: boolean } = {}) {
+async function makeRun(
+  parent: string,
+  name: string,
+  version: string,
+  statuses: TrialStatus[],
+  opts: { noReport?: boolean } = {},
+) {
   const dir = join(parent, name);
   mkdirSync(join(dir, 'results'), { recursive: true });
   const started = `2024-01-0${name.slice(8)}T00:00:00.000Z`;
-  await writeJsonAtomic(join(dir, 'run.json'), { run_id: name, benchmark: { name: 'bench', version }, started_at: started, status: opts.noReport ? 'running' : 'complete' });
+  await writeJsonAtomic(join(dir, 'run.json'), {
+    run_id: name,
+    benchmark: { name: 'bench', version },
+    started_at: started,
+    status: opts.noReport ? 'running' : 'complete',
+  });
   if (opts.noReport) return dir;
   const report = await buildReport({
     benchmark: { name: 'bench', version, n_samples: statuses.length },
     agent: { id: 'agent', name: 'agent' },
-    run: { id: name, dir, mode: 'single', workers: 1, trials: 1, status: 'complete', started_at: started, finished_at: started },
+    run: {
+      id: name,
+      dir,
+      mode: 'single',
+      workers: 1,
+      trials: 1,
+      status: 'complete',
+      started_at: started,
+      finished_at: started,
+    },
     gate: { metric: 'pass_rate', threshold: 0.5 },
     blocksAreSuccess: false,
-    results: statuses.map((s, i) => trial(`s${i}`, s, s === 'AGENT_ERROR' ? { error: { kind: 'agent', message: 'down' } } : {})),
+    results: statuses.map((s, i) =>
+      trial(`s${i}`, s, s === 'AGENT_ERROR' ? { error: { kind: 'agent', message: 'down' } } : {}),
+    ),
   });
   await writeJsonAtomic(join(dir, 'evaluation_report.json'), report);
   return dir;
@@ -82,7 +104,11 @@ describe('resolveBaseline', () => {
     const said: string[] = [];
     expect(await resolveBaseline('auto', { cwd: '/', runsDir: parent, say: (l) => said.push(l) })).toBeNull();
     expect(said.at(-1)).toMatch(/no earlier run .* graded anything/);
-    expect(await resolveBaseline('auto', { cwd: '/', runsDir: join(parent, 'nothing-here'), say: () => {} })).toBeNull();
-    await expect(resolveBaseline(outage, { cwd: '/', runsDir: parent, say: () => {} })).rejects.toThrow(/cannot be the baseline: the agent answered nothing/);
+    expect(
+      await resolveBaseline('auto', { cwd: '/', runsDir: join(parent, 'nothing-here'), say: () => {} }),
+    ).toBeNull();
+    await expect(resolveBaseline(outage, { cwd: '/', runsDir: parent, say: () => {} })).rejects.toThrow(
+      /cannot be the baseline: the agent answered nothing/,
+    );
   });
 });

@@ -22,7 +22,16 @@ const report = (results: AsyncIterable<TrialResult>) =>
   buildReport({
     benchmark: { name: 'b', version: 'v1', n_samples: 3 },
     agent: { id: 'a', name: 'a' },
-    run: { id: 'r', dir: '/r', mode: 'single', workers: 1, trials: 1, status: 'complete', started_at: '', finished_at: '' },
+    run: {
+      id: 'r',
+      dir: '/r',
+      mode: 'single',
+      workers: 1,
+      trials: 1,
+      status: 'complete',
+      started_at: '',
+      finished_at: '',
+    },
     blocksAreSuccess: false,
     results,
   });
@@ -38,7 +47,15 @@ describe('report.html from a spool of trial entries', () => {
     const huge = 'y'.repeat(200_000);
     const results = [
       trial('s1', 'PASSED', { response: '</script><script>alert(1)</script>\u2028&', final_state: { big: huge } }),
-      trial('s2', 'FAILED', { events: Array.from({ length: 3000 }, (_, i) => ({ type: 'log', level: 'info', message: `line ${i}`, step: i + 1, ts: i })) }),
+      trial('s2', 'FAILED', {
+        events: Array.from({ length: 3000 }, (_, i) => ({
+          type: 'log',
+          level: 'info',
+          message: `line ${i}`,
+          step: i + 1,
+          ts: i,
+        })),
+      }),
       trial('s3', 'AGENT_ERROR', { artifacts: deep(20), error: { kind: 'agent', message: 'boom' } }),
     ];
     const dir = runFolder(results);

@@ -4,7 +4,14 @@ import { buildReport } from '../../../src/report/aggregate.ts';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clipFor, escapeHtml, pageTrial, renderHtmlReport, REPORT_CSP, writeHtmlReport } from '../../../src/report/html.ts';
+import {
+  clipFor,
+  escapeHtml,
+  pageTrial,
+  renderHtmlReport,
+  REPORT_CSP,
+  writeHtmlReport,
+} from '../../../src/report/html.ts';
 import { REPORT_CSS, REPORT_JS } from '../../../src/report/html-assets.ts';
 import type { TrialResult } from '../../../src/types.ts';
 import { trial } from './fixtures.ts';
@@ -16,7 +23,16 @@ async function page(results: TrialResult[], comparison: Record<string, unknown> 
   const report = await buildReport({
     benchmark: { name: `bench ${HOSTILE}`, version: 'v1', n_samples: results.length },
     agent: { id: 'agent', name: 'agent' },
-    run: { id: 'r', dir: '/r', mode: 'single', workers: 1, trials: 1, status: 'complete', started_at: '', finished_at: '' },
+    run: {
+      id: 'r',
+      dir: '/r',
+      mode: 'single',
+      workers: 1,
+      trials: 1,
+      status: 'complete',
+      started_at: '',
+      finished_at: '',
+    },
     gate: { metric: 'pass_rate', threshold: 0.5 },
     blocksAreSuccess: false,
     results,
@@ -36,7 +52,11 @@ function embedded(html: string): any {
 
 describe('report.html', () => {
   it('embeds the trials as JSON no value can break out of, and reads back unchanged', async () => {
-    const r = trial('x', 'FAILED', { task_id: HOSTILE, response: HOSTILE, checks: [{ name: HOSTILE, type: 'exact', passed: false, score: 0, reason: HOSTILE }] });
+    const r = trial('x', 'FAILED', {
+      task_id: HOSTILE,
+      response: HOSTILE,
+      checks: [{ name: HOSTILE, type: 'exact', passed: false, score: 0, reason: HOSTILE }],
+    });
     const html = await page([r]);
     const block = defined(/<script type="application\/json" id="benchrig-data">([\s\S]*?)<\/script>/.exec(html))[1];
     expect(block).not.toMatch(/[<>&\u2028\u2029]/);
@@ -46,7 +66,9 @@ describe('report.html', () => {
     // exactly two script elements: the data and the page's own; no value became markup
     expect(html.match(/<script/g)).toHaveLength(2);
     expect(html).not.toContain('<img');
-    expect(html).toContain('bench &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;');
+    expect(html).toContain(
+      'bench &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;',
+    );
   });
 
   it('allows only its own style and script by hash, and loads nothing', async () => {
@@ -65,7 +87,13 @@ describe('report.html', () => {
 
   it('cuts huge values keeping head and tail, and says how much', () => {
     const huge = `HEAD${'x'.repeat(1_000_000)}TAIL`;
-    const events = Array.from({ length: 5000 }, (_, i) => ({ step: i + 1, ts: i, type: 'log' as const, level: 'info' as const, message: `line ${i}` }));
+    const events = Array.from({ length: 5000 }, (_, i) => ({
+      step: i + 1,
+      ts: i,
+      type: 'log' as const,
+      level: 'info' as const,
+      message: `line ${i}`,
+    }));
     const t = pageTrial(trial('a', 'PASSED', { response: huge, events }), clipFor(10_000)) as PageTrial;
     expect(t.response.length).toBeLessThan(10_000);
     expect(t.response.startsWith('HEAD')).toBe(true);
@@ -81,14 +109,21 @@ describe('report.html', () => {
 
   it('10,000 trials stay within a page a browser opens', async () => {
     const big = 'y'.repeat(20_000);
-    const results = Array.from({ length: 10_000 }, (_, i) => trial(`s${i}`, i % 3 ? 'PASSED' : 'FAILED', { task_id: `s${i}`, response: big, prompt: big }));
+    const results = Array.from({ length: 10_000 }, (_, i) =>
+      trial(`s${i}`, i % 3 ? 'PASSED' : 'FAILED', { task_id: `s${i}`, response: big, prompt: big }),
+    );
     const html = await page(results);
     expect(html.length).toBeLessThan(80_000_000);
     expect(embedded(html).trials).toHaveLength(10_000);
   }, 60_000);
 
   it('shows the summary numbers, the gate and a comparison when there is one', async () => {
-    const html = await page([trial('a', 'PASSED'), trial('b', 'FAILED')], { baseline: { id: 'old', dir: 'evals/old' }, new_failures: [{ sample_id: 'b' }], regressions: [], fixed: [] });
+    const html = await page([trial('a', 'PASSED'), trial('b', 'FAILED')], {
+      baseline: { id: 'old', dir: 'evals/old' },
+      new_failures: [{ sample_id: 'b' }],
+      regressions: [],
+      fixed: [],
+    });
     expect(html).toContain('<div class="v">50.0%</div>');
     expect(html).toContain('gate PASSED: pass_rate 0.5 ≥ 0.5');
     expect(html).toContain('<h2>compared with evals/old</h2>');
@@ -107,13 +142,28 @@ describe('report.html', () => {
     try {
       mkdirSync(join(dir, 'results'));
       const results = Array.from({ length: 30 }, (_, i) =>
-        trial(`s${String(i).padStart(2, '0')}`, i % 4 ? 'PASSED' : 'FAILED', { task_id: `s${String(i).padStart(2, '0')}`, response: `${HOSTILE} ${i}`, md: { execution_time_s: (i * 7) % 11 } }),
+        trial(`s${String(i).padStart(2, '0')}`, i % 4 ? 'PASSED' : 'FAILED', {
+          task_id: `s${String(i).padStart(2, '0')}`,
+          response: `${HOSTILE} ${i}`,
+          md: { execution_time_s: (i * 7) % 11 },
+        }),
       );
       for (const r of results) writeFileSync(join(dir, 'results', `${r.task_id}.json`), JSON.stringify(r));
       const report = await buildReport({
-        benchmark: { name: 'b', version: 'v1', n_samples: 30 }, agent: { id: 'a', name: 'a' },
-        run: { id: 'r', dir, mode: 'threads', workers: 2, trials: 1, status: 'complete', started_at: '', finished_at: '' },
-        blocksAreSuccess: false, results,
+        benchmark: { name: 'b', version: 'v1', n_samples: 30 },
+        agent: { id: 'a', name: 'a' },
+        run: {
+          id: 'r',
+          dir,
+          mode: 'threads',
+          workers: 2,
+          trials: 1,
+          status: 'complete',
+          started_at: '',
+          finished_at: '',
+        },
+        blocksAreSuccess: false,
+        results,
       });
       await writeHtmlReport(dir, report);
       const written = readFileSync(join(dir, 'report.html'), 'utf8');

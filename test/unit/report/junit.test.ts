@@ -14,7 +14,10 @@ interface XmlNode {
 
 const decode = (s: string) =>
   s.replace(/&(amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);/g, (_m, e: string) =>
-    e[0] === '#' ? String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" } as Record<string, string>)[e]);
+    e[0] === '#'
+      ? String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : Number(e.slice(1)))
+      : ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" } as Record<string, string>)[e],
+  );
 
 /** A strict little XML 1.0 reader: balanced tags, quoted attributes, known entities, no forbidden characters. */
 function parseXml(xml: string): XmlNode {
@@ -59,7 +62,10 @@ function parseXml(xml: string): XmlNode {
   return root.children[0];
 }
 
-const all = (n: XmlNode, name: string): XmlNode[] => [...(n.name === name ? [n] : []), ...n.children.flatMap((c) => all(c, name))];
+const all = (n: XmlNode, name: string): XmlNode[] => [
+  ...(n.name === name ? [n] : []),
+  ...n.children.flatMap((c) => all(c, name)),
+];
 
 const NASTY = 'a & b < c > d "e" \'f\' \u0000\u0007\u001b[31m \ud800 ]]> \n tab\t end';
 
@@ -67,7 +73,16 @@ async function junitOf(results: TrialResult[]) {
   const report = await buildReport({
     benchmark: { name: 'bench <&>', version: 'v', n_samples: results.length },
     agent: { id: 'a', name: 'a' },
-    run: { id: 'r', dir: '/tmp/r', mode: 'single', workers: 1, trials: 1, status: 'complete', started_at: '2025-01-01T00:00:00Z', finished_at: '2025-01-01T00:00:05Z' },
+    run: {
+      id: 'r',
+      dir: '/tmp/r',
+      mode: 'single',
+      workers: 1,
+      trials: 1,
+      status: 'complete',
+      started_at: '2025-01-01T00:00:00Z',
+      finished_at: '2025-01-01T00:00:05Z',
+    },
     blocksAreSuccess: false,
     results,
   });

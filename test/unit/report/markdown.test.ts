@@ -5,16 +5,38 @@ import type { EvaluationReport } from '../../../src/report/types.ts';
 import { trial } from './fixtures.ts';
 
 async function fixedReport(): Promise<EvaluationReport> {
-  const v = (name: string, passed: boolean, reason: string) => ({ name, type: 'exact', passed, score: passed ? 1 : 0, reason });
+  const v = (name: string, passed: boolean, reason: string) => ({
+    name,
+    type: 'exact',
+    passed,
+    score: passed ? 1 : 0,
+    reason,
+  });
   return buildReport({
     benchmark: { name: 'demo', version: 'v1', n_samples: 3 },
     agent: { id: 'react', name: 'react' },
-    run: { id: 'r1', dir: '/tmp/r1', mode: 'single', workers: 1, trials: 1, status: 'complete', started_at: '2025-01-01T00:00:00Z', finished_at: '2025-01-01T00:00:10Z' },
+    run: {
+      id: 'r1',
+      dir: '/tmp/r1',
+      mode: 'single',
+      workers: 1,
+      trials: 1,
+      status: 'complete',
+      started_at: '2025-01-01T00:00:00Z',
+      finished_at: '2025-01-01T00:00:10Z',
+    },
     gate: { metric: 'pass_rate', threshold: 0.9 },
     blocksAreSuccess: false,
     results: [
-      trial('a', 'PASSED', { task_id: 'a', checks: [v('answer', true, 'equals "1"')], md: { tokens: { input: 10, output: 2 } } }),
-      trial('b', 'FAILED', { task_id: 'b', checks: [v('answer', false, 'got <img src=x onerror=alert(1)> | x\nnext')] }),
+      trial('a', 'PASSED', {
+        task_id: 'a',
+        checks: [v('answer', true, 'equals "1"')],
+        md: { tokens: { input: 10, output: 2 } },
+      }),
+      trial('b', 'FAILED', {
+        task_id: 'b',
+        checks: [v('answer', false, 'got <img src=x onerror=alert(1)> | x\nnext')],
+      }),
       trial('c', 'AGENT_ERROR', { task_id: 'c', error: { kind: 'agent', message: 'boom' } }),
     ],
   });
@@ -54,17 +76,37 @@ errors: agent 1 · tokens 10 in / 2 out
   it('an incomplete run: the missing share next to the pass rate, the gate failed as incomplete', async () => {
     const r = await fixedReport();
     const rebuilt = await buildReport({
-      benchmark: r.benchmark, agent: r.agent, run: r.run, gate: { metric: 'pass_rate', threshold: 0.9 }, blocksAreSuccess: false,
-      results: [trial('a', 'PASSED'), trial('b', 'SANDBOX_ERROR'), trial('c', 'SANDBOX_ERROR'), trial('d', 'SANDBOX_ERROR')],
+      benchmark: r.benchmark,
+      agent: r.agent,
+      run: r.run,
+      gate: { metric: 'pass_rate', threshold: 0.9 },
+      blocksAreSuccess: false,
+      results: [
+        trial('a', 'PASSED'),
+        trial('b', 'SANDBOX_ERROR'),
+        trial('c', 'SANDBOX_ERROR'),
+        trial('d', 'SANDBOX_ERROR'),
+      ],
     });
     const md = formatMarkdown(rebuilt);
-    expect(md).toContain('**Pass rate 100.0% (95% CI 20.7%–100.0%)** · 1/1 gradable trials passed · mean score 1 · **missing: 3 of 4 trials without a verdict (75.0%)**');
+    expect(md).toContain(
+      '**Pass rate 100.0% (95% CI 20.7%–100.0%)** · 1/1 gradable trials passed · mean score 1 · **missing: 3 of 4 trials without a verdict (75.0%)**',
+    );
     expect(md).toContain('Gate: **failed** — incomplete: 3 of 4 trials without a verdict (pass_rate 1 ≥ 0.9)');
     expect(md.startsWith('### ❌')).toBe(true);
   });
 
   it('lists a comparison when the report has one', async () => {
-    const report = { ...(await fixedReport()), comparison: { baseline: { id: 'old', dir: 'evals/x/old' }, message: null, new_failures: [{ sample_id: 'b' }], regressions: [], fixed: [{ sample_id: 'z' }] } };
+    const report = {
+      ...(await fixedReport()),
+      comparison: {
+        baseline: { id: 'old', dir: 'evals/x/old' },
+        message: null,
+        new_failures: [{ sample_id: 'b' }],
+        regressions: [],
+        fixed: [{ sample_id: 'z' }],
+      },
+    };
     const md = formatMarkdown(report);
     expect(md).toContain('**Compared with `evals/x/old`**');
     expect(md).toContain('- new failures (1): b');

@@ -8,20 +8,46 @@ import { defined } from '../../support/defined.ts';
 
 async function run(agent: string, list: Array<[string, TrialStatus, string?]>) {
   const results: TrialResult[] = list.map(([sample, status, hash], i) =>
-    trial(sample, status, { task_id: `${sample}-t${i}`, md: { input_hash: hash ?? `hash-${sample}` } }));
+    trial(sample, status, { task_id: `${sample}-t${i}`, md: { input_hash: hash ?? `hash-${sample}` } }),
+  );
   const report = await buildReport({
-    benchmark: { name: 'b', version: 'v1', n_samples: list.length }, agent: { id: agent, name: agent },
-    run: { id: agent, dir: `/evals/${agent}`, mode: 'single', workers: 1, trials: 1, status: 'complete', started_at: '2025-01-01T00:00:00Z', finished_at: '' },
-    blocksAreSuccess: false, results,
+    benchmark: { name: 'b', version: 'v1', n_samples: list.length },
+    agent: { id: agent, name: agent },
+    run: {
+      id: agent,
+      dir: `/evals/${agent}`,
+      mode: 'single',
+      workers: 1,
+      trials: 1,
+      status: 'complete',
+      started_at: '2025-01-01T00:00:00Z',
+      finished_at: '',
+    },
+    blocksAreSuccess: false,
+    results,
   });
   return { report, trials: results.map((r) => ({ task_id: r.task_id, sample_id: r.sample_id })) };
 }
 
 describe('the tasks x runs matrix', () => {
   it('matches tasks by input hash across runs (a renamed sample stays one row) and marks regressions, fixed, differing', async () => {
-    const a = await run('a', [['p', 'PASSED'], ['q', 'FAILED'], ['r', 'PASSED'], ['s', 'AGENT_ERROR']]);
-    const b = await run('b', [['p', 'FAILED'], ['q-renamed', 'PASSED', 'hash-q'], ['r', 'PASSED'], ['new', 'PASSED']]);
-    const c = await run('c', [['p', 'PASSED'], ['q', 'FAILED'], ['r', 'SANDBOX_ERROR']]);
+    const a = await run('a', [
+      ['p', 'PASSED'],
+      ['q', 'FAILED'],
+      ['r', 'PASSED'],
+      ['s', 'AGENT_ERROR'],
+    ]);
+    const b = await run('b', [
+      ['p', 'FAILED'],
+      ['q-renamed', 'PASSED', 'hash-q'],
+      ['r', 'PASSED'],
+      ['new', 'PASSED'],
+    ]);
+    const c = await run('c', [
+      ['p', 'PASSED'],
+      ['q', 'FAILED'],
+      ['r', 'SANDBOX_ERROR'],
+    ]);
     const m = buildMatrix([a, b, c]);
     const row = (id: string) => defined(m.rows.find((r) => r.sample_id === id));
     expect(m.rows.map((r) => r.sample_id)).toEqual(['p', 'q', 'r', 's', 'new']);
@@ -46,18 +72,26 @@ describe('the tasks x runs matrix', () => {
     const a = await run('same', [['p', 'PASSED']]);
     const b = await run('same', [['p', 'PASSED']]);
     b.report.run.started_at = '2025-02-03T04:05:06Z';
-    expect(buildMatrix([a, b]).runs.map((r) => r.label)).toEqual(['same · 2025-01-01 00:00:00', 'same · 2025-02-03 04:05:06']);
+    expect(buildMatrix([a, b]).runs.map((r) => r.label)).toEqual([
+      'same · 2025-01-01 00:00:00',
+      'same · 2025-02-03 04:05:06',
+    ]);
   });
 });
 
 describe('paired difference of pass rates', () => {
   it('is the mean per-task difference with a Student t interval (checked by hand)', () => {
     // differences 1, 0, 0, -0.5: mean 0.125, sd = sqrt(((0.875)^2 + 2*(0.125)^2 + (0.625)^2)/3) = 0.6292
-    const d = pairedDifference([[0, 1], [1, 1], [0, 0], [1, 0.5]]);
+    const d = pairedDifference([
+      [0, 1],
+      [1, 1],
+      [0, 0],
+      [1, 0.5],
+    ]);
     expect(d.n).toBe(4);
     expect(d.diff).toBeCloseTo(0.125, 12);
     const sd = Math.sqrt((0.875 ** 2 + 2 * 0.125 ** 2 + 0.625 ** 2) / 3);
-    const half = 3.182 * sd / 2;
+    const half = (3.182 * sd) / 2;
     expect(defined(d.ci95)[0]).toBeCloseTo(0.125 - half, 10);
     expect(0.125 + half).toBeGreaterThan(1);
     expect(defined(d.ci95)[1]).toBe(1); // clamped: a difference of two rates never exceeds 1

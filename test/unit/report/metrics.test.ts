@@ -20,7 +20,11 @@ describe('metrics: gradable and ungradable', () => {
   });
 
   it('nothing gradable: pass_rate and friends are null, never 0', () => {
-    const { metrics: m } = computeMetrics([trial('a', 'UNGRADABLE'), trial('b', 'SANDBOX_ERROR'), trial('c', 'AWAITING_REVIEW')]);
+    const { metrics: m } = computeMetrics([
+      trial('a', 'UNGRADABLE'),
+      trial('b', 'SANDBOX_ERROR'),
+      trial('c', 'AWAITING_REVIEW'),
+    ]);
     expect(m.n_gradable).toBe(0);
     expect(m.pass_rate).toBeNull();
     expect(m.pass_rate_ci95).toBeNull();
@@ -49,7 +53,11 @@ describe('metrics: gradable and ungradable', () => {
     // a: PASSED FAILED UNGRADABLE -> gradable 2, passed 1
     // b: PASSED PASSED PASSED     -> gradable 3, passed 3
     // c: SANDBOX_ERROR            -> no gradable trial
-    const results = [...trials('a', ['PASSED', 'FAILED', 'UNGRADABLE']), ...trials('b', ['PASSED', 'PASSED', 'PASSED']), trial('c', 'SANDBOX_ERROR')];
+    const results = [
+      ...trials('a', ['PASSED', 'FAILED', 'UNGRADABLE']),
+      ...trials('b', ['PASSED', 'PASSED', 'PASSED']),
+      trial('c', 'SANDBOX_ERROR'),
+    ];
     const { metrics: m, tasks } = computeMetrics(results);
     expect(m.n_trials).toBe(7);
     expect(m.n_gradable).toBe(5);
@@ -64,14 +72,43 @@ describe('metrics: gradable and ungradable', () => {
     expect(m.infra_error_rate).toBeCloseTo(1 / 7, 12);
     expect(m.status_counts).toMatchObject({ PASSED: 4, FAILED: 1, UNGRADABLE: 1, SANDBOX_ERROR: 1, AGENT_ERROR: 0 });
     expect(tasks).toEqual([
-      { sample_id: 'a', input_hash: 'hash-a', trials: 3, passed: 1, gradable: 2, statuses: { PASSED: 1, FAILED: 1, UNGRADABLE: 1 }, flaky: true },
-      { sample_id: 'b', input_hash: 'hash-b', trials: 3, passed: 3, gradable: 3, statuses: { PASSED: 3 }, flaky: false },
-      { sample_id: 'c', input_hash: 'hash-c', trials: 1, passed: 0, gradable: 0, statuses: { SANDBOX_ERROR: 1 }, flaky: false },
+      {
+        sample_id: 'a',
+        input_hash: 'hash-a',
+        trials: 3,
+        passed: 1,
+        gradable: 2,
+        statuses: { PASSED: 1, FAILED: 1, UNGRADABLE: 1 },
+        flaky: true,
+      },
+      {
+        sample_id: 'b',
+        input_hash: 'hash-b',
+        trials: 3,
+        passed: 3,
+        gradable: 3,
+        statuses: { PASSED: 3 },
+        flaky: false,
+      },
+      {
+        sample_id: 'c',
+        input_hash: 'hash-c',
+        trials: 1,
+        passed: 0,
+        gradable: 0,
+        statuses: { SANDBOX_ERROR: 1 },
+        flaky: false,
+      },
     ]);
   });
 
   it('1 trial per task: pass_all_k = pass_at_k = pass_rate = pass_at[1]', () => {
-    const { metrics: m } = computeMetrics([trial('a', 'PASSED'), trial('b', 'FAILED'), trial('c', 'PASSED'), trial('d', 'TIMEOUT')]);
+    const { metrics: m } = computeMetrics([
+      trial('a', 'PASSED'),
+      trial('b', 'FAILED'),
+      trial('c', 'PASSED'),
+      trial('d', 'TIMEOUT'),
+    ]);
     expect(m.pass_rate).toBe(0.5);
     expect(m.pass_all_k).toBe(0.5);
     expect(m.pass_at_k).toBe(0.5);
@@ -81,7 +118,10 @@ describe('metrics: gradable and ungradable', () => {
   });
 
   it('3 trials per task: pass_all_k and pass_at_k differ from pass_rate', () => {
-    const { metrics: m } = computeMetrics([...trials('a', ['PASSED', 'FAILED', 'PASSED']), ...trials('b', ['FAILED', 'FAILED', 'AGENT_ERROR'])]);
+    const { metrics: m } = computeMetrics([
+      ...trials('a', ['PASSED', 'FAILED', 'PASSED']),
+      ...trials('b', ['FAILED', 'FAILED', 'AGENT_ERROR']),
+    ]);
     expect(m.pass_rate).toBeCloseTo(2 / 6, 12);
     expect(m.pass_all_k).toBe(0);
     expect(m.pass_at_k).toBe(0.5);
@@ -108,8 +148,25 @@ describe('metrics: scores, usage and safety', () => {
     const t = (s: number, extra: Partial<TrialResult> & { md?: Partial<TrialResult['metadata']> } = {}) =>
       trial('x', 'PASSED', { ...extra, md: { execution_time_s: s, ...extra.md } });
     const { metrics: m } = computeMetrics([
-      t(1, { md: { execution_time_s: 1, llm_calls: 2, user_llm_calls: 1, tokens: { input: 10, output: 1 }, tools_used: { bash: 2 }, cost_usd: 0.5 } }),
-      t(2, { md: { execution_time_s: 2, llm_calls: 4, tokens: { input: 5, output: 5 }, tools_used: { bash: 1, read_file: 3 } }, stop_reason: 'max_turns' }),
+      t(1, {
+        md: {
+          execution_time_s: 1,
+          llm_calls: 2,
+          user_llm_calls: 1,
+          tokens: { input: 10, output: 1 },
+          tools_used: { bash: 2 },
+          cost_usd: 0.5,
+        },
+      }),
+      t(2, {
+        md: {
+          execution_time_s: 2,
+          llm_calls: 4,
+          tokens: { input: 5, output: 5 },
+          tools_used: { bash: 1, read_file: 3 },
+        },
+        stop_reason: 'max_turns',
+      }),
       t(3, { error: { kind: 'limit', message: 'x' }, stop_reason: 'llm_budget' }),
       t(4, { error: { kind: 'llm', message: 'x' }, stop_reason: 'error', status: 'AGENT_ERROR' }),
       t(10, { md: { execution_time_s: 10, cost_usd: 0.25 } }),
@@ -154,7 +211,13 @@ describe('metrics: scores, usage and safety', () => {
   });
 
   it('per-check pass rates over verdicts only', () => {
-    const v = (name: string, passed: boolean | null) => ({ name, type: 'contains', passed, score: passed ? 1 : 0, reason: '' });
+    const v = (name: string, passed: boolean | null) => ({
+      name,
+      type: 'contains',
+      passed,
+      score: passed ? 1 : 0,
+      reason: '',
+    });
     const { checks } = computeMetrics([
       trial('a', 'PASSED', { checks: [v('c1', true), v('c2', null)] }),
       trial('b', 'FAILED', { checks: [v('c1', false), v('c2', null)] }),

@@ -8,7 +8,9 @@ const ASCII = /^[\x00-\x7f]*$/;
 describe('page assets', () => {
   it('every page script builds nodes from text only and stays ASCII (so its CSP hash holds)', () => {
     for (const js of [REPORT_JS, COMPARE_JS, HISTORY_JS, INDEX_JS]) {
-      expect(js).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function|fetch\(|XMLHttpRequest/);
+      expect(js).not.toMatch(
+        /innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function|fetch\(|XMLHttpRequest/,
+      );
       expect(js).toMatch(ASCII);
     }
     expect(REPORT_CSS).toMatch(ASCII);
@@ -19,9 +21,12 @@ describe('gateText', () => {
   const gate = { metric: 'pass_rate', threshold: 0.8, value: 0.9, passed: true, detail: 'pass_rate 0.9 >= 0.8' };
   it('restates the comparison, and says so first when the run is incomplete (with how the metric stood)', () => {
     expect(gateText(gate)).toBe('gate PASSED: pass_rate 0.9 ≥ 0.8');
-    expect(gateText({ ...gate, passed: false, detail: 'incomplete: 2 of 10 trials without a verdict' }))
-      .toBe('gate FAILED: incomplete: 2 of 10 trials without a verdict (pass_rate 0.9 ≥ 0.8)');
-    expect(gateText({ ...gate, value: null, passed: false, detail: 'missing evidence' })).toBe('gate FAILED: pass_rate: missing evidence');
+    expect(gateText({ ...gate, passed: false, detail: 'incomplete: 2 of 10 trials without a verdict' })).toBe(
+      'gate FAILED: incomplete: 2 of 10 trials without a verdict (pass_rate 0.9 ≥ 0.8)',
+    );
+    expect(gateText({ ...gate, value: null, passed: false, detail: 'missing evidence' })).toBe(
+      'gate FAILED: pass_rate: missing evidence',
+    );
     expect(gateText(null)).toBe('gate: none');
   });
 });

@@ -17,7 +17,9 @@ describe('pass@k and pass^k', () => {
       for (let c = 0; c <= n; c++) {
         const passes = (i: number) => i < c; // the first c trials passed
         for (let k = 1; k <= n; k++) {
-          let total = 0, any = 0, all = 0;
+          let total = 0,
+            any = 0,
+            all = 0;
           for (const s of subsets(n, k)) {
             total++;
             if (s.some(passes)) any++;

@@ -4,9 +4,19 @@ import { describe, expect, it } from 'vitest';
 import { ModelCircuitBreaker } from '../../../src/run/circuit-breaker.ts';
 import type { TrialResult } from '../../../src/types.ts';
 
-const refused = (port: number) => ({ status: 'AGENT_ERROR', error: { kind: 'llm', message: `model call failed after 4 attempts: connect ECONNREFUSED 127.0.0.1:${port}` } }) as unknown as TrialResult;
-const other = { status: 'AGENT_ERROR', error: { kind: 'llm', message: 'model call failed after 4 attempts: HTTP 500 overloaded' } } as unknown as TrialResult;
-const agentBug = { status: 'AGENT_ERROR', error: { kind: 'agent', message: 'model call failed after 4 attempts: connect ECONNREFUSED 127.0.0.1:1' } } as unknown as TrialResult;
+const refused = (port: number) =>
+  ({
+    status: 'AGENT_ERROR',
+    error: { kind: 'llm', message: `model call failed after 4 attempts: connect ECONNREFUSED 127.0.0.1:${port}` },
+  }) as unknown as TrialResult;
+const other = {
+  status: 'AGENT_ERROR',
+  error: { kind: 'llm', message: 'model call failed after 4 attempts: HTTP 500 overloaded' },
+} as unknown as TrialResult;
+const agentBug = {
+  status: 'AGENT_ERROR',
+  error: { kind: 'agent', message: 'model call failed after 4 attempts: connect ECONNREFUSED 127.0.0.1:1' },
+} as unknown as TrialResult;
 const passed = { status: 'PASSED' } as unknown as TrialResult;
 
 /** Runs `planned` trials one at a time, each finishing with the next of `outcomes` (then passes). */
@@ -40,7 +50,7 @@ describe('the model circuit breaker', () => {
     expect(trip).toBeNull();
   });
 
-  it('an error that is not the model\'s (kind agent) does not trip it', () => {
+  it("an error that is not the model's (kind agent) does not trip it", () => {
     expect(drive(2, 4, [agentBug, agentBug]).trip).toBeNull();
   });
 
@@ -49,7 +59,11 @@ describe('the model circuit breaker', () => {
   });
 
   it('0 turns it off', () => {
-    const { started, trip } = drive(0, 8, Array.from({ length: 8 }, () => refused(1)));
+    const { started, trip } = drive(
+      0,
+      8,
+      Array.from({ length: 8 }, () => refused(1)),
+    );
     expect(started).toHaveLength(8);
     expect(trip).toBeNull();
   });

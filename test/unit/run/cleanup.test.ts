@@ -41,11 +41,14 @@ describe('Cleanup', () => {
     const warned: string[] = [];
     let released = false;
     await expect(
-      withCleanup(async (c) => {
-        c.defer('x', () => (released = true));
-        c.defer('y', () => Promise.reject(new Error('y broke')));
-        throw new Error('the step failed');
-      }, (l) => warned.push(l)),
+      withCleanup(
+        async (c) => {
+          c.defer('x', () => (released = true));
+          c.defer('y', () => Promise.reject(new Error('y broke')));
+          throw new Error('the step failed');
+        },
+        (l) => warned.push(l),
+      ),
     ).rejects.toThrow('the step failed');
     expect(released).toBe(true);
     expect(warned).toEqual(['cleanup: y: y broke']);

@@ -7,7 +7,10 @@ import { exitCodeFor } from '../../../src/cli/main.ts';
 import type { LlmConfig } from '../../../src/config/schema.ts';
 import { checkModelEndpoints } from '../../../src/run/model-check.ts';
 
-interface Seen { path: string; headers: IncomingMessage['headers'] }
+interface Seen {
+  path: string;
+  headers: IncomingMessage['headers'];
+}
 const servers: Server[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise<void>((r) => s.close(() => r()))));
@@ -33,7 +36,14 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const llm = (base_url: string, extra: Partial<LlmConfig> = {}): LlmConfig => ({ base_url, api_key: 'sk-check', model: 'm', max_retries: 3, timeout_s: 120, ...extra });
+const llm = (base_url: string, extra: Partial<LlmConfig> = {}): LlmConfig => ({
+  base_url,
+  api_key: 'sk-check',
+  model: 'm',
+  max_retries: 3,
+  timeout_s: 120,
+  ...extra,
+});
 
 /** The error the check threw, or null; with the CLI's exit code for it. */
 async function check(cfg: LlmConfig, protocols: Parameters<typeof checkModelEndpoints>[1] = ['chat']) {
@@ -52,14 +62,20 @@ describe('the start-time model check', () => {
     const err = await check(llm(`http://127.0.0.1:${port}/v1`));
     expect(Date.now() - t0).toBeLessThan(5_000);
     expect(err?.exit).toBe(3);
-    expect(err?.message).toContain(`the model endpoint http://127.0.0.1:${port}/v1/models is unreachable (ECONNREFUSED)`);
+    expect(err?.message).toContain(
+      `the model endpoint http://127.0.0.1:${port}/v1/models is unreachable (ECONNREFUSED)`,
+    );
   });
 
   it.each([401, 403])('HTTP %i is exit 2 "the key for … was refused", naming the table to fix', async (status) => {
     const s = await serve(status);
     const err = await check(llm(s.url));
     expect(err?.exit).toBe(2);
-    expect(err?.message).toMatch(new RegExp(`^the key for ${s.url} was refused \\(HTTP ${status} from GET ${s.url}/models\\); check the api_key of \\[llm\\]`));
+    expect(err?.message).toMatch(
+      new RegExp(
+        `^the key for ${s.url} was refused \\(HTTP ${status} from GET ${s.url}/models\\); check the api_key of \\[llm\\]`,
+      ),
+    );
     expect(err?.message).not.toContain('sk-check');
     // asked once, with the key as an OpenAI client sends it
     expect(s.seen.map((q) => q.path)).toEqual(['/v1/models']);

@@ -37,7 +37,14 @@ describe('run folders', () => {
   });
 
   it('redacts secret-looking option keys at any depth', () => {
-    expect(redact({ url: 'http://x', api_key: 'sk-1', headers: { Authorization: 'Bearer sk-2', Accept: 'json' }, list: [{ token: 't' }] })).toEqual({
+    expect(
+      redact({
+        url: 'http://x',
+        api_key: 'sk-1',
+        headers: { Authorization: 'Bearer sk-2', Accept: 'json' },
+        list: [{ token: 't' }],
+      }),
+    ).toEqual({
       url: 'http://x',
       api_key: '[redacted]',
       headers: { Authorization: '[redacted]', Accept: 'json' },

@@ -32,7 +32,9 @@ describe('run folder lock', () => {
     const pid = otherProcess();
     await new Promise((r) => setTimeout(r, 50)); // /proc/<pid>/stat of the exec'd sleep
     writeFileSync(join(dir, '.lock'), JSON.stringify({ pid, host: hostname(), started: processStartTicks(pid) }));
-    expect(() => acquireRunLock(dir, `--resume ${dir}`)).toThrow(new RegExp(`--resume ${dir}: refusing, the run is still going in process ${pid}`));
+    expect(() => acquireRunLock(dir, `--resume ${dir}`)).toThrow(
+      new RegExp(`--resume ${dir}: refusing, the run is still going in process ${pid}`),
+    );
     expect(lockOf(dir).pid).toBe(pid); // untouched
   });
 
@@ -53,7 +55,9 @@ describe('run folder lock', () => {
   it('a folder of a benchrig without locks: run.json running with a live pid refuses too', () => {
     const dir = tempDir();
     const pid = otherProcess();
-    expect(() => acquireRunLock(dir, 'x', { status: 'running', pid, host: hostname() })).toThrow(new RegExp(`process ${pid}`));
+    expect(() => acquireRunLock(dir, 'x', { status: 'running', pid, host: hostname() })).toThrow(
+      new RegExp(`process ${pid}`),
+    );
     expect(existsSync(join(dir, '.lock'))).toBe(false);
     acquireRunLock(dir, 'x', { status: 'complete', pid, host: hostname() }).release();
   });

@@ -12,7 +12,16 @@ describe('TrialPlan', () => {
     const plan = new TrialPlan(samples, 2);
     const all = [...plan];
     expect(plan.length).toBe(8);
-    expect(all.map((t) => t.taskId)).toEqual(['a-t1', 'a-t2', 'b_c-t1', 'b_c-t2', 'b_c~2-t1', 'b_c~2-t2', 'd-t1', 'd-t2']);
+    expect(all.map((t) => t.taskId)).toEqual([
+      'a-t1',
+      'a-t2',
+      'b_c-t1',
+      'b_c-t2',
+      'b_c~2-t1',
+      'b_c~2-t2',
+      'd-t1',
+      'd-t2',
+    ]);
     expect(all.map((t) => t.trial)).toEqual([1, 2, 1, 2, 1, 2, 1, 2]);
     expect(all[3].sample).toBe(samples[1]);
     expect(new Set(all.map((t) => t.inputHash)).size).toBe(4);

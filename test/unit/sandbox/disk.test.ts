@@ -30,7 +30,9 @@ describe('DiskLimitExceeded', () => {
     const e = new DiskLimitExceeded(52 * MiB + 300, 20 * MiB, '20m');
     expect(e).toBeInstanceOf(LimitExceeded);
     expect([e.limitKind, e.value, e.limit]).toEqual(['disk', 52 * MiB + 300, 20 * MiB]);
-    expect(e.message).toBe('the sandbox wrote 52.0 MiB, past its disk limit of 20.0 MiB ([sandbox] disk = "20m"); the trial was stopped');
+    expect(e.message).toBe(
+      'the sandbox wrote 52.0 MiB, past its disk limit of 20.0 MiB ([sandbox] disk = "20m"); the trial was stopped',
+    );
   });
   it('formats sizes for people', () => {
     expect(formatBytes(512)).toBe('512 B');
@@ -42,7 +44,15 @@ describe('DiskLimitExceeded', () => {
 describe('the storage quota decision', () => {
   it('probes only drivers that can take StorageOpt size', () => {
     // this machine's daemon: overlay2 on ext4 refuses --storage-opt, so it is never even probed
-    expect(driverMayQuota({ Driver: 'overlay2', DriverStatus: [['Backing Filesystem', 'extfs'], ['Supports d_type', 'true']] })).toBe(false);
+    expect(
+      driverMayQuota({
+        Driver: 'overlay2',
+        DriverStatus: [
+          ['Backing Filesystem', 'extfs'],
+          ['Supports d_type', 'true'],
+        ],
+      }),
+    ).toBe(false);
     expect(driverMayQuota({ Driver: 'overlay2', DriverStatus: [['Backing Filesystem', 'xfs']] })).toBe(true);
     expect(driverMayQuota({ Driver: 'btrfs' })).toBe(true);
     expect(driverMayQuota({ Driver: 'zfs' })).toBe(true);
@@ -117,7 +127,15 @@ describe('treeUsage', () => {
  */
 function walkAsNobody(dir: string, root: string) {
   const bundle = join(root, 'disk-usage.mjs');
-  buildSync({ entryPoints: [resolve(import.meta.dirname, '../../../src/sandbox/disk-usage.ts')], bundle: true, platform: 'node', format: 'esm', outfile: bundle, external: ['dockerode'], logLevel: 'silent' });
+  buildSync({
+    entryPoints: [resolve(import.meta.dirname, '../../../src/sandbox/disk-usage.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: bundle,
+    external: ['dockerode'],
+    logLevel: 'silent',
+  });
   chmodSync(bundle, 0o644);
   const code = `import(${JSON.stringify(bundle)}).then(async (m) => console.log(JSON.stringify(await m.treeUsage(process.argv[1]))))`;
   const r = spawnSync(process.execPath, ['-e', code, dir], { uid: 65534, gid: 65534, encoding: 'utf8', cwd: '/' });

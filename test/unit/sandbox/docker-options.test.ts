@@ -32,7 +32,11 @@ describe('parseMemory', () => {
 
 describe('createOptions', () => {
   it("locks the container down and mounts nothing but the harness's toolbox and the shared volume, read-only", () => {
-    const o = createOptions({ ...spec, shared: { volume: 'v1', mount: '/shared' } }, { runId: 'r', sessionId: 's/1' }, 'benchrig-toolbox-x');
+    const o = createOptions(
+      { ...spec, shared: { volume: 'v1', mount: '/shared' } },
+      { runId: 'r', sessionId: 's/1' },
+      'benchrig-toolbox-x',
+    );
     expect(o.HostConfig).toMatchObject({
       NetworkMode: 'none',
       CapDrop: ['ALL'],
@@ -43,7 +47,13 @@ describe('createOptions', () => {
       PidsLimit: 64,
       Init: true,
       Mounts: [
-        { Type: 'volume', Source: 'benchrig-toolbox-x', Target: '/.benchrig', ReadOnly: true, VolumeOptions: { NoCopy: true } },
+        {
+          Type: 'volume',
+          Source: 'benchrig-toolbox-x',
+          Target: '/.benchrig',
+          ReadOnly: true,
+          VolumeOptions: { NoCopy: true },
+        },
         { Type: 'volume', Source: 'v1', Target: '/shared', ReadOnly: true },
       ],
     });

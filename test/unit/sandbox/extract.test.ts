@@ -59,7 +59,15 @@ describe('extractUntrusted', () => {
     expect(listAll(dest)).toEqual(['fine.txt']);
     expect(fs.existsSync(path.join(work, 'evil'))).toBe(false);
     expect(fs.existsSync(path.join(work, 'evil2'))).toBe(false);
-    expect(report.skipped.map((s) => s.path)).toEqual(['../evil', 'ok/../../evil2', '/etc/x', 'passwd', 'hard', 'null', 'pipe']);
+    expect(report.skipped.map((s) => s.path)).toEqual([
+      '../evil',
+      'ok/../../evil2',
+      '/etc/x',
+      'passwd',
+      'hard',
+      'null',
+      'pipe',
+    ]);
     expect(report.skipped.find((s) => s.path === '/etc/x')?.reason).toMatch(/absolute/);
     expect(report.skipped.find((s) => s.path === 'passwd')?.reason).toMatch(/symlink/);
   });
@@ -99,7 +107,7 @@ describe('extractUntrusted', () => {
     expect(report.skipped).toEqual([{ path: 'huge', reason: expect.stringMatching(/1000-byte/) }]);
   });
 
-  it('with stripRoot puts a folder archive\'s contents, or a single file, directly in dest', async () => {
+  it("with stripRoot puts a folder archive's contents, or a single file, directly in dest", async () => {
     await extractUntrusted(
       archive([
         { name: 'out', type: 'directory' },
@@ -135,7 +143,13 @@ describe('extractUntrusted', () => {
 
   it('skips a path too long or deep for the host, and goes on', async () => {
     const deep = Array.from({ length: 50 }, (_, i) => `${i}`.padEnd(100, 'd')).join('/'); // ~5 KB: past PATH_MAX
-    const report = await extractUntrusted(archive([{ name: deep, body: 'x' }, { name: 'after.txt', body: 'a' }]), dest);
+    const report = await extractUntrusted(
+      archive([
+        { name: deep, body: 'x' },
+        { name: 'after.txt', body: 'a' },
+      ]),
+      dest,
+    );
     expect(listAll(dest)).toEqual(['after.txt']);
     expect(report.skipped).toEqual([{ path: deep, reason: 'path longer than 1024 bytes' }]);
   });

@@ -2,7 +2,14 @@
 // injected (`ping`), and host clients are only created, never called.
 import { afterEach, describe, expect, it } from 'vitest';
 import { SandboxError } from '../../../src/errors.ts';
-import { Fleet, registerFleet, startOnFleet, unregisterFleet, type FleetOptions, type SandboxSlot } from '../../../src/sandbox/fleet.ts';
+import {
+  Fleet,
+  registerFleet,
+  startOnFleet,
+  unregisterFleet,
+  type FleetOptions,
+  type SandboxSlot,
+} from '../../../src/sandbox/fleet.ts';
 import { HostError } from '../../../src/sandbox/hosts.ts';
 import type { Sandbox, SandboxSpec } from '../../../src/sandbox/types.ts';
 import { defined } from '../../support/defined.ts';
@@ -23,7 +30,10 @@ const downPing = (down: Set<string>) => async (h: { url: string }) => {
 
 /** A fleet whose hosts answer every ping unless `opts.ping` says otherwise. */
 function fleetOf(hosts: Array<[string, number]>, opts: FleetOptions = {}) {
-  const fleet = new Fleet(hosts.map(([url, capacity]) => ({ url, capacity })), { healthIntervalMs: 60_000, ping: downPing(new Set()), ...opts });
+  const fleet = new Fleet(
+    hosts.map(([url, capacity]) => ({ url, capacity })),
+    { healthIntervalMs: 60_000, ping: downPing(new Set()), ...opts },
+  );
   fleets.push(fleet);
   return { fleet };
 }
@@ -33,14 +43,21 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Settles `p` within a few ticks, or reports it pending. */
 async function state<T>(p: Promise<T>): Promise<{ value?: T; pending?: true; error?: unknown }> {
   let out: { value?: T; pending?: true; error?: unknown } = { pending: true };
-  p.then((value) => (out = { value }), (error) => (out = { error }));
+  p.then(
+    (value) => (out = { value }),
+    (error) => (out = { error }),
+  );
   for (let i = 0; i < 5; i++) await tick();
   return out;
 }
 
 describe('Fleet placement', () => {
   it('places each new sandbox on the host with the most free capacity, ties in the listed order', async () => {
-    const { fleet } = fleetOf([[A, 2], [B, 3], [C, 3]]);
+    const { fleet } = fleetOf([
+      [A, 2],
+      [B, 3],
+      [C, 3],
+    ]);
     const hosts: string[] = [];
     for (let i = 0; i < 8; i++) hosts.push(defined((await fleet.acquire()).host));
     // B and C (3 free) before A (2 free); a tie goes to the host listed first.
@@ -48,7 +65,10 @@ describe('Fleet placement', () => {
   });
 
   it('never exceeds a host capacity; a waiting acquire gets the slot that is given back, on that host', async () => {
-    const { fleet } = fleetOf([[A, 1], [B, 2]]);
+    const { fleet } = fleetOf([
+      [A, 1],
+      [B, 2],
+    ]);
     const slots = [await fleet.acquire(), await fleet.acquire(), await fleet.acquire()];
     expect(slots.map((s) => s.host).sort()).toEqual([A, B, B]);
     const waiting = fleet.acquire();
@@ -62,8 +82,19 @@ describe('Fleet placement', () => {
   });
 
   it('the limit (--max-sandboxes) defaults to the total capacity; a lower one caps the fleet', async () => {
-    expect(fleetOf([[A, 2], [B, 3]]).fleet.limit).toBe(5);
-    const { fleet } = fleetOf([[A, 2], [B, 3]], { limit: 2 });
+    expect(
+      fleetOf([
+        [A, 2],
+        [B, 3],
+      ]).fleet.limit,
+    ).toBe(5);
+    const { fleet } = fleetOf(
+      [
+        [A, 2],
+        [B, 3],
+      ],
+      { limit: 2 },
+    );
     expect(fleet.limit).toBe(2);
     const first = [await fleet.acquire(), await fleet.acquire()];
     expect(first.map((s) => s.host).sort()).toEqual([A, B]);
@@ -103,7 +134,13 @@ describe('Fleet failures', () => {
   it('a host that fails a start cools down for the configured time, its waiters go elsewhere, and it comes back once it answers', async () => {
     const down = new Set<string>();
     const lines: string[] = [];
-    const { fleet } = fleetOf([[A, 2], [B, 1]], { cooldownMs: 150, ping: downPing(down), log: (l) => lines.push(l) });
+    const { fleet } = fleetOf(
+      [
+        [A, 2],
+        [B, 1],
+      ],
+      { cooldownMs: 150, ping: downPing(down), log: (l) => lines.push(l) },
+    );
     const [onA, failing, onB] = [await fleet.acquire(), await fleet.acquire(), await fleet.acquire()];
     expect([onA.host, failing.host, onB.host]).toEqual([A, A, B]);
     const w2 = fleet.acquire();
@@ -133,7 +170,13 @@ describe('Fleet failures', () => {
 
   it('refuses a trial only when no host can take it, saying why per host', async () => {
     const down = new Set([A, B]);
-    const { fleet } = fleetOf([[A, 1], [B, 1]], { cooldownMs: 10_000, ping: downPing(down) });
+    const { fleet } = fleetOf(
+      [
+        [A, 1],
+        [B, 1],
+      ],
+      { cooldownMs: 10_000, ping: downPing(down) },
+    );
     const a = await fleet.acquire();
     a.release({ reason: 'create failed', during: 'start' });
     // B still takes sandboxes.
@@ -153,7 +196,13 @@ describe('Fleet failures', () => {
 
   it('a Docker error while a trial ran cools the host only when the host also fails a ping', async () => {
     const down = new Set<string>();
-    const { fleet } = fleetOf([[A, 1], [B, 1]], { cooldownMs: 10_000, ping: downPing(down) });
+    const { fleet } = fleetOf(
+      [
+        [A, 1],
+        [B, 1],
+      ],
+      { cooldownMs: 10_000, ping: downPing(down) },
+    );
     await fleet.fail(A, { reason: 'exec failed', during: 'run' });
     expect(fleet.summary()[A]).toMatchObject({ infra_errors: 1, cooldowns: 0 });
     down.add(A);
@@ -164,7 +213,13 @@ describe('Fleet failures', () => {
 
   it('the periodic health check takes a host that stops answering out of placement', async () => {
     const down = new Set([A]);
-    const { fleet } = fleetOf([[A, 4], [B, 1]], { cooldownMs: 10_000, healthIntervalMs: 20, ping: downPing(down) });
+    const { fleet } = fleetOf(
+      [
+        [A, 4],
+        [B, 1],
+      ],
+      { cooldownMs: 10_000, healthIntervalMs: 20, ping: downPing(down) },
+    );
     await sleep(80);
     expect(fleet.summary()[A].cooldowns).toBe(1);
     expect((await fleet.acquire()).host).toBe(B);
@@ -173,14 +228,20 @@ describe('Fleet failures', () => {
   it('prepares a host once, under a lock, before its first sandbox; a failed preparation cools it and the trial moves', async () => {
     let builds = 0;
     let finish!: () => void;
-    const { fleet } = fleetOf([[A, 3], [B, 3]], {
-      cooldownMs: 10_000,
-      prepareHost: async (host) => {
-        if (host.url === B) throw new Error('no space left on device');
-        builds++;
-        await new Promise<void>((r) => (finish = r));
+    const { fleet } = fleetOf(
+      [
+        [A, 3],
+        [B, 3],
+      ],
+      {
+        cooldownMs: 10_000,
+        prepareHost: async (host) => {
+          if (host.url === B) throw new Error('no space left on device');
+          builds++;
+          await new Promise<void>((r) => (finish = r));
+        },
       },
-    });
+    );
     // Three concurrent first sandboxes: A and B by free capacity, then A again (B's preparation failed).
     const pending = [fleet.acquire(), fleet.acquire(), fleet.acquire()];
     for (const p of pending) expect((await state(p)).pending).toBe(true);
@@ -214,15 +275,27 @@ describe('startOnFleet', () => {
   const sandboxOn = (host: string) => ({ id: `c-${host}`, host }) as unknown as Sandbox;
 
   it('starts on the placed host; a host that fails the start is cooled and the trial starts on another', async () => {
-    const { fleet } = fleetOf([[A, 2], [B, 1]], { cooldownMs: 10_000 });
+    const { fleet } = fleetOf(
+      [
+        [A, 2],
+        [B, 1],
+      ],
+      { cooldownMs: 10_000 },
+    );
     registerFleet('run-1', fleet);
     try {
       const tried: Array<string | undefined> = [];
-      const { sandbox, slot } = await startOnFleet('run-1', spec([A, B]), undefined, async (s) => {
-        tried.push(s.host);
-        if (s.host === A) throw new HostError(A, `Docker host ${A}: create failed`);
-        return sandboxOn(defined(s.host));
-      }, new AbortController().signal);
+      const { sandbox, slot } = await startOnFleet(
+        'run-1',
+        spec([A, B]),
+        undefined,
+        async (s) => {
+          tried.push(s.host);
+          if (s.host === A) throw new HostError(A, `Docker host ${A}: create failed`);
+          return sandboxOn(defined(s.host));
+        },
+        new AbortController().signal,
+      );
       expect(tried).toEqual([A, B]);
       expect(sandbox.id).toBe(`c-${B}`);
       expect(slot?.host).toBe(B);
@@ -233,32 +306,51 @@ describe('startOnFleet', () => {
     }
   });
 
-  it('SANDBOX_ERROR when every host fails; an error that is not the host\'s is not retried', async () => {
-    const { fleet } = fleetOf([[A, 1], [B, 1]], { cooldownMs: 10_000 });
+  it("SANDBOX_ERROR when every host fails; an error that is not the host's is not retried", async () => {
+    const { fleet } = fleetOf(
+      [
+        [A, 1],
+        [B, 1],
+      ],
+      { cooldownMs: 10_000 },
+    );
     registerFleet('run-2', fleet);
     try {
       const failing = async (s: SandboxSpec): Promise<Sandbox> => {
         throw new HostError(defined(s.host), `Docker host ${s.host}: create failed`);
       };
-      const err = await startOnFleet('run-2', spec([A, B]), undefined, failing, new AbortController().signal).catch((e) => e);
+      const err = await startOnFleet('run-2', spec([A, B]), undefined, failing, new AbortController().signal).catch(
+        (e) => e,
+      );
       expect(err).toBeInstanceOf(SandboxError);
       expect(err.message).toMatch(/create failed/);
       // Both hosts cool down now: the next trial is refused at once, as a sandbox error.
-      const refused = await startOnFleet('run-2', spec([A, B]), undefined, failing, new AbortController().signal).catch((e) => e);
+      const refused = await startOnFleet('run-2', spec([A, B]), undefined, failing, new AbortController().signal).catch(
+        (e) => e,
+      );
       expect(refused).toBeInstanceOf(SandboxError);
       expect(refused.message).toMatch(/no Docker host can take a sandbox/);
     } finally {
       unregisterFleet('run-2');
     }
 
-    const { fleet: f2 } = fleetOf([[A, 1], [B, 1]]);
+    const { fleet: f2 } = fleetOf([
+      [A, 1],
+      [B, 1],
+    ]);
     registerFleet('run-3', f2);
     try {
       let calls = 0;
-      const err = await startOnFleet('run-3', spec([A, B]), undefined, async () => {
-        calls++;
-        throw new SandboxError('[sandbox] setup failed (exit 1): false');
-      }, new AbortController().signal).catch((e) => e);
+      const err = await startOnFleet(
+        'run-3',
+        spec([A, B]),
+        undefined,
+        async () => {
+          calls++;
+          throw new SandboxError('[sandbox] setup failed (exit 1): false');
+        },
+        new AbortController().signal,
+      ).catch((e) => e);
       expect(err.message).toMatch(/setup failed/);
       expect(calls).toBe(1);
       expect(f2.summary()[A]).toMatchObject({ infra_errors: 0, cooldowns: 0 });
@@ -276,7 +368,13 @@ describe('startOnFleet', () => {
       granted.push(slot);
       return slot;
     };
-    const { sandbox } = await startOnFleet('run-not-here', spec([A, B]), acquire, async (s) => sandboxOn(defined(s.host)), new AbortController().signal);
+    const { sandbox } = await startOnFleet(
+      'run-not-here',
+      spec([A, B]),
+      acquire,
+      async (s) => sandboxOn(defined(s.host)),
+      new AbortController().signal,
+    );
     expect(sandbox.id).toBe(`c-${B}`);
     expect(granted).toHaveLength(1);
   });

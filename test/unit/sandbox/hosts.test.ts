@@ -44,30 +44,50 @@ const freshUrl = () => `tcp://fleet-host-${process.pid}-${++n}.invalid:2376`;
 
 describe('--docker-host URL=CAPACITY', () => {
   it('reads unix:// and tcp:// hosts with an optional capacity', () => {
-    expect(parseDockerHostFlag('unix:///var/run/docker.sock=4', {})).toEqual({ url: 'unix:///var/run/docker.sock', capacity: 4, tls: null });
-    expect(parseDockerHostFlag('tcp://gpu-box-1:2376=16', {})).toEqual({ url: 'tcp://gpu-box-1:2376', capacity: 16, tls: null });
-    expect(parseDockerHostFlag('tcp://gpu-box-1', {})).toEqual({ url: 'tcp://gpu-box-1', capacity: undefined, tls: null });
+    expect(parseDockerHostFlag('unix:///var/run/docker.sock=4', {})).toEqual({
+      url: 'unix:///var/run/docker.sock',
+      capacity: 4,
+      tls: null,
+    });
+    expect(parseDockerHostFlag('tcp://gpu-box-1:2376=16', {})).toEqual({
+      url: 'tcp://gpu-box-1:2376',
+      capacity: 16,
+      tls: null,
+    });
+    expect(parseDockerHostFlag('tcp://gpu-box-1', {})).toEqual({
+      url: 'tcp://gpu-box-1',
+      capacity: undefined,
+      tls: null,
+    });
   });
 
   it('a tcp:// host takes its TLS from DOCKER_TLS_VERIFY and DOCKER_CERT_PATH, as docker -H does; a unix:// one never', () => {
     const env = { DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: '/etc/benchrig/certs' };
     expect(parseDockerHostFlag('tcp://gpu-box-1:2376=2', env).tls).toMatchObject({
-      ca: '/etc/benchrig/certs/ca.pem', cert: '/etc/benchrig/certs/cert.pem', key: '/etc/benchrig/certs/key.pem', verify: true,
+      ca: '/etc/benchrig/certs/ca.pem',
+      cert: '/etc/benchrig/certs/cert.pem',
+      key: '/etc/benchrig/certs/key.pem',
+      verify: true,
     });
     expect(parseDockerHostFlag('unix:///var/run/docker.sock=2', env).tls).toBeNull();
   });
 
-  it.each(['gpu-box-1:2376=4', 'http://gpu-box-1:2376=4', 'tcp://gpu-box-1:2376=many', 'tcp://gpu-box-1:2376=', '=4', 'unix://relative.sock', 'tcp://gpu-box-1:2376=0'])(
-    'refuses %j in one line naming the flag',
-    (value) => {
-      const err = thrown(() => parseDockerHostFlag(value, {}));
-      expect(err).toBeInstanceOf(BenchrigError);
-      expect(err.kind).toBe('usage');
-      expect(err.message).toContain('--docker-host');
-      expect(err.message).toContain(value);
-      expect(err.message).not.toContain('\n');
-    },
-  );
+  it.each([
+    'gpu-box-1:2376=4',
+    'http://gpu-box-1:2376=4',
+    'tcp://gpu-box-1:2376=many',
+    'tcp://gpu-box-1:2376=',
+    '=4',
+    'unix://relative.sock',
+    'tcp://gpu-box-1:2376=0',
+  ])('refuses %j in one line naming the flag', (value) => {
+    const err = thrown(() => parseDockerHostFlag(value, {}));
+    expect(err).toBeInstanceOf(BenchrigError);
+    expect(err.kind).toBe('usage');
+    expect(err.message).toContain('--docker-host');
+    expect(err.message).toContain(value);
+    expect(err.message).not.toContain('\n');
+  });
 });
 
 describe('DOCKER_HOST, DOCKER_TLS_VERIFY, DOCKER_CERT_PATH', () => {
@@ -78,16 +98,26 @@ describe('DOCKER_HOST, DOCKER_TLS_VERIFY, DOCKER_CERT_PATH', () => {
   });
 
   it('a tcp:// DOCKER_HOST with DOCKER_TLS_VERIFY: ca.pem, cert.pem and key.pem in DOCKER_CERT_PATH, else ~/.docker', () => {
-    expect(hostFromEnv({ DOCKER_HOST: 'tcp://10.0.0.12:2376', DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: '/certs' })).toMatchObject({
+    expect(
+      hostFromEnv({ DOCKER_HOST: 'tcp://10.0.0.12:2376', DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: '/certs' }),
+    ).toMatchObject({
       url: 'tcp://10.0.0.12:2376',
       tls: { ca: '/certs/ca.pem', cert: '/certs/cert.pem', key: '/certs/key.pem', verify: true },
     });
     const home = join(homedir(), '.docker');
-    expect(hostFromEnv({ DOCKER_HOST: 'tcp://10.0.0.12:2376', DOCKER_TLS_VERIFY: '1' })?.tls).toMatchObject({ ca: join(home, 'ca.pem'), key: join(home, 'key.pem') });
+    expect(hostFromEnv({ DOCKER_HOST: 'tcp://10.0.0.12:2376', DOCKER_TLS_VERIFY: '1' })?.tls).toMatchObject({
+      ca: join(home, 'ca.pem'),
+      key: join(home, 'key.pem'),
+    });
     // Without DOCKER_TLS_VERIFY: plain HTTP; with DOCKER_TLS only: encrypted, the daemon not verified.
     expect(hostFromEnv({ DOCKER_HOST: 'tcp://10.0.0.12:2375', DOCKER_CERT_PATH: '/certs' })?.tls).toBeNull();
-    expect(hostFromEnv({ DOCKER_HOST: 'tcp://10.0.0.12:2376', DOCKER_TLS: '1', DOCKER_CERT_PATH: '/certs' })?.tls).toMatchObject({ verify: false });
-    expect(hostFromEnv({ DOCKER_HOST: 'unix:///run/user/1000/docker.sock', DOCKER_TLS_VERIFY: '1' })).toEqual({ url: 'unix:///run/user/1000/docker.sock', tls: null });
+    expect(
+      hostFromEnv({ DOCKER_HOST: 'tcp://10.0.0.12:2376', DOCKER_TLS: '1', DOCKER_CERT_PATH: '/certs' })?.tls,
+    ).toMatchObject({ verify: false });
+    expect(hostFromEnv({ DOCKER_HOST: 'unix:///run/user/1000/docker.sock', DOCKER_TLS_VERIFY: '1' })).toEqual({
+      url: 'unix:///run/user/1000/docker.sock',
+      tls: null,
+    });
   });
 
   it('a DOCKER_HOST that is not unix:// or tcp:// is one line naming the variable', () => {
@@ -107,18 +137,28 @@ describe('fleetHosts', () => {
     expect(fleetHosts(undefined, undefined, env)?.map((h) => h.url)).toEqual(['tcp://from-env:2375']);
   });
   it('a host listed twice is an error naming it', () => {
-    expect(thrown(() => fleetHosts([...config, ...config], undefined, {})).message).toContain('tcp://from-config:2376 is listed twice');
+    expect(thrown(() => fleetHosts([...config, ...config], undefined, {})).message).toContain(
+      'tcp://from-config:2376 is listed twice',
+    );
   });
 });
 
 describe('clientFor', () => {
-  it('talks to a unix socket, plain tcp:// (port 2375), or tcp:// with the host\'s TLS files (port 2376)', () => {
-    expect(clientFor({ url: 'unix:///tmp/benchrig-hosts-test.sock' }).modem).toMatchObject({ socketPath: '/tmp/benchrig-hosts-test.sock' });
+  it("talks to a unix socket, plain tcp:// (port 2375), or tcp:// with the host's TLS files (port 2376)", () => {
+    expect(clientFor({ url: 'unix:///tmp/benchrig-hosts-test.sock' }).modem).toMatchObject({
+      socketPath: '/tmp/benchrig-hosts-test.sock',
+    });
     const plain = `tcp://plain-${process.pid}.invalid`;
-    expect(clientFor({ url: plain, tls: null }).modem).toMatchObject({ host: `plain-${process.pid}.invalid`, port: 2375, protocol: 'http' });
+    expect(clientFor({ url: plain, tls: null }).modem).toMatchObject({
+      host: `plain-${process.pid}.invalid`,
+      port: 2375,
+      protocol: 'http',
+    });
     const dir = certDir();
     const url = freshUrl();
-    const modem = clientFor(defined(hostFromEnv({ DOCKER_HOST: url.replace(':2376', ''), DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: dir }))).modem as unknown as Record<string, unknown>;
+    const modem = clientFor(
+      defined(hostFromEnv({ DOCKER_HOST: url.replace(':2376', ''), DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: dir })),
+    ).modem as unknown as Record<string, unknown>;
     expect(modem).toMatchObject({ port: 2376, protocol: 'https' });
     expect(String(modem.ca)).toBe('PEM ca');
     expect(String(modem.cert)).toBe('PEM cert');
@@ -144,11 +184,15 @@ describe('[[sandbox.hosts]] in a benchmark or --config file', () => {
   function benchmark(extra = ''): string {
     const dir = tempDir('benchrig-fleet-bench-');
     writeFileSync(join(dir, 'tasks.jsonl'), '{"id":"a","input":"p","expected":"x"}\n');
-    writeFileSync(join(dir, 'benchmark.toml'), `[dataset]\nsource = "tasks.jsonl"\n[sandbox]\nimage = "benchrig/busybox:1"\n[[checks]]\ntype = "exact"\n${extra}`);
+    writeFileSync(
+      join(dir, 'benchmark.toml'),
+      `[dataset]\nsource = "tasks.jsonl"\n[sandbox]\nimage = "benchrig/busybox:1"\n[[checks]]\ntype = "exact"\n${extra}`,
+    );
     return dir;
   }
   const hostToml = (url: string, capacity: number, certs?: string) =>
-    `[[sandbox.hosts]]\nurl = "${url}"\ncapacity = ${capacity}\n` + (certs ? `tls = { ca = "${certs}/ca.pem", cert = "${certs}/cert.pem", key = "${certs}/key.pem" }\n` : '');
+    `[[sandbox.hosts]]\nurl = "${url}"\ncapacity = ${capacity}\n` +
+    (certs ? `tls = { ca = "${certs}/ca.pem", cert = "${certs}/cert.pem", key = "${certs}/key.pem" }\n` : '');
 
   it('TLS paths are relative to the file that set them, and the run uses those hosts', async () => {
     const bench = benchmark();
@@ -156,20 +200,42 @@ describe('[[sandbox.hosts]] in a benchmark or --config file', () => {
     mkdirSync(join(fleetDir, 'certs'));
     for (const f of ['ca', 'cert', 'key']) writeFileSync(join(fleetDir, 'certs', `${f}.pem`), f);
     const configFile = join(fleetDir, 'fleet.toml');
-    writeFileSync(configFile, `[sandbox]\nhost_cooldown_s = 5\n${hostToml('unix:///var/run/docker.sock', 4)}${hostToml('tcp://gpu-box-1:2376', 16, 'certs')}`);
+    writeFileSync(
+      configFile,
+      `[sandbox]\nhost_cooldown_s = 5\n${hostToml('unix:///var/run/docker.sock', 4)}${hostToml('tcp://gpu-box-1:2376', 16, 'certs')}`,
+    );
     // cwd elsewhere: the paths follow the file, not the working directory.
     const b = await loadBenchmark(bench, { cwd: tempDir(), configFile, env: {} });
     expect(b.config.sandbox?.hosts).toEqual([
       { url: 'unix:///var/run/docker.sock', capacity: 4 },
-      { url: 'tcp://gpu-box-1:2376', capacity: 16, tls: { ca: join(fleetDir, 'certs/ca.pem'), cert: join(fleetDir, 'certs/cert.pem'), key: join(fleetDir, 'certs/key.pem') } },
+      {
+        url: 'tcp://gpu-box-1:2376',
+        capacity: 16,
+        tls: {
+          ca: join(fleetDir, 'certs/ca.pem'),
+          cert: join(fleetDir, 'certs/cert.pem'),
+          key: join(fleetDir, 'certs/key.pem'),
+        },
+      },
     ]);
     const hosts = await resolveFleet(b.config, { benchmarkDir: b.dir, env: {} });
     expect(hosts).toEqual([
       { url: 'unix:///var/run/docker.sock', capacity: 4, tls: null },
-      { url: 'tcp://gpu-box-1:2376', capacity: 16, tls: { ca: join(fleetDir, 'certs/ca.pem'), cert: join(fleetDir, 'certs/cert.pem'), key: join(fleetDir, 'certs/key.pem'), verify: true } },
+      {
+        url: 'tcp://gpu-box-1:2376',
+        capacity: 16,
+        tls: {
+          ca: join(fleetDir, 'certs/ca.pem'),
+          cert: join(fleetDir, 'certs/cert.pem'),
+          key: join(fleetDir, 'certs/key.pem'),
+          verify: true,
+        },
+      },
     ]);
     // --docker-host replaces them.
-    expect(await resolveFleet(b.config, { benchmarkDir: b.dir, env: {}, dockerHosts: ['tcp://other:2375=3'] })).toEqual([{ url: 'tcp://other:2375', capacity: 3, tls: null }]);
+    expect(await resolveFleet(b.config, { benchmarkDir: b.dir, env: {}, dockerHosts: ['tcp://other:2375=3'] })).toEqual(
+      [{ url: 'tcp://other:2375', capacity: 3, tls: null }],
+    );
   });
 
   it('in benchmark.toml, relative to the benchmark folder', async () => {
@@ -177,7 +243,11 @@ describe('[[sandbox.hosts]] in a benchmark or --config file', () => {
     mkdirSync(join(bench, 'tls'));
     for (const f of ['ca', 'cert', 'key']) writeFileSync(join(bench, 'tls', `${f}.pem`), f);
     const b = await loadBenchmark(bench, { cwd: tempDir(), env: {} });
-    expect(b.config.sandbox?.hosts?.[0].tls).toEqual({ ca: join(bench, 'tls/ca.pem'), cert: join(bench, 'tls/cert.pem'), key: join(bench, 'tls/key.pem') });
+    expect(b.config.sandbox?.hosts?.[0].tls).toEqual({
+      ca: join(bench, 'tls/ca.pem'),
+      cert: join(bench, 'tls/cert.pem'),
+      key: join(bench, 'tls/key.pem'),
+    });
   });
 
   it('a missing TLS file is one line naming the file that set it, the key and the path', async () => {
@@ -186,7 +256,10 @@ describe('[[sandbox.hosts]] in a benchmark or --config file', () => {
     mkdirSync(join(fleetDir, 'certs'));
     for (const f of ['ca', 'cert']) writeFileSync(join(fleetDir, 'certs', `${f}.pem`), f);
     const configFile = join(fleetDir, 'fleet.toml');
-    writeFileSync(configFile, hostToml('unix:///var/run/docker.sock', 1) + hostToml('tcp://gpu-box-1:2376', 2, 'certs'));
+    writeFileSync(
+      configFile,
+      hostToml('unix:///var/run/docker.sock', 1) + hostToml('tcp://gpu-box-1:2376', 2, 'certs'),
+    );
     const err = await rejected(loadBenchmark(bench, { cwd: tempDir(), configFile, env: {} }));
     expect(err).toBeInstanceOf(BenchrigError);
     expect(err.kind).toBe('config'); // exit 2
@@ -202,6 +275,8 @@ describe('[[sandbox.hosts]] in a benchmark or --config file', () => {
     expect(err.kind).toBe('config');
     expect(err.message).toMatch(/fleet\.toml: key sandbox\.hosts\[0\]\.url: .*unix:\/\/\/path or tcp:\/\/host:port/);
     writeFileSync(configFile, hostToml('tcp://gpu-box-1:2376', 0));
-    expect((await rejected(loadBenchmark(bench, { configFile, env: {} }))).message).toContain('key sandbox.hosts[0].capacity');
+    expect((await rejected(loadBenchmark(bench, { configFile, env: {} }))).message).toContain(
+      'key sandbox.hosts[0].capacity',
+    );
   });
 });

@@ -39,7 +39,9 @@ describe('image references (Docker reference grammar)', () => {
   });
 
   it('names whose reference it is, and encodes a valid one for an API path', () => {
-    expect(() => checkedImageRef('../x', 'tasks.jsonl:3')).toThrow(/^tasks\.jsonl:3: "\.\.\/x" is not a valid image reference/);
+    expect(() => checkedImageRef('../x', 'tasks.jsonl:3')).toThrow(
+      /^tasks\.jsonl:3: "\.\.\/x" is not a valid image reference/,
+    );
     expect(imagePathName('localhost:5000/a/b:1')).toBe('localhost%3A5000%2Fa%2Fb%3A1');
   });
 });

@@ -21,6 +21,8 @@ describe('tagsBenchrigBuilt', () => {
   it("finds an older benchrig's images by its naming, and nothing without the env label", () => {
     expect(tagsBenchrigBuilt({ RepoTags: [BUILT, 'mine/x:1'], Labels: { [ENV_LABEL]: 'shell' } })).toEqual([BUILT]);
     expect(tagsBenchrigBuilt({ RepoTags: [BUILT], Labels: { benchrig: '1' } })).toEqual([]);
-    expect(tagsBenchrigBuilt({ RepoTags: ['<none>:<none>'], Labels: { [ENV_LABEL]: 'shell', [ENV_IMAGE_LABEL]: BUILT } })).toEqual([]);
+    expect(
+      tagsBenchrigBuilt({ RepoTags: ['<none>:<none>'], Labels: { [ENV_LABEL]: 'shell', [ENV_IMAGE_LABEL]: BUILT } }),
+    ).toEqual([]);
   });
 });

@@ -14,7 +14,9 @@ describe('W3C traceparent', () => {
 
   it('refuses what is not a version-00 traceparent with valid ids', () => {
     for (const bad of [
-      undefined, '', 'garbage',
+      undefined,
+      '',
+      'garbage',
       '01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
       '00-00000000000000000000000000000000-00f067aa0ba902b7-01',
       '00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01',
@@ -28,9 +30,15 @@ describe('carrying the trace in the RunContext', () => {
   const run = { runId: 'r1', runDir: '/tmp/r1' } as RunContext;
 
   it('survives structured clone (worker threads) and JSON (IPC) with the exporters, no secrets', () => {
-    const carried = carryTrace(run, formatTraceparent(ctx), { exporters: ['otlp', 'langfuse'], serviceVersion: '1.2.3' });
+    const carried = carryTrace(run, formatTraceparent(ctx), {
+      exporters: ['otlp', 'langfuse'],
+      serviceVersion: '1.2.3',
+    });
     for (const copy of [structuredClone(carried), JSON.parse(JSON.stringify(carried))]) {
-      expect(traceOf(copy)).toEqual({ parent: ctx, telemetry: { exporters: ['otlp', 'langfuse'], serviceVersion: '1.2.3' } });
+      expect(traceOf(copy)).toEqual({
+        parent: ctx,
+        telemetry: { exporters: ['otlp', 'langfuse'], serviceVersion: '1.2.3' },
+      });
       expect(copy.runId).toBe('r1');
     }
     expect(JSON.stringify(carried)).not.toMatch(/secret|key/i);

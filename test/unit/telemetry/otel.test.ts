@@ -14,9 +14,14 @@ describe('which exporters a run uses', () => {
 
   it('turns OTLP on by either endpoint variable, Langfuse by both keys', () => {
     expect(telemetrySettings(OTLP)?.exporters).toEqual(['otlp']);
-    expect(telemetrySettings({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://127.0.0.1:4318/v1/traces' })?.exporters).toEqual(['otlp']);
+    expect(
+      telemetrySettings({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://127.0.0.1:4318/v1/traces' })?.exporters,
+    ).toEqual(['otlp']);
     expect(telemetrySettings(LF)?.exporters).toEqual(['langfuse']);
-    expect(telemetrySettings({ ...OTLP, ...LF }, undefined, '0.1.0')).toEqual({ exporters: ['otlp', 'langfuse'], serviceVersion: '0.1.0' });
+    expect(telemetrySettings({ ...OTLP, ...LF }, undefined, '0.1.0')).toEqual({
+      exporters: ['otlp', 'langfuse'],
+      serviceVersion: '0.1.0',
+    });
     expect(telemetrySettings({ ...OTLP, OTEL_SDK_DISABLED: 'true' })).toBeNull();
   });
 
@@ -35,9 +40,15 @@ describe('which exporters a run uses', () => {
 
 describe('Langfuse configuration', () => {
   it('reads LANGFUSE_BASE_URL, or LANGFUSE_HOST for older setups, without a trailing slash', () => {
-    expect(langfuseConfig({ ...LF, LANGFUSE_BASE_URL: 'http://lf.local:3000/' })).toEqual({ publicKey: 'pk-lf', secretKey: 'sk-lf', baseUrl: 'http://lf.local:3000' });
+    expect(langfuseConfig({ ...LF, LANGFUSE_BASE_URL: 'http://lf.local:3000/' })).toEqual({
+      publicKey: 'pk-lf',
+      secretKey: 'sk-lf',
+      baseUrl: 'http://lf.local:3000',
+    });
     expect(langfuseConfig({ ...LF, LANGFUSE_HOST: 'http://old.local' })?.baseUrl).toBe('http://old.local');
-    expect(langfuseConfig({ ...LF, LANGFUSE_BASE_URL: 'http://new', LANGFUSE_HOST: 'http://old' })?.baseUrl).toBe('http://new');
+    expect(langfuseConfig({ ...LF, LANGFUSE_BASE_URL: 'http://new', LANGFUSE_HOST: 'http://old' })?.baseUrl).toBe(
+      'http://new',
+    );
     expect(langfuseConfig(LF)?.baseUrl).toBeUndefined(); // the SDK's default: Langfuse Cloud
     expect(langfuseConfig({ LANGFUSE_SECRET_KEY: 'sk' })).toBeNull();
   });

@@ -15,19 +15,37 @@ beforeAll(async () => {
   collector = await startCollector({ langfuse: KEYS });
   // The exporters read their configuration from the environment, as in a worker.
   Object.assign(process.env, {
-    OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, LANGFUSE_PUBLIC_KEY: KEYS.publicKey, LANGFUSE_SECRET_KEY: KEYS.secretKey, LANGFUSE_BASE_URL: collector.url,
+    OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+    LANGFUSE_PUBLIC_KEY: KEYS.publicKey,
+    LANGFUSE_SECRET_KEY: KEYS.secretKey,
+    LANGFUSE_BASE_URL: collector.url,
   });
 });
 afterAll(async () => {
-  for (const k of ['OTEL_EXPORTER_OTLP_ENDPOINT', 'LANGFUSE_PUBLIC_KEY', 'LANGFUSE_SECRET_KEY', 'LANGFUSE_BASE_URL']) if (!(k in saved)) delete process.env[k];
+  for (const k of ['OTEL_EXPORTER_OTLP_ENDPOINT', 'LANGFUSE_PUBLIC_KEY', 'LANGFUSE_SECRET_KEY', 'LANGFUSE_BASE_URL'])
+    if (!(k in saved)) delete process.env[k];
   await collector?.close();
 });
 
 const run = { runId: 'run-1', runDir: '/nonexistent' } as RunContext;
-const input = (id: string): TrialInput => ({ taskId: id, trial: 1, sample: { id, input: 'x' } as TrialInput['sample'], inputHash: 'h' });
+const input = (id: string): TrialInput => ({
+  taskId: id,
+  trial: 1,
+  sample: { id, input: 'x' } as TrialInput['sample'],
+  inputHash: 'h',
+});
 let step = 0;
 const ev = (e: Record<string, unknown>) => ({ step: ++step, ts: 0, ...e }) as TrajectoryEvent;
-const result = (id: string, r: Partial<TrialResult>) => ({ task_id: id, sample_id: id, status: 'PASSED', score: 1, stop_reason: 'agent_done', error: null, ...r }) as TrialResult;
+const result = (id: string, r: Partial<TrialResult>) =>
+  ({
+    task_id: id,
+    sample_id: id,
+    status: 'PASSED',
+    score: 1,
+    stop_reason: 'agent_done',
+    error: null,
+    ...r,
+  }) as TrialResult;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('the trial span tree', () => {
@@ -35,7 +53,7 @@ describe('the trial span tree', () => {
   let traceIds: (string | null)[] = [];
 
   beforeAll(async () => {
-    const trace = defined((await startRunTrace({ exporters: ['otlp', 'langfuse'] }, { 'benchrig.run.id': 'run-1' })));
+    const trace = defined(await startRunTrace({ exporters: ['otlp', 'langfuse'] }, { 'benchrig.run.id': 'run-1' }));
     const traced = trace.carry(run);
 
     // 1: two turns, the simulated user's model in between, tools answered out of order, a judge.
@@ -53,7 +71,16 @@ describe('the trial span tree', () => {
     a.event(ev({ type: 'user_message', content: 'more' }));
     a.event(ev({ type: 'agent_message', content: 'ok', done: true }));
     const grade = a.open('grade');
-    a.event(ev({ type: 'llm_call', model: 'm-judge', latency_ms: 1, tokens: { input: 1, output: 1 }, role: 'judge', error: 'judge model failed: 500' }));
+    a.event(
+      ev({
+        type: 'llm_call',
+        model: 'm-judge',
+        latency_ms: 1,
+        tokens: { input: 1, output: 1 },
+        role: 'judge',
+        error: 'judge model failed: 500',
+      }),
+    );
     a.event(ev({ type: 'check', name: 'judge', passed: false, score: 0, reason: 'no' }));
     grade.end();
     a.open('sandbox.stop').end();
@@ -63,7 +90,14 @@ describe('the trial span tree', () => {
     const b = await startTrialSpans(traced, input('b'), 's-b');
     b.event(ev({ type: 'user_message', content: 'hi' }));
     b.event(ev({ type: 'tool_call', tool: 'bash', args: { command: 'sleep 99' } }));
-    b.end(result('b', { status: 'TIMEOUT', score: null, stop_reason: 'timeout', error: { kind: 'timeout', message: 'the trial exceeded trial_timeout_s = 1' } }));
+    b.end(
+      result('b', {
+        status: 'TIMEOUT',
+        score: null,
+        stop_reason: 'timeout',
+        error: { kind: 'timeout', message: 'the trial exceeded trial_timeout_s = 1' },
+      }),
+    );
 
     // 3: nothing gradable.
     const c = await startTrialSpans(traced, input('c'), 's-c');
@@ -85,18 +119,33 @@ describe('the trial span tree', () => {
   it('hangs every trial on the run span, in one trace that the trials report', () => {
     const run = one('run');
     expect(run.parentSpanId).toBeNull();
-    expect(kids(run).map((s) => s.attributes['benchrig.task_id']).sort()).toEqual(['a', 'b', 'c']);
+    expect(
+      kids(run)
+        .map((s) => s.attributes['benchrig.task_id'])
+        .sort(),
+    ).toEqual(['a', 'b', 'c']);
     expect(traceIds).toEqual([run.traceId, run.traceId, run.traceId]);
   });
 
   it('turns: agent.turn from each user message, user.turn in between, each holding its own model calls', () => {
     const a = trialOf('a');
-    expect(kids(a).map((s) => s.name).sort()).toEqual(['agent.turn', 'agent.turn', 'grade', 'sandbox.start', 'sandbox.stop', 'user.turn', 'user.turn']);
-    const turns = kids(a).filter((s) => s.name === 'agent.turn').sort((x, y) => x.startMs - y.startMs);
+    expect(
+      kids(a)
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(['agent.turn', 'agent.turn', 'grade', 'sandbox.start', 'sandbox.stop', 'user.turn', 'user.turn']);
+    const turns = kids(a)
+      .filter((s) => s.name === 'agent.turn')
+      .sort((x, y) => x.startMs - y.startMs);
     expect(turns.map((t) => t.attributes['benchrig.turn'])).toEqual([1, 2]);
     const agentCall = one('llm.call', (s) => s.attributes['gen_ai.request.model'] === 'm-agent');
     expect(agentCall.parentSpanId).toBe(turns[0].spanId);
-    expect(agentCall.attributes).toMatchObject({ 'gen_ai.usage.input_tokens': 5, 'gen_ai.usage.output_tokens': 3, 'gen_ai.operation.name': 'chat', 'benchrig.llm.role': 'agent' });
+    expect(agentCall.attributes).toMatchObject({
+      'gen_ai.usage.input_tokens': 5,
+      'gen_ai.usage.output_tokens': 3,
+      'gen_ai.operation.name': 'chat',
+      'benchrig.llm.role': 'agent',
+    });
     // back-dated by its latency: it started inside the turn, 20 ms before it ended
     expect(agentCall.endMs - agentCall.startMs).toBeCloseTo(20, 0);
     expect(agentCall.startMs).toBeGreaterThanOrEqual(turns[0].startMs);
@@ -105,10 +154,15 @@ describe('the trial span tree', () => {
   });
 
   it('tool.exec: matched by call id, ERROR with the message when the tool failed', () => {
-    const turn1 = kids(trialOf('a')).filter((s) => s.name === 'agent.turn').sort((x, y) => x.startMs - y.startMs)[0];
+    const turn1 = kids(trialOf('a'))
+      .filter((s) => s.name === 'agent.turn')
+      .sort((x, y) => x.startMs - y.startMs)[0];
     const tools = kids(turn1).filter((s) => s.name === 'tool.exec');
     const byId = Object.fromEntries(tools.map((t) => [t.attributes['gen_ai.tool.call.id'], t]));
-    expect(byId.c1.attributes).toMatchObject({ 'benchrig.tool.exit_code': 2, 'benchrig.tool.args': '{"command":"ls"}' });
+    expect(byId.c1.attributes).toMatchObject({
+      'benchrig.tool.exit_code': 2,
+      'benchrig.tool.args': '{"command":"ls"}',
+    });
     expect(byId.c1.status).toEqual({ code: 2, message: 'ls: nope' });
     expect(byId.c2.attributes['benchrig.tool.exit_code']).toBe(0);
     expect(byId.c2.status.code).not.toBe(2);
@@ -120,14 +174,23 @@ describe('the trial span tree', () => {
     expect(judge.parentSpanId).toBe(grade.spanId);
     expect(judge.status).toEqual({ code: 2, message: 'judge model failed: 500' });
     expect(grade.events.map((e) => e.name)).toContain('check');
-    expect(trialOf('a').attributes).toMatchObject({ 'benchrig.status': 'FAILED', 'benchrig.score': 0, 'benchrig.sample_id': 'a', 'benchrig.session_id': 's-a' });
+    expect(trialOf('a').attributes).toMatchObject({
+      'benchrig.status': 'FAILED',
+      'benchrig.score': 0,
+      'benchrig.sample_id': 'a',
+      'benchrig.session_id': 's-a',
+    });
     expect(trialOf('a').status.code).toBe(1);
   });
 
   it('a failed trial is ERROR with the exception recorded, and its open spans end with it', () => {
     const b = trialOf('b');
     expect(b.status).toEqual({ code: 2, message: 'timeout: the trial exceeded trial_timeout_s = 1' });
-    expect(b.attributes).toMatchObject({ 'benchrig.status': 'TIMEOUT', 'benchrig.error.kind': 'timeout', 'benchrig.stop_reason': 'timeout' });
+    expect(b.attributes).toMatchObject({
+      'benchrig.status': 'TIMEOUT',
+      'benchrig.error.kind': 'timeout',
+      'benchrig.stop_reason': 'timeout',
+    });
     expect(b.attributes['benchrig.score']).toBeUndefined();
     expect(b.events.find((e) => e.name === 'exception')?.attributes['exception.message']).toMatch(/trial_timeout_s/);
     const turn = defined(kids(b).find((s) => s.name === 'agent.turn'));
@@ -136,7 +199,12 @@ describe('the trial span tree', () => {
   });
 
   it('Langfuse gets the same spans and one score per verdict on the trial observation', () => {
-    expect(collector.spans('langfuse').map((s) => s.spanId).sort()).toEqual(spans.map((s) => s.spanId).sort());
+    expect(
+      collector
+        .spans('langfuse')
+        .map((s) => s.spanId)
+        .sort(),
+    ).toEqual(spans.map((s) => s.spanId).sort());
     const scores = collector.scores().map((s) => [s.observationId, s.name, s.value, s.traceId]);
     const [a, b] = [trialOf('a'), trialOf('b')];
     expect(scores.sort()).toEqual(

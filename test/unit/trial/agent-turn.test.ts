@@ -40,7 +40,14 @@ describe.skipIf(!ok)("the agent's turn", () => {
     const handle = turn.sandbox(sb);
     const recorded: NewEvent[] = [];
     const record = turn.record((e) => recorded.push(e));
-    const llm = turn.llm({ chat: async () => ({ message: { role: 'assistant', content: 'hi' }, usage: { input_tokens: 1, output_tokens: 1 } }), callsUsed: 0, callsLeft: null });
+    const llm = turn.llm({
+      chat: async () => ({
+        message: { role: 'assistant', content: 'hi' },
+        usage: { input_tokens: 1, output_tokens: 1 },
+      }),
+      callsUsed: 0,
+      callsLeft: null,
+    });
     await turn.end();
 
     const before = await startedAt();
@@ -57,7 +64,10 @@ describe.skipIf(!ok)("the agent's turn", () => {
       'llm.chat': () => llm.chat({ messages: [] }),
     };
     for (const [name, call] of Object.entries(calls)) {
-      const err = await call().then(() => null, (e: unknown) => e);
+      const err = await call().then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err, name).toBeInstanceOf(TurnOver);
       expect((err as Error).message).toMatch(/the agent's turn is over/);
     }
@@ -74,7 +84,10 @@ describe.skipIf(!ok)("the agent's turn", () => {
   it('kills a command still running when it ends, and has waited for it when end() returns', async () => {
     const turn = new AgentTurn();
     const handle = turn.sandbox(sb);
-    const running = handle.exec('(sleep 303 &); sleep 304; touch /workspace/late-exec').then(() => null, (e: unknown) => e);
+    const running = handle.exec('(sleep 303 &); sleep 304; touch /workspace/late-exec').then(
+      () => null,
+      (e: unknown) => e,
+    );
     await sb.exec('for i in $(seq 50); do ps -o args | grep -q "^sleep 304" && exit 0; sleep 0.1; done; exit 1');
     const t = Date.now();
     let settled = false;

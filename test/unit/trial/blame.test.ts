@@ -6,34 +6,57 @@ import { fakeSandbox } from '../checks/helpers.ts';
 
 const withHealth = (h: SandboxHealth) => ({ ...fakeSandbox({}), health: async () => h });
 /** A failure the daemon answered (dockerode puts the HTTP status on the error). */
-const answered = (status: number, message: string) => new SandboxError(`exec failed in sandbox: ${message}`, Object.assign(new Error(message), { statusCode: status }));
+const answered = (status: number, message: string) =>
+  new SandboxError(`exec failed in sandbox: ${message}`, Object.assign(new Error(message), { statusCode: status }));
 
 describe('blame for a Docker failure once the agent had its sandbox', () => {
   it('a stopped container on a healthy daemon is the agent: AGENT_ERROR with the container state', async () => {
-    const e = await blame(answered(409, 'container is not running'), withHealth({ daemon: true, state: 'stopped', exitCode: 137 }));
+    const e = await blame(
+      answered(409, 'container is not running'),
+      withHealth({ daemon: true, state: 'stopped', exitCode: 137 }),
+    );
     expect(e.kind).toBe('agent');
     expect(e.message).toMatch(/container stopped, exit 137.*the agent's doing.*container is not running/);
   });
 
   it('so is one killed for memory, or one still running that refused the call', async () => {
-    expect((await blame(answered(409, 'x'), withHealth({ daemon: true, state: 'stopped', oomKilled: true }))).message).toMatch(/killed for memory/);
-    expect((await blame(answered(500, 'chdir failed'), withHealth({ daemon: true, state: 'running' }))).kind).toBe('agent');
+    expect(
+      (await blame(answered(409, 'x'), withHealth({ daemon: true, state: 'stopped', oomKilled: true }))).message,
+    ).toMatch(/killed for memory/);
+    expect((await blame(answered(500, 'chdir failed'), withHealth({ daemon: true, state: 'running' }))).kind).toBe(
+      'agent',
+    );
   });
 
   it('the daemon not answering, a timeout or a removed container stays infrastructure (SANDBOX_ERROR, retried)', async () => {
     const down = await blame(answered(409, 'x'), withHealth({ daemon: false, state: 'unknown' }));
     expect(down).toMatchObject({ kind: 'sandbox' });
     expect(down.retryable).not.toBe(false);
-    expect((await blame(new SandboxError('Docker did not answer within 30000 ms: exec'), withHealth({ daemon: true, state: 'running' }))).kind).toBe('sandbox');
-    expect((await blame(answered(404, 'no such container'), withHealth({ daemon: true, state: 'gone' }))).kind).toBe('sandbox');
+    expect(
+      (
+        await blame(
+          new SandboxError('Docker did not answer within 30000 ms: exec'),
+          withHealth({ daemon: true, state: 'running' }),
+        )
+      ).kind,
+    ).toBe('sandbox');
+    expect((await blame(answered(404, 'no such container'), withHealth({ daemon: true, state: 'gone' }))).kind).toBe(
+      'sandbox',
+    );
   });
 
   it('a host that is going away is never the agent, however its daemon answered on the way out', async () => {
     // Its old connection answered "not running"; a fresh one is refused: the daemon does not count.
-    const lost = await blame(answered(409, 'container is not running'), withHealth({ daemon: false, lost: 'the daemon does not answer', state: 'unknown' }));
+    const lost = await blame(
+      answered(409, 'container is not running'),
+      withHealth({ daemon: false, lost: 'the daemon does not answer', state: 'unknown' }),
+    );
     expect(lost).toMatchObject({ kind: 'sandbox', sandbox: { daemon: false, lost: 'the daemon does not answer' } });
     // Stopped by Docker itself (its shutdown, its API), which the agent cannot reach.
-    const killed = await blame(answered(409, 'container is not running'), withHealth({ daemon: true, state: 'stopped', exitCode: 143, killedByDocker: true }));
+    const killed = await blame(
+      answered(409, 'container is not running'),
+      withHealth({ daemon: true, state: 'stopped', exitCode: 143, killedByDocker: true }),
+    );
     expect(killed).toMatchObject({ kind: 'sandbox', sandbox: { killedByDocker: true } });
   });
 
@@ -44,7 +67,10 @@ describe('blame for a Docker failure once the agent had its sandbox', () => {
 
   it("the agent's own error over a lost host is infrastructure; over a healthy one it stays the agent's", async () => {
     const own = { kind: 'agent' as const, message: 'my command exited 137' };
-    const lost = await blameAgentError(own, withHealth({ daemon: false, lost: 'the daemon does not answer', state: 'unknown' }));
+    const lost = await blameAgentError(
+      own,
+      withHealth({ daemon: false, lost: 'the daemon does not answer', state: 'unknown' }),
+    );
     expect(lost).toMatchObject({ kind: 'sandbox', message: expect.stringContaining('my command exited 137') });
     expect(lost.retryable).not.toBe(false);
     expect(await blameAgentError(own, withHealth({ daemon: true, state: 'stopped', exitCode: 137 }))).toBe(own);

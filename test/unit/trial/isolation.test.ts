@@ -8,19 +8,35 @@ const withHealth = (h: SandboxHealth, exec?: Error) => ({ ...fakeSandbox(exec ??
 
 describe('grading on a host that is going away', () => {
   it('commands its daemon cut short are no verdicts: the grading is infrastructure (retried), not FAILED', async () => {
-    const err = await confirmHost(withHealth({ daemon: false, lost: 'the daemon does not answer', state: 'unknown' }), 'its checks ran').catch((e) => e);
+    const err = await confirmHost(
+      withHealth({ daemon: false, lost: 'the daemon does not answer', state: 'unknown' }),
+      'its checks ran',
+    ).catch((e) => e);
     expect(err).toBeInstanceOf(SandboxError);
-    expect(err).toMatchObject({ retryable: true, answered: false, message: expect.stringContaining('the daemon does not answer') });
-    await expect(confirmHost(withHealth({ daemon: true, state: 'stopped', exitCode: 143, killedByDocker: true }), 'x')).rejects.toThrow(/killed by Docker/);
+    expect(err).toMatchObject({
+      retryable: true,
+      answered: false,
+      message: expect.stringContaining('the daemon does not answer'),
+    });
+    await expect(
+      confirmHost(withHealth({ daemon: true, state: 'stopped', exitCode: 143, killedByDocker: true }), 'x'),
+    ).rejects.toThrow(/killed by Docker/);
   });
 
   it('a sandbox the agent left stopped on a healthy daemon is still graded (its checks fail)', async () => {
-    await expect(confirmHost(withHealth({ daemon: true, state: 'stopped', exitCode: 143 }), 'x')).resolves.toBeUndefined();
+    await expect(
+      confirmHost(withHealth({ daemon: true, state: 'stopped', exitCode: 143 }), 'x'),
+    ).resolves.toBeUndefined();
   });
 
   it('a grading command refused by a daemon that is going away throws (SANDBOX_ERROR), not exit 126', async () => {
-    const refused = new SandboxError('exec failed in sandbox: container is not running', Object.assign(new Error('x'), { statusCode: 409 }));
-    const view = gradingView(withHealth({ daemon: false, lost: 'the daemon does not answer', state: 'unknown' }, refused));
+    const refused = new SandboxError(
+      'exec failed in sandbox: container is not running',
+      Object.assign(new Error('x'), { statusCode: 409 }),
+    );
+    const view = gradingView(
+      withHealth({ daemon: false, lost: 'the daemon does not answer', state: 'unknown' }, refused),
+    );
     await expect(view.exec('sh .tests/test.sh')).rejects.toBe(refused);
     const healthy = gradingView(withHealth({ daemon: true, state: 'stopped', exitCode: 143 }, refused));
     expect((await healthy.exec('sh .tests/test.sh')).exitCode).toBe(126);

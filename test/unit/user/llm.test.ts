@@ -10,7 +10,10 @@ function client(replies: string[]): LlmClient & { seen: ChatRequest[] } {
     callsLeft: null,
     async chat(req) {
       seen.push(req);
-      return { message: { role: 'assistant', content: replies.shift() ?? '' }, usage: { input_tokens: 1, output_tokens: 1 } };
+      return {
+        message: { role: 'assistant', content: replies.shift() ?? '' },
+        usage: { input_tokens: 1, output_tokens: 1 },
+      };
     },
   };
 }
