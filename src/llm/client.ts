@@ -9,7 +9,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { ChatMessage, ChatRequest, ChatResponse, LlmClient } from '../agents/types.ts';
 import type { LlmConfig } from '../config/schema.ts';
-import { scrubberFor, secretValues } from '../config/scrub.ts';
+import { scrubberFor, secretValues, type Scrubber } from '../config/scrub.ts';
 import { abortReason, causeChain, LlmError } from '../errors.ts';
 import type { NewEvent } from '../types.ts';
 import { CallBudget } from './budget.ts';
@@ -41,12 +41,20 @@ export interface BenchrigLlmClient extends LlmClient {
   readonly costUsd: number | null;
 }
 
+/** One scrubber per model config (a run's config lives as long as the run): its regex is costly to make per trial. */
+const scrubbers = new WeakMap<LlmConfig, Scrubber>();
+function configScrubber(config: LlmConfig): Scrubber {
+  let s = scrubbers.get(config);
+  if (!s) scrubbers.set(config, (s = scrubberFor(secretValues(config))));
+  return s;
+}
+
 // eslint-disable-next-line max-lines-per-function -- the client's chat closure shares budget, cache and retry state; split into steps next (issue #22 follow-up)
 export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
   const { config, role, signal } = opts;
   const budget = new CallBudget(opts.budget, role === 'user' ? 'user_llm_calls' : 'llm_calls');
   const cacheMode = opts.cache?.mode ?? 'off';
-  const scrub = scrubberFor(secretValues(config));
+  const scrub = configScrubber(config);
   const cache = opts.cache && cacheMode !== 'off' ? new LlmCache(opts.cache.dir, scrub) : null;
   const tokens: TokenCount = { input: 0, output: 0 };
   let cost: number | null = config.price ? 0 : null;

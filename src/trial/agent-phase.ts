@@ -25,8 +25,8 @@ export async function runAgentPhase(
 ): Promise<AgentPhaseOutcome> {
   const { recorder, signal } = s;
   // Everything the agent is handed holds for its turn only (agent-turn.ts); its signal aborts when the turn ends.
-  const turn = new AgentTurn();
-  const agentSignal = AbortSignal.any([signal, turn.signal]);
+  const turn = new AgentTurn(signal);
+  const agentSignal = turn.signal;
   const client = (config: LlmConfig, role: 'agent' | 'user', budget: number, signal: AbortSignal) =>
     createLlmClient({
       config,

@@ -17,11 +17,27 @@ export class TurnOver extends Error {
 const METHODS = ['exec', 'readFile', 'writeFile', 'copyIn', 'copyOut', 'restart', 'health', 'transfer'] as const;
 type Method = (typeof METHODS)[number];
 
+/**
+ * The one reason every ended turn aborts with: made once, because an Error captures a stack when
+ * made and a run ends thousands of turns (its stack would name this module, not the agent).
+ */
+const TURN_ENDED = new TurnOver('a call still in flight when the turn ended');
+
 export class AgentTurn {
   private readonly over = new AbortController();
   private readonly inFlight = new Set<Promise<unknown>>();
-  /** Aborts when the turn ends: what the agent's calls in flight are cancelled by. */
+  /**
+   * Aborts when the turn ends or the trial's own signal aborts (with its reason): what the agent is
+   * handed and what its calls in flight are cancelled by. One listener, not AbortSignal.any, which
+   * costs several objects and weak references a trial.
+   */
   readonly signal = this.over.signal;
+  private readonly follow = () => this.over.abort(this.trial?.reason);
+
+  constructor(private readonly trial?: AbortSignal) {
+    if (trial?.aborted) this.follow();
+    else trial?.addEventListener('abort', this.follow, { once: true });
+  }
 
   get ended(): boolean {
     return this.over.signal.aborted;
@@ -68,7 +84,8 @@ export class AgentTurn {
 
   /** Ends the turn: nothing is let through any more, and what was in flight has settled. */
   async end(): Promise<void> {
-    if (!this.ended) this.over.abort(new TurnOver('a call still in flight when the turn ended'));
+    this.trial?.removeEventListener('abort', this.follow);
+    if (!this.ended) this.over.abort(TURN_ENDED);
     if (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
   }
 

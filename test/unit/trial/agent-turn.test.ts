@@ -102,3 +102,27 @@ describe.skipIf(!ok)("the agent's turn", () => {
     expect((await sb.exec('ls /workspace')).stdout).not.toContain('late-exec');
   });
 });
+
+describe("the agent's signal", () => {
+  it("aborts with the trial's own reason when the trial is stopped during the turn", () => {
+    const trial = new AbortController();
+    const turn = new AgentTurn(trial.signal);
+    expect(turn.signal.aborted).toBe(false);
+    const why = new Error('trial timed out');
+    trial.abort(why);
+    expect(turn.signal.aborted).toBe(true);
+    expect(turn.signal.reason).toBe(why);
+  });
+
+  it('is aborted at once for a trial already stopped, and aborts with TurnOver when the turn ends', async () => {
+    const stopped = new AbortController();
+    stopped.abort(new Error('interrupted'));
+    expect(new AgentTurn(stopped.signal).signal.reason).toBe(stopped.signal.reason);
+    const trial = new AbortController();
+    const turn = new AgentTurn(trial.signal);
+    await turn.end();
+    expect(turn.signal.reason).toBeInstanceOf(TurnOver);
+    trial.abort(new Error('later'));
+    expect(turn.signal.reason).toBeInstanceOf(TurnOver); // the turn is over: the later stop is not its reason
+  });
+});
