@@ -69,6 +69,8 @@ export interface MapOptions {
   fields: Record<string, string>;
   /** Benchmark folder: `files`/`tests` folder paths resolve against it and must exist. */
   baseDir: string;
+  /** The benchmark has no `[sandbox]`: a row's solution may only be a reply (docs/benchmarks.md#sample-fields). */
+  noSandbox?: boolean;
 }
 
 type Fail = (f: SampleField, what: string) => never;
@@ -124,6 +126,11 @@ export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
     const sandbox = get('sandbox');
     if (sandbox !== undefined)
       sample.sandbox = sampleSandbox(sandbox, opts.baseDir, (what) => fail('sandbox', what), buildProblem);
+    if (opts.noSandbox && !sample.sandbox && runsCommands(sample.solution))
+      fail(
+        'solution',
+        'holds commands, but the benchmark has no [sandbox] to run them in: give the answer as {"reply": "..."} (or add a [sandbox] table)',
+      );
     return sample;
   });
 }
@@ -253,6 +260,12 @@ function sampleSandbox(
 
 function isStringArray(v: unknown): v is string[] {
   return Array.isArray(v) && v.every((s) => typeof s === 'string');
+}
+
+/** A solution the oracle runs as commands (a string, or `commands` not empty): it needs a sandbox. */
+function runsCommands(solution: Sample['solution']): boolean {
+  if (typeof solution === 'string') return true;
+  return !!solution?.commands?.length;
 }
 
 function isSolutionObject(v: unknown): v is { commands?: string[]; reply?: string } {
