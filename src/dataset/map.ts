@@ -5,6 +5,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { BenchrigError } from '../errors.ts';
 import { isPlainObject } from '../config/expand.ts';
+import { closest } from '../config/suggest.ts';
 import { SAMPLE_SANDBOX_KEYS, type Sample, type SampleSandbox } from '../types.ts';
 import {
   MAX_ROW_DEPTH,
@@ -205,8 +206,10 @@ function sampleSandbox(
 ): SampleSandbox {
   if (!isPlainObject(v)) return fail('must be an object like {"image": "...", "build": "dir", "memory": "1g"}');
   for (const key of Object.keys(v)) {
-    if (!(SAMPLE_SANDBOX_KEYS as readonly string[]).includes(key))
-      fail(`has unknown key "${key}" (known: ${SAMPLE_SANDBOX_KEYS.join(', ')})`);
+    if (!(SAMPLE_SANDBOX_KEYS as readonly string[]).includes(key)) {
+      const near = closest(key, SAMPLE_SANDBOX_KEYS);
+      fail(`has unknown key "${key}"${near ? `; did you mean "${near}"?` : ` (known: ${SAMPLE_SANDBOX_KEYS.join(', ')})`}`);
+    }
   }
   const str = (k: string, re?: RegExp, hint = '') => {
     if (v[k] !== undefined && (typeof v[k] !== 'string' || v[k] === '' || (re && !re.test(v[k]))))
