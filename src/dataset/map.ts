@@ -208,7 +208,9 @@ function sampleSandbox(
   for (const key of Object.keys(v)) {
     if (!(SAMPLE_SANDBOX_KEYS as readonly string[]).includes(key)) {
       const near = closest(key, SAMPLE_SANDBOX_KEYS);
-      fail(`has unknown key "${key}"${near ? `; did you mean "${near}"?` : ` (known: ${SAMPLE_SANDBOX_KEYS.join(', ')})`}`);
+      fail(
+        `has unknown key "${key}"${near ? `; did you mean "${near}"?` : ` (known: ${SAMPLE_SANDBOX_KEYS.join(', ')})`}`,
+      );
     }
   }
   const str = (k: string, re?: RegExp, hint = '') => {
