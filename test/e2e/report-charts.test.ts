@@ -172,7 +172,7 @@ describe('charts that read at 800, 1100 and 1600 px', () => {
         const ok = status === 'PASSED';
         trials.push(trialResult(`task${s}-t${k}`, status, { checks: verdicts(ok) }, 1 + (s * 12 + k) / 10000));
       }
-    const error = (kind: string) => ({ error: { kind, message: 'x' }, stop_reason: 'error' as const });
+    const error = (kind: 'agent' | 'sandbox') => ({ error: { kind, message: 'x' }, stop_reason: 'error' as const });
     trials.push(trialResult('task4-t1', 'AGENT_ERROR', error('agent'), 1.001));
     trials.push(trialResult('task5-t1', 'SANDBOX_ERROR', error('sandbox'), 1.002));
     const { dir } = await writeRun(trials, tempDir('benchrig-charts-'), { trials: 12 });
