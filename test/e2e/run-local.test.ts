@@ -228,7 +228,7 @@ describe('seeing a run', () => {
       env: { NO_COLOR: '1' },
       timeout: 120_000,
     });
-    expect(String(tty.stdout)).toMatch(/\[4\/4\] 3 passing · 0 in flight · 0 errors · ETA/);
+    expect(String(tty.stdout)).toMatch(/\[4\/4\] 3 passing · 1 failed · 0 timed out · 0 errors · 0 in flight · ETA/);
     expect(String(tty.stdout)).not.toMatch(/PASSED {10}a \(/); // passing trials get no line of their own
     const plain = await runCli(['run', bench, '--agent', agent('echo'), '--mode', 'single', '--output', out]);
     expect(plain.stderr).toMatch(/\[1\/4\] PASSED\s+a \(/);
