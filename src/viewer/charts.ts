@@ -28,6 +28,7 @@ export function mountChart(box: Element, id: string, title: string, draw: Draw, 
   box.appendChild(f);
   let drawnAt = -1;
   const redraw = () => {
+    if (!holder.clientWidth && drawnAt > 0) return; // hidden now: redrawn when shown again
     const width = Math.floor(holder.clientWidth) || FALLBACK_WIDTH;
     if (width === drawnAt) return;
     drawnAt = width;
