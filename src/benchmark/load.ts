@@ -126,7 +126,7 @@ async function readSamples(
       `${src('dataset', 'source')}: key dataset.source: dataset "${source}" has no rows`,
     );
   return {
-    all: mapRows(rows, { fields, baseDir: dir }),
+    all: mapRows(rows, { fields, baseDir: dir, noSandbox: !config.sandbox }),
     // The resolved commit is recorded (run.json); the version hashes the rows themselves, so it
     // changes exactly when the content does, whatever commit carried it.
     dataset: hf

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { BenchrigError } from '../errors.ts';
 import { configSchema, type Config } from './schema.ts';
 import { expandDeep, formatPath } from './expand.ts';
+import { closest } from './suggest.ts';
 import {
   envLayer,
   fileLayer,
@@ -92,7 +93,10 @@ export function displayPath(file: string): string {
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
 }
 
-/** One line: `<source>: key <path>: <problem>` per zod issue, joined with "; ". */
+/**
+ * `<source>: key <path>: <problem>` per zod issue; several are a count and one indented line each. An
+ * unknown key says "did you mean" when a known key is a likely typo of it, else lists the known keys.
+ */
 export function describeIssues(issues: z.core.$ZodIssue[], sources: Sources, input: unknown): string {
   const lines: string[] = [];
   for (const issue of issues) {
@@ -101,7 +105,8 @@ export function describeIssues(issues: z.core.$ZodIssue[], sources: Sources, inp
       const known = knownKeys(at);
       for (const key of issue.keys) {
         const p = [...at, key];
-        const hint = known.length ? ` (known keys: ${known.join(', ')})` : '';
+        const near = closest(key, known);
+        const hint = near ? `; did you mean \`${near}\`?` : known.length ? ` (known keys: ${known.join(', ')})` : '';
         lines.push(`${sourceFor(sources, p) ?? 'configuration'}: key ${formatPath(p)}: unknown key${hint}`);
       }
       continue;
@@ -112,7 +117,7 @@ export function describeIssues(issues: z.core.$ZodIssue[], sources: Sources, inp
       : issue.message;
     lines.push(`${sourceFor(sources, at) ?? 'configuration'}: key ${formatPath(at)}: ${message}`);
   }
-  return lines.join('; ');
+  return lines.length > 1 ? `${lines.length} problems:\n${lines.map((l) => `  ${l}`).join('\n')}` : lines.join('');
 }
 
 function valueAt(value: unknown, at: Array<string | number>): unknown {

@@ -1,7 +1,7 @@
 // The comparison page's script: run summaries with the paired difference, a pass-rate chart, the
 // paged tasks x runs matrix with its filters, and the trial page of a clicked cell (deep link
 // #run=<i>&trial=<task-id>&step=<n>; j/k move down the matrix in the same run).
-import { chart, rateBars } from './charts.ts';
+import { mountChart, rateBars } from './charts.ts';
 import { append, attr, byId, el, pageData, pct, secs } from './dom.ts';
 import { type Column, Table } from './table.ts';
 import { parseHash, renderTrial, selectStep, setHash, stepIndexOf, stepKeys, type TrialView } from './trial.ts';
@@ -118,8 +118,11 @@ const signedPts = (x: number | null | undefined): string =>
       note: r.n_passed + '/' + r.n_gradable,
     };
   });
-  byId('charts').appendChild(
-    chart('chart-runs', 'pass rate per run with its 95% interval', rateBars(bars, 'pass rate per run')),
+  mountChart(
+    byId('charts'),
+    'chart-runs',
+    'pass rate per run with its 95% interval',
+    rateBars(bars, 'pass rate per run'),
   );
   const counts: Record<string, number> = { differing: 0, regressions: 0, fixed: 0 };
   for (const r of rows) {

@@ -1,5 +1,6 @@
 // The history page's script: the pass-rate trend with 95% bands across runs, and the table of runs.
-import { chart, trend } from './charts.ts';
+import { trend } from './chart-lines.ts';
+import { mountChart } from './charts.ts';
 import { pageData, pct } from './dom.ts';
 import { Table } from './table.ts';
 import type { HistoryData, HistoryRow } from './types.ts';
@@ -16,14 +17,14 @@ const points = rows.map((r) => ({
   high: r.pass_rate_ci95 ? r.pass_rate_ci95[1] : null,
   note: r.version_changed ? 'version ' + r.version : '',
 }));
-box?.appendChild(
-  chart(
+if (box)
+  mountChart(
+    box,
     'chart-trend',
     'pass rate across runs, with 95% intervals',
     trend(points, gate),
-    'oldest first; a note under a run marks a change of benchmark version (numbers across it are not strictly comparable)',
-  ),
-);
+    'oldest first; a dashed line at a run marks a change of benchmark version (numbers across it are not strictly comparable)',
+  );
 new Table<HistoryRow>({
   id: 'history',
   rows: () => rows,
