@@ -184,7 +184,12 @@ function cleanupHosts(flags: string[] | undefined, configFile: string | undefine
     const parsed = z.array(dockerHostSchema()).safeParse(raw ?? []);
     if (!parsed.success)
       throw new BenchrigError('config', `${displayPath(file)}: key sandbox.hosts: ${parsed.error.issues[0]?.message}`);
-    fromConfig = parsed.data.map((h) => ({ url: h.url, capacity: h.capacity, tls: resolveTls(h.tls, dirname(file)) }));
+    fromConfig = parsed.data.map((h) => ({
+      url: h.url,
+      capacity: h.capacity,
+      tls: resolveTls(h.tls, dirname(file)),
+      source: `from [[sandbox.hosts]] in ${displayPath(file)}`,
+    }));
   }
   return fleetHosts(
     fromConfig,
