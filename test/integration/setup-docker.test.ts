@@ -54,18 +54,13 @@ async function setup(env: Record<string, string>): Promise<SetupRun> {
   };
 }
 
-const dockerdCount = async () =>
-  (await execa('pgrep', ['-x', 'dockerd'], { reject: false })).stdout.split('\n').filter(Boolean).length;
-
 describe('scripts/setup-docker.sh next to a running daemon', () => {
   it('DOCKER_HOST naming the running daemon: ready, nothing started, its log kept', async () => {
-    const before = await dockerdCount();
     const r = await setup({ DOCKER_HOST: 'unix:///var/run/docker.sock' });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/setup-docker: Docker \S+ is ready/);
     expect(r.started).toBeNull();
     expect(r.log).toBe(EARLIER);
-    expect(await dockerdCount()).toBe(before);
   });
 
   it('DOCKER_HOST naming a dead address: exit 1 naming DOCKER_HOST, nothing started, the log kept', async () => {
@@ -73,7 +68,6 @@ describe('scripts/setup-docker.sh next to a running daemon', () => {
     await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', ok));
     const port = (probe.address() as { port: number }).port;
     await new Promise((ok) => probe.close(ok));
-    const before = await dockerdCount();
     const t0 = Date.now();
     const r = await setup({ DOCKER_HOST: `tcp://127.0.0.1:${port}` });
     expect(r.code).toBe(1);
@@ -82,7 +76,6 @@ describe('scripts/setup-docker.sh next to a running daemon', () => {
     expect(r.stderr).not.toMatch(/could not be started/);
     expect(r.started).toBeNull();
     expect(r.log).toBe(EARLIER);
-    expect(await dockerdCount()).toBe(before);
     expect(Date.now() - t0).toBeLessThan(30_000); // said at once, not after waiting for a daemon
   });
 
