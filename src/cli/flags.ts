@@ -19,6 +19,7 @@ export interface RunFlags {
   network?: string;
   llmCache?: string;
   logLevel?: string;
+  model?: string;
 }
 
 export function int(flag: string, value: string | undefined, min = 0): number | undefined {
@@ -86,5 +87,6 @@ export function flagsToConfig(f: RunFlags): Record<string, unknown> {
     log_level: f.logLevel,
   });
   if (Object.keys(run).length) layer.run = run;
+  if (f.model !== undefined) layer.llm = { model: f.model }; // over BENCHRIG_MODEL and every file
   return layer;
 }

@@ -50,6 +50,7 @@ export function registerRun(program: Command): void {
     .option('--limit <n>', 'the first N samples (after --shuffle)')
     .option('--shuffle', 'shuffle the samples (reproducible with --seed)')
     .option('--seed <s>', 'seed for --shuffle')
+    .option('--model <name>', "the agent's model (over BENCHRIG_MODEL and [llm] model)")
     .option('--max-llm-calls <n>', "the agent's LLM-call budget per trial")
     .option('--max-turns <n>', 'user turns per trial')
     .option('--trial-timeout <s>', 'seconds per trial (after the sandbox is ready)')

@@ -4,6 +4,7 @@ import type { Benchmark } from '../benchmark/types.ts';
 import { failureReason } from '../report/aggregate.ts';
 import { formatSummary } from '../report/console.ts';
 import type { EvaluationReport } from '../report/types.ts';
+import { keptSandboxLine } from '../sandbox/labels.ts';
 import { formatEvent } from '../trial/recorder.ts';
 import type { TrialInput, TrialSummary } from '../trial/types.ts';
 import type { TrajectoryEvent } from '../types.ts';
@@ -125,8 +126,8 @@ export function createRunConsole(o: ConsoleOptions): RunConsole {
       tally(r);
       clearLine();
       const sandbox = r.metadata.sandbox;
-      const kept = sandbox && (sandbox as { kept?: boolean }).kept;
-      if (sandbox && kept) err(`  sandbox of ${r.task_id} kept: docker exec -it ${sandbox.container.slice(0, 12)} sh`);
+      const { kept, host } = (sandbox ?? {}) as { kept?: boolean; host?: string };
+      if (sandbox && kept) err(`  ${r.task_id}: ${keptSandboxLine(sandbox.container, host)}`);
       if (o.quiet) return;
       // On a live display only what needs attention gets a line of its own.
       if (live && r.status === 'PASSED') return drawProgress();

@@ -76,14 +76,15 @@ export async function openRunFolder(p: PreparedRun, opts: RunOptions, cleanup: C
 
 /**
  * The fleet places this run's sandboxes; at the end, a backstop: whatever a trial could not remove
- * is removed by its run label (unless kept on purpose), then the shared volume.
+ * is removed by its run label (the sweep leaves the kept ones), then the shared volume, unless kept
+ * sandboxes still mount it (a later sweep removes it once they are gone).
  */
 function bindSandboxes(p: PreparedRun, open: OpenRun, cleanup: Cleanup): void {
   const shared = p.shared;
   if (!shared) return;
   shared.bind?.(open.runId); // unbound with the fleet's close (prepare.ts)
   cleanup.defer("the run's sandboxes", async () => {
-    if (!p.cfg.run.keep_sandbox) await shared.cleanup(open.runId, open.volume).catch(() => {});
+    await shared.cleanup(open.runId, p.cfg.run.keep_sandbox ? null : open.volume).catch(() => {});
   });
 }
 

@@ -79,7 +79,10 @@ export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<Pr
   checkpoint(opts, 'installed-agent');
   // The model side, once, before anything is written: a wrong URL or key is not 100% AGENT_ERROR.
   if (cfg.run.llm_cache !== 'replay')
-    await checkModelEndpoints(cfg.llm, modelProtocols(agentRef.name, cfg.agent.options));
+    await checkModelEndpoints(cfg.llm, modelProtocols(agentRef.name, cfg.agent.options), {
+      templates: benchmark.templates,
+      env: opts.env ?? process.env,
+    });
   const trials = new TrialPlan(benchmark.samples, cfg.n_trials);
   return {
     benchmark,

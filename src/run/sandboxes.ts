@@ -3,8 +3,9 @@
 // Docker hosts: every host answering, the image on each (built there before its first sandbox),
 // the sweep and the cleanup on each, and the Fleet that places the sandboxes.
 import type { Config } from '../config/schema.ts';
-import { BenchrigError, describe } from '../errors.ts';
-import { checkDocker, LOCAL_REMEDY, REMOTE_REMEDY, withDeadline } from '../sandbox/client.ts';
+import { BenchrigError } from '../errors.ts';
+import { checkDocker, withDeadline } from '../sandbox/client.ts';
+import { unreachableMessage } from '../sandbox/diagnose.ts';
 import { Fleet, DEFAULT_COOLDOWN_MS, registerFleet, unregisterFleet } from '../sandbox/fleet.ts';
 import { clientFor, fleetHosts, parseDockerHostFlag, resolveTls, type DockerHostSpec } from '../sandbox/hosts.ts';
 import { ensureImage } from '../sandbox/images.ts';
@@ -73,11 +74,8 @@ export async function checkHost(host: DockerHostSpec, timeoutMs = 5_000): Promis
   try {
     await withDeadline(client.ping(), timeoutMs, `ping ${host.url}`);
   } catch (err) {
-    const remedy = host.url.startsWith('unix:') || host.url.startsWith('/') ? LOCAL_REMEDY : REMOTE_REMEDY;
-    throw new BenchrigError(
-      'docker_unavailable',
-      `Docker is not reachable at ${host.url}: ${describe(err).split('\n')[0]}. ${remedy}`,
-    );
+    const address = { url: host.url, source: host.source ?? 'a Docker host of the run' };
+    throw new BenchrigError('docker_unavailable', unreachableMessage(address, err, timeoutMs));
   }
 }
 
@@ -166,6 +164,7 @@ export async function resolveFleet(
     url: h.url,
     capacity: h.capacity,
     tls: resolveTls(h.tls, from.benchmarkDir),
+    source: 'from [[sandbox.hosts]] of the configuration',
   }));
   return fleetHosts(configHosts, flagHosts, from.env);
 }

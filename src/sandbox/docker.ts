@@ -248,7 +248,7 @@ export class DockerProvider implements SandboxProvider {
     );
   }
 
-  sweep(opts?: { all?: boolean; runId?: string }): Promise<number> {
+  sweep(opts?: { all?: boolean; kept?: boolean; runId?: string }): Promise<number> {
     return sweep(opts);
   }
 }

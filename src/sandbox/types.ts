@@ -106,6 +106,8 @@ export interface SandboxLabels {
   sessionId: string;
   /** The harness process (docs/sandboxes.md benchrig.pid), not a worker's: the sweep keys on it. */
   pid?: number;
+  /** The run keeps its sandboxes (`--keep-sandbox`): labelled so that no sweep removes them. */
+  keep?: boolean;
 }
 
 export interface SandboxProvider {
@@ -115,5 +117,5 @@ export interface SandboxProvider {
   /** Always called in `finally`; tolerates the container being gone already. */
   stop(sandbox: Sandbox, opts: { interrupted: boolean }): Promise<void>;
   /** Remove what runs whose harness process is gone left behind; returns how many were removed. */
-  sweep(opts?: { all?: boolean; runId?: string }): Promise<number>;
+  sweep(opts?: { all?: boolean; kept?: boolean; runId?: string }): Promise<number>;
 }

@@ -4,6 +4,7 @@ import { isAbsolute, posix, resolve } from 'node:path';
 import type { ErrorValue } from '../errors.ts';
 import { SandboxError } from '../errors.ts';
 import { startOnFleet } from '../sandbox/fleet.ts';
+import { keptSandboxLine } from '../sandbox/labels.ts';
 import type { Sandbox, SandboxProvider, SandboxSpec } from '../sandbox/types.ts';
 import { sandboxSpecOf } from './per-trial.ts';
 import type { Sample } from '../types.ts';
@@ -67,10 +68,7 @@ export async function cleanUp(s: Session, error: ErrorValue | null): Promise<voi
       await provider.stop(s.gradingSandbox, { interrupted: error?.kind === 'interrupted' }).catch(() => {}); // else the run's sweep
     if (sandbox && provider) {
       if (s.run.keepSandbox && error?.kind !== 'interrupted') {
-        recorder.log(
-          'info',
-          `sandbox kept: docker exec -it ${sandbox.id.slice(0, 12)} sh   (remove: docker rm -f ${sandbox.id.slice(0, 12)})`,
-        );
+        recorder.log('info', keptSandboxLine(sandbox.id, sandbox.host));
       } else {
         const span = s.spans.open('sandbox.stop');
         try {
@@ -100,7 +98,8 @@ async function prepareEnvironment(
   // `[sandbox] setup` runs after the sample's files are in (docs/benchmarks.md), so the provider starts bare.
   const sandbox = await provider.start(
     { ...spec, setup: [] },
-    { runId: run.runId, sessionId, pid: run.harnessPid },
+    // Labels are set at creation: a run that keeps its sandboxes marks them so that no sweep removes them.
+    { runId: run.runId, sessionId, pid: run.harnessPid, keep: run.keepSandbox },
     signal,
   );
   try {
