@@ -128,8 +128,11 @@ export type TrajectoryEvent =
       type: 'retrieved';
       /** Ranked best first, bounded (docs/agents.md#retrieved-contexts). */
       contexts: RetrievedContext[];
-      /** reply: the reply of turn `turn` carried them (recorded by the harness); tool: the agent recorded them. */
-      source: 'reply' | 'tool';
+      /**
+       * Set by the harness: reply, the reply of turn `turn` carried them; tool, the agent recorded
+       * them (whatever it wrote here, trial/contexts.ts).
+       */
+      source?: 'reply' | 'tool';
       turn?: number;
       tool?: string;
       /** Contexts past the bound that were not kept. */

@@ -38,7 +38,7 @@ export function gradedContexts(events: TrajectoryEvent[], replies: number): Grad
 
 const graded = (e: Extract<TrajectoryEvent, { type: 'retrieved' }>): Graded => ({
   contexts: e.contexts,
-  source: e.source,
+  source: e.source ?? 'tool',
   ...(e.turn !== undefined ? { turn: e.turn } : {}),
 });
 

@@ -37,8 +37,9 @@ function trial(
   });
 }
 
-const hit = (...a: Parameters<typeof trial>) => hitRate.run(trial('hit_rate', ...a));
-const rr = (...a: Parameters<typeof trial>) => reciprocalRank.run(trial('reciprocal_rank', ...a));
+type Args = Parameters<typeof trial> extends [string, ...infer R] ? R : never;
+const hit = (...a: Args) => hitRate.run(trial('hit_rate', ...a));
+const rr = (...a: Args) => reciprocalRank.run(trial('reciprocal_rank', ...a));
 
 describe('hit_rate', () => {
   it('passes with score 1 when an expected id is in the top k, and names its rank', async () => {
