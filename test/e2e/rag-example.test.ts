@@ -2,7 +2,7 @@
 // agent passes in every mode with the same verdicts, an agent that retrieves the wrong documents
 // fails (hit rate 0, MRR 0), `evaluate` re-grades from the result files alone, and agents that
 // report contexts as an adversary would neither crash grading nor bloat results nor pose as a reply.
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,9 @@ describe('rag-handbook', () => {
     expect(check(single, 'reciprocal_rank')?.mean_score).toBeCloseTo(25.5 / 29, 12);
     expect(single.stdout).toMatch(/reciprocal_rank \(reciprocal_rank\)\s+89\.7%\s+26\/29 {2}MRR 0\.879/);
     expect(single.report.metrics.pass_rate).toBeCloseTo(25 / 29, 12);
+    expect(readFileSync(join(single.dir, 'report.html'), 'utf8')).toMatch(
+      /<td>reciprocal_rank<\/td><td>reciprocal_rank<\/td><td>89\.7%<\/td><td>26\/29<\/td><td>0\.879 \(MRR\)<\/td>/,
+    );
     const one = results(single.dir).find((t) => t.sample_id === 'pay-yearly-quit');
     expect(one?.checks.find((c) => c.name === 'reciprocal_rank')).toMatchObject({ score: 0.5, passed: true });
     expect(retrieved(one as TrialResult)).toEqual([
