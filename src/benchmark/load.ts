@@ -70,6 +70,7 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
   applyImageTemplate(all, config.sandbox, src('sandbox', 'image'));
   refuseSandboxlessRows(all, config.sandbox, src('sandbox'));
   refuseMissingInputs(checks, all, src('checks'));
+  refuseMissingContexts(checks, all, src('checks'));
 
   const hooks = HOOK_FILES.map((f) => path.join(dir, f)).find((f) => existsSync(f));
   const version = await benchmarkVersion({ config, checks, samples: all, dir, hooks });
@@ -243,6 +244,20 @@ function refuseMissingInputs(checks: CheckConfig[], samples: Sample[], file: str
       'benchmark',
       `${file}: key checks[${i}]: check "${check.name}" (${check.type}) needs an input, but ${lacking.length} sample(s) have none ` +
         `(no expectations["${check.name}"] and no expected; or give the check a value): ${shown}`,
+    );
+  });
+}
+
+/** A retrieval check refuses samples without `expected_contexts` (docs/checks.md#retrieval). */
+function refuseMissingContexts(checks: CheckConfig[], samples: Sample[], file: string) {
+  checks.forEach((check, i) => {
+    if (!getCheck(check.type)?.needsExpectedContexts) return;
+    const lacking = samples.filter((s) => s.expected_contexts === undefined).map((s) => s.id);
+    if (lacking.length === 0) return;
+    const shown = lacking.slice(0, 20).join(', ') + (lacking.length > 20 ? `, … (${lacking.length} in all)` : '');
+    throw new BenchrigError(
+      'benchmark',
+      `${file}: key checks[${i}]: check "${check.name}" (${check.type}) needs the samples' expected_contexts, but ${lacking.length} sample(s) have none: ${shown}`,
     );
   });
 }

@@ -18,6 +18,7 @@ import {
   nestedDeeperThan,
 } from '../limits.ts';
 import type { RawRow } from './rows.ts';
+import { badExpectedContexts } from './expected-contexts.ts';
 import { badFileKey, badFolder, badWorkdir } from './paths.ts';
 import { imageRefProblem } from '../sandbox/image-ref.ts';
 import { contextProblem, hostScriptProblem } from '../sandbox/build-context.ts';
@@ -27,6 +28,7 @@ export const SAMPLE_FIELDS = [
   'input',
   'expected',
   'expectations',
+  'expected_contexts',
   'user',
   'files',
   'setup',
@@ -43,6 +45,7 @@ const JSON_FIELDS: SampleField[] = [
   'tests',
   'user',
   'expectations',
+  'expected_contexts',
   'setup',
   'metadata',
   'solution',
@@ -155,6 +158,12 @@ function readOptionalFields(sample: Sample, get: Get, fail: Fail, folderProblem:
   if (expectations !== undefined) {
     if (!isPlainObject(expectations)) fail('expectations', 'must be an object keyed by check name');
     sample.expectations = expectations;
+  }
+  const contexts = get('expected_contexts');
+  if (contexts !== undefined) {
+    const problem = badExpectedContexts(contexts);
+    if (problem) fail('expected_contexts', problem);
+    sample.expected_contexts = contexts as Sample['expected_contexts'];
   }
   const user = get('user');
   if (user !== undefined) {

@@ -5,6 +5,7 @@ import type { EvaluationReport } from './types.ts';
 import { TRIAL_STATUSES } from '../types.ts';
 import { analyzeReport, comparisonView, type SlowTrial } from './analysis.ts';
 import { gateText, missingText } from './gate.ts';
+import { meanScoreLabel } from './metrics.ts';
 
 type Paint = (code: string, text: string) => string;
 
@@ -63,7 +64,8 @@ export function formatSummary(report: EvaluationReport, opts: SummaryOptions): s
     for (const c of report.checks) {
       const label = `${c.name} (${c.type})`.padEnd(width);
       const passed = c.pass_rate === null ? 0 : Math.round(c.pass_rate * c.n_gradable);
-      lines.push(`  ${label}  ${pct(c.pass_rate).padStart(6)}  ${passed}/${c.n_gradable}`);
+      const mean = c.mean_score === undefined ? '' : `  ${meanScoreLabel(c.type)} ${num(c.mean_score)}`;
+      lines.push(`  ${label}  ${pct(c.pass_rate).padStart(6)}  ${passed}/${c.n_gradable}${mean}`);
     }
   }
 

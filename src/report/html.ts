@@ -8,6 +8,7 @@ import { failureReason, readResults } from './aggregate.ts';
 import { analyzeReport, comparisonView, slowestTrials, type SlowTrial } from './analysis.ts';
 import { gateText as gateComparison, missingOf } from './gate.ts';
 import { cspFor, REPORT_CSS, REPORT_JS } from './html-assets.ts';
+import { meanScoreLabel } from './metrics.ts';
 import type { EvaluationReport } from './types.ts';
 import type { TrialPageSpool } from './html-spool.ts';
 import { writeChunksAtomic } from './write.ts';
@@ -279,10 +280,14 @@ function summaryHtml(report: EvaluationReport, slowest: SlowTrial[] | null): str
     out.push('<h2>checks</h2>');
     out.push(
       table(
-        ['check', 'type', 'pass rate', 'passed'],
+        ['check', 'type', 'pass rate', 'passed', 'mean score'],
         report.checks.map((c) => {
           const passed = c.pass_rate === null ? 0 : Math.round(c.pass_rate * c.n_gradable);
-          return [escapeHtml(c.name), escapeHtml(c.type), pct(c.pass_rate), `${passed}/${c.n_gradable}`];
+          const mean =
+            c.mean_score === undefined
+              ? ''
+              : `${num(c.mean_score)}${c.type === 'reciprocal_rank' ? ` (${meanScoreLabel(c.type)})` : ''}`;
+          return [escapeHtml(c.name), escapeHtml(c.type), pct(c.pass_rate), `${passed}/${c.n_gradable}`, mean];
         }),
         'checks-table',
       ),

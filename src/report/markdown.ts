@@ -5,6 +5,7 @@ import { appendFile } from 'node:fs/promises';
 import type { EvaluationReport } from './types.ts';
 import { analyzeReport, comparisonView } from './analysis.ts';
 import { gateText, missingText } from './gate.ts';
+import { meanScoreLabel } from './metrics.ts';
 
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
 const num = (x: number | null) => (x === null ? 'n/a' : String(Number(x.toFixed(3))));
@@ -57,10 +58,16 @@ export function formatMarkdown(report: EvaluationReport): string {
   out.push(`| ${m.n_trials} | ` + statuses.map(([, n]) => String(n)).join(' | ') + ' |', '');
 
   if (report.checks.length > 0) {
-    out.push('| check | type | pass rate | passed |', '|---|---|---:|---:|');
+    out.push('| check | type | pass rate | passed | mean score |', '|---|---|---:|---:|---:|');
     for (const c of report.checks) {
       const passed = c.pass_rate === null ? 0 : Math.round(c.pass_rate * c.n_gradable);
-      out.push(`| ${mdText(c.name, 60)} | ${mdText(c.type, 30)} | ${pct(c.pass_rate)} | ${passed}/${c.n_gradable} |`);
+      const mean =
+        c.mean_score === undefined
+          ? ''
+          : `${num(c.mean_score)}${c.type === 'reciprocal_rank' ? ` (${meanScoreLabel(c.type)})` : ''}`;
+      out.push(
+        `| ${mdText(c.name, 60)} | ${mdText(c.type, 30)} | ${pct(c.pass_rate)} | ${passed}/${c.n_gradable} | ${mean} |`,
+      );
     }
     out.push('');
   }

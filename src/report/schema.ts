@@ -115,7 +115,15 @@ export const reportFileSchema = z
       duration_s: z.number().nullable(),
     }),
     metrics: metricsSchema,
-    checks: z.array(z.looseObject({ name: z.string(), type: z.string(), n_gradable: count, pass_rate: rate })),
+    checks: z.array(
+      z.looseObject({
+        name: z.string(),
+        type: z.string(),
+        n_gradable: count,
+        pass_rate: rate,
+        mean_score: rate.optional().describe('mean score of its gradable verdicts: MRR for reciprocal_rank'),
+      }),
+    ),
     tasks: z.array(
       z.looseObject({
         sample_id: z.string(),

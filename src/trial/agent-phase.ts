@@ -9,6 +9,7 @@ import { createLlmClient } from '../llm/client.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { loadUser } from '../user/load.ts';
 import { AgentTurn } from './agent-turn.ts';
+import { agentRecord } from './contexts.ts';
 import { converse, type ConversationOutcome } from './conversation.ts';
 import { recordedSandbox } from './recorded-sandbox.ts';
 import type { Recorder } from './recorder.ts';
@@ -51,7 +52,7 @@ export async function runAgentPhase(
     llm: turn.llm(agentLlm),
     options: run.agent.options,
     signal: agentSignal,
-    record: turn.record(recorder.record),
+    record: turn.record(agentRecord(recorder.record)),
   };
   let agent: Agent | undefined;
   try {

@@ -3,6 +3,7 @@ import type { Agent, AgentReply, ChatMessage, LlmClient } from '../agents/types.
 import { LimitExceeded } from '../errors.ts';
 import type { SimulatedUser } from '../user/types.ts';
 import type { Sample, StopReason } from '../types.ts';
+import { replyContexts } from './contexts.ts';
 import type { Recorder } from './recorder.ts';
 
 export interface ConversationOutcome {
@@ -54,6 +55,8 @@ export async function converse(c: ConversationInput): Promise<ConversationOutcom
     }
     c.signal.throwIfAborted();
     const content = typeof reply?.content === 'string' ? reply.content : String(reply?.content ?? '');
+    const retrieved = replyContexts(reply, turn); // a reply's contexts (docs/agents.md#retrieved-contexts)
+    if (retrieved) c.recorder.record(retrieved);
     c.recorder.record({ type: 'agent_message', content, done: reply?.done, blocked: reply?.blocked });
     out.replies.push(content);
     out.blocked ||= reply?.blocked === true;
