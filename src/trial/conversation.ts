@@ -1,4 +1,5 @@
 // The turn loop of docs/agents.md#the-conversation. Hitting a limit is not an error: the trial is graded on what was said.
+import { normaliseReply } from '../agents/contract.ts';
 import type { Agent, AgentReply, ChatMessage, LlmClient } from '../agents/types.ts';
 import { LimitExceeded } from '../errors.ts';
 import type { SimulatedUser } from '../user/types.ts';
@@ -44,7 +45,7 @@ export async function converse(c: ConversationInput): Promise<ConversationOutcom
     messages.push({ role: 'user', content: message });
     let reply: AgentReply;
     try {
-      reply = await c.agent.respond(message);
+      reply = normaliseReply(await c.agent.respond(message)); // a string is {content}; a wrong shape names the contract
     } catch (err) {
       if (err instanceof LimitExceeded) {
         out.limit = { kind: err.limitKind, value: err.value, limit: err.limit };
@@ -53,11 +54,11 @@ export async function converse(c: ConversationInput): Promise<ConversationOutcom
       throw err;
     }
     c.signal.throwIfAborted();
-    const content = typeof reply?.content === 'string' ? reply.content : String(reply?.content ?? '');
-    c.recorder.record({ type: 'agent_message', content, done: reply?.done, blocked: reply?.blocked });
+    const { content } = reply;
+    c.recorder.record({ type: 'agent_message', content, done: reply.done, blocked: reply.blocked });
     out.replies.push(content);
-    out.blocked ||= reply?.blocked === true;
-    if (reply?.state) out.state = reply.state;
+    out.blocked ||= reply.blocked === true;
+    if (reply.state) out.state = reply.state;
     messages.push({ role: 'assistant', content });
     let next: string | null;
     try {
@@ -77,7 +78,7 @@ export async function converse(c: ConversationInput): Promise<ConversationOutcom
       }
       throw err;
     }
-    if (next === null || next === undefined) return { ...out, stopReason: reply?.done ? 'agent_done' : 'user_done' };
+    if (next === null || next === undefined) return { ...out, stopReason: reply.done ? 'agent_done' : 'user_done' };
     message = next;
   }
 }
