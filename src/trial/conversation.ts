@@ -36,21 +36,19 @@ export async function converse(c: ConversationInput): Promise<ConversationOutcom
   const messages: ChatMessage[] = [];
   let message = c.sample.input;
   for (let turn = 1; ; turn++) {
-    if (turn > c.maxTurns) {
-      out.limit = { kind: 'turns', value: turn, limit: c.maxTurns };
-      return { ...out, stopReason: 'max_turns' };
+    if (turn > c.maxTurns) return stopAt(c, out, { kind: 'turns', value: turn, limit: c.maxTurns }, 'max_turns');
+    // Spent: the next turn would start past the budget (its first call, used + 1, would be refused).
+    if (c.agentLlm.callsLeft === 0) {
+      const used = c.agentLlm.callsUsed;
+      return stopAt(c, out, { kind: 'llm_calls', value: used + 1, limit: used }, 'llm_budget');
     }
-    if (c.agentLlm.callsLeft === 0) return { ...out, stopReason: 'llm_budget' };
     c.recorder.record({ type: 'user_message', content: message });
     messages.push({ role: 'user', content: message });
     let reply: AgentReply;
     try {
       reply = normaliseReply(await c.agent.respond(message)); // a string is {content}; a wrong shape names the contract
     } catch (err) {
-      if (err instanceof LimitExceeded) {
-        out.limit = { kind: err.limitKind, value: err.value, limit: err.limit };
-        return { ...out, stopReason: 'llm_budget' };
-      }
+      if (err instanceof LimitExceeded) return stopAt(c, out, limitOf(err), 'llm_budget');
       throw err;
     }
     c.signal.throwIfAborted();
@@ -72,13 +70,25 @@ export async function converse(c: ConversationInput): Promise<ConversationOutcom
       });
     } catch (err) {
       // The user's own budget running out ends the conversation; it is not the agent's failure.
-      if (err instanceof LimitExceeded) {
-        out.limit = { kind: err.limitKind, value: err.value, limit: err.limit };
-        return { ...out, stopReason: 'user_done' };
-      }
+      if (err instanceof LimitExceeded) return stopAt(c, out, limitOf(err), 'user_done');
       throw err;
     }
     if (next === null || next === undefined) return { ...out, stopReason: reply.done ? 'agent_done' : 'user_done' };
     message = next;
   }
+}
+
+type Limit = NonNullable<ConversationOutcome['limit']>;
+
+const limitOf = (err: LimitExceeded): Limit => ({ kind: err.limitKind, value: err.value, limit: err.limit });
+
+/** The conversation stops on a limit: a `limit` event ends its trajectory and `metadata.limit` records it (docs/agents.md#the-conversation). */
+function stopAt(
+  c: ConversationInput,
+  out: ConversationOutcome,
+  limit: Limit,
+  stopReason: StopReason,
+): ConversationOutcome {
+  c.recorder.record({ type: 'limit', ...limit });
+  return { ...out, limit, stopReason };
 }
