@@ -141,7 +141,9 @@ export type TrajectoryEvent =
       cut?: number;
     }
   | { step: number; ts: number; type: 'check'; name: string; passed: boolean | null; score: number; reason: string }
-  | { step: number; ts: number; type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; message: string };
+  | { step: number; ts: number; type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; message: string }
+  /** A limit stopped the agent (docs/agents.md#the-conversation): `value` is what would have passed `limit`. */
+  | { step: number; ts: number; type: 'limit'; kind: string; value: number; limit: number };
 
 /** An event as an agent records it: the lifecycle stamps `step` and `ts`. */
 export type NewEvent = TrajectoryEvent extends infer E

@@ -63,7 +63,8 @@ export interface AgentReply {
 }
 
 export interface Agent {
-  respond(message: string): Promise<AgentReply>;
+  /** A string is taken as `{ content }`; any other shape is an AGENT_ERROR (agents/contract.ts). */
+  respond(message: string): Promise<AgentReply | string>;
   close?(): Promise<void>;
 }
 

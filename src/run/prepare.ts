@@ -4,8 +4,9 @@
 import { existsSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
 import { resolveAgentRef } from '../agents/load.ts';
-import { checkAgentModule } from '../agents/probe.ts';
+import { checkAgentModule, type LoadCheckContext } from '../agents/probe.ts';
 import { loadBenchmark } from '../benchmark/load.ts';
+import { publicSample } from '../benchmark/public.ts';
 import { checkBenchmarkModules } from '../benchmark/modules.ts';
 import { usesRunImage } from '../benchmark/sample-sandbox.ts';
 import type { Benchmark } from '../benchmark/types.ts';
@@ -122,11 +123,29 @@ async function loadAndCheck(
   else if (existsSync(resolve(opts.cwd, opts.resume))) checkOutputWritable(resolve(opts.cwd, opts.resume), '--resume');
   const agentRef = resolveAgentRef(cfg.agent.name, opts.cwd);
   await checkBenchmarkModules(benchmark);
-  // An agent module that does not load is refused now (exit 2), and its build is cached for the workers.
-  await checkAgentModule(agentRef);
+  // An agent module that does not load, or whose factory returns no agent, is refused now (exit 2),
+  // and its build is cached for the workers.
+  const first = benchmark.samples[0];
+  if (first) await checkAgentModule(agentRef, loadCheckContext(benchmark.config, first));
   const agentId =
     cfg.agent.id ?? (agentRef.module ? basename(agentRef.module, extname(agentRef.module)) : agentRef.name);
   return { benchmark, agentRef, agentId, outputRoot };
+}
+
+/** What the agent's factory is called with at the load check: the first sample's context, without its trial. */
+function loadCheckContext(cfg: Config, sample: Benchmark['samples'][number]): LoadCheckContext {
+  const sandbox = cfg.sandbox || sample.sandbox;
+  return {
+    sample: publicSample(sample),
+    options: cfg.agent.options,
+    sandbox: sandbox
+      ? {
+          image: sample.sandbox?.image ?? cfg.sandbox?.image ?? '',
+          workdir: sample.sandbox?.workdir ?? cfg.sandbox?.workdir ?? '/workspace',
+        }
+      : null,
+    maxLlmCalls: cfg.limits.max_llm_calls,
+  };
 }
 
 /** The run's `[sandbox]` as a SandboxSpec, on a fleet of Docker hosts when one is set (docs/fleet.md). */

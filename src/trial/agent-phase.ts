@@ -1,5 +1,6 @@
 // Phases 4 and 5 of a trial: load the agent in this worker and hold the conversation, racing the
 // trial's abort signal so that a hung agent cannot hold the trial past its timeout.
+import { checkAgent } from '../agents/contract.ts';
 import { loadAgent, type LoadedAgent } from '../agents/load.ts';
 import type { Agent, AgentContext, LlmClient } from '../agents/types.ts';
 import { publicSample } from '../benchmark/public.ts';
@@ -56,7 +57,8 @@ export async function runAgentPhase(
   };
   let agent: Agent | undefined;
   try {
-    agent = await raceAbort(Promise.resolve(createAgent(loaded, ctx, run, input)), signal);
+    // What the factory returned is checked against the contract: no respond is an AGENT_ERROR that says so.
+    agent = checkAgent(await raceAbort(Promise.resolve(createAgent(loaded, ctx, run, input)), signal));
     const user = await loadUser(run.user, run.benchmark.dir);
     const outcome = await raceAbort(
       converse({

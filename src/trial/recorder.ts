@@ -60,5 +60,7 @@ export function formatEvent(e: TrajectoryEvent): string {
       return `${at} check ${e.name}: ${e.passed === null ? 'ungradable' : e.passed ? 'pass' : 'fail'} (${e.score.toFixed(2)}) ${e.reason}`;
     case 'log':
       return `${at} ${e.level}: ${e.message}`;
+    case 'limit':
+      return `${at} limit ${e.kind} reached: ${e.value} > ${e.limit}`;
   }
 }
