@@ -34,7 +34,7 @@ function checksTable(m: Matrix): string {
     return `<tr data-check="${escapeHtml(c.name)}"><td>${escapeHtml(c.name)} <span class="note">${escapeHtml(c.type)}</span></td>${cells.join('')}</tr>`;
   });
   return `<h2>checks</h2>
-<table class="checks-table" id="check-deltas"><thead><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>
+<table class="checks-table" id="check-deltas"><thead><tr>${head.map((h, i) => `<th${i ? ' class="num"' : ''}>${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table>`;
 }

@@ -16,7 +16,7 @@ function agentWarning(rows: HistoryRow[]): string {
 
 export function renderHistoryHtml(title: string, rows: HistoryRow[]): string {
   // what names each run in the chart and the table (run-names.ts): its label, else a suffix of its id
-  const names = runNames(rows.map((r) => ({ id: r.run_id ?? r.name, label: r.label })));
+  const names = runNames(rows.map((r) => ({ id: r.run_id ?? r.name, label: r.label, folder: r.name })));
   return `${pageStart(`history ${title} · benchrig`, HISTORY_JS)}<header>
 <h1>history <span class="note">${escapeHtml(title)}</span></h1>
 <p class="sub">${rows.length} run(s), oldest first</p>

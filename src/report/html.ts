@@ -410,7 +410,7 @@ function runLabelHtml(report: EvaluationReport): string {
 
 const agentModuleHtml = (report: EvaluationReport) =>
   report.agent.sha256
-    ? `<p class="sub" id="agent-module">agent module ${escapeHtml(report.agent.module)} · sha256 ${escapeHtml(report.agent.sha256.slice(0, 12))}</p>\n`
+    ? `<p class="sub" id="agent-module">agent sha256 ${escapeHtml(report.agent.sha256.slice(0, 12))} (the module and its local imports)</p>\n`
     : '';
 
 function pageHead(report: EvaluationReport, slowest: SlowTrial[] | null): string {

@@ -1,6 +1,7 @@
 // The tasks × runs matrix of `benchrig compare A B [C …] --format html`. Tasks are matched across
 // runs by input hash exactly as `compare` does (matchTasks), each run against the rows so far, so
 // a task renamed between runs stays one row. Pure: reports and trial lists in, matrix out.
+import { basename } from 'node:path';
 import { gateText } from './html.ts';
 import { matchTasks, taskState, type TaskState } from './compare.ts';
 import { agentModulesNote, checkRates } from './compare-checks.ts';
@@ -105,7 +106,9 @@ const runOf = (r: EvaluationReport, label: string): MatrixRun => ({
 
 export function buildMatrix(inputs: MatrixInput[]): Matrix {
   const reports = inputs.map((x) => x.report);
-  const names = runNames(reports.map((r) => ({ id: r.run.id, label: r.run.label, agent: r.agent.id })));
+  const names = runNames(
+    reports.map((r) => ({ id: r.run.id, label: r.run.label, agent: r.agent.id, folder: basename(r.run.dir) })),
+  );
   const rows: MatrixRow[] = [];
   const rowOf = new Map<TaskStats, number>(); // the latest TaskStats seen for a row → its index
   inputs.forEach((input, runIndex) => {

@@ -1,6 +1,7 @@
 // Which text names a run in compare's and history's charts and tables (docs/reports.md#comparing-runs):
 // its `--label`; else its agent id, when no other run compared has that agent; else the shortest
-// suffix of its run id, in whole `-`-separated parts, that no other run's id ends with. A name is
+// suffix of its run id, in whole `-`-separated parts, that no other run's id ends with (of its
+// folder's name, when two runs have one id: a copied folder). A name is
 // short, and it is the part that tells two runs apart (a long name cut to fit loses just that part).
 
 export interface NamedRun {
@@ -8,11 +9,14 @@ export interface NamedRun {
   id: string;
   label?: string | null;
   agent?: string | null;
+  /** What stands for the id when another run has the same id (copied run folders): its folder's name. */
+  folder?: string | null;
 }
 
 /** One name per run, in order, all different. */
 export function runNames(runs: ReadonlyArray<NamedRun>): string[] {
-  const suffixes = uniqueSuffixes(runs.map((r) => r.id));
+  const ids = runs.map((r) => r.id);
+  const suffixes = uniqueSuffixes(runs.map((r) => (count(ids, r.id) > 1 && r.folder ? r.folder : r.id)));
   const agents = runs.map((r) => r.agent ?? null);
   const base = runs.map((r, i) => {
     if (r.label) return r.label;

@@ -48,12 +48,6 @@ const table: Table<IndexedRun> = new Table<IndexedRun>({
       },
     },
     { key: 'agent', label: 'agent', get: (r) => r.agent },
-    {
-      key: 'label',
-      label: 'label',
-      get: (r) => r.label ?? '',
-      render: (r) => [r.label ?? '', r.run_note ? el('div', 'note', r.run_note) : null],
-    },
     { key: 'benchmark', label: 'benchmark', get: (r) => r.benchmark },
     { key: 'started', label: 'date', get: (r) => r.started_at },
     {
@@ -74,6 +68,12 @@ const table: Table<IndexedRun> = new Table<IndexedRun>({
     },
     { key: 'status', label: 'status', get: (r) => r.status },
     { key: 'gate', label: 'gate', cls: 'reason', get: (r) => r.gate || '' },
+    {
+      key: 'label',
+      label: 'label',
+      get: (r) => r.label ?? '',
+      render: (r) => [r.label ?? '', r.run_note ? el('div', 'note', r.run_note) : null],
+    },
     {
       key: 'open',
       label: 'open',

@@ -43,5 +43,12 @@ describe('runNames', () => {
       ]),
     ).toEqual(['baseline · aaa', 'baseline · bbb']);
     expect(runNames([{ id: 'same' }, { id: 'same' }])).toEqual(['same #1', 'same #2']);
+    // one id twice (a copied run folder): the folders' names stand for it
+    expect(
+      runNames([
+        { id: 'run-fixed', folder: '20250101-000000' },
+        { id: 'run-fixed', folder: '20250102-000000' },
+      ]),
+    ).toEqual(['20250101-000000', '20250102-000000']);
   });
 });
