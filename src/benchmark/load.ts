@@ -49,7 +49,7 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
   const { dir, toml, harbor } = locateBenchmark(ref, cwd);
   const configFile = opts.configFile ? path.resolve(cwd, opts.configFile) : undefined;
   const tasks = harbor ? readHarborTasks(dir) : null;
-  const { config, sources, templates } = await resolveConfig({
+  const { config, sources, templates, ownLimits } = await resolveConfig({
     ...(tasks
       ? { benchmarkLayer: fileLayer(displayPath(dir), harborConfig(path.basename(dir))) }
       : { benchmarkToml: toml }),
@@ -73,7 +73,7 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
   refuseMissingContexts(checks, all, src('checks'));
 
   const hooks = HOOK_FILES.map((f) => path.join(dir, f)).find((f) => existsSync(f));
-  const version = await benchmarkVersion({ config, checks, samples: all, dir, hooks });
+  const version = await benchmarkVersion({ config, ownLimits, checks, samples: all, dir, hooks });
   const samples = filterSamples(all, opts);
   refuseTooManyTrials(samples.length, config.n_trials, src('n_trials'));
 

@@ -36,11 +36,13 @@ export interface ResolveConfigOptions {
 
 export async function resolveConfig(
   opts: ResolveConfigOptions = {},
-): Promise<{ config: Config; sources: Sources; templates: Templates }> {
+): Promise<{ config: Config; sources: Sources; templates: Templates; ownLimits: Record<string, unknown> }> {
   const env = opts.env ?? process.env;
   const layers: Layer[] = [readTomlLayer(DEFAULT_CONFIG_FILE, env)];
   if (opts.benchmarkToml) layers.push(readTomlLayer(opts.benchmarkToml, env));
   if (opts.benchmarkLayer) layers.push(opts.benchmarkLayer);
+  // [limits] as the benchmark itself sets them, before what a run lays over them (the version: docs/benchmarks.md)
+  const ownLimits = mergeLayers(layers).merged.limits;
   if (opts.configFile) layers.push(readTomlLayer(path.resolve(opts.configFile), env, '--config'));
   layers.push(envLayer(env, new Set(Object.keys(configSchema.shape))));
   if (opts.flags) layers.push(flagsLayer(opts.flags));
@@ -48,7 +50,12 @@ export async function resolveConfig(
   const { merged, sources, templates } = mergeLayers(layers);
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) throw new BenchrigError('config', describeIssues(parsed.error.issues, sources, merged));
-  return { config: parsed.data, sources, templates };
+  return {
+    config: parsed.data,
+    sources,
+    templates,
+    ownLimits: ownLimits && typeof ownLimits === 'object' ? (ownLimits as Record<string, unknown>) : {},
+  };
 }
 
 /** Read, parse and `${VAR}`-expand one TOML file into a layer. */

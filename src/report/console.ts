@@ -31,6 +31,9 @@ export function formatSummary(report: EvaluationReport, opts: SummaryOptions): s
       `${report.benchmark.name} (${report.benchmark.version}) · agent ${report.agent.id} · run ${report.run.id}`,
     ),
   );
+  if (report.run.label) lines.push(`label      ${paint(ANSI.bold, report.run.label)}`);
+  if (report.run.note) lines.push(`note       ${report.run.note.replace(/\s+/g, ' ')}`);
+  if (report.agent.sha256) lines.push(`agent      ${report.agent.module} (sha256 ${report.agent.sha256.slice(0, 12)})`);
 
   const ci = m.pass_rate_ci95 ? ` (95% CI ${pct(m.pass_rate_ci95[0])}–${pct(m.pass_rate_ci95[1])})` : '';
   const rate = m.pass_rate === null ? 'n/a (nothing gradable)' : `${pct(m.pass_rate)}${ci}`;

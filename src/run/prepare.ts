@@ -2,8 +2,9 @@
 // ready before anything is written. A refusal here is exit 2 and leaves no run folder; what is
 // acquired (the fleet, the installed agent's socket folder) goes on the run's cleanup stack.
 import { existsSync } from 'node:fs';
-import { basename, extname, join, resolve } from 'node:path';
+import { basename, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { resolveAgentRef } from '../agents/load.ts';
+import { agentModuleHash } from '../agents/module-hash.ts';
 import { checkAgentModule, type LoadCheckContext } from '../agents/probe.ts';
 import { loadBenchmark } from '../benchmark/load.ts';
 import { publicSample } from '../benchmark/public.ts';
@@ -31,10 +32,19 @@ export interface AgentRef {
   module?: string;
 }
 
+/** What a module agent is (run.json `agent.module`, `agent.sha256`); null for a built-in or installed agent. */
+export interface AgentModuleRecord {
+  /** The module's path, relative to the working folder when inside it. */
+  module: string;
+  /** sha256 of the module and its local imports (agents/module-hash.ts). */
+  sha256: string;
+}
+
 export interface PreparedRun {
   benchmark: Benchmark;
   cfg: Config;
   agentRef: AgentRef;
+  agentModule: AgentModuleRecord | null;
   agentId: string;
   /** The root of run folders (`[run] output`). */
   outputRoot: string;
@@ -51,6 +61,7 @@ export interface PreparedRun {
 export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<PreparedRun> {
   const { benchmark, agentRef, agentId, outputRoot } = await loadAndCheck(opts);
   const cfg = benchmark.config;
+  const agentModule = agentRef.module ? await moduleRecord(agentRef.module, opts.cwd) : null;
   const sandbox = await sandboxWithFleet(benchmark, opts);
   if (benchmark.samples.length === 0) throw new BenchrigError('dataset', `${benchmark.name}: no samples to run`);
   const traceSettings = telemetrySettings(opts.env ?? process.env, opts.trace, HARNESS_VERSION); // null: nothing loaded
@@ -89,6 +100,7 @@ export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<Pr
     benchmark,
     cfg,
     agentRef,
+    agentModule,
     agentId,
     outputRoot,
     sandbox,
@@ -146,6 +158,12 @@ function loadCheckContext(cfg: Config, sample: Benchmark['samples'][number]): Lo
       : null,
     maxLlmCalls: cfg.limits.max_llm_calls,
   };
+}
+
+async function moduleRecord(module: string, cwd: string): Promise<AgentModuleRecord> {
+  const rel = relative(cwd, module);
+  const shown = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : module;
+  return { module: shown, sha256: (await agentModuleHash(module)).sha256 };
 }
 
 /** The run's `[sandbox]` as a SandboxSpec, on a fleet of Docker hosts when one is set (docs/fleet.md). */

@@ -34,8 +34,6 @@ const STATE_MEANING: Record<string, string> = {
 /** Sort order of a cell: by its state, absent last. */
 const STATE_RANK: Record<string, number> = { passing: 0, failing: 1, unanswered: 2, not_graded: 3 };
 
-for (const w of MX.warnings) byId('warnings').appendChild(el('div', 'gate fail', 'warning: ' + w));
-
 const signedPts = (x: number | null | undefined): string =>
   x === null || x === undefined ? 'n/a' : (x >= 0 ? '+' : '') + (x * 100).toFixed(1) + ' pts';
 
@@ -81,8 +79,12 @@ const signedPts = (x: number | null | undefined): string =>
     const tr = el('tr', null, [
       el('td', null, [
         el('b', null, r.label),
+        r.note ? el('div', 'note run-note', r.note) : null,
         el('div', 'note', r.dir),
         el('div', 'note', 'started ' + r.started_at + ' \u00b7 ' + r.status),
+        r.agent_sha256
+          ? el('div', 'note', 'agent ' + r.agent_module + ' \u00b7 sha256 ' + r.agent_sha256.slice(0, 12))
+          : null,
       ]),
       el('td', 'num', [
         el('b', null, pct(r.pass_rate)),
