@@ -46,3 +46,6 @@ export type { DockerHostSpec as FleetHost } from './hosts.ts';
 export { fleetHostsOf } from './hosts.ts';
 export { processAlive } from './sweep.ts';
 export { checkHost } from './host-check.ts';
+// What an installed agent runs inside its sandbox: the toolbox's shell, and the kill of what it started.
+export { trustedArgv } from './toolbox.ts';
+export { killByMarkerScript } from './exec.ts';
