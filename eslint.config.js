@@ -33,7 +33,7 @@ const nodeGlobals = Object.fromEntries(
 );
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'evals/', '.benchrig-tmp/', '.scratch/', 'test-output/'] },
+  { ignores: ['node_modules/', 'evals/', '.benchrig-tmp/', '.scratch/', 'test-output/', 'dist/'] },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Makes a Docker engine and busybox-static available, offline-friendly: installs them from the
-# distribution's packages when missing (Debian/Ubuntu as root), starts dockerd when it is not
-# running, and waits for its socket. Elsewhere it says exactly what to do.
+# distribution's packages when missing (Debian/Ubuntu as root), starts dockerd when none runs (never a
+# second one, and never when DOCKER_HOST names a daemon elsewhere: that one is only checked), and
+# waits for it to answer. Elsewhere it says exactly what to do.
 set -euo pipefail
 
 need_install=()
-command -v dockerd >/dev/null 2>&1 || need_install+=(docker.io)
+{ command -v dockerd >/dev/null 2>&1 && command -v docker >/dev/null 2>&1; } || need_install+=(docker.io)
 # fleet tests run a second dockerd in its own network namespace (ip, nsenter) with TLS (openssl)
 command -v ip >/dev/null 2>&1 || need_install+=(iproute2)
 command -v openssl >/dev/null 2>&1 || need_install+=(openssl)
@@ -28,20 +29,40 @@ if [ ${#need_install[@]} -gt 0 ]; then
   fi
 fi
 
-sock=${DOCKER_HOST:-unix:///var/run/docker.sock}
-sock=${sock#unix://}
-if ! docker version >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ]; then
-    echo "setup-docker: starting dockerd"
-    nohup dockerd >/var/log/benchrig-dockerd.log 2>&1 &
-    for _ in $(seq 1 60); do
-      [ -S "$sock" ] && docker version >/dev/null 2>&1 && break
-      sleep 1
-    done
+# Its log is appended to, never truncated: a daemon started earlier may still be writing to it.
+log=/var/log/benchrig-dockerd.log
+answers() { timeout 20 docker version >/dev/null 2>&1; }
+
+if [ -n "${DOCKER_HOST:-}" ]; then
+  # DOCKER_HOST names a daemon started elsewhere: it is checked, and nothing is started here.
+  if ! why=$(timeout 20 docker version 2>&1 >/dev/null); then
+    echo "setup-docker: Docker at DOCKER_HOST=$DOCKER_HOST does not answer: $(printf '%s\n' "$why" | grep -v '^\s*$' | tail -n 1)" >&2
+    echo "  Nothing was started here: DOCKER_HOST names a daemon that runs elsewhere." >&2
+    echo "  Start that daemon, correct DOCKER_HOST, or unset it to use (and start) the local one." >&2
+    exit 1
   fi
-  if ! docker version >/dev/null 2>&1; then
-    echo "setup-docker: Docker is not running and could not be started here (see /var/log/benchrig-dockerd.log)." >&2
-    echo "  Start it with: sudo systemctl start docker   (or: sudo dockerd &)" >&2
+elif ! answers; then
+  waiting=1
+  if pgrep -x dockerd >/dev/null 2>&1; then
+    # One is running but not answering yet (starting up): wait for it, never start a second one.
+    echo "setup-docker: dockerd (pid $(pgrep -x dockerd | tr '\n' ' ' | sed 's/ $//')) runs but does not answer yet; waiting for it"
+  elif [ "$(id -u)" = 0 ]; then
+    echo "setup-docker: starting dockerd (log: $log)"
+    nohup dockerd >>"$log" 2>&1 &
+  else
+    waiting=0
+  fi
+  for _ in $(seq 1 $((60 * waiting))); do
+    answers && break
+    sleep 1
+  done
+  if ! answers; then
+    echo "setup-docker: Docker does not answer at /var/run/docker.sock (see $log)." >&2
+    if pgrep -x dockerd >/dev/null 2>&1; then
+      echo "  A dockerd runs (pid $(pgrep -x dockerd | tr '\n' ' ' | sed 's/ $//')) but does not answer; a second one was not started." >&2
+    else
+      echo "  Start it with: sudo systemctl start docker   (or: sudo dockerd &)" >&2
+    fi
     exit 1
   fi
 fi

@@ -19,6 +19,16 @@ export const MAX_TRIALS_PER_RUN = 1_000_000;
 /** Objects and lists inside a row: a row crosses to workers by structured clone, which recurses. */
 export const MAX_ROW_DEPTH = 64;
 
+/**
+ * Retrieved contexts (docs/agents.md#retrieved-contexts): the first MAX_CONTEXTS of a list are
+ * kept (so `k` of a retrieval check is at most this), each text cut to MAX_CONTEXT_CHARS (an
+ * expected text longer than that is refused at load: match it by id), and a trial records at most
+ * MAX_RETRIEVED_EVENTS lists of its own.
+ */
+export const MAX_CONTEXTS = 50;
+export const MAX_CONTEXT_CHARS = 4000;
+export const MAX_RETRIEVED_EVENTS = 100;
+
 const UNITS = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 } as const;
 
 /** "512m", "1.5G", "1048576" -> bytes (as the sandbox reads them); null when it is not a size. */

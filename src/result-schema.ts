@@ -40,7 +40,7 @@ export const verdictSchema = z.looseObject({
 export const eventSchema = z.looseObject({
   step: z.number().int(),
   ts: z.number(),
-  type: z.string().describe('user_message, agent_message, llm_call, tool_call, tool_result, check, log, …'),
+  type: z.string().describe('user_message, agent_message, llm_call, tool_call, tool_result, retrieved, check, log, …'),
   content: z.string().optional(),
   tool: z.string().optional(),
   args: z.unknown().optional(),
@@ -50,6 +50,11 @@ export const eventSchema = z.looseObject({
   model: z.string().optional(),
   latency_ms: z.number().optional(),
   tokens: z.looseObject({ input: z.number(), output: z.number() }).optional(),
+  contexts: z
+    .array(z.looseObject({ id: z.string().optional(), text: z.string(), score: z.number().optional() }))
+    .optional()
+    .describe('retrieved: what the agent retrieved, best first (docs/agents.md#retrieved-contexts)'),
+  source: z.string().optional().describe('retrieved: reply (the reply of turn `turn` carried them) or tool'),
 });
 
 const errorValue = z.looseObject({

@@ -9,6 +9,8 @@ export interface Sample {
   input: string;
   expected?: unknown;
   expectations?: Record<string, unknown>;
+  /** What a retriever should find (docs/checks.md#retrieval): ids, or texts, or both, checked at load. */
+  expected_contexts?: ExpectedContext[];
   user?: { turns?: string[]; instruction?: string; [k: string]: unknown };
   files?: Record<string, string> | string;
   setup?: string[];
@@ -21,6 +23,16 @@ export interface Sample {
   sandbox?: SampleSandbox;
   /** Per-sample limits (a Harbor task's `[agent] timeout_sec`). */
   limits?: { trial_timeout_s?: number };
+}
+
+/** One expected context of a sample: a bare string matches a reported context's id or text. */
+export type ExpectedContext = string | { id?: string; text?: string };
+
+/** One context an agent reports it retrieved (docs/agents.md#retrieved-contexts), ranked best first. */
+export interface RetrievedContext {
+  id?: string;
+  text: string;
+  score?: number;
 }
 
 /** What a sample may set of its sandbox. `build` is a folder relative to the benchmark folder. */
@@ -65,7 +77,7 @@ export interface PublicSample {
   metadata: Record<string, unknown>;
 }
 
-export const GROUND_TRUTH_FIELDS = ['expected', 'expectations', 'solution', 'tests'] as const;
+export const GROUND_TRUTH_FIELDS = ['expected', 'expectations', 'expected_contexts', 'solution', 'tests'] as const;
 
 /** Every trial status, in the order reports list them: the result file's `status` (result-schema.ts). */
 export { TRIAL_STATUSES };
@@ -110,8 +122,28 @@ export type TrajectoryEvent =
       id?: string;
       error?: string;
     }
+  | {
+      step: number;
+      ts: number;
+      type: 'retrieved';
+      /** Ranked best first, bounded (docs/agents.md#retrieved-contexts). */
+      contexts: RetrievedContext[];
+      /**
+       * Set by the harness: reply, the reply of turn `turn` carried them; tool, the agent recorded
+       * them (whatever it wrote here, trial/contexts.ts).
+       */
+      source?: 'reply' | 'tool';
+      turn?: number;
+      tool?: string;
+      /** Contexts past the bound that were not kept. */
+      dropped?: number;
+      /** Texts cut to the bound. */
+      cut?: number;
+    }
   | { step: number; ts: number; type: 'check'; name: string; passed: boolean | null; score: number; reason: string }
-  | { step: number; ts: number; type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; message: string };
+  | { step: number; ts: number; type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; message: string }
+  /** A limit stopped the agent (docs/agents.md#the-conversation): `value` is what would have passed `limit`. */
+  | { step: number; ts: number; type: 'limit'; kind: string; value: number; limit: number };
 
 /** An event as an agent records it: the lifecycle stamps `step` and `ts`. */
 export type NewEvent = TrajectoryEvent extends infer E

@@ -1,8 +1,9 @@
 // The built-in `http` agent (docs/agents.md): an agent that lives behind HTTP. Two protocols:
 //  - `openai`:   POST a Chat Completions request with the whole conversation so far; the reply is
 //                choices[0].message.content (any OpenAI-compatible server, or an agent posing as one).
-//  - `benchrig`: POST {session_id, sample, messages}; the answer is an AgentReply JSON, optionally
-//                with `events` (tool calls/results the remote agent made), recorded as its trajectory.
+//  - `benchrig`: POST {session_id, sample, messages}; the answer is an AgentReply JSON (with `contexts`
+//                when it retrieved), optionally with `events` (tool calls/results, retrieved contexts
+//                the remote agent made), recorded as its trajectory.
 // Transient failures (429, 5xx, network, timeout) are retried like the model client's; what still
 // fails throws an error naming the URL (never credentials) and the status: the trial is AGENT_ERROR.
 import { describeProblem, expandRefs } from '../config/expand.ts';
@@ -193,7 +194,7 @@ export function secretsOf(o: Pick<HttpAgentOptions, 'apiKey' | 'headers'>): stri
 
 export const scrub = (text: string, secrets: string[]) => secrets.reduce((t, s) => t.split(s).join('***'), text);
 
-const TRAJECTORY_TYPES = new Set(['tool_call', 'tool_result', 'log']);
+const TRAJECTORY_TYPES = new Set(['tool_call', 'tool_result', 'log', 'retrieved']);
 
 /** The remote agent's own tool calls and results; anything else (or malformed) is skipped. */
 export function remoteEvents(events: unknown): NewEvent[] {
@@ -205,6 +206,7 @@ export function remoteEvents(events: unknown): NewEvent[] {
       if (typeof ev.type !== 'string' || !TRAJECTORY_TYPES.has(ev.type)) return false;
       if (ev.type === 'tool_call') return typeof ev.tool === 'string' && !!ev.args && typeof ev.args === 'object';
       if (ev.type === 'tool_result') return typeof ev.tool === 'string' && typeof ev.output === 'string';
+      if (ev.type === 'retrieved') return true; // checked, bounded and rebuilt by ctx.record (trial/contexts.ts)
       return typeof ev.message === 'string';
     })
     .map(({ step: _s, ts: _t, ...rest }): NewEvent => rest);
@@ -220,6 +222,8 @@ function benchrigReply(body: unknown, url: string): AgentReply & { events?: unkn
   if (b.state && typeof b.state === 'object' && !Array.isArray(b.state))
     reply.state = b.state as Record<string, unknown>;
   if (b.events !== undefined) reply.events = b.events;
+  // checked and bounded by the trial (trial/contexts.ts): a malformed list is the agent's error
+  if (b.contexts !== undefined) reply.contexts = b.contexts as AgentReply['contexts'];
   return reply;
 }
 

@@ -18,6 +18,10 @@ export default function createOracleAgent(ctx: TrustedAgentContext): Agent {
           : sample.expected !== undefined
             ? JSON.stringify(sample.expected)
             : '';
+  // The expected contexts, as a retriever that found them (docs/checks.md#retrieval).
+  const contexts = sample.expected_contexts?.map((e) =>
+    typeof e === 'string' ? { id: e, text: e } : { ...(e.id !== undefined ? { id: e.id } : {}), text: e.text ?? '' },
+  );
   let ran = false;
   return {
     async respond() {
@@ -43,7 +47,7 @@ export default function createOracleAgent(ctx: TrustedAgentContext): Agent {
             );
         }
       }
-      return { content: reply, done: true };
+      return { content: reply, done: true, ...(contexts ? { contexts } : {}) };
     },
   };
 }

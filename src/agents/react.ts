@@ -6,11 +6,6 @@ import { parseToolArgs, type ParsedToolArgs } from '../llm/tool-args.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import type { Agent, AgentContext, AgentReply, ChatMessage, ToolSpec } from './types.ts';
 
-export const DEFAULT_SYSTEM_PROMPT =
-  'You are an autonomous agent solving a task. Use the tools to inspect and change the environment: ' +
-  '`bash` runs a shell command, `read_file` and `write_file` work with files. ' +
-  'When you have the final answer, call `submit` with it. If you need something from the user, reply in plain text.';
-
 const fn = (name: string, description: string, props: Record<string, string>): ToolSpec => ({
   type: 'function',
   function: {
@@ -36,6 +31,25 @@ export const SANDBOX_TOOLS: ToolSpec[] = [
   }),
 ];
 export const SUBMIT_TOOL = fn('submit', 'Submit your final answer; ends your turn.', { answer: 'the final answer' });
+
+/**
+ * The system prompt when `options.system_prompt` is not set (docs/agents.md#react): it describes the
+ * tools offered in this trial and no other (without a sandbox, only `submit`). With the sandbox's
+ * tools it is the text it has always been, so `--llm-cache` recordings stay valid.
+ */
+export function defaultSystemPrompt(tools: ToolSpec[]): string {
+  const offered = new Set(tools.map((t) => t.function.name));
+  const sandbox = SANDBOX_TOOLS.every((t) => offered.has(t.function.name));
+  return [
+    'You are an autonomous agent solving a task.',
+    sandbox &&
+      'Use the tools to inspect and change the environment: `bash` runs a shell command, `read_file` and `write_file` work with files.',
+    offered.has('submit') && 'When you have the final answer, call `submit` with it.',
+    'If you need something from the user, reply in plain text.',
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
 
 /** Keep head and tail: errors tend to be at the end, context at the start. */
 export function truncateMiddle(text: string, max: number): string {
@@ -102,7 +116,7 @@ export function createReactAgent(ctx: AgentContext): Agent {
   const tools = ctx.sandbox ? [...SANDBOX_TOOLS, SUBMIT_TOOL] : [SUBMIT_TOOL];
   const specs = new Map(tools.map((t) => [t.function.name, t]));
   const systemPrompt =
-    typeof opts.system_prompt === 'string' && opts.system_prompt ? opts.system_prompt : DEFAULT_SYSTEM_PROMPT;
+    typeof opts.system_prompt === 'string' && opts.system_prompt ? opts.system_prompt : defaultSystemPrompt(tools);
   const messages: ChatMessage[] = [{ role: 'system', content: systemPrompt }];
 
   const checkAbort = () => {

@@ -1,5 +1,5 @@
 // The agent seam (docs/agents.md). Agents are loaded inside the worker by name or path, never sent across.
-import type { NewEvent, PublicSample, Sample } from '../types.ts';
+import type { NewEvent, PublicSample, RetrievedContext, Sample } from '../types.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 
 export interface ChatMessage {
@@ -58,10 +58,13 @@ export interface AgentReply {
   done?: boolean;
   blocked?: boolean;
   state?: Record<string, unknown>;
+  /** What the agent retrieved for this reply, best first (docs/agents.md#retrieved-contexts). */
+  contexts?: RetrievedContext[];
 }
 
 export interface Agent {
-  respond(message: string): Promise<AgentReply>;
+  /** A string is taken as `{ content }`; any other shape is an AGENT_ERROR (agents/contract.ts). */
+  respond(message: string): Promise<AgentReply | string>;
   close?(): Promise<void>;
 }
 

@@ -49,7 +49,7 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
   const { dir, toml, harbor } = locateBenchmark(ref, cwd);
   const configFile = opts.configFile ? path.resolve(cwd, opts.configFile) : undefined;
   const tasks = harbor ? readHarborTasks(dir) : null;
-  const { config, sources, templates } = await resolveConfig({
+  const { config, sources, templates, ownLimits } = await resolveConfig({
     ...(tasks
       ? { benchmarkLayer: fileLayer(displayPath(dir), harborConfig(path.basename(dir))) }
       : { benchmarkToml: toml }),
@@ -70,9 +70,10 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
   applyImageTemplate(all, config.sandbox, src('sandbox', 'image'));
   refuseSandboxlessRows(all, config.sandbox, src('sandbox'));
   refuseMissingInputs(checks, all, src('checks'));
+  refuseMissingContexts(checks, all, src('checks'));
 
   const hooks = HOOK_FILES.map((f) => path.join(dir, f)).find((f) => existsSync(f));
-  const version = await benchmarkVersion({ config, checks, samples: all, dir, hooks });
+  const version = await benchmarkVersion({ config, ownLimits, checks, samples: all, dir, hooks });
   const samples = filterSamples(all, opts);
   refuseTooManyTrials(samples.length, config.n_trials, src('n_trials'));
 
@@ -126,7 +127,7 @@ async function readSamples(
       `${src('dataset', 'source')}: key dataset.source: dataset "${source}" has no rows`,
     );
   return {
-    all: mapRows(rows, { fields, baseDir: dir }),
+    all: mapRows(rows, { fields, baseDir: dir, noSandbox: !config.sandbox }),
     // The resolved commit is recorded (run.json); the version hashes the rows themselves, so it
     // changes exactly when the content does, whatever commit carried it.
     dataset: hf
@@ -243,6 +244,20 @@ function refuseMissingInputs(checks: CheckConfig[], samples: Sample[], file: str
       'benchmark',
       `${file}: key checks[${i}]: check "${check.name}" (${check.type}) needs an input, but ${lacking.length} sample(s) have none ` +
         `(no expectations["${check.name}"] and no expected; or give the check a value): ${shown}`,
+    );
+  });
+}
+
+/** A retrieval check refuses samples without `expected_contexts` (docs/checks.md#retrieval). */
+function refuseMissingContexts(checks: CheckConfig[], samples: Sample[], file: string) {
+  checks.forEach((check, i) => {
+    if (!getCheck(check.type)?.needsExpectedContexts) return;
+    const lacking = samples.filter((s) => s.expected_contexts === undefined).map((s) => s.id);
+    if (lacking.length === 0) return;
+    const shown = lacking.slice(0, 20).join(', ') + (lacking.length > 20 ? `, … (${lacking.length} in all)` : '');
+    throw new BenchrigError(
+      'benchmark',
+      `${file}: key checks[${i}]: check "${check.name}" (${check.type}) needs the samples' expected_contexts, but ${lacking.length} sample(s) have none: ${shown}`,
     );
   });
 }

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, readdir, readlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { CheckConfig, Config } from '../config/schema.ts';
+import { RUN_LIMITS, type CheckConfig, type Config } from '../config/schema.ts';
 import type { Sample } from '../types.ts';
 
 export interface VersionInput {
@@ -17,6 +17,11 @@ export interface VersionInput {
   checks: CheckConfig[];
   /** Every mapped sample, before --sample/--limit/--shuffle. */
   samples: Sample[];
+  /**
+   * `[limits]` as the benchmark sets them (the defaults and its own file), before --config, the
+   * environment and flags: the run's limits (RUN_LIMITS) enter the version with these values.
+   */
+  ownLimits?: Record<string, unknown>;
   /** The benchmark folder: folder references resolve against it. */
   dir: string;
   /** Absolute path of the hooks module, when there is one (custom checks live there). */
@@ -38,7 +43,7 @@ export async function benchmarkVersion(input: VersionInput): Promise<string> {
   const doc = {
     checks: input.checks,
     gate: config.gate ?? null,
-    limits: config.limits,
+    limits: versionedLimits(config.limits, input.ownLimits),
     sandbox: config.sandbox ?? null,
     n_trials: config.n_trials,
     blocks_are_success: config.blocks_are_success,
@@ -52,6 +57,18 @@ export async function benchmarkVersion(input: VersionInput): Promise<string> {
     hooks: input.hooks ? sha16(await readFile(input.hooks)) : null,
   };
   return sha16(canonicalJson(doc));
+}
+
+/**
+ * The limits the version hashes: the run's budgets and timeout (RUN_LIMITS) as the benchmark sets
+ * them, whatever a run lays over them; the rest as the run has them (they bound grading commands).
+ * A benchmark run without such flags hashes exactly the limits it always did: its version stays.
+ */
+function versionedLimits(limits: Config['limits'], own: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!own) return limits;
+  const out: Record<string, unknown> = { ...limits };
+  for (const key of RUN_LIMITS) if (own[key] !== undefined) out[key] = own[key];
+  return out;
 }
 
 /** sha256 of the input, first 16 hex: matches a task across runs whatever its row id (docs/reports.md#metrics). */

@@ -14,6 +14,8 @@ import { argumentCorrectness, denialRecovery, stepEfficiency, toolSelection } fr
 import { manual } from './manual.ts';
 import { custom } from './custom.ts';
 import { reward } from './reward.ts';
+import { hitRate, reciprocalRank } from './rank.ts';
+import { answerRelevancy } from './answer-relevancy.ts';
 
 export const CHECKS = {
   exact,
@@ -32,6 +34,9 @@ export const CHECKS = {
   manual,
   custom,
   reward,
+  hit_rate: hitRate,
+  reciprocal_rank: reciprocalRank,
+  answer_relevancy: answerRelevancy,
 } satisfies Record<string, CheckImpl>;
 
 export type CheckType = keyof typeof CHECKS;

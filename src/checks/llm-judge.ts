@@ -197,7 +197,13 @@ export function verdictFromReply(spec: JudgeSpec, reply: string): Verdict {
   };
 }
 
-async function askJudge(input: CheckInput, judge: LlmConfig, spec: JudgeSpec): Promise<string> {
+/** The judge's reply to the prompt of `spec` on the trial's question and response (`rubric`: the sample's, if any). */
+export async function askJudge(
+  input: CheckInput,
+  judge: LlmConfig,
+  spec: JudgeSpec,
+  rubric: string | undefined,
+): Promise<string> {
   const config = { ...judge, ...(spec.model ? { model: spec.model } : {}) };
   // Loaded on first use: the OpenAI SDK costs the main process ~10 MB that most runs never need there.
   const { createLlmClient } = await import('../llm/client.ts');
@@ -209,7 +215,6 @@ async function askJudge(input: CheckInput, judge: LlmConfig, spec: JudgeSpec): P
     signal: input.signal,
     cache: input.cache,
   });
-  const rubric = input.expectation === undefined || input.expectation === null ? undefined : asText(input.expectation);
   const res = await client.chat({ messages: judgePrompt(spec, input.sample.input, input.response, rubric) });
   return res.message.content ?? '';
 }
@@ -224,7 +229,9 @@ export const llmJudge: CheckImpl = {
     if (!input.judge) return ungradable('no judge model configured ([judge.llm])');
     let reply: string;
     try {
-      reply = await askJudge(input, input.judge, spec);
+      const rubric =
+        input.expectation === undefined || input.expectation === null ? undefined : asText(input.expectation);
+      reply = await askJudge(input, input.judge, spec, rubric);
     } catch (err) {
       return ungradable(`judge unavailable: ${(err as Error)?.message ?? String(err)}`);
     }

@@ -13,7 +13,7 @@ const DEFAULT_THRESHOLD = 0.8;
 const DEFAULT_EMBEDDING_MODEL = 'text-embedding-3-small';
 const BACKENDS = ['tfidf', 'embeddings'] as const;
 
-function backendOf(check: CheckConfig): (typeof BACKENDS)[number] {
+export function backendOf(check: CheckConfig): (typeof BACKENDS)[number] {
   const b = check.backend ?? 'tfidf';
   if (!BACKENDS.includes(b as never)) throw new Error(`check "${check.name}": backend must be "tfidf" or "embeddings"`);
   return b as (typeof BACKENDS)[number];
@@ -31,7 +31,7 @@ interface Embedded {
 }
 
 /** Embeddings go through `--llm-cache` like chat calls: a replayed run sends nothing. */
-async function embed(input: CheckInput, texts: string[]): Promise<number[][]> {
+export async function embed(input: CheckInput, texts: string[]): Promise<number[][]> {
   const model = typeof input.check.model === 'string' ? input.check.model : DEFAULT_EMBEDDING_MODEL;
   const cacheOpts = input.cache;
   if (!cacheOpts || cacheOpts.mode === 'off') return (await embedLive(input, model, texts)).vectors;

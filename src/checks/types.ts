@@ -45,6 +45,8 @@ export interface CheckInput extends TrialOutputs, GradeModels {
 export interface CheckImpl {
   /** The check needs a per-sample input (expectation): a sample without one is refused at load. */
   needsInput: boolean;
+  /** The check reads the sample's `expected_contexts`: a sample without them is refused at load. */
+  needsExpectedContexts?: boolean;
   /** The check runs in the sandbox while it is alive (after the agent finished). */
   needsSandbox?: boolean;
   /** Validate the check's own table at load; throw a message naming the key when wrong. */

@@ -19,6 +19,7 @@ export interface RunFlags {
   network?: string;
   llmCache?: string;
   logLevel?: string;
+  model?: string;
 }
 
 export function int(flag: string, value: string | undefined, min = 0): number | undefined {
@@ -35,6 +36,31 @@ function num(flag: string, value: string | undefined): number | undefined {
   if (!Number.isFinite(n) || n <= 0)
     throw new BenchrigError('usage', `--${flag} takes a positive number, got "${value}"`);
   return n;
+}
+
+/** The bounds of `run --label` and `--note` (docs/cli.md#run): a label names a run in charts and tables. */
+export const LABEL_MAX = 80;
+export const NOTE_MAX = 2000;
+
+/**
+ * `--label TEXT` and `--note TEXT`, trimmed: refused (exit 2) when empty, longer than their bound, or
+ * holding control characters (a note may hold line breaks and tabs; a label is one line).
+ */
+export function runText(flag: 'label' | 'note', value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  const max = flag === 'label' ? LABEL_MAX : NOTE_MAX;
+  if (!text) throw new BenchrigError('usage', `--${flag} takes a non-empty text`);
+  if ([...text].length > max)
+    throw new BenchrigError('usage', `--${flag} takes at most ${max} characters, got ${[...text].length}`);
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused
+  const control = flag === 'label' ? /[\u0000-\u001f\u007f]/ : /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+  if (control.test(text))
+    throw new BenchrigError(
+      'usage',
+      `--${flag} takes printable text${flag === 'label' ? ' on one line' : ''} (it holds a control character)`,
+    );
+  return text;
 }
 
 /** `--agent-opt k=v`: values that read as JSON (numbers, booleans, arrays) are parsed, others stay strings. */
@@ -86,5 +112,6 @@ export function flagsToConfig(f: RunFlags): Record<string, unknown> {
     log_level: f.logLevel,
   });
   if (Object.keys(run).length) layer.run = run;
+  if (f.model !== undefined) layer.llm = { model: f.model }; // over BENCHRIG_MODEL and every file
   return layer;
 }

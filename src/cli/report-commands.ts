@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { initBenchmark } from '../benchmark/init.ts';
+import { INIT_TEMPLATES, initBenchmark, type InitTemplate } from '../benchmark/init.ts';
 import { BenchrigError } from '../errors.ts';
 import { formatSummary } from '../report/console.ts';
 import { renderHtmlReport } from '../report/html.ts';
@@ -77,8 +77,16 @@ export function registerReportCommands(program: Command): void {
     .description('scaffold a benchmark folder benchmarks/<name>/ that passes `benchrig validate` as generated')
     .argument('<name>')
     .option('--dir <dir>', 'project folder that holds benchmarks/', '.')
-    .action(async (name: string, o: { dir: string }) => {
-      const made = await initBenchmark(name, { dir: resolve(o.dir) });
+    .addOption(
+      new Option(
+        '--template <kind>',
+        'qa: questions answered in one reply, no sandbox; sandbox: shell tasks graded by a test script; harbor: a Harbor task folder',
+      )
+        .choices(INIT_TEMPLATES)
+        .default('sandbox'),
+    )
+    .action(async (name: string, o: { dir: string; template: InitTemplate }) => {
+      const made = await initBenchmark(name, { dir: resolve(o.dir), template: o.template });
       print(
         `created ${made.dir}\n${made.files.map((f) => `  ${f}`).join('\n')}\nnext: benchrig validate ${made.dir} && benchrig run ${made.dir} --agent oracle`,
       );

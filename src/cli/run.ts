@@ -4,7 +4,7 @@ import { Option } from 'commander';
 import { createRunConsole } from '../run/console.ts';
 import { runBenchmark } from '../run/orchestrator.ts';
 import { installInterruptHandlers } from '../run/cancel.ts';
-import { flagsToConfig, int, type RunFlags } from './flags.ts';
+import { flagsToConfig, int, runText, type RunFlags } from './flags.ts';
 import { BenchrigError } from '../errors.ts';
 import { withInterrupt } from '../exit-codes.ts';
 
@@ -30,6 +30,8 @@ interface RunCommandOptions extends RunFlags {
   baseline?: string;
   dockerHost?: string[];
   trace?: 'console' | 'otlp' | 'off';
+  label?: string;
+  note?: string;
 }
 
 // eslint-disable-next-line max-lines-per-function -- commander's declaration of `run`, one flag per line: the whole flag list reads in one place
@@ -41,6 +43,8 @@ export function registerRun(program: Command): void {
     .option('--agent <name|path>', 'built-in agent (oracle, nop, react, …) or a module path')
     .option('--agent-opt <k=v>', 'agent option (repeatable)', collect)
     .option('--agent-id <id>', 'names the run folder evals/<agent-id>/…')
+    .option('--label <text>', 'names this run in compare, history, view and the report (one line, ≤ 80 characters)')
+    .option('--note <text>', 'a note kept with the run (run.json) and shown with it (≤ 2000 characters)')
     .addOption(new Option('--mode <mode>', 'where samples execute').choices(['single', 'threads', 'processes']))
     .option('--workers <n>', 'threads or processes in the pool')
     .option('--per-worker <n>', 'samples in flight inside one worker')
@@ -50,6 +54,7 @@ export function registerRun(program: Command): void {
     .option('--limit <n>', 'the first N samples (after --shuffle)')
     .option('--shuffle', 'shuffle the samples (reproducible with --seed)')
     .option('--seed <s>', 'seed for --shuffle')
+    .option('--model <name>', "the agent's model (over BENCHRIG_MODEL and [llm] model)")
     .option('--max-llm-calls <n>', "the agent's LLM-call budget per trial")
     .option('--max-turns <n>', 'user turns per trial')
     .option('--trial-timeout <s>', 'seconds per trial (after the sandbox is ready)')
@@ -85,6 +90,8 @@ export function registerRun(program: Command): void {
     .option('--no-progress', 'no progress display')
     .action(async (benchmark: string, o: RunCommandOptions) => {
       const flags = flagsToConfig(o);
+      const label = runText('label', o.label);
+      const note = runText('note', o.note);
       // Debugging one sample: without an explicit --mode it runs in the main thread.
       if (o.sample?.length && !o.mode) flags.run = { ...(flags.run as object), mode: 'single' };
       const interrupt = installInterruptHandlers((line) => process.stderr.write(line + '\n'));
@@ -104,6 +111,8 @@ export function registerRun(program: Command): void {
           baseline: o.baseline,
           dockerHosts: o.dockerHost,
           trace: o.trace,
+          label,
+          note,
           console: createRunConsole({
             verbose: !!o.verbose,
             level: o.logLevel as 'debug' | 'info' | 'warn' | 'error' | undefined,

@@ -123,29 +123,33 @@ function registerSandbox(program: Command): void {
     });
   sandbox
     .command('cleanup')
-    .description('remove containers and volumes left by dead runs (on every Docker host of the fleet)')
-    .option('--all', 'every benchrig container and volume, including live runs')
+    .description(
+      'remove containers and volumes left by dead runs, but sandboxes kept with --keep-sandbox (on every Docker host of the fleet)',
+    )
+    .option('--kept', 'the sandboxes kept with --keep-sandbox too')
+    .option('--all', "every benchrig container and volume, kept ones included, but a run's still going on this machine")
     .option(
       '--docker-host <url>',
       'a Docker host to clean (repeatable; default: [[sandbox.hosts]] of --config, else DOCKER_HOST or the local daemon)',
       (v: string, acc: string[] = []) => [...acc, v],
     )
     .option('--config <file>', 'a TOML file whose [[sandbox.hosts]] to clean')
-    .action(async (o: { all?: boolean; dockerHost?: string[]; config?: string }) => {
+    .action(async (o: { all?: boolean; kept?: boolean; dockerHost?: string[]; config?: string }) => {
+      const which = { all: !!o.all, kept: !!o.kept };
       const hosts = cleanupHosts(o.dockerHost, o.config);
       // image build folders (prepare.sh contexts) of builds whose process is gone, on this machine
       const builds = await sweepBuildDirs();
       if (builds > 0) print(`removed ${builds} image build folder(s)`);
       if (!hosts) {
         await checkDocker();
-        const n = await sweep({ all: !!o.all });
+        const n = await sweep(which);
         print(`removed ${n} container(s)/volume(s)`);
         return;
       }
       for (const h of hosts) await checkHost(h);
       let total = 0;
       for (const h of hosts) {
-        const n = await sweep({ all: !!o.all }, clientFor(h));
+        const n = await sweep(which, clientFor(h));
         total += n;
         if (hosts.length > 1) print(`${h.url}: removed ${n} container(s)/volume(s)`);
       }
@@ -180,7 +184,12 @@ function cleanupHosts(flags: string[] | undefined, configFile: string | undefine
     const parsed = z.array(dockerHostSchema()).safeParse(raw ?? []);
     if (!parsed.success)
       throw new BenchrigError('config', `${displayPath(file)}: key sandbox.hosts: ${parsed.error.issues[0]?.message}`);
-    fromConfig = parsed.data.map((h) => ({ url: h.url, capacity: h.capacity, tls: resolveTls(h.tls, dirname(file)) }));
+    fromConfig = parsed.data.map((h) => ({
+      url: h.url,
+      capacity: h.capacity,
+      tls: resolveTls(h.tls, dirname(file)),
+      source: `from [[sandbox.hosts]] in ${displayPath(file)}`,
+    }));
   }
   return fleetHosts(
     fromConfig,

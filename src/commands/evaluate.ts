@@ -79,6 +79,19 @@ export interface RebuildOptions {
   results: AsyncIterable<TrialResult>;
 }
 
+/** The report's agent from run.json: its module and hash when run.json records them (docs/reports.md#runjson). */
+function agentOf(run: RunJson): EvaluationReport['agent'] {
+  const { id, name, module, sha256 } = run.agent;
+  return { id, name, ...(module !== undefined ? { module } : {}), ...(sha256 !== undefined ? { sha256 } : {}) };
+}
+
+/** `--label` and `--note`, from the old report or run.json; absent when the run has none. */
+function labelAndNote(prev: EvaluationReport | null, run: RunJson): { label?: string; note?: string } {
+  const label = prev?.run.label ?? run.label ?? undefined;
+  const note = prev?.run.note ?? run.note ?? undefined;
+  return { ...(label !== undefined ? { label } : {}), ...(note !== undefined ? { note } : {}) };
+}
+
 /** evaluation_report.json rebuilt from result files; the run's identity comes from the old report or run.json. */
 export async function rebuildReport(o: RebuildOptions): Promise<EvaluationReport> {
   const prev = o.previous;
@@ -92,9 +105,10 @@ export async function rebuildReport(o: RebuildOptions): Promise<EvaluationReport
       version: run.benchmark.version,
       n_samples: run.benchmark.n_samples,
     },
-    agent: prev?.agent ?? { id: run.agent.id, name: run.agent.name },
+    agent: prev?.agent ?? agentOf(run),
     run: {
       id: prev?.run.id ?? run.run_id,
+      ...labelAndNote(prev, run),
       dir: o.runDir,
       mode: prev?.run.mode ?? run.mode,
       workers: prev?.run.workers ?? run.workers,

@@ -110,12 +110,14 @@ const ENV_SHORT: Record<string, string[]> = {
   BENCHRIG_MAX_LLM_CALLS: ['limits', 'max_llm_calls'],
   BENCHRIG_MAX_TURNS: ['limits', 'max_turns'],
   BENCHRIG_TRIAL_TIMEOUT: ['limits', 'trial_timeout_s'],
+  // Over a file's [llm] model too, as every BENCHRIG_* variable (the base layer reads it as well).
+  BENCHRIG_MODEL: ['llm', 'model'],
 };
 
 /**
  * `BENCHRIG_<TABLE>__<KEY>` (any depth: `BENCHRIG_USER__LLM__MODEL`) plus the short forms.
  * Only variables whose first segment is a known top-level key become a layer; others
- * (BENCHRIG_MODEL, BENCHRIG_CACHE, ...) belong to someone else and are ignored.
+ * (BENCHRIG_CACHE, BENCHRIG_BUSYBOX, ...) belong to someone else and are ignored.
  */
 export function envLayer(env: NodeJS.ProcessEnv, topLevelKeys: ReadonlySet<string>): Layer {
   const data: Record<string, unknown> = {};
@@ -123,13 +125,14 @@ export function envLayer(env: NodeJS.ProcessEnv, topLevelKeys: ReadonlySet<strin
   const templates: Templates = {};
   for (const [name, raw] of Object.entries(env)) {
     if (raw === undefined || !name.startsWith('BENCHRIG_')) continue;
+    if (name === 'BENCHRIG_MODEL' && raw === '') continue; // empty is unset, as the base layer's `${BENCHRIG_MODEL:-…}` reads it
     let path = ENV_SHORT[name];
     if (!path && name.includes('__')) {
       const parts = name.slice('BENCHRIG_'.length).toLowerCase().split('__');
       if (parts.every(Boolean) && topLevelKeys.has(parts[0])) path = parts;
     }
     if (!path) continue;
-    const value = parseEnvValue(raw);
+    const value = name === 'BENCHRIG_MODEL' ? raw : parseEnvValue(raw); // a model name is text, even "4"
     setPath(data, path, value);
     setBy[path.join('.')] = name;
     // Every string it holds came from the environment: shown as the variable, never its value.

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { BenchrigError } from '../errors.ts';
 import { configSchema, type Config } from './schema.ts';
 import { expandDeep, formatPath } from './expand.ts';
+import { closest } from './suggest.ts';
 import {
   envLayer,
   fileLayer,
@@ -35,11 +36,13 @@ export interface ResolveConfigOptions {
 
 export async function resolveConfig(
   opts: ResolveConfigOptions = {},
-): Promise<{ config: Config; sources: Sources; templates: Templates }> {
+): Promise<{ config: Config; sources: Sources; templates: Templates; ownLimits: Record<string, unknown> }> {
   const env = opts.env ?? process.env;
   const layers: Layer[] = [readTomlLayer(DEFAULT_CONFIG_FILE, env)];
   if (opts.benchmarkToml) layers.push(readTomlLayer(opts.benchmarkToml, env));
   if (opts.benchmarkLayer) layers.push(opts.benchmarkLayer);
+  // [limits] as the benchmark itself sets them, before what a run lays over them (the version: docs/benchmarks.md)
+  const ownLimits = mergeLayers(layers).merged.limits;
   if (opts.configFile) layers.push(readTomlLayer(path.resolve(opts.configFile), env, '--config'));
   layers.push(envLayer(env, new Set(Object.keys(configSchema.shape))));
   if (opts.flags) layers.push(flagsLayer(opts.flags));
@@ -47,7 +50,12 @@ export async function resolveConfig(
   const { merged, sources, templates } = mergeLayers(layers);
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) throw new BenchrigError('config', describeIssues(parsed.error.issues, sources, merged));
-  return { config: parsed.data, sources, templates };
+  return {
+    config: parsed.data,
+    sources,
+    templates,
+    ownLimits: ownLimits && typeof ownLimits === 'object' ? (ownLimits as Record<string, unknown>) : {},
+  };
 }
 
 /** Read, parse and `${VAR}`-expand one TOML file into a layer. */
@@ -92,7 +100,10 @@ export function displayPath(file: string): string {
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
 }
 
-/** One line: `<source>: key <path>: <problem>` per zod issue, joined with "; ". */
+/**
+ * `<source>: key <path>: <problem>` per zod issue; several are a count and one indented line each. An
+ * unknown key says "did you mean" when a known key is a likely typo of it, else lists the known keys.
+ */
 export function describeIssues(issues: z.core.$ZodIssue[], sources: Sources, input: unknown): string {
   const lines: string[] = [];
   for (const issue of issues) {
@@ -101,7 +112,8 @@ export function describeIssues(issues: z.core.$ZodIssue[], sources: Sources, inp
       const known = knownKeys(at);
       for (const key of issue.keys) {
         const p = [...at, key];
-        const hint = known.length ? ` (known keys: ${known.join(', ')})` : '';
+        const near = closest(key, known);
+        const hint = near ? `; did you mean \`${near}\`?` : known.length ? ` (known keys: ${known.join(', ')})` : '';
         lines.push(`${sourceFor(sources, p) ?? 'configuration'}: key ${formatPath(p)}: unknown key${hint}`);
       }
       continue;
@@ -112,7 +124,7 @@ export function describeIssues(issues: z.core.$ZodIssue[], sources: Sources, inp
       : issue.message;
     lines.push(`${sourceFor(sources, at) ?? 'configuration'}: key ${formatPath(at)}: ${message}`);
   }
-  return lines.join('; ');
+  return lines.length > 1 ? `${lines.length} problems:\n${lines.map((l) => `  ${l}`).join('\n')}` : lines.join('');
 }
 
 function valueAt(value: unknown, at: Array<string | number>): unknown {

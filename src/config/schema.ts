@@ -144,6 +144,13 @@ export const limitsSchema = plain(
 );
 export type Limits = z.infer<typeof limitsSchema>;
 
+/**
+ * The limits that are settings of a run, not of the benchmark (docs/benchmarks.md#the-benchmark-version): the
+ * agent's budgets and the trial's timeout. `--max-llm-calls` and the like change them without
+ * changing the version. The others bound grading commands too, so they stay in it.
+ */
+export const RUN_LIMITS = ['max_llm_calls', 'max_user_llm_calls', 'max_turns', 'trial_timeout_s'] as const;
+
 /** How grading is kept out of the agent's reach (docs/sandboxes.md#how-grading-is-isolated-from-the-agent). */
 const gradingSchema = z
   .object({

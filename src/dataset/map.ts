@@ -5,6 +5,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { BenchrigError } from '../errors.ts';
 import { isPlainObject } from '../config/expand.ts';
+import { closest } from '../config/suggest.ts';
 import { SAMPLE_SANDBOX_KEYS, type Sample, type SampleSandbox } from '../types.ts';
 import {
   MAX_ROW_DEPTH,
@@ -17,6 +18,7 @@ import {
   nestedDeeperThan,
 } from '../limits.ts';
 import type { RawRow } from './rows.ts';
+import { badExpectedContexts } from './expected-contexts.ts';
 import { badFileKey, badFolder, badWorkdir } from './paths.ts';
 import { imageRefProblem } from '../sandbox/image-ref.ts';
 import { contextProblem, hostScriptProblem } from '../sandbox/build-context.ts';
@@ -26,6 +28,7 @@ export const SAMPLE_FIELDS = [
   'input',
   'expected',
   'expectations',
+  'expected_contexts',
   'user',
   'files',
   'setup',
@@ -42,6 +45,7 @@ const JSON_FIELDS: SampleField[] = [
   'tests',
   'user',
   'expectations',
+  'expected_contexts',
   'setup',
   'metadata',
   'solution',
@@ -69,6 +73,8 @@ export interface MapOptions {
   fields: Record<string, string>;
   /** Benchmark folder: `files`/`tests` folder paths resolve against it and must exist. */
   baseDir: string;
+  /** The benchmark has no `[sandbox]`: a row's solution may only be a reply (docs/benchmarks.md#sample-fields). */
+  noSandbox?: boolean;
 }
 
 type Fail = (f: SampleField, what: string) => never;
@@ -124,6 +130,11 @@ export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
     const sandbox = get('sandbox');
     if (sandbox !== undefined)
       sample.sandbox = sampleSandbox(sandbox, opts.baseDir, (what) => fail('sandbox', what), buildProblem);
+    if (opts.noSandbox && !sample.sandbox && runsCommands(sample.solution))
+      fail(
+        'solution',
+        'holds commands, but the benchmark has no [sandbox] to run them in: give the answer as {"reply": "..."} (or add a [sandbox] table)',
+      );
     return sample;
   });
 }
@@ -147,6 +158,12 @@ function readOptionalFields(sample: Sample, get: Get, fail: Fail, folderProblem:
   if (expectations !== undefined) {
     if (!isPlainObject(expectations)) fail('expectations', 'must be an object keyed by check name');
     sample.expectations = expectations;
+  }
+  const contexts = get('expected_contexts');
+  if (contexts !== undefined) {
+    const problem = badExpectedContexts(contexts);
+    if (problem) fail('expected_contexts', problem);
+    sample.expected_contexts = contexts as Sample['expected_contexts'];
   }
   const user = get('user');
   if (user !== undefined) {
@@ -198,8 +215,12 @@ function sampleSandbox(
 ): SampleSandbox {
   if (!isPlainObject(v)) return fail('must be an object like {"image": "...", "build": "dir", "memory": "1g"}');
   for (const key of Object.keys(v)) {
-    if (!(SAMPLE_SANDBOX_KEYS as readonly string[]).includes(key))
-      fail(`has unknown key "${key}" (known: ${SAMPLE_SANDBOX_KEYS.join(', ')})`);
+    if (!(SAMPLE_SANDBOX_KEYS as readonly string[]).includes(key)) {
+      const near = closest(key, SAMPLE_SANDBOX_KEYS);
+      fail(
+        `has unknown key "${key}"${near ? `; did you mean "${near}"?` : ` (known: ${SAMPLE_SANDBOX_KEYS.join(', ')})`}`,
+      );
+    }
   }
   const str = (k: string, re?: RegExp, hint = '') => {
     if (v[k] !== undefined && (typeof v[k] !== 'string' || v[k] === '' || (re && !re.test(v[k]))))
@@ -253,6 +274,12 @@ function sampleSandbox(
 
 function isStringArray(v: unknown): v is string[] {
   return Array.isArray(v) && v.every((s) => typeof s === 'string');
+}
+
+/** A solution the oracle runs as commands (a string, or `commands` not empty): it needs a sandbox. */
+function runsCommands(solution: Sample['solution']): boolean {
+  if (typeof solution === 'string') return true;
+  return !!solution?.commands?.length;
 }
 
 function isSolutionObject(v: unknown): v is { commands?: string[]; reply?: string } {

@@ -110,7 +110,7 @@ export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
       res = fromCompletion(completion);
     } catch (err) {
       const aborted = signal?.aborted ?? false;
-      const cause = aborted ? 'aborted' : scrub.text(describeCause(err, config));
+      const cause = aborted ? 'aborted' : scrub.text(describeCause(err, config) + hintFor(err, role, config));
       emit(params.model, performance.now() - started, { input: 0, output: 0 }, cause);
       if (signal?.aborted) throw abortReason(signal);
       throw new LlmError(
@@ -193,6 +193,28 @@ function fromCompletion(c: ChatCompletion): ChatResponse {
     message,
     usage: { input_tokens: c.usage?.prompt_tokens ?? 0, output_tokens: c.usage?.completion_tokens ?? 0 },
   };
+}
+
+const TABLE: Record<LlmRole, string> = {
+  agent: '[llm]',
+  user: '[user.llm] (else [llm])',
+  judge: '[judge.llm] (else [llm])',
+};
+
+/**
+ * What to check after a refusal (docs/agents.md#models): the key, or that none is set; for a model or
+ * endpoint that is not found, where the model's name and the address come from.
+ */
+function hintFor(err: unknown, role: LlmRole, config: LlmConfig): string {
+  const status = err instanceof APIError ? (err.status as number | undefined) : undefined;
+  const table = TABLE[role];
+  if (status === 401 || status === 403)
+    return config.api_key
+      ? ` (the key was refused: check OPENAI_API_KEY, or the api_key of ${table})`
+      : ` (no key is set: set OPENAI_API_KEY, or the api_key of ${table})`;
+  if (status === 404)
+    return ` (check the model's name: --model, BENCHRIG_MODEL or the model of ${table}; and the endpoint: OPENAI_BASE_URL or the base_url of ${table})`;
+  return '';
 }
 
 /** One line naming the cause: the HTTP status and server message, or the network error. */

@@ -1,6 +1,8 @@
 // Plain-text tables for `benchrig compare` and `benchrig history` (colour only when asked: a TTY).
-import type { Comparison, MetricDelta, TaskChange, TaskSide } from './compare.ts';
+import type { CheckDelta } from './compare-checks.ts';
+import type { Comparison, MetricDelta, RunRef, TaskChange, TaskSide } from './compare.ts';
 import type { HistoryRow } from './history.ts';
+import type { PairedDiff } from './paired.ts';
 
 type Paint = (code: string, text: string) => string;
 const painter = (color: boolean): Paint =>
@@ -58,12 +60,45 @@ function metricRow(name: string, d: MetricDelta, paint: Paint): string[] {
   return [name, fmt(d.baseline), fmt(d.current), change];
 }
 
+/** A note on one line, cut to fit a table. */
+const short = (text: string, max = 60) => {
+  const line = text.replace(/\s+/g, ' ');
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+};
+
+const signedPts = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} pts`;
+
+/** A run's lines in the header: its label (bold), folder and version; its note; its agent module. */
+function runLines(title: string, r: RunRef, paint: Paint): string[] {
+  const label = r.label ? `${paint(C.bold, r.label)}  ` : '';
+  const out = [`  ${title.padEnd(8)}  ${label}${r.dir}  (version ${r.version})`];
+  if (r.note) out.push(paint(C.dim, `            note: ${r.note.replace(/\s+/g, ' ')}`));
+  if (r.agent_sha256)
+    out.push(paint(C.dim, `            agent ${r.agent_module} (sha256 ${r.agent_sha256.slice(0, 12)})`));
+  return out;
+}
+
+/** The paired difference of pass rates, over the tasks both runs graded. */
+function pairedLine(d: PairedDiff): string {
+  if (d.n === 0 || d.diff === null) return '  paired    no task graded in both runs';
+  const ci = d.ci95 ? ` (95% CI ${signedPts(d.ci95[0])} to ${signedPts(d.ci95[1])})` : ' (one task: no interval)';
+  return `  paired    pass rate ${signedPts(d.diff)}${ci} over ${d.n} task(s) graded in both`;
+}
+
+function checkRows(checks: CheckDelta[], paint: Paint): string[] {
+  const rows = [['check', 'pass rate baseline → run', 'change']];
+  for (const k of checks) {
+    const change = metricRow('pass_rate', { baseline: k.baseline, current: k.current, delta: k.delta }, paint)[3];
+    rows.push([k.name, `${pct(k.baseline)} → ${pct(k.current)}`, change]);
+  }
+  return table(rows);
+}
+
 export function formatComparison(c: Comparison, opts: { color: boolean }): string {
   const paint = painter(opts.color);
   const lines: string[] = [];
   lines.push(paint(C.bold, `compare ${c.current.benchmark} · agent ${c.current.agent}`));
-  lines.push(`  baseline  ${c.baseline.dir}  (version ${c.baseline.version})`);
-  lines.push(`  run       ${c.current.dir}  (version ${c.current.version})`);
+  lines.push(...runLines('baseline', c.baseline, paint), ...runLines('run', c.current, paint));
   if (c.message) lines.push(paint(C.yellow, `  WARNING: ${c.message}`));
 
   lines.push('', paint(C.bold, 'metrics'));
@@ -71,6 +106,9 @@ export function formatComparison(c: Comparison, opts: { color: boolean }): strin
   for (const [name, d] of Object.entries(c.metrics))
     if (name !== 'pass_rate_ci95') rows.push(metricRow(name, d as MetricDelta, paint));
   lines.push(...table(rows));
+  // comparisons saved in a report by an older benchrig have neither
+  if (c.paired) lines.push(pairedLine(c.paired));
+  if (c.checks?.length) lines.push('', paint(C.bold, 'checks'), ...checkRows(c.checks, paint));
 
   const n = c.counts;
   lines.push('', paint(C.bold, 'tasks') + paint(C.dim, ` (${c.passing_rule})`));
@@ -106,32 +144,48 @@ export function formatComparison(c: Comparison, opts: { color: boolean }): strin
   return `${lines.join('\n')}\n`;
 }
 
+/** One run's cells of the history table (its label and agent columns only when some run has them). */
+function historyCells(r: HistoryRow, show: { label: boolean; agent: boolean }, paint: Paint): string[] {
+  const ci = r.pass_rate_ci95 ? ` (${pct(r.pass_rate_ci95[0])}–${pct(r.pass_rate_ci95[1])})` : '';
+  const gate = !r.gate
+    ? r.trials === null
+      ? '-'
+      : 'none'
+    : paint(r.gate.passed ? C.green : C.red, r.gate.passed ? 'PASSED' : 'FAILED');
+  const version = `${r.version ?? '?'}${r.version_changed ? ' *' : ''}`;
+  const agent = `${r.agent_sha256 ? r.agent_sha256.slice(0, 12) : '-'}${r.agent_changed ? ' ^' : ''}`;
+  const notes = [r.run_note && short(r.run_note), r.note].filter(Boolean).join(' · ');
+  return [
+    r.name,
+    ...(show.label ? [r.label ?? '-'] : []),
+    r.version_changed ? paint(C.yellow, version) : version,
+    ...(show.agent ? [r.agent_changed ? paint(C.yellow, agent) : agent] : []),
+    r.status,
+    r.trials === null ? '-' : String(r.trials),
+    r.trials === null ? '-' : `${pct(r.pass_rate)}${ci}`,
+    r.trials === null ? '-' : num(r.mean_score),
+    gate,
+    notes ? paint(C.dim, notes) : '',
+  ];
+}
+
 export function formatHistory(parent: string, rows: HistoryRow[], opts: { color: boolean }): string {
   const paint = painter(opts.color);
   const lines = [
     paint(C.bold, `history of ${parent} (${rows.length} run${rows.length === 1 ? '' : 's'}, oldest first)`),
   ];
-  const body = [['run', 'version', 'status', 'trials', 'pass_rate (95% CI)', 'mean_score', 'gate', '']];
-  for (const r of rows) {
-    const ci = r.pass_rate_ci95 ? ` (${pct(r.pass_rate_ci95[0])}–${pct(r.pass_rate_ci95[1])})` : '';
-    const gate = !r.gate
-      ? r.trials === null
-        ? '-'
-        : 'none'
-      : paint(r.gate.passed ? C.green : C.red, r.gate.passed ? 'PASSED' : 'FAILED');
-    const version = `${r.version ?? '?'}${r.version_changed ? ' *' : ''}`;
-    body.push([
-      r.name,
-      r.version_changed ? paint(C.yellow, version) : version,
-      r.status,
-      r.trials === null ? '-' : String(r.trials),
-      r.trials === null ? '-' : `${pct(r.pass_rate)}${ci}`,
-      r.trials === null ? '-' : num(r.mean_score),
-      gate,
-      r.note ? paint(C.dim, r.note) : '',
-    ]);
-  }
+  const show = { label: rows.some((r) => r.label), agent: rows.some((r) => r.agent_sha256 || r.agent_changed) };
+  const head = ['run', ...(show.label ? ['label'] : []), 'version', ...(show.agent ? ['agent'] : [])];
+  const body = [[...head, 'status', 'trials', 'pass_rate (95% CI)', 'mean_score', 'gate', '']];
+  for (const r of rows) body.push(historyCells(r, show, paint));
   lines.push(...table(body));
+  if (rows.some((r) => r.agent_changed))
+    lines.push(
+      paint(
+        C.yellow,
+        '  ^ WARNING: the agent differs from the run above (another module, or its code or a local import changed; agent = sha256 of the module): these runs are of different agents',
+      ),
+    );
   if (rows.some((r) => r.version_changed))
     lines.push(
       paint(

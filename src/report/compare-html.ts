@@ -18,18 +18,49 @@ export interface CompareRunInput {
   results: () => Iterable<TrialResult> | AsyncIterable<TrialResult>;
 }
 
+const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
+const pts = (x: number) => (Math.abs(x) < 1e-12 ? '±0' : `${x > 0 ? '+' : ''}${(x * 100).toFixed(1)} pts`);
+
+/** Each check's pass rate per run, and each later run's change from the baseline (the first run). */
+function checksTable(m: Matrix): string {
+  if (m.checks.length === 0) return '';
+  const head = ['check', ...m.runs.map((r, i) => (i === 0 ? `${r.label} (baseline)` : r.label))];
+  const rows = m.checks.map((c) => {
+    const base = c.rates[0];
+    const cells = c.rates.map((rate, i) => {
+      const change = i > 0 && rate !== null && base !== null ? ` <span class="note">${pts(rate - base)}</span>` : '';
+      return `<td class="num" data-run="${i}" data-rate="${rate ?? ''}">${pct(rate)}${change}</td>`;
+    });
+    return `<tr data-check="${escapeHtml(c.name)}"><td>${escapeHtml(c.name)} <span class="note">${escapeHtml(c.type)}</span></td>${cells.join('')}</tr>`;
+  });
+  return `<h2>checks</h2>
+<table class="checks-table" id="check-deltas"><thead><tr>${head.map((h, i) => `<th${i ? ' class="num"' : ''}>${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table>`;
+}
+
+/** The runs in the header: each by its name (run-names.ts), folder and note. */
+const runsLine = (m: Matrix) =>
+  m.runs
+    .map(
+      (r, i) =>
+        `${i === 0 ? 'baseline ' : ''}<b>${escapeHtml(r.label)}</b> (${escapeHtml(r.dir)})${r.note ? ` <span class="note run-note">${escapeHtml(r.note)}</span>` : ''}`,
+    )
+    .join(' · ');
+
 function body(m: Matrix): string {
   const benchmarks = [...new Set(m.runs.map((r) => r.benchmark))].join(', ');
   return `<header>
 <h1>comparing ${m.runs.length} runs <span class="note">${escapeHtml(benchmarks)}</span></h1>
-<p class="sub">${m.runs.map((r, i) => `${i === 0 ? 'baseline ' : ''}<b>${escapeHtml(r.label)}</b> (${escapeHtml(r.dir)})`).join(' · ')}</p>
+<p class="sub">${runsLine(m)}</p>
 </header>
 <main>
 <section id="summary">
-<div id="warnings"></div>
+<div id="warnings">${m.warnings.map((w) => `<div class="gate fail">warning: ${escapeHtml(w)}</div>`).join('')}</div>
 <h2>runs</h2>
 <div id="runs-summary"></div>
 <div id="charts" class="charts"></div>
+${checksTable(m)}
 </section>
 <section id="matrix-section">
 <h2>tasks \u00d7 runs</h2>

@@ -4,6 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BenchrigError } from '../errors.ts';
 import { ERROR_STATUSES, TRIAL_STATUSES, type TrialStatus } from '../types.ts';
+import { agentModulesNote, checkDeltas, type CheckDelta } from './compare-checks.ts';
+import { pairedDifference, type PairedDiff } from './paired.ts';
 import type { EvaluationReport, Metrics, TaskStats } from './types.ts';
 
 /**
@@ -60,6 +62,12 @@ export interface RunRef {
   version: string;
   agent: string;
   started_at: string;
+  /** `run --label` and `--note`; null when not given. */
+  label: string | null;
+  note: string | null;
+  /** The agent module's path and hash (run.json); null for a built-in agent or an older run. */
+  agent_module: string | null;
+  agent_sha256: string | null;
 }
 
 // A type, not an interface: it is what a report's `comparison` record holds.
@@ -70,9 +78,15 @@ export type Comparison = {
   /** Says loudly what makes the two runs less comparable (versions, benchmarks); null when nothing. */
   message: string | null;
   passing_rule: string;
+  /** One agent id, two different agent modules (paths or content): the runs are of different agents. */
+  agent_modules_differ: boolean;
   metrics: Record<(typeof COMPARED_METRICS)[number], MetricDelta> & {
     pass_rate_ci95: { baseline: [number, number] | null; current: [number, number] | null };
   };
+  /** The run's pass rate minus the baseline's, paired over the tasks both graded (paired.ts). */
+  paired: PairedDiff;
+  /** Each check's pass rate in both runs (matched by name) and the change. */
+  checks: CheckDelta[];
   counts: {
     new_failures: number;
     regressions: number;
@@ -167,7 +181,19 @@ const runRef = (r: EvaluationReport): RunRef => ({
   version: r.benchmark.version,
   agent: r.agent.id,
   started_at: r.run.started_at,
+  label: r.run.label ?? null,
+  note: r.run.note ?? null,
+  agent_module: r.agent.module ?? null,
+  agent_sha256: r.agent.sha256 ?? null,
 });
+
+/** Pass fractions of the tasks graded in both runs, [baseline, current]: what the paired difference is over. */
+function gradedPairs(pairs: Array<[TaskStats | null, TaskStats]>): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (const [b, c] of pairs)
+    if (b && b.gradable > 0 && c.gradable > 0) out.push([b.passed / b.gradable, c.passed / c.gradable]);
+  return out;
+}
 
 function delta(a: number | null, b: number | null): MetricDelta {
   return { baseline: a, current: b, delta: a === null || b === null ? null : b - a };
@@ -182,6 +208,8 @@ export function compareReports(baseline: EvaluationReport, current: EvaluationRe
     notes.push(
       `benchmark versions differ (${baseline.benchmark.version} → ${current.benchmark.version}): checks, limits or samples changed, so the numbers are not strictly comparable`,
     );
+  const modules = agentModulesNote([baseline, current]);
+  if (modules) notes.push(modules);
 
   const metrics = {
     ...Object.fromEntries(COMPARED_METRICS.map((k) => [k, delta(baseline.metrics[k], current.metrics[k])])),
@@ -221,7 +249,10 @@ export function compareReports(baseline: EvaluationReport, current: EvaluationRe
     versions_differ: versionsDiffer,
     message: notes.length ? notes.join('; ') : null,
     passing_rule: PASSING_RULE,
+    agent_modules_differ: modules !== null,
     metrics,
+    paired: pairedDifference(gradedPairs(pairs)),
+    checks: checkDeltas(baseline.checks, current.checks),
     counts: {
       new_failures: out.new_failures.length,
       regressions: out.regressions.length,

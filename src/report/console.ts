@@ -5,6 +5,7 @@ import type { EvaluationReport } from './types.ts';
 import { TRIAL_STATUSES } from '../types.ts';
 import { analyzeReport, comparisonView, type SlowTrial } from './analysis.ts';
 import { gateText, missingText } from './gate.ts';
+import { meanScoreLabel } from './metrics.ts';
 
 type Paint = (code: string, text: string) => string;
 
@@ -30,6 +31,9 @@ export function formatSummary(report: EvaluationReport, opts: SummaryOptions): s
       `${report.benchmark.name} (${report.benchmark.version}) · agent ${report.agent.id} · run ${report.run.id}`,
     ),
   );
+  if (report.run.label) lines.push(`label      ${paint(ANSI.bold, report.run.label)}`);
+  if (report.run.note) lines.push(`note       ${report.run.note.replace(/\s+/g, ' ')}`);
+  if (report.agent.sha256) lines.push(`agent      ${report.agent.module} (sha256 ${report.agent.sha256.slice(0, 12)})`);
 
   const ci = m.pass_rate_ci95 ? ` (95% CI ${pct(m.pass_rate_ci95[0])}–${pct(m.pass_rate_ci95[1])})` : '';
   const rate = m.pass_rate === null ? 'n/a (nothing gradable)' : `${pct(m.pass_rate)}${ci}`;
@@ -63,7 +67,8 @@ export function formatSummary(report: EvaluationReport, opts: SummaryOptions): s
     for (const c of report.checks) {
       const label = `${c.name} (${c.type})`.padEnd(width);
       const passed = c.pass_rate === null ? 0 : Math.round(c.pass_rate * c.n_gradable);
-      lines.push(`  ${label}  ${pct(c.pass_rate).padStart(6)}  ${passed}/${c.n_gradable}`);
+      const mean = c.mean_score === undefined ? '' : `  ${meanScoreLabel(c.type)} ${num(c.mean_score)}`;
+      lines.push(`  ${label}  ${pct(c.pass_rate).padStart(6)}  ${passed}/${c.n_gradable}${mean}`);
     }
   }
 

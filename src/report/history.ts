@@ -4,6 +4,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { BenchrigError } from '../errors.ts';
 import { answeredNothing, loadBaselineReport } from './compare.ts';
+import { agentIdentity } from './compare-checks.ts';
 import type { EvaluationReport, RunJsonSeen } from './types.ts';
 
 export interface RunEntry {
@@ -15,11 +16,22 @@ export interface RunEntry {
   version: string | null;
   status: string;
   report: EvaluationReport | null;
+  runJson: RunJsonSeen | null;
 }
 
 export interface HistoryRow {
   name: string;
   dir: string;
+  /** run.json's run_id (null when neither file names it). */
+  run_id: string | null;
+  /** `run --label` and `--note`. */
+  label: string | null;
+  run_note: string | null;
+  /** The agent module (path and sha256 of its content); null for a built-in agent or an older run. */
+  agent_module: string | null;
+  agent_sha256: string | null;
+  /** True when the agent (its module's hash, or a built-in's name) differs from the run before that records one. */
+  agent_changed: boolean;
   started_at: string | null;
   version: string | null;
   /** True when the version differs from the row before (the first row: false). */
@@ -66,6 +78,7 @@ export async function listRuns(parent: string): Promise<RunEntry[]> {
       version: report?.benchmark?.version ?? runJson?.benchmark?.version ?? null,
       status: report?.run?.status ?? runJson?.status ?? 'unknown',
       report: report && report.metrics ? report : null,
+      runJson,
     });
   }
   // Timestamps order runs; the folder name (same clock, suffixed when taken) breaks ties.
@@ -83,12 +96,21 @@ export async function history(parent: string): Promise<HistoryRow[]> {
       `${parent}: no runs here (expected evals/<agent-id>/<benchmark>, holding one folder per run)`,
     );
   let prev: string | null | undefined;
+  let prevAgent: string | null = null;
   return runs.map((r) => {
     const m = r.report?.metrics;
     const g = r.report?.gate;
+    const agent = agentOf(r);
+    const who = agent && agentIdentity(agent);
     const row: HistoryRow = {
       name: r.name,
       dir: r.dir,
+      run_id: r.report?.run?.id ?? r.runJson?.run_id ?? null,
+      label: r.report?.run?.label ?? r.runJson?.label ?? null,
+      run_note: r.report?.run?.note ?? r.runJson?.note ?? null,
+      agent_module: agent?.module ?? null,
+      agent_sha256: agent?.sha256 ?? null,
+      agent_changed: !!who && prevAgent !== null && who !== prevAgent,
       started_at: r.started_at,
       version: r.version,
       version_changed: prev !== undefined && r.version !== prev,
@@ -101,8 +123,17 @@ export async function history(parent: string): Promise<HistoryRow[]> {
       note: r.report ? answeredNothing(r.report) : 'no evaluation_report.json',
     };
     prev = r.version;
+    if (who) prevAgent = who;
     return row;
   });
+}
+
+/** The run's agent as its report (else run.json) records it. */
+function agentOf(r: RunEntry) {
+  const a = r.report?.agent ?? r.runJson?.agent;
+  return a && typeof a.id === 'string'
+    ? { id: a.id, name: String(a.name ?? a.id), module: a.module, sha256: a.sha256 }
+    : null;
 }
 
 export interface BaselineChoice {

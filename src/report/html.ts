@@ -8,6 +8,7 @@ import { failureReason, readResults } from './aggregate.ts';
 import { analyzeReport, comparisonView, slowestTrials, type SlowTrial } from './analysis.ts';
 import { gateText as gateComparison, missingOf } from './gate.ts';
 import { cspFor, REPORT_CSS, REPORT_JS } from './html-assets.ts';
+import { meanScoreLabel } from './metrics.ts';
 import type { EvaluationReport } from './types.ts';
 import type { TrialPageSpool } from './html-spool.ts';
 import { writeChunksAtomic } from './write.ts';
@@ -279,10 +280,14 @@ function summaryHtml(report: EvaluationReport, slowest: SlowTrial[] | null): str
     out.push('<h2>checks</h2>');
     out.push(
       table(
-        ['check', 'type', 'pass rate', 'passed'],
+        ['check', 'type', 'pass rate', 'passed', 'mean score'],
         report.checks.map((c) => {
           const passed = c.pass_rate === null ? 0 : Math.round(c.pass_rate * c.n_gradable);
-          return [escapeHtml(c.name), escapeHtml(c.type), pct(c.pass_rate), `${passed}/${c.n_gradable}`];
+          const mean =
+            c.mean_score === undefined
+              ? ''
+              : `${num(c.mean_score)}${c.type === 'reciprocal_rank' ? ` (${meanScoreLabel(c.type)})` : ''}`;
+          return [escapeHtml(c.name), escapeHtml(c.type), pct(c.pass_rate), `${passed}/${c.n_gradable}`, mean];
         }),
         'checks-table',
       ),
@@ -399,12 +404,26 @@ export function documentStart(title: string, csp: string): string {
 `;
 }
 
+/** The run's `--label` and `--note`, when it has them (docs/reports.md#reporthtml). */
+function runLabelHtml(report: EvaluationReport): string {
+  const { label, note } = report.run;
+  if (!label && !note) return '';
+  const l = label ? `<b id="run-label">${escapeHtml(label)}</b>` : '';
+  const n = note ? `<span class="note" id="run-note">${escapeHtml(note)}</span>` : '';
+  return `<p class="sub">${l}${l && n ? ' · ' : ''}${n}</p>\n`;
+}
+
+const agentModuleHtml = (report: EvaluationReport) =>
+  report.agent.sha256
+    ? `<p class="sub" id="agent-module">agent sha256 ${escapeHtml(report.agent.sha256.slice(0, 12))} (the module and its local imports)</p>\n`
+    : '';
+
 function pageHead(report: EvaluationReport, slowest: SlowTrial[] | null): string {
   const title = `${report.benchmark.name} · ${report.agent.id} · benchrig`;
   return `${documentStart(title, REPORT_CSP)}<header>
 <h1>${escapeHtml(report.benchmark.name)} <span class="note">version ${escapeHtml(report.benchmark.version)}</span></h1>
-<p class="sub">agent <b>${escapeHtml(report.agent.id)}</b> (${escapeHtml(report.agent.name)}) · run ${escapeHtml(report.run.id)} · ${escapeHtml(report.run.status)} · ${escapeHtml(report.run.mode)} × ${report.run.workers} · started ${escapeHtml(report.run.started_at)} · ${report.run.duration_s === null ? '' : `${report.run.duration_s.toFixed(1)}s`}</p>
-</header>
+${runLabelHtml(report)}<p class="sub">agent <b>${escapeHtml(report.agent.id)}</b> (${escapeHtml(report.agent.name)}) · run ${escapeHtml(report.run.id)} · ${escapeHtml(report.run.status)} · ${escapeHtml(report.run.mode)} × ${report.run.workers} · started ${escapeHtml(report.run.started_at)} · ${report.run.duration_s === null ? '' : `${report.run.duration_s.toFixed(1)}s`}</p>
+${agentModuleHtml(report)}</header>
 <main>
 <section id="summary">
 ${summaryHtml(report, slowest)}

@@ -5,6 +5,7 @@ import { appendFile } from 'node:fs/promises';
 import type { EvaluationReport } from './types.ts';
 import { analyzeReport, comparisonView } from './analysis.ts';
 import { gateText, missingText } from './gate.ts';
+import { meanScoreLabel } from './metrics.ts';
 
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
 const num = (x: number | null) => (x === null ? 'n/a' : String(Number(x.toFixed(3))));
@@ -33,7 +34,9 @@ export function formatMarkdown(report: EvaluationReport): string {
   const out: string[] = [];
   const gate = report.gate;
   const icon = !gate ? '' : gate.passed ? '✅ ' : '❌ ';
-  out.push(`### ${icon}benchrig: ${mdText(report.benchmark.name)} · ${mdText(report.agent.id)}`, '');
+  const label = report.run.label ? ` · ${mdText(report.run.label)}` : '';
+  out.push(`### ${icon}benchrig: ${mdText(report.benchmark.name)} · ${mdText(report.agent.id)}${label}`, '');
+  if (report.run.note) out.push(`_${mdText(report.run.note.replace(/\s+/g, ' '))}_`, '');
 
   const ci = m.pass_rate_ci95 ? ` (95% CI ${pct(m.pass_rate_ci95[0])}–${pct(m.pass_rate_ci95[1])})` : '';
   const missing = missingText(m);
@@ -57,10 +60,16 @@ export function formatMarkdown(report: EvaluationReport): string {
   out.push(`| ${m.n_trials} | ` + statuses.map(([, n]) => String(n)).join(' | ') + ' |', '');
 
   if (report.checks.length > 0) {
-    out.push('| check | type | pass rate | passed |', '|---|---|---:|---:|');
+    out.push('| check | type | pass rate | passed | mean score |', '|---|---|---:|---:|---:|');
     for (const c of report.checks) {
       const passed = c.pass_rate === null ? 0 : Math.round(c.pass_rate * c.n_gradable);
-      out.push(`| ${mdText(c.name, 60)} | ${mdText(c.type, 30)} | ${pct(c.pass_rate)} | ${passed}/${c.n_gradable} |`);
+      const mean =
+        c.mean_score === undefined
+          ? ''
+          : `${num(c.mean_score)}${c.type === 'reciprocal_rank' ? ` (${meanScoreLabel(c.type)})` : ''}`;
+      out.push(
+        `| ${mdText(c.name, 60)} | ${mdText(c.type, 30)} | ${pct(c.pass_rate)} | ${passed}/${c.n_gradable} | ${mean} |`,
+      );
     }
     out.push('');
   }

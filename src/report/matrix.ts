@@ -1,9 +1,12 @@
 // The tasks × runs matrix of `benchrig compare A B [C …] --format html`. Tasks are matched across
 // runs by input hash exactly as `compare` does (matchTasks), each run against the rows so far, so
 // a task renamed between runs stays one row. Pure: reports and trial lists in, matrix out.
+import { basename } from 'node:path';
 import { gateText } from './html.ts';
 import { matchTasks, taskState, type TaskState } from './compare.ts';
+import { agentModulesNote, checkRates } from './compare-checks.ts';
 import { pairedDifference, type PairedDiff } from './paired.ts';
+import { runNames } from './run-names.ts';
 import type { EvaluationReport, TaskStats } from './types.ts';
 
 export interface MatrixCell {
@@ -32,9 +35,16 @@ export interface MatrixRow {
 }
 
 export interface MatrixRun {
+  /** What names the run on the page (run-names.ts): its --label, its agent id, or a suffix of its id. */
   label: string;
+  /** `run --note`. */
+  note: string | null;
+  run_id: string;
   dir: string;
   agent: string;
+  /** The agent module and its sha256; null for a built-in agent or an older run. */
+  agent_module: string | null;
+  agent_sha256: string | null;
   benchmark: string;
   version: string;
   started_at: string;
@@ -57,8 +67,10 @@ export interface Matrix {
   rows: MatrixRow[];
   /** Run i (i ≥ 1) against run 0, paired over tasks both graded; diffs[0] is null. */
   diffs: Array<PairedDiff | null>;
-  /** What makes the runs less comparable (other benchmarks, versions); empty when nothing. */
+  /** What makes the runs less comparable (other benchmarks, versions, agents); empty when nothing. */
   warnings: string[];
+  /** Each check's pass rate in every run, matched by name. */
+  checks: Array<{ name: string; type: string; rates: Array<number | null> }>;
 }
 
 export interface MatrixInput {
@@ -69,8 +81,12 @@ export interface MatrixInput {
 
 const runOf = (r: EvaluationReport, label: string): MatrixRun => ({
   label,
+  note: r.run.note ?? null,
+  run_id: r.run.id,
   dir: r.run.dir,
   agent: r.agent.id,
+  agent_module: r.agent.module ?? null,
+  agent_sha256: r.agent.sha256 ?? null,
   benchmark: r.benchmark.name,
   version: r.benchmark.version,
   started_at: r.run.started_at,
@@ -88,21 +104,11 @@ const runOf = (r: EvaluationReport, label: string): MatrixRun => ({
   gate: gateText(r.gate),
 });
 
-/** Run labels: the agent id, plus the start time when two runs share an agent, plus #n if still equal. */
-function labels(reports: EvaluationReport[]): string[] {
-  const count = (xs: string[], x: string) => xs.filter((y) => y === x).length;
-  const agents = reports.map((r) => r.agent.id);
-  const timed = reports.map((r, i) =>
-    count(agents, agents[i]) > 1
-      ? `${r.agent.id} · ${(r.run.started_at ?? '').replace('T', ' ').slice(0, 19)}`
-      : r.agent.id,
-  );
-  return timed.map((l, i) => (count(timed, l) > 1 ? `${l} #${i + 1}` : l));
-}
-
 export function buildMatrix(inputs: MatrixInput[]): Matrix {
   const reports = inputs.map((x) => x.report);
-  const names = labels(reports);
+  const names = runNames(
+    reports.map((r) => ({ id: r.run.id, label: r.run.label, agent: r.agent.id, folder: basename(r.run.dir) })),
+  );
   const rows: MatrixRow[] = [];
   const rowOf = new Map<TaskStats, number>(); // the latest TaskStats seen for a row → its index
   inputs.forEach((input, runIndex) => {
@@ -169,5 +175,8 @@ export function buildMatrix(inputs: MatrixInput[]): Matrix {
     warnings.push(
       `benchmark versions differ (${versions.join(', ')}): checks, limits or samples changed, so the numbers are not strictly comparable`,
     );
-  return { runs: reports.map((r, i) => runOf(r, names[i])), rows, diffs, warnings };
+  const modules = agentModulesNote(reports);
+  if (modules) warnings.push(modules);
+  const checks = checkRates(reports.map((r) => r.checks));
+  return { runs: reports.map((r, i) => runOf(r, names[i])), rows, diffs, warnings, checks };
 }

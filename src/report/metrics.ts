@@ -42,7 +42,7 @@ export class MetricsAccumulator {
   private stops: Record<string, number> = {};
   private errors: Record<string, number> = {};
   private tasks = new Map<string, TaskAcc>();
-  private checks = new Map<string, { name: string; type: string; n: number; passed: number }>();
+  private checks = new Map<string, { name: string; type: string; n: number; passed: number; score: number }>();
   /** Sums of each named reward of `reward` checks over gradable trials; null: no reward check seen. */
   private rewards: Map<string, number> | null = null;
 
@@ -104,8 +104,11 @@ export class MetricsAccumulator {
           if (gradable && typeof x === 'number') this.rewards.set(k, (this.rewards.get(k) ?? 0) + x);
       }
       let c = this.checks.get(v.name);
-      if (!c) this.checks.set(v.name, (c = { name: v.name, type: v.type, n: 0, passed: 0 }));
-      if (v.passed !== null) c.n++;
+      if (!c) this.checks.set(v.name, (c = { name: v.name, type: v.type, n: 0, passed: 0, score: 0 }));
+      if (v.passed !== null) {
+        c.n++;
+        c.score += typeof v.score === 'number' && Number.isFinite(v.score) ? v.score : 0;
+      }
       if (v.passed === true) c.passed++;
     }
   }
@@ -173,6 +176,7 @@ export class MetricsAccumulator {
       type: c.type,
       n_gradable: c.n,
       pass_rate: ratio(c.passed, c.n),
+      mean_score: ratio(c.score, c.n),
     }));
     const taskStats = tasks.map((t) => ({
       ...t,
@@ -182,6 +186,9 @@ export class MetricsAccumulator {
     return { metrics, checks, tasks: taskStats };
   }
 }
+
+/** What a check's mean score is called in the report's check tables: MRR for `reciprocal_rank` (docs/checks.md#retrieval). */
+export const meanScoreLabel = (type: string): string => (type === 'reciprocal_rank' ? 'MRR' : 'mean score');
 
 /** All metrics of a set of results at once (tests, small runs). */
 export function computeMetrics(results: Iterable<TrialResult>, opts: MetricsOptions = { blocksAreSuccess: false }) {

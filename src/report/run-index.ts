@@ -17,6 +17,9 @@ export interface IndexedRun {
   /** Index of the folder holding it (evals/<agent>/<benchmark>), for its history. */
   group: number;
   agent: string;
+  /** `run --label` and `--note`. */
+  label: string | null;
+  run_note: string | null;
   benchmark: string;
   started_at: string | null;
   status: string;
@@ -91,6 +94,8 @@ export async function indexRuns(root: string): Promise<RunIndex> {
       name: relative(root, dir) || '.',
       group,
       agent: String(report?.agent?.id ?? run?.agent?.id ?? '?'),
+      label: report?.run?.label ?? run?.label ?? null,
+      run_note: report?.run?.note ?? run?.note ?? null,
       benchmark: String(report?.benchmark?.name ?? run?.benchmark?.name ?? '?'),
       started_at: report?.run?.started_at ?? run?.started_at ?? null,
       status: String(report?.run?.status ?? run?.status ?? 'unknown'),

@@ -9,6 +9,16 @@ import { count, record, resultFileSchema, SCHEMA_VERSION, status, timestamp, ver
 
 export { resultFileSchema } from '../result-schema.ts';
 
+/** An agent module's path and its hash (docs/reports.md#runjson); null for a built-in or installed agent. */
+const agentModule = {
+  module: z.string().nullable().optional().describe("the agent module's path; null for a built-in or installed agent"),
+  sha256: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('sha256 of the agent module and its local imports; null for a built-in or installed agent'),
+};
+
 const rate = z.number().min(0).max(1).nullable().describe('A fraction 0..1, null when there was nothing to count');
 
 // ---------------------------------------------------------------------------------------- run.json
@@ -17,6 +27,8 @@ export const runFileSchema = z
   .looseObject({
     schema_version: version,
     run_id: z.string(),
+    label: z.string().nullable().optional().describe('run --label: names the run in compare, history and view'),
+    note: z.string().nullable().optional().describe('run --note'),
     benchmark: z.looseObject({
       name: z.string(),
       version: z.string(),
@@ -26,14 +38,14 @@ export const runFileSchema = z
     }),
     dataset: z.looseObject({ source: z.string(), resolved_revision: z.string().nullable().optional() }),
     agent: z
-      .looseObject({ id: z.string(), name: z.string(), options: record.optional() })
+      .looseObject({ id: z.string(), name: z.string(), options: record.optional(), ...agentModule })
       .describe('options with secrets redacted'),
     mode: z.string(),
     workers: count,
     per_worker: count.optional(),
     trials: z.number().int().min(1),
     n_trials_total: count.optional(),
-    limits: record.optional(),
+    limits: record.optional().describe("the run's limits (budgets and timeouts are settings of the run)"),
     user: z.looseObject({ kind: z.string() }).optional(),
     models: z.record(z.string(), z.string().nullable()).optional(),
     started_at: timestamp,
@@ -102,9 +114,11 @@ export const reportFileSchema = z
   .looseObject({
     schema_version: version,
     benchmark: z.looseObject({ name: z.string(), version: z.string(), n_samples: count }),
-    agent: z.looseObject({ id: z.string(), name: z.string() }),
+    agent: z.looseObject({ id: z.string(), name: z.string(), ...agentModule }),
     run: z.looseObject({
       id: z.string(),
+      label: z.string().optional().describe('run --label'),
+      note: z.string().optional().describe('run --note'),
       dir: z.string(),
       mode: z.string(),
       workers: count,
@@ -115,7 +129,15 @@ export const reportFileSchema = z
       duration_s: z.number().nullable(),
     }),
     metrics: metricsSchema,
-    checks: z.array(z.looseObject({ name: z.string(), type: z.string(), n_gradable: count, pass_rate: rate })),
+    checks: z.array(
+      z.looseObject({
+        name: z.string(),
+        type: z.string(),
+        n_gradable: count,
+        pass_rate: rate,
+        mean_score: rate.optional().describe('mean score of its gradable verdicts: MRR for reciprocal_rank'),
+      }),
+    ),
     tasks: z.array(
       z.looseObject({
         sample_id: z.string(),

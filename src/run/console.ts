@@ -4,6 +4,7 @@ import type { Benchmark } from '../benchmark/types.ts';
 import { failureReason } from '../report/aggregate.ts';
 import { formatSummary } from '../report/console.ts';
 import type { EvaluationReport } from '../report/types.ts';
+import { keptSandboxLine } from '../sandbox/index.ts';
 import { formatEvent } from '../trial/recorder.ts';
 import type { TrialInput, TrialSummary } from '../trial/types.ts';
 import type { TrajectoryEvent } from '../types.ts';
@@ -37,16 +38,55 @@ export interface ConsoleOptions {
   err?: (s: string) => void;
 }
 
+/** What the live line counts: trials done, by how they ended, and those running. */
+export interface Progress {
+  done: number;
+  total: number;
+  passed: number;
+  failed: number;
+  timedOut: number;
+  /** Trials that ended in an error other than a timeout (AGENT_ERROR, SANDBOX_ERROR, …). */
+  errors: number;
+  inFlight: number;
+  /** Seconds since the run started. */
+  elapsed: number;
+}
+
+/** The live status line (docs/cli.md#run): every way a trial ended so far, what runs, and the ETA. */
+export function progressLine(p: Progress, paint: (code: number, s: string) => string = (_c, s) => s): string {
+  const eta = p.done > 0 ? Math.round((p.elapsed / p.done) * (p.total - p.done)) : null;
+  const mmss = (n: number) => `${Math.floor(n / 60)}:${String(n % 60).padStart(2, '0')}`;
+  const count = (n: number, what: string, code: number) => (n ? paint(code, `${n} ${what}`) : `0 ${what}`);
+  return [
+    `[${p.done}/${p.total}] ${count(p.passed, 'passing', 32)}`,
+    count(p.failed, 'failed', 31),
+    count(p.timedOut, 'timed out', 33),
+    count(p.errors, p.errors === 1 ? 'error' : 'errors', 33),
+    `${p.inFlight} in flight`,
+    `ETA ${eta === null ? '–' : mmss(eta)}`,
+  ].join(' · ');
+}
+
+/** A wall time as a person reads it: 4.2s, 3m 05s, 1h 02m. */
+export function wallTime(seconds: number): string {
+  if (seconds < 60) return `${seconds.toFixed(1)}s`;
+  const s = Math.round(seconds);
+  if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+/** Every line of a --verbose event under its trial's task id, so that trials running together stay apart. */
+export function verboseLines(taskId: string, text: string): string[] {
+  return text.split('\n').map((line, i) => `  ${taskId} ${i ? '│ ' : ''}${line}`);
+}
+
 export function createRunConsole(o: ConsoleOptions): RunConsole {
   const out = o.out ?? ((s: string) => process.stdout.write(s + '\n'));
   const err = o.err ?? ((s: string) => process.stderr.write(s + '\n'));
   const paint = (code: number, s: string) => (o.color ? `\x1b[${code}m${s}\x1b[0m` : s);
-  let done = 0;
-  let total = 0;
-  let passed = 0;
-  let errors = 0;
-  let inFlight = 0;
-  let t0 = performance.now();
+  const counts = { done: 0, total: 0, passed: 0, failed: 0, timedOut: 0, errors: 0, inFlight: 0 };
+  const began = performance.now();
+  let t0 = began;
   const level = o.level ?? 'info';
   const verbose = o.verbose || level === 'debug';
   const live = !!o.progress && !o.quiet && !verbose;
@@ -54,45 +94,47 @@ export function createRunConsole(o: ConsoleOptions): RunConsole {
   const drawProgress = () => {
     if (!live) return;
     const elapsed = (performance.now() - t0) / 1000;
-    const eta = done > 0 ? Math.round((elapsed / done) * (total - done)) : null;
-    const mmss = (n: number) => `${Math.floor(n / 60)}:${String(n % 60).padStart(2, '0')}`;
-    process.stderr.write(
-      `\r\x1b[K[${done}/${total}] ${paint(32, `${passed} passing`)} · ${inFlight} in flight · ${errors ? paint(33, `${errors} errors`) : '0 errors'} · ETA ${eta === null ? '–' : mmss(eta)}`,
-    );
+    process.stderr.write(`\r\x1b[K${progressLine({ ...counts, elapsed }, paint)}`);
+  };
+  const tally = (r: TrialSummary) => {
+    counts.done++;
+    counts.inFlight = Math.max(0, counts.inFlight - 1);
+    if (r.status === 'PASSED') counts.passed++;
+    else if (r.status === 'FAILED') counts.failed++;
+    else if (r.status === 'TIMEOUT') counts.timedOut++;
+    else if (r.error) counts.errors++;
   };
   return {
     wantsEvents: verbose,
     info: (line) => !o.quiet && (level === 'debug' || level === 'info') && err(line),
     warn: (line) => !o.quiet && level !== 'error' && (clearLine(), err(line)),
     start(b, n, runDir, mode) {
-      total = n;
+      counts.total = n;
       t0 = performance.now();
       if (!o.quiet)
         err(`benchrig: ${b.name} (version ${b.version}), ${n} trial(s), mode ${mode}\n  run folder: ${runDir}`);
     },
     trialStarted(t) {
-      inFlight++;
+      counts.inFlight++;
       if (verbose) err(`── ${t.taskId} started`);
       drawProgress();
     },
     event(taskId, e) {
-      if (verbose) err(`  ${taskId} ${formatEvent(e)}`);
+      if (verbose) for (const line of verboseLines(taskId, formatEvent(e))) err(line);
     },
     trialFinished(r) {
-      done++;
-      inFlight = Math.max(0, inFlight - 1);
-      if (r.status === 'PASSED') passed++;
-      if (r.error) errors++;
+      tally(r);
       clearLine();
       const sandbox = r.metadata.sandbox;
-      const kept = sandbox && (sandbox as { kept?: boolean }).kept;
-      if (sandbox && kept) err(`  sandbox of ${r.task_id} kept: docker exec -it ${sandbox.container.slice(0, 12)} sh`);
+      const { kept, host } = (sandbox ?? {}) as { kept?: boolean; host?: string };
+      if (sandbox && kept) err(`  ${r.task_id}: ${keptSandboxLine(sandbox.container, host)}`);
       if (o.quiet) return;
       // On a live display only what needs attention gets a line of its own.
       if (live && r.status === 'PASSED') return drawProgress();
       if ((level === 'warn' && r.status === 'PASSED') || (level === 'error' && !r.error)) return drawProgress();
       const colour = r.status === 'PASSED' ? 32 : r.status === 'FAILED' ? 31 : 33;
       const why = r.status === 'PASSED' ? '' : `  ${failureReason(r).slice(0, 200)}`;
+      const { done, total } = counts;
       err(
         `[${String(done).padStart(String(total).length)}/${total}] ${paint(colour, r.status.padEnd(15))} ${r.task_id} (${r.metadata.execution_time_s.toFixed(1)}s)${why}`,
       );
@@ -101,6 +143,7 @@ export function createRunConsole(o: ConsoleOptions): RunConsole {
     summary(report, runDir) {
       clearLine();
       out(formatSummary(report, { color: o.color }));
+      out(`wall time  ${wallTime((performance.now() - began) / 1000)}`);
       out(`report: ${runDir}/evaluation_report.json (and report.html)`);
     },
   };

@@ -1,26 +1,41 @@
 // Before the first trial of a run whose agent needs a model (docs/agents.md#models): each upstream it will use is
 // asked once for its model list, so that a wrong URL or key fails the run in a second, not after
-// minutes of retries on every sample. Unreachable: exit 3 naming the URL; 401/403: exit 2 ("the key
-// for … was refused"); any other answer (404 included: not every endpoint lists models) passes.
+// minutes of retries on every sample. Unreachable: exit 3 naming the URL and where it came from;
+// 401/403: exit 2 naming the variable or key the key came from ("OPENAI_API_KEY is not set" when no
+// key was sent); any other answer (404 included: not every endpoint lists models) passes.
 import type { LlmConfig } from '../config/schema.ts';
 import { BenchrigError } from '../errors.ts';
 import { upstreamsFromConfig } from '../gateway/upstreams.ts';
 import type { Protocol, Upstream } from '../gateway/types.ts';
+import { originOf, settingPath, sourceWords, whatToSet, type Origin, type Templates } from './model-origin.ts';
+
+/** Where the configuration came from: its `${VAR}` templates and the environment they read. */
+export interface ConfigOrigins {
+  templates: Templates;
+  env: NodeJS.ProcessEnv;
+}
 
 const CHECK_TIMEOUT_MS = 10_000;
 
-export async function checkModelEndpoints(llm: LlmConfig, protocols: Protocol[]): Promise<void> {
+export async function checkModelEndpoints(
+  llm: LlmConfig,
+  protocols: Protocol[],
+  origins: ConfigOrigins = { templates: {}, env: process.env },
+): Promise<void> {
   const all = upstreamsFromConfig(llm);
   const seen = new Set<string>();
   for (const p of protocols) {
     const u = all[p];
     if (!u || seen.has(`${u.baseUrl}\n${u.apiKey}`)) continue;
     seen.add(`${u.baseUrl}\n${u.apiKey}`);
-    await checkOne(u);
+    await checkOne(u, {
+      key: originOf(settingPath(llm, p, 'api_key'), origins.templates, origins.env),
+      baseUrl: originOf(settingPath(llm, p, 'base_url'), origins.templates, origins.env),
+    });
   }
 }
 
-async function checkOne(u: Upstream): Promise<void> {
+async function checkOne(u: Upstream, from: { key: Origin; baseUrl: Origin }): Promise<void> {
   const url = `${u.baseUrl.replace(/\/+$/, '')}/models`;
   const headers: Record<string, string> =
     u.protocol === 'messages'
@@ -39,11 +54,28 @@ async function checkOne(u: Upstream): Promise<void> {
       (err as Error)?.name === 'TimeoutError'
         ? `no answer within ${CHECK_TIMEOUT_MS / 1000} s`
         : (cause?.code ?? cause?.message ?? (err as Error)?.message);
-    throw new BenchrigError('llm', `the model endpoint ${url} is unreachable (${why}); check [llm] base_url`);
+    throw new BenchrigError('llm', `the model endpoint ${url} is unreachable (${why}); ${addressHint(from.baseUrl)}`);
   }
-  if (status === 401 || status === 403)
-    throw new BenchrigError(
-      'config',
-      `the key for ${u.baseUrl} was refused (HTTP ${status} from GET ${url}); check the api_key of ${u.protocol === 'chat' ? '[llm]' : u.protocol === 'messages' ? '[llm.anthropic]' : '[llm.responses]'}`,
-    );
+  if (status === 401 || status === 403) throw new BenchrigError('config', refusal(u, url, status, from.key));
+}
+
+/** Where the address came from, and what to set to change it. */
+function addressHint(o: Origin): string {
+  if (o.set.length) return `its address comes from ${sourceWords(o)}: check it`;
+  if (o.unset.length)
+    return `it is the default of ${o.key} (${o.unset.join(', ')} not set): set ${whatToSet(o)} to your endpoint, and BENCHRIG_MODEL (or --model) to its model`;
+  return `check ${o.key}`;
+}
+
+/** A refused request: without a key ("… is not set"), or with one, named by where it came from. */
+function refusal(u: Upstream, url: string, status: number, o: Origin): string {
+  const asked = `HTTP ${status} from GET ${url}`;
+  if (!u.apiKey) {
+    const missing = o.unset.length
+      ? `${o.unset.join(', ')} ${o.unset.length > 1 ? 'are' : 'is'} not set`
+      : `${o.key} is empty`;
+    return `the model endpoint ${u.baseUrl} refused a request without a key (${asked}): ${missing}. Set ${whatToSet(o)}`;
+  }
+  const from = o.set.length ? `from ${sourceWords(o)}` : `written in ${o.key}`;
+  return `the key ${from} was refused by ${u.baseUrl} (${asked}); check ${whatToSet(o)}`;
 }

@@ -76,14 +76,15 @@ export async function openRunFolder(p: PreparedRun, opts: RunOptions, cleanup: C
 
 /**
  * The fleet places this run's sandboxes; at the end, a backstop: whatever a trial could not remove
- * is removed by its run label (unless kept on purpose), then the shared volume.
+ * is removed by its run label (the sweep leaves the kept ones), then the shared volume, unless kept
+ * sandboxes still mount it (a later sweep removes it once they are gone).
  */
 function bindSandboxes(p: PreparedRun, open: OpenRun, cleanup: Cleanup): void {
   const shared = p.shared;
   if (!shared) return;
   shared.bind?.(open.runId); // unbound with the fleet's close (prepare.ts)
   cleanup.defer("the run's sandboxes", async () => {
-    if (!p.cfg.run.keep_sandbox) await shared.cleanup(open.runId, open.volume).catch(() => {});
+    await shared.cleanup(open.runId, p.cfg.run.keep_sandbox ? null : open.volume).catch(() => {});
   });
 }
 
@@ -93,12 +94,22 @@ function settleStatus(runJson: RunJson, signal: AbortSignal): RunStatus {
   return runJson.status;
 }
 
+/** `--label` and `--note`: a resumed run keeps its own unless new ones are given. */
+function labelAndNote(opts: RunOptions, resumed: ResumeState | null) {
+  const kept = (key: 'label' | 'note') => {
+    const v = resumed?.runJson[key];
+    return typeof v === 'string' ? v : null;
+  };
+  return { label: opts.label ?? kept('label'), note: opts.note ?? kept('note') };
+}
+
 function runJsonOf(p: PreparedRun, opts: RunOptions, runId: string, resumed: ResumeState | null) {
   const { benchmark, cfg, agentRef } = p;
   return {
     ...(resumed?.runJson ?? {}),
     schema_version: 1,
     run_id: runId,
+    ...labelAndNote(opts, resumed),
     benchmark: {
       name: benchmark.name,
       version: benchmark.version,
@@ -111,12 +122,16 @@ function runJsonOf(p: PreparedRun, opts: RunOptions, runId: string, resumed: Res
       id: p.agentId,
       name: agentRef.name,
       options: redact(cfg.agent.options, benchmark.templates, ['agent', 'options']),
+      // a built-in or installed agent is its name; a module is its path and the hash of its content
+      module: p.agentModule?.module ?? null,
+      sha256: p.agentModule?.sha256 ?? null,
     },
     mode: cfg.run.mode,
     workers: cfg.run.mode === 'single' ? 1 : cfg.run.workers,
     per_worker: cfg.run.per_worker,
     trials: cfg.n_trials,
     n_trials_total: p.trials.length,
+    // the run's limits, budgets and timeouts among them: settings of the run, not of the benchmark's version
     limits: cfg.limits,
     user: { kind: cfg.user.kind },
     models: p.settings.models,

@@ -25,6 +25,10 @@ export interface RunOptions {
   trace?: TraceMode;
   /** `--docker-host URL=CAPACITY` (repeatable): the fleet of Docker hosts, over [[sandbox.hosts]]. */
   dockerHosts?: string[];
+  /** `--label`: names the run in compare, history, view and the report (run.json `label`). */
+  label?: string;
+  /** `--note`: a free text kept with the run (run.json `note`). */
+  note?: string;
   /** For tests: throw right after this step, to prove that what the steps before acquired is released. */
   failAfter?: RunStep;
 }

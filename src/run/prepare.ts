@@ -2,10 +2,12 @@
 // ready before anything is written. A refusal here is exit 2 and leaves no run folder; what is
 // acquired (the fleet, the installed agent's socket folder) goes on the run's cleanup stack.
 import { existsSync } from 'node:fs';
-import { basename, extname, join, resolve } from 'node:path';
+import { basename, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { resolveAgentRef } from '../agents/load.ts';
-import { checkAgentModule } from '../agents/probe.ts';
+import { agentModuleHash } from '../agents/module-hash.ts';
+import { checkAgentModule, type LoadCheckContext } from '../agents/probe.ts';
 import { loadBenchmark } from '../benchmark/load.ts';
+import { publicSample } from '../benchmark/public.ts';
 import { checkBenchmarkModules } from '../benchmark/modules.ts';
 import { usesRunImage } from '../benchmark/sample-sandbox.ts';
 import type { Benchmark } from '../benchmark/types.ts';
@@ -31,10 +33,19 @@ export interface AgentRef {
   module?: string;
 }
 
+/** What a module agent is (run.json `agent.module`, `agent.sha256`); null for a built-in or installed agent. */
+export interface AgentModuleRecord {
+  /** The module's path, relative to the working folder when inside it. */
+  module: string;
+  /** sha256 of the module and its local imports (agents/module-hash.ts). */
+  sha256: string;
+}
+
 export interface PreparedRun {
   benchmark: Benchmark;
   cfg: Config;
   agentRef: AgentRef;
+  agentModule: AgentModuleRecord | null;
   agentId: string;
   /** The root of run folders (`[run] output`). */
   outputRoot: string;
@@ -52,6 +63,7 @@ export interface PreparedRun {
 export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<PreparedRun> {
   const { benchmark, agentRef, agentId, outputRoot } = await loadAndCheck(opts);
   const cfg = benchmark.config;
+  const agentModule = agentRef.module ? await moduleRecord(agentRef.module, opts.cwd) : null;
   const sandbox = await sandboxWithFleet(benchmark, opts);
   if (benchmark.samples.length === 0) throw new BenchrigError('dataset', `${benchmark.name}: no samples to run`);
   const traceSettings = telemetrySettings(opts.env ?? process.env, opts.trace, HARNESS_VERSION); // null: nothing loaded
@@ -81,12 +93,16 @@ export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<Pr
   checkpoint(opts, 'installed-agent');
   // The model side, once, before anything is written: a wrong URL or key is not 100% AGENT_ERROR.
   if (cfg.run.llm_cache !== 'replay')
-    await checkModelEndpoints(cfg.llm, modelProtocols(agentRef.name, cfg.agent.options));
+    await checkModelEndpoints(cfg.llm, modelProtocols(agentRef.name, cfg.agent.options), {
+      templates: benchmark.templates,
+      env: opts.env ?? process.env,
+    });
   const trials = new TrialPlan(benchmark.samples, cfg.n_trials);
   return {
     benchmark,
     cfg,
     agentRef,
+    agentModule,
     agentId,
     outputRoot,
     sandbox,
@@ -121,11 +137,35 @@ async function loadAndCheck(
   else if (existsSync(resolve(opts.cwd, opts.resume))) checkOutputWritable(resolve(opts.cwd, opts.resume), '--resume');
   const agentRef = resolveAgentRef(cfg.agent.name, opts.cwd);
   await checkBenchmarkModules(benchmark);
-  // An agent module that does not load is refused now (exit 2), and its build is cached for the workers.
-  await checkAgentModule(agentRef);
+  // An agent module that does not load, or whose factory returns no agent, is refused now (exit 2),
+  // and its build is cached for the workers.
+  const first = benchmark.samples[0];
+  if (first) await checkAgentModule(agentRef, loadCheckContext(benchmark.config, first));
   const agentId =
     cfg.agent.id ?? (agentRef.module ? basename(agentRef.module, extname(agentRef.module)) : agentRef.name);
   return { benchmark, agentRef, agentId, outputRoot };
+}
+
+/** What the agent's factory is called with at the load check: the first sample's context, without its trial. */
+function loadCheckContext(cfg: Config, sample: Benchmark['samples'][number]): LoadCheckContext {
+  const sandbox = cfg.sandbox || sample.sandbox;
+  return {
+    sample: publicSample(sample),
+    options: cfg.agent.options,
+    sandbox: sandbox
+      ? {
+          image: sample.sandbox?.image ?? cfg.sandbox?.image ?? '',
+          workdir: sample.sandbox?.workdir ?? cfg.sandbox?.workdir ?? '/workspace',
+        }
+      : null,
+    maxLlmCalls: cfg.limits.max_llm_calls,
+  };
+}
+
+async function moduleRecord(module: string, cwd: string): Promise<AgentModuleRecord> {
+  const rel = relative(cwd, module);
+  const shown = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : module;
+  return { module: shown, sha256: (await agentModuleHash(module)).sha256 };
 }
 
 /** The run's `[sandbox]` as a SandboxSpec, on a fleet of Docker hosts when one is set (docs/fleet.md). */

@@ -61,9 +61,11 @@ function reportInput(e: EndedRun, withBaseline: boolean, results: AsyncIterable<
   const { runId, runDir, runJson } = e.open;
   return {
     benchmark: { name: benchmark.name, version: benchmark.version, n_samples: benchmark.samples.length },
-    agent: { id: agentId, name: agentRef.name },
+    agent: { id: agentId, name: agentRef.name, module: runJson.agent.module, sha256: runJson.agent.sha256 },
     run: {
       id: runId,
+      ...(runJson.label !== null ? { label: runJson.label } : {}),
+      ...(runJson.note !== null ? { note: runJson.note } : {}),
       dir: runDir,
       mode: cfg.run.mode,
       workers: runJson.workers,

@@ -5,6 +5,7 @@ import https from 'node:https';
 import { createRequire } from 'node:module';
 import type Docker from 'dockerode';
 import { abortReason, BenchrigError, SandboxError, describe, type SandboxErrorFacts } from '../errors.ts';
+import { localAddress, unreachableMessage } from './diagnose.ts';
 
 export const DEFAULT_DEADLINE_MS = 30_000;
 export const BUILD_DEADLINE_MS = 15 * 60_000;
@@ -107,21 +108,12 @@ export function dockerMessage(err: unknown): string {
   return json?.message ?? describe(err);
 }
 
-export const LOCAL_REMEDY =
-  'Start it (`dockerd &` or `sudo systemctl start docker`) or install it (`apt-get install docker.io` on Debian/Ubuntu).';
-export const REMOTE_REMEDY =
-  'Check that its daemon is up and listening there, and that the TLS files given for it match its certificates.';
-
-/** Throws BenchrigError('docker_unavailable') with a one-line remedy when the daemon does not answer. */
+/** Throws BenchrigError('docker_unavailable'): one line naming the cause, where the address came from, and the remedy. */
 export async function checkDocker(timeoutMs = 5_000): Promise<void> {
   try {
     await withDeadline(docker().ping(), timeoutMs, 'ping');
   } catch (err) {
-    const cause = err instanceof SandboxError ? `no answer within ${timeoutMs} ms` : describe(err);
-    throw new BenchrigError(
-      'docker_unavailable',
-      `Docker is not reachable at ${dockerEndpoint()}: ${cause}. ${LOCAL_REMEDY}`,
-    );
+    throw new BenchrigError('docker_unavailable', unreachableMessage(localAddress(), err, timeoutMs));
   }
 }
 

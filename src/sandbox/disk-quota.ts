@@ -53,7 +53,7 @@ async function detect(client: Docker, image: string, labels: SandboxLabels): Pro
   const probe = {
     image,
     purpose: 'storage quota probe',
-    labels: buildLabels({ ...labels, sessionId: `${labels.sessionId}.disk-probe` }),
+    labels: buildLabels({ ...labels, sessionId: `${labels.sessionId}.disk-probe`, keep: false }),
     storageOpt: { size: '64m' },
   };
   try {

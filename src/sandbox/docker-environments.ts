@@ -80,7 +80,7 @@ export class DockerEnvironments implements EnvironmentProvider {
     await this.#engine.stop(env.main, opts);
   }
 
-  sweep(opts?: { all?: boolean; runId?: string }): Promise<number> {
+  sweep(opts?: { all?: boolean; kept?: boolean; runId?: string }): Promise<number> {
     return sweep(opts, this.client);
   }
 

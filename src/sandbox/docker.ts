@@ -250,7 +250,7 @@ export class DockerProvider {
     );
   }
 
-  sweep(opts?: { all?: boolean; runId?: string }): Promise<number> {
+  sweep(opts?: { all?: boolean; kept?: boolean; runId?: string }): Promise<number> {
     return sweep(opts);
   }
 }

@@ -117,7 +117,7 @@ export class FleetEnvironments implements EnvironmentProvider {
     return this.#on(env.main.host).stop(env, opts);
   }
 
-  async sweep(opts?: { all?: boolean; runId?: string }): Promise<number> {
+  async sweep(opts?: { all?: boolean; kept?: boolean; runId?: string }): Promise<number> {
     let n = 0;
     for (const e of this.#hosts.values()) n += await e.sweep(opts);
     return n;

@@ -1,6 +1,8 @@
-// Is a Docker engine there? One clear message naming it (exit 3) instead of a stack trace.
-import { BenchrigError, describe } from '../errors.ts';
-import { LOCAL_REMEDY, REMOTE_REMEDY, withDeadline } from './client.ts';
+// Is a Docker engine there? One clear message naming it, the cause and where its address came from
+// (exit 3) instead of a stack trace.
+import { BenchrigError } from '../errors.ts';
+import { withDeadline } from './client.ts';
+import { unreachableMessage } from './diagnose.ts';
 import { clientFor, type DockerHostSpec } from './hosts.ts';
 
 /** Throws BenchrigError naming the host (exit 3) when it does not answer, TLS problems included. */
@@ -9,10 +11,7 @@ export async function checkHost(host: DockerHostSpec, timeoutMs = 5_000): Promis
   try {
     await withDeadline(client.ping(), timeoutMs, `ping ${host.url}`);
   } catch (err) {
-    const remedy = host.url.startsWith('unix:') || host.url.startsWith('/') ? LOCAL_REMEDY : REMOTE_REMEDY;
-    throw new BenchrigError(
-      'docker_unavailable',
-      `Docker is not reachable at ${host.url}: ${describe(err).split('\n')[0]}. ${remedy}`,
-    );
+    const address = { url: host.url, source: host.source ?? 'a Docker host of the run' };
+    throw new BenchrigError('docker_unavailable', unreachableMessage(address, err, timeoutMs));
   }
 }

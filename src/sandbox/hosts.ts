@@ -8,11 +8,14 @@ import path from 'node:path';
 import type Docker from 'dockerode';
 import { BenchrigError, SandboxError } from '../errors.ts';
 import { Dockerode, dockerFacts } from './client.ts';
+import { fromEnv } from './diagnose.ts';
 
 /** One Docker Engine; plain JSON, so it crosses worker boundaries inside the SandboxSpec. */
 export interface DockerHostSpec {
   /** unix:///var/run/docker.sock or tcp://host:2376: also the host's name in results and the report. */
   url: string;
+  /** Who named this host, for messages: DOCKER_HOST, --docker-host, [[sandbox.hosts]]. */
+  source?: string;
   /** Sandboxes this host runs at once; undefined: as many as --max-sandboxes allows. */
   capacity?: number;
   /** Absolute paths of the PEM files; absent on a tcp:// host: plain HTTP (the Docker CLI's default). */
@@ -44,7 +47,7 @@ export function parseDockerHostFlag(value: string, env: NodeJS.ProcessEnv = proc
   const capacity = m[2] === undefined ? undefined : Number(m[2]);
   if (capacity !== undefined && capacity < 1)
     throw new BenchrigError('usage', `--docker-host ${value}: capacity must be at least 1`);
-  return { url, capacity, tls: url.startsWith('tcp://') ? envTls(env) : null };
+  return { url, capacity, tls: url.startsWith('tcp://') ? envTls(env) : null, source: 'from --docker-host' };
 }
 
 /** The single host DOCKER_HOST names, with TLS as the Docker CLI reads it; null when DOCKER_HOST is unset. */
@@ -53,7 +56,7 @@ export function hostFromEnv(env: NodeJS.ProcessEnv = process.env): DockerHostSpe
   if (!url) return null;
   if (!URL_RE.test(url))
     throw new BenchrigError('config', `environment DOCKER_HOST: "${url}" is not unix:///path or tcp://host:port`);
-  return { url, tls: url.startsWith('tcp://') ? envTls(env) : null };
+  return { url, tls: url.startsWith('tcp://') ? envTls(env) : null, source: fromEnv(url) };
 }
 
 /** DOCKER_TLS_VERIFY (verify the daemon) or DOCKER_TLS (encrypt only), certificates in DOCKER_CERT_PATH (~/.docker). */
@@ -177,6 +180,7 @@ export function fleetHostsOf(
     url: h.url,
     capacity: h.capacity,
     tls: resolveTls(h.tls, baseDir),
+    source: 'from [[sandbox.hosts]] of the configuration',
   }));
   return fleetHosts(configHosts, flagHosts, env);
 }

@@ -49,3 +49,5 @@ export { checkHost } from './host-check.ts';
 // What an installed agent runs inside its sandbox: the toolbox's shell, and the kill of what it started.
 export { trustedArgv } from './toolbox.ts';
 export { killByMarkerScript } from './exec.ts';
+// What `--keep-sandbox` prints for a kept sandbox (a trial's log, the run's console).
+export { keptSandboxLine } from './labels.ts';

@@ -8,6 +8,8 @@ export const LABEL = {
   session: 'benchrig.session',
   pid: 'benchrig.pid',
   host: 'benchrig.host',
+  /** A sandbox kept on purpose (`--keep-sandbox`): no sweep removes it, only `sandbox cleanup --kept` or `--all`. */
+  keep: 'benchrig.keep',
 } as const;
 
 export interface OwnerLabels {
@@ -16,6 +18,8 @@ export interface OwnerLabels {
   /** Defaults to this process: the sweep removes the container once this pid is gone. */
   pid?: number;
   host?: string;
+  /** Kept after its trial for debugging (docs/sandboxes.md): the sweeps leave it alone. */
+  keep?: boolean;
 }
 
 export function buildLabels(owner: OwnerLabels): Record<string, string> {
@@ -25,10 +29,22 @@ export function buildLabels(owner: OwnerLabels): Record<string, string> {
     [LABEL.session]: owner.sessionId,
     [LABEL.pid]: String(owner.pid ?? process.pid),
     [LABEL.host]: owner.host ?? os.hostname(),
+    ...(owner.keep ? { [LABEL.keep]: '1' } : {}),
   };
 }
+
+/** Carries the keep label: left alone by every sweep but `sandbox cleanup --kept` and `--all`. */
+export const isKept = (labels: Record<string, string> | undefined | null): boolean => labels?.[LABEL.keep] === '1';
 
 /** A Docker list filter selecting everything benchrig made, optionally one run's. */
 export function runFilter(runId?: string): { label: string[] } {
   return { label: [runId ? `${LABEL.run}=${runId}` : LABEL.run] };
+}
+
+/** What `--keep-sandbox` prints for a kept sandbox: how to enter it and how to remove it (docs/sandboxes.md). */
+export function keptSandboxLine(id: string, host?: string): string {
+  const short = id.slice(0, 12);
+  const docker = host ? `docker -H ${host}` : 'docker';
+  const cleanup = host ? `benchrig sandbox cleanup --kept --docker-host ${host}` : 'benchrig sandbox cleanup --kept';
+  return `sandbox kept: ${docker} exec -it ${short} sh   (remove it: ${docker} rm -f ${short}; every kept one: ${cleanup})`;
 }

@@ -101,8 +101,8 @@ export interface EnvironmentProvider {
   start(spec: SandboxSpec, labels: SandboxLabels, opts?: StartOptions): Promise<Environment>;
   /** Always called in `finally`; tolerates services already gone. Does not release the slot. */
   stop(env: Environment, opts: { interrupted: boolean }): Promise<void>;
-  /** Removes what runs whose harness process is gone left (`all`: everything; `runId`: that run's); how many. */
-  sweep(opts?: { all?: boolean; runId?: string }): Promise<number>;
+  /** Removes what runs whose harness process is gone left (`kept`: kept ones too; `all`: everything; `runId`: that run's); how many. */
+  sweep(opts?: { all?: boolean; kept?: boolean; runId?: string }): Promise<number>;
   /** Removes a service by its id (a dead worker's, from the main process); gone already is fine. */
   remove(id: string, host?: string): Promise<void>;
   /** Watches what a service writes against `[sandbox] disk`; null when the provider cannot measure it. */

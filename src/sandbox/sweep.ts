@@ -1,14 +1,17 @@
 // Removes what dead runs left behind, found by label alone (docs/sandboxes.md): at the start of every run,
-// and by `benchrig sandbox cleanup`.
+// at the end of one (its own), and by `benchrig sandbox cleanup`. A sandbox kept on purpose
+// (`--keep-sandbox`, label benchrig.keep) is left alone but by `cleanup --kept` and `--all`.
 import os from 'node:os';
 import type Docker from 'dockerode';
 import { describe } from '../errors.ts';
 import { DEFAULT_DEADLINE_MS, docker, statusOf, withDeadline } from './client.ts';
-import { LABEL, runFilter } from './labels.ts';
+import { isKept, LABEL, runFilter } from './labels.ts';
 
 export interface SweepOptions {
-  /** Every benchrig container and volume, live runs included. */
+  /** Every benchrig container and volume, kept ones included, but a live run's of this host. */
   all?: boolean;
+  /** The kept sandboxes too (of runs that are over), besides what dead runs left. */
+  kept?: boolean;
   /**
    * Everything of this run, but what another live process on this host made: a run's end-of-run
    * cleanup never removes the sandboxes of another process that carries the same run id.
@@ -44,6 +47,22 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Whether a sweep removes what carries `labels`. Never a live run's of this host (its pid answers);
+ * never a kept sandbox but with `kept` or `all`. A run of another machine cannot be checked: only
+ * `all` removes what it made.
+ */
+export function sweepSelects(
+  opts: Pick<SweepOptions, 'all' | 'kept' | 'runId'>,
+  labels: Record<string, string> | undefined,
+): boolean {
+  if (ownedByAnotherLiveProcess(labels)) return false;
+  if (opts.all) return true;
+  if (opts.runId) return labels?.[LABEL.run] === opts.runId && !isKept(labels);
+  if (isKept(labels)) return !!opts.kept && ownerIsGone(labels);
+  return ownerIsGone(labels);
+}
+
 /** How long a tolerant sweep (`onLeft`) may take in all: housekeeping must not hold a run up. */
 export const SWEEP_BUDGET_MS = 60_000;
 
@@ -54,9 +73,7 @@ export const SWEEP_BUDGET_MS = 60_000;
  * and the whole sweep takes at most `budgetMs`. Without it, a failure throws.
  */
 export async function sweep(opts: SweepOptions = {}, client: Docker = docker()): Promise<number> {
-  const selected = (labels: Record<string, string> | undefined) =>
-    opts.all ||
-    (opts.runId ? labels?.[LABEL.run] === opts.runId && !ownedByAnotherLiveProcess(labels) : ownerIsGone(labels));
+  const selected = (labels: Record<string, string> | undefined) => sweepSelects(opts, labels);
   const filters = JSON.stringify(runFilter(opts.all ? undefined : opts.runId));
   const clock = budget(opts);
   let removed = 0;

@@ -106,4 +106,6 @@ export interface SandboxLabels {
   sessionId: string;
   /** The harness process (docs/sandboxes.md benchrig.pid), not a worker's: the sweep keys on it. */
   pid?: number;
+  /** The run keeps its sandboxes (`--keep-sandbox`): labelled so that no sweep removes them. */
+  keep?: boolean;
 }

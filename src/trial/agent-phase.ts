@@ -1,5 +1,6 @@
 // Phases 4 and 5 of a trial: load the agent in this worker and hold the conversation, racing the
 // trial's abort signal so that a hung agent cannot hold the trial past its timeout.
+import { checkAgent } from '../agents/contract.ts';
 import { loadAgent, type LoadedAgent } from '../agents/load.ts';
 import type { Agent, AgentContext, LlmClient } from '../agents/types.ts';
 import { publicSample } from '../benchmark/public.ts';
@@ -9,6 +10,7 @@ import { createLlmClient } from '../llm/client.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { loadUser } from '../user/load.ts';
 import { AgentTurn } from './agent-turn.ts';
+import { agentRecord } from './contexts.ts';
 import { converse, type ConversationOutcome } from './conversation.ts';
 import { recordedSandbox } from './recorded-sandbox.ts';
 import type { Recorder } from './recorder.ts';
@@ -51,11 +53,12 @@ export async function runAgentPhase(
     llm: turn.llm(agentLlm),
     options: run.agent.options,
     signal: agentSignal,
-    record: turn.record(recorder.record),
+    record: turn.record(agentRecord(recorder.record)),
   };
   let agent: Agent | undefined;
   try {
-    agent = await raceAbort(Promise.resolve(createAgent(loaded, ctx, run, input)), signal);
+    // What the factory returned is checked against the contract: no respond is an AGENT_ERROR that says so.
+    agent = checkAgent(await raceAbort(Promise.resolve(createAgent(loaded, ctx, run, input)), signal));
     const user = await loadUser(run.user, run.benchmark.dir);
     const outcome = await raceAbort(
       converse({

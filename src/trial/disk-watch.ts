@@ -34,6 +34,7 @@ export async function withinDiskLimit<T>(s: Session, phase: (signal: AbortSignal
     if (e) {
       hits.set(s, { kind: 'disk', value: e.value, limit: e.limit });
       s.recorder.log('warn', e.message);
+      s.recorder.record({ type: 'limit', kind: 'disk', value: e.value, limit: e.limit });
     }
   }
 }

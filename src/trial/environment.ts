@@ -3,7 +3,7 @@
 import { isAbsolute, posix, resolve } from 'node:path';
 import type { ErrorValue } from '../errors.ts';
 import { SandboxError } from '../errors.ts';
-import type { Environment, EnvironmentProvider } from '../sandbox/index.ts';
+import { keptSandboxLine, type Environment, type EnvironmentProvider } from '../sandbox/index.ts';
 import type { Sandbox, SandboxSpec } from '../sandbox/types.ts';
 import { sandboxSpecOf } from './per-trial.ts';
 import type { Sample } from '../types.ts';
@@ -54,10 +54,7 @@ export async function cleanUp(s: Session, error: ErrorValue | null): Promise<voi
     if (s.gradingEnvironment && provider) await provider.stop(s.gradingEnvironment, { interrupted }).catch(() => {}); // else the run's sweep
     if (environment && sandbox && provider) {
       if (s.run.keepSandbox && !interrupted) {
-        recorder.log(
-          'info',
-          `sandbox kept: docker exec -it ${sandbox.id.slice(0, 12)} sh   (remove: docker rm -f ${sandbox.id.slice(0, 12)})`,
-        );
+        recorder.log('info', keptSandboxLine(sandbox.id, sandbox.host));
       } else {
         const span = s.spans.open('sandbox.stop');
         try {
@@ -85,7 +82,8 @@ async function prepareEnvironment(s: Session, provider: EnvironmentProvider, spe
   // `[sandbox] setup` runs after the sample's files are in (docs/benchmarks.md), so the provider starts bare.
   const env = await provider.start(
     { ...spec, setup: [] },
-    { runId: run.runId, sessionId: s.sessionId, pid: run.harnessPid },
+    // Labels are set at creation: a run that keeps its sandboxes marks them so that no sweep removes them.
+    { runId: run.runId, sessionId: s.sessionId, pid: run.harnessPid, keep: run.keepSandbox },
     { signal: abort.signal, acquire: s.opts.hooks?.acquireSandbox },
   );
   s.slot = env.slot; // released at cleanup, whatever happens from here

@@ -54,9 +54,13 @@ export function formatEvent(e: TrajectoryEvent): string {
       return `${at} tool ${e.tool} ${clip(JSON.stringify(e.args), 500)}`;
     case 'tool_result':
       return `${at} tool ${e.tool} -> ${e.exit_code ?? ''}${e.denied ? ' (denied)' : ''} ${clip(e.output, 500)}`;
+    case 'retrieved':
+      return `${at} retrieved (${e.source}${e.tool ? ` ${e.tool}` : ''}) ${e.contexts.length} context(s)${e.dropped ? `, ${e.dropped} dropped` : ''}: ${clip(e.contexts.map((c) => c.id ?? JSON.stringify(c.text.slice(0, 40))).join(', '), 500)}`;
     case 'check':
       return `${at} check ${e.name}: ${e.passed === null ? 'ungradable' : e.passed ? 'pass' : 'fail'} (${e.score.toFixed(2)}) ${e.reason}`;
     case 'log':
       return `${at} ${e.level}: ${e.message}`;
+    case 'limit':
+      return `${at} limit ${e.kind} reached: ${e.value} > ${e.limit}`;
   }
 }

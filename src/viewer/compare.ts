@@ -1,7 +1,7 @@
 // The comparison page's script: run summaries with the paired difference, a pass-rate chart, the
 // paged tasks x runs matrix with its filters, and the trial page of a clicked cell (deep link
 // #run=<i>&trial=<task-id>&step=<n>; j/k move down the matrix in the same run).
-import { chart, rateBars } from './charts.ts';
+import { mountChart, rateBars } from './charts.ts';
 import { append, attr, byId, el, pageData, pct, secs } from './dom.ts';
 import { type Column, Table } from './table.ts';
 import { parseHash, renderTrial, selectStep, setHash, stepIndexOf, stepKeys, type TrialView } from './trial.ts';
@@ -33,8 +33,6 @@ const STATE_MEANING: Record<string, string> = {
 };
 /** Sort order of a cell: by its state, absent last. */
 const STATE_RANK: Record<string, number> = { passing: 0, failing: 1, unanswered: 2, not_graded: 3 };
-
-for (const w of MX.warnings) byId('warnings').appendChild(el('div', 'gate fail', 'warning: ' + w));
 
 const signedPts = (x: number | null | undefined): string =>
   x === null || x === undefined ? 'n/a' : (x >= 0 ? '+' : '') + (x * 100).toFixed(1) + ' pts';
@@ -81,8 +79,12 @@ const signedPts = (x: number | null | undefined): string =>
     const tr = el('tr', null, [
       el('td', null, [
         el('b', null, r.label),
+        r.note ? el('div', 'note run-note', r.note) : null,
         el('div', 'note', r.dir),
         el('div', 'note', 'started ' + r.started_at + ' \u00b7 ' + r.status),
+        r.agent_sha256
+          ? el('div', 'note', 'agent ' + r.agent_module + ' \u00b7 sha256 ' + r.agent_sha256.slice(0, 12))
+          : null,
       ]),
       el('td', 'num', [
         el('b', null, pct(r.pass_rate)),
@@ -118,8 +120,11 @@ const signedPts = (x: number | null | undefined): string =>
       note: r.n_passed + '/' + r.n_gradable,
     };
   });
-  byId('charts').appendChild(
-    chart('chart-runs', 'pass rate per run with its 95% interval', rateBars(bars, 'pass rate per run')),
+  mountChart(
+    byId('charts'),
+    'chart-runs',
+    'pass rate per run with its 95% interval',
+    rateBars(bars, 'pass rate per run'),
   );
   const counts: Record<string, number> = { differing: 0, regressions: 0, fixed: 0 };
   for (const r of rows) {

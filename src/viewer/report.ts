@@ -1,6 +1,7 @@
 // report.html's script: the charts of the run, the trial and task tables with their filters, and
 // the trial page with keyboard stepping and deep links (#trial=<task-id>&step=<n>).
-import { chart, curves, histogram, rateBars, statusBar } from './charts.ts';
+import { curves } from './chart-lines.ts';
+import { histogram, mountChart, rateBars, statusBar } from './charts.ts';
 import { badge, byId, FAILING, fmt, option, pageData, pct, secs } from './dom.ts';
 import { Table } from './table.ts';
 import { parseHash, renderTrial, selectStep, setHash, stepIndexOf, stepKeys, type TrialView } from './trial.ts';
@@ -17,55 +18,44 @@ const PAGE = data.page_size || 200;
   const box = document.getElementById('charts');
   if (!box) return;
   const ci = M.pass_rate_ci95;
-  box.appendChild(
-    chart(
-      'chart-pass-rate',
-      'pass rate with its 95% interval',
-      rateBars(
-        [
-          {
-            label: 'pass rate',
-            rate: M.pass_rate,
-            low: ci ? ci[0] : null,
-            high: ci ? ci[1] : null,
-            note: M.n_passed + '/' + M.n_gradable,
-          },
-        ],
-        'pass rate',
-      ),
-      ci
-        ? 'Wilson 95% interval ' + pct(ci[0]) + '\u2013' + pct(ci[1]) + ' over ' + M.n_gradable + ' gradable trial(s)'
-        : 'nothing gradable',
-    ),
+  const passRate = {
+    label: 'pass rate',
+    rate: M.pass_rate,
+    low: ci ? ci[0] : null,
+    high: ci ? ci[1] : null,
+    note: M.n_passed + '/' + M.n_gradable,
+  };
+  mountChart(
+    box,
+    'chart-pass-rate',
+    'pass rate with its 95% interval',
+    rateBars([passRate], 'pass rate'),
+    ci
+      ? 'Wilson 95% interval ' + pct(ci[0]) + '\u2013' + pct(ci[1]) + ' over ' + M.n_gradable + ' gradable trial(s)'
+      : 'nothing gradable',
   );
-  box.appendChild(chart('chart-status', 'trial statuses', statusBar(M.status_counts || {})));
+  mountChart(box, 'chart-status', 'trial statuses', statusBar(M.status_counts || {}));
   const checks = R.checks || [];
   if (checks.length) {
     const rows = checks.map((c) => {
       const passed = c.pass_rate === null ? 0 : Math.round(c.pass_rate * c.n_gradable);
       return { label: c.name, rate: c.pass_rate, note: passed + '/' + c.n_gradable };
     });
-    box.appendChild(chart('chart-checks', 'pass rate per check', rateBars(rows, 'pass rate per check')));
+    mountChart(box, 'chart-checks', 'pass rate per check', rateBars(rows, 'pass rate per check'));
   }
   const times: number[] = [];
   for (const t of trials) if (typeof t.execution_time_s === 'number') times.push(t.execution_time_s);
   const ts = M.execution_time_s || {};
-  box.appendChild(
-    chart(
-      'chart-durations',
-      'trial durations',
-      histogram(times, ts.p50, ts.p95),
-      'p50 ' + secs(ts.p50) + ' \u00b7 p95 ' + secs(ts.p95) + ' \u00b7 max ' + secs(ts.max),
-    ),
+  mountChart(
+    box,
+    'chart-durations',
+    'trial durations',
+    histogram(times, ts.p50, ts.p95),
+    'p50 ' + secs(ts.p50) + ' \u00b7 p95 ' + secs(ts.p95) + ' \u00b7 max ' + secs(ts.max),
   );
   if (R.trials > 1 && M.pass_at && Object.keys(M.pass_at).length) {
-    box.appendChild(
-      chart(
-        'chart-pass-k',
-        'pass@k and pass^k over k (' + R.trials + ' trials per task)',
-        curves(M.pass_at, M.pass_hat || {}),
-      ),
-    );
+    const title = 'pass@k and pass^k over k (' + R.trials + ' trials per task)';
+    mountChart(box, 'chart-pass-k', title, curves(M.pass_at, M.pass_hat || {}));
   }
 })();
 

@@ -10,7 +10,8 @@ const btn = byId('compare-selected', HTMLButtonElement);
 const openBtn = byId('open-selected', HTMLButtonElement);
 const search = byId('r-search', HTMLInputElement);
 let q = '';
-for (const r of runs) r._q = (r.agent + ' ' + r.benchmark + ' ' + r.name + ' ' + r.status).toLowerCase();
+for (const r of runs)
+  r._q = [r.agent, r.label ?? '', r.run_note ?? '', r.benchmark, r.name, r.status].join(' ').toLowerCase();
 
 const chosenIds = (): string[] => Object.keys(chosen).filter((k) => chosen[k]);
 
@@ -67,6 +68,12 @@ const table: Table<IndexedRun> = new Table<IndexedRun>({
     },
     { key: 'status', label: 'status', get: (r) => r.status },
     { key: 'gate', label: 'gate', cls: 'reason', get: (r) => r.gate || '' },
+    {
+      key: 'label',
+      label: 'label',
+      get: (r) => r.label ?? '',
+      render: (r) => [r.label ?? '', r.run_note ? el('div', 'note', r.run_note) : null],
+    },
     {
       key: 'open',
       label: 'open',

@@ -16,6 +16,7 @@ import {
   value,
   verdict,
 } from './dom.ts';
+import { retrievedNode } from './contexts.ts';
 import type { CheckVerdict, PageTrial, TrialEvent } from './types.ts';
 
 /** One step of the trajectory: a tool call and its result are one step. */
@@ -202,6 +203,7 @@ function eventNode(e: TrialEvent, ctx: { userTurns: number }): HTMLElement {
       el('span', null, e.message),
     ]);
   }
+  if (e.type === 'retrieved') return retrievedNode(e);
   if (e.type === 'cut') return el('div', 'cut', e.message);
   // an event kind this page does not know (newer harness): its type and every field, as text
   const r = rest(e, ['type', 'step', 'ts']);

@@ -138,6 +138,9 @@ export interface MatrixRow {
 
 export interface MatrixRun {
   label: string;
+  note: string | null;
+  agent_module: string | null;
+  agent_sha256: string | null;
   dir: string;
   started_at: string;
   status: string;
@@ -167,6 +170,10 @@ export interface CompareData {
 
 export interface HistoryRow {
   name: string;
+  label: string | null;
+  run_note: string | null;
+  agent_sha256: string | null;
+  agent_changed: boolean;
   started_at: string | null;
   version: string | null;
   version_changed: boolean;
@@ -180,6 +187,8 @@ export interface HistoryRow {
 
 export interface HistoryData {
   rows: HistoryRow[];
+  /** What names each run in the chart and the table (report/run-names.ts). */
+  names?: string[];
 }
 
 export interface IndexedRun {
@@ -187,6 +196,8 @@ export interface IndexedRun {
   name: string;
   group: number;
   agent: string;
+  label: string | null;
+  run_note: string | null;
   benchmark: string;
   started_at: string | null;
   status: string;

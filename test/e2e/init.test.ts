@@ -1,5 +1,5 @@
-// `benchrig init NAME` scaffolds a benchmark that works as generated: validate accepts it, the
-// oracle passes it (exit 0) and nop fails it (exit 1).
+// `benchrig init NAME [--template qa|sandbox|harbor]` scaffolds a benchmark that works as generated:
+// validate accepts it, the oracle passes it (exit 0) and nop fails it.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -53,7 +53,7 @@ describe('benchrig init', () => {
     'the oracle passes every generated sample (exit 0), nop none (exit 1), and validate --run agrees',
     async () => {
       const project = tempDir();
-      expect((await runCli(['init', 'scaffold', '--dir', project])).code).toBe(0);
+      expect((await runCli(['init', 'scaffold', '--template', 'sandbox', '--dir', project])).code).toBe(0);
       const bench = join(project, 'benchmarks/scaffold');
       const out = join(project, 'evals');
       const oracle = await runCli(['run', bench, '--agent', 'oracle', '--mode', 'single', '--output', out, '--quiet']);
@@ -69,6 +69,57 @@ describe('benchrig init', () => {
 
       const v = await runCli(['validate', bench, '--run'], { cwd: project });
       expect(v.code, `${v.stdout}\n${v.stderr}`).toBe(0);
+    },
+    300_000,
+  );
+
+  it('--template qa: a Q&A benchmark without a sandbox whose solutions are replies; the oracle passes, nop fails', async () => {
+    const project = tempDir();
+    const r = await runCli(['init', 'quiz', '--template', 'qa', '--dir', project]);
+    expect(r.code, r.stderr).toBe(0);
+    const bench = join(project, 'benchmarks/quiz');
+    const toml = readFileSync(join(bench, 'benchmark.toml'), 'utf8');
+    expect(toml).not.toContain('[sandbox]');
+    const rows = readFileSync(join(bench, 'data/questions.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    for (const row of rows) expect(Object.keys(row.solution)).toEqual(['reply']);
+    const v = await runCli(['validate', bench]);
+    expect(v.code, v.stderr).toBe(0);
+    expect(v.stdout).toContain(`ok: quiz — ${rows.length} samples`);
+    const out = join(project, 'evals');
+    const oracle = await runCli(['run', bench, '--agent', 'oracle', '--output', out, '--quiet']);
+    expect(oracle.code, oracle.stderr).toBe(0);
+    expect(results(onlyRunDir(out, 'oracle', 'quiz')).map((x) => x.status)).toEqual(rows.map(() => 'PASSED'));
+    const nop = await runCli(['run', bench, '--agent', 'nop', '--output', out, '--quiet']);
+    expect(nop.code).toBe(1);
+    expect(results(onlyRunDir(out, 'nop', 'quiz')).map((x) => x.status)).toEqual(rows.map(() => 'FAILED'));
+    expect((await runCli(['init', 'other', '--template', 'quiz', '--dir', project])).code).toBe(2);
+  });
+
+  it.skipIf(!hasDocker)(
+    '--template harbor: a Harbor task folder that validate accepts and the oracle passes in Docker; nop fails',
+    async () => {
+      const project = tempDir();
+      const r = await runCli(['init', 'hello', '--template', 'harbor', '--dir', project]);
+      expect(r.code, r.stderr).toBe(0);
+      const task = join(project, 'benchmarks/hello');
+      for (const f of ['task.toml', 'instruction.md', 'environment/Dockerfile', 'tests/test.sh', 'solution/solve.sh'])
+        expect(existsSync(join(task, f)), f).toBe(true);
+      expect(readFileSync(join(task, 'tests/test.sh'), 'utf8')).toContain('/logs/verifier/reward.txt');
+      const v = await runCli(['validate', task]);
+      expect(v.code, v.stderr).toBe(0);
+      expect(v.stdout).toContain('ok: hello — 1 samples');
+      expect(v.stdout + v.stderr).not.toContain('ignored key');
+      const out = join(project, 'evals');
+      const oracle = await runCli(['run', task, '--agent', 'oracle', '--output', out, '--quiet']);
+      expect(oracle.code, oracle.stderr).toBe(0);
+      const [passed] = results(onlyRunDir(out, 'oracle', 'hello'));
+      expect([passed.status, passed.checks[0]?.type, passed.score]).toEqual(['PASSED', 'reward', 1]);
+      const nop = await runCli(['run', task, '--agent', 'nop', '--output', out, '--quiet']);
+      expect(nop.stderr).not.toMatch(/\n\s+at /);
+      expect(results(onlyRunDir(out, 'nop', 'hello')).map((x) => x.status)).toEqual(['FAILED']);
     },
     300_000,
   );

@@ -1,7 +1,16 @@
 // Rows and configs that would reach outside where they belong, and agent modules that cannot load,
 // are refused by `validate` and `run` before anything runs: exit 2, one message naming the file,
 // row and key, no run folder, no container (issue #13, items 12 and 13).
-import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -36,6 +45,40 @@ async function expectRefused(dir: string, pattern: RegExp, args: string[] = ['--
   expect(readdirSync(out)).toEqual([]);
   return r;
 }
+
+describe('unknown keys', () => {
+  it('are one line each, naming the file, with "did you mean" when a known key is a typo away', async () => {
+    const dir = copyBench((d) => {
+      const toml = join(d, 'benchmark.toml');
+      writeFileSync(
+        toml,
+        'nmae = "x"\n' +
+          readFileSync(toml, 'utf8').replace('threshold = 0.5', 'threshold = 0.5\nthreshhold = 0.5\ncolour = "red"'),
+      );
+      writeFileSync(join(d, 'data.jsonl'), row({ sandbox: { imgae: 'benchrig/busybox:1' } }));
+    });
+    const r = await expectRefused(dir, /benchmark\.toml/);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines[0]).toBe('benchrig: 3 problems:');
+    expect(lines).toHaveLength(4);
+    expect(lines.slice(1)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^ {2}\S*benchmark\.toml: key gate\.colour: unknown key \(known keys: metric, threshold/),
+        expect.stringMatching(
+          /^ {2}\S*benchmark\.toml: key gate\.threshhold: unknown key; did you mean `threshold`\?$/,
+        ),
+        expect.stringMatching(/^ {2}\S*benchmark\.toml: key nmae: unknown key; did you mean `name`\?$/),
+      ]),
+    );
+    // a row's sandbox key: the row named, the key meant
+    const rowDir = copyBench((d) => {
+      const toml = join(d, 'benchmark.toml');
+      writeFileSync(toml, readFileSync(toml, 'utf8') + '[sandbox]\nimage = "benchrig/busybox:1"\n');
+      writeFileSync(join(d, 'data.jsonl'), row({ sandbox: { imgae: 'benchrig/busybox:1' } }));
+    });
+    await expectRefused(rowDir, /data\.jsonl:1: field sandbox has unknown key "imgae"; did you mean "image"\?/);
+  });
+});
 
 describe('files and tests stay where they belong', () => {
   it('a files key that climbs out of the workdir names the row and the key', async () => {

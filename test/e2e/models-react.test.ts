@@ -116,7 +116,7 @@ describe.skipIf(!hasDocker)('react agent against the scripted model server', () 
     expect(res.response).toBe(liveRes.response);
   });
 
-  it('--max-llm-calls 3: exactly 3 requests reach the server, stop llm_budget, graded', async () => {
+  it('--max-llm-calls 3: exactly 3 requests reach the server, stop llm_budget with a limit event, graded', async () => {
     const server = await startModelServer(() => ({
       tool_calls: [{ name: 'bash', arguments: { command: 'echo again' } }],
     }));
@@ -145,6 +145,12 @@ describe.skipIf(!hasDocker)('react agent against the scripted model server', () 
       expect(res.status).toBe('FAILED');
       expect(res.checks[0].passed).toBe(false);
       expect(res.metadata.llm_calls).toBe(3);
+      expect(res.metadata.limit).toEqual({ kind: 'llm_calls', value: 4, limit: 3 });
+      const beforeGrading = res.events.slice(
+        0,
+        res.events.findIndex((e) => e.type === 'check'),
+      );
+      expect(beforeGrading.at(-1)).toMatchObject({ type: 'limit', kind: 'llm_calls', value: 4, limit: 3 });
     } finally {
       await server.close();
     }

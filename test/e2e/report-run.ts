@@ -139,22 +139,35 @@ export function fixedTrials(): TrialResult[] {
   ];
 }
 
+/** What `writeRun` may set besides the trials: trials per task, the agent's id, the benchmark version, the start. */
+export interface RunShape {
+  trials?: number;
+  agentId?: string;
+  version?: string;
+  startedAt?: string;
+}
+
 /** Writes a complete run folder for `trials`; returns it and its report. */
 export async function writeRun(
   trials: TrialResult[] = fixedTrials(),
   dir = tempDir('benchrig-report-'),
+  shape: RunShape = {},
 ): Promise<{ dir: string; report: EvaluationReport }> {
+  const k = shape.trials ?? 2;
+  const agent = shape.agentId ?? 'fixture';
+  const version = shape.version ?? 'v0';
+  const startedAt = shape.startedAt ?? '2025-01-01T00:00:00.000Z';
   mkdirSync(join(dir, 'results'), { recursive: true });
   const run = {
     schema_version: 1,
     run_id: 'run-fixed',
-    benchmark: { name: 'fixed-bench', version: 'v0', n_samples: 5 },
+    benchmark: { name: 'fixed-bench', version, n_samples: 5 },
     dataset: { source: 'data.jsonl' },
-    agent: { id: 'fixture', name: 'fixture', options: {} },
+    agent: { id: agent, name: agent, options: {} },
     mode: 'single',
     workers: 1,
-    trials: 2,
-    started_at: '2025-01-01T00:00:00.000Z',
+    trials: k,
+    started_at: startedAt,
     finished_at: '2025-01-01T00:01:00.000Z',
     harness_version: '0.1.0',
     git_commit: null,
@@ -163,14 +176,14 @@ export async function writeRun(
   writeFileSync(join(dir, 'run.json'), JSON.stringify(run, null, 2));
   for (const t of trials) writeFileSync(join(dir, 'results', `${t.task_id}.json`), JSON.stringify(t, null, 2));
   const report = await buildReport({
-    benchmark: { name: 'fixed-bench', version: 'v0', n_samples: 5 },
-    agent: { id: 'fixture', name: 'fixture' },
+    benchmark: { name: 'fixed-bench', version, n_samples: 5 },
+    agent: { id: agent, name: agent },
     run: {
       id: 'run-fixed',
       dir,
       mode: 'single',
       workers: 1,
-      trials: 2,
+      trials: k,
       status: 'complete',
       started_at: run.started_at,
       finished_at: run.finished_at,

@@ -61,15 +61,35 @@ describe('benchrig run without a sandbox', () => {
   });
 
   it('an error the agent throws is AGENT_ERROR, whatever its type', async () => {
+    const out = tempDir();
+    await runCli(['run', bench, '--agent', agent('crash'), '--sample', 'c', '--mode', 'single', '--output', out]);
+    const [r] = results(onlyRunDir(out, 'crash', 'echo-local'));
+    expect(r.status).toBe('AGENT_ERROR');
+    expect(defined(r.error).message).toMatch(/crash agent: deliberate failure on c/);
+  });
+
+  it('a command solution in a benchmark without a sandbox is refused by validate and run, naming the row', async () => {
     const dir = join(tempDir(), 'bench');
     cpSync(bench, dir, { recursive: true });
-    // the oracle refuses a shell solution without a sandbox: a benchmark mistake, but raised in the trial
-    writeFileSync(join(dir, 'data.jsonl'), '{"id":"a","input":"x","expected":"x","solution":"echo hi"}\n');
+    writeFileSync(
+      join(dir, 'data.jsonl'),
+      '{"id":"a","input":"x","expected":"x","solution":{"reply":"x"}}\n{"id":"b","input":"y","expected":"y","solution":"echo y"}\n',
+    );
+    const v = await runCli(['validate', dir]);
+    expect(v.code).toBe(2);
+    expect(v.stderr).toMatch(/data\.jsonl:2: field solution holds commands, but the benchmark has no \[sandbox\]/);
+    expect(v.stderr).toContain('{"reply": "..."}');
+    expect(v.stderr).not.toMatch(/at .*\.ts:\d+/);
     const out = tempDir();
-    await runCli(['run', dir, '--agent', 'oracle', '--mode', 'single', '--output', out]);
-    const [r] = results(onlyRunDir(out, 'oracle', 'echo-local'));
-    expect(r.status).toBe('AGENT_ERROR');
-    expect(defined(r.error).message).toMatch(/no \[sandbox\]/);
+    const r = await runCli(['run', dir, '--agent', 'oracle', '--mode', 'single', '--output', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/data\.jsonl:2: field solution holds commands/);
+    expect(existsSync(join(out, 'oracle'))).toBe(false); // refused before any run folder
+    // {"commands": [...]} needs a sandbox too; {"reply": ...} alone is fine
+    writeFileSync(join(dir, 'data.jsonl'), '{"id":"c","input":"z","expected":"z","solution":{"commands":["true"]}}\n');
+    expect((await runCli(['validate', dir])).stderr).toMatch(/data\.jsonl:1: field solution holds commands/);
+    writeFileSync(join(dir, 'data.jsonl'), '{"id":"c","input":"z","expected":"z","solution":{"reply":"z"}}\n');
+    expect((await runCli(['validate', dir])).code).toBe(0);
   });
 
   it("a benchmark hook that hangs is bounded by the trial timeout and is not the agent's failure", async () => {
@@ -208,7 +228,7 @@ describe('seeing a run', () => {
       env: { NO_COLOR: '1' },
       timeout: 120_000,
     });
-    expect(String(tty.stdout)).toMatch(/\[4\/4\] 3 passing · 0 in flight · 0 errors · ETA/);
+    expect(String(tty.stdout)).toMatch(/\[4\/4\] 3 passing · 1 failed · 0 timed out · 0 errors · 0 in flight · ETA/);
     expect(String(tty.stdout)).not.toMatch(/PASSED {10}a \(/); // passing trials get no line of their own
     const plain = await runCli(['run', bench, '--agent', agent('echo'), '--mode', 'single', '--output', out]);
     expect(plain.stderr).toMatch(/\[1\/4\] PASSED\s+a \(/);

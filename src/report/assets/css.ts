@@ -47,9 +47,12 @@ details.panel > summary { font-weight: 600; color: var(--muted); }
 
 /* charts */
 .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(380px, 1fr)); gap: 12px; margin: 12px 0; }
-figure.chart { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; background: #fff; }
+figure.chart { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; background: #fff; min-width: 0; }
 figure.chart figcaption { font-weight: 600; font-size: 13px; margin-bottom: 4px; }
-svg.plot { display: block; width: 100%; height: auto; font: 11px system-ui, sans-serif; }
+.plot-box { overflow: hidden; }
+svg.plot { display: block; font: 12px system-ui, sans-serif; }
+svg.plot text.value, svg.plot text.marker-label, svg.plot text.gate-label { paint-order: stroke; stroke: #fff; stroke-width: 3px; stroke-linejoin: round; }
+svg.plot .version-mark { stroke: var(--muted); stroke-dasharray: 3 3; }
 svg.plot text { fill: var(--fg); } svg.plot text.seg-label { fill: #fff; font-weight: 600; } svg.plot .axis { stroke: var(--line); } svg.plot text.muted { fill: var(--muted); }
 svg.plot .bar-pass { fill: #2da44e; } svg.plot .bar-fail { fill: #fa4549; } svg.plot .bar-track { fill: #eaeef2; } svg.plot .bar-time { fill: #54aeff; }
 svg.plot .whisker { stroke: var(--fg); stroke-width: 1.5; } svg.plot .marker { stroke-width: 1.5; stroke-dasharray: 4 3; }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  createHttpAgent,
   displayUrl,
   endpointFor,
   expandEnv,
@@ -8,6 +9,9 @@ import {
   scrub,
   secretsOf,
 } from '../../../src/agents/http.ts';
+import { agentRecord } from '../../../src/trial/contexts.ts';
+import type { NewEvent } from '../../../src/types.ts';
+import { startAgentServer } from '../../support/agent-server.ts';
 
 describe('http agent options', () => {
   it('openai: a base URL gets /chat/completions, a full one is kept; benchrig URLs are used as given', () => {
@@ -69,5 +73,30 @@ describe('http agent options', () => {
       { type: 'tool_result', tool: 't', output: 'ok' },
     ]);
     expect(remoteEvents('nope')).toEqual([]);
+  });
+
+  it("benchrig protocol: a reply's contexts and the remote agent's retrieved events come through (docs/agents.md#retrieved-contexts)", async () => {
+    const contexts = [{ id: 'd1', text: 'one', score: 0.9 }];
+    const server = await startAgentServer([
+      {
+        content: 'answer',
+        reply: { contexts, events: [{ type: 'retrieved', tool: 'search', source: 'reply', contexts }] },
+      },
+    ]);
+    try {
+      const events: NewEvent[] = [];
+      const agent = createHttpAgent({
+        sessionId: 's',
+        sample: { id: 'a', input: 'q', metadata: {} },
+        llm: { chat: () => Promise.reject(new Error('no model')), callsUsed: 0, callsLeft: null },
+        options: { url: `${server.url}/agent`, protocol: 'benchrig', max_retries: 0 },
+        signal: new AbortController().signal,
+        record: agentRecord((e) => events.push(e)),
+      });
+      expect(await agent.respond('q')).toEqual({ content: 'answer', contexts });
+      expect(events).toEqual([{ type: 'retrieved', source: 'tool', tool: 'search', contexts }]);
+    } finally {
+      await server.close();
+    }
   });
 });

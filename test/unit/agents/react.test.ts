@@ -1,7 +1,7 @@
 // The react agent: the real LLM client against the scripted model server, a fake in-memory sandbox
 // (the real-Docker run is in the e2e tests).
 import { afterEach, describe, expect, it } from 'vitest';
-import createReactAgent, { DEFAULT_SYSTEM_PROMPT } from '../../../src/agents/react.ts';
+import createReactAgent, { defaultSystemPrompt, SANDBOX_TOOLS, SUBMIT_TOOL } from '../../../src/agents/react.ts';
 import type { AgentContext } from '../../../src/agents/types.ts';
 import { LlmBudgetExceeded } from '../../../src/errors.ts';
 import { createLlmClient } from '../../../src/llm/client.ts';
@@ -82,12 +82,17 @@ const call = (name: string, args: ScriptedToolCall['arguments'], id?: string) =>
 const toolNames = (body: WireBody) =>
   ((body.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
 
+/** The sandbox's prompt, as react sends it when `system_prompt` is not set. */
+const SANDBOX_PROMPT = defaultSystemPrompt([...SANDBOX_TOOLS, SUBMIT_TOOL]);
+/** The tool names a prompt mentions (in backquotes). */
+const mentioned = (prompt: unknown) => [...String(prompt).matchAll(/`(\w+)`/g)].map((m) => m[1]).sort();
+
 describe('react agent', () => {
   it('a reply without tool calls ends the turn with done false', async () => {
     const { agent, requests } = await setup([{ content: 'Which file?' }]);
     expect(await agent.respond('fix it')).toEqual({ content: 'Which file?', done: false });
     expect(requests[0].body.messages).toEqual([
-      { role: 'system', content: DEFAULT_SYSTEM_PROMPT },
+      { role: 'system', content: SANDBOX_PROMPT },
       { role: 'user', content: 'fix it' },
     ]);
     expect(toolNames(requests[0].body)).toEqual(['bash', 'read_file', 'write_file', 'submit']);
@@ -207,12 +212,24 @@ describe('react agent', () => {
     expect(requests[0].body.messages[0]).toEqual({ role: 'system', content: 'You are terse.' });
   });
 
+  it('its default system prompt describes exactly the tools it offers, with a sandbox and without', async () => {
+    for (const sandbox of [undefined, null]) {
+      const { agent, requests } = await setup([{ content: 'ok' }], { sandbox });
+      await agent.respond('task');
+      const prompt = requests[0].body.messages[0];
+      expect(prompt.role).toBe('system');
+      expect(mentioned(prompt.content), String(prompt.content)).toEqual(toolNames(requests[0].body).sort());
+    }
+    expect(mentioned(SANDBOX_PROMPT)).toEqual(['bash', 'read_file', 'submit', 'write_file']);
+    expect(mentioned(defaultSystemPrompt([SUBMIT_TOOL]))).toEqual(['submit']);
+  });
+
   it('keeps one message list across turns', async () => {
     const { agent, requests } = await setup([{ content: 'first reply' }, { content: 'second reply' }]);
     await agent.respond('one');
     await agent.respond('two');
     expect(requests[1].body.messages.map((m) => [m.role, m.content])).toEqual([
-      ['system', DEFAULT_SYSTEM_PROMPT],
+      ['system', SANDBOX_PROMPT],
       ['user', 'one'],
       ['assistant', 'first reply'],
       ['user', 'two'],

@@ -159,6 +159,18 @@ describe('checks at load', () => {
     expect(msg).toMatch(/: x2, x3$/);
   });
 
+  it('refuses samples without expected_contexts for a retrieval check, listing their ids', async () => {
+    const dir = tempBenchmark({
+      'benchmark.toml':
+        '[dataset]\nsource = "t.jsonl"\n[[checks]]\ntype = "answer_relevancy"\n[[checks]]\ntype = "reciprocal_rank"\nname = "mrr"\n',
+      't.jsonl':
+        '{"id": "a", "input": "x", "expected_contexts": ["d1"]}\n{"id": "b", "input": "y", "expected": "d2"}\n{"id": "c", "input": "z"}\n',
+    });
+    expect(await userError(loadBenchmark(dir, { env }), 'benchmark')).toBe(
+      `${path.join(dir, 'benchmark.toml')}: key checks[1]: check "mrr" (reciprocal_rank) needs the samples' expected_contexts, but 2 sample(s) have none: b, c`,
+    );
+  });
+
   it('accepts a check input from expectations[name] or from the check value', async () => {
     const dir = tempBenchmark({
       'benchmark.toml':

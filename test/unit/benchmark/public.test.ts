@@ -11,6 +11,7 @@ describe('publicSample', () => {
       input: 'Do it',
       expected: 'SECRET-EXPECTED',
       expectations: { judge: 'SECRET-RUBRIC' },
+      expected_contexts: ['SECRET-DOC', { id: 'SECRET-ID', text: 'SECRET-TEXT' }],
       solution: { commands: ['echo SECRET-SOLUTION'], reply: 'SECRET-REPLY' },
       tests: { 'test.sh': 'SECRET-TEST' },
       files: { 'a.txt': 'visible later in the sandbox' },

@@ -43,7 +43,25 @@ describe('benchmarkVersion', () => {
     const gate = tempBenchmark({}, 'cfg-basic');
     edit(gate, 'benchmark.toml', (s) => s.replace('threshold = 0.5', 'threshold = 0.6'));
     expect(await version(gate)).not.toBe(base);
-    expect(await version(tempBenchmark({}, 'cfg-basic'), { flags: { limits: { max_turns: 9 } } })).not.toBe(base);
+    const limit = tempBenchmark({}, 'cfg-basic');
+    edit(limit, 'benchmark.toml', (s) => s.replace('max_turns = 3', 'max_turns = 9'));
+    expect(await version(limit)).not.toBe(base);
+    // a limit that bounds grading commands too, set for one run: another version
+    expect(await version(tempBenchmark({}, 'cfg-basic'), { flags: { limits: { exec_timeout_s: 7 } } })).not.toBe(base);
+  });
+
+  it("keeps the version when only the run's budgets and timeout change (--max-llm-calls, --trial-timeout, …)", async () => {
+    const dir = tempBenchmark({}, 'cfg-basic');
+    const base = await version(dir);
+    const runLimits = { max_llm_calls: 3, max_user_llm_calls: 2, max_turns: 9, trial_timeout_s: 42 };
+    expect(await version(dir, { flags: { limits: runLimits } })).toBe(base);
+    expect(await version(dir, { env: { BENCHRIG_MAX_LLM_CALLS: '7', BENCHRIG_TRIAL_TIMEOUT: '30' } })).toBe(base);
+    const layer = path.join(dir, 'run.toml');
+    writeFileSync(layer, '[limits]\nmax_llm_calls = 1\nmax_turns = 2\n');
+    expect(await version(dir, { configFile: layer })).toBe(base);
+    // the run still has the limits it was given
+    const b = await loadBenchmark(dir, { env, flags: { limits: runLimits } });
+    expect(b.config.limits).toMatchObject(runLimits);
   });
 
   it('changes when a file in a referenced folder or the build context changes', async () => {

@@ -20,15 +20,18 @@ function grade(extra: Partial<GradeInput>) {
 describe('CHECKS', () => {
   it('maps every type of this issue to an implementation', () => {
     expect(Object.keys(CHECKS).sort()).toEqual([
+      'answer_relevancy',
       'argument_correctness',
       'contains',
       'custom',
       'denial_recovery',
       'exact',
+      'hit_rate',
       'json_field',
       'llm_judge',
       'manual',
       'numeric',
+      'reciprocal_rank',
       'regex',
       'reward',
       'sandbox_test',

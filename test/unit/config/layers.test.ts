@@ -62,12 +62,16 @@ describe('environment layer', () => {
     expect(layer.sourceOf('limits.trial_timeout_s')).toBe('environment BENCHRIG_TRIAL_TIMEOUT');
   });
 
-  it('ignores BENCHRIG_ variables that are not layers (MODEL, CACHE, unknown tables)', () => {
-    const layer = envLayer(
-      { BENCHRIG_MODEL: 'x', BENCHRIG_CACHE: '/c', BENCHRIG_NOPE__X: '1', BENCHRIG_SOMETHING: 'y', HOME: '/' },
-      TOP,
-    );
+  it('ignores BENCHRIG_ variables that are not layers (CACHE, unknown tables)', () => {
+    const layer = envLayer({ BENCHRIG_CACHE: '/c', BENCHRIG_NOPE__X: '1', BENCHRIG_SOMETHING: 'y', HOME: '/' }, TOP);
     expect(layer.data).toEqual({});
+  });
+
+  it("BENCHRIG_MODEL is [llm] model, over the files' (docs/configuration.md); empty is unset", () => {
+    const layer = envLayer({ BENCHRIG_MODEL: 'qwen2.5:7b' }, TOP);
+    expect(layer.data).toEqual({ llm: { model: 'qwen2.5:7b' } });
+    expect(layer.sourceOf('llm.model')).toBe('environment BENCHRIG_MODEL');
+    expect(envLayer({ BENCHRIG_MODEL: '' }, TOP).data).toEqual({});
   });
 
   it('parses values that look like numbers, booleans or JSON lists', () => {

@@ -107,10 +107,14 @@ describe('resolveConfig errors', () => {
     expect(err.message).toMatch(/^flag --max-turns: key limits\.max_turns: .*expected number/);
   });
 
-  it('refuses unknown keys, naming the file, the key and the known ones', async () => {
+  it('refuses unknown keys, naming the file, the key and the one meant or the known ones', async () => {
     const file = toml('[limits]\nmax_turnz = 3\n');
     const err = await configError(resolveConfig({ env: {}, benchmarkToml: file }));
-    expect(err.message).toContain(`${file}: key limits.max_turnz: unknown key (known keys: max_llm_calls,`);
+    expect(err.message).toBe(`${file}: key limits.max_turnz: unknown key; did you mean \`max_turns\`?`);
+    const far = toml('[limits]\nhow_long = 3\n');
+    expect((await configError(resolveConfig({ env: {}, benchmarkToml: far }))).message).toContain(
+      `${far}: key limits.how_long: unknown key (known keys: max_llm_calls,`,
+    );
     const top = toml('nmae = "typo"\n');
     expect((await configError(resolveConfig({ env: {}, benchmarkToml: top }))).message).toContain(
       `${top}: key nmae: unknown key`,

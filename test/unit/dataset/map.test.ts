@@ -131,4 +131,26 @@ describe('row validation', () => {
     expect(bad({ expectations: 'x' })).toMatch(/field expectations must be an object/);
     expect(bad({ metadata: [1] })).toMatch(/field metadata must be an object/);
   });
+
+  it('reads expected_contexts as ground truth, not metadata, and checks each item naming the row', () => {
+    const [s] = map(rows({ id: 'a', input: 'x', expected_contexts: ['doc-1', { id: 'doc-2' }, { text: 'Ça va' }] }));
+    expect(s.expected_contexts).toEqual(['doc-1', { id: 'doc-2' }, { text: 'Ça va' }]);
+    expect(s.metadata).toEqual({});
+    const [mapped] = map(rows({ id: 'a', input: 'x', gold: ['d'] }), { expected_contexts: 'gold' });
+    expect(mapped).toMatchObject({ expected_contexts: ['d'], metadata: {} });
+    expect(jsonColumns({})).toContain('expected_contexts');
+    const bad = (v: unknown) =>
+      datasetError(() => map(rows({ id: 'a', input: 'x' }, { id: 'b', input: 'y', expected_contexts: v })));
+    const shape = /^data\/t\.jsonl:2: field expected_contexts must be a non-empty list of ids or texts/;
+    expect(bad([])).toMatch(shape);
+    expect(bad('doc-1')).toMatch(shape);
+    expect(bad(['a', ''])).toMatch(/data\/t\.jsonl:2: field expected_contexts \[1\] is empty/);
+    expect(bad(['  '])).toMatch(/\[0\] is empty/);
+    expect(bad([{ text: '' }])).toMatch(/\[0\]\.text is empty/);
+    expect(bad([{}])).toMatch(/\[0\] has neither an id nor a text/);
+    expect(bad([{ id: 3 }])).toMatch(/\[0\]\.id must be a non-empty string/);
+    expect(bad([{ id: 'a', rank: 1 }])).toMatch(/\[0\] has unknown key rank \(allowed: id, text\)/);
+    expect(bad([7])).toMatch(/\[0\] is neither a string nor an \{"id", "text"\} object/);
+    expect(bad(['x'.repeat(4001)])).toMatch(/\[0\] is longer than 4000 characters.*match it by id instead/);
+  });
 });

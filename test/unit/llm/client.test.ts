@@ -107,6 +107,30 @@ describe('chat', () => {
     expect(JSON.stringify(sink.events)).not.toContain(SECRET);
   });
 
+  it('a refusal says whether a key was set and where it is set; a 404 where the model name comes from', async () => {
+    const s = await server([
+      { status: 401, message: 'no key' },
+      { status: 401, message: 'bad key' },
+      { status: 404, message: 'no such model' },
+    ]);
+    const fail = (api_key: string, role: 'agent' | 'judge' = 'agent') =>
+      createLlmClient({ config: llmConfig(s.url, { api_key }), role, budget: null, retry: FAST })
+        .chat(hello)
+        .then(
+          () => null,
+          (e: Error) => e.message,
+        );
+    expect(await fail('')).toMatch(
+      /HTTP 401: no key \(no key is set: set OPENAI_API_KEY, or the api_key of \[llm\]\)$/,
+    );
+    expect(await fail(SECRET)).toMatch(
+      /HTTP 401: bad key \(the key was refused: check OPENAI_API_KEY, or the api_key of \[llm\]\)$/,
+    );
+    expect(await fail(SECRET, 'judge')).toMatch(
+      /HTTP 404: no such model \(check the model's name: --model, BENCHRIG_MODEL or the model of \[judge\.llm\] \(else \[llm\]\); and the endpoint: OPENAI_BASE_URL or the base_url of \[judge\.llm\] \(else \[llm\]\)\)$/,
+    );
+  });
+
   it('computes cost only when a price is set', async () => {
     const s = await server([
       { content: 'a', usage: { prompt_tokens: 1000, completion_tokens: 500 } },

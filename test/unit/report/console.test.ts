@@ -57,6 +57,30 @@ describe('formatSummary', () => {
     expect(text).toContain('  d  FAILED           answer: expected "4", got "5" red');
   });
 
+  it("shows each check's mean score, as MRR for reciprocal_rank (over its gradable verdicts)", async () => {
+    const rr = (score: number, passed: boolean | null) => ({
+      name: 'mrr',
+      type: 'reciprocal_rank',
+      score,
+      passed,
+      reason: '',
+    });
+    const text = formatSummary(
+      await report([
+        trial('a', 'PASSED', { task_id: 'a', checks: [rr(1, true)] }),
+        trial('b', 'PASSED', { task_id: 'b', checks: [rr(0.5, true)] }),
+        trial('c', 'FAILED', { task_id: 'c', checks: [rr(0, false)] }),
+        trial('d', 'UNGRADABLE', { task_id: 'd', checks: [rr(0, null)] }),
+      ]),
+      { color: false },
+    );
+    // (1 + 0.5 + 0) / 3: the ungradable verdict is left out
+    expect(text).toMatch(/mrr \(reciprocal_rank\)\s+66\.7%\s+2\/3 {2}MRR 0\.5\n/);
+    expect(formatSummary(await report(), { color: false })).toMatch(
+      /answer \(exact\)\s+75\.0%\s+3\/4 {2}mean score 0\.75\n/,
+    );
+  });
+
   it('gate failing and missing evidence', async () => {
     const failed = formatSummary(await report(undefined, { metric: 'pass_rate', threshold: 0.9 }), { color: false });
     expect(failed).toContain('gate       FAILED pass_rate 0.75 < 0.9');

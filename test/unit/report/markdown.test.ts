@@ -54,9 +54,9 @@ Gate: **failed** — pass_rate 0.333 < 0.9
 |---:|---:|---:|---:|
 | 3 | 1 | 1 | 1 |
 
-| check | type | pass rate | passed |
-|---|---|---:|---:|
-| answer | exact | 50.0% | 1/2 |
+| check | type | pass rate | passed | mean score |
+|---|---|---:|---:|---:|
+| answer | exact | 50.0% | 1/2 | 0.5 |
 
 <details><summary>Top failures</summary>
 

@@ -68,14 +68,14 @@ describe('the tasks x runs matrix', () => {
     expect(defined(m.diffs[1]).diff).toBeCloseTo((-1 + 1 + 0) / 3, 12);
   });
 
-  it('labels runs of one agent apart by start time', async () => {
+  it('names runs of one agent by their label, else by the part of their run id that tells them apart', async () => {
     const a = await run('same', [['p', 'PASSED']]);
     const b = await run('same', [['p', 'PASSED']]);
-    b.report.run.started_at = '2025-02-03T04:05:06Z';
-    expect(buildMatrix([a, b]).runs.map((r) => r.label)).toEqual([
-      'same · 2025-01-01 00:00:00',
-      'same · 2025-02-03 04:05:06',
-    ]);
+    a.report.run.id = '20250101-000000-4242-k3j2x1';
+    b.report.run.id = '20250101-000000-4343-q9w8e7';
+    expect(buildMatrix([a, b]).runs.map((r) => r.label)).toEqual(['k3j2x1', 'q9w8e7']);
+    b.report.run.label = 'new prompt';
+    expect(buildMatrix([a, b]).runs.map((r) => r.label)).toEqual(['k3j2x1', 'new prompt']);
   });
 });
 

@@ -224,8 +224,8 @@ describe('metrics: scores, usage and safety', () => {
       trial('c', 'PASSED', { checks: [v('c1', true), v('c2', null)] }),
     ]);
     expect(checks).toEqual([
-      { name: 'c1', type: 'contains', n_gradable: 3, pass_rate: 2 / 3 },
-      { name: 'c2', type: 'contains', n_gradable: 0, pass_rate: null },
+      { name: 'c1', type: 'contains', n_gradable: 3, pass_rate: 2 / 3, mean_score: 2 / 3 },
+      { name: 'c2', type: 'contains', n_gradable: 0, pass_rate: null, mean_score: null },
     ]);
   });
 

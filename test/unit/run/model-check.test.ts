@@ -46,9 +46,13 @@ const llm = (base_url: string, extra: Partial<LlmConfig> = {}): LlmConfig => ({
 });
 
 /** The error the check threw, or null; with the CLI's exit code for it. */
-async function check(cfg: LlmConfig, protocols: Parameters<typeof checkModelEndpoints>[1] = ['chat']) {
+async function check(
+  cfg: LlmConfig,
+  protocols: Parameters<typeof checkModelEndpoints>[1] = ['chat'],
+  origins?: Parameters<typeof checkModelEndpoints>[2],
+) {
   try {
-    await checkModelEndpoints(cfg, protocols);
+    await checkModelEndpoints(cfg, protocols, origins);
     return null;
   } catch (err) {
     return { message: (err as Error).message, exit: exitCodeFor(err) };
@@ -67,19 +71,62 @@ describe('the start-time model check', () => {
     );
   });
 
-  it.each([401, 403])('HTTP %i is exit 2 "the key for … was refused", naming the table to fix', async (status) => {
-    const s = await serve(status);
-    const err = await check(llm(s.url));
-    expect(err?.exit).toBe(2);
-    expect(err?.message).toMatch(
-      new RegExp(
-        `^the key for ${s.url} was refused \\(HTTP ${status} from GET ${s.url}/models\\); check the api_key of \\[llm\\]`,
-      ),
+  it('an unreachable endpoint names where its address came from: OPENAI_BASE_URL, or the default', async () => {
+    const port = await closedPort();
+    const url = `http://127.0.0.1:${port}/v1`;
+    const templates = { 'llm.base_url': '${OPENAI_BASE_URL:-https://api.openai.com/v1}' };
+    const fromEnv = await check(llm(url), ['chat'], { templates, env: { OPENAI_BASE_URL: url } });
+    expect(fromEnv?.message).toMatch(
+      /unreachable \(ECONNREFUSED\); its address comes from OPENAI_BASE_URL \(read by \[llm\] base_url\): check it$/,
     );
-    expect(err?.message).not.toContain('sk-check');
-    // asked once, with the key as an OpenAI client sends it
-    expect(s.seen.map((q) => q.path)).toEqual(['/v1/models']);
-    expect(s.seen[0].headers.authorization).toBe('Bearer sk-check');
+    const byDefault = await check(llm(url), ['chat'], { templates, env: {} });
+    expect(byDefault?.message).toContain(
+      'it is the default of [llm] base_url (OPENAI_BASE_URL not set): set OPENAI_BASE_URL (or [llm] base_url) to your endpoint, and BENCHRIG_MODEL (or --model) to its model',
+    );
+  });
+
+  it.each([401, 403])(
+    'HTTP %i with a key is exit 2 naming the variable the key came from, never the key',
+    async (status) => {
+      const s = await serve(status);
+      const err = await check(llm(s.url), ['chat'], {
+        templates: { 'llm.api_key': '${OPENAI_API_KEY:-}' },
+        env: { OPENAI_API_KEY: 'sk-check' },
+      });
+      expect(err?.exit).toBe(2);
+      expect(err?.message).toBe(
+        `the key from OPENAI_API_KEY (read by [llm] api_key) was refused by ${s.url} (HTTP ${status} from GET ${s.url}/models); check OPENAI_API_KEY (or [llm] api_key)`,
+      );
+      expect(err?.message).not.toContain('sk-check');
+      // asked once, with the key as an OpenAI client sends it
+      expect(s.seen.map((q) => q.path)).toEqual(['/v1/models']);
+      expect(s.seen[0].headers.authorization).toBe('Bearer sk-check');
+    },
+  );
+
+  it('OPENAI_API_KEY unset: the message says it is not set, not that a key was refused', async () => {
+    const s = await serve(401);
+    const err = await check(llm(s.url, { api_key: '' }), ['chat'], {
+      templates: { 'llm.api_key': '${OPENAI_API_KEY:-}' },
+      env: {},
+    });
+    expect(err?.exit).toBe(2);
+    expect(err?.message).toBe(
+      `the model endpoint ${s.url} refused a request without a key (HTTP 401 from GET ${s.url}/models): OPENAI_API_KEY is not set. Set OPENAI_API_KEY (or [llm] api_key)`,
+    );
+    expect(err?.message).not.toMatch(/was refused/);
+    expect(s.seen[0].headers.authorization).toBeUndefined();
+  });
+
+  it("a key written in a file, or read from a benchmark's own ${VAR}, is named so", async () => {
+    const s = await serve(401);
+    const literal = await check(llm(s.url), ['chat'], { templates: {}, env: {} });
+    expect(literal?.message).toMatch(/^the key written in \[llm\] api_key was refused by .*; check \[llm\] api_key$/);
+    const own = await check(llm(s.url), ['chat'], {
+      templates: { 'llm.api_key': '${ACME_KEY}' },
+      env: { ACME_KEY: 'sk-check' },
+    });
+    expect(own?.message).toMatch(/^the key from ACME_KEY \(read by \[llm\] api_key\) was refused/);
   });
 
   it.each([200, 404, 500])('HTTP %i passes: only a refused key or no answer fails the run', async (status) => {
@@ -94,8 +141,7 @@ describe('the start-time model check', () => {
     const cfg = llm(chat.url, { anthropic: { base_url: anthropic.url, api_key: 'sk-ant-check' } });
     const err = await check(cfg, ['messages']);
     expect(err?.exit).toBe(2);
-    expect(err?.message).toContain(`the key for ${anthropic.url} was refused`);
-    expect(err?.message).toContain('[llm.anthropic]');
+    expect(err?.message).toContain(`the key written in [llm.anthropic] api_key was refused by ${anthropic.url}`);
     expect(anthropic.seen[0].headers['x-api-key']).toBe('sk-ant-check');
     expect(anthropic.seen[0].headers['anthropic-version']).toBeTruthy();
     expect(anthropic.seen[0].headers.authorization).toBeUndefined();

@@ -48,16 +48,19 @@ describe('--docker-host URL=CAPACITY', () => {
       url: 'unix:///var/run/docker.sock',
       capacity: 4,
       tls: null,
+      source: 'from --docker-host',
     });
     expect(parseDockerHostFlag('tcp://gpu-box-1:2376=16', {})).toEqual({
       url: 'tcp://gpu-box-1:2376',
       capacity: 16,
       tls: null,
+      source: 'from --docker-host',
     });
     expect(parseDockerHostFlag('tcp://gpu-box-1', {})).toEqual({
       url: 'tcp://gpu-box-1',
       capacity: undefined,
       tls: null,
+      source: 'from --docker-host',
     });
   });
 
@@ -117,6 +120,7 @@ describe('DOCKER_HOST, DOCKER_TLS_VERIFY, DOCKER_CERT_PATH', () => {
     expect(hostFromEnv({ DOCKER_HOST: 'unix:///run/user/1000/docker.sock', DOCKER_TLS_VERIFY: '1' })).toEqual({
       url: 'unix:///run/user/1000/docker.sock',
       tls: null,
+      source: 'from the environment variable DOCKER_HOST=unix:///run/user/1000/docker.sock',
     });
   });
 
@@ -220,10 +224,16 @@ describe('[[sandbox.hosts]] in a benchmark or --config file', () => {
     ]);
     const hosts = await resolveFleet(b.config, { benchmarkDir: b.dir, env: {} });
     expect(hosts).toEqual([
-      { url: 'unix:///var/run/docker.sock', capacity: 4, tls: null },
+      {
+        url: 'unix:///var/run/docker.sock',
+        capacity: 4,
+        tls: null,
+        source: 'from [[sandbox.hosts]] of the configuration',
+      },
       {
         url: 'tcp://gpu-box-1:2376',
         capacity: 16,
+        source: 'from [[sandbox.hosts]] of the configuration',
         tls: {
           ca: join(fleetDir, 'certs/ca.pem'),
           cert: join(fleetDir, 'certs/cert.pem'),
@@ -234,7 +244,7 @@ describe('[[sandbox.hosts]] in a benchmark or --config file', () => {
     ]);
     // --docker-host replaces them.
     expect(await resolveFleet(b.config, { benchmarkDir: b.dir, env: {}, dockerHosts: ['tcp://other:2375=3'] })).toEqual(
-      [{ url: 'tcp://other:2375', capacity: 3, tls: null }],
+      [{ url: 'tcp://other:2375', capacity: 3, tls: null, source: 'from --docker-host' }],
     );
   });
 

@@ -1,0 +1,60 @@
+// Which sweep removes what (docs/sandboxes.md#kept-sandboxes), decided from labels alone, with real
+// processes standing for the harness of each run: one gone, one still running.
+import os from 'node:os';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildLabels } from '../../../src/sandbox/labels.ts';
+import { sweepSelects, type SweepOptions } from '../../../src/sandbox/sweep.ts';
+import { defined } from '../../support/defined.ts';
+
+const RUN = 'run-1';
+let live: ChildProcess;
+let deadPid: number;
+beforeAll(() => {
+  deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
+  live = spawn('sleep', ['60'], { stdio: 'ignore' });
+});
+afterAll(() => void live.kill('SIGKILL'));
+
+const labels = (pid: number, keep: boolean, host = os.hostname(), runId = RUN) =>
+  buildLabels({ runId, sessionId: 's', pid, host, keep });
+
+/** Which of the fixed set of containers a sweep with `opts` removes. */
+function removedBy(opts: Pick<SweepOptions, 'all' | 'kept' | 'runId'>): string[] {
+  const livePid = defined(live.pid);
+  const set: Record<string, Record<string, string>> = {
+    'dead run': labels(deadPid, false),
+    'dead run, kept': labels(deadPid, true),
+    'live run': labels(livePid, false),
+    'live run, kept': labels(livePid, true),
+    'other machine': labels(deadPid, false, 'not-this-host'),
+    'other machine, kept': labels(deadPid, true, 'not-this-host'),
+  };
+  return Object.entries(set)
+    .filter(([, l]) => sweepSelects(opts, l))
+    .map(([name]) => name);
+}
+
+describe('the sweeps and kept sandboxes', () => {
+  it('the start-of-run sweep (and plain `sandbox cleanup`) removes only what dead runs left, never a kept one', () => {
+    expect(removedBy({})).toEqual(['dead run']);
+  });
+
+  it("the end-of-run sweep removes its run's sandboxes but the kept ones and another live process's", () => {
+    expect(removedBy({ runId: RUN })).toEqual(['dead run', 'other machine']);
+    expect(removedBy({ runId: 'another-run' })).toEqual([]);
+  });
+
+  it('`sandbox cleanup --kept` adds the kept sandboxes of runs that are over', () => {
+    expect(removedBy({ kept: true })).toEqual(['dead run', 'dead run, kept']);
+  });
+
+  it("`sandbox cleanup --all` removes everything but a live run's of this machine", () => {
+    expect(removedBy({ all: true })).toEqual(['dead run', 'dead run, kept', 'other machine', 'other machine, kept']);
+  });
+
+  it('the keep label is set only when asked', () => {
+    expect(labels(deadPid, true)['benchrig.keep']).toBe('1');
+    expect(labels(deadPid, false)).not.toHaveProperty('benchrig.keep');
+  });
+});
