@@ -78,18 +78,34 @@ export class LlmBudgetExceeded extends LimitExceeded {
   }
 }
 
-/** An infrastructure failure (Docker): retried, then SANDBOX_ERROR, never the agent's fault. */
+/**
+ * What a sandbox provider knew when a call failed (docs/sandboxes.md#who-is-blamed): whether its
+ * daemon (or control plane) answered the call itself, and what it said of the service, if anything.
+ * Set by the provider, in sandbox/; blame reads these, never a client library's error shape.
+ */
+export interface SandboxErrorFacts {
+  /** answered: the daemon refused or failed the call itself; unreachable: no answer (a timeout, a dropped connection). */
+  daemon: 'answered' | 'unreachable';
+  /** The service the call was for, as the answer described it: removed, not running, or killed for memory. */
+  service?: 'gone' | 'stopped' | 'oom';
+}
+
+/** An infrastructure failure (a sandbox provider's): retried, then SANDBOX_ERROR, never the agent's fault. */
 export class SandboxError extends Error {
+  /** Whether the daemon answered this failure itself; unreachable unless the provider said otherwise. */
+  readonly daemon: SandboxErrorFacts['daemon'];
+  readonly service?: SandboxErrorFacts['service'];
   constructor(
     message: string,
     readonly cause?: unknown,
     /** false: retrying with a fresh sandbox would fail the same way (a failing setup command). */
     readonly retryable = true,
-    /** The daemon answered this failure itself (an HTTP status), rather than timing out or dropping the connection. */
-    readonly answered = typeof (cause as { statusCode?: unknown } | null | undefined)?.statusCode === 'number',
+    facts?: SandboxErrorFacts,
   ) {
     super(message);
     this.name = 'SandboxError';
+    this.daemon = facts?.daemon ?? 'unreachable';
+    if (facts?.service) this.service = facts.service;
   }
 }
 

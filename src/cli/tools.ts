@@ -18,7 +18,7 @@ import { sweepBuildDirs } from '../sandbox/build-dirs.ts';
 import { clientFor, fleetHosts, parseDockerHostFlag, resolveTls, type DockerHostSpec } from '../sandbox/hosts.ts';
 import { dockerHostSchema } from '../config/schema.ts';
 import { readToml, displayPath } from '../config/load.ts';
-import { checkHost } from '../run/sandboxes.ts';
+import { checkHost } from '../sandbox/index.ts';
 import { validateWithRuns } from './cross-run.ts';
 
 const print = (s: string) => process.stdout.write(s + '\n');

@@ -1,7 +1,7 @@
 // The messages between the main side of a remote pool and its workers (threads or processes).
 // Tagged unions of plain data: they cross structured clone (threads) and advanced IPC (processes).
 import type { ErrorValue } from '../errors.ts';
-import type { HostFailure } from '../sandbox/fleet.ts';
+import type { HostFailure } from '../sandbox/index.ts';
 import type { RunContext, TrialInput, TrialSummary } from '../trial/types.ts';
 import type { TrajectoryEvent, TrialResult } from '../types.ts';
 

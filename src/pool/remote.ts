@@ -8,9 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { sandboxSpecOf, trialTimeoutOf } from '../trial/per-trial.ts';
 import type { ErrorValue } from '../errors.ts';
-import { DEFAULT_DEADLINE_MS, docker, withDeadline } from '../sandbox/client.ts';
-import { fleetFor, type SandboxSlot } from '../sandbox/fleet.ts';
-import { knownClient } from '../sandbox/hosts.ts';
+import { placementFor, providerFor, type SandboxSlot } from '../sandbox/index.ts';
 import { failedResult, resultFile, saveFailedResult } from '../trial/result.ts';
 import type { RunContext, TrialHooks, TrialInput, TrialSummary } from '../trial/types.ts';
 import type { TrialResult } from '../types.ts';
@@ -213,7 +211,7 @@ export class RemoteTrial {
     this.#cleanup();
     const container = this.#containerId;
     if (container) {
-      await removeContainer(container, this.#containerHost);
+      await this.#remove(container, this.#containerHost);
       this.opts.hooks?.onSandbox?.(this.input.taskId, null);
     }
     const result = failedResult(this.s.run, this.input, error, this.startedAt, { containerId: container });
@@ -230,6 +228,12 @@ export class RemoteTrial {
     } catch {
       return null; // none, or not readable: the worker did not finish it
     }
+  }
+
+  /** Removes a dead worker's sandbox through the trial's provider; gone already is fine, and the run's label sweep is the backstop. */
+  async #remove(id: string, host?: string): Promise<void> {
+    const spec = sandboxSpecOf(this.s.run, this.input);
+    if (spec) await (await providerFor(spec)).remove(id, host).catch(() => {});
   }
 
   #finish(result: TrialSummary): void {
@@ -278,7 +282,7 @@ export class RemoteTrial {
     const abort = new AbortController();
     this.#slots.set(reqId, { abort });
     // On a fleet the run's Fleet places the sandbox (and bounds it); else the --max-sandboxes semaphore.
-    const fleet = fleetFor(this.s.run.runId);
+    const fleet = placementFor(this.s.run.runId);
     const granted: Promise<SandboxSlot> = fleet
       ? fleet.acquire(abort.signal)
       : this.s.sandboxes.acquire(abort.signal).then((release) => ({ release }));
@@ -294,14 +298,4 @@ export class RemoteTrial {
       () => {}, // abandoned: the worker released the request, or the trial is over
     );
   }
-}
-
-/** Removes a dead worker's container with force; gone already is fine, and the run's label sweep is the backstop. */
-export async function removeContainer(id: string, host?: string): Promise<void> {
-  const client = (host && knownClient(host)) || docker();
-  await withDeadline(
-    client.getContainer(id).remove({ force: true, v: true }),
-    DEFAULT_DEADLINE_MS,
-    `remove ${id.slice(0, 12)}`,
-  ).catch(() => {});
 }

@@ -4,7 +4,7 @@ import type { Benchmark } from '../benchmark/types.ts';
 import { failureReason } from '../report/aggregate.ts';
 import { formatSummary } from '../report/console.ts';
 import type { EvaluationReport } from '../report/types.ts';
-import { keptSandboxLine } from '../sandbox/labels.ts';
+import { keptSandboxLine } from '../sandbox/index.ts';
 import { formatEvent } from '../trial/recorder.ts';
 import type { TrialInput, TrialSummary } from '../trial/types.ts';
 import type { TrajectoryEvent } from '../types.ts';

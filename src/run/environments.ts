@@ -7,20 +7,14 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type Docker from 'dockerode';
 import { describe, type ErrorValue } from '../errors.ts';
 import { folderDigest } from '../benchmark/version.ts';
 import { isTemplate } from '../benchmark/sample-sandbox.ts';
 import { Semaphore } from '../pool/semaphore.ts';
-import { docker, dockerMessage, withDeadline } from '../sandbox/client.ts';
-import { clientFor } from '../sandbox/hosts.ts';
-import { ensureImage, imageExists, inspectImage } from '../sandbox/images.ts';
+import type { SampleImages } from '../sandbox/index.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 import type { TrialInput } from '../trial/types.ts';
 import type { Sample, SampleSandbox } from '../types.ts';
-
-import { ENV_IMAGE_LABEL, ENV_LABEL } from '../sandbox/prune.ts';
-const PULL_DEADLINE_MS = 30 * 60_000;
 
 export interface EnvironmentOptions {
   benchmark: string;
@@ -46,15 +40,14 @@ export const envImageTag = (benchmark: string, digest: string) =>
 export class SampleEnvironments {
   readonly #images = new Map<string, Promise<string>>();
   readonly #builds: Semaphore;
-  readonly #clients: Docker[];
 
   constructor(
     private readonly base: SandboxSpec,
+    /** The run's provider's images: on a fleet, made on every host (any may be given the trial). */
+    private readonly images: SampleImages,
     private readonly o: EnvironmentOptions,
   ) {
     this.#builds = new Semaphore(Math.max(1, o.maxBuilds));
-    // On a fleet, every host may be given the trial: the image is made on each.
-    this.#clients = base.fleet?.length ? base.fleet.map((h) => clientFor(h)) : [docker()];
   }
 
   /** The trial with its own sandbox spec, or why it cannot have one. */
@@ -67,7 +60,7 @@ export class SampleEnvironments {
         this.base,
         own,
         image,
-        own.workdir_from_image ? await imageWorkdir(this.#clients[0], image) : undefined,
+        own.workdir_from_image ? await this.images.workdir(image) : undefined,
       );
       return { ...trial, sandbox: this.o.noNetwork ? { ...spec, network: 'none' } : spec };
     } catch (err) {
@@ -87,10 +80,10 @@ export class SampleEnvironments {
   private async resolve(own: SampleSandbox): Promise<string> {
     // A prebuilt image wins when it is here (a Harbor task's docker_image), else its build context.
     const image = own.image;
-    if (image && (await this.onEveryHost((c) => imageExists(image, c)))) return image;
+    if (image && (await this.images.exists(image))) return image;
     if (own.build) return this.build(own, own.build);
     if (image && this.o.pull) {
-      await Promise.all(this.#clients.map((c) => pull(c, image)));
+      await this.images.pull(image);
       return image;
     }
     throw new Error(
@@ -102,7 +95,7 @@ export class SampleEnvironments {
     const dir = path.resolve(this.o.benchmarkDir, build);
     const digest = await folderDigest(dir);
     const tag = envImageTag(this.o.benchmark, digest);
-    if (await this.onEveryHost((c) => imageExists(tag, c))) return tag;
+    if (await this.images.exists(tag)) return tag;
     const logFile = path.join(this.o.runDir, 'builds', `${tag.split(':')[0].replace(/\//g, '_')}-${digest}.log`);
     const release = await this.#builds.acquire();
     try {
@@ -110,22 +103,14 @@ export class SampleEnvironments {
       const log = createWriteStream(logFile, { flags: 'a' });
       try {
         this.o.log?.(`building ${tag} from ${own.build}`);
-        for (const client of this.#clients) {
-          // The benchmark's own image first, where it has a build: a sample's Dockerfile is often
-          // FROM it, and on a fleet host it may not be made yet (nothing is ever pulled).
-          if (this.base.build && !isTemplate(this.base.image))
-            await ensureImage({ image: this.base.image, build: this.base.build, trusted: true }, { client });
-          // A sample's build context is third-party content: its prepare.sh never runs here.
-          await ensureImage(
-            { image: tag, build: dir },
-            {
-              client,
-              timeoutMs: (own.build_timeout_s ?? this.o.buildTimeoutS) * 1000,
-              labels: { [ENV_LABEL]: this.o.benchmark, [ENV_IMAGE_LABEL]: tag },
-              onProgress: (line) => log.write(line + '\n'),
-            },
-          );
-        }
+        // The benchmark's own image first, where it has a build: a sample's Dockerfile is often FROM it.
+        const base = this.base.build && !isTemplate(this.base.image) ? this.base : undefined;
+        await this.images.build(tag, dir, {
+          timeoutMs: (own.build_timeout_s ?? this.o.buildTimeoutS) * 1000,
+          benchmark: this.o.benchmark,
+          ...(base ? { base: { image: base.image, build: base.build } } : {}),
+          onProgress: (line) => log.write(line + '\n'),
+        });
       } catch (err) {
         log.write(`\n${describe(err)}\n`);
         throw new Error(
@@ -138,11 +123,6 @@ export class SampleEnvironments {
       release();
     }
     return tag;
-  }
-
-  private async onEveryHost(test: (c: Docker) => Promise<boolean>): Promise<boolean> {
-    for (const c of this.#clients) if (!(await test(c))) return false;
-    return true;
   }
 }
 
@@ -158,25 +138,5 @@ export function specFor(base: SandboxSpec, own: SampleSandbox, image: string, im
   };
 }
 
-async function imageWorkdir(client: Docker, image: string): Promise<string> {
-  const info = await inspectImage(client, image);
-  return info.Config?.WorkingDir || '/';
-}
-
 /** Whether a run needs the per-sample stage at all. */
 export const bringsOwnSandbox = (samples: Sample[]): boolean => samples.some((s) => s.sandbox);
-
-async function pull(client: Docker, image: string): Promise<void> {
-  try {
-    const stream = await withDeadline(client.pull(image), PULL_DEADLINE_MS, `pull ${image}`);
-    await withDeadline(
-      new Promise<void>((resolve, reject) =>
-        client.modem.followProgress(stream, (err) => (err ? reject(err) : resolve())),
-      ),
-      PULL_DEADLINE_MS,
-      `pull ${image}`,
-    );
-  } catch (err) {
-    throw new Error(`pulling ${image} failed: ${dockerMessage(err)}`);
-  }
-}

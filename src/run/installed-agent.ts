@@ -11,8 +11,7 @@ import { installedSpec, isInstalledAgent, loadInstalledModule } from '../agents/
 import type { Config } from '../config/schema.ts';
 import { BenchrigError, SandboxError } from '../errors.ts';
 import { upstreamsFromConfig, UPSTREAM_TABLE } from '../gateway/upstreams.ts';
-import { dockerMessage } from '../sandbox/client.ts';
-import { imageHasFile } from '../sandbox/helper-container.ts';
+import type { SampleImages } from '../sandbox/index.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 
 export interface PreparedInstalledAgent {
@@ -27,6 +26,8 @@ export async function prepareInstalledAgent(
   agentName: string,
   sandbox: SandboxSpec | null,
   log: (m: string) => void,
+  /** The run's images (its provider's `prepare`): asked whether the image has glibc. */
+  images?: SampleImages,
 ): Promise<PreparedInstalledAgent | null> {
   if (!isInstalledAgent(agentName)) return null;
   await loadInstalledModule(cfg.agent.options);
@@ -53,7 +54,7 @@ export async function prepareInstalledAgent(
     );
 
   // The image first: a refusal must not wait for (or need) a download of the agent.
-  if (spec.needsGlibc) await requireGlibc(sandbox.image, spec.name);
+  if (spec.needsGlibc && images) await requireGlibc(images, sandbox.image, spec.name);
   const nodeDir = join(
     await ensurePackage(NODE_PACKAGE, { log, ignoreScripts: true }),
     'node_modules',
@@ -71,12 +72,13 @@ export async function prepareInstalledAgent(
 }
 
 /** The image has the glibc loader (read from the image, nothing run): busybox and Alpine do not. */
-async function requireGlibc(image: string, agent: string): Promise<void> {
+async function requireGlibc(images: SampleImages, image: string, agent: string): Promise<void> {
   let has: boolean;
   try {
-    has = await imageHasFile(image, GLIBC_LOADER);
+    has = await images.hasFile(image, GLIBC_LOADER);
   } catch (err) {
-    throw new SandboxError(`checking ${image} for glibc failed: ${dockerMessage(err)}`, err);
+    const e = err instanceof SandboxError ? err : new SandboxError(String(err), err);
+    throw new SandboxError(`checking ${image} for glibc failed: ${e.message}`, e.cause, e.retryable, e);
   }
   if (!has)
     throw new BenchrigError(

@@ -14,6 +14,7 @@ import type { Benchmark } from '../benchmark/types.ts';
 import type { Config } from '../config/schema.ts';
 import { BenchrigError } from '../errors.ts';
 import { resolveBaseline, type BaselineChoice } from '../report/history.ts';
+import type { PreparedEnvironments } from '../sandbox/index.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 import { telemetrySettings, type TelemetrySettings } from '../telemetry/otel.ts';
 import type { Cleanup } from './cleanup.ts';
@@ -24,7 +25,7 @@ import { checkpoint, type RunOptions } from './options.ts';
 import { checkOutputWritable } from './output-dir.ts';
 import { hashOf, type RunSettings } from './resume.ts';
 import { HARNESS_VERSION, safeName } from './run-dir.ts';
-import { prepareSandboxes, resolveFleet, type SharedResources } from './sandboxes.ts';
+import { prepareSandboxes, resolveFleet } from './sandboxes.ts';
 import { TrialPlan, taskIdsHash } from './trials.ts';
 
 export interface AgentRef {
@@ -50,7 +51,8 @@ export interface PreparedRun {
   outputRoot: string;
   /** The run's `[sandbox]` (null: a benchmark without sandboxes), its fleet filled in. */
   sandbox: SandboxSpec | null;
-  shared: SharedResources | null;
+  /** The run's prepared environments (the provider's `prepare`): images, shared volume, placement, cleanup. */
+  shared: PreparedEnvironments | null;
   installed: PreparedInstalledAgent | null;
   baseline: BaselineChoice | null;
   traceSettings: TelemetrySettings | null;
@@ -80,13 +82,13 @@ export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<Pr
     (await prepareSandboxes(sandbox, opts.console, {
       maxSandboxes: cfg.run.max_sandboxes,
       cooldownMs: cfg.sandbox?.host_cooldown_s && cfg.sandbox.host_cooldown_s * 1000,
-      ensureImage: usesRunImage(benchmark.samples, cfg.sandbox),
+      buildImage: usesRunImage(benchmark.samples, cfg.sandbox),
       signal: opts.signal,
     }));
-  if (shared?.close) cleanup.defer('the fleet', shared.close);
+  if (shared?.close) cleanup.defer('the fleet', () => shared.close?.());
   checkpoint(opts, 'sandboxes');
   // An installed agent: refused now if it cannot work here, its runtime in the host cache (docs/agents.md#installed-agents).
-  const installed = await prepareInstalledAgent(cfg, agentRef.name, sandbox, opts.console.info);
+  const installed = await prepareInstalledAgent(cfg, agentRef.name, sandbox, opts.console.info, shared?.images);
   if (installed) cleanup.defer("the installed agent's socket folder", installed.dispose);
   checkpoint(opts, 'installed-agent');
   // The model side, once, before anything is written: a wrong URL or key is not 100% AGENT_ERROR.

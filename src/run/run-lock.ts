@@ -8,7 +8,7 @@ import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { BenchrigError } from '../errors.ts';
-import { processAlive } from '../sandbox/sweep.ts';
+import { processAlive } from '../sandbox/index.ts';
 
 export interface RunOwner {
   pid: number;

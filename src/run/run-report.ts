@@ -39,8 +39,8 @@ export async function reportRun(e: EndedRun, opts: RunOptions): Promise<RunOutco
       reportInput(e, true, spool ? spool.tee(readResults(runDir, names)) : readResults(runDir, names)),
     );
     // on a fleet: trials and infrastructure errors per Docker host
-    const fleet = e.prepared.shared?.fleet;
-    if (fleet) Object.assign(report, { hosts: await hostsReport(fleet, readResults(runDir)) });
+    const hosts = e.prepared.shared?.hosts?.();
+    if (hosts) Object.assign(report, { hosts: await hostsReport(hosts, readResults(runDir)) });
     if (e.trials.tripped) Object.assign(report, { circuit_breaker: e.trials.tripped });
     const stepSummary = (opts.env ?? process.env).GITHUB_STEP_SUMMARY;
     await publishReport(runDir, report, {

@@ -58,7 +58,8 @@ export async function runTrials(
 /** The shared volume made and filled, the benchmark's prepareShared run, and the context every trial gets. */
 async function trialContext(p: PreparedRun, open: OpenRun, opts: RunOptions): Promise<RunContext> {
   const { benchmark, cfg, shared, sandbox } = p;
-  if (shared && cfg.sandbox?.shared) open.volume = await shared.createVolume(open.runId, cfg.sandbox.shared.source);
+  if (shared && cfg.sandbox?.shared)
+    open.volume = await shared.createSharedVolume(open.runId, cfg.sandbox.shared.source);
   const hooks = await loadHooks(benchmark.hooks);
   await hooks.prepareShared?.({ runDir: open.runDir, benchmarkDir: benchmark.dir, samples: benchmark.samples });
   const volume = open.volume && cfg.sandbox?.shared ? { volume: open.volume, mount: cfg.sandbox.shared.mount } : null;
@@ -94,7 +95,7 @@ async function scheduleTrials(
   const pool = await poolFor(cfg.run.mode)(open.trace?.carry(run) ?? run, {
     workers: cfg.run.workers,
     perWorker: cfg.run.per_worker,
-    maxSandboxes: cfg.run.max_sandboxes ?? p.shared?.fleet?.limit,
+    maxSandboxes: cfg.run.max_sandboxes ?? p.shared?.limit,
   });
   const closePool = cleanup.defer('the pool', () => pool.close());
   checkpoint(opts, 'pool');
@@ -127,8 +128,8 @@ function samplePreparer(
   opts: RunOptions,
 ): ((trial: TrialInput) => Promise<TrialInput | TrialResult>) | null {
   const { benchmark, cfg } = p;
-  if (!run.sandbox || !bringsOwnSandbox(benchmark.samples)) return null;
-  const environments = new SampleEnvironments(run.sandbox, {
+  if (!run.sandbox || !p.shared || !bringsOwnSandbox(benchmark.samples)) return null;
+  const environments = new SampleEnvironments(run.sandbox, p.shared.images, {
     benchmark: benchmark.name,
     benchmarkDir: benchmark.dir,
     runDir,

@@ -1,146 +1,34 @@
-// What every sandboxed trial of a run shares: a reachable daemon, the image (built offline when
-// missing), a sweep of what dead runs left, and the run's read-only shared volume. On a fleet of
-// Docker hosts: every host answering, the image on each (built there before its first sandbox),
-// the sweep and the cleanup on each, and the Fleet that places the sandboxes.
+// What every sandboxed trial of a run shares, prepared once by the run's environment provider
+// (sandbox/index.ts): a reachable engine, the image, a sweep of what dead runs left, the run's
+// read-only shared volume and, on a fleet of Docker hosts, the placement. Also the fleet's hosts
+// from the config and flags, and the report's `hosts` section.
 import type { Config } from '../config/schema.ts';
-import { BenchrigError } from '../errors.ts';
-import { checkDocker, withDeadline } from '../sandbox/client.ts';
-import { unreachableMessage } from '../sandbox/diagnose.ts';
-import { Fleet, DEFAULT_COOLDOWN_MS, registerFleet, unregisterFleet } from '../sandbox/fleet.ts';
-import { clientFor, fleetHosts, parseDockerHostFlag, resolveTls, type DockerHostSpec } from '../sandbox/hosts.ts';
-import { ensureImage } from '../sandbox/images.ts';
-import { createSharedVolume, removeVolume, sharedVolumeName } from '../sandbox/shared.ts';
-import { sweep } from '../sandbox/sweep.ts';
-import { sweepBuildDirs } from '../sandbox/build-dirs.ts';
+import { fleetHostsOf, providerFor, type FleetHost, type PreparedEnvironments } from '../sandbox/index.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 import { defaultMaxSandboxes } from '../pool/semaphore.ts';
 import type { TrialResult } from '../types.ts';
 import type { RunConsole } from './console.ts';
 
-export interface SharedResources {
-  createVolume(runId: string, sourceDir: string): Promise<string>;
-  cleanup(runId: string, volume: string | null): Promise<void>;
-  /** On a fleet: the placement, registered for the run by `bind`. */
-  fleet?: Fleet;
-  bind?(runId: string): void;
-  /** On a fleet: its health checks stopped and its registration removed. Idempotent. */
-  close?: () => void;
-}
-
-export interface FleetSettings {
-  maxSandboxes?: number;
-  cooldownMs?: number;
-  /** false: every sample brings its own sandbox image (see environments.ts), so the run's is not needed. */
-  ensureImage?: boolean;
-  /** Ctrl-C while the image builds: the build stops and leaves nothing behind. */
-  signal?: AbortSignal;
-}
-
-// The run's own image: its build folder is the benchmark's `[sandbox] build`, whose prepare.sh may
-// run here (trusted: true), as its hook and check modules do.
+/**
+ * Once per run, before the run folder exists: the run's provider (sandbox/index.ts) checks its
+ * engine(s), builds the run's image, sweeps what dead runs left and, on a fleet, places sandboxes.
+ */
 export async function prepareSandboxes(
   spec: SandboxSpec,
   console: RunConsole,
-  fleet: FleetSettings = {},
-): Promise<SharedResources> {
-  if (spec.fleet?.length) return prepareFleet(spec, spec.fleet, console, fleet);
-  await checkDocker();
-  await sweepLeftBuilds(console);
-  if (fleet.ensureImage !== false)
-    await ensureImage(
-      { image: spec.image, build: spec.build, trusted: true },
-      { onProgress: (line: string) => console.info(line), signal: fleet.signal },
-    );
-  const removed = await sweep({ onLeft: (line) => console.warn(line) });
-  if (removed > 0) console.info(`removed ${removed} sandbox(es) left by runs that are gone`);
-  return {
-    createVolume: (runId, sourceDir) => createSharedVolume(runId, sourceDir, spec.image),
-    async cleanup(runId, volume) {
-      await sweep({ runId });
-      if (volume) await removeVolume(volume);
-    },
-  };
-}
-
-/** Build folders of image builds whose process is gone (killed mid-build). */
-async function sweepLeftBuilds(console: RunConsole): Promise<void> {
-  const n = await sweepBuildDirs();
-  if (n > 0) console.info(`removed ${n} image build folder(s) left by runs that are gone`);
-}
-
-/** Throws BenchrigError naming the host (exit 3) when it does not answer, TLS problems included. */
-export async function checkHost(host: DockerHostSpec, timeoutMs = 5_000): Promise<void> {
-  const client = clientFor(host); // unreadable TLS files: a config error (exit 2)
-  try {
-    await withDeadline(client.ping(), timeoutMs, `ping ${host.url}`);
-  } catch (err) {
-    const address = { url: host.url, source: host.source ?? 'a Docker host of the run' };
-    throw new BenchrigError('docker_unavailable', unreachableMessage(address, err, timeoutMs));
-  }
-}
-
-async function prepareFleet(
-  spec: SandboxSpec,
-  hosts: DockerHostSpec[],
-  console: RunConsole,
-  settings: FleetSettings,
-): Promise<SharedResources> {
-  await Promise.all(hosts.map((h) => checkHost(h)));
-  // The first host builds now, so a broken Dockerfile stops the run before its folder exists (exit 2).
-  await sweepLeftBuilds(console);
-  if (settings.ensureImage !== false)
-    await ensureImage(
-      { image: spec.image, build: spec.build, trusted: true },
-      { client: clientFor(hosts[0]), onProgress: (line: string) => console.info(line), signal: settings.signal },
-    );
-  let removed = 0;
-  for (const h of hosts) removed += await sweep({ onLeft: (line) => console.warn(`${h.url}: ${line}`) }, clientFor(h));
-  if (removed > 0) console.info(`removed ${removed} sandbox(es) left by runs that are gone`);
-
-  let shared: { runId: string; sourceDir: string } | null = null;
-  const fallback = settings.maxSandboxes ?? defaultMaxSandboxes();
-  const fleet = new Fleet(
-    hosts.map((h) => ({ ...h, capacity: h.capacity ?? fallback })),
-    {
-      limit: settings.maxSandboxes,
-      cooldownMs: settings.cooldownMs ?? DEFAULT_COOLDOWN_MS,
-      log: (line) => console.info(line),
-      // Once per host and run, under the Fleet's lock: the image built there from the build context, the shared volume filled.
-      async prepareHost(host, client) {
-        const built =
-          settings.ensureImage !== false &&
-          (await ensureImage({ image: spec.image, build: spec.build, trusted: true }, { client }));
-        if (built) console.info(`built ${spec.image} on ${host.url}`);
-        if (shared) await createSharedVolume(shared.runId, shared.sourceDir, spec.image, client);
-      },
-    },
-  );
-  let boundRunId: string | undefined;
-  return {
-    fleet,
-    bind(runId) {
-      boundRunId = runId;
-      registerFleet(runId, fleet);
-    },
-    close() {
-      fleet.close();
-      if (boundRunId) unregisterFleet(boundRunId);
-    },
-    // The volume is filled on each host by prepareHost, before that host's first sandbox.
-    async createVolume(runId, sourceDir) {
-      shared = { runId, sourceDir };
-      return sharedVolumeName(runId);
-    },
-    async cleanup(runId, volume) {
-      // Every host, each on its own: a host that is down keeps its leftovers for a later run's sweep.
-      await Promise.all(
-        hosts.map(async (h) => {
-          await sweep({ runId }, clientFor(h)).catch(() => {});
-          if (volume) await removeVolume(volume, clientFor(h)).catch(() => {});
-        }),
-      );
-    },
-  };
+  settings: { maxSandboxes?: number; cooldownMs?: number; buildImage: boolean; signal?: AbortSignal },
+): Promise<PreparedEnvironments> {
+  const provider = await providerFor(spec);
+  return provider.prepare({
+    spec,
+    buildImage: settings.buildImage,
+    maxSandboxes: settings.maxSandboxes,
+    hostCapacity: settings.maxSandboxes ?? defaultMaxSandboxes(),
+    cooldownMs: settings.cooldownMs,
+    signal: settings.signal,
+    info: (line) => console.info(line),
+    warn: (line) => console.warn(line),
+  });
 }
 
 /**
@@ -157,16 +45,9 @@ export async function resolveFleet(
     configFile?: string;
     flags?: Record<string, unknown>;
   },
-): Promise<DockerHostSpec[] | null> {
+): Promise<FleetHost[] | null> {
   if (!cfg.sandbox) return null;
-  const flagHosts = from.dockerHosts?.map((v) => parseDockerHostFlag(v, from.env));
-  const configHosts = cfg.sandbox.hosts?.map((h): DockerHostSpec => ({
-    url: h.url,
-    capacity: h.capacity,
-    tls: resolveTls(h.tls, from.benchmarkDir),
-    source: 'from [[sandbox.hosts]] of the configuration',
-  }));
-  return fleetHosts(configHosts, flagHosts, from.env);
+  return fleetHostsOf(cfg.sandbox.hosts, from.dockerHosts, from.env, from.benchmarkDir);
 }
 
 export interface HostReport {
@@ -183,11 +64,11 @@ export interface HostReport {
 
 /** The report's `hosts` section: per fleet host, what ran there and what failed. */
 export async function hostsReport(
-  fleet: Fleet,
+  summary: Record<string, Omit<HostReport, 'trials'>>,
   results: AsyncIterable<TrialResult>,
 ): Promise<Record<string, HostReport>> {
   const out: Record<string, HostReport> = {};
-  for (const [url, s] of Object.entries(fleet.summary()))
+  for (const [url, s] of Object.entries(summary))
     out[url] = {
       capacity: s.capacity,
       trials: 0,

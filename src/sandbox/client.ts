@@ -4,7 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { createRequire } from 'node:module';
 import type Docker from 'dockerode';
-import { abortReason, BenchrigError, SandboxError, describe } from '../errors.ts';
+import { abortReason, BenchrigError, SandboxError, describe, type SandboxErrorFacts } from '../errors.ts';
 import { localAddress, unreachableMessage } from './diagnose.ts';
 
 export const DEFAULT_DEADLINE_MS = 30_000;
@@ -86,6 +86,21 @@ export function statusOf(err: unknown): number | undefined {
   const code = (err as { statusCode?: unknown } | null)?.statusCode;
   return typeof code === 'number' ? code : undefined;
 }
+
+/**
+ * What a failed dockerode call says, as the provider-neutral facts of a SandboxError: an HTTP status
+ * means the daemon answered (404: the container is gone, 409: it is not running); none, that it did not.
+ */
+export function dockerFacts(err: unknown): SandboxErrorFacts {
+  const status = statusOf(err);
+  if (status === undefined) return { daemon: 'unreachable' };
+  const service = status === 404 ? 'gone' : status === 409 ? 'stopped' : undefined;
+  return { daemon: 'answered', ...(service ? { service } : {}) };
+}
+
+/** A SandboxError for a failed Docker call, carrying what the daemon's answer (or its silence) says. */
+export const dockerError = (message: string, err: unknown, retryable = true): SandboxError =>
+  new SandboxError(message, err, retryable, dockerFacts(err));
 
 /** Docker's own message for a failed call, without dockerode's "(HTTP code 404) ..." prefix noise. */
 export function dockerMessage(err: unknown): string {

@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import * as tar from 'tar-stream';
 import { SandboxError } from '../errors.ts';
-import { DEFAULT_DEADLINE_MS, dockerMessage, statusOf, withDeadline } from './client.ts';
+import { DEFAULT_DEADLINE_MS, dockerError, dockerMessage, statusOf, withDeadline } from './client.ts';
 import {
   DEFAULT_COPY_OUT_MAX_BYTES,
   DEFAULT_COPY_OUT_MAX_ENTRIES,
@@ -52,7 +52,7 @@ export async function copyIn(
   } catch (err) {
     pack.destroy();
     if (err instanceof SandboxError) throw err;
-    throw new SandboxError(`copying into ${dest} in the sandbox failed: ${dockerMessage(err)}`, err);
+    throw dockerError(`copying into ${dest} in the sandbox failed: ${dockerMessage(err)}`, err);
   }
 }
 
@@ -96,7 +96,7 @@ async function readEntry(container: Docker.Container, file: string, maxBytes: nu
     if (statusOf(err) === 404)
       throw Object.assign(new Error(`no such file in the sandbox: ${file}`), { code: 'ENOENT' });
     if (err instanceof SandboxError) throw err;
-    throw new SandboxError(`reading ${file} from the sandbox failed: ${dockerMessage(err)}`, err);
+    throw dockerError(`reading ${file} from the sandbox failed: ${dockerMessage(err)}`, err);
   }
   const extract = tar.extract();
   let result: Entry | undefined;
@@ -154,7 +154,7 @@ export async function copyOut(
       if (statusOf(err) === 404)
         throw Object.assign(new Error(`no such path in the sandbox: ${src}`), { code: 'ENOENT' });
       if (err instanceof SandboxError) throw err;
-      throw new SandboxError(`copying ${src} out of the sandbox failed: ${dockerMessage(err)}`, err);
+      throw dockerError(`copying ${src} out of the sandbox failed: ${dockerMessage(err)}`, err);
     }
     return await extractUntrusted(stream, dest, {
       maxBytes: opts.maxBytes,

@@ -1,4 +1,4 @@
-// The Docker sandbox provider: one locked-down, labelled container per trial (docs/sandboxes.md).
+// Docker sandboxes: one locked-down, labelled container per service (docs/sandboxes.md).
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
 import { SandboxError } from '../errors.ts';
@@ -10,14 +10,14 @@ import type {
   Sandbox,
   SandboxHealth,
   SandboxLabels,
-  SandboxProvider,
   SandboxSpec,
 } from './types.ts';
 import {
-  checkDocker,
   DEFAULT_DEADLINE_MS,
   docker,
   dockerEndpoint,
+  dockerError,
+  dockerFacts,
   dockerMessage,
   freshClient,
   sleep,
@@ -28,7 +28,7 @@ import { cancelOwnKill, expectOwnKill, killedByDocker, sameDaemon, timeMs, watch
 import { withStorageQuota } from './disk-quota.ts';
 import { copyIn, copyOut, inContainer, readFile, writeFile } from './copy.ts';
 import { runExec } from './exec.ts';
-import { ensureImage, inspectImage } from './images.ts';
+import { inspectImage } from './images.ts';
 import { clientFor, HostError } from './hosts.ts';
 import { buildLabels } from './labels.ts';
 import { sweep } from './sweep.ts';
@@ -93,7 +93,7 @@ export class DockerSandbox implements Sandbox {
     const what = `restart ${this.id.slice(0, 12)}`;
     // Started bare on a daemon that came back since, it would be graded on work the daemon cut short.
     if (!sameDaemon(this.client, this.daemonEpoch))
-      throw new SandboxError(`could not restart the sandbox for grading: ${LOST}`, undefined, true, false);
+      throw new SandboxError(`could not restart the sandbox for grading: ${LOST}`);
     try {
       expectOwnKill(this.id);
       await withDeadline(this.container.kill(), DEFAULT_DEADLINE_MS, what).catch((err) => {
@@ -104,7 +104,7 @@ export class DockerSandbox implements Sandbox {
       await withDeadline(this.container.start(), DEFAULT_DEADLINE_MS, what);
     } catch (err) {
       if (err instanceof SandboxError) throw err;
-      throw new SandboxError(`could not restart the sandbox for grading: ${dockerMessage(err)}`, err);
+      throw dockerError(`could not restart the sandbox for grading: ${dockerMessage(err)}`, err);
     }
   }
 
@@ -176,13 +176,11 @@ function imagePath(client: Docker, image: string): Promise<string> {
   return p;
 }
 
-export class DockerProvider implements SandboxProvider {
-  async prepare(spec: SandboxSpec): Promise<void> {
-    await checkDocker();
-    await ensureImage({ image: spec.image, build: spec.build, trusted: true }); // the run's own spec
-    await ensureToolbox(spec.image);
-  }
-
+/**
+ * Containers on Docker (one engine per start, placed by the spec's host): the building block of the
+ * environment providers (docker-environments.ts, fleet-environments.ts).
+ */
+export class DockerProvider {
   async start(spec: SandboxSpec, labels: SandboxLabels, signal?: AbortSignal): Promise<DockerSandbox> {
     const { client, host } = placement(spec);
     // On a fleet a failing host gives way to another one soon: fewer attempts on the same host.
@@ -220,7 +218,9 @@ export class DockerProvider implements SandboxProvider {
       }
     }
     const message = `could not start a sandbox from ${spec.image}${host ? ` on ${host}` : ''} after ${attempts} attempts: ${dockerMessage(lastError)}`;
-    throw host ? new HostError(host, message, lastError) : new SandboxError(message, lastError);
+    throw host
+      ? new HostError(host, message, lastError)
+      : new SandboxError(message, lastError, true, dockerFacts(lastError));
   }
 
   async stop(sandbox: Sandbox, opts: { interrupted: boolean }): Promise<void> {
@@ -245,6 +245,8 @@ export class DockerProvider implements SandboxProvider {
     throw new SandboxError(
       `could not remove sandbox ${sandbox.id.slice(0, 12)}${why}: ${dockerMessage(lastError)}`,
       lastError,
+      true,
+      dockerFacts(lastError),
     );
   }
 

@@ -6,7 +6,7 @@ import type { Duplex } from 'node:stream';
 import type Docker from 'dockerode';
 import { abortReason, SandboxError } from '../errors.ts';
 import type { ExecOptions, ExecResult } from './types.ts';
-import { DEFAULT_DEADLINE_MS, dockerMessage, sleep, withDeadline } from './client.ts';
+import { DEFAULT_DEADLINE_MS, dockerError, dockerMessage, sleep, withDeadline } from './client.ts';
 import { TOOLBOX_BIN, trustedArgv } from './toolbox.ts';
 
 export interface ExecTarget {
@@ -75,7 +75,7 @@ export async function runExec(target: ExecTarget, cmd: string | string[], opts: 
     );
   } catch (err) {
     if (err instanceof SandboxError) throw err;
-    throw new SandboxError(`exec failed in sandbox: ${dockerMessage(err)}`, err);
+    throw dockerError(`exec failed in sandbox: ${dockerMessage(err)}`, err);
   }
 
   const stdout = new BoundedCapture(target.maxOutputBytes);
@@ -154,7 +154,7 @@ async function killInside(container: Docker.Container, marker: string): Promise<
 async function exitCodeOf(exec: Docker.Exec): Promise<number> {
   for (let i = 0; i < 50; i++) {
     const info = await withDeadline(exec.inspect(), DEFAULT_DEADLINE_MS, 'exec inspect').catch((err) => {
-      throw err instanceof SandboxError ? err : new SandboxError(`exec inspect failed: ${dockerMessage(err)}`, err);
+      throw err instanceof SandboxError ? err : dockerError(`exec inspect failed: ${dockerMessage(err)}`, err);
     });
     if (!info.Running && info.ExitCode !== null && info.ExitCode !== undefined) return info.ExitCode;
     await sleep(100);

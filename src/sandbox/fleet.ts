@@ -6,23 +6,17 @@ import type Docker from 'dockerode';
 import { abortReason, describe, SandboxError } from '../errors.ts';
 import { withDeadline } from './client.ts';
 import { clientFor, HostError, type DockerHostSpec } from './hosts.ts';
+import {
+  placementFor,
+  registerPlacement,
+  unregisterPlacement,
+  type HostFailure,
+  type Placement,
+  type SandboxSlot,
+} from './slots.ts';
 import type { Sandbox, SandboxSpec } from './types.ts';
 
-/** Why a trial gives its host back as failed: a start that failed, or a Docker error while it ran. */
-export interface HostFailure {
-  reason: string;
-  during: 'start' | 'run';
-}
-
-/** A `--max-sandboxes` slot a trial holds while its sandbox lives (docs/fleet.md on a fleet). */
-export interface SandboxSlot {
-  /** The fleet host to start the sandbox on; absent off a fleet. */
-  readonly host?: string;
-  /** Why no host could take a sandbox: such a slot holds nothing. */
-  readonly refused?: string;
-  /** Gives the slot back (once: later calls do nothing); `failure` reports its host as failed. */
-  release(failure?: HostFailure): void;
-}
+export type { HostFailure, SandboxSlot } from './slots.ts';
 
 export interface FleetOptions {
   /** Live sandboxes at once across the fleet (--max-sandboxes); default: the total capacity. */
@@ -57,7 +51,7 @@ interface Waiter {
   onAbort?: () => void;
 }
 
-export class Fleet {
+export class Fleet implements Placement {
   readonly limit: number;
   readonly #hosts: HostState[];
   readonly #waiters: Waiter[] = [];
@@ -229,10 +223,9 @@ export class Fleet {
 const refused = (why: string): SandboxSlot => ({ refused: why, release: () => {} });
 
 // The fleet of each run in this process (the main one): remote pools and single mode place through it.
-const fleets = new Map<string, Fleet>();
-export const registerFleet = (runId: string, fleet: Fleet) => void fleets.set(runId, fleet);
-export const unregisterFleet = (runId: string) => void fleets.delete(runId);
-export const fleetFor = (runId: string): Fleet | undefined => fleets.get(runId);
+export const registerFleet = (runId: string, fleet: Fleet) => registerPlacement(runId, fleet);
+export const unregisterFleet = (runId: string) => unregisterPlacement(runId);
+export const fleetFor = (runId: string): Placement | undefined => placementFor(runId);
 
 /**
  * A trial's sandbox on the fleet: a slot (from this process's fleet in single mode, else granted by

@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import { BenchrigError, SandboxError } from '../errors.ts';
-import { Dockerode } from './client.ts';
+import { Dockerode, dockerFacts } from './client.ts';
 import { fromEnv } from './diagnose.ts';
 
 /** One Docker Engine; plain JSON, so it crosses worker boundaries inside the SandboxSpec. */
@@ -160,7 +160,27 @@ export class HostError extends SandboxError {
     message: string,
     cause?: unknown,
   ) {
-    super(message, cause);
+    super(message, cause, true, dockerFacts(cause));
     this.name = 'HostError';
   }
+}
+
+/**
+ * The fleet of a run from `[[sandbox.hosts]]` (TLS paths resolved against `baseDir`) and `--docker-host`
+ * values; null: the local daemon, as without a fleet (see fleetHosts).
+ */
+export function fleetHostsOf(
+  config: Array<{ url: string; capacity?: number; tls?: { ca?: string; cert?: string; key?: string } }> | undefined,
+  flags: string[] | undefined,
+  env: NodeJS.ProcessEnv,
+  baseDir: string,
+): DockerHostSpec[] | null {
+  const flagHosts = flags?.map((v) => parseDockerHostFlag(v, env));
+  const configHosts = config?.map((h): DockerHostSpec => ({
+    url: h.url,
+    capacity: h.capacity,
+    tls: resolveTls(h.tls, baseDir),
+    source: 'from [[sandbox.hosts]] of the configuration',
+  }));
+  return fleetHosts(configHosts, flagHosts, env);
 }

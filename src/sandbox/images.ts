@@ -6,7 +6,15 @@ import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import * as tarFs from 'tar-fs';
 import { BenchrigError, SandboxError, describe } from '../errors.ts';
-import { BUILD_DEADLINE_MS, DEFAULT_DEADLINE_MS, docker, dockerMessage, statusOf, withDeadline } from './client.ts';
+import {
+  BUILD_DEADLINE_MS,
+  DEFAULT_DEADLINE_MS,
+  docker,
+  dockerError,
+  dockerMessage,
+  statusOf,
+  withDeadline,
+} from './client.ts';
 import { LABEL } from './labels.ts';
 import { killGroup, makeBuildDir, trackGroup } from './build-dirs.ts';
 import { contextProblem, hostScriptProblem, isExecutable, PREPARE_SCRIPT } from './build-context.ts';
@@ -55,7 +63,7 @@ export async function imageExists(image: string, client: Docker = docker()): Pro
     if (statusOf(err) === 404) return false;
     if (err instanceof BenchrigError || err instanceof SandboxError) throw err;
     // Any other answer (a refused redirect, a 500) is Docker's failure, said as such: never an internal error.
-    throw new SandboxError(`inspecting image ${image} failed: ${dockerMessage(err)}`, err);
+    throw dockerError(`inspecting image ${image} failed: ${dockerMessage(err)}`, err);
   }
 }
 

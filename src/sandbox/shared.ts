@@ -1,7 +1,7 @@
 // The run's shared volume (docs/benchmarks.md [sandbox.shared]): filled once, mounted read-only in every sample.
 import type Docker from 'dockerode';
 import { SandboxError } from '../errors.ts';
-import { DEFAULT_DEADLINE_MS, docker, dockerMessage, statusOf, withDeadline } from './client.ts';
+import { DEFAULT_DEADLINE_MS, docker, dockerError, dockerMessage, statusOf, withDeadline } from './client.ts';
 import { copyIn } from './copy.ts';
 import { withHelperContainer } from './helper-container.ts';
 import { buildLabels } from './labels.ts';
@@ -36,7 +36,7 @@ export async function createSharedVolume(
   } catch (err) {
     await removeVolume(name, client).catch(() => undefined);
     if (err instanceof SandboxError) throw err;
-    throw new SandboxError(`filling the shared volume ${name} failed: ${dockerMessage(err)}`, err);
+    throw dockerError(`filling the shared volume ${name} failed: ${dockerMessage(err)}`, err);
   }
 }
 
@@ -46,6 +46,6 @@ export async function removeVolume(name: string, client: Docker = docker()): Pro
     await withDeadline(client.getVolume(name).remove(), DEFAULT_DEADLINE_MS, `remove volume ${name}`);
   } catch (err) {
     if (statusOf(err) === 404) return;
-    throw new SandboxError(`removing volume ${name} failed: ${dockerMessage(err)}`, err);
+    throw dockerError(`removing volume ${name} failed: ${dockerMessage(err)}`, err);
   }
 }

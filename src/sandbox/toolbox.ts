@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type Docker from 'dockerode';
 import { SandboxError } from '../errors.ts';
-import { DEFAULT_DEADLINE_MS, docker, dockerMessage, withDeadline } from './client.ts';
+import { DEFAULT_DEADLINE_MS, docker, dockerError, dockerMessage, withDeadline } from './client.ts';
 import { pathExists, withHelperContainer } from './helper-container.ts';
 import * as tar from 'tar-stream';
 
@@ -119,7 +119,7 @@ async function fill(image: string, client: Docker): Promise<string> {
     return name;
   } catch (err) {
     if (err instanceof SandboxError) throw err;
-    throw new SandboxError(`preparing the sandbox toolbox volume ${name} failed: ${dockerMessage(err)}`, err);
+    throw dockerError(`preparing the sandbox toolbox volume ${name} failed: ${dockerMessage(err)}`, err);
   }
 }
 

@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import * as tar from 'tar-stream';
 import { SandboxError } from '../errors.ts';
-import { DEFAULT_DEADLINE_MS, dockerMessage, withDeadline } from './client.ts';
+import { DEFAULT_DEADLINE_MS, dockerError, dockerMessage, withDeadline } from './client.ts';
 
 export const DEFAULT_TRANSFER_MAX_BYTES = 1024 ** 3;
 
@@ -23,7 +23,7 @@ export async function transferPath(
     archive = (await withDeadline(from.getArchive({ path: src }), DEFAULT_DEADLINE_MS, `copy out ${src}`)) as Readable;
   } catch (err) {
     if (err instanceof SandboxError) throw err;
-    throw new SandboxError(`copying ${src} out of the agent's sandbox failed: ${dockerMessage(err)}`, err);
+    throw dockerError(`copying ${src} out of the agent's sandbox failed: ${dockerMessage(err)}`, err);
   }
   const extract = tar.extract();
   const pack = tar.pack();
@@ -71,7 +71,7 @@ export async function transferPath(
     archive.destroy();
     if (failure) throw failure;
     if (err instanceof SandboxError) throw err;
-    throw new SandboxError(`copying ${src} into the grading sandbox failed: ${dockerMessage(err)}`, err);
+    throw dockerError(`copying ${src} into the grading sandbox failed: ${dockerMessage(err)}`, err);
   }
   if (failure) throw failure;
 }

@@ -1,5 +1,5 @@
-// The sandbox provider seam (after Inspect AI's SandboxEnvironment). Docker is one provider;
-// remote hosts or Kubernetes would be others without touching trial/.
+// What a sandbox is to the rest of src/ (after Inspect AI's SandboxEnvironment): the service an agent
+// works in, its options and spec. The provider that starts them is in provider.ts.
 import type { SandboxFacts } from '../errors.ts';
 import type { ExtractReport } from './extract.ts';
 import type { DockerHostSpec } from './hosts.ts';
@@ -108,14 +108,4 @@ export interface SandboxLabels {
   pid?: number;
   /** The run keeps its sandboxes (`--keep-sandbox`): labelled so that no sweep removes them. */
   keep?: boolean;
-}
-
-export interface SandboxProvider {
-  /** Once per run: make sure the image exists (build offline when missing). */
-  prepare(spec: SandboxSpec): Promise<void>;
-  start(spec: SandboxSpec, labels: SandboxLabels, signal?: AbortSignal): Promise<Sandbox>;
-  /** Always called in `finally`; tolerates the container being gone already. */
-  stop(sandbox: Sandbox, opts: { interrupted: boolean }): Promise<void>;
-  /** Remove what runs whose harness process is gone left behind; returns how many were removed. */
-  sweep(opts?: { all?: boolean; kept?: boolean; runId?: string }): Promise<number>;
 }

@@ -1,8 +1,9 @@
-// Who is to blame for a Docker failure once the agent had its sandbox (docs/sandboxes.md). Before the
+// Who is to blame for a sandbox failure once the agent had its sandbox (docs/sandboxes.md). Before the
 // agent's phase every failure is infrastructure. From then on the agent, root in its container, can
 // kill its processes, stop it, or break what a later step needs; only the daemon failing (no
 // answer on a fresh connection, gone away since the sandbox started, the container removed or
-// killed by Docker itself: the agent has no Docker access) stays SANDBOX_ERROR.
+// killed by Docker itself: the agent has no Docker access) stays SANDBOX_ERROR. Decided from the
+// values the provider gives (SandboxError.daemon, the sandbox's health), never from a client library's errors.
 import { describe, type ErrorValue, SandboxError, toErrorValue } from '../errors.ts';
 import type { Sandbox, SandboxHealth } from '../sandbox/types.ts';
 
@@ -18,13 +19,16 @@ export function sandboxLost(h: SandboxHealth): boolean {
   return !h.daemon || h.state === 'gone' || h.state === 'unknown' || !!h.killedByDocker;
 }
 
-/** True when the failure is the agent's: the daemon answered it, is up and the same, and the container is still there as the agent left it. */
+/**
+ * True when the failure is the agent's: the daemon answered the failed call itself (not a timeout or
+ * a dropped connection), is up and the same, and the container is still there as the agent left it.
+ */
 export async function agentsFault(
   err: SandboxError,
   sandbox: Sandbox,
 ): Promise<{ fault: boolean; health: SandboxHealth }> {
   const health = await sandbox.health();
-  return { fault: err.answered && !sandboxLost(health), health };
+  return { fault: err.daemon === 'answered' && !sandboxLost(health), health };
 }
 
 /** The error value of a SandboxError raised during or after the agent's phase. */

@@ -21,10 +21,8 @@ export const diskLimitOf = (s: Session): DiskLimitRecord | null => hits.get(s) ?
  */
 export async function withinDiskLimit<T>(s: Session, phase: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const setting = sandboxSpecOf(s.run, s.input)?.disk;
-  if (!setting || !s.sandbox) return phase(s.abort.signal);
-  // Loaded only for sandboxed trials, which load the Docker provider anyway.
-  const { startDiskWatch } = await import('../sandbox/disk.ts');
-  const watch = startDiskWatch(s.sandbox, setting);
+  if (!setting || !s.sandbox || !s.provider) return phase(s.abort.signal);
+  const watch = s.provider.watchDisk(s.sandbox, setting);
   if (!watch) return phase(s.abort.signal);
   try {
     const out = await phase(AbortSignal.any([s.abort.signal, watch.signal]));

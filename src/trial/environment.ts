@@ -1,42 +1,28 @@
-// Phases 3 and 8 of a trial (docs/running.md): the sandbox with the sample's files and setup, then its
-// removal whatever happened; and the tests, copied in only after the agent finished.
+// Phases 3 and 8 of a trial (docs/running.md): the environment with the sample's files and setup, then
+// its removal whatever happened; and the tests, copied in only after the agent finished.
 import { isAbsolute, posix, resolve } from 'node:path';
 import type { ErrorValue } from '../errors.ts';
 import { SandboxError } from '../errors.ts';
-import { startOnFleet } from '../sandbox/fleet.ts';
-import { keptSandboxLine } from '../sandbox/labels.ts';
-import type { Sandbox, SandboxProvider, SandboxSpec } from '../sandbox/types.ts';
+import { keptSandboxLine, type Environment, type EnvironmentProvider } from '../sandbox/index.ts';
+import type { Sandbox, SandboxSpec } from '../sandbox/types.ts';
 import { sandboxSpecOf } from './per-trial.ts';
 import type { Sample } from '../types.ts';
 import { bounded, timed, type Session } from './session.ts';
-import type { RunContext, TrialInput } from './types.ts';
+import type { RunContext } from './types.ts';
 
-/** Phase 3: the sandbox (when the benchmark has one) and `prepareSample`. Every failure is infrastructure. */
+/** Phase 3: the environment (when the benchmark has a sandbox) and `prepareSample`. Every failure is infrastructure. */
 export async function startEnvironment(s: Session): Promise<void> {
-  const { run, input, opts, abort } = s;
+  const { run, input, abort } = s;
   const spec = sandboxSpecOf(run, input);
   const span = spec ? s.spans.open('sandbox.start', { 'benchrig.sandbox.image': spec.image }) : null;
   try {
     await timed(s, 'sandbox', async () => {
       if (s.provider && spec) {
-        const provider = s.provider;
-        const start = (placed: SandboxSpec) =>
-          prepareEnvironment(provider, placed, run, input, s.sessionId, abort.signal);
-        if (spec.fleet?.length) {
-          // A fleet (docs/fleet.md): placed on a host, and moved to another when that host fails to start it.
-          ({ sandbox: s.sandbox, slot: s.slot } = await startOnFleet(
-            run.runId,
-            spec,
-            opts.hooks?.acquireSandbox,
-            start,
-            abort.signal,
-          ));
-        } else {
-          s.slot = await opts.hooks?.acquireSandbox?.(abort.signal);
-          s.sandbox = await start(spec);
-        }
-        opts.hooks?.onSandbox?.(input.taskId, s.sandbox.id);
-        span?.set({ 'benchrig.sandbox.container': s.sandbox.id });
+        const env = await prepareEnvironment(s, s.provider, spec);
+        s.environment = env;
+        s.sandbox = env.main;
+        s.opts.hooks?.onSandbox?.(input.taskId, env.main.id);
+        span?.set({ 'benchrig.sandbox.container': env.main.id });
       }
       await bounded(
         s,
@@ -60,19 +46,19 @@ export async function startEnvironment(s: Session): Promise<void> {
   }
 }
 
-/** Phase 8: remove the sandbox, always (unless kept for debugging), and give its slot back. */
+/** Phase 8: stop the environment, always (unless kept for debugging), and give its slot back. */
 export async function cleanUp(s: Session, error: ErrorValue | null): Promise<void> {
   await timed(s, 'cleanup', async () => {
-    const { sandbox, provider, recorder } = s;
-    if (s.gradingSandbox && provider)
-      await provider.stop(s.gradingSandbox, { interrupted: error?.kind === 'interrupted' }).catch(() => {}); // else the run's sweep
-    if (sandbox && provider) {
-      if (s.run.keepSandbox && error?.kind !== 'interrupted') {
+    const { environment, sandbox, provider, recorder } = s;
+    const interrupted = error?.kind === 'interrupted';
+    if (s.gradingEnvironment && provider) await provider.stop(s.gradingEnvironment, { interrupted }).catch(() => {}); // else the run's sweep
+    if (environment && sandbox && provider) {
+      if (s.run.keepSandbox && !interrupted) {
         recorder.log('info', keptSandboxLine(sandbox.id, sandbox.host));
       } else {
         const span = s.spans.open('sandbox.stop');
         try {
-          await provider.stop(sandbox, { interrupted: error?.kind === 'interrupted' });
+          await provider.stop(environment, { interrupted });
         } catch (err) {
           // The end-of-run sweep removes it by label; a failed removal must not change the verdict.
           recorder.log('warn', `removing sandbox ${sandbox.id.slice(0, 12)} failed: ${(err as Error)?.message ?? err}`);
@@ -82,26 +68,26 @@ export async function cleanUp(s: Session, error: ErrorValue | null): Promise<voi
       }
       s.opts.hooks?.onSandbox?.(s.input.taskId, null);
     }
-    // A Docker error while the trial ran may mean its host is gone: the fleet checks it.
+    // A provider error while the trial ran may mean its host is gone: the placement checks it.
     s.slot?.release(error?.kind === 'sandbox' && sandbox?.host ? { reason: error.message, during: 'run' } : undefined);
   });
 }
 
-async function prepareEnvironment(
-  provider: SandboxProvider,
-  spec: SandboxSpec,
-  run: RunContext,
-  input: TrialInput,
-  sessionId: string,
-  signal: AbortSignal,
-): Promise<Sandbox> {
+/**
+ * The environment started bare (on a fleet: placed, and moved to another host when one fails to
+ * start it), then the sample's files and the setup commands in its main service.
+ */
+async function prepareEnvironment(s: Session, provider: EnvironmentProvider, spec: SandboxSpec): Promise<Environment> {
+  const { run, input, abort } = s;
   // `[sandbox] setup` runs after the sample's files are in (docs/benchmarks.md), so the provider starts bare.
-  const sandbox = await provider.start(
+  const env = await provider.start(
     { ...spec, setup: [] },
     // Labels are set at creation: a run that keeps its sandboxes marks them so that no sweep removes them.
-    { runId: run.runId, sessionId, pid: run.harnessPid, keep: run.keepSandbox },
-    signal,
+    { runId: run.runId, sessionId: s.sessionId, pid: run.harnessPid, keep: run.keepSandbox },
+    { signal: abort.signal, acquire: s.opts.hooks?.acquireSandbox },
   );
+  s.slot = env.slot; // released at cleanup, whatever happens from here
+  const sandbox = env.main;
   try {
     if (input.sample.files !== undefined) await sandbox.copyIn(source(run, input.sample.files), spec.workdir);
     const steps = [
@@ -117,9 +103,9 @@ async function prepareEnvironment(
           false,
         );
     }
-    return sandbox;
+    return env;
   } catch (err) {
-    await provider.stop(sandbox, { interrupted: signal.aborted }).catch(() => {});
+    await provider.stop(env, { interrupted: abort.signal.aborted }).catch(() => {});
     throw err;
   }
 }

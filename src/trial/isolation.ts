@@ -54,18 +54,18 @@ export async function isolateForGrading(s: Session): Promise<Sandbox | undefined
 }
 
 async function startFresh(s: Session): Promise<Sandbox> {
-  // Called only for a trial that had a sandbox: it has a spec, and a provider started it.
-  const { sandbox, provider } = s;
+  // Called only for a trial that had a sandbox: it has a spec, and a provider started its environment.
+  const { environment, provider } = s;
   const base = sandboxSpecOf(s.run, s.input);
-  if (!base || !sandbox || !provider) throw new Error('internal: a fresh grading sandbox for a trial without one');
-  const spec = { ...base, setup: [], ...(sandbox.host ? { host: sandbox.host } : {}) };
-  // The run's Ctrl-C, not the trial's signal: a trial past its timeout is still graded on its work.
-  s.gradingSandbox = await provider.start(
-    spec,
+  if (!base || !environment || !provider) throw new Error('internal: a fresh grading sandbox for a trial without one');
+  // Where the agent's environment runs, without a slot of its own; the run's Ctrl-C, not the
+  // trial's signal: a trial past its timeout is still graded on its work.
+  s.gradingEnvironment = await provider.start(
+    { ...base, setup: [] },
     { runId: s.run.runId, sessionId: `${s.sessionId}.grading`, pid: s.run.harnessPid },
-    s.opts.signal,
+    { signal: s.opts.signal, beside: environment },
   );
-  return s.gradingSandbox;
+  return s.gradingEnvironment.main;
 }
 
 /** A harness step in the sandbox that must succeed; failing is the agent's doing (it owns the files), unless the host was lost meanwhile. */
@@ -86,9 +86,6 @@ export async function confirmHost(sandbox: Sandbox, what: string): Promise<void>
   if (sandboxLost(health))
     throw new SandboxError(
       `the sandbox's host was lost during grading (${health.lost ?? `container ${health.state}${health.killedByDocker ? ', killed by Docker' : ''}`}): ${what}`,
-      undefined,
-      true,
-      false,
     );
 }
 

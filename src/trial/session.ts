@@ -1,8 +1,8 @@
 // Phases 1–2 of a trial (docs/running.md): the task's identity and the session every later phase shares —
 // its id, abort signal (trial timeout, Ctrl-C), trajectory recorder, telemetry spans and timings.
 import { SandboxError } from '../errors.ts';
-import type { SandboxSlot } from '../sandbox/fleet.ts';
-import type { Sandbox, SandboxProvider } from '../sandbox/types.ts';
+import { providerFor, type Environment, type EnvironmentProvider, type SandboxSlot } from '../sandbox/index.ts';
+import type { Sandbox } from '../sandbox/types.ts';
 import { startTrialSpans, type TrialSpans } from '../telemetry/spans.ts';
 import { loadHooks, type BenchmarkHooks } from './hooks.ts';
 import { formatEvent, Recorder } from './recorder.ts';
@@ -16,7 +16,8 @@ export interface TrialOptions {
   /** Aborted on Ctrl-C: the trial stops, cleans up and is not saved (resume runs it again). */
   signal?: AbortSignal;
   hooks?: TrialHooks;
-  provider?: SandboxProvider;
+  /** The environment provider (tests); default: the one the trial's sandbox spec asks for (sandbox/index.ts). */
+  provider?: EnvironmentProvider;
 }
 
 export interface Session {
@@ -33,10 +34,13 @@ export interface Session {
   /** Aborted by the trial timeout or by Ctrl-C; its reason tells which. */
   readonly abort: AbortController;
   readonly hooks: BenchmarkHooks;
-  readonly provider?: SandboxProvider;
+  readonly provider?: EnvironmentProvider;
+  /** What the trial runs in, once started and set up. */
+  environment?: Environment;
+  /** Its main service: the agent's `ctx.sandbox`. */
   sandbox?: Sandbox;
-  /** With `[grading] isolation = "fresh"`: the container the tests ran in. */
-  gradingSandbox?: Sandbox;
+  /** With `[grading] isolation = "fresh"`: the environment the tests ran in. */
+  gradingEnvironment?: Environment;
   /** Where the trial is: failures from 'agent' on may be the agent's doing (see blame.ts). */
   phase: 'environment' | 'agent' | 'grading';
   /** Its `--max-sandboxes` slot, given back at cleanup. */
@@ -55,7 +59,8 @@ export async function openSession(run: RunContext, input: TrialInput, opts: Tria
     opts.hooks?.onEvent?.(input.taskId, e);
   }, runScrubber(run));
   const hooks = await loadHooks(run.benchmark.hooks);
-  const provider = sandboxSpecOf(run, input) ? (opts.provider ?? (await defaultProvider())) : undefined;
+  const spec = sandboxSpecOf(run, input);
+  const provider = spec ? (opts.provider ?? (await providerFor(spec))) : undefined;
   // Attached last: nothing above can fail and leave the listener on the run's signal.
   const abort = new AbortController();
   const onInterrupt = () => abort.abort(opts.signal?.reason ?? new Error('interrupted'));
@@ -119,9 +124,3 @@ export async function timed<T>(s: Session, phase: keyof Session['timings'], fn: 
 }
 
 export const secondsSince = (t: number) => Math.round(performance.now() - t) / 1000;
-
-let provider: Promise<SandboxProvider> | undefined;
-function defaultProvider(): Promise<SandboxProvider> {
-  provider ??= import('../sandbox/docker.ts').then((m): SandboxProvider => new m.DockerProvider());
-  return provider;
-}

@@ -1,7 +1,7 @@
 // What crosses a worker boundary for a trial: plain, serialisable data only.
 import type { CheckConfig, Config, Limits, LlmConfig } from '../config/schema.ts';
 import type { InstalledRun } from '../agents/installed/confine.ts';
-import type { SandboxSlot } from '../sandbox/fleet.ts';
+import type { SandboxSlot } from '../sandbox/index.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 import type { Sample, TrajectoryEvent, TrialResult } from '../types.ts';
 

@@ -3,7 +3,7 @@
 import { abortReason, toErrorValue } from '../errors.ts';
 import { forMainSide, type MainMessage, type WorkerMessage } from '../pool/messages.ts';
 import type { PhaseBoard } from '../pool/phase-board.ts';
-import type { HostFailure, SandboxSlot } from '../sandbox/fleet.ts';
+import type { HostFailure, SandboxSlot } from '../sandbox/index.ts';
 import { runTrial, TrialTimeout } from '../trial/lifecycle.ts';
 import { flushTelemetry } from '../telemetry/otel.ts';
 import type { RunContext, TrialHooks, TrialInput } from '../trial/types.ts';

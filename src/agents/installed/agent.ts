@@ -3,7 +3,7 @@
 // trial's llm_call/tool_call events through the gateway; a spent budget ends the trial with
 // `llm_budget`, a model failure as AGENT_ERROR kind 'llm'. Its exit code, stdout and stderr (capped
 // as any exec output) are `log` events of the result; its session files are kept as artifacts.
-import { trustedArgv } from '../../sandbox/toolbox.ts';
+import { trustedArgv } from '../../sandbox/index.ts';
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';

@@ -1,7 +1,7 @@
 // What runs inside the sandbox for one turn of an installed agent: the node of the cached runtime
 // starts a forwarder (127.0.0.1:18080 → the gateway's unix socket, the sandbox's only way out), then
 // the CLI as its child, and exits with the CLI's exit code. One process: no readiness race.
-import { killByMarkerScript } from '../../sandbox/exec.ts';
+import { killByMarkerScript } from '../../sandbox/index.ts';
 import { MOUNT } from './confine.ts';
 
 export const FORWARD_PORT = 18080;

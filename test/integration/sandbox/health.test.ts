@@ -49,7 +49,7 @@ describe.skipIf(!ok)("a sandbox's health after a failure", () => {
     await proxy.up();
     await new Promise((r) => setTimeout(r, 200));
     expect(await sb.health()).toMatchObject({ daemon: false, lost: expect.stringContaining('went away') });
-    await expect(sb.restart()).rejects.toMatchObject({ name: 'SandboxError', answered: false });
+    await expect(sb.restart()).rejects.toMatchObject({ name: 'SandboxError', daemon: 'unreachable' });
   });
 
   it('Docker killing the container is never the agent; the agent stopping it from inside is; a grading restart starts afresh', async () => {

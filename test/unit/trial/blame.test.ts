@@ -5,9 +5,12 @@ import { blame, blameAgentError } from '../../../src/trial/blame.ts';
 import { fakeSandbox } from '../checks/helpers.ts';
 
 const withHealth = (h: SandboxHealth) => ({ ...fakeSandbox({}), health: async () => h });
-/** A failure the daemon answered (dockerode puts the HTTP status on the error). */
+/** A failure the daemon answered, as the provider reports it (sandbox/client.ts dockerFacts for Docker). */
 const answered = (status: number, message: string) =>
-  new SandboxError(`exec failed in sandbox: ${message}`, Object.assign(new Error(message), { statusCode: status }));
+  new SandboxError(`exec failed in sandbox: ${message}`, new Error(message), true, {
+    daemon: 'answered',
+    ...(status === 404 ? { service: 'gone' as const } : status === 409 ? { service: 'stopped' as const } : {}),
+  });
 
 describe('blame for a Docker failure once the agent had its sandbox', () => {
   it('a stopped container on a healthy daemon is the agent: AGENT_ERROR with the container state', async () => {
@@ -75,5 +78,25 @@ describe('blame for a Docker failure once the agent had its sandbox', () => {
     expect(lost.retryable).not.toBe(false);
     expect(await blameAgentError(own, withHealth({ daemon: true, state: 'stopped', exitCode: 137 }))).toBe(own);
     expect(await blameAgentError(own, undefined)).toBe(own);
+  });
+
+  it('decides from the error value the provider gave, not from the shape of a client library error', async () => {
+    // A library error with an HTTP status, but no facts from the provider: the daemon is not known to have answered.
+    const raw = new SandboxError('exec failed', Object.assign(new Error('x'), { statusCode: 409 }));
+    expect(raw.daemon).toBe('unreachable');
+    expect((await blame(raw, withHealth({ daemon: true, state: 'stopped', exitCode: 137 }))).kind).toBe('sandbox');
+    // The provider says the daemon answered that the service stopped: the agent's doing on a healthy daemon.
+    const stopped = new SandboxError('exec failed', undefined, true, { daemon: 'answered', service: 'stopped' });
+    expect((await blame(stopped, withHealth({ daemon: true, state: 'stopped', exitCode: 137 }))).kind).toBe('agent');
+    // Killed for memory, the daemon answering: the agent's, as before.
+    const oom = new SandboxError('exec failed', undefined, true, { daemon: 'answered', service: 'oom' });
+    const e = await blame(oom, withHealth({ daemon: true, state: 'stopped', oomKilled: true, exitCode: 137 }));
+    expect(e).toMatchObject({ kind: 'agent', sandbox: { oomKilled: true } });
+    expect(e.message).toMatch(/killed for memory/);
+    // The daemon did not answer (a timeout, a dropped connection): infrastructure, whatever the sandbox looks like now.
+    const silent = new SandboxError('Docker did not answer within 30000 ms: exec', undefined, true, {
+      daemon: 'unreachable',
+    });
+    expect((await blame(silent, withHealth({ daemon: true, state: 'running' }))).kind).toBe('sandbox');
   });
 });

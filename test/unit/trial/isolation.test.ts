@@ -15,7 +15,7 @@ describe('grading on a host that is going away', () => {
     expect(err).toBeInstanceOf(SandboxError);
     expect(err).toMatchObject({
       retryable: true,
-      answered: false,
+      daemon: 'unreachable',
       message: expect.stringContaining('the daemon does not answer'),
     });
     await expect(
@@ -30,10 +30,10 @@ describe('grading on a host that is going away', () => {
   });
 
   it('a grading command refused by a daemon that is going away throws (SANDBOX_ERROR), not exit 126', async () => {
-    const refused = new SandboxError(
-      'exec failed in sandbox: container is not running',
-      Object.assign(new Error('x'), { statusCode: 409 }),
-    );
+    const refused = new SandboxError('exec failed in sandbox: container is not running', new Error('x'), true, {
+      daemon: 'answered',
+      service: 'stopped',
+    });
     const view = gradingView(
       withHealth({ daemon: false, lost: 'the daemon does not answer', state: 'unknown' }, refused),
     );

@@ -1,0 +1,104 @@
+// Environments on one Docker engine (docs/sandboxes.md): the local daemon, or one fleet host when the
+// fleet provider (fleet-environments.ts) wraps one per host. Today an environment is its main
+// container; named services, their network and volumes come here.
+import type Docker from 'dockerode';
+import { checkDocker, DEFAULT_DEADLINE_MS, docker, withDeadline } from './client.ts';
+import { sweepBuildDirs } from './build-dirs.ts';
+import { startDiskWatch } from './disk.ts';
+import { DockerProvider } from './docker.ts';
+import { checkHost } from './host-check.ts';
+import { clientFor, type DockerHostSpec } from './hosts.ts';
+import { ensureImage } from './images.ts';
+import type {
+  DiskWatch,
+  Environment,
+  EnvironmentProvider,
+  PreparedEnvironments,
+  RunSpec,
+  StartOptions,
+} from './provider.ts';
+import { sampleImages } from './sample-images.ts';
+import { createSharedVolume, removeVolume } from './shared.ts';
+import { sweep } from './sweep.ts';
+import type { Sandbox, SandboxLabels, SandboxSpec } from './types.ts';
+
+export class DockerEnvironments implements EnvironmentProvider {
+  readonly #engine = new DockerProvider();
+
+  /** `host`: a fleet host (its client, its URL on the sandboxes); absent: the local daemon (DOCKER_HOST). */
+  constructor(readonly host?: DockerHostSpec) {}
+
+  get client(): Docker {
+    return this.host ? clientFor(this.host) : docker();
+  }
+
+  /** The engine answers, build folders of dead builds are gone, the run's image is here, dead runs are swept. */
+  async prepare(run: RunSpec): Promise<PreparedEnvironments> {
+    await this.check();
+    await sweepLeftBuilds(run);
+    if (run.buildImage)
+      await ensureImage(
+        { image: run.spec.image, build: run.spec.build, trusted: true }, // the run's own spec: its prepare.sh may run
+        { client: this.client, onProgress: (line: string) => run.info(line), signal: run.signal },
+      );
+    const removed = await this.sweepDead((line) => run.warn(line));
+    if (removed > 0) run.info(`removed ${removed} sandbox(es) left by runs that are gone`);
+    return {
+      images: sampleImages([this.client]),
+      createSharedVolume: (runId, sourceDir) => createSharedVolume(runId, sourceDir, run.spec.image, this.client),
+      cleanup: async (runId, volume) => {
+        await sweep({ runId }, this.client);
+        if (volume) await removeVolume(volume, this.client);
+      },
+    };
+  }
+
+  /** Throws BenchrigError('docker_unavailable') naming the engine when it does not answer. */
+  check(): Promise<void> {
+    return this.host ? checkHost(this.host) : checkDocker();
+  }
+
+  /** The start-up sweep of what dead runs left here; tolerant, reporting what it left on `warn`. */
+  sweepDead(warn: (line: string) => void): Promise<number> {
+    return sweep({ onLeft: (line) => warn(this.host ? `${this.host.url}: ${line}` : line) }, this.client);
+  }
+
+  async start(spec: SandboxSpec, labels: SandboxLabels, opts: StartOptions = {}): Promise<Environment> {
+    const signal = opts.signal ?? new AbortController().signal;
+    const slot = opts.beside ? undefined : await opts.acquire?.(signal);
+    try {
+      const main = await this.#engine.start(this.host ? { ...spec, host: this.host.url } : spec, labels, signal);
+      return { main, services: {}, ...(slot ? { slot } : {}) };
+    } catch (err) {
+      slot?.release();
+      throw err;
+    }
+  }
+
+  async stop(env: Environment, opts: { interrupted: boolean }): Promise<void> {
+    for (const service of Object.values(env.services)) await this.#engine.stop(service, opts).catch(() => undefined); // the run's sweep is the backstop
+    await this.#engine.stop(env.main, opts);
+  }
+
+  sweep(opts?: { all?: boolean; kept?: boolean; runId?: string }): Promise<number> {
+    return sweep(opts, this.client);
+  }
+
+  async remove(id: string): Promise<void> {
+    await withDeadline(
+      this.client.getContainer(id).remove({ force: true, v: true }),
+      DEFAULT_DEADLINE_MS,
+      `remove ${id.slice(0, 12)}`,
+    ).catch(() => {});
+  }
+
+  watchDisk(sandbox: Sandbox, setting: string): DiskWatch | null {
+    return startDiskWatch(sandbox, setting);
+  }
+}
+
+/** Build folders of image builds whose process is gone (killed mid-build). */
+export async function sweepLeftBuilds(run: RunSpec): Promise<void> {
+  const n = await sweepBuildDirs();
+  if (n > 0) run.info(`removed ${n} image build folder(s) left by runs that are gone`);
+}

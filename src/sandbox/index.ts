@@ -1,0 +1,53 @@
+// The entry of sandbox/ for the rest of src/ (ARCHITECTURE.md: nothing outside sandbox/ imports its
+// Docker modules): the provider of a run's spec, chosen from a typed map, and the few provider-neutral
+// helpers callers need. Providers load lazily: a run without a [sandbox] never loads Docker's client.
+import type { EnvironmentProvider } from './provider.ts';
+import type { SandboxSpec } from './types.ts';
+
+/** Every provider, by kind; a new one (Kubernetes) is one more entry here. */
+const PROVIDERS = {
+  docker: async (): Promise<EnvironmentProvider> => new (await import('./docker-environments.ts')).DockerEnvironments(),
+  fleet: async (spec: SandboxSpec): Promise<EnvironmentProvider> =>
+    new (await import('./fleet-environments.ts')).FleetEnvironments(spec.fleet ?? []),
+} satisfies Record<string, (spec: SandboxSpec) => Promise<EnvironmentProvider>>;
+
+export type ProviderKind = keyof typeof PROVIDERS;
+
+/** Which provider a spec asks for: `[[sandbox.hosts]]` / `--docker-host` make a fleet (docs/fleet.md), else one engine. */
+export const providerKind = (spec: SandboxSpec): ProviderKind => (spec.fleet?.length ? 'fleet' : 'docker');
+
+const made = new Map<string, Promise<EnvironmentProvider>>();
+
+/** This process's provider for a spec (plain JSON, so a worker makes the same one from the run context). */
+export function providerFor(spec: SandboxSpec): Promise<EnvironmentProvider> {
+  const kind = providerKind(spec);
+  const key = `${kind}:${JSON.stringify(spec.fleet ?? null)}`;
+  let p = made.get(key);
+  if (!p) {
+    p = PROVIDERS[kind](spec);
+    made.set(key, p);
+    p.catch(() => made.delete(key));
+  }
+  return p;
+}
+
+export type {
+  DiskWatch,
+  Environment,
+  EnvironmentProvider,
+  PreparedEnvironments,
+  RunSpec,
+  SampleImages,
+  StartOptions,
+} from './provider.ts';
+export type { HostFailure, Placement, SandboxSlot } from './slots.ts';
+export { placementFor } from './slots.ts';
+export type { DockerHostSpec as FleetHost } from './hosts.ts';
+export { fleetHostsOf } from './hosts.ts';
+export { processAlive } from './sweep.ts';
+export { checkHost } from './host-check.ts';
+// What an installed agent runs inside its sandbox: the toolbox's shell, and the kill of what it started.
+export { trustedArgv } from './toolbox.ts';
+export { killByMarkerScript } from './exec.ts';
+// What `--keep-sandbox` prints for a kept sandbox (a trial's log, the run's console).
+export { keptSandboxLine } from './labels.ts';

@@ -1,0 +1,67 @@
+// Images of samples that bring their own sandbox (docs/benchmarks.md#a-sandbox-per-sample), on every
+// Docker engine an environment may start on: found, built (labelled for `sandbox prune`), pulled.
+import type Docker from 'dockerode';
+import { dockerError, dockerMessage, withDeadline } from './client.ts';
+import { imageHasFile } from './helper-container.ts';
+import { ensureImage, imageExists, inspectImage } from './images.ts';
+import { ENV_IMAGE_LABEL, ENV_LABEL } from './prune.ts';
+import type { SampleImages } from './provider.ts';
+
+const PULL_DEADLINE_MS = 30 * 60_000;
+
+/** The sample images of a run whose environments start on `clients` (the first is asked what an image holds). */
+export function sampleImages(clients: Docker[]): SampleImages {
+  return {
+    async exists(image) {
+      for (const c of clients) if (!(await imageExists(image, c))) return false;
+      return true;
+    },
+    async build(tag, dir, opts) {
+      for (const client of clients) {
+        // The benchmark's own image first, where it has a build: a sample's Dockerfile is often
+        // FROM it, and on a fleet host it may not be made yet (nothing is ever pulled).
+        if (opts.base?.build)
+          await ensureImage({ image: opts.base.image, build: opts.base.build, trusted: true }, { client });
+        // A sample's build context is third-party content: its prepare.sh never runs here.
+        await ensureImage(
+          { image: tag, build: dir },
+          {
+            client,
+            timeoutMs: opts.timeoutMs,
+            labels: { [ENV_LABEL]: opts.benchmark, [ENV_IMAGE_LABEL]: tag },
+            onProgress: opts.onProgress,
+          },
+        );
+      }
+    },
+    async pull(image) {
+      await Promise.all(clients.map((c) => pull(c, image)));
+    },
+    async workdir(image) {
+      const info = await inspectImage(clients[0], image);
+      return info.Config?.WorkingDir || '/';
+    },
+    async hasFile(image, path) {
+      try {
+        return await imageHasFile(image, path, clients[0]);
+      } catch (err) {
+        throw dockerError(dockerMessage(err), err);
+      }
+    },
+  };
+}
+
+async function pull(client: Docker, image: string): Promise<void> {
+  try {
+    const stream = await withDeadline(client.pull(image), PULL_DEADLINE_MS, `pull ${image}`);
+    await withDeadline(
+      new Promise<void>((resolve, reject) =>
+        client.modem.followProgress(stream, (err) => (err ? reject(err) : resolve())),
+      ),
+      PULL_DEADLINE_MS,
+      `pull ${image}`,
+    );
+  } catch (err) {
+    throw new Error(`pulling ${image} failed: ${dockerMessage(err)}`);
+  }
+}
