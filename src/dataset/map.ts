@@ -87,7 +87,14 @@ type Fail = (f: SampleField, what: string) => never;
 type Get = (f: SampleField) => unknown;
 
 export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
-  if (opts.format === 'swebench') return mapSwebenchRows(rows, opts.swebench ?? {});
+  if (opts.format === 'swebench') {
+    if (Object.keys(opts.fields).length > 0)
+      throw new BenchrigError(
+        'config',
+        'key dataset.fields: SWE-bench rows have fixed columns (docs/swebench.md); remove [dataset.fields] or the format',
+      );
+    return mapSwebenchRows(rows, opts.swebench ?? {});
+  }
   const columnOf = (f: SampleField) => opts.fields[f] ?? f;
   const mapped = new Set<string>(SAMPLE_FIELDS.map(columnOf));
   const seen = new Map<string, string>();

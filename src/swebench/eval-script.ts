@@ -12,14 +12,7 @@ import {
 } from './constants.ts';
 import { modifiedFiles, testDirectives } from './patch-files.ts';
 import { OFFICIAL_SPECS } from './specs.generated.ts';
-
-export interface OfficialSpec {
-  test_cmd?: string | string[];
-  eval_commands?: string[];
-  install?: string;
-  build?: string[];
-}
-export type OfficialSpecs = Record<string, { ext: string; versions: Record<string, OfficialSpec> }>;
+import type { OfficialSpec } from './specs.ts';
 
 export interface EvalScriptInput {
   repo: string;
