@@ -37,6 +37,8 @@ export interface SwebenchInstance {
   eval_script?: string;
   log_parser?: string;
   eval_type: EvalType;
+  /** `[swebench] test_command`, kept with the instance so that the benchmark version hashes it. */
+  test_command?: string;
 }
 
 const REQUIRED = ['instance_id', 'repo', 'base_commit', 'patch', 'test_patch', 'problem_statement'] as const;
@@ -91,6 +93,7 @@ export function readRow(
     eval_script: r.eval_script,
     log_parser: r.log_parser,
     eval_type: evalType,
+    ...(testCommand !== undefined ? { test_command: testCommand } : {}),
   };
   const parser = parserFor(instance);
   if (typeof parser === 'string') return parser;

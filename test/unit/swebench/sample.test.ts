@@ -78,7 +78,8 @@ describe('SWE-bench rows as samples', () => {
     expect(bad({ eval_script: undefined, repo: 'acme/unknown' })).toMatch(
       /has no eval_script and benchrig knows no official test command for repository "acme\/unknown": add the row's eval_script or set \[swebench\] test_command/,
     );
-    // With a test command, no official spec is needed.
+    // With a test command, no official spec is needed; it is kept with the ground truth (the version hashes it).
+    expect(sampleOf({ ...acme }, { test_command: 'make test' }).expected).toMatchObject({ test_command: 'make test' });
     expect(
       typeof swebenchSample({ ...acme, eval_script: undefined, repo: 'acme/unknown' }, { test_command: 'make test' }),
     ).toBe('object');
@@ -97,6 +98,19 @@ describe('[dataset] format = "swebench"', () => {
       ['acme__widgets-7', 'registry.example/acme/widgets:7', '/testbed'],
     ]);
     expect(b.samples[0]?.input).toContain('Use \\A and \\Z');
+  });
+
+  it('the benchmark version changes with [swebench] test_command and hints (they decide the verdicts and prompts)', async () => {
+    const version = async (extra: string) =>
+      (
+        await loadBenchmark(tempBenchmark({ 'benchmark.toml': TOML(extra), 'rows.jsonl': fixtureText('rows.jsonl') }), {
+          env: {},
+        })
+      ).version;
+    const plain = await version('');
+    expect(await version('[swebench]\ntest_command = "make check"')).not.toBe(plain);
+    expect(await version('[swebench]\nhints = true')).not.toBe(plain);
+    expect(await version('')).toBe(plain);
   });
 
   it('--sample picks instances by instance_id', async () => {
