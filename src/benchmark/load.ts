@@ -127,7 +127,13 @@ async function readSamples(
       `${src('dataset', 'source')}: key dataset.source: dataset "${source}" has no rows`,
     );
   return {
-    all: mapRows(rows, { fields, baseDir: dir, noSandbox: !config.sandbox }),
+    all: mapRows(rows, {
+      fields,
+      baseDir: dir,
+      noSandbox: !config.sandbox,
+      format: config.dataset.format,
+      swebench: config.swebench,
+    }),
     // The resolved commit is recorded (run.json); the version hashes the rows themselves, so it
     // changes exactly when the content does, whatever commit carried it.
     dataset: hf

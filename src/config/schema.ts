@@ -185,6 +185,17 @@ export const configSchema = z
           revision: z.string().default('main'),
           config: z.string().optional(),
           fields: z.record(z.string(), z.string()).default({}),
+          /** "swebench": rows are SWE-bench instances (docs/swebench.md); unset: rows map by `fields`. */
+          format: z.enum(['swebench']).optional(),
+        })
+        .strict(),
+    ).optional(),
+    /** `[dataset] format = "swebench"` (docs/swebench.md#configuration). */
+    swebench: plain(
+      z
+        .object({
+          hints: z.boolean().default(false),
+          test_command: z.string().min(1).optional(),
         })
         .strict(),
     ).optional(),

@@ -1,0 +1,20 @@
+// SWE-bench as published (docs/swebench.md): rows, predictions, eval scripts, the patch-apply
+// sequence, log parsers, grading and reports. Pure functions; nothing here runs a container.
+export * from './constants.ts';
+export { applyPatchScript, APPLY_COMMANDS } from './apply-patch.ts';
+export { evalScript, officialSpec } from './eval-script.ts';
+export { logsEval, resolution, testsStatus, type TestsStatus } from './grading.ts';
+export { instanceKey, officialImage } from './image.ts';
+export { parserFor, PARSERS, REPO_PARSERS, type Parser } from './parsers/index.ts';
+export { modifiedFiles, testDirectives } from './patch-files.ts';
+export { predictionLine, readPredictions, type Prediction } from './predictions.ts';
+export {
+  instanceReport,
+  readInstanceReport,
+  runReport,
+  type InstanceOutcome,
+  type InstanceReport,
+  type RunReport,
+} from './report.ts';
+export { readRow, type SwebenchInstance, type SwebenchRow } from './row.ts';
+export { swebenchSample, type SwebenchOptions } from './sample.ts';

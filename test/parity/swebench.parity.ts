@@ -1,0 +1,125 @@
+// Parity with the official SWE-bench harness (docs/swebench.md#parity): the same logs, patches, eval
+// scripts and run outcomes given to benchrig's src/swebench/ and to swebench 5.0.2 (a subprocess),
+// requiring the same per-test statuses, the same verdicts and reports, field for field.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { logsEval, instanceReport, readInstanceReport, runReport } from '../../src/swebench/index.ts';
+import { evalScript, modifiedFiles, officialImage, parserFor, type InstanceOutcome } from '../../src/swebench/index.ts';
+import type { EvalType } from '../../src/swebench/constants.ts';
+import { askOfficial, officialPython, SWEBENCH_VERSION } from './official-swebench.ts';
+
+const FIXTURES = path.join(import.meta.dirname, '../fixtures/swebench');
+const read = (rel: string) => readFileSync(path.join(FIXTURES, rel), 'utf8');
+
+interface Case {
+  name: string;
+  log: string;
+  instance: {
+    instance_id: string;
+    log_parser: string;
+    eval_type: EvalType;
+    FAIL_TO_PASS: string[];
+    PASS_TO_PASS: string[];
+  };
+  model_patch: string | null;
+}
+interface Corpus {
+  cases: Case[];
+  patches: string[];
+  images: string[];
+  eval_scripts: Record<string, Record<string, string>>;
+  run_report: {
+    dataset: string[];
+    predictions: Array<{ instance_id: string; model_name_or_path: string; model_patch: string | null }>;
+    outcomes: Record<string, { report?: string; logs?: string }>;
+  };
+}
+interface Answers {
+  version: string;
+  cases: Record<string, { parsed: object; status_map: object; found: boolean; report: object }>;
+  images: Record<string, string>;
+  eval_scripts: Record<string, string>;
+  modified_files: Record<string, string[]>;
+  run_report: object;
+}
+
+const corpus = JSON.parse(read('cases.json')) as Corpus;
+const logs = new Map(corpus.cases.map((c) => [c.log, read(c.log)]));
+let official: Answers;
+
+beforeAll(() => {
+  const { python, ms } = officialPython();
+  const started = Date.now();
+  official = askOfficial(python, {
+    cases: corpus.cases.map((c) => ({ ...c, log: logs.get(c.log) })),
+    patches: Object.fromEntries(corpus.patches.map((p) => [p, read(p)])),
+    images: corpus.images,
+    eval_scripts: corpus.eval_scripts,
+    run_report: corpus.run_report,
+  }) as Answers;
+  process.stderr.write(`swebench ${SWEBENCH_VERSION}: venv ready in ${ms} ms, answers in ${Date.now() - started} ms\n`);
+});
+
+const parserOf = (c: Case) => {
+  const parser = parserFor({ ...c.instance, repo: '' });
+  if (typeof parser === 'string') throw new Error(parser);
+  return parser;
+};
+
+describe(`benchrig's SWE-bench grading against swebench ${SWEBENCH_VERSION}`, () => {
+  it('talks to the pinned release', () => {
+    expect(official.version).toBe(SWEBENCH_VERSION);
+    expect(corpus.cases.length).toBeGreaterThanOrEqual(40);
+  });
+
+  describe.each(corpus.cases.map((c) => [c.name, c] as const))('%s', (name, c) => {
+    const log = logs.get(c.log) ?? '';
+    it('parses the same test → status map from the log', () => {
+      expect(Object.fromEntries(parserOf(c)(log, c.instance))).toEqual(official.cases[name]?.parsed);
+    });
+    it('reads the same status map between the markers, and agrees whether the log is gradable', () => {
+      const { statusMap, found } = logsEval(log, parserOf(c), c.instance);
+      expect({ status_map: Object.fromEntries(statusMap), found }).toEqual({
+        status_map: official.cases[name]?.status_map,
+        found: official.cases[name]?.found,
+      });
+    });
+    it('writes the same report.json entry (resolved, tests_status)', () => {
+      const spec = { ...c.instance, evalType: c.instance.eval_type, parser: parserOf(c) };
+      expect(instanceReport(spec, c.model_patch, log)).toEqual(official.cases[name]?.report);
+    });
+  });
+
+  it('finds the same modified files in test patches', () => {
+    for (const p of corpus.patches) expect([p, modifiedFiles(read(p))]).toEqual([p, official.modified_files[p]]);
+  });
+
+  it('names the same official images', () => {
+    for (const id of corpus.images) expect(officialImage(id)).toBe(official.images[id]);
+  });
+
+  it("runs a row's eval_script as the official harness does (exit code recorded after the end marker)", () => {
+    for (const [name, row] of Object.entries(corpus.eval_scripts)) {
+      const mine = evalScript({
+        repo: row.repo ?? '',
+        base_commit: 'abc123',
+        test_patch: '',
+        eval_script: row.eval_script,
+      });
+      expect([name, mine]).toEqual([name, official.eval_scripts[name]]);
+    }
+  });
+
+  it('writes the same swebench_report.json', () => {
+    const { dataset, predictions, outcomes } = corpus.run_report;
+    const outcomesById = new Map<string, InstanceOutcome>(
+      Object.entries(outcomes).map(([id, o]) => [
+        id,
+        { report: o.report === undefined ? undefined : readInstanceReport(o.report, id), logs: o.logs },
+      ]),
+    );
+    const preds = new Map(predictions.map((p) => [p.instance_id, p.model_patch]));
+    expect(runReport(dataset, preds, outcomesById)).toEqual(official.run_report);
+  });
+});
