@@ -71,6 +71,9 @@ export async function createTrialNetwork(client: Docker, req: NetworkRequest): P
   throw new SandboxError(
     `no free /${prefix} subnet in the subnet pool ${pool.text} for the trial's network (other networks hold them): ` +
       `remove networks left behind (benchrig sandbox cleanup), or give benchrig a larger range (docs/sandboxes.md#networks-per-trial)`,
+    undefined,
+    true, // trials that end free theirs
+    { daemon: 'answered' },
   );
 }
 
