@@ -1,6 +1,6 @@
 // Environments on one Docker engine (docs/sandboxes.md): the local daemon, or one fleet host when the
-// fleet provider (fleet-environments.ts) wraps one per host. Today an environment is its main
-// container; named services, their network and volumes come here.
+// fleet provider (fleet-environments.ts) wraps one per host. An environment is its main container,
+// and, with services beside it, their own network and shared volumes (trial-scope.ts).
 import type Docker from 'dockerode';
 import { checkDocker, DEFAULT_DEADLINE_MS, docker, withDeadline } from './client.ts';
 import { sweepBuildDirs } from './build-dirs.ts';
@@ -19,7 +19,15 @@ import type {
 } from './provider.ts';
 import { sampleImages } from './sample-images.ts';
 import { createSharedVolume, removeVolume } from './shared.ts';
+import { subnetPool } from './subnet-pool.ts';
 import { sweep } from './sweep.ts';
+import {
+  attachment,
+  closeTrialScope,
+  openTrialScope,
+  type DockerTrialScope,
+  type ScopeRequest,
+} from './trial-scope.ts';
 import type { Sandbox, SandboxLabels, SandboxSpec } from './types.ts';
 
 export class DockerEnvironments implements EnvironmentProvider {
@@ -34,6 +42,7 @@ export class DockerEnvironments implements EnvironmentProvider {
 
   /** The engine answers, build folders of dead builds are gone, the run's image is here, dead runs are swept. */
   async prepare(run: RunSpec): Promise<PreparedEnvironments> {
+    subnetPool(); // a bad $BENCHRIG_SUBNET_POOL is refused (exit 2) before anything starts
     await this.check();
     await sweepLeftBuilds(run);
     if (run.buildImage)
@@ -75,9 +84,45 @@ export class DockerEnvironments implements EnvironmentProvider {
     }
   }
 
+  /**
+   * A multi-service trial's own network and shared volumes on this engine, before its services start
+   * (docs/sandboxes.md#networks-per-trial). The environment made from it carries them (`network`,
+   * `volumes`) so that `stop` removes them; until then the caller closes it on failure (`closeScope`).
+   */
+  openScope(labels: SandboxLabels, req: ScopeRequest): Promise<DockerTrialScope> {
+    return openTrialScope(this.client, labels, req);
+  }
+
+  closeScope(scope: Pick<Environment, 'network' | 'volumes'>): Promise<void> {
+    return closeTrialScope(this.client, scope);
+  }
+
+  /**
+   * One service of a multi-service trial (main included): hardened like every sandbox, on the scope's
+   * network where the others reach it as `service`, with the trial's volumes of `mounts` (name → path).
+   */
+  startService(
+    spec: SandboxSpec,
+    labels: SandboxLabels,
+    opts: {
+      scope: DockerTrialScope;
+      service: string;
+      mounts?: Record<string, string | { target: string; readOnly?: boolean }>;
+      signal?: AbortSignal;
+    },
+  ): Promise<Sandbox> {
+    const placed = this.host ? { ...spec, host: this.host.url } : spec;
+    return this.#engine.start(placed, labels, opts.signal, attachment(opts.scope, opts.service, opts.mounts));
+  }
+
+  /** The services, main, then the trial's network and volumes: each tried whatever happened before. */
   async stop(env: Environment, opts: { interrupted: boolean }): Promise<void> {
-    for (const service of Object.values(env.services)) await this.#engine.stop(service, opts).catch(() => undefined); // the run's sweep is the backstop
-    await this.#engine.stop(env.main, opts);
+    try {
+      for (const service of Object.values(env.services)) await this.#engine.stop(service, opts).catch(() => undefined); // the run's sweep is the backstop
+      await this.#engine.stop(env.main, opts);
+    } finally {
+      if (env.network || env.volumes?.length) await this.closeScope(env);
+    }
   }
 
   sweep(opts?: { all?: boolean; kept?: boolean; runId?: string }): Promise<number> {

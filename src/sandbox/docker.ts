@@ -33,6 +33,7 @@ import { clientFor, HostError } from './hosts.ts';
 import { buildLabels } from './labels.ts';
 import { sweep } from './sweep.ts';
 import { ensureToolbox, KEEP_ALIVE, TOOLBOX_BIN, TOOLBOX_MOUNT } from './toolbox.ts';
+import type { ServiceAttachment } from './trial-scope.ts';
 import { transferPath } from './transfer.ts';
 
 const START_ATTEMPTS = 3;
@@ -181,7 +182,13 @@ function imagePath(client: Docker, image: string): Promise<string> {
  * environment providers (docker-environments.ts, fleet-environments.ts).
  */
 export class DockerProvider {
-  async start(spec: SandboxSpec, labels: SandboxLabels, signal?: AbortSignal): Promise<DockerSandbox> {
+  /** `attach`: a service of a multi-service trial, on its network and with its volumes (trial-scope.ts). */
+  async start(
+    spec: SandboxSpec,
+    labels: SandboxLabels,
+    signal?: AbortSignal,
+    attach?: ServiceAttachment,
+  ): Promise<DockerSandbox> {
     const { client, host } = placement(spec);
     // On a fleet a failing host gives way to another one soon: fewer attempts on the same host.
     const attempts = host ? FLEET_START_ATTEMPTS : START_ATTEMPTS;
@@ -197,7 +204,7 @@ export class DockerProvider {
           watchDaemon(client),
         ]);
         const options = await withStorageQuota(
-          createOptions(spec, labels, toolbox),
+          createOptions(spec, labels, toolbox, attach),
           client,
           host ?? `local:${dockerEndpoint()}`,
           spec.disk ? parseMemory(spec.disk) : null,
@@ -289,12 +296,13 @@ async function removeQuietly(container: Docker.Container): Promise<void> {
 /**
  * The container's create options: every default of docs/sandboxes.md, and nothing from the host but the shared
  * volume and the harness's read-only toolbox volume (`toolbox`, see toolbox.ts), whose shell keeps
- * the container alive.
+ * the container alive. `attach`: on its trial's network instead of `spec.network`, with its volumes.
  */
 export function createOptions(
   spec: SandboxSpec,
   labels: SandboxLabels,
   toolbox: string,
+  attach?: ServiceAttachment,
 ): Docker.ContainerCreateOptions {
   const memory = parseMemory(spec.memory);
   const slug = labels.sessionId.replace(/[^a-zA-Z0-9_.-]/g, '-').slice(0, 60);
@@ -306,8 +314,9 @@ export function createOptions(
     WorkingDir: spec.workdir, // Docker creates it when the image lacks it
     ...(spec.env ? { Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`) } : {}),
     Labels: buildLabels(labels),
+    ...(attach ? { NetworkingConfig: { EndpointsConfig: { [attach.network]: { Aliases: attach.aliases } } } } : {}),
     HostConfig: {
-      NetworkMode: spec.network ?? 'none',
+      NetworkMode: attach?.network ?? spec.network ?? 'none',
       CapDrop: ['ALL'],
       CapAdd: spec.capAdd ?? [],
       SecurityOpt: ['no-new-privileges'],
@@ -334,6 +343,12 @@ export function createOptions(
           Source: m.source,
           Target: m.target,
           ReadOnly: m.readOnly,
+        })),
+        ...(attach?.volumes ?? []).map((v) => ({
+          Type: 'volume' as const,
+          Source: v.source,
+          Target: v.target,
+          ReadOnly: v.readOnly,
         })),
       ],
     },

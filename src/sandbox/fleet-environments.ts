@@ -16,6 +16,7 @@ import type {
 } from './provider.ts';
 import { sampleImages } from './sample-images.ts';
 import { createSharedVolume, removeVolume, sharedVolumeName } from './shared.ts';
+import { subnetPool } from './subnet-pool.ts';
 import { sweep } from './sweep.ts';
 import type { Sandbox, SandboxLabels, SandboxSpec } from './types.ts';
 
@@ -33,6 +34,7 @@ export class FleetEnvironments implements EnvironmentProvider {
   }
 
   async prepare(run: RunSpec): Promise<PreparedEnvironments> {
+    subnetPool(); // a bad $BENCHRIG_SUBNET_POOL is refused (exit 2) before anything starts
     const engines = [...this.#hosts.values()];
     await Promise.all(engines.map((e) => e.check()));
     // The first host builds now, so a broken Dockerfile stops the run before its folder exists (exit 2).

@@ -39,6 +39,8 @@ export type {
   RunSpec,
   SampleImages,
   StartOptions,
+  TrialNetwork,
+  TrialVolume,
 } from './provider.ts';
 export type { HostFailure, Placement, SandboxSlot } from './slots.ts';
 export { placementFor } from './slots.ts';

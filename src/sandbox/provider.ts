@@ -15,6 +15,26 @@ export interface Environment {
   readonly services: Readonly<Record<string, Sandbox>>;
   /** The run's slot this environment holds (`--max-sandboxes`, its fleet host); the trial releases it at cleanup. */
   readonly slot?: SandboxSlot;
+  /** The trial's own network, when it has services beside main; `stop` removes it. */
+  readonly network?: TrialNetwork;
+  /** The volumes its services share; `stop` removes them. */
+  readonly volumes?: readonly TrialVolume[];
+}
+
+/** A trial's own network (docs/sandboxes.md#networks-per-trial): its services reach each other on it by service name. */
+export interface TrialNetwork {
+  /** The provider's name for it (unique per trial). */
+  readonly name: string;
+  /** Nothing outside the trial's services is reachable from it (no route out, not the host). */
+  readonly internal: boolean;
+  /** Its IPv4 range, when the provider gives it one (Docker: a subnet of the pool). */
+  readonly subnet?: string;
+}
+
+/** A volume a trial's services share: the name the environment gives it, and the provider's (unique per trial). */
+export interface TrialVolume {
+  readonly name: string;
+  readonly source: string;
 }
 
 export interface StartOptions {

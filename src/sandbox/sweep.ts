@@ -1,4 +1,5 @@
-// Removes what dead runs left behind, found by label alone (docs/sandboxes.md): at the start of every run,
+// Removes what dead runs left behind (containers, trial networks, volumes), found by label alone
+// (docs/sandboxes.md): at the start of every run,
 // at the end of one (its own), and by `benchrig sandbox cleanup`. A sandbox kept on purpose
 // (`--keep-sandbox`, label benchrig.keep) is left alone but by `cleanup --kept` and `--all`.
 import os from 'node:os';
@@ -6,9 +7,10 @@ import type Docker from 'dockerode';
 import { describe } from '../errors.ts';
 import { DEFAULT_DEADLINE_MS, docker, statusOf, withDeadline } from './client.ts';
 import { isKept, LABEL, runFilter } from './labels.ts';
+import { removeTrialNetwork } from './networks.ts';
 
 export interface SweepOptions {
-  /** Every benchrig container and volume, kept ones included, but a live run's of this host. */
+  /** Every benchrig container, network and volume, kept ones included, but a live run's of this host. */
   all?: boolean;
   /** The kept sandboxes too (of runs that are over), besides what dead runs left. */
   kept?: boolean;
@@ -23,7 +25,7 @@ export interface SweepOptions {
   budgetMs?: number;
 }
 
-/** Is this container or volume's owner gone? Only this host's processes can be checked. */
+/** Is this container, network or volume's owner gone? Only this host's processes can be checked. */
 export function ownerIsGone(labels: Record<string, string> | undefined, host = os.hostname()): boolean {
   if (!labels || labels[LABEL.host] !== host) return false;
   const pid = Number(labels[LABEL.pid]);
@@ -67,7 +69,7 @@ export function sweepSelects(
 export const SWEEP_BUDGET_MS = 60_000;
 
 /**
- * Returns how many containers and volumes were removed. With `onLeft` (the start-up sweep of dead
+ * Returns how many containers, networks and volumes were removed. With `onLeft` (the start-up sweep of dead
  * runs, which is housekeeping for others): whatever could not be removed in time, or at all (a
  * container stuck in "removing" on a busy daemon), is reported there and left for the next sweep,
  * and the whole sweep takes at most `budgetMs`. Without it, a failure throws.
@@ -95,7 +97,12 @@ export async function sweep(opts: SweepOptions = {}, client: Docker = docker()):
     );
   }
 
-  // Volumes after containers: a volume is in use until its containers are gone.
+  // Networks and volumes after containers: in use until their containers are gone.
+  const networks = await listed(opts, 'networks', () => client.listNetworks({ filters }), clock);
+  for (const net of (networks ?? []).filter((n) => selected(n.Labels))) {
+    await step(`network ${net.Name}`, () => removeTrialNetwork(client, { name: net.Id }));
+  }
+
   const volumes = await listed(
     opts,
     'volumes',
@@ -153,11 +160,10 @@ async function listed<T>(
   }
 }
 
-/** True when removed by us; false when already gone or still in use (409: a live container holds it). */
+/** True when removed by us; false when already gone (or `remove` says so) or still in use (409: a live container holds it). */
 async function removeTolerant(remove: () => Promise<unknown>, ms: number): Promise<boolean> {
   try {
-    await withDeadline(remove(), ms, 'remove');
-    return true;
+    return (await withDeadline(remove(), ms, 'remove')) !== false;
   } catch (err) {
     const status = statusOf(err);
     if (status === 404 || status === 409) return false;
