@@ -4,6 +4,7 @@
 // anything runs, with a message naming the file and key or row.
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { BenchrigError, describe as describeError } from '../errors.ts';
 import { GATE_METRICS, type CheckConfig, type Config } from '../config/schema.ts';
 import { displayPath, resolveConfig } from '../config/load.ts';
@@ -147,17 +148,24 @@ function progressLine(p: HfProgress): string {
   return `hf:${p.repo}: downloading ${p.path}: ${mb(p.received)}/${mb(p.total)} MB`;
 }
 
+/** The benchmarks shipped with benchrig (docs/benchmarks.md#built-in-benchmarks). */
+const BUILT_IN = fileURLToPath(new URL('../../benchmarks/', import.meta.url));
+
 /**
- * A folder (or its benchmark.toml) relative to cwd, else `<cwd>/benchmarks/<name>`; or a Harbor
- * task folder, or a folder of them (docs/benchmarks.md#harbor-task-folders), which has no benchmark.toml (`toml` then names the folder).
+ * A folder (or its benchmark.toml) relative to cwd, else `<cwd>/benchmarks/<name>`, else a built-in
+ * benchmark of that name; or a Harbor task folder, or a folder of them
+ * (docs/benchmarks.md#harbor-task-folders), which has no benchmark.toml (`toml` then names the folder).
  */
 export function locateBenchmark(ref: string, cwd: string): { dir: string; toml: string; harbor?: true } {
   const direct = path.resolve(cwd, ref);
   if (!statSync(path.join(direct, 'benchmark.toml'), { throwIfNoEntry: false }) && isHarborFolder(direct))
     return { dir: direct, toml: direct, harbor: true };
   const candidates = path.basename(direct) === 'benchmark.toml' ? [direct] : [path.join(direct, 'benchmark.toml')];
-  if (!path.isAbsolute(ref) && !ref.includes('/') && !ref.includes(path.sep))
+  if (!path.isAbsolute(ref) && !ref.includes('/') && !ref.includes(path.sep)) {
     candidates.push(path.join(cwd, 'benchmarks', ref, 'benchmark.toml'));
+    const builtIn = path.join(BUILT_IN, ref, 'benchmark.toml');
+    if (!candidates.includes(builtIn)) candidates.push(builtIn);
+  }
   const toml = candidates.find((c) => statSync(c, { throwIfNoEntry: false })?.isFile());
   if (!toml)
     throw new BenchrigError('usage', `benchmark "${ref}" not found: tried ${candidates.map(displayPath).join(', ')}`);

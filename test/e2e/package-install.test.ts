@@ -4,11 +4,11 @@
 // error, so the types are real — then `benchrig run` from that project runs it in a sandbox against
 // the scripted model server.
 import { execa } from 'execa';
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, onlyRunDir, results, tempDir } from '../support/cli.ts';
+import { installPackages, packBenchrig, type Packed } from '../support/installed-package.ts';
 import { startModelServer, type ModelServer } from '../support/model-server.ts';
 import { modelEnv } from './models-helpers.ts';
 
@@ -24,60 +24,15 @@ function readmeAgent(): string {
   return block[1];
 }
 
-async function pack(): Promise<{ tarball: string; files: string[]; integrity: string }> {
-  const dest = tempDir('benchrig-pack-');
-  const r = await execa('npm', ['pack', '--json', '--pack-destination', dest], { cwd: REPO, reject: false });
-  if (r.exitCode !== 0) throw new Error(`npm pack failed: ${r.stderr}`);
-  const [info] = JSON.parse(r.stdout) as [{ filename: string; files: { path: string }[] }];
-  const tarball = join(dest, info.filename);
-  const integrity = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
-  return { tarball, files: info.files.map((f) => f.path), integrity };
-}
-
-/**
- * A project that depends on the tarball, with a lockfile pinning benchrig's dependencies to the
- * versions its own package-lock.json pins: `npm ci` then installs them from the npm cache without
- * asking the registry for package lists (--prefer-offline: only what the cache lacks is downloaded).
- */
-async function install(tarball: string, integrity: string): Promise<void> {
-  mkdirSync(project, { recursive: true });
-  type Entry = { dev?: boolean } & Record<string, unknown>;
-  const lock = JSON.parse(readFileSync(join(REPO, 'package-lock.json'), 'utf8')) as {
-    packages: Record<string, Entry>;
-  };
-  const own = lock.packages[''];
-  const spec = `file:${tarball}`;
-  const packages: Record<string, unknown> = {
-    '': { name: 'my-evals', version: '1.0.0', dependencies: { benchrig: spec } },
-    'node_modules/benchrig': {
-      version: own.version,
-      resolved: spec,
-      integrity,
-      dependencies: own.dependencies,
-      bin: own.bin,
-      engines: own.engines,
-    },
-  };
-  for (const [path, entry] of Object.entries(lock.packages)) if (path && !entry.dev) packages[path] = entry;
-  const pkg = { name: 'my-evals', version: '1.0.0', type: 'module', dependencies: { benchrig: spec } };
-  writeFileSync(join(project, 'package.json'), JSON.stringify(pkg, null, 2));
-  writeFileSync(
-    join(project, 'package-lock.json'),
-    JSON.stringify({ name: 'my-evals', version: '1.0.0', lockfileVersion: 3, requires: true, packages }, null, 2),
-  );
-  const r = await execa('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project, reject: false });
-  if (r.exitCode !== 0) throw new Error(`npm ci failed: ${r.stderr}`);
-}
-
 const tsc = (args: string[]) => execa('node', [TSC, ...args], { cwd: project, reject: false });
 
 describe('benchrig installed from its tarball into a fresh project', () => {
-  let packed: Awaited<ReturnType<typeof pack>>;
+  let packed: Packed | undefined;
   let server: ModelServer | undefined;
 
   beforeAll(async () => {
-    packed = await pack();
-    await install(packed.tarball, packed.integrity);
+    packed = await packBenchrig();
+    await installPackages(project, packed, { dependencies: ['benchrig'] });
     expect((await tsc(['--init'])).exitCode).toBe(0); // the tsconfig a new project starts from
   }, 600_000);
 
@@ -88,8 +43,9 @@ describe('benchrig installed from its tarball into a fresh project', () => {
   });
 
   it('ships its declarations and names them in exports and types', () => {
-    expect(packed.files).toContain('dist/types/index.d.ts');
-    expect(packed.files).toContain('dist/types/agents/types.d.ts');
+    const files = packed?.files ?? [];
+    expect(files).toContain('dist/types/index.d.ts');
+    expect(files).toContain('dist/types/agents/types.d.ts');
     const pkg = JSON.parse(readFileSync(join(project, 'node_modules/benchrig/package.json'), 'utf8')) as {
       types: string;
       exports: { '.': { types: string } };

@@ -1,4 +1,6 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../../src/benchmark/load.ts';
 import { FIXTURES, fixture, tempBenchmark, userError } from './helpers.ts';
@@ -38,6 +40,18 @@ describe('loadBenchmark', () => {
       { id: 'j2', input: 'second', metadata: { level: 2 } },
     ]);
     expect(b.hooks).toBeUndefined();
+  });
+
+  it("finds a built-in benchmark by name from a project that has none, and a project's own of that name first", async () => {
+    const project = path.dirname(tempBenchmark({}));
+    const builtIn = await loadBenchmark('shell-tasks', { cwd: project, env });
+    expect(builtIn.dir).toBe(fileURLToPath(new URL('../../../benchmarks/shell-tasks', import.meta.url)));
+    expect(builtIn.nSamplesTotal).toBe(36);
+
+    const own = path.join(project, 'benchmarks', 'shell-tasks');
+    tempBenchmarkAt(own, { 'benchmark.toml': '[dataset]\nsource = "d.jsonl"\n', 'd.jsonl': TASKS });
+    const mine = await loadBenchmark('shell-tasks', { cwd: project, env });
+    expect([mine.dir, mine.nSamplesTotal]).toEqual([own, 2]);
   });
 
   it('names what it tried when the benchmark does not exist', async () => {
@@ -223,3 +237,10 @@ describe('gate at load', () => {
     expect(msg).toMatch(/gate\.toml.*gate\.max_missing_rate/);
   });
 });
+
+function tempBenchmarkAt(dir: string, files: Record<string, string>): void {
+  for (const [rel, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), content);
+  }
+}
