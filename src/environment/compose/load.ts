@@ -26,7 +26,9 @@ export interface ComposeTask extends HarborEnvironment {
 
 export interface LoadedEnvironment {
   spec: EnvironmentSpec;
-  /** For `benchrig validate`: ignored keys and variables without a value, each naming the key. */
+  /** For `benchrig validate`: keys benchrig does not read (`services.web.ports (not published: …)`). */
+  ignored: string[];
+  /** For `benchrig validate`: variables and environment entries left without a value, each naming the key. */
   notes: string[];
 }
 
@@ -52,7 +54,6 @@ function composeEnvironment(t: ComposeTask): LoadedEnvironment {
   const names = Object.keys(services);
   for (const name of names) refuseService(name, services[name], names);
   const notes = [
-    ...ignoredKeys(doc),
     ...unset.map((v) => `variable ${v} is not set: an empty string (the host's environment is not passed to a task)`),
   ];
   const declared = (k: string) => Object.keys(isMap(merged[k]) ? merged[k] : {});
@@ -81,6 +82,7 @@ function composeEnvironment(t: ComposeTask): LoadedEnvironment {
       internet: t.internet,
       order: order.order,
     },
+    ignored: ignoredKeys(doc),
     notes,
   };
 }

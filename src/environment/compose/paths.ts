@@ -15,8 +15,8 @@ export function insideTask(taskDir: string, composeDir: string, written: string)
   const root = realpathSync(taskDir);
   const rel = path.relative(root, real);
   if (rel.startsWith('..') || path.isAbsolute(rel)) {
-    const socket = /docker\.sock$/.test(real) || /docker\.sock$/.test(abs) ? ' (the Docker socket)' : '';
-    return { problem: `"${written}" is outside the task folder${socket} (it resolves to ${real})` };
+    const what = /docker\.sock$/.test(real) || /docker\.sock$/.test(abs) ? 'is the Docker socket, ' : 'is ';
+    return { problem: `"${written}" ${what}outside the task folder (it resolves to ${real})` };
   }
   return { path: real };
 }
