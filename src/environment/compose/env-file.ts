@@ -3,7 +3,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { badEnvName } from '../../limits.ts';
 import { insideTask } from './paths.ts';
-import { ComposeProblem, isMap } from './problem.ts';
+import { ComposeProblem, isFalse, isMap } from './problem.ts';
 
 export function readEnvFiles(v: unknown, key: string, taskDir: string, composeDir: string): Record<string, string> {
   const entries = Array.isArray(v) ? v : v === undefined ? [] : [v];
@@ -11,7 +11,7 @@ export function readEnvFiles(v: unknown, key: string, taskDir: string, composeDi
   entries.forEach((e, i) => {
     const at = Array.isArray(v) ? `${key}[${i}]` : key;
     const file = typeof e === 'string' ? e : isMap(e) ? String(e.path) : '';
-    const required = !(isMap(e) && e.required === false);
+    const required = !(isMap(e) && isFalse(e.required));
     const inside = insideTask(taskDir, composeDir, file);
     if ('problem' in inside) throw new ComposeProblem(at, inside.problem);
     if (!statSync(inside.path, { throwIfNoEntry: false })?.isFile()) {

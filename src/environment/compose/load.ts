@@ -13,7 +13,7 @@ import { interpolate } from './interpolate.ts';
 import { mapService } from './map-service.ts';
 import { mergeCompose } from './merge.ts';
 import { ignoredKeys } from './notes.ts';
-import { ComposeProblem, isMap } from './problem.ts';
+import { ComposeProblem, flag, isMap } from './problem.ts';
 import { refuseDocument, refuseService } from './refusals.ts';
 import { validateCompose } from './schema.ts';
 
@@ -102,7 +102,7 @@ function readYaml(file: string): unknown {
 /** The main service: the one marked `x-default: true`, else `main`, else `default` (Inspect's name), else Harbor's `main`. */
 function mainService(doc: Record<string, unknown>): string {
   const services = doc.services as Record<string, unknown>;
-  const marked = Object.keys(services).filter((n) => isMap(services[n]) && services[n]['x-default'] === true);
+  const marked = Object.keys(services).filter((n) => isMap(services[n]) && flag(services[n]['x-default']));
   if (marked.length > 1)
     throw new ComposeProblem('services', `${marked.join(' and ')} are both marked x-default: one main service`);
   const main = marked[0] ?? (services.main ? 'main' : services.default ? 'default' : 'main');
@@ -138,7 +138,7 @@ function networksOf(
   const used = new Set(Object.values(specs).flatMap((s) => Object.keys(s.networks)));
   for (const n of new Set([...Object.keys(table), ...used])) {
     const v = table[n];
-    out[n] = { internal: !internet || (isMap(v) && v.internal === true), labels: labels(v) };
+    out[n] = { internal: !internet || (isMap(v) && flag(v.internal)), labels: labels(v) };
   }
   return out;
 }

@@ -15,7 +15,7 @@ import { parseDuration, parseSize } from '../units.ts';
 import { readEnvFiles } from './env-file.ts';
 import { asMap } from './merge.ts';
 import { bindSource, insideTask } from './paths.ts';
-import { ComposeProblem, isMap, text } from './problem.ts';
+import { ComposeProblem, flag, isFalse, isMap, text } from './problem.ts';
 import { shellWords } from './shell-words.ts';
 import { volumeEntry } from './volumes.ts';
 
@@ -49,7 +49,7 @@ export function mapService(name: string, s: Raw, ctx: ServiceContext): ServiceSp
     },
     ...optional('workingDir', s.working_dir === undefined ? undefined : text(s.working_dir)),
     ...optional('user', s.user === undefined ? undefined : text(s.user)),
-    ...optional('init', typeof s.init === 'boolean' ? s.init : undefined),
+    ...optional('init', s.init === undefined ? undefined : flag(s.init)),
     ...optional('shmSizeBytes', s.shm_size === undefined ? undefined : size(s.shm_size, at('shm_size'))),
     ulimits: ulimitsOf(s.ulimits),
     tmpfs,
@@ -64,8 +64,8 @@ export function mapService(name: string, s: Raw, ctx: ServiceContext): ServiceSp
       'pids',
       pids === undefined || Number(pids) <= 0 ? undefined : bounded(Number(pids), badPids, at('pids_limit')),
     ),
-    stdinOpen: s.stdin_open === true,
-    tty: s.tty === true,
+    stdinOpen: flag(s.stdin_open),
+    tty: flag(s.tty),
     ...optional(
       'stopGracePeriodMs',
       s.stop_grace_period === undefined ? undefined : duration(s.stop_grace_period, at('stop_grace_period')),
@@ -135,12 +135,16 @@ function buildOf(b: unknown, key: string, ctx: ServiceContext): BuildSpec {
   const context = insideTask(ctx.taskDir, ctx.composeDir, written);
   if ('problem' in context) throw new ComposeProblem(`${key}.context`, context.problem);
   const dockerfile = m.dockerfile === undefined ? 'Dockerfile' : text(m.dockerfile);
-  const df = insideTask(context.path, context.path, dockerfile);
-  if ('problem' in df)
-    throw new ComposeProblem(`${key}.dockerfile`, `${df.problem} (the Dockerfile must be in the build context)`);
+  const df = path.resolve(context.path, dockerfile);
+  const rel = path.relative(context.path, df);
+  if (rel.startsWith('..') || path.isAbsolute(rel))
+    throw new ComposeProblem(
+      `${key}.dockerfile`,
+      `"${dockerfile}" is outside the build context (benchrig sends the context alone)`,
+    );
   return {
     context: context.path,
-    dockerfile: path.relative(context.path, df.path),
+    dockerfile: rel,
     ...(m.target === undefined ? {} : { target: text(m.target) }),
     args: strings(asMap(m.args, 'build.args')),
   };
@@ -174,14 +178,13 @@ function tmpfsOf(v: unknown): Record<string, string> {
 function healthcheckOf(v: unknown, key: string): HealthcheckSpec | undefined {
   if (!isMap(v)) return undefined;
   const d = HEALTHCHECK_DEFAULTS;
-  const test =
-    v.disable === true
-      ? ['NONE']
-      : typeof v.test === 'string'
-        ? ['CMD-SHELL', v.test]
-        : Array.isArray(v.test)
-          ? v.test.map(text)
-          : ['NONE'];
+  const test = flag(v.disable)
+    ? ['NONE']
+    : typeof v.test === 'string'
+      ? ['CMD-SHELL', v.test]
+      : Array.isArray(v.test)
+        ? v.test.map(text)
+        : ['NONE'];
   if (!['CMD', 'CMD-SHELL', 'NONE'].includes(test[0]))
     throw new ComposeProblem(
       `${key}.test`,
@@ -201,7 +204,7 @@ function dependsOnOf(v: unknown): Record<string, DependencySpec> {
   const out: Record<string, DependencySpec> = {};
   for (const [k, x] of Object.entries(asMap(v, 'depends_on'))) {
     const m: Raw = isMap(x) ? x : {};
-    out[k] = { condition: (m.condition ?? 'service_started') as DependencyCondition, required: m.required !== false };
+    out[k] = { condition: (m.condition ?? 'service_started') as DependencyCondition, required: !isFalse(m.required) };
   }
   return out;
 }

@@ -20,3 +20,11 @@ export const isMap = (v: unknown): v is Record<string, unknown> =>
 /** A scalar as compose reads it (`8080`, `true`, `"x"`); anything else as JSON. */
 export const text = (v: unknown): string =>
   typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
+
+/** A compose boolean: `true`, or a string compose reads as true (`"true"`, `"yes"`, `"on"`…, as an interpolated value is). */
+export const flag = (v: unknown): boolean =>
+  v === true || (typeof v === 'string' && ['true', 'yes', 'y', 'on', '1'].includes(v.trim().toLowerCase()));
+
+/** A compose boolean that is explicitly false (`false`, `"no"`…), for keys whose default is true. */
+export const isFalse = (v: unknown): boolean =>
+  v === false || (typeof v === 'string' && ['false', 'no', 'n', 'off', '0'].includes(v.trim().toLowerCase()));

@@ -1,6 +1,6 @@
 // What a compose task may not ask for, refused at load (docs/benchmarks.md#compose-tasks): anything
 // that loosens the sandbox or reaches the host. Each throws a ComposeProblem naming the service's key.
-import { ComposeProblem, isMap, text } from './problem.ts';
+import { ComposeProblem, flag, isFalse, isMap, text } from './problem.ts';
 import { volumeEntry } from './volumes.ts';
 
 /** Capabilities a compose service may add back: none (every capability is dropped, as in the main sandbox). */
@@ -20,7 +20,7 @@ export function refuseDocument(doc: Record<string, unknown>): void {
     for (const [name, v] of Object.entries(table)) {
       if (!isMap(v)) continue;
       const at = `${kind}.${name}.`;
-      if (v.external !== undefined && v.external !== false)
+      if (v.external !== undefined && !isFalse(v.external))
         throw new ComposeProblem(
           `${at}external`,
           'external volumes and networks are not allowed: the environment makes its own',
@@ -38,7 +38,7 @@ export function refuseDocument(doc: Record<string, unknown>): void {
 
 export function refuseService(name: string, s: Record<string, unknown>, services: string[]): void {
   const at = (k: string) => `services.${name}.${k}`;
-  if (s.privileged === true) throw new ComposeProblem(at('privileged'), 'privileged containers are not allowed');
+  if (flag(s.privileged)) throw new ComposeProblem(at('privileged'), 'privileged containers are not allowed');
   const caps = Array.isArray(s.cap_add) ? s.cap_add.map(text) : [];
   const extra = caps.filter((c) => !CAP_ADD_ALLOWED.includes(c.toUpperCase().replace(/^CAP_/, '')));
   if (extra.length)
@@ -89,7 +89,7 @@ function refuseBuild(b: unknown, key: string): void {
         `${key}.${k}`,
         `build ${k} is not allowed (it hands the build what is outside the task folder)`,
       );
-  if (b.privileged === true) throw new ComposeProblem(`${key}.privileged`, 'privileged builds are not allowed');
+  if (flag(b.privileged)) throw new ComposeProblem(`${key}.privileged`, 'privileged builds are not allowed');
 }
 
 function refuseVolumeTypes(v: unknown, key: string): void {

@@ -31,8 +31,8 @@ function pickError(errors: ErrorObject[]): ErrorObject | undefined {
 function describe(err: ErrorObject | undefined): string {
   if (!err) return 'does not match the compose specification';
   const p = err.params as Record<string, unknown>;
-  if (err.keyword === 'additionalProperties')
-    return `unknown key "${String(p.additionalProperty)}" (not in the compose specification)`;
+  const extra = p.additionalProperty ?? p.unevaluatedProperty;
+  if (typeof extra === 'string') return `unknown key "${extra}" (not in the compose specification)`;
   if (err.keyword === 'enum') return `must be one of ${JSON.stringify(p.allowedValues)}`;
   return `${err.message ?? 'is not valid'} (compose specification)`;
 }

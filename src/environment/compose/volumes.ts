@@ -1,6 +1,6 @@
 // A service's `volumes` entry, short (`src:target:ro`, `target`) or long (`{type, source, target,
 // read_only}`) syntax, in one shape (docs/benchmarks.md#compose-tasks).
-import { isMap, text } from './problem.ts';
+import { flag, isMap, text } from './problem.ts';
 
 export interface VolumeEntry {
   type: string;
@@ -21,9 +21,9 @@ export function volumeEntry(v: unknown): VolumeEntry | null {
   const type = typeof v.type === 'string' ? v.type : 'volume';
   const source = typeof v.source === 'string' && v.source !== '' ? v.source : undefined;
   const extra = Object.keys(v).filter(
-    (k) => !['type', 'source', 'target', 'read_only'].includes(k) && !k.startsWith('x-'),
+    (k) => !['type', 'source', 'target', 'read_only', 'tmpfs'].includes(k) && !k.startsWith('x-'),
   );
-  return { type, ...(source ? { source } : {}), target: v.target, readOnly: v.read_only === true, extra };
+  return { type, ...(source ? { source } : {}), target: v.target, readOnly: flag(v.read_only), extra };
 }
 
 function shortEntry(text: string): VolumeEntry {
