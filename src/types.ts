@@ -1,6 +1,7 @@
 // Shared data shapes. Everything here is plain JSON so it can cross a worker boundary.
 import type { z } from 'zod';
 import type { ErrorValue } from './errors.ts';
+import type { EnvironmentSpec } from './environment/spec.ts';
 import { TRIAL_STATUSES, type Known, type resultFileSchema } from './result-schema.ts';
 
 /** A dataset row after field mapping (docs/benchmarks.md#sample-fields). Ground truth lives here; see `publicSample`. */
@@ -23,6 +24,8 @@ export interface Sample {
   sandbox?: SampleSandbox;
   /** Per-sample limits (a Harbor task's `[agent] timeout_sec`). */
   limits?: { trial_timeout_s?: number };
+  /** A compose task's services (docs/benchmarks.md#compose-tasks); paths relative to the benchmark folder. */
+  environment?: EnvironmentSpec;
 }
 
 /** One expected context of a sample: a bare string matches a reported context's id or text. */

@@ -24,6 +24,7 @@ import { imageRefProblem } from '../sandbox/image-ref.ts';
 import { contextProblem } from '../sandbox/build-context.ts';
 import { fileLayer } from '../config/layers.ts';
 import { MAX_TRIALS_PER_RUN } from '../limits.ts';
+import { environmentFromConfig } from '../environment/from-config.ts';
 
 export interface LoadBenchmarkOptions {
   cwd?: string;
@@ -37,6 +38,11 @@ export interface LoadBenchmarkOptions {
   seed?: number | string;
   /** Where download progress and dataset warnings go (default: stderr). */
   log?: (line: string) => void;
+  /**
+   * Accept multi-service environments (compose tasks, `[sandbox.services]`) for `validate` and `list`:
+   * no run starts them yet (docs/benchmarks.md#compose-tasks), so without this they are refused.
+   */
+  services?: boolean;
 }
 
 export const HOOK_FILES = ['hooks.ts', 'hooks.js', 'hooks.mjs'];
@@ -64,10 +70,15 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
   validateChecks(checks, src('checks'));
   validateGate(config, sources);
   const sandbox = resolveSandbox(config, dir, src, cwd, !!tasks);
+  const environment = sandbox
+    ? environmentFromConfig(sandbox, dir, (...k) => `${src('sandbox', ...k)}: key sandbox.${k.join('.')}`)
+    : null;
 
+  const notes: string[] = [];
   const { all, dataset } = tasks
-    ? { all: tasks.map((t) => harborSample(t, dir)), dataset: { source: 'harbor', resolved_revision: null } }
+    ? { all: tasks.map((t) => harborSample(t, dir, notes)), dataset: { source: 'harbor', resolved_revision: null } }
     : await readSamples(config, dir, src, toml, opts);
+  if (!opts.services) refuseServices(all, environment ? src('sandbox', 'services') : null);
   applyImageTemplate(all, config.sandbox, src('sandbox', 'image'));
   refuseSandboxlessRows(all, config.sandbox, src('sandbox'));
   refuseMissingInputs(checks, all, src('checks'));
@@ -91,7 +102,31 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
     ...(hooks ? { hooks } : {}),
     templates,
     ...(tasks ? { unknownKeys: tasks.flatMap((t) => t.unknownKeys.map((k) => `${t.id}/task.toml: ${k}`)) } : {}),
+    ...(notes.length ? { notes } : {}),
+    ...(environment ? { environment } : {}),
   };
+}
+
+/**
+ * Until a sandbox provider starts several services (issue #25's provider work), a run refuses them
+ * at load, naming the task or key; `validate` checks them in full (docs/benchmarks.md#compose-tasks).
+ */
+function refuseServices(samples: Sample[], servicesKey: string | null) {
+  const needs =
+    'need the multi-service environment provider, which this version of benchrig does not have yet (`benchrig validate` checks them)';
+  const task = samples.find((s) => s.environment);
+  if (task) {
+    const where =
+      typeof task.metadata.harbor === 'object' && task.metadata.harbor !== null
+        ? ` (${String((task.metadata.harbor as { task?: unknown }).task)})`
+        : '';
+    throw new BenchrigError('benchmark', `task "${task.id}"${where}: compose tasks ${needs}`);
+  }
+  if (servicesKey)
+    throw new BenchrigError(
+      'benchmark',
+      `${servicesKey}: key sandbox.services: services and shared volumes beside [sandbox] ${needs}`,
+    );
 }
 
 /** The dataset of a benchmark.toml, read and mapped to samples. */

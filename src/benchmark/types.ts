@@ -1,5 +1,6 @@
 import type { Config, CheckConfig } from '../config/schema.ts';
 import type { Sample } from '../types.ts';
+import type { EnvironmentSpec } from '../environment/spec.ts';
 
 /** A loaded, validated benchmark. Plain data: it crosses worker boundaries. */
 export interface Benchmark {
@@ -23,6 +24,10 @@ export interface Benchmark {
   hooks?: string;
   /** Keys of a Harbor task.toml benchrig does not know (ignored, as Harbor does; `validate` lists them). */
   unknownKeys?: string[];
+  /** For `validate`: what a compose task's file has that benchrig ignores, or leaves empty (docs/benchmarks.md#compose-tasks). */
+  notes?: string[];
+  /** `[sandbox.services]` and `[[sandbox.volumes]]` with `[sandbox]` as the main service (docs/sandboxes.md#multi-service-environments). */
+  environment?: EnvironmentSpec;
   /** Key path -> the string as written, for config values that came from the environment: what `redact` shows. */
   templates: Record<string, string>;
 }

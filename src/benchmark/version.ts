@@ -32,9 +32,13 @@ export async function benchmarkVersion(input: VersionInput): Promise<string> {
   const { config, samples, dir } = input;
   const folders = new Set<string>();
   // A sample's own build context too: changing a task's Dockerfile changes the version.
-  for (const s of samples)
+  for (const s of samples) {
     for (const ref of [s.files, s.tests, s.sandbox?.build]) if (typeof ref === 'string') folders.add(ref);
+    // A compose task's services' build contexts (docs/benchmarks.md#compose-tasks).
+    for (const svc of Object.values(s.environment?.services ?? {})) if (svc.build) folders.add(svc.build.context);
+  }
   if (config.sandbox?.build) folders.add(config.sandbox.build);
+  for (const svc of Object.values(config.sandbox?.services ?? {})) if (svc.build) folders.add(svc.build);
   if (config.sandbox?.shared?.source) folders.add(config.sandbox.shared.source);
 
   const contents: Record<string, string> = {};

@@ -62,13 +62,14 @@ function registerValidate(program: Command): void {
     .argument('<benchmark>')
     .option('--run', 'also run oracle (must pass every sample) and nop (must pass none)')
     .action(async (ref: string, o: { run?: boolean }) => {
-      const b = await loadBenchmark(ref, { cwd: process.cwd(), env: process.env });
+      const b = await loadBenchmark(ref, { cwd: process.cwd(), env: process.env, services: true });
       await checkBenchmarkModules(b);
       print(
         `ok: ${b.name} — ${b.samples.length} samples, ${b.checks.length} check(s) (${b.checks.map((c) => c.name).join(', ')}), version ${b.version}`,
       );
       // A Harbor task.toml may carry keys benchrig does not read: ignored, as Harbor does, but named.
       for (const k of b.unknownKeys ?? []) print(`note: ignored key ${k}`);
+      for (const n of b.notes ?? []) print(`note: ${n}`);
       // The benchmark's own build folder may hold host code: said, so that nobody learns it from `run`.
       const sb = b.config.sandbox;
       const script = sb?.build ? hostScript(sb.build) : null;

@@ -145,10 +145,12 @@ function knownKeys(at: Array<string | number>): string[] {
       else break;
     }
     if (key === null) break;
-    const def = (node as { _zod?: { def?: { type?: string; shape?: Record<string, unknown>; element?: unknown } } })
-      ?._zod?.def;
+    type Def = { type?: string; shape?: Record<string, unknown>; element?: unknown; valueType?: unknown };
+    const def = (node as { _zod?: { def?: Def } })?._zod?.def;
     if (typeof key === 'number' && def?.type === 'array') node = def.element;
     else if (typeof key === 'string' && def?.shape) node = def.shape[key];
+    // A table of named entries (`[sandbox.services.<name>]`): every entry has the value's keys.
+    else if (typeof key === 'string' && def?.type === 'record') node = def.valueType;
     else return [];
   }
   const shape = (node as { _zod?: { def?: { shape?: Record<string, unknown> } } })?._zod?.def?.shape;

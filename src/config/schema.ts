@@ -95,6 +95,49 @@ export function dockerHostSchema() {
     .strict();
 }
 
+/** A service's or volume's name (docs/sandboxes.md#multi-service-environments): also its host name on the environment's network. */
+const serviceName = () =>
+  z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'lowercase letters, digits, _ and -, starting with a letter or digit');
+
+const memorySize = () =>
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?[kmg]?$/i, 'a size like "512m"')
+    .pipe(size(badMemory));
+
+/** `[sandbox.services.<name>]`: a service beside the main one (docs/sandboxes.md#multi-service-environments). */
+const serviceSchema = z
+  .object({
+    image: z.string().optional(),
+    /** A folder with a Dockerfile, relative to the benchmark folder. */
+    build: z.string().optional(),
+    command: z.array(z.string()).min(1).optional(),
+    env: secret(z.record(z.string(), z.string())).optional(),
+    memory: memorySize().optional(),
+    cpus: z.number().positive().max(MAX_CPUS, `at most ${MAX_CPUS} CPUs`).optional(),
+    pids: z.number().int().positive().max(MAX_PIDS, `at most ${MAX_PIDS} processes`).optional(),
+    healthcheck: z
+      .object({
+        test: z.array(z.string()).min(1),
+        interval_s: seconds().optional(),
+        timeout_s: seconds().optional(),
+        retries: z.number().int().min(1).optional(),
+        start_period_s: z.number().min(0).max(MAX_TIMEOUT_S).optional(),
+      })
+      .strict()
+      .optional(),
+    /** Services started first: a list (started), or `{ name = condition }`. */
+    depends_on: z
+      .union([
+        z.array(serviceName()),
+        z.record(serviceName(), z.enum(['service_started', 'service_healthy', 'service_completed_successfully'])),
+      ])
+      .optional(),
+  })
+  .strict()
+  .refine((s) => s.image !== undefined || s.build !== undefined, 'a service needs image or build');
+export type ServiceConfig = z.infer<typeof serviceSchema>;
+
 const sandboxSchema = plain(
   z
     .object({
@@ -125,6 +168,12 @@ const sandboxSchema = plain(
       hosts: z.array(dockerHostSchema()).optional(),
       /** How long a failing fleet host stays out of placement (default 30). */
       host_cooldown_s: seconds().optional(),
+      /** Services beside the main one (this table), by name. */
+      services: z.record(serviceName(), serviceSchema).optional(),
+      /** Volumes shared between services: `mounts = { main = "/shared", db = "/data" }`. */
+      volumes: z
+        .array(z.object({ name: serviceName(), mounts: z.record(serviceName(), z.string()) }).strict())
+        .optional(),
     })
     .strict(),
 );

@@ -8,6 +8,7 @@ import { BenchrigError } from '../../errors.ts';
 import { imageRefProblem } from '../../sandbox/image-ref.ts';
 import { contextProblem, hostScriptProblem } from '../../sandbox/build-context.ts';
 import type { Sample } from '../../types.ts';
+import { harborEnvironment } from './compose.ts';
 import { isHarborTask, readHarborTask, type HarborTask } from './task.ts';
 
 export const HARBOR_LOGS = ['/logs/agent', '/logs/verifier', '/logs/artifacts'];
@@ -28,15 +29,14 @@ export function harborTaskDirs(dir: string): string[] | null {
 export const isHarborFolder = (dir: string): boolean =>
   !!statSync(dir, { throwIfNoEntry: false })?.isDirectory() && harborTaskDirs(dir) !== null;
 
-/** A task as a sample; folder paths relative to `root`, the benchmark folder. */
-export function harborSample(t: HarborTask, root: string): Sample {
+/**
+ * A task as a sample; folder paths relative to `root`, the benchmark folder. A compose task's
+ * sample carries its `environment` (docs/benchmarks.md#compose-tasks); its notes go to `notes`.
+ */
+export function harborSample(t: HarborTask, root: string, notes: string[] = []): Sample {
   const rel = (p: string) => path.relative(root, path.join(t.dir, p)) || '.';
-  if (t.hasCompose)
-    throw new BenchrigError(
-      'benchmark',
-      `${path.join(t.dir, 'environment')}: docker-compose tasks are not supported yet (benchrig runs one container per task)`,
-    );
-  if (!t.environment.dockerImage && !t.hasDockerfile) {
+  const environment = t.composeFile ? harborEnvironment(t, root, notes) : undefined;
+  if (!environment && !t.environment.dockerImage && !t.hasDockerfile) {
     throw new BenchrigError(
       'benchmark',
       `${t.dir}: the task has neither [environment] docker_image in task.toml nor environment/Dockerfile`,
@@ -85,6 +85,7 @@ export function harborSample(t: HarborTask, root: string): Sample {
         }
       : {}),
     expectations: { reward: { timeout_s: t.verifier.timeoutS, env: t.verifier.env } },
+    ...(environment ? { environment } : {}),
   };
 }
 

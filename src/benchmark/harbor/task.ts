@@ -34,9 +34,10 @@ export interface HarborTask {
     network: 'bridge' | 'none';
     networkMode: string;
   };
-  /** Whether `environment/` holds a Dockerfile (a build context), or a compose file (refused). */
+  /** Whether `environment/` holds a Dockerfile (a build context). */
   hasDockerfile: boolean;
-  hasCompose: boolean;
+  /** `environment/docker-compose.yaml` (or `.yml`), when there is one: a multi-service environment. */
+  composeFile: string | null;
   hasTests: boolean;
   hasSolution: boolean;
   /** Keys benchrig does not know, as dotted paths (Harbor ignores them too). */
@@ -163,7 +164,7 @@ export function readHarborTask(dir: string): HarborTask {
       networkMode,
     },
     hasDockerfile: isFile(path.join(envDir, 'Dockerfile')),
-    hasCompose: isFile(path.join(envDir, 'docker-compose.yaml')) || isFile(path.join(envDir, 'docker-compose.yml')),
+    composeFile: ['docker-compose.yaml', 'docker-compose.yml'].map((f) => path.join(envDir, f)).find(isFile) ?? null,
     hasTests: isFile(path.join(dir, 'tests', 'test.sh')),
     hasSolution: isDir(path.join(dir, 'solution')),
     unknownKeys: unknownKeys(doc),

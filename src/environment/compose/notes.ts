@@ -1,0 +1,94 @@
+// The keys of a compose file benchrig reads (docs/benchmarks.md#compose-tasks) and a note for every
+// other one: it is ignored, and `benchrig validate` says so.
+import { isMap } from './problem.ts';
+
+export const SERVICE_KEYS = new Set([
+  'build',
+  'image',
+  'command',
+  'entrypoint',
+  'environment',
+  'env_file',
+  'volumes',
+  'networks',
+  'network_mode',
+  'depends_on',
+  'healthcheck',
+  'expose',
+  'working_dir',
+  'user',
+  'init',
+  'shm_size',
+  'ulimits',
+  'tmpfs',
+  'mem_limit',
+  'cpus',
+  'pids_limit',
+  'deploy',
+  'stdin_open',
+  'tty',
+  'stop_grace_period',
+  'labels',
+  'cap_add',
+  // Read, and refused when they loosen anything (refusals.ts); otherwise nothing to do.
+  'privileged',
+  'security_opt',
+  'cap_drop',
+  'devices',
+  'pid',
+  'ipc',
+  'uts',
+  'userns_mode',
+  'cgroup',
+]);
+
+const BUILD_KEYS = new Set(['context', 'dockerfile', 'target', 'args']);
+const HEALTHCHECK_KEYS = new Set(['test', 'interval', 'timeout', 'retries', 'start_period', 'disable']);
+const TOP_KEYS = new Set(['services', 'volumes', 'networks']);
+
+const WHY: Record<string, string> = {
+  ports: 'not published: nothing outside the trial needs them; services reach each other by name',
+  container_name: 'containers are named by benchrig, per trial',
+  restart: 'a service is not restarted; one that exits is handled by its dependents’ conditions',
+  cap_drop: 'every capability is dropped anyway',
+  version: 'obsolete in the compose specification',
+};
+
+/** One note per key that is read by nobody: `services.web.ports (not published: …)`. */
+export function ignoredKeys(doc: Record<string, unknown>): string[] {
+  const notes: string[] = [];
+  const note = (key: string, last: string) => notes.push(WHY[last] ? `${key} (${WHY[last]})` : key);
+  for (const k of Object.keys(doc)) if (!TOP_KEYS.has(k) && !k.startsWith('x-')) note(k, k);
+  const services = isMap(doc.services) ? doc.services : {};
+  for (const [name, s] of Object.entries(services)) {
+    if (!isMap(s)) continue;
+    const at = `services.${name}`;
+    for (const k of Object.keys(s)) {
+      if (k.startsWith('x-')) continue;
+      if (!SERVICE_KEYS.has(k) || k === 'cap_drop') note(`${at}.${k}`, k);
+    }
+    if (isMap(s.build)) for (const k of unknown(s.build, BUILD_KEYS)) note(`${at}.build.${k}`, k);
+    if (isMap(s.healthcheck))
+      for (const k of unknown(s.healthcheck, HEALTHCHECK_KEYS)) note(`${at}.healthcheck.${k}`, k);
+    if (isMap(s.deploy)) notes.push(...deployNotes(s.deploy, `${at}.deploy`));
+  }
+  for (const kind of ['volumes', 'networks'])
+    for (const [name, v] of Object.entries(isMap(doc[kind]) ? doc[kind] : {}))
+      if (isMap(v))
+        for (const k of unknown(v, new Set(['labels', 'internal', 'external', 'driver'])))
+          notes.push(`${kind}.${name}.${k}`);
+  return notes;
+}
+
+const unknown = (m: Record<string, unknown>, known: Set<string>) =>
+  Object.keys(m).filter((k) => !known.has(k) && !k.startsWith('x-'));
+
+/** Of `deploy`, only `resources.limits` `cpus`, `memory` and `pids` are read. */
+function deployNotes(d: Record<string, unknown>, at: string): string[] {
+  const out = unknown(d, new Set(['resources'])).map((k) => `${at}.${k}`);
+  const r = isMap(d.resources) ? d.resources : {};
+  out.push(...unknown(r, new Set(['limits'])).map((k) => `${at}.resources.${k}`));
+  const l = isMap(r.limits) ? r.limits : {};
+  out.push(...unknown(l, new Set(['cpus', 'memory', 'pids'])).map((k) => `${at}.resources.limits.${k}`));
+  return out;
+}

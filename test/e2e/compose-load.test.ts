@@ -1,0 +1,43 @@
+// Compose tasks through the CLI (docs/benchmarks.md#compose-tasks): `validate` checks one and lists
+// what it ignores; a refused key is exit 2 with one line naming the task, file, service and key;
+// `run` refuses compose tasks at load (exit 2) until the provider starts several services.
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, runCli, tempDir } from '../support/cli.ts';
+
+describe('compose tasks from the command line', () => {
+  it('validate: ok, with a note for each ignored key', async () => {
+    const dir = join(tempDir(), 'tasks');
+    cpSync(join(FIXTURES, 'harbor-compose'), dir, { recursive: true });
+    const file = join(dir, 'full/environment/docker-compose.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('\n  db:\n', '\n  db:\n    ports: ["8080:8080"]\n'));
+    const v = await runCli(['validate', dir]);
+    expect(v.stderr).toBe('');
+    expect(v.code).toBe(0);
+    expect(v.stdout).toMatch(/^ok: tasks — 1 samples/);
+    expect(v.stdout).toContain(
+      'note: ignored key full/environment/docker-compose.yaml: services.db.ports (not published: nothing outside the trial needs them; services reach each other by name)',
+    );
+  });
+
+  it('validate: a privileged service is exit 2, one line naming the task, file, service and key', async () => {
+    const dir = join(tempDir(), 'task');
+    cpSync(join(FIXTURES, 'harbor-compose-refused'), dir, { recursive: true, verbatimSymlinks: true });
+    cpSync(join(dir, 'compose/privileged.yaml'), join(dir, 'environment/docker-compose.yaml'));
+    const v = await runCli(['validate', dir]);
+    expect(v.code).toBe(2);
+    expect(v.stderr.trim().split('\n')).toHaveLength(1);
+    expect(v.stderr).toContain(
+      `task "task" (${dir}/environment/docker-compose.yaml): key services.side.privileged: privileged containers are not allowed`,
+    );
+    expect(v.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('run: refused at load, exit 2, nothing started', async () => {
+    const out = tempDir();
+    const r = await runCli(['run', join(FIXTURES, 'harbor-compose'), '--agent', 'oracle', '--output', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('task "full" (full): compose tasks need the multi-service environment provider');
+  });
+});
