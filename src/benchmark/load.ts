@@ -184,7 +184,7 @@ function progressLine(p: HfProgress): string {
 }
 
 /** The benchmarks shipped with benchrig (docs/benchmarks.md#built-in-benchmarks). */
-const BUILT_IN = fileURLToPath(new URL('../../benchmarks/', import.meta.url));
+export const BUILT_IN = fileURLToPath(new URL('../../benchmarks/', import.meta.url));
 
 /**
  * A folder (or its benchmark.toml) relative to cwd, else `<cwd>/benchmarks/<name>`, else a built-in

@@ -34,7 +34,9 @@ export function registerTools(program: Command): void {
 function registerList(program: Command): void {
   program
     .command('list')
-    .description('benchmarks under ./benchmarks (or DIR) with sample counts and versions; Harbor task folders too')
+    .description(
+      'benchmarks under ./benchmarks (or DIR) with sample counts and versions, then the built-in ones; Harbor task folders too',
+    )
     .argument('[dir]')
     .action(async (dir?: string) => {
       const rows = await listBenchmarks(process.cwd(), process.env, dir);
@@ -48,7 +50,7 @@ function registerList(program: Command): void {
         if ('error' in r) print(`${r.name.padEnd(w)}  ${'-'.padStart(7)}  ${'invalid'.padEnd(16)}  ${r.error}`);
         else
           print(
-            `${r.name.padEnd(w)}  ${String(r.n_samples).padStart(7)}  ${r.version.padEnd(16)}  ${r.description ?? ''}`,
+            `${r.name.padEnd(w)}  ${String(r.n_samples).padStart(7)}  ${r.version.padEnd(16)}  ${r.builtIn ? '(built in) ' : ''}${r.description ?? ''}`,
           );
       }
     });

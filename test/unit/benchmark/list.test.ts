@@ -1,9 +1,9 @@
-import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listBenchmarks } from '../../../src/benchmark/list.ts';
-import { loadBenchmark } from '../../../src/benchmark/load.ts';
+import { BUILT_IN, loadBenchmark } from '../../../src/benchmark/load.ts';
 import { fixture } from './helpers.ts';
 
 describe('listBenchmarks', () => {
@@ -13,7 +13,7 @@ describe('listBenchmarks', () => {
       cpSync(fixture(name), path.join(cwd, 'benchmarks', name), { recursive: true });
     mkdirSync(path.join(cwd, 'benchmarks', 'not-a-benchmark'));
 
-    const list = await listBenchmarks(cwd, {});
+    const list = (await listBenchmarks(cwd, {})).filter((b) => !b.builtIn);
     expect(list.map((b) => b.name)).toEqual(['bad-check-type', 'cfg-basic', 'cfg-json']);
     const basic = await loadBenchmark(path.join(cwd, 'benchmarks', 'cfg-basic'), { env: {} });
     expect(list[1]).toEqual({
@@ -30,7 +30,25 @@ describe('listBenchmarks', () => {
     });
   });
 
-  it('returns an empty list when there is no benchmarks folder', async () => {
-    expect(await listBenchmarks(mkdtempSync(path.join(tmpdir(), 'benchrig-list-')), {})).toEqual([]);
+  it("lists benchrig's built-in benchmarks after the project's, except one the project's own folder shadows", async () => {
+    const empty = await listBenchmarks(mkdtempSync(path.join(tmpdir(), 'benchrig-list-')), {});
+    const shipped = readdirSync(BUILT_IN).filter((d) => existsSync(path.join(BUILT_IN, d, 'benchmark.toml')));
+    expect(shipped.length).toBeGreaterThan(0);
+    expect(empty.map((b) => path.basename(b.dir))).toEqual(shipped.sort());
+    expect(empty.every((b) => b.builtIn && !('error' in b))).toBe(true);
+
+    const cwd = mkdtempSync(path.join(tmpdir(), 'benchrig-list-'));
+    cpSync(fixture('cfg-basic'), path.join(cwd, 'benchmarks', shipped[0]), { recursive: true });
+    const list = await listBenchmarks(cwd, {});
+    const named = list.filter((b) => path.basename(b.dir) === shipped[0]);
+    expect(named).toHaveLength(1); // the project's own, as `run NAME` would find it
+    expect(named[0]).toMatchObject({ dir: path.join(cwd, 'benchmarks', shipped[0]), name: 'cfg-basic' });
+    expect(named[0].builtIn).toBeUndefined();
+  });
+
+  it('lists only DIR when one is given', async () => {
+    const cwd = mkdtempSync(path.join(tmpdir(), 'benchrig-list-'));
+    mkdirSync(path.join(cwd, 'mine'));
+    expect(await listBenchmarks(cwd, {}, 'mine')).toEqual([]);
   });
 });
