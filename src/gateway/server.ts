@@ -12,7 +12,7 @@ import { DEFAULT_LIMITS, readRequestBody } from './limits.ts';
 import { sendError, sendJson } from './error-body.ts';
 import { fieldValue, topLevelFields } from './json-fields.ts';
 import { budgetRefusal, takeBudget, TokenRegistry, type TrialEntry } from './tokens.ts';
-import type { GatewayOptions, GatewayRegistration, GatewayTrial, ModelGateway, Protocol } from './types.ts';
+import type { GatewayOptions, GatewayRegistration, GatewayTrial, ModelGateway, Protocol, Upstream } from './types.ts';
 import { routeFor, UPSTREAM_TABLE } from './upstreams.ts';
 import { translate, translates, type Json, type Translation } from './translate/index.ts';
 
@@ -240,21 +240,8 @@ async function modelRequest(
     return;
   }
   const { upstream } = target;
-  let translation: Translation | null = null;
-  if (target.translated && translates(protocol, upstream.protocol)) {
-    // Chat Completions has no token counting: an estimate (4 bytes a token), answered here.
-    if (!modelCall) return sendJson(res, 200, { input_tokens: Math.ceil(raw.length / 4) });
-    const parsed = parseObject(raw);
-    if (!parsed)
-      return sendError(
-        res,
-        protocol,
-        400,
-        'invalid_request',
-        'benchrig gateway: the request body is not a JSON object',
-      );
-    translation = translate(protocol, parsed, upstream.model);
-  }
+  const translation = target.translated ? translationOf(res, route, upstream, raw) : null;
+  if (translation === 'answered') return;
 
   const ctl = new AbortController();
   g.inFlight.add(ctl);
@@ -282,6 +269,26 @@ async function modelRequest(
     res.off('close', onClose);
     g.inFlight.delete(ctl);
   }
+}
+
+/** The translation of a request for an upstream of another API, or 'answered' (count_tokens, a body not JSON). */
+function translationOf(
+  res: ServerResponse,
+  route: Route,
+  upstream: Upstream,
+  raw: Buffer,
+): Translation | 'answered' | null {
+  const { protocol } = route;
+  if (!translates(protocol, upstream.protocol)) return null;
+  // Chat Completions has no token counting: an estimate (4 bytes a token), answered here.
+  if (!route.modelCall) {
+    sendJson(res, 200, { input_tokens: Math.ceil(raw.length / 4) });
+    return 'answered';
+  }
+  const parsed = parseObject(raw);
+  if (parsed) return translate(protocol, parsed, upstream.model);
+  sendError(res, protocol, 400, 'invalid_request', 'benchrig gateway: the request body is not a JSON object');
+  return 'answered';
 }
 
 function parseObject(raw: Buffer): Json | null {

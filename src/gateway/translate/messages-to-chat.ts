@@ -9,7 +9,8 @@ type ChatMessage = Json & { role: string };
 
 export function messagesToChat(body: Json): Json {
   const messages: ChatMessage[] = [];
-  const system = textOf(body.system);
+  // System blocks are separate paragraphs to the model; one system message here.
+  const system = Array.isArray(body.system) ? body.system.map((b) => textOf([b])).join('\n\n') : textOf(body.system);
   if (system) messages.push({ role: 'system', content: system });
   for (const m of list(body.messages).map(obj)) {
     if (m.role === 'assistant') messages.push(assistant(m.content));
