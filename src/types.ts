@@ -111,6 +111,8 @@ export type TrajectoryEvent =
       error?: string;
       /** Set by the model gateway (docs/agents.md#the-model-gateway): the wire API the agent spoke, and whether it streamed. */
       api?: 'chat' | 'responses' | 'messages';
+      /** The wire API the upstream spoke: another than `api` when the gateway translated (docs/agents.md#translation). */
+      upstream_api?: 'chat' | 'responses' | 'messages';
       stream?: boolean;
     }
   | { step: number; ts: number; type: 'tool_call'; tool: string; args: Record<string, unknown>; id?: string }

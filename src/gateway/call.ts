@@ -13,6 +13,7 @@ import { SseReader } from './sse.ts';
 import type { TrialEntry } from './tokens.ts';
 import type { Protocol, Upstream } from './types.ts';
 import { upstreamUrl } from './upstreams.ts';
+import type { Json, Translation } from './translate/index.ts';
 
 /** What `--llm-cache record` stores for a gateway call: the answer as the agent got it. */
 export interface StoredAnswer {
@@ -29,6 +30,8 @@ export interface CallContext {
   route: string;
   search: string;
   upstream: Upstream;
+  /** Set when the upstream speaks another API than the agent (docs/agents.md#translation). */
+  translation: Translation | null;
   entry: TrialEntry;
   /** The request body as the agent sent it, and where its top-level fields are (json-fields.ts). */
   raw: Buffer;
@@ -56,19 +59,22 @@ interface CacheSlot {
 
 export async function handleCall(c: CallContext): Promise<void> {
   const { upstream } = c;
-  const payload = withModel(c.raw, c.fields, upstream.model); // the run's model, whatever the CLI asked for (docs/agents.md#the-model-gateway)
+  const asked = withModel(c.raw, c.fields, upstream.model); // the run's model, whatever the CLI asked for (docs/agents.md#the-model-gateway)
+  const t = c.translation;
+  // Translated: the Chat Completions request, and none of the agent's headers (they are its API's).
+  const payload = t ? Buffer.from(JSON.stringify({ model: upstream.model, ...t.request })) : asked;
   const stream = fieldValue(c.raw, c.fields, 'stream') === true;
   const started = performance.now();
   const record = recorder(c, stream);
-  const slot = cacheSlot(c, payload);
+  const slot = cacheSlot(c, asked);
   if (slot && (await answerFromCache(c, slot, record))) return;
 
   let up: IncomingMessage;
   try {
     up = await forward(
       upstream,
-      upstreamUrl(upstream, c.route, c.search),
-      upstreamHeaders(upstream, c.req.headers, payload),
+      t ? upstreamUrl(upstream, '/chat/completions', '') : upstreamUrl(upstream, c.route, c.search),
+      upstreamHeaders(upstream, t ? {} : c.req.headers, payload),
       payload,
       { signal: c.signal, retry: c.retry },
     );
@@ -112,6 +118,7 @@ function recorder(c: CallContext, stream: boolean): Record_ {
       tokens: { ...summary.tokens },
       role: 'agent',
       api: c.protocol,
+      upstream_api: c.upstream.protocol,
       stream,
       ...(error ? { error } : {}),
     });
@@ -168,18 +175,29 @@ async function relayStream(
   record: Record_,
 ): Promise<void> {
   const { res, upstream } = c;
-  res.writeHead(a.status, { 'content-type': a.contentType, 'cache-control': 'no-cache' });
+  const contentType = c.translation ? 'text/event-stream' : a.contentType;
+  res.writeHead(a.status, { 'content-type': contentType, 'cache-control': 'no-cache' });
   const watcher = READERS[c.protocol].stream();
   const sse = new SseReader((e) => watcher.event(e));
   const kept: Buffer[] = [];
+  const send = (chunk: Buffer) => {
+    if (!chunk.length) return;
+    res.write(chunk);
+    sse.push(chunk);
+    if (slot) kept.push(chunk);
+  };
+  // Translated: each upstream event, scrubbed of the key, becomes the agent's API's events.
+  const translator = c.translation?.stream();
+  const upstreamSse =
+    translator && new SseReader((e) => send(Buffer.from(translator.event(scrubText(e.data, upstream.apiKey)))));
   let failure: string | undefined;
   let fatal = false;
   try {
-    await eachChunk(up, (chunk) => {
-      res.write(chunk);
-      sse.push(chunk);
-      if (slot) kept.push(chunk);
-    });
+    await eachChunk(up, (chunk) => (upstreamSse ? upstreamSse.push(chunk) : send(chunk)));
+    if (translator && upstreamSse) {
+      upstreamSse.end();
+      send(Buffer.from(translator.end()));
+    }
     sse.end();
   } catch (err) {
     fatal = !c.signal.aborted;
@@ -203,7 +221,7 @@ async function relayStream(
         message: `llm-cache: not stored ${slot.key}: the answer holds the upstream key`,
       });
     } else
-      await store(c, slot, { gateway: 1, status: a.status, content_type: a.contentType, stream: true, body }, latency);
+      await store(c, slot, { gateway: 1, status: a.status, content_type: contentType, stream: true, body }, latency);
   }
   res.end();
 }
@@ -218,6 +236,7 @@ async function relayWhole(
 ): Promise<void> {
   const { res, upstream } = c;
   let text: Buffer;
+  let status = a.status;
   try {
     text = await readBody(up);
   } catch (err) {
@@ -227,12 +246,14 @@ async function relayWhole(
     return;
   }
   const latency = performance.now() - a.started;
-  const scrubbed = scrub(text, upstream.apiKey);
+  let scrubbed = scrub(text, upstream.apiKey);
+  if (c.translation) [status, scrubbed] = translateWhole(c.translation, status, scrubbed);
+  const contentType = c.translation ? 'application/json' : a.contentType;
   // Recorded (and stored) before the agent has the answer: a trial that ends when its agent exits
   // has every event of it, and a replay right after a record finds every answer.
-  if (a.status < 200 || a.status >= 300) {
+  if (status < 200 || status >= 300) {
     // The upstream's own refusal (context too long, bad key): the agent sees it, the trial records it.
-    record(ZERO, latency, `HTTP ${a.status}: ${errorMessage(scrubbed)}`);
+    record(ZERO, latency, `HTTP ${status}: ${errorMessage(scrubbed)}`);
   } else {
     const summary = summarize(c.protocol, false, scrubbed.toString('utf8'));
     record(summary, latency);
@@ -240,11 +261,11 @@ async function relayWhole(
       await store(
         c,
         slot,
-        { gateway: 1, status: a.status, content_type: a.contentType, stream: false, body: scrubbed.toString('utf8') },
+        { gateway: 1, status, content_type: contentType, stream: false, body: scrubbed.toString('utf8') },
         latency,
       );
   }
-  res.writeHead(a.status, { 'content-type': a.contentType, 'content-length': scrubbed.length });
+  res.writeHead(status, { 'content-type': contentType, 'content-length': scrubbed.length });
   res.end(scrubbed);
 }
 
@@ -293,6 +314,25 @@ function errorMessage(body: Buffer): string {
   }
   return body.toString('utf8').slice(0, 200);
 }
+
+/** An upstream's whole answer in the agent's API: an error in its error shape, an answer not JSON as an error too. */
+function translateWhole(t: Translation, status: number, body: Buffer): [number, Buffer] {
+  const json = (v: unknown) => Buffer.from(JSON.stringify(v));
+  const text = body.toString('utf8');
+  if (status < 200 || status >= 300) return [status, json(t.error(status, text))];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = null;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    return [502, json(t.error(502, `benchrig gateway: the upstream's answer is not JSON: ${text.slice(0, 200)}`))];
+  return [status, json(t.answer(parsed as Json))];
+}
+
+const scrubText = (text: string, apiKey: string): string =>
+  apiKey && apiKey.length >= 4 && text.includes(apiKey) ? text.split(apiKey).join('***') : text;
 
 /** A server may echo the key back (in an error text): it never reaches the agent. */
 function scrub(body: Buffer, apiKey: string): Buffer {

@@ -1,6 +1,7 @@
 // The run's model gateway (docs/agents.md#the-model-gateway): one HTTP server for every trial of a run. It answers only
 // requests that carry a registered trial's token, counts each model request against that trial's
-// budget before anything else, and forwards it to the upstream of its protocol (call.ts).
+// budget before anything else, and forwards it to the upstream of its protocol (call.ts), or, when
+// none is configured, translated to `[llm]`'s Chat Completions (docs/agents.md#translation).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { chmodSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
@@ -11,8 +12,9 @@ import { DEFAULT_LIMITS, readRequestBody } from './limits.ts';
 import { sendError, sendJson } from './error-body.ts';
 import { fieldValue, topLevelFields } from './json-fields.ts';
 import { budgetRefusal, takeBudget, TokenRegistry, type TrialEntry } from './tokens.ts';
-import type { GatewayOptions, GatewayRegistration, GatewayTrial, ModelGateway, Protocol } from './types.ts';
-import { UPSTREAM_TABLE } from './upstreams.ts';
+import type { GatewayOptions, GatewayRegistration, GatewayTrial, ModelGateway, Protocol, Upstream } from './types.ts';
+import { routeFor, UPSTREAM_TABLE } from './upstreams.ts';
+import { translate, translates, type Json, type Translation } from './translate/index.ts';
 
 const ROUTES: Record<string, { protocol: Protocol; modelCall: boolean }> = {
   '/chat/completions': { protocol: 'chat', modelCall: true },
@@ -215,8 +217,8 @@ async function modelRequest(
     const refused = takeBudget(entry); // another request of the trial may have taken the last slot meanwhile
     if (refused) return sendBudgetError(res, protocol, refused.limit);
   }
-  const upstream = g.opts.upstreams[protocol];
-  if (!upstream) {
+  const target = routeFor(g.opts.upstreams, protocol);
+  if (!target) {
     const message = `benchrig gateway: no upstream speaks ${PROTOCOL_NAME[protocol]} (${url.pathname}); set ${UPSTREAM_TABLE[protocol]} base_url in the config`;
     sendError(res, protocol, 400, 'protocol_not_configured', message);
     if (modelCall) {
@@ -237,6 +239,9 @@ async function modelRequest(
     }
     return;
   }
+  const { upstream } = target;
+  const translation = target.translated ? translationOf(res, route, upstream, raw) : null;
+  if (translation === 'answered') return;
 
   const ctl = new AbortController();
   g.inFlight.add(ctl);
@@ -249,6 +254,7 @@ async function modelRequest(
       route: path.slice(3),
       search: url.search,
       upstream,
+      translation,
       entry,
       raw,
       fields,
@@ -262,6 +268,35 @@ async function modelRequest(
   } finally {
     res.off('close', onClose);
     g.inFlight.delete(ctl);
+  }
+}
+
+/** The translation of a request for an upstream of another API, or 'answered' (count_tokens, a body not JSON). */
+function translationOf(
+  res: ServerResponse,
+  route: Route,
+  upstream: Upstream,
+  raw: Buffer,
+): Translation | 'answered' | null {
+  const { protocol } = route;
+  if (!translates(protocol, upstream.protocol)) return null;
+  // Chat Completions has no token counting: an estimate (4 bytes a token), answered here.
+  if (!route.modelCall) {
+    sendJson(res, 200, { input_tokens: Math.ceil(raw.length / 4) });
+    return 'answered';
+  }
+  const parsed = parseObject(raw);
+  if (parsed) return translate(protocol, parsed, upstream.model);
+  sendError(res, protocol, 400, 'invalid_request', 'benchrig gateway: the request body is not a JSON object');
+  return 'answered';
+}
+
+function parseObject(raw: Buffer): Json | null {
+  try {
+    const v: unknown = JSON.parse(raw.toString('utf8'));
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : null;
+  } catch {
+    return null;
   }
 }
 

@@ -22,7 +22,7 @@ export interface Upstream {
 }
 
 export interface GatewayOptions {
-  /** Per protocol; a protocol without one answers the agent with a 400 naming the missing table. */
+  /** Per protocol; a protocol without one is translated to `chat` (docs/agents.md#translation), or refused (400) without that either. */
   upstreams: Partial<Record<Protocol, Upstream>>;
   /** `--llm-cache`: shared with the react agent's client (same directory, same file format). */
   cache?: { mode: CacheMode; dir: string };

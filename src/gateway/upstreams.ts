@@ -1,9 +1,8 @@
 // Which endpoint serves which protocol (docs/agents.md#the-model-gateway). `[llm]` is an OpenAI Chat Completions endpoint, as
 // for the react agent. `[llm.responses]` and `[llm.anthropic]` add the OpenAI Responses and Anthropic
-// Messages APIs; without them those requests are refused. No translation between protocols: a
-// Messages request is never rewritten into a Chat Completions one (the mapping is lossy — thinking
-// blocks, cache_control, mid-conversation system items, Responses' reasoning and custom tools — and an
-// agent evaluated through a translation is not the agent its users run).
+// Messages APIs, passed through as they are; without them those requests are translated to `[llm]`'s
+// Chat Completions (docs/agents.md#translation: lossy — thinking blocks, cache_control, reasoning
+// items and hosted tools have no Chat Completions form).
 import type { LlmConfig, UpstreamConfig } from '../config/schema.ts';
 import type { Protocol, Upstream } from './types.ts';
 
@@ -35,6 +34,16 @@ export function upstreamsFromConfig(llm: LlmConfig): Partial<Record<Protocol, Up
   extra('responses', llm.responses);
   extra('messages', llm.anthropic);
   return out;
+}
+
+/** The upstream that answers a protocol's requests: its own (passed through), else `[llm]`'s Chat Completions (translated). */
+export function routeFor(
+  upstreams: Partial<Record<Protocol, Upstream>>,
+  protocol: Protocol,
+): { upstream: Upstream; translated: boolean } | null {
+  const own = upstreams[protocol];
+  if (own) return { upstream: own, translated: false };
+  return upstreams.chat ? { upstream: upstreams.chat, translated: true } : null;
 }
 
 /** The upstream URL of a route: base_url + the path after `/v1`, query string kept (`?beta=true`). */

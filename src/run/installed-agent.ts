@@ -10,7 +10,6 @@ import { GLIBC_LOADER } from '../agents/installed/launch.ts';
 import { installedSpec, isInstalledAgent, loadInstalledModule } from '../agents/installed/resolve.ts';
 import type { Config } from '../config/schema.ts';
 import { BenchrigError, SandboxError } from '../errors.ts';
-import { upstreamsFromConfig, UPSTREAM_TABLE } from '../gateway/upstreams.ts';
 import type { SampleImages } from '../sandbox/index.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 
@@ -46,11 +45,6 @@ export async function prepareInstalledAgent(
     throw new BenchrigError(
       'usage',
       `${spec.name} is single-turn (it cannot continue its own session): set [limits] max_turns = 1 or [user] kind = "none"`,
-    );
-  if (cfg.run.llm_cache !== 'replay' && !upstreamsFromConfig(cfg.llm)[spec.api])
-    throw new BenchrigError(
-      'config',
-      `${spec.name} speaks ${spec.api === 'messages' ? 'Anthropic Messages' : 'OpenAI Responses'}: set ${UPSTREAM_TABLE[spec.api]} in the config (base_url, api_key, model)`,
     );
 
   // The image first: a refusal must not wait for (or need) a download of the agent.

@@ -5,7 +5,7 @@
 // key was sent); any other answer (404 included: not every endpoint lists models) passes.
 import type { LlmConfig } from '../config/schema.ts';
 import { BenchrigError } from '../errors.ts';
-import { upstreamsFromConfig } from '../gateway/upstreams.ts';
+import { routeFor, upstreamsFromConfig } from '../gateway/upstreams.ts';
 import type { Protocol, Upstream } from '../gateway/types.ts';
 import { originOf, settingPath, sourceWords, whatToSet, type Origin, type Templates } from './model-origin.ts';
 
@@ -25,7 +25,7 @@ export async function checkModelEndpoints(
   const all = upstreamsFromConfig(llm);
   const seen = new Set<string>();
   for (const p of protocols) {
-    const u = all[p];
+    const u = routeFor(all, p)?.upstream; // its own, or [llm]'s translated (docs/agents.md#translation)
     if (!u || seen.has(`${u.baseUrl}\n${u.apiKey}`)) continue;
     seen.add(`${u.baseUrl}\n${u.apiKey}`);
     await checkOne(u, {

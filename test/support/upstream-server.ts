@@ -64,7 +64,10 @@ const ROUTES: Record<string, UpstreamRequest['api']> = {
   '/v1/messages/count_tokens': 'count_tokens',
 };
 
-export async function startUpstreamServer(opts: { keepRequests?: boolean } = {}): Promise<UpstreamServer> {
+/** `apis`: the wire APIs it speaks (default all three); the others' routes answer 404, as a Chat-Completions-only server (vLLM, Ollama) does. */
+export async function startUpstreamServer(
+  opts: { keepRequests?: boolean; apis?: Api[] } = {},
+): Promise<UpstreamServer> {
   const requests: UpstreamRequest[] = [];
   let served = 0;
   let hangups = 0;
@@ -76,7 +79,9 @@ export async function startUpstreamServer(opts: { keepRequests?: boolean } = {})
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = (await readJson(req)) as UpstreamBody; // every client here sends a JSON object
     const path = (req.url ?? '').split('?')[0];
-    const api = ROUTES[path];
+    const route = ROUTES[path];
+    const spoken = (a: Api) => !opts.apis || opts.apis.includes(a);
+    const api = route && spoken(route === 'count_tokens' ? 'messages' : route) ? route : undefined;
     if (req.method === 'GET' && path === '/v1/models')
       return json(res, 200, { object: 'list', data: [{ id: 'upstream-model', object: 'model' }] });
     if (!api || req.method !== 'POST')

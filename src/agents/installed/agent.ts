@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { LlmBudgetExceeded, LlmError } from '../../errors.ts';
-import { upstreamsFromConfig } from '../../gateway/upstreams.ts';
+import { routeFor, upstreamsFromConfig } from '../../gateway/upstreams.ts';
 import type { GatewayRegistration } from '../../gateway/types.ts';
 import { scrubFiles } from '../../config/scrub-files.ts';
 import { trialTimeoutOf } from '../../trial/per-trial.ts';
@@ -88,7 +88,7 @@ export default async function createInstalledAgent(ctx: InstalledAgentContext): 
     onBudgetExhausted: (err) => (budgetSpent = err), // the CLI exits by itself on the 400 (0.4–7 s)
     onModelError: (message) => ((modelError ??= message), stopCurrent?.()), // CLIs retry a 502 for minutes
   });
-  const upstream = upstreamsFromConfig(run.llm.agent)[spec.api];
+  const upstream = routeFor(upstreamsFromConfig(run.llm.agent), spec.api)?.upstream; // its own, or [llm] translated
   const gw: GatewayView = {
     baseUrl: IN_SANDBOX_BASE_URL,
     token: reg.token,

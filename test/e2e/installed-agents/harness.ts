@@ -82,11 +82,13 @@ export function toolOutput(u: UpstreamServer): string {
   return req ? JSON.stringify(req.body) : '';
 }
 
-export function writeConfig(dir: string, upstreamUrl: string): string {
+/** `chatOnly`: only `[llm]`, so the gateway translates the Responses and Messages APIs to Chat Completions. */
+export function writeConfig(dir: string, upstreamUrl: string, o: { chatOnly?: boolean } = {}): string {
   const file = join(dir, 'agents.toml');
+  const others = o.chatOnly ? '' : '[llm.responses]\n[llm.anthropic]\n';
   writeFileSync(
     file,
-    `[llm]\nbase_url = "${upstreamUrl}"\napi_key = "\${AGENTS_TEST_KEY}"\nmodel = "upstream-model"\nmax_retries = 0\ntimeout_s = 30\n[llm.responses]\n[llm.anthropic]\n`,
+    `[llm]\nbase_url = "${upstreamUrl}"\napi_key = "\${AGENTS_TEST_KEY}"\nmodel = "upstream-model"\nmax_retries = 0\ntimeout_s = 30\n${others}`,
   );
   return file;
 }

@@ -52,12 +52,6 @@ describe.skipIf(!(await requireDocker()))('installed agents: refused at start', 
     );
   });
 
-  it('a preset whose API has no upstream (codex without [llm.responses]) is refused, naming the table', async () => {
-    const r = await refused('agents-debian', 'cli:codex');
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('codex speaks OpenAI Responses: set [llm.responses] in the config');
-  });
-
   it('an unknown preset is refused, listing the presets', async () => {
     const r = await refused('agents-debian', 'cli:gemini-cli');
     expect(r.code).toBe(2);

@@ -26,8 +26,8 @@ export function perTest() {
     await Promise.all(closers.splice(0).map((c) => c()));
   });
   return {
-    async upstream(): Promise<UpstreamServer> {
-      const s = await startUpstreamServer();
+    async upstream(opts?: Parameters<typeof startUpstreamServer>[0]): Promise<UpstreamServer> {
+      const s = await startUpstreamServer(opts);
       closers.push(() => s.close());
       return s;
     },

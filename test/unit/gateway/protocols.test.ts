@@ -40,6 +40,7 @@ describe('OpenAI Chat Completions', () => {
         tokens: { input: 120, output: 15 },
         role: 'agent',
         api: 'chat',
+        upstream_api: 'chat',
         stream: false,
       },
       { type: 'tool_call', tool: 'bash', args: { command: 'echo 42 > answer.txt' }, id: 'call_0' },
@@ -172,6 +173,7 @@ describe('Anthropic Messages', () => {
         tokens: { input: 300, output: 22 },
         role: 'agent',
         api: 'messages',
+        upstream_api: 'messages',
         stream: true,
       },
       {

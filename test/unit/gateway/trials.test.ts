@@ -133,9 +133,9 @@ describe('budget', () => {
 });
 
 describe('upstreams', () => {
-  it("a protocol with no upstream: a 400 naming the table to set, in that protocol's shape, recorded, the trial told", async () => {
+  it("a protocol with no upstream (nor a Chat Completions one to translate to): a 400 naming the table to set, in that protocol's shape, recorded, the trial told", async () => {
     const up = await t.upstream();
-    const gw = await t.gateway({ upstreams: { chat: upstreamFor(up.url, 'chat') } });
+    const gw = await t.gateway({ upstreams: { responses: upstreamFor(up.url, 'responses') } });
     const sink = trialSink();
     const reg = gw.register(sink.trial);
     const res = await anthropic(reg.baseUrl, reg.token, {
@@ -149,14 +149,14 @@ describe('upstreams', () => {
     expect(body.error.message).toContain('Anthropic Messages');
     expect(body.error.message).toContain('[llm.anthropic]');
     const client = new OpenAI({ baseURL: `${reg.baseUrl}/v1`, apiKey: reg.token, maxRetries: 0 });
-    const err = await client.responses.create({ model: 'm', input: 'x' }).catch((e) => e);
+    const err = await client.chat.completions.create({ model: 'm', messages: [] }).catch((e) => e);
     expect(err).toBeInstanceOf(BadRequestError);
-    expect(err.message).toContain('[llm.responses]');
+    expect(err.message).toContain('[llm]');
 
     expect(up.requests).toHaveLength(0);
     expect(sink.llmCalls().map((e) => [e.api, e.error?.includes('no upstream speaks')])).toEqual([
       ['messages', true],
-      ['responses', true],
+      ['chat', true],
     ]);
     expect(sink.modelErrors).toHaveLength(2);
   });

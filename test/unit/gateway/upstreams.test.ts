@@ -108,10 +108,11 @@ describe('gatewayForRun', () => {
         headers: { authorization: `Bearer ${reg.token}` },
         body: JSON.stringify({ model: 'x', input: 'hi' }),
       });
-      expect(resp.status).toBe(400); // no [llm.responses]
+      expect(resp.status).toBe(200); // no [llm.responses]: translated to [llm]'s Chat Completions
       expect(up.requests.map((r) => [r.api, r.body.model, r.headers.authorization ?? r.headers['x-api-key']])).toEqual([
         ['chat', 'gpt-run', 'Bearer sk-main-1234'],
         ['messages', 'claude-run', 'sk-ant-5678'],
+        ['chat', 'gpt-run', 'Bearer sk-main-1234'],
       ]);
     } finally {
       await gw.close();
