@@ -31,7 +31,7 @@ export async function listBenchmarks(
   const out: BenchmarkListing[] = [];
   for (const dir of dirs) {
     try {
-      const b = await loadBenchmark(dir, { cwd, env, services: true });
+      const b = await loadBenchmark(dir, { cwd, env });
       out.push({
         name: b.name,
         dir,
