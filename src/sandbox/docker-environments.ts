@@ -78,7 +78,11 @@ export class DockerEnvironments implements EnvironmentProvider {
     const slot = opts.beside ? undefined : await opts.acquire?.(signal);
     try {
       if (hasServices(opts.environment)) {
-        const target = { engine: this.#engine, client: this.client, hostKey: this.host?.url ?? `local:${dockerEndpoint()}` };
+        const target = {
+          engine: this.#engine,
+          client: this.client,
+          hostKey: this.host?.url ?? `local:${dockerEndpoint()}`,
+        };
         const env = await startServices(
           this.host ? { ...target, host: this.host.url } : target,
           spec,

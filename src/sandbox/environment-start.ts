@@ -10,7 +10,13 @@ import type { DockerProvider, DockerSandbox } from './docker.ts';
 import type { Environment } from './provider.ts';
 import { startServiceContainer } from './service-container.ts';
 import { checkStillUp, waitForService, type Waited } from './service-wait.ts';
-import { closeTrialScope, isInternal, openTrialScope, type DockerTrialScope, type ServiceAttachment } from './trial-scope.ts';
+import {
+  closeTrialScope,
+  isInternal,
+  openTrialScope,
+  type DockerTrialScope,
+  type ServiceAttachment,
+} from './trial-scope.ts';
 import type { SandboxLabels, SandboxSpec } from './types.ts';
 
 export interface EngineTarget {
@@ -36,8 +42,7 @@ export async function startServices(
   labels: SandboxLabels,
   signal: AbortSignal,
 ): Promise<Omit<Environment, 'slot'>> {
-  const internal =
-    isInternal(spec) || !env.internet || Object.values(env.networks).some((n) => n.internal);
+  const internal = isInternal(spec) || !env.internet || Object.values(env.networks).some((n) => n.internal);
   const volumes = [...Object.keys(env.volumes), ...anonymousVolumes(env).map((a) => a.name)];
   const scope = await openTrialScope(t.client, labels, {
     services: env.order.length,
@@ -138,7 +143,12 @@ async function startMain(
 }
 
 /** On the trial's network under its name and every alias it has on any of its networks, with its volumes. */
-function attachmentOf(scope: DockerTrialScope, name: string, svc: ServiceSpec, env: EnvironmentSpec): ServiceAttachment {
+function attachmentOf(
+  scope: DockerTrialScope,
+  name: string,
+  svc: ServiceSpec,
+  env: EnvironmentSpec,
+): ServiceAttachment {
   const aliases = [...new Set([name, ...Object.values(svc.networks).flatMap((n) => n.aliases)])];
   const anon = anonymousVolumes(env).filter((a) => a.service === name);
   const volumes = svc.mounts.flatMap((m, i) => {

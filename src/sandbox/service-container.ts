@@ -51,7 +51,8 @@ export async function startServiceContainer(o: ServiceStart): Promise<DockerSand
     await withDeadline(container.start(), DEFAULT_DEADLINE_MS, `start ${o.name}`);
     const info = await withDeadline(container.inspect(), DEFAULT_DEADLINE_MS, `inspect ${o.name}`);
     const workdir = o.service.workingDir ?? (info.Config.WorkingDir || '/');
-    return new DockerSandbox(container, image, workdir, o.base, o.client, o.host);
+    const limits = { execTimeoutMs: o.base.execTimeoutMs, maxOutputBytes: o.base.maxOutputBytes };
+    return new DockerSandbox(container, image, workdir, limits, o.client, o.host);
   } catch (err) {
     await withDeadline(container.remove({ force: true, v: true }), DEFAULT_DEADLINE_MS, 'remove').catch(() => {});
     throw err;

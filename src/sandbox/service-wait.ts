@@ -48,11 +48,13 @@ export async function checkStillUp(s: Waited): Promise<void> {
   if (!state.Running && state.ExitCode !== 0) throw await failure(s, exitedWhy(state));
 }
 
-type Verdict = 'ok' | 'wait' | string;
+/** 'ok', 'wait', or why the condition never will hold. */
+type Verdict = string;
 
 function judge(state: Docker.ContainerInspectInfo['State'], condition: DependencyCondition, s: Waited): Verdict {
   const exited = !state.Running && state.Status !== 'created';
-  if (condition === 'service_completed_successfully') return !exited ? 'wait' : state.ExitCode === 0 ? 'ok' : exitedWhy(state);
+  if (condition === 'service_completed_successfully')
+    return !exited ? 'wait' : state.ExitCode === 0 ? 'ok' : exitedWhy(state);
   if (exited && state.ExitCode !== 0) return exitedWhy(state);
   if (condition === 'service_started') return 'ok';
   if (!state.Health) return s.healthcheck ? 'wait' : 'has no healthcheck, so it cannot turn healthy';
@@ -85,11 +87,11 @@ async function failure(s: Waited, why: string): Promise<SandboxError> {
 
 /** The container's last lines of stdout and stderr (Docker's multiplexed stream, demultiplexed). */
 export async function lastLogLines(container: Docker.Container, n = LOG_LINES): Promise<string[]> {
-  const raw = (await withDeadline(
+  const raw = await withDeadline(
     container.logs({ stdout: true, stderr: true, tail: n, follow: false }),
     DEFAULT_DEADLINE_MS,
     'logs',
-  )) as unknown as Buffer;
+  );
   return demux(Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw)))
     .split('\n')
     .filter((l) => l.trim() !== '')

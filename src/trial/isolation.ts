@@ -64,7 +64,11 @@ async function startFresh(s: Session): Promise<Sandbox> {
     { ...base, setup: [] },
     { runId: s.run.runId, sessionId: `${s.sessionId}.grading`, pid: s.run.harnessPid },
     // With services: a fresh copy of the whole environment (docs/grading.md).
-    { signal: s.opts.signal, beside: environment, ...(s.input.environment ? { environment: s.input.environment } : {}) },
+    {
+      signal: s.opts.signal,
+      beside: environment,
+      ...(s.input.environment ? { environment: s.input.environment } : {}),
+    },
   );
   return s.gradingEnvironment.main;
 }
