@@ -98,9 +98,7 @@ describe('[sandbox.services] and [[sandbox.volumes]]', () => {
   });
 
   it('refuses an unknown key in a service like any other config key', async () => {
-    const msg = await userError(
-      loadBenchmark(bench(TOML.replace('memory = "128m"', 'memroy = "128m"'), {}), {}),
-    );
+    const msg = await userError(loadBenchmark(bench(TOML.replace('memory = "128m"', 'memroy = "128m"'), {}), {}));
     expect(msg).toMatch(/key sandbox\.services\.db\.memroy: unknown key; did you mean `memory`\?/);
   });
 
