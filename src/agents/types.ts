@@ -35,11 +35,19 @@ export interface LlmClient {
   readonly callsLeft: number | null;
 }
 
+/** A service beside the agent's sandbox: what `ctx.services.<name>` offers. */
+export type ServiceHandle = Pick<Sandbox, 'id' | 'image' | 'workdir' | 'exec' | 'readFile' | 'writeFile'>;
+
 export interface AgentContext {
   sessionId: string;
   /** No ground truth, except for the `oracle` agent which gets the full sample in `groundTruth`. */
   sample: PublicSample;
   sandbox?: Sandbox;
+  /**
+   * The environment's other services by name (docs/agents.md#services): exec, readFile and
+   * writeFile, recorded and revoked with `sandbox`; absent when the trial has none.
+   */
+  services?: Readonly<Record<string, ServiceHandle>>;
   llm: LlmClient;
   options: Record<string, unknown>;
   signal: AbortSignal;

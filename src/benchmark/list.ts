@@ -47,7 +47,7 @@ async function listed(dirs: string[], cwd: string, env: NodeJS.ProcessEnv): Prom
   const out: BenchmarkListing[] = [];
   for (const dir of dirs) {
     try {
-      const b = await loadBenchmark(dir, { cwd, env, services: true });
+      const b = await loadBenchmark(dir, { cwd, env });
       out.push({
         name: b.name,
         dir,

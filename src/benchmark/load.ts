@@ -38,11 +38,6 @@ export interface LoadBenchmarkOptions {
   seed?: number | string;
   /** Where download progress and dataset warnings go (default: stderr). */
   log?: (line: string) => void;
-  /**
-   * Accept multi-service environments (compose tasks, `[sandbox.services]`) for `validate` and `list`:
-   * no run starts them yet (docs/benchmarks.md#compose-tasks), so without this they are refused.
-   */
-  services?: boolean;
 }
 
 export const HOOK_FILES = ['hooks.ts', 'hooks.js', 'hooks.mjs'];
@@ -78,7 +73,6 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
   const { all, dataset } = tasks
     ? { all: tasks.map((t) => harborSample(t, dir, notes)), dataset: { source: 'harbor', resolved_revision: null } }
     : await readSamples(config, dir, src, toml, opts);
-  if (!opts.services) refuseServices(all, environment ? src('sandbox', 'services') : null);
   applyImageTemplate(all, config.sandbox, src('sandbox', 'image'));
   refuseSandboxlessRows(all, config.sandbox, src('sandbox'));
   refuseMissingInputs(checks, all, src('checks'));
@@ -105,28 +99,6 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
     ...(notes.length ? { notes } : {}),
     ...(environment ? { environment } : {}),
   };
-}
-
-/**
- * Until a sandbox provider starts several services (issue #25's provider work), a run refuses them
- * at load, naming the task or key; `validate` checks them in full (docs/benchmarks.md#compose-tasks).
- */
-function refuseServices(samples: Sample[], servicesKey: string | null) {
-  const needs =
-    'need the multi-service environment provider, which this version of benchrig does not have yet (`benchrig validate` checks them)';
-  const task = samples.find((s) => s.environment);
-  if (task) {
-    const where =
-      typeof task.metadata.harbor === 'object' && task.metadata.harbor !== null
-        ? ` (${String((task.metadata.harbor as { task?: unknown }).task)})`
-        : '';
-    throw new BenchrigError('benchmark', `task "${task.id}"${where}: compose tasks ${needs}`);
-  }
-  if (servicesKey)
-    throw new BenchrigError(
-      'benchmark',
-      `${servicesKey}: key sandbox.services: services and shared volumes beside [sandbox] ${needs}`,
-    );
 }
 
 /** The dataset of a benchmark.toml, read and mapped to samples. */

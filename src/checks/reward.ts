@@ -27,7 +27,8 @@ const FRESH_VERIFIER_DIR = [
   'mkdir -p $p; chmod u+rwx $p 2>/dev/null',
   '[ -L $v ] || chmod -R u+rwx $v 2>/dev/null',
   'rm -rf $v 2>/dev/null',
-  'made() { [ -d $p ] && [ ! -L $p ] && mkdir $v; }',
+  // An emptied folder rm cannot remove is a mount point (a compose task's log volume): fresh too.
+  'made() { [ -d $p ] && [ ! -L $p ] && { mkdir $v || { [ -d $v ] && [ ! -L $v ] && [ -z "$(ls -A $v)" ]; }; }; }',
   'made 2>/dev/null || { mv $v $p/.stale-verifier-$$ && made; } || exit 1',
   'chmod 777 $v',
 ].join('\n');

@@ -64,7 +64,7 @@ function registerValidate(program: Command): void {
     .argument('<benchmark>')
     .option('--run', 'also run oracle (must pass every sample) and nop (must pass none)')
     .action(async (ref: string, o: { run?: boolean }) => {
-      const b = await loadBenchmark(ref, { cwd: process.cwd(), env: process.env, services: true });
+      const b = await loadBenchmark(ref, { cwd: process.cwd(), env: process.env });
       await checkBenchmarkModules(b);
       print(
         `ok: ${b.name} — ${b.samples.length} samples, ${b.checks.length} check(s) (${b.checks.map((c) => c.name).join(', ')}), version ${b.version}`,

@@ -4,12 +4,15 @@
 // pulled with `--pull`. At most `[run] max_builds` builds run at once, each under its timeout, its
 // log kept in `<run>/builds/`. A context that does not build fails only the trials that need it:
 // SANDBOX_ERROR, not retried, never the agent's.
+import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, type ErrorValue } from '../errors.ts';
 import { folderDigest } from '../benchmark/version.ts';
 import { isTemplate } from '../benchmark/sample-sandbox.ts';
+import { absoluteFrom } from '../environment/relocate.ts';
+import type { EnvironmentSpec, ServiceSpec } from '../environment/spec.ts';
 import { Semaphore } from '../pool/semaphore.ts';
 import type { SampleImages } from '../sandbox/index.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
@@ -26,6 +29,8 @@ export interface EnvironmentOptions {
   pull: boolean;
   /** `--network none`: over every sample's own network setting. */
   noNetwork?: boolean;
+  /** The benchmark's `[sandbox.services]` (paths relative to `benchmarkDir`): for samples without an environment of their own. */
+  environment?: EnvironmentSpec;
   log?: (line: string) => void;
 }
 
@@ -39,6 +44,7 @@ export const envImageTag = (benchmark: string, digest: string) =>
 
 export class SampleEnvironments {
   readonly #images = new Map<string, Promise<string>>();
+  readonly #environments = new Map<string, Promise<EnvironmentSpec>>();
   readonly #builds: Semaphore;
 
   constructor(
@@ -50,22 +56,83 @@ export class SampleEnvironments {
     this.#builds = new Semaphore(Math.max(1, o.maxBuilds));
   }
 
-  /** The trial with its own sandbox spec, or why it cannot have one. */
+  /** The trial with its own sandbox spec and its services' images, or why it cannot have them. */
   async prepare(trial: TrialInput): Promise<TrialInput | ErrorValue> {
     const own = trial.sample.sandbox;
-    if (!own) return trial;
+    const environment = trial.sample.environment ?? this.o.environment;
     try {
-      const image = await this.imageFor(own);
-      const spec = specFor(
-        this.base,
-        own,
-        image,
-        own.workdir_from_image ? await this.images.workdir(image) : undefined,
-      );
-      return { ...trial, sandbox: this.o.noNetwork ? { ...spec, network: 'none' } : spec };
+      let ready = trial;
+      if (own) {
+        const image = await this.imageFor(own);
+        const spec = specFor(
+          this.base,
+          own,
+          image,
+          own.workdir_from_image ? await this.images.workdir(image) : undefined,
+        );
+        ready = { ...ready, sandbox: this.o.noNetwork ? { ...spec, network: 'none' } : spec };
+      }
+      if (environment) ready = { ...ready, environment: await this.environmentFor(environment) };
+      return ready;
     } catch (err) {
       return { kind: 'sandbox', message: describe(err), retryable: false };
     }
+  }
+
+  /** Every service's image but main's (the trial's sandbox) found, built once per build, or pulled; paths absolute. */
+  private environmentFor(env: EnvironmentSpec): Promise<EnvironmentSpec> {
+    const key = `env\n${JSON.stringify(env)}`;
+    let p = this.#environments.get(key);
+    if (!p) this.#environments.set(key, (p = this.resolveEnvironment(absoluteFrom(env, this.o.benchmarkDir))));
+    return p;
+  }
+
+  private async resolveEnvironment(env: EnvironmentSpec): Promise<EnvironmentSpec> {
+    const services: Record<string, ServiceSpec> = {};
+    for (const [name, s] of Object.entries(env.services)) {
+      if (name === env.main) services[name] = s;
+      else {
+        const { build: _build, ...rest } = s;
+        services[name] = { ...rest, image: await this.serviceImage(name, s) };
+      }
+    }
+    return { ...env, services };
+  }
+
+  private serviceImage(name: string, s: ServiceSpec): Promise<string> {
+    const key = `service\n${JSON.stringify(s.build ?? s.image)}`;
+    let p = this.#images.get(key);
+    if (!p) this.#images.set(key, (p = this.resolveService(name, s)));
+    return p;
+  }
+
+  private async resolveService(name: string, s: ServiceSpec): Promise<string> {
+    const b = s.build;
+    if (b) {
+      const options = JSON.stringify([b.dockerfile, b.target ?? null, b.args]);
+      const digest = createHash('sha256')
+        .update(`${await folderDigest(b.context)}\n${options}`)
+        .digest('hex')
+        .slice(0, 16);
+      const tag = envImageTag(this.o.benchmark, digest);
+      if (await this.images.exists(tag)) return tag;
+      await this.buildTag(tag, b.context, `service ${name} (${path.relative(this.o.benchmarkDir, b.context) || '.'})`, {
+        dockerfile: b.dockerfile,
+        ...(b.target ? { target: b.target } : {}),
+        args: b.args,
+      });
+      return tag;
+    }
+    const image = s.image;
+    if (!image) throw new Error(`service ${name} has neither an image nor a build`);
+    if (await this.images.exists(image)) return image;
+    if (this.o.pull) {
+      await this.images.pull(image);
+      return image;
+    }
+    throw new Error(
+      `service ${name}: image ${image} is not on this machine; build it, or run with --pull to let benchrig pull it`,
+    );
   }
 
   private imageFor(own: SampleSandbox): Promise<string> {
@@ -96,25 +163,39 @@ export class SampleEnvironments {
     const digest = await folderDigest(dir);
     const tag = envImageTag(this.o.benchmark, digest);
     if (await this.images.exists(tag)) return tag;
-    const logFile = path.join(this.o.runDir, 'builds', `${tag.split(':')[0].replace(/\//g, '_')}-${digest}.log`);
+    await this.buildTag(tag, dir, build, { timeoutS: own.build_timeout_s });
+    return tag;
+  }
+
+  /** One build under `max_builds`, its log in `<run>/builds/`; a failure says what did not build and where the log is. */
+  private async buildTag(
+    tag: string,
+    dir: string,
+    what: string,
+    extra: { timeoutS?: number; dockerfile?: string; target?: string; args?: Record<string, string> },
+  ): Promise<void> {
+    const { timeoutS, ...buildOptions } = extra;
+    const [name, digest] = tag.split(':');
+    const logFile = path.join(this.o.runDir, 'builds', `${name.replace(/\//g, '_')}-${digest}.log`);
     const release = await this.#builds.acquire();
     try {
       await mkdir(path.dirname(logFile), { recursive: true });
       const log = createWriteStream(logFile, { flags: 'a' });
       try {
-        this.o.log?.(`building ${tag} from ${own.build}`);
+        this.o.log?.(`building ${tag} from ${what}`);
         // The benchmark's own image first, where it has a build: a sample's Dockerfile is often FROM it.
         const base = this.base.build && !isTemplate(this.base.image) ? this.base : undefined;
         await this.images.build(tag, dir, {
-          timeoutMs: (own.build_timeout_s ?? this.o.buildTimeoutS) * 1000,
+          timeoutMs: (timeoutS ?? this.o.buildTimeoutS) * 1000,
           benchmark: this.o.benchmark,
           ...(base ? { base: { image: base.image, build: base.build } } : {}),
           onProgress: (line) => log.write(line + '\n'),
+          ...buildOptions,
         });
       } catch (err) {
         log.write(`\n${describe(err)}\n`);
         throw new Error(
-          `the sandbox image of ${own.build} did not build: ${describe(err).split('\n').slice(-3).join(' ')} (log: ${path.relative(this.o.runDir, logFile)})`,
+          `the sandbox image of ${what} did not build: ${describe(err).split('\n').slice(-3).join(' ')} (log: ${path.relative(this.o.runDir, logFile)})`,
         );
       } finally {
         await new Promise((r) => log.end(r));
@@ -122,7 +203,6 @@ export class SampleEnvironments {
     } finally {
       release();
     }
-    return tag;
   }
 }
 
@@ -139,4 +219,4 @@ export function specFor(base: SandboxSpec, own: SampleSandbox, image: string, im
 }
 
 /** Whether a run needs the per-sample stage at all. */
-export const bringsOwnSandbox = (samples: Sample[]): boolean => samples.some((s) => s.sandbox);
+export const bringsOwnSandbox = (samples: Sample[]): boolean => samples.some((s) => s.sandbox || s.environment);

@@ -128,7 +128,7 @@ function samplePreparer(
   opts: RunOptions,
 ): ((trial: TrialInput) => Promise<TrialInput | TrialResult>) | null {
   const { benchmark, cfg } = p;
-  if (!run.sandbox || !p.shared || !bringsOwnSandbox(benchmark.samples)) return null;
+  if (!run.sandbox || !p.shared || !(bringsOwnSandbox(benchmark.samples) || benchmark.environment)) return null;
   const environments = new SampleEnvironments(run.sandbox, p.shared.images, {
     benchmark: benchmark.name,
     benchmarkDir: benchmark.dir,
@@ -137,6 +137,7 @@ function samplePreparer(
     buildTimeoutS: cfg.run.build_timeout_s,
     pull: cfg.run.pull,
     noNetwork: cfg.run.no_network,
+    ...(benchmark.environment ? { environment: benchmark.environment } : {}),
     log: opts.console.info,
   });
   return async (trial) => {

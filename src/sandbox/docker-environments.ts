@@ -2,7 +2,8 @@
 // fleet provider (fleet-environments.ts) wraps one per host. An environment is its main container,
 // and, with services beside it, their own network and shared volumes (trial-scope.ts).
 import type Docker from 'dockerode';
-import { checkDocker, DEFAULT_DEADLINE_MS, docker, withDeadline } from './client.ts';
+import { checkDocker, DEFAULT_DEADLINE_MS, docker, dockerEndpoint, withDeadline } from './client.ts';
+import { hasServices, startServices } from './environment-start.ts';
 import { sweepBuildDirs } from './build-dirs.ts';
 import { startDiskWatch } from './disk.ts';
 import { DockerProvider } from './docker.ts';
@@ -76,6 +77,21 @@ export class DockerEnvironments implements EnvironmentProvider {
     const signal = opts.signal ?? new AbortController().signal;
     const slot = opts.beside ? undefined : await opts.acquire?.(signal);
     try {
+      if (hasServices(opts.environment)) {
+        const target = {
+          engine: this.#engine,
+          client: this.client,
+          hostKey: this.host?.url ?? `local:${dockerEndpoint()}`,
+        };
+        const env = await startServices(
+          this.host ? { ...target, host: this.host.url } : target,
+          spec,
+          opts.environment,
+          labels,
+          signal,
+        );
+        return { ...env, ...(slot ? { slot } : {}) };
+      }
       const main = await this.#engine.start(this.host ? { ...spec, host: this.host.url } : spec, labels, signal);
       return { main, services: {}, ...(slot ? { slot } : {}) };
     } catch (err) {

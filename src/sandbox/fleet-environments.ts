@@ -104,15 +104,17 @@ export class FleetEnvironments implements EnvironmentProvider {
    */
   async start(spec: SandboxSpec, labels: SandboxLabels, opts: StartOptions = {}): Promise<Environment> {
     const signal = opts.signal ?? new AbortController().signal;
-    if (opts.beside) return this.#on(opts.beside.main.host).start(spec, labels, { signal });
-    const { sandbox, slot } = await startOnFleet(
+    const environment = opts.environment ? { environment: opts.environment } : {};
+    if (opts.beside) return this.#on(opts.beside.main.host).start(spec, labels, { signal, ...environment });
+    // The whole environment on the placed host: its services, network and volumes with main.
+    const { sandbox: env, slot } = await startOnFleet(
       labels.runId,
       spec,
       opts.acquire,
-      async (placed) => (await this.#on(placed.host).start(placed, labels, { signal })).main,
+      (placed) => this.#on(placed.host).start(placed, labels, { signal, ...environment }),
       signal,
     );
-    return { main: sandbox, services: {}, ...(slot ? { slot } : {}) };
+    return { ...env, ...(slot ? { slot } : {}) };
   }
 
   stop(env: Environment, opts: { interrupted: boolean }): Promise<void> {

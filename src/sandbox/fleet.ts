@@ -232,13 +232,13 @@ export const fleetFor = (runId: string): Placement | undefined => placementFor(r
  * the main process), a start on its host, and on a host failure the slot given back as failed and
  * the start tried on another host, at most once per host. Returns the sandbox and its slot.
  */
-export async function startOnFleet(
+export async function startOnFleet<T = Sandbox>(
   runId: string,
   spec: SandboxSpec,
   acquire: ((signal: AbortSignal) => Promise<SandboxSlot>) | undefined,
-  start: (spec: SandboxSpec) => Promise<Sandbox>,
+  start: (spec: SandboxSpec) => Promise<T>,
   signal: AbortSignal,
-): Promise<{ sandbox: Sandbox; slot?: SandboxSlot }> {
+): Promise<{ sandbox: T; slot?: SandboxSlot }> {
   const local = fleetFor(runId);
   let lastError: HostError | undefined;
   for (let attempt = 0; attempt < (spec.fleet?.length ?? 1); attempt++) {

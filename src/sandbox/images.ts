@@ -44,6 +44,10 @@ export interface EnsureImageOptions {
   timeoutMs?: number;
   /** Labels the built image carries besides benchrig's own marker. */
   labels?: Record<string, string>;
+  /** A compose service's build (docs/benchmarks.md#compose-tasks): the Dockerfile relative to the context, its stage, its args. */
+  dockerfile?: string;
+  target?: string;
+  buildArgs?: Record<string, string>;
 }
 
 /** The image's inspect data; its name checked against the reference grammar and URL-encoded first. */
@@ -86,7 +90,7 @@ async function buildImage(image: string, dir: string, trusted: boolean, opts: En
   const deadline = opts.timeoutMs ?? BUILD_DEADLINE_MS;
   const fail = (message: string) =>
     new BenchrigError('benchmark', `building image ${image} from ${dir} failed: ${message}`);
-  if (!fs.existsSync(path.join(dir, 'Dockerfile')) && !fs.existsSync(path.join(dir, 'prepare.sh'))) {
+  if (!fs.existsSync(path.join(dir, opts.dockerfile ?? 'Dockerfile')) && !fs.existsSync(path.join(dir, 'prepare.sh'))) {
     throw fail('the folder has no Dockerfile');
   }
   const prepare = path.join(dir, PREPARE_SCRIPT);
@@ -119,6 +123,9 @@ async function buildImage(image: string, dir: string, trusted: boolean, opts: En
           labels: { ...opts.labels, [LABEL.marker]: '1' },
           rm: true,
           forcerm: true,
+          ...(opts.dockerfile ? { dockerfile: opts.dockerfile } : {}),
+          ...(opts.target ? { target: opts.target } : {}),
+          ...(opts.buildArgs && Object.keys(opts.buildArgs).length ? { buildargs: opts.buildArgs } : {}),
         }),
         deadline,
         `build ${image}`,

@@ -4,6 +4,7 @@
 // share. Docker on one engine is one provider, a fleet of engines another (sandbox/index.ts picks
 // one from the run's spec); failures cross this seam as SandboxError values (errors.ts) that say
 // what the provider knew, and as SandboxHealth.
+import type { EnvironmentSpec } from '../environment/spec.ts';
 import type { SandboxSlot } from './slots.ts';
 import type { Sandbox, SandboxLabels, SandboxSpec } from './types.ts';
 
@@ -11,7 +12,7 @@ import type { Sandbox, SandboxLabels, SandboxSpec } from './types.ts';
 export interface Environment {
   /** The service the agent works in (`ctx.sandbox`). */
   readonly main: Sandbox;
-  /** The other services, by name (none yet: docs/sandboxes.md). */
+  /** The other services, by name (docs/sandboxes.md#multi-service-environments). */
   readonly services: Readonly<Record<string, Sandbox>>;
   /** The run's slot this environment holds (`--max-sandboxes`, its fleet host); the trial releases it at cleanup. */
   readonly slot?: SandboxSlot;
@@ -44,6 +45,12 @@ export interface StartOptions {
   acquire?: (signal: AbortSignal) => Promise<SandboxSlot>;
   /** Start where this environment runs (its host), without a slot of its own: a fresh copy for grading. */
   beside?: Environment;
+  /**
+   * Services beside main (docs/sandboxes.md#multi-service-environments), every image resolved
+   * (SampleImages): each started in `order` on the trial's network, waited for per `depends_on`.
+   * `spec` is then the main service's sandbox.
+   */
+  environment?: EnvironmentSpec;
 }
 
 /** A disk bound watched while the agent works (docs/sandboxes.md#disk). */
@@ -87,6 +94,10 @@ export interface SampleImages {
       benchmark: string;
       base?: { image: string; build?: string };
       onProgress: (line: string) => void;
+      /** A compose service's build: its Dockerfile (relative to `dir`), stage and args. */
+      dockerfile?: string;
+      target?: string;
+      args?: Record<string, string>;
     },
   ): Promise<void>;
   /** `--pull`: fetches the image wherever an environment may start. */

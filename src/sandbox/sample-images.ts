@@ -30,6 +30,9 @@ export function sampleImages(clients: Docker[]): SampleImages {
             timeoutMs: opts.timeoutMs,
             labels: { [ENV_LABEL]: opts.benchmark, [ENV_IMAGE_LABEL]: tag },
             onProgress: opts.onProgress,
+            ...(opts.dockerfile ? { dockerfile: opts.dockerfile } : {}),
+            ...(opts.target ? { target: opts.target } : {}),
+            ...(opts.args ? { buildArgs: opts.args } : {}),
           },
         );
       }

@@ -2,12 +2,13 @@
 // trial's abort signal so that a hung agent cannot hold the trial past its timeout.
 import { checkAgent } from '../agents/contract.ts';
 import { loadAgent, type LoadedAgent } from '../agents/load.ts';
-import type { Agent, AgentContext, LlmClient } from '../agents/types.ts';
+import type { Agent, AgentContext, LlmClient, ServiceHandle } from '../agents/types.ts';
 import { publicSample } from '../benchmark/public.ts';
 import type { LlmConfig } from '../config/schema.ts';
 import { abortReason } from '../errors.ts';
 import { createLlmClient } from '../llm/client.ts';
 import type { Sandbox } from '../sandbox/types.ts';
+import type { NewEvent } from '../types.ts';
 import { loadUser } from '../user/load.ts';
 import { AgentTurn } from './agent-turn.ts';
 import { agentRecord } from './contexts.ts';
@@ -23,7 +24,13 @@ export interface AgentPhaseOutcome extends ConversationOutcome {
 export async function runAgentPhase(
   run: RunContext,
   input: TrialInput,
-  s: { sessionId: string; sandbox?: Sandbox; recorder: Recorder; signal: AbortSignal },
+  s: {
+    sessionId: string;
+    sandbox?: Sandbox;
+    services?: Readonly<Record<string, Sandbox>>;
+    recorder: Recorder;
+    signal: AbortSignal;
+  },
 ): Promise<AgentPhaseOutcome> {
   const { recorder, signal } = s;
   // Everything the agent is handed holds for its turn only (agent-turn.ts); its signal aborts when the turn ends.
@@ -46,10 +53,12 @@ export async function runAgentPhase(
   const sandbox =
     s.sandbox &&
     turn.sandbox(loaded.recordsOwnToolCalls ? s.sandbox : (recordedSandbox(s.sandbox, recorder.record) as Sandbox));
+  const services = serviceHandles(turn, s.services, loaded.recordsOwnToolCalls ? null : recorder.record);
   const ctx: AgentContext = {
     sessionId: s.sessionId,
     sample: publicSample(input.sample),
     sandbox,
+    ...(services ? { services } : {}),
     llm: turn.llm(agentLlm),
     options: run.agent.options,
     signal: agentSignal,
@@ -79,6 +88,28 @@ export async function runAgentPhase(
     if (agent?.close) await raceAbort(agent.close(), AbortSignal.timeout(5000)).catch(() => {});
     await turn.end(); // its hands leave the sandbox, whatever its code still runs
   }
+}
+
+/** ctx.services: each service's exec, readFile and writeFile, recorded (naming the service) and revoked with the turn. */
+function serviceHandles(
+  turn: AgentTurn,
+  services: Readonly<Record<string, Sandbox>> | undefined,
+  record: ((e: NewEvent) => void) | null,
+): Readonly<Record<string, ServiceHandle>> | undefined {
+  if (!services || !Object.keys(services).length) return undefined;
+  const handles = Object.entries(services).map(([name, box]) => {
+    const calls = record ? recordedSandbox(box, record, name) : box;
+    const inner = {
+      id: box.id,
+      image: box.image,
+      workdir: box.workdir,
+      exec: calls.exec,
+      readFile: calls.readFile,
+      writeFile: calls.writeFile,
+    };
+    return [name, turn.sandbox(inner)] as const;
+  });
+  return Object.freeze(Object.fromEntries(handles));
 }
 
 /** The agent, made with the context it takes (load.ts declares it: only a `trusted` agent sees the ground truth). */

@@ -55,6 +55,9 @@ export async function cleanUp(s: Session, error: ErrorValue | null): Promise<voi
     if (environment && sandbox && provider) {
       if (s.run.keepSandbox && !interrupted) {
         recorder.log('info', keptSandboxLine(sandbox.id, sandbox.host));
+        for (const [name, service] of Object.entries(environment.services))
+          recorder.log('info', `service ${name}: ${keptSandboxLine(service.id, service.host)}`);
+        if (environment.network) recorder.log('info', `network kept: ${environment.network.name}`);
       } else {
         const span = s.spans.open('sandbox.stop');
         try {
@@ -84,7 +87,11 @@ async function prepareEnvironment(s: Session, provider: EnvironmentProvider, spe
     { ...spec, setup: [] },
     // Labels are set at creation: a run that keeps its sandboxes marks them so that no sweep removes them.
     { runId: run.runId, sessionId: s.sessionId, pid: run.harnessPid, keep: run.keepSandbox },
-    { signal: abort.signal, acquire: s.opts.hooks?.acquireSandbox },
+    {
+      signal: abort.signal,
+      acquire: s.opts.hooks?.acquireSandbox,
+      ...(input.environment ? { environment: input.environment } : {}),
+    },
   );
   s.slot = env.slot; // released at cleanup, whatever happens from here
   const sandbox = env.main;

@@ -63,7 +63,12 @@ async function startFresh(s: Session): Promise<Sandbox> {
   s.gradingEnvironment = await provider.start(
     { ...base, setup: [] },
     { runId: s.run.runId, sessionId: `${s.sessionId}.grading`, pid: s.run.harnessPid },
-    { signal: s.opts.signal, beside: environment },
+    // With services: a fresh copy of the whole environment (docs/grading.md).
+    {
+      signal: s.opts.signal,
+      beside: environment,
+      ...(s.input.environment ? { environment: s.input.environment } : {}),
+    },
   );
   return s.gradingEnvironment.main;
 }

@@ -94,7 +94,13 @@ async function converseUnderTimeout(s: Session): Promise<AgentPhaseOutcome> {
   try {
     return await timed(s, 'agent', () =>
       withinDiskLimit(s, (signal) =>
-        runAgentPhase(s.run, s.input, { sessionId: s.sessionId, sandbox: s.sandbox, recorder: s.recorder, signal }),
+        runAgentPhase(s.run, s.input, {
+          sessionId: s.sessionId,
+          sandbox: s.sandbox,
+          services: s.environment?.services,
+          recorder: s.recorder,
+          signal,
+        }),
       ),
     );
   } finally {

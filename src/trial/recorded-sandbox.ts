@@ -11,11 +11,13 @@ const clip = (s: string) =>
 
 export type AgentSandbox = Pick<Sandbox, 'exec' | 'readFile' | 'writeFile'>;
 
-export function recordedSandbox(sandbox: Sandbox, record: (e: NewEvent) => void): AgentSandbox {
+/** `service`: a service beside the sandbox (ctx.services), named in each call's args. */
+export function recordedSandbox(sandbox: Sandbox, record: (e: NewEvent) => void, service?: string): AgentSandbox {
+  const on = service ? { service } : {};
   return {
     async exec(cmd: string | string[], opts?: ExecOptions) {
       // The same vocabulary as the react agent's bash tool, so trajectory checks read every agent alike.
-      const args = { command: typeof cmd === 'string' ? cmd : cmd.join(' ') };
+      const args = { command: typeof cmd === 'string' ? cmd : cmd.join(' '), ...on };
       record({ type: 'tool_call', tool: 'bash', args });
       try {
         const r = await sandbox.exec(cmd, opts);
@@ -30,7 +32,7 @@ export function recordedSandbox(sandbox: Sandbox, record: (e: NewEvent) => void)
       }
     },
     async readFile(path: string) {
-      record({ type: 'tool_call', tool: 'read_file', args: { path } });
+      record({ type: 'tool_call', tool: 'read_file', args: { path, ...on } });
       try {
         const content = await sandbox.readFile(path);
         record({ type: 'tool_result', tool: 'read_file', output: clip(content) });
@@ -41,7 +43,7 @@ export function recordedSandbox(sandbox: Sandbox, record: (e: NewEvent) => void)
       }
     },
     async writeFile(path: string, content: string | Uint8Array) {
-      record({ type: 'tool_call', tool: 'write_file', args: { path, bytes: content.length } });
+      record({ type: 'tool_call', tool: 'write_file', args: { path, bytes: content.length, ...on } });
       try {
         await sandbox.writeFile(path, content);
       } catch (err) {

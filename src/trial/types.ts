@@ -2,6 +2,7 @@
 import type { CheckConfig, Config, Limits, LlmConfig } from '../config/schema.ts';
 import type { InstalledRun } from '../agents/installed/confine.ts';
 import type { SandboxSlot } from '../sandbox/index.ts';
+import type { EnvironmentSpec } from '../environment/spec.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 import type { Sample, TrajectoryEvent, TrialResult } from '../types.ts';
 
@@ -48,6 +49,11 @@ export interface TrialInput {
   inputHash: string;
   /** The sample's own sandbox, image resolved (built or found) by the main process; absent: the run's. */
   sandbox?: SandboxSpec;
+  /**
+   * Services beside main (the sample's compose environment, else the benchmark's `[sandbox.services]`),
+   * every image resolved by the main process (docs/sandboxes.md#multi-service-environments).
+   */
+  environment?: EnvironmentSpec;
 }
 
 /** Callbacks a trial may use while it runs; pools forward them across the boundary as messages. Functions that use no `this`. */

@@ -1,6 +1,6 @@
 // Compose tasks through the CLI (docs/benchmarks.md#compose-tasks): `validate` checks one and lists
 // what it ignores; a refused key is exit 2 with one line naming the task, file, service and key;
-// `run` refuses compose tasks at load (exit 2) until the provider starts several services.
+// `run` starts them (test/e2e/compose-run.test.ts).
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -32,12 +32,5 @@ describe('compose tasks from the command line', () => {
       `task "task" (${dir}/environment/docker-compose.yaml): key services.side.privileged: privileged containers are not allowed`,
     );
     expect(v.stderr).not.toMatch(/\n\s+at /);
-  });
-
-  it('run: refused at load, exit 2, nothing started', async () => {
-    const out = tempDir();
-    const r = await runCli(['run', join(FIXTURES, 'harbor-compose'), '--agent', 'oracle', '--output', out]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('task "full" (full): compose tasks need the multi-service environment provider');
   });
 });

@@ -1,6 +1,6 @@
 // benchmark.toml's services (docs/sandboxes.md#multi-service-environments): [sandbox] is `main`,
 // [sandbox.services.<name>] the others, [[sandbox.volumes]] what they share; the same spec as a
-// compose task's. Until a provider starts them, `run` refuses them at load and `validate` accepts them.
+// compose task's. `run`, `validate` and `list` load them alike.
 import { describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../../src/benchmark/load.ts';
 import { tempBenchmark, userError } from '../benchmark/helpers.ts';
@@ -51,7 +51,7 @@ const bench = (toml: string, extra: Record<string, string> = {}) =>
 describe('[sandbox.services] and [[sandbox.volumes]]', () => {
   it('map to the environment spec: main is [sandbox], every key of a service, the shared volume, the start order', async () => {
     const dir = bench(TOML);
-    const b = await loadBenchmark(dir, { services: true });
+    const b = await loadBenchmark(dir, {});
     const env = b.environment ?? expect.unreachable();
     expect(env.main).toBe('main');
     expect(env.order).toEqual(['main', 'db', 'web', 'probe']);
@@ -93,17 +93,12 @@ describe('[sandbox.services] and [[sandbox.volumes]]', () => {
     expect(b.environment).toBeUndefined();
   });
 
-  it('run refuses them at load (no provider starts them yet), naming the key', async () => {
-    const msg = await userError(loadBenchmark(bench(TOML)), 'benchmark');
-    expect(msg).toMatch(
-      /benchmark\.toml: key sandbox\.services: services and shared volumes beside \[sandbox\] need the multi-service environment provider/,
-    );
+  it('run loads them (the provider starts them)', async () => {
+    expect(Object.keys((await loadBenchmark(bench(TOML))).environment?.services ?? {})).toContain('db');
   });
 
   it('refuses an unknown key in a service like any other config key', async () => {
-    const msg = await userError(
-      loadBenchmark(bench(TOML.replace('memory = "128m"', 'memroy = "128m"'), {}), { services: true }),
-    );
+    const msg = await userError(loadBenchmark(bench(TOML.replace('memory = "128m"', 'memroy = "128m"'), {}), {}));
     expect(msg).toMatch(/key sandbox\.services\.db\.memroy: unknown key; did you mean `memory`\?/);
   });
 
@@ -163,7 +158,7 @@ describe('[sandbox.services] and [[sandbox.volumes]]', () => {
       /key sandbox\.services\.db\.memory: .*below 6m/,
     ],
   ])('refuses %s, naming the key', async (_what, toml, why) => {
-    const msg = await userError(loadBenchmark(bench(toml), { services: true }));
+    const msg = await userError(loadBenchmark(bench(toml), {}));
     expect(msg).toMatch(why);
   });
 });

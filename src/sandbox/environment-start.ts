@@ -1,0 +1,171 @@
+// A multi-service environment on one Docker engine (docs/sandboxes.md#multi-service-environments):
+// the trial's scope (its network, its volumes), then every service in `order`, each after what it
+// depends on is started, healthy or completed. main is the agent's sandbox (kept alive by the
+// harness); the others run their own process. Whatever a step made is removed if a later one throws.
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type Docker from 'dockerode';
+import type { EnvironmentSpec, MountSpec, ServiceSpec } from '../environment/spec.ts';
+import type { DockerProvider, DockerSandbox } from './docker.ts';
+import type { Environment } from './provider.ts';
+import { startServiceContainer } from './service-container.ts';
+import { checkStillUp, waitForService, type Waited } from './service-wait.ts';
+import {
+  closeTrialScope,
+  isInternal,
+  openTrialScope,
+  type DockerTrialScope,
+  type ServiceAttachment,
+} from './trial-scope.ts';
+import type { SandboxLabels, SandboxSpec } from './types.ts';
+
+export interface EngineTarget {
+  engine: DockerProvider;
+  client: Docker;
+  /** The fleet URL of the engine; absent: the local daemon. */
+  host?: string;
+  hostKey: string;
+}
+
+/** Whether an environment has services beside main or volumes (else a trial runs as a lone sandbox). */
+export const hasServices = (env: EnvironmentSpec | undefined): env is EnvironmentSpec =>
+  !!env && (Object.keys(env.services).some((name) => name !== env.main) || Object.keys(env.volumes).length > 0);
+
+/**
+ * The scope, then each service in order. `spec` is main's sandbox; `--network none` and installed
+ * agents (spec.network none) make the network internal whatever the task allows.
+ */
+export async function startServices(
+  t: EngineTarget,
+  spec: SandboxSpec,
+  env: EnvironmentSpec,
+  labels: SandboxLabels,
+  signal: AbortSignal,
+): Promise<Omit<Environment, 'slot'>> {
+  const internal = isInternal(spec) || !env.internet || Object.values(env.networks).some((n) => n.internal);
+  const volumes = [...Object.keys(env.volumes), ...anonymousVolumes(env).map((a) => a.name)];
+  const scope = await openTrialScope(t.client, labels, {
+    services: env.order.length,
+    internal,
+    volumes,
+    signal,
+  });
+  const started = new Map<string, DockerSandbox>();
+  try {
+    for (const name of env.order) {
+      const svc = env.services[name];
+      await waitForDependencies(env, svc, started, signal);
+      started.set(name, await startOne(t, spec, env, name, scope, labels, started, signal));
+    }
+    for (const [name, box] of started) if (name !== env.main) await checkStillUp(waited(env, name, box));
+    const main = started.get(env.main);
+    if (!main) throw new Error(`internal: the environment's main service ${env.main} did not start`);
+    const services = Object.fromEntries([...started].filter(([name]) => name !== env.main));
+    return { main, services, network: scope.network, volumes: scope.volumes };
+  } catch (err) {
+    for (const box of [...started.values()].reverse())
+      await t.engine.stop(box, { interrupted: signal.aborted }).catch(() => undefined); // the sweep is the backstop
+    await closeTrialScope(t.client, scope).catch(() => undefined);
+    throw err;
+  }
+}
+
+async function waitForDependencies(
+  env: EnvironmentSpec,
+  svc: ServiceSpec,
+  started: Map<string, DockerSandbox>,
+  signal: AbortSignal,
+): Promise<void> {
+  for (const [dep, { condition }] of Object.entries(svc.dependsOn)) {
+    const box = started.get(dep);
+    if (box) await waitForService(waited(env, dep, box), condition, signal); // not started: not required (compose's `required: false`)
+  }
+}
+
+const waited = (env: EnvironmentSpec, name: string, box: DockerSandbox): Waited => ({
+  name,
+  container: box.container,
+  ...(env.services[name].healthcheck ? { healthcheck: env.services[name].healthcheck } : {}),
+});
+
+function startOne(
+  t: EngineTarget,
+  spec: SandboxSpec,
+  env: EnvironmentSpec,
+  name: string,
+  scope: DockerTrialScope,
+  labels: SandboxLabels,
+  started: Map<string, DockerSandbox>,
+  signal: AbortSignal,
+): Promise<DockerSandbox> {
+  const svc = env.services[name];
+  const mode = svc.networkMode;
+  const attach = mode ? undefined : attachmentOf(scope, name, svc, env);
+  if (name === env.main) {
+    const main = { ...spec, env: { ...svc.env, ...spec.env }, ...(t.host ? { host: t.host } : {}) };
+    return startMain(t, main, labels, signal, attach ?? attachmentOf(scope, name, svc, env), svc.mounts);
+  }
+  const shareWith = mode?.kind === 'service' ? started.get(mode.service)?.id : undefined;
+  return startServiceContainer({
+    client: t.client,
+    ...(t.host ? { host: t.host } : {}),
+    hostKey: t.hostKey,
+    base: spec,
+    name,
+    service: svc,
+    labels,
+    ...(attach ? { attach } : {}),
+    ...(shareWith ? { shareWith } : {}),
+  });
+}
+
+/** main, with the task's bind sources copied in (its own copy: the task folder is never written). */
+async function startMain(
+  t: EngineTarget,
+  spec: SandboxSpec,
+  labels: SandboxLabels,
+  signal: AbortSignal,
+  attach: ServiceAttachment,
+  mounts: MountSpec[],
+): Promise<DockerSandbox> {
+  const main = await t.engine.start(spec, labels, signal, attach);
+  try {
+    for (const m of mounts) {
+      if (m.type !== 'bind') continue;
+      if (statSync(m.source).isDirectory()) await main.copyIn(m.source, m.target);
+      else await main.copyIn({ [path.posix.basename(m.target)]: readFileSync(m.source) }, path.posix.dirname(m.target));
+    }
+    return main;
+  } catch (err) {
+    await t.engine.stop(main, { interrupted: false }).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** On the trial's network under its name and every alias it has on any of its networks, with its volumes. */
+function attachmentOf(
+  scope: DockerTrialScope,
+  name: string,
+  svc: ServiceSpec,
+  env: EnvironmentSpec,
+): ServiceAttachment {
+  const aliases = [...new Set([name, ...Object.values(svc.networks).flatMap((n) => n.aliases)])];
+  const anon = anonymousVolumes(env).filter((a) => a.service === name);
+  const volumes = svc.mounts.flatMap((m, i) => {
+    if (m.type !== 'volume') return [];
+    const scopeName = m.source ?? anon.find((a) => a.index === i)?.name;
+    const volume = scope.volumes.find((v) => v.name === scopeName);
+    if (!volume) throw new Error(`internal: volume ${String(scopeName)} of service ${name} is not the trial's`);
+    return [{ source: volume.source, target: m.target, readOnly: m.readOnly }];
+  });
+  return { network: scope.network.name, aliases, volumes };
+}
+
+/** Anonymous volumes (`- /data`): one trial volume each, named after its service and place. */
+function anonymousVolumes(env: EnvironmentSpec): Array<{ name: string; service: string; index: number }> {
+  return Object.entries(env.services).flatMap(([service, s]) =>
+    s.mounts.flatMap((m: MountSpec, index) =>
+      m.type === 'volume' && m.source === undefined ? [{ name: `anon.${service}.${index}`, service, index }] : [],
+    ),
+  );
+}

@@ -1,0 +1,132 @@
+// A service beside main (docs/sandboxes.md#multi-service-environments): its image's own process (or
+// the compose `command`/`entrypoint`), with the hardening of every sandbox — capabilities dropped, no
+// new privileges, memory, CPU, pids and disk bounds (the service's own value, else the benchmark's
+// default), the sweep's labels — on the trial's network, with its volumes; the task's bind sources
+// are copied in per trial, so the task folder on the host is never written.
+import { randomBytes } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type Docker from 'dockerode';
+import type { HealthcheckSpec, ServiceSpec } from '../environment/spec.ts';
+import { DEFAULT_DEADLINE_MS, withDeadline } from './client.ts';
+import { copyIn } from './copy.ts';
+import { withStorageQuota } from './disk-quota.ts';
+import { DockerSandbox, parseMemory } from './docker.ts';
+import { buildLabels } from './labels.ts';
+import { ensureToolbox, TOOLBOX_MOUNT } from './toolbox.ts';
+import type { ServiceAttachment } from './trial-scope.ts';
+import type { SandboxLabels, SandboxSpec } from './types.ts';
+
+/** The label naming a container's service in its environment (`--keep-sandbox` prints it). */
+export const SERVICE_LABEL = 'benchrig.service';
+/** A sidecar's log, kept for the reason of a failed start and bounded (the agent may reach it). */
+const LOG = { Type: 'json-file', Config: { 'max-size': '1m', 'max-file': '1' } };
+
+export interface ServiceStart {
+  client: Docker;
+  /** The fleet URL of the engine, absent for the local one (the disk quota's cache key otherwise). */
+  host?: string;
+  hostKey: string;
+  /** The benchmark's `[sandbox]` (main's spec): the default bounds. */
+  base: SandboxSpec;
+  name: string;
+  service: ServiceSpec;
+  labels: SandboxLabels;
+  /** On the trial's network (absent: `networkMode` decides). */
+  attach?: ServiceAttachment;
+  /** `network_mode: service:<name>`: that service's container id. */
+  shareWith?: string;
+}
+
+/** Created, bind sources copied in, started; a created container is removed if a later step throws. */
+export async function startServiceContainer(o: ServiceStart): Promise<DockerSandbox> {
+  const image = o.service.image;
+  if (!image) throw new Error(`internal: service ${o.name} has no image resolved`);
+  const toolbox = await ensureToolbox(image, o.client);
+  const disk = o.base.disk ? parseMemory(o.base.disk) : null;
+  const options = await withStorageQuota(serviceOptions(o, image, toolbox), o.client, o.hostKey, disk, o.labels);
+  const container = await withDeadline(o.client.createContainer(options), DEFAULT_DEADLINE_MS, `create ${o.name}`);
+  try {
+    for (const m of o.service.mounts) if (m.type === 'bind') await copyBind(container, m.source, m.target);
+    await withDeadline(container.start(), DEFAULT_DEADLINE_MS, `start ${o.name}`);
+    const info = await withDeadline(container.inspect(), DEFAULT_DEADLINE_MS, `inspect ${o.name}`);
+    const workdir = o.service.workingDir ?? (info.Config.WorkingDir || '/');
+    const limits = { execTimeoutMs: o.base.execTimeoutMs, maxOutputBytes: o.base.maxOutputBytes };
+    return new DockerSandbox(container, image, workdir, limits, o.client, o.host);
+  } catch (err) {
+    await withDeadline(container.remove({ force: true, v: true }), DEFAULT_DEADLINE_MS, 'remove').catch(() => {});
+    throw err;
+  }
+}
+
+/** A bind source of the task (a folder or a file), copied to its target: the trial's own copy. */
+async function copyBind(container: Docker.Container, source: string, target: string): Promise<void> {
+  if (statSync(source).isDirectory()) return copyIn(container, source, target);
+  await copyIn(container, { [path.posix.basename(target)]: readFileSync(source) }, path.posix.dirname(target));
+}
+
+export function serviceOptions(o: ServiceStart, image: string, toolbox: string): Docker.ContainerCreateOptions {
+  const s = o.service;
+  const memory = s.memoryBytes ?? parseMemory(o.base.memory);
+  const slug = `${o.labels.sessionId}-${o.name}`.replace(/[^a-zA-Z0-9_.-]/g, '-').slice(0, 60);
+  return {
+    name: `benchrig-${slug}-${randomBytes(3).toString('hex')}`,
+    Image: image,
+    ...(s.entrypoint ? { Entrypoint: s.entrypoint.length ? s.entrypoint : [''] } : {}),
+    ...(s.command ? { Cmd: s.command } : {}),
+    ...(s.workingDir ? { WorkingDir: s.workingDir } : {}),
+    ...(s.user ? { User: s.user } : {}),
+    Env: Object.entries(s.env).map(([k, v]) => `${k}=${v}`),
+    Tty: s.tty,
+    OpenStdin: s.stdinOpen,
+    ...(s.stopGracePeriodMs !== undefined ? { StopTimeout: Math.ceil(s.stopGracePeriodMs / 1000) } : {}),
+    ...(s.healthcheck ? { Healthcheck: healthcheck(s.healthcheck) } : {}),
+    Labels: { ...s.labels, ...buildLabels(o.labels), [SERVICE_LABEL]: o.name },
+    ...(o.attach
+      ? { NetworkingConfig: { EndpointsConfig: { [o.attach.network]: { Aliases: o.attach.aliases } } } }
+      : {}),
+    HostConfig: {
+      NetworkMode: o.attach?.network ?? (o.shareWith ? `container:${o.shareWith}` : 'none'),
+      CapDrop: ['ALL'],
+      CapAdd: s.capAdd,
+      SecurityOpt: ['no-new-privileges'],
+      Memory: memory,
+      MemorySwap: memory,
+      NanoCpus: Math.round((s.cpus ?? o.base.cpus) * 1e9),
+      PidsLimit: s.pids ?? o.base.pids,
+      Init: s.init ?? true,
+      ...(s.shmSizeBytes ? { ShmSize: s.shmSizeBytes } : {}),
+      Ulimits: Object.entries(s.ulimits).map(([Name, l]) => ({ Name, Soft: l.soft, Hard: l.hard })),
+      ...(Object.keys(s.tmpfs).length ? { Tmpfs: s.tmpfs } : {}),
+      LogConfig: LOG,
+      Mounts: [
+        {
+          Type: 'volume',
+          Source: toolbox,
+          Target: TOOLBOX_MOUNT,
+          ReadOnly: true,
+          VolumeOptions: { NoCopy: true } as Docker.MountSettings['VolumeOptions'],
+        },
+        ...(o.attach?.volumes ?? []).map((v) => ({
+          Type: 'volume' as const,
+          Source: v.source,
+          Target: v.target,
+          ReadOnly: v.readOnly,
+        })),
+      ],
+    },
+  };
+}
+
+const NS_PER_MS = 1_000_000;
+
+function healthcheck(h: HealthcheckSpec): Docker.HealthConfig {
+  if (h.test[0] === 'NONE') return { Test: ['NONE'] };
+  return {
+    Test: h.test,
+    Interval: h.intervalMs * NS_PER_MS,
+    Timeout: h.timeoutMs * NS_PER_MS,
+    Retries: h.retries,
+    StartPeriod: h.startPeriodMs * NS_PER_MS,
+  };
+}
