@@ -9,6 +9,7 @@ import { getCheck } from '../checks/index.ts';
 import type { ExecOptions, ExecResult, Sandbox } from '../sandbox/types.ts';
 import { agentsFault, sandboxLost } from './blame.ts';
 import { copyTests, testsDirOf } from './environment.ts';
+import { modelPatchScriptOf, takeModelPatch } from './model-patch.ts';
 import { sandboxSpecOf } from './per-trial.ts';
 import type { Session } from './session.ts';
 
@@ -24,7 +25,12 @@ export async function isolateForGrading(s: Session): Promise<Sandbox | undefined
   if (!sandbox || !gradesInSandbox(s)) return sandbox;
   let target = sandbox;
   await sandbox.restart(); // every process of the agent is gone, whatever it did to itself
-  if (run.grading.isolation === 'fresh') {
+  const patchScript = modelPatchScriptOf(s);
+  if (patchScript) {
+    // Graded as a patch (docs/swebench.md): nothing of the agent's sandbox crosses but its diff.
+    s.modelPatch = await takeModelPatch(sandbox, patchScript);
+    target = await startFresh(s);
+  } else if (run.grading.isolation === 'fresh') {
     target = await startFresh(s);
     for (const out of run.grading.outputs.length ? run.grading.outputs : [sandbox.workdir]) {
       // As root, in a container the agent never touched: its parent folders may not be in the image
