@@ -18,6 +18,8 @@ import type { RunContext, TrialInput } from './types.ts';
 
 export interface AgentPhaseOutcome extends ConversationOutcome {
   costUsd: number | null;
+  /** From an agent whose reply is its model patch (load.ts `replyIsPatch`: predictions). */
+  modelPatch?: string;
 }
 
 export async function runAgentPhase(
@@ -73,7 +75,8 @@ export async function runAgentPhase(
       }),
       signal,
     );
-    return { ...outcome, costUsd: cost(run, recorder) };
+    const patch = loaded.replyIsPatch ? { modelPatch: outcome.replies.at(-1) ?? '' } : {};
+    return { ...outcome, costUsd: cost(run, recorder), ...patch };
   } finally {
     // close() is the agent's own cleanup; it must not hold the trial either
     if (agent?.close) await raceAbort(agent.close(), AbortSignal.timeout(5000)).catch(() => {});

@@ -27,6 +27,8 @@ export async function collectAndGrade(s: Session, outcome: AgentPhaseOutcome | u
   s.phase = 'grading';
   try {
     return await timed(s, 'grading', async () => {
+      // A trusted agent that hands its patch over (predictions): graded as it is, never diffed.
+      if (outcome?.modelPatch !== undefined) s.modelPatch = { text: outcome.modelPatch, truncated: false };
       const sandbox = await isolateForGrading(s);
       const replies = outcome?.replies ?? [];
       const collected = await bounded(

@@ -24,11 +24,12 @@ export async function isolateForGrading(s: Session): Promise<Sandbox | undefined
   const { sandbox, run, input } = s;
   if (!sandbox || !gradesInSandbox(s)) return sandbox;
   let target = sandbox;
-  await sandbox.restart(); // every process of the agent is gone, whatever it did to itself
   const patchScript = modelPatchScriptOf(s);
+  // A patch handed over by a trusted agent (predictions) needs nothing of its sandbox.
+  if (!(patchScript && s.modelPatch)) await sandbox.restart(); // every process of the agent is gone, whatever it did to itself
   if (patchScript) {
     // Graded as a patch (docs/swebench.md): nothing of the agent's sandbox crosses but its diff.
-    s.modelPatch = await takeModelPatch(sandbox, patchScript);
+    s.modelPatch ??= await takeModelPatch(sandbox, patchScript);
     target = await startFresh(s);
   } else if (run.grading.isolation === 'fresh') {
     target = await startFresh(s);
