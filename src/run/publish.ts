@@ -16,6 +16,8 @@ export interface PublishOptions {
   /** `$GITHUB_STEP_SUMMARY`: the Markdown report is appended there. */
   stepSummary?: string;
   warn?: (line: string) => void;
+  /** The benchmark grades SWE-bench instances (run knows it; evaluate and review: the report has a `swebench` check). */
+  swebench?: boolean;
 }
 
 export const REPORT_FILE = 'evaluation_report.json';
@@ -27,7 +29,7 @@ export async function publishReport(
 ): Promise<void> {
   await writeJsonAtomic(join(runDir, REPORT_FILE), report);
   // A SWE-bench run: predictions.jsonl and swebench_report.json beside it (docs/swebench.md#reports).
-  if (isSwebenchReport(report)) await publishSwebench(runDir, report);
+  if (opts.swebench ?? isSwebenchReport(report)) await publishSwebench(runDir, report);
   await writeHtmlReport(runDir, report, undefined, opts.spool).catch((err) =>
     opts.warn?.(`report.html not written: ${(err as Error).message}`),
   );
