@@ -49,21 +49,21 @@ export function instanceOf(v: unknown): SwebenchInstance | null {
   return ok ? (i as SwebenchInstance) : null;
 }
 
-async function bash(sandbox: Sandbox, script: string, timeoutMs: number) {
-  return sandbox.exec(['/bin/bash', '-c', `${IMAGE_PATH}\n${script}`], { cwd: '/', timeoutMs });
+/** `script` under the image's bash, after `file` is written from `stdin` (one call instead of two). */
+async function bash(sandbox: Sandbox, script: string, timeoutMs: number, file: string, stdin: string) {
+  const write = `cat > ${file} || exit 1`;
+  return sandbox.exec(['/bin/bash', '-c', `${IMAGE_PATH}\n${write}\n${script}`], { cwd: '/', timeoutMs, stdin });
 }
 
 /** Apply, then run: the log graded (the apply output when the patch did not apply). */
 async function runInstance(sandbox: Sandbox, instance: SwebenchInstance, patch: string, timeoutS: number) {
-  await sandbox.writeFile(CONTAINER_PATCH_FILE, patch);
-  const applied = await bash(sandbox, applyPatchScript(), APPLY_TIMEOUT_MS);
+  const applied = await bash(sandbox, applyPatchScript(), APPLY_TIMEOUT_MS, CONTAINER_PATCH_FILE, patch);
   const applyLog = applied.stdout + applied.stderr;
   if (applied.exitCode !== 0)
     return applyLog.includes(APPLY_PATCH_FAIL) ? applyLog : `${applyLog}\n${APPLY_PATCH_FAIL}\n`;
   const script = evalScript(instance, instance.test_command);
   if (typeof script !== 'string') throw new Error(script.problem);
-  await sandbox.writeFile(EVAL_FILE, script);
-  const r = await bash(sandbox, `/bin/bash ${EVAL_FILE} 2>&1`, timeoutS * 1000);
+  const r = await bash(sandbox, `/bin/bash ${EVAL_FILE} 2>&1`, timeoutS * 1000, EVAL_FILE, script);
   const out = r.stdout + r.stderr;
   return r.timedOut ? `${out}\n\n${TESTS_TIMEOUT} after ${timeoutS} seconds\n` : out;
 }

@@ -18,7 +18,7 @@ import type { RunContext, TrialInput } from './types.ts';
 
 export interface AgentPhaseOutcome extends ConversationOutcome {
   costUsd: number | null;
-  /** From an agent whose reply is its model patch (load.ts `replyIsPatch`: predictions). */
+  /** From an agent whose reply is its model patch (load.ts `replyIsPatch`: predictions), which was handed no sandbox. */
   modelPatch?: string;
 }
 
@@ -45,9 +45,11 @@ export async function runAgentPhase(
 
   const loaded = await loadedAgent(run.agent);
   // An agent that does not record its own tool calls has each of its sandbox calls recorded as one.
+  // An agent whose reply is its patch gets no sandbox: its environment stays as fresh as a new one (isolation.ts).
   const sandbox =
-    s.sandbox &&
-    turn.sandbox(loaded.recordsOwnToolCalls ? s.sandbox : (recordedSandbox(s.sandbox, recorder.record) as Sandbox));
+    s.sandbox && !loaded.replyIsPatch
+      ? turn.sandbox(loaded.recordsOwnToolCalls ? s.sandbox : (recordedSandbox(s.sandbox, recorder.record) as Sandbox))
+      : undefined;
   const ctx: AgentContext = {
     sessionId: s.sessionId,
     sample: publicSample(input.sample),

@@ -25,13 +25,15 @@ export async function isolateForGrading(s: Session): Promise<Sandbox | undefined
   if (!sandbox || !gradesInSandbox(s)) return sandbox;
   let target = sandbox;
   const patchScript = modelPatchScriptOf(s);
-  // A patch handed over by a trusted agent (predictions) needs nothing of its sandbox.
-  if (!(patchScript && s.modelPatch)) await sandbox.restart(); // every process of the agent is gone, whatever it did to itself
-  if (patchScript) {
+  // A patch handed over by an agent that was given no sandbox (predictions): the trial's sandbox is
+  // as fresh as a new one, and it is graded there. Otherwise every process of the agent goes first.
+  const untouched = patchScript !== null && s.modelPatch !== undefined;
+  if (!untouched) await sandbox.restart();
+  if (patchScript && !untouched) {
     // Graded as a patch (docs/swebench.md): nothing of the agent's sandbox crosses but its diff.
-    s.modelPatch ??= await takeModelPatch(sandbox, patchScript);
+    s.modelPatch = await takeModelPatch(sandbox, patchScript);
     target = await startFresh(s);
-  } else if (run.grading.isolation === 'fresh') {
+  } else if (!patchScript && run.grading.isolation === 'fresh') {
     target = await startFresh(s);
     for (const out of run.grading.outputs.length ? run.grading.outputs : [sandbox.workdir]) {
       // As root, in a container the agent never touched: its parent folders may not be in the image
