@@ -23,12 +23,12 @@ export function instanceVerdict(
 ): InstanceVerdict {
   const spec = { ...instance, evalType: instance.eval_type, parser };
   if (patch === null || patch.trim() === '') {
-    const report = instanceReport(spec, null, '')[instance.instance_id] as InstanceReport;
+    const report = instanceReport(spec, null, '')[instance.instance_id];
     // The official harness grades no empty patch; its report would say patch_is_None only for a null one.
     const entry = { ...report, patch_is_None: patch === null };
     return fail(entry, 'empty patch: the agent changed nothing under /testbed');
   }
-  const report = instanceReport(spec, patch, log)[instance.instance_id] as InstanceReport;
+  const report = instanceReport(spec, patch, log)[instance.instance_id];
   if (report.resolved) {
     const ok = report.tests_status;
     const n = (k: 'FAIL_TO_PASS' | 'PASS_TO_PASS') => ok?.[k].success.length ?? 0;

@@ -35,7 +35,7 @@ describe('the predictions agent', () => {
     checkPredictionsOptions(options, dir);
     expect(options.file).toBe(join(dir, 'preds.json'));
     const reply = (id: string) =>
-      createPredictionsAgent({ sample: { id }, options } as unknown as AgentContext).respond('', []);
+      createPredictionsAgent({ sample: { id }, options } as unknown as AgentContext).respond('');
     expect(await reply('a')).toMatchObject({ content: 'diff A', done: true });
     expect(await reply('b')).toMatchObject({ content: '' });
     expect(await reply('c')).toMatchObject({ content: '' });
