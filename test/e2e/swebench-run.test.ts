@@ -2,7 +2,7 @@
 // image built offline from Debian's packages, graded through the CLI in fresh containers of that image.
 // The oracle resolves every instance, nop none; agents that break a PASS_TO_PASS test, edit the tests,
 // or tamper with git and planted reports fail; a predictions file grades to its agents' verdicts.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureImage } from '../../src/sandbox/images.ts';
@@ -186,9 +186,16 @@ describe('SWE-bench run for real', () => {
     expect(readJson(join(runDir, 'swebench_report.json'))).toMatchObject({ total_instances: 2, incomplete_ids: IDS });
   }, 240_000);
 
-  it('benchrig evaluate re-grades from the saved test output and rewrites the SWE-bench files', async () => {
+  it('--resume runs what is missing and rebuilds the SWE-bench files; evaluate re-grades from the saved test output', async () => {
     const r = await run('oracle');
     const before = readFileSync(join(r.dir, 'swebench_report.json'), 'utf8');
+    // A trial lost (its result gone): --resume runs it again, and the run's files hold both instances.
+    rmSync(join(r.dir, 'results', 'calc__calc-2.json'));
+    rmSync(join(r.dir, 'predictions.jsonl'));
+    const resumed = await runCli(['run', BENCH, '--agent', 'oracle', '--resume', r.dir]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(readFileSync(join(r.dir, 'predictions.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
+    expect(readJson(join(r.dir, 'swebench_report.json'))).toEqual(JSON.parse(before));
     const ev = await runCli(['evaluate', r.dir]);
     expect(ev.code, ev.stderr).toBe(0);
     for (const res of results(r.dir)) expect(res.status).toBe('PASSED');
