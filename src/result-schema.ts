@@ -82,6 +82,12 @@ export const resultFileSchema = z
     events: z.array(eventSchema),
     final_state: record,
     artifacts: record,
+    model_patch: z
+      .string()
+      .optional()
+      .describe(
+        'SWE-bench: the diff of the workdir against base_commit after the agent (clipped; whole: trials/<task-id>/model.patch)',
+      ),
     metadata: z.looseObject({
       llm_calls: count,
       user_llm_calls: count,

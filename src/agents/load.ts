@@ -15,7 +15,11 @@ import type { AgentFactory, TrustedAgentContext } from './types.ts';
  * the trial it serves) — and whether it records its own tool calls (otherwise the trial records
  * each of its sandbox calls as a tool call for it).
  */
-export type LoadedAgent = { recordsOwnToolCalls: boolean } & (
+export type LoadedAgent = {
+  recordsOwnToolCalls: boolean;
+  /** Its last reply is its model patch, graded as it is (docs/swebench.md#predictions-and-agents): a built-in only. */
+  replyIsPatch?: boolean;
+} & (
   | { context: 'public'; factory: AgentFactory }
   | { context: 'trusted'; factory: AgentFactory<TrustedAgentContext> }
   | { context: 'installed'; factory: AgentFactory<InstalledAgentContext> }
@@ -33,6 +37,13 @@ export const BUILTIN_AGENTS = {
   // Records its tool calls itself, under its own tools' names.
   react: async () => ({ context: 'public', recordsOwnToolCalls: true, factory: (await import('./react.ts')).default }),
   http: async () => ({ context: 'public', recordsOwnToolCalls: false, factory: (await import('./http.ts')).default }),
+  // Grades a predictions file (docs/agents.md#predictions): its reply is the instance's model_patch.
+  predictions: async () => ({
+    context: 'public',
+    recordsOwnToolCalls: false,
+    replyIsPatch: true,
+    factory: (await import('./predictions.ts')).default,
+  }),
   replay: async () => ({
     context: 'public',
     recordsOwnToolCalls: false,

@@ -61,7 +61,9 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
   });
   const src = (...key: Array<string | number>) => sourceFor(sources, key) ?? displayPath(toml);
 
-  const checks = nameChecks(config.checks);
+  // A SWE-bench dataset is graded by the official rules unless the benchmark names its checks (docs/swebench.md).
+  const swebenchDefault = config.checks.length === 0 && config.dataset?.format === 'swebench';
+  const checks = nameChecks(swebenchDefault ? [{ type: 'swebench', scope: 'response' as const }] : config.checks);
   validateChecks(checks, src('checks'));
   validateGate(config, sources);
   const sandbox = resolveSandbox(config, dir, src, cwd, !!tasks);

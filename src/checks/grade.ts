@@ -78,6 +78,7 @@ export async function gradeTrial(input: GradeInput): Promise<GradeOutput> {
         finalState: input.finalState,
         blocked: input.blocked,
         sandbox: input.sandbox,
+        modelPatch: input.modelPatch,
         artifacts,
         signal: input.signal,
         previous: kept,

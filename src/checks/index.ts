@@ -16,6 +16,7 @@ import { custom } from './custom.ts';
 import { reward } from './reward.ts';
 import { hitRate, reciprocalRank } from './rank.ts';
 import { answerRelevancy } from './answer-relevancy.ts';
+import { swebench } from './swebench.ts';
 
 export const CHECKS = {
   exact,
@@ -37,6 +38,7 @@ export const CHECKS = {
   hit_rate: hitRate,
   reciprocal_rank: reciprocalRank,
   answer_relevancy: answerRelevancy,
+  swebench,
 } satisfies Record<string, CheckImpl>;
 
 export type CheckType = keyof typeof CHECKS;

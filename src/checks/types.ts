@@ -29,6 +29,8 @@ export interface TrialOutputs {
   sandbox?: Sandbox;
   /** Saved outputs of sandbox checks from the trial, for re-grading without a sandbox. */
   artifacts: Record<string, unknown>;
+  /** What the agent changed, as a patch (docs/swebench.md#the-model-patch): taken for checks with `modelPatchScript`. */
+  modelPatch?: ModelPatch;
   signal?: AbortSignal;
 }
 
@@ -42,6 +44,15 @@ export interface CheckInput extends TrialOutputs, GradeModels {
   previous?: CheckVerdict;
 }
 
+/** The agent's changes as a patch, taken from its sandbox after it finished (untrusted data). */
+export interface ModelPatch {
+  text: string;
+  /** The diff was longer than `[sandbox] max_output_bytes`: `text` is cut. */
+  truncated: boolean;
+  /** Why no diff could be taken (git failed or timed out in the agent's sandbox). */
+  problem?: string;
+}
+
 export interface CheckImpl {
   /** The check needs a per-sample input (expectation): a sample without one is refused at load. */
   needsInput: boolean;
@@ -49,6 +60,12 @@ export interface CheckImpl {
   needsExpectedContexts?: boolean;
   /** The check runs in the sandbox while it is alive (after the agent finished). */
   needsSandbox?: boolean;
+  /**
+   * The check grades the agent's work as a patch, in a fresh sandbox of the sample's image that the
+   * agent never touched: the script printing that patch (run in the agent's sandbox after it
+   * finished), or null when the sample has nothing to diff against.
+   */
+  modelPatchScript?(sample: Sample): string | null;
   /** Validate the check's own table at load; throw a message naming the key when wrong. */
   validate?(check: CheckConfig): void;
   run(input: CheckInput): Verdict | Promise<Verdict>;

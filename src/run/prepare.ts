@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { basename, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { resolveAgentRef } from '../agents/load.ts';
 import { agentModuleHash } from '../agents/module-hash.ts';
+import { checkPredictionsOptions } from '../agents/predictions.ts';
 import { checkAgentModule, type LoadCheckContext } from '../agents/probe.ts';
 import { loadBenchmark } from '../benchmark/load.ts';
 import { publicSample } from '../benchmark/public.ts';
@@ -141,6 +142,7 @@ async function loadAndCheck(
   // and its build is cached for the workers.
   const first = benchmark.samples[0];
   if (first) await checkAgentModule(agentRef, loadCheckContext(benchmark.config, first));
+  if (agentRef.name === 'predictions' && !agentRef.module) checkPredictionsOptions(cfg.agent.options, opts.cwd);
   const agentId =
     cfg.agent.id ?? (agentRef.module ? basename(agentRef.module, extname(agentRef.module)) : agentRef.name);
   return { benchmark, agentRef, agentId, outputRoot };

@@ -8,6 +8,7 @@ import type { TrialPageSpool } from '../report/html-spool.ts';
 import { appendStepSummary } from '../report/markdown.ts';
 import type { EvaluationReport } from '../report/types.ts';
 import { writeJsonAtomic } from '../report/write.ts';
+import { isSwebenchReport, publishSwebench } from './swebench-files.ts';
 
 export interface PublishOptions {
   /** report.html's trial data, made in the report's own pass (report/html-spool.ts); else read from the result files. */
@@ -15,6 +16,8 @@ export interface PublishOptions {
   /** `$GITHUB_STEP_SUMMARY`: the Markdown report is appended there. */
   stepSummary?: string;
   warn?: (line: string) => void;
+  /** The benchmark grades SWE-bench instances (run knows it; evaluate and review: the report has a `swebench` check). */
+  swebench?: boolean;
 }
 
 export const REPORT_FILE = 'evaluation_report.json';
@@ -25,6 +28,8 @@ export async function publishReport(
   opts: PublishOptions = {},
 ): Promise<void> {
   await writeJsonAtomic(join(runDir, REPORT_FILE), report);
+  // A SWE-bench run: predictions.jsonl and swebench_report.json beside it (docs/swebench.md#reports).
+  if (opts.swebench ?? isSwebenchReport(report)) await publishSwebench(runDir, report);
   await writeHtmlReport(runDir, report, undefined, opts.spool).catch((err) =>
     opts.warn?.(`report.html not written: ${(err as Error).message}`),
   );

@@ -18,3 +18,5 @@ export {
 } from './report.ts';
 export { readRow, type SwebenchInstance, type SwebenchRow } from './row.ts';
 export { swebenchSample, type SwebenchOptions } from './sample.ts';
+export { modelPatchScript } from './model-patch.ts';
+export { instanceVerdict, type InstanceVerdict } from './verdict.ts';

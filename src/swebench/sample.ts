@@ -3,6 +3,7 @@
 // instance (gold patch, test patch, test lists, eval script) is the sample's `expected`, never in
 // what the agent sees (`publicSample` passes id, input and metadata only).
 import type { Sample } from '../types.ts';
+import { applyPatchScript } from './apply-patch.ts';
 import { TESTBED } from './constants.ts';
 import { instanceKey } from './image.ts';
 import { readRow } from './row.ts';
@@ -33,7 +34,19 @@ export function swebenchSample(raw: Record<string, unknown>, opts: SwebenchOptio
     id: row.instance_id,
     input: row.problem_statement + hints,
     expected: instance,
+    // The oracle applies the gold patch (docs/swebench.md#predictions-and-agents); ground truth, never the agent's.
+    solution: { commands: goldPatchCommands(row.patch), reply: '' },
     metadata,
     sandbox: { workdir: TESTBED, ...(row.image !== undefined ? { image: row.image } : {}) },
   };
+}
+
+const GOLD_FILE = '/tmp/benchrig-gold.diff';
+
+/** Writes the patch to a file (a here-document whose delimiter the patch does not hold), then applies it. */
+function goldPatchCommands(patch: string): string[] {
+  let delim = 'BENCHRIG_GOLD_PATCH';
+  while (patch.includes(delim)) delim += '_';
+  const body = patch.endsWith('\n') ? patch : `${patch}\n`;
+  return [`cat > ${GOLD_FILE} <<'${delim}'\n${body}${delim}`, applyPatchScript(GOLD_FILE)];
 }

@@ -19,6 +19,8 @@ import type { RunContext, TrialInput } from './types.ts';
 
 export interface AgentPhaseOutcome extends ConversationOutcome {
   costUsd: number | null;
+  /** From an agent whose reply is its model patch (load.ts `replyIsPatch`: predictions), which was handed no sandbox. */
+  modelPatch?: string;
 }
 
 export async function runAgentPhase(
@@ -50,9 +52,11 @@ export async function runAgentPhase(
 
   const loaded = await loadedAgent(run.agent);
   // An agent that does not record its own tool calls has each of its sandbox calls recorded as one.
+  // An agent whose reply is its patch gets no sandbox: its environment stays as fresh as a new one (isolation.ts).
   const sandbox =
-    s.sandbox &&
-    turn.sandbox(loaded.recordsOwnToolCalls ? s.sandbox : (recordedSandbox(s.sandbox, recorder.record) as Sandbox));
+    s.sandbox && !loaded.replyIsPatch
+      ? turn.sandbox(loaded.recordsOwnToolCalls ? s.sandbox : (recordedSandbox(s.sandbox, recorder.record) as Sandbox))
+      : undefined;
   const services = serviceHandles(turn, s.services, loaded.recordsOwnToolCalls ? null : recorder.record);
   const ctx: AgentContext = {
     sessionId: s.sessionId,
@@ -82,7 +86,8 @@ export async function runAgentPhase(
       }),
       signal,
     );
-    return { ...outcome, costUsd: cost(run, recorder) };
+    const patch = loaded.replyIsPatch ? { modelPatch: outcome.replies.at(-1) ?? '' } : {};
+    return { ...outcome, costUsd: cost(run, recorder), ...patch };
   } finally {
     // close() is the agent's own cleanup; it must not hold the trial either
     if (agent?.close) await raceAbort(agent.close(), AbortSignal.timeout(5000)).catch(() => {});

@@ -1,17 +1,22 @@
 // Phase 6 of a trial (docs/running.md): with the agent done, isolate the sandbox from it and copy the tests
 // in (isolation.ts), let the benchmark's `collect` hook add final state and artifacts, and run
 // every check while the sandbox is alive.
+import { join } from 'node:path';
 import { gradeTrial } from '../checks/grade.ts';
+import type { ModelPatch } from '../checks/types.ts';
 import type { CheckVerdict } from '../types.ts';
 import type { AgentPhaseOutcome } from './agent-phase.ts';
 import { confirmHost, gradesInSandbox, isolateForGrading } from './isolation.ts';
 import { keepFolders } from './keep.ts';
+import { saveSwebenchFiles } from './swebench-files.ts';
 import { bounded, timed, type Session } from './session.ts';
 
 export interface Graded {
   verdicts: CheckVerdict[];
   artifacts: Record<string, unknown>;
   finalState: Record<string, unknown>;
+  /** The agent's changes as a patch, when a check grades one (docs/swebench.md#the-model-patch). */
+  modelPatch?: ModelPatch;
 }
 
 export const NOT_GRADED: Graded = { verdicts: [], artifacts: {}, finalState: {} };
@@ -22,6 +27,8 @@ export async function collectAndGrade(s: Session, outcome: AgentPhaseOutcome | u
   s.phase = 'grading';
   try {
     return await timed(s, 'grading', async () => {
+      // A trusted agent that hands its patch over (predictions): graded as it is, never diffed.
+      if (outcome?.modelPatch !== undefined) s.modelPatch = { text: outcome.modelPatch, truncated: false };
       const sandbox = await isolateForGrading(s);
       const replies = outcome?.replies ?? [];
       const collected = await bounded(
@@ -45,6 +52,7 @@ export async function collectAndGrade(s: Session, outcome: AgentPhaseOutcome | u
         finalState,
         blocked: outcome?.blocked ?? false,
         sandbox,
+        modelPatch: s.modelPatch,
         artifacts: { ...(collected?.artifacts ?? {}) },
         signal: s.opts.signal,
         judge: run.llm.judge,
@@ -52,6 +60,14 @@ export async function collectAndGrade(s: Session, outcome: AgentPhaseOutcome | u
         onEvent: recorder.record,
         customChecks: s.hooks.checks,
       });
+      if (s.modelPatch)
+        await saveSwebenchFiles(
+          join(run.runDir, 'trials', input.taskId),
+          input.sample.id,
+          s.modelPatch,
+          verdicts,
+          artifacts,
+        );
       for (const v of verdicts)
         recorder.record({ type: 'check', name: v.name, passed: v.passed, score: v.score, reason: v.reason });
       const { kept, skipped } = await keepFolders(s, sandbox);
@@ -59,7 +75,7 @@ export async function collectAndGrade(s: Session, outcome: AgentPhaseOutcome | u
       if (Object.keys(skipped).length) Object.assign(artifacts, { kept_skipped: skipped });
       // Commands its daemon cut short (a host going away) read as failed checks: not verdicts.
       if (sandbox && gradesInSandbox(s)) await confirmHost(sandbox, 'its checks ran on a sandbox that went away');
-      return { verdicts, artifacts, finalState };
+      return { verdicts, artifacts, finalState, ...(s.modelPatch ? { modelPatch: s.modelPatch } : {}) };
     });
   } catch (err) {
     span.end(err);

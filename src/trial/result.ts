@@ -8,6 +8,7 @@ import { writeJsonAtomic } from '../report/write.ts';
 import { parseTraceparent } from '../telemetry/context.ts';
 import type { StopReason, TrialResult } from '../types.ts';
 import type { Graded } from './grading.ts';
+import { clippedPatch } from './model-patch.ts';
 import { sandboxSpecOf } from './per-trial.ts';
 import { runScrubber } from './scrub.ts';
 import { sessionIdOf } from './session-id.ts';
@@ -54,6 +55,7 @@ export function resultOf(run: RunContext, input: TrialInput, p: ResultParts): Tr
     events: p.events,
     final_state: p.finalState,
     artifacts: p.artifacts,
+    ...(p.modelPatch ? { model_patch: clippedPatch(p.modelPatch.text) } : {}),
     metadata: {
       ...p.metadata,
       execution_time_s: p.executionTimeS,

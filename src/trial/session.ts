@@ -1,6 +1,7 @@
 // Phases 1–2 of a trial (docs/running.md): the task's identity and the session every later phase shares —
 // its id, abort signal (trial timeout, Ctrl-C), trajectory recorder, telemetry spans and timings.
 import { SandboxError } from '../errors.ts';
+import type { ModelPatch } from '../checks/types.ts';
 import { providerFor, type Environment, type EnvironmentProvider, type SandboxSlot } from '../sandbox/index.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { startTrialSpans, type TrialSpans } from '../telemetry/spans.ts';
@@ -41,6 +42,8 @@ export interface Session {
   sandbox?: Sandbox;
   /** With `[grading] isolation = "fresh"`: the environment the tests ran in. */
   gradingEnvironment?: Environment;
+  /** The agent's changes as a patch, for checks that grade one (docs/swebench.md#the-model-patch). */
+  modelPatch?: ModelPatch;
   /** Where the trial is: failures from 'agent' on may be the agent's doing (see blame.ts). */
   phase: 'environment' | 'agent' | 'grading';
   /** Its `--max-sandboxes` slot, given back at cleanup. */

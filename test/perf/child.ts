@@ -17,6 +17,8 @@ export interface RunSpec {
   trials?: number;
   output: string;
   modelUrl: string;
+  /** `--agent-opt` (the predictions agent's file). */
+  agentOptions?: Record<string, unknown>;
 }
 
 export interface ChildReport {
@@ -53,7 +55,7 @@ const out = await runBenchmark({
   env: { ...process.env, OPENAI_API_KEY: 'sk-perf' },
   flags: {
     ...(spec.trials ? { n_trials: spec.trials } : {}),
-    agent: { name: spec.agent },
+    agent: { name: spec.agent, ...(spec.agentOptions ? { options: spec.agentOptions } : {}) },
     llm: { base_url: spec.modelUrl, model: 'perf-model', max_retries: 0 },
     run: {
       mode: spec.mode,

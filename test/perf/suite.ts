@@ -12,6 +12,7 @@ import { startModelServer, type ModelServer } from '../support/model-server.ts';
 import { createFixtures, type Fixtures } from './fixtures.ts';
 import { measureGatewayOverhead, type GatewaySizes } from './gateway.ts';
 import { perTaskEnvRows, type EnvSizes } from './environments.ts';
+import { swebenchGradingRow, type SwebenchSizes } from './swebench.ts';
 import { measureGrading } from './grading.ts';
 import { rawDockerLoop, removeByRun } from './docker-raw.ts';
 import { runChild } from './run-child.ts';
@@ -35,6 +36,8 @@ export interface Sizes {
   gateway: GatewaySizes;
   /** A Harbor dataset over distinct build contexts, run twice (issue: published benchmarks). */
   envs: EnvSizes;
+  /** SWE-bench predictions of the fixture graded, `concurrency` at a time (test/perf/swebench.ts). */
+  swebench: SwebenchSizes;
 }
 
 export const FULL: Sizes = {
@@ -46,6 +49,7 @@ export const FULL: Sizes = {
   grading: { results: 20_000 },
   gateway: { trials: 16, calls: 50, reps: 5, latencyMs: 20, bodyKb: 40 },
   envs: { tasks: 20, contexts: 5 },
+  swebench: { predictions: 50, concurrency: 4 },
 };
 
 /** The same code paths at a size that runs in seconds (the unit test). */
@@ -58,6 +62,7 @@ export const TINY: Sizes = {
   grading: { results: 50 },
   gateway: { trials: 4, calls: 3, reps: 1, latencyMs: 2, bodyKb: 4 },
   envs: { tasks: 2, contexts: 1 },
+  swebench: { predictions: 2, concurrency: 2 },
 };
 
 export const TARGETS = {
@@ -71,6 +76,7 @@ export const TARGETS = {
   gateway_overhead_ms: { max: 2 },
   builds_second_run: { max: 0 },
   per_task_env_ratio: { max: 1.2 },
+  swebench_grading_ratio: { max: 1.15 },
   // issue 17: cost that does not grow with the run
   peak_rss_mb_100k: { max: 200 },
   rss_growth_kb_per_trial: { max: 0.2 },
@@ -116,6 +122,7 @@ export interface PerfReport {
   gateway_overhead_ms: number;
   builds_second_run: number;
   per_task_env_ratio: number;
+  swebench_grading_ratio: number;
   /** Per key: its target, whether it was met, and the raw figures it was computed from. */
   rows: Record<string, Row>;
 }
@@ -510,7 +517,11 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport>
     const envs = await perTaskEnvRows(root, z.envs, say);
     const builds = row('builds_second_run', envs.builds_second_run.value, envs.builds_second_run.raw);
     const envRatio = row('per_task_env_ratio', envs.per_task_env_ratio.value, envs.per_task_env_ratio.raw);
+    say('swebench grading');
+    const swe = await swebenchGradingRow(root, z.swebench, z.reps, say);
+    const sweRow = row('swebench_grading_ratio', swe.value, swe.raw);
     const rows: Record<string, Row> = {
+      swebench_grading_ratio: sweRow,
       builds_second_run: builds,
       per_task_env_ratio: envRatio,
       sandbox_overhead_ratio: sandbox,
@@ -557,6 +568,7 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport>
       gateway_overhead_ms: gateway.value,
       builds_second_run: builds.value,
       per_task_env_ratio: envRatio.value,
+      swebench_grading_ratio: sweRow.value,
       rows,
     };
     if (opts.out !== null) {

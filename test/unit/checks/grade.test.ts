@@ -38,6 +38,7 @@ describe('CHECKS', () => {
       'similarity',
       'state',
       'step_efficiency',
+      'swebench',
       'tool_selection',
     ]);
     expect(getCheck('exact')).toBe(CHECKS.exact);

@@ -59,6 +59,9 @@ describe('perf suite (tiny)', () => {
       tasks: TINY.envs.tasks,
     });
     expect(saved.per_task_env_ratio).toBeGreaterThan(0);
+    // SWE-bench grading: benchrig and the hand loop both resolved every prediction (the row throws otherwise)
+    expect(saved.swebench_grading_ratio).toBeGreaterThan(0);
+    expect(saved.rows.swebench_grading_ratio.raw).toMatchObject({ predictions: TINY.swebench.predictions });
     expect(saved).not.toHaveProperty('vs_promptfoo_wall'); // only with --peer promptfoo
     expect(saved.cpus).toBeGreaterThan(0);
     expect(saved).toHaveProperty('commit');

@@ -113,6 +113,17 @@ describe('[dataset] format = "swebench"', () => {
     expect(await version('')).toBe(plain);
   });
 
+  it('gets the swebench check by default, and keeps the checks a benchmark names', async () => {
+    const rows = fixtureText('rows.jsonl');
+    const plain = await loadBenchmark(tempBenchmark({ 'benchmark.toml': TOML(), 'rows.jsonl': rows }), { env: {} });
+    expect(plain.checks.map((c) => [c.name, c.type])).toEqual([['swebench', 'swebench']]);
+    const own = await loadBenchmark(
+      tempBenchmark({ 'benchmark.toml': TOML('[[checks]]\ntype = "manual"'), 'rows.jsonl': rows }),
+      { env: {} },
+    );
+    expect(own.checks.map((c) => c.type)).toEqual(['manual']);
+  });
+
   it('--sample picks instances by instance_id', async () => {
     const dir = tempBenchmark({ 'benchmark.toml': TOML(), 'rows.jsonl': fixtureText('rows.jsonl') });
     const b = await loadBenchmark(dir, { env: {}, sample: ['acme__widgets-7'] });
