@@ -106,7 +106,11 @@ function recorder(c: CallContext, stream: boolean): Record_ {
     usage.calls++;
     usage.tokens.input += summary.tokens.input;
     usage.tokens.output += summary.tokens.output;
-    const priced = priceCall(summary.tokens, { answered: summary.model, configured: c.upstream.model }, c.upstream.price);
+    const priced = priceCall(
+      summary.tokens,
+      { answered: summary.model, configured: c.upstream.model },
+      c.upstream.price,
+    );
     trial.onEvent({
       type: 'llm_call',
       model: c.upstream.model,

@@ -29,7 +29,10 @@ export interface CallPrice {
 }
 
 /** What run.json records of the table (docs/reports.md#runjson). */
-export const PRICE_TABLE: { name: string; version: string } = { name: '@pydantic/genai-prices', version: tableVersion() };
+export const PRICE_TABLE: { name: string; version: string } = {
+  name: '@pydantic/genai-prices',
+  version: tableVersion(),
+};
 
 function tableVersion(): string {
   try {
