@@ -166,7 +166,7 @@ export class MetricsAccumulator {
       llm_calls: { total: this.llmCalls, user_total: this.userLlmCalls, mean: ratio(this.llmCalls, this.trials) },
       tokens: { ...this.tokens },
       cost_usd: this.cost,
-      unpriced_models: [...this.unpriced].sort(),
+      ...(this.unpriced.size ? { unpriced_models: [...this.unpriced].sort() } : {}),
       tools_used: { ...this.tools },
       stop_reasons: { ...this.stops },
       error_kinds: { ...this.errors },
