@@ -101,7 +101,7 @@ function stepProblems(s: unknown, i: number, out: string[]): void {
   for (const [j, r] of results.entries()) {
     if (!isObj(r)) continue;
     unknownKeys(r, KEYS.result, `${at}.observation.results[${j}]`, out);
-    if (r.source_call_id !== undefined && !ids.has(String(r.source_call_id)))
+    if (r.source_call_id !== undefined && !(typeof r.source_call_id === 'string' && ids.has(r.source_call_id)))
       out.push(`${at}.observation.results[${j}].source_call_id: no such tool call in the step`);
   }
 }
