@@ -49,7 +49,9 @@ export const eventSchema = z.looseObject({
   denied: z.boolean().optional(),
   model: z.string().optional(),
   latency_ms: z.number().optional(),
-  tokens: z.looseObject({ input: z.number(), output: z.number() }).optional(),
+  response_model: z.string().optional().describe('llm_call: the model the upstream answered as, when not `model`'),
+  tokens: z.looseObject({ input: z.number(), output: z.number(), cached: z.number().optional() }).optional(),
+  cost_usd: z.number().nullable().optional().describe('llm_call: its price; null when its model has no price'),
   contexts: z
     .array(z.looseObject({ id: z.string().optional(), text: z.string(), score: z.number().optional() }))
     .optional()
@@ -92,7 +94,8 @@ export const resultFileSchema = z
       llm_calls: count,
       user_llm_calls: count,
       tokens: z.looseObject({ input: count, output: count }),
-      cost_usd: z.number().nullable().optional(),
+      cost_usd: z.number().nullable().optional().describe('every model call priced; null when one has no price'),
+      unpriced_models: z.array(z.string()).optional().describe('models of this trial that have no price'),
       tools_used: z.record(z.string(), count),
       execution_time_s: z.number().min(0),
       timings_s: z.record(z.string(), z.number()),

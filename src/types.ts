@@ -105,8 +105,13 @@ export type TrajectoryEvent =
       ts: number;
       type: 'llm_call';
       model: string;
+      /** The model the upstream named in its answer, when not `model` (it is what the call is priced by). */
+      response_model?: string;
       latency_ms: number;
-      tokens: { input: number; output: number };
+      /** `cached`: input tokens read from the provider's prompt cache (part of `input`), when reported. */
+      tokens: { input: number; output: number; cached?: number };
+      /** The call's price (docs/agents.md#cost); null: its model has no price. Absent in runs before prices. */
+      cost_usd?: number | null;
       role?: 'agent' | 'user' | 'judge';
       error?: string;
       /** Set by the model gateway (docs/agents.md#the-model-gateway): the wire API the agent spoke, and whether it streamed. */

@@ -6,6 +6,7 @@ import { registerRun } from './run.ts';
 import { registerTools } from './tools.ts';
 import { registerReportCommands } from './report-commands.ts';
 import { registerCrossRun } from './cross-run.ts';
+import { registerExport } from './export.ts';
 import { guardStdio } from './stdio.ts';
 import { errorExitCode, EXIT } from '../exit-codes.ts';
 
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerTools(program);
   registerReportCommands(program);
   registerCrossRun(program);
+  registerExport(program);
   for (const cmd of program.commands) cmd.exitOverride();
   return program;
 }

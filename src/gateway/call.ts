@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Scrubber } from '../config/scrub.ts';
 import { LlmCache, replayMissMessage, type CacheMode } from '../llm/cache.ts';
+import { priceCall } from '../llm/prices.ts';
 import { gatewayCacheKey } from './cache-key.ts';
 import { sendError } from './error-body.ts';
 import { describeFailure, eachChunk, forward, readBody, upstreamHeaders } from './forward.ts';
@@ -111,11 +112,18 @@ function recorder(c: CallContext, stream: boolean): Record_ {
     usage.calls++;
     usage.tokens.input += summary.tokens.input;
     usage.tokens.output += summary.tokens.output;
+    const priced = priceCall(
+      summary.tokens,
+      { answered: summary.model, configured: c.upstream.model },
+      c.upstream.price,
+    );
     trial.onEvent({
       type: 'llm_call',
       model: c.upstream.model,
+      ...(summary.model && summary.model !== c.upstream.model ? { response_model: summary.model } : {}),
       latency_ms: Math.round(latency),
       tokens: { ...summary.tokens },
+      cost_usd: priced.cost_usd,
       role: 'agent',
       api: c.protocol,
       upstream_api: c.upstream.protocol,

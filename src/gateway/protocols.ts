@@ -14,7 +14,10 @@ export interface ToolCallSeen {
 }
 
 export interface CallSummary {
-  tokens: { input: number; output: number };
+  /** `cached`: input tokens read from the prompt cache (part of `input`), when the answer says. */
+  tokens: { input: number; output: number; cached?: number };
+  /** The model the upstream named in its answer (what the call is priced by, docs/agents.md#cost). */
+  model?: string;
   toolCalls: ToolCallSeen[];
   /** An error the upstream reported inside a 200 answer (a stream's error event, a failed response). */
   error?: string;
@@ -33,6 +36,13 @@ export interface ProtocolReader {
 }
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+/** The answer's model and cached tokens, where it names them. */
+const named = (model: unknown, cached: unknown) => ({
+  ...(typeof model === 'string' && model ? { model } : {}),
+  ...(num(cached) > 0 ? { cached: num(cached) } : {}),
+});
+const withCached = (tokens: { input: number; output: number }, n: { cached?: number }) =>
+  n.cached ? { ...tokens, cached: n.cached } : tokens;
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 /** A wire value as text for a message or a key: `absent` for null or undefined, JSON for non-strings. */
@@ -56,6 +66,8 @@ interface Usage {
   output_tokens: unknown;
   cache_creation_input_tokens: unknown;
   cache_read_input_tokens: unknown;
+  prompt_tokens_details?: { cached_tokens?: unknown };
+  input_tokens_details?: { cached_tokens?: unknown };
 }
 interface ChatToolCall {
   id: unknown;
@@ -68,6 +80,7 @@ interface ChatChoice {
   delta?: { content?: unknown; tool_calls?: unknown };
 }
 interface ChatBody {
+  model: unknown;
   choices: unknown;
   usage?: Partial<Usage>;
   error?: { message?: unknown };
@@ -88,6 +101,7 @@ interface ResponsesEvent {
   message: unknown;
   status: unknown;
   output: unknown;
+  model: unknown;
   usage?: Partial<Usage>;
   error?: { message?: unknown };
 }
@@ -101,7 +115,8 @@ interface MessagesEvent {
   type: unknown;
   index: unknown;
   content: unknown;
-  message?: { usage?: Partial<Usage> };
+  model: unknown;
+  message?: { model?: unknown; usage?: Partial<Usage> };
   content_block?: Partial<MessagesBlock>;
   delta?: { type?: unknown; partial_json?: unknown; text?: unknown; thinking?: unknown };
   usage?: Partial<Usage>;
@@ -125,11 +140,14 @@ const chat: ProtocolReader = {
       for (const tc of list(choice.message?.tool_calls).map(wire<ChatToolCall>))
         if (typeof tc.function?.name === 'string')
           toolCalls.push({ id: str(tc.id), name: tc.function.name, args: toolArgs(tc.function.arguments) });
-    return { tokens: { input: num(body.usage?.prompt_tokens), output: num(body.usage?.completion_tokens) }, toolCalls };
+    const { model, ...n } = named(body.model, body.usage?.prompt_tokens_details?.cached_tokens);
+    const tokens = { input: num(body.usage?.prompt_tokens), output: num(body.usage?.completion_tokens) };
+    return { tokens: withCached(tokens, n), toolCalls, ...(model ? { model } : {}) };
   },
   stream() {
     const calls = new Map<string, { id?: string; name: string; args: string }>();
-    const tokens = { input: 0, output: 0 };
+    const tokens: CallSummary['tokens'] = { input: 0, output: 0 };
+    let model: string | undefined;
     let error: string | undefined;
     let text = '';
     return {
@@ -137,9 +155,12 @@ const chat: ProtocolReader = {
         if (e.data === '[DONE]') return;
         const chunk = wire<ChatBody>(parse(e.data));
         if (typeof chunk.error?.message === 'string') error = `stream error: ${chunk.error.message}`;
+        model = named(chunk.model, 0).model ?? model;
         if (chunk.usage) {
           tokens.input = num(chunk.usage.prompt_tokens);
           tokens.output = num(chunk.usage.completion_tokens);
+          const { cached } = named(null, chunk.usage.prompt_tokens_details?.cached_tokens);
+          if (cached) tokens.cached = cached;
         }
         for (const choice of list(chunk.choices).map(wire<ChatChoice>)) {
           if (typeof choice.delta?.content === 'string') text += choice.delta.content;
@@ -155,6 +176,7 @@ const chat: ProtocolReader = {
       },
       summary: () => ({
         tokens,
+        ...(model ? { model } : {}),
         toolCalls: [...calls.values()]
           .filter((c) => c.name)
           .map((c) => ({ id: c.id, name: c.name, args: toolArgs(c.args) })),
@@ -183,8 +205,10 @@ const responses: ProtocolReader = {
   fromJson(raw) {
     const body = wire<ResponsesEvent>(raw);
     const failed = body.status === 'failed' ? `response failed: ${say(body.error?.message, 'no message')}` : undefined;
+    const { model, ...n } = named(body.model, body.usage?.input_tokens_details?.cached_tokens);
     return {
-      tokens: { input: num(body.usage?.input_tokens), output: num(body.usage?.output_tokens) },
+      tokens: withCached({ input: num(body.usage?.input_tokens), output: num(body.usage?.output_tokens) }, n),
+      ...(model ? { model } : {}),
       toolCalls: responseItems(body.output),
       ...(failed ? { error: failed } : {}),
     };
@@ -226,21 +250,28 @@ const messages: ProtocolReader = {
     for (const b of list(body.content).map(wire<MessagesBlock>))
       if (b.type === 'tool_use' && typeof b.name === 'string')
         toolCalls.push({ id: str(b.id), name: b.name, args: toolArgs(b.input) });
-    return { tokens: { input: anthropicInput(body.usage), output: num(body.usage?.output_tokens) }, toolCalls };
+    const { model, ...n } = named(body.model, body.usage?.cache_read_input_tokens);
+    const tokens = { input: anthropicInput(body.usage), output: num(body.usage?.output_tokens) };
+    return { tokens: withCached(tokens, n), toolCalls, ...(model ? { model } : {}) };
   },
   stream() {
     const blocks = new Map<number, { id?: string; name: string; json: string; input: unknown }>();
-    const tokens = { input: 0, output: 0 };
+    const tokens: CallSummary['tokens'] = { input: 0, output: 0 };
+    let model: string | undefined;
     let error: string | undefined;
     let text = '';
     return {
       event(e) {
         const ev = wire<MessagesEvent>(parse(e.data));
         switch (ev.type) {
-          case 'message_start':
+          case 'message_start': {
             tokens.input = anthropicInput(ev.message?.usage);
             tokens.output = num(ev.message?.usage?.output_tokens);
+            const n = named(ev.message?.model, ev.message?.usage?.cache_read_input_tokens);
+            model = n.model;
+            if (n.cached) tokens.cached = n.cached;
             break;
+          }
           case 'content_block_start':
             if (ev.content_block?.type === 'tool_use')
               blocks.set(num(ev.index), {
@@ -269,6 +300,7 @@ const messages: ProtocolReader = {
       },
       summary: () => ({
         tokens,
+        ...(model ? { model } : {}),
         toolCalls: [...blocks.values()]
           .filter((b) => b.name)
           .map((b) => ({ id: b.id, name: b.name, args: b.json ? toolArgs(b.json) : toolArgs(b.input ?? {}) })),

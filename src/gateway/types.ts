@@ -1,6 +1,7 @@
 // The model gateway's public shapes (docs/agents.md#the-model-gateway): what a run starts, what a trial registers and gets
 // back, and what the gateway tells the trial. The installed-agent code plugs in here: it registers a
 // trial, hands `baseUrl` and `token` to the sandbox, and unregisters when the trial ends.
+import type { PriceOverride } from '../llm/prices.ts';
 import type { CacheMode } from '../llm/cache.ts';
 import type { LlmBudgetExceeded } from '../errors.ts';
 import type { NewEvent } from '../types.ts';
@@ -19,6 +20,8 @@ export interface Upstream {
   model: string;
   timeoutMs: number;
   maxRetries: number;
+  /** `[llm] price` (USD per million tokens): overrides the table of prices (docs/agents.md#cost). */
+  price?: PriceOverride;
 }
 
 export interface GatewayOptions {

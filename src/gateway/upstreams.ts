@@ -14,7 +14,11 @@ export const UPSTREAM_TABLE: Record<Protocol, string> = {
 };
 
 export function upstreamsFromConfig(llm: LlmConfig): Partial<Record<Protocol, Upstream>> {
-  const base = { maxRetries: llm.max_retries, timeoutMs: llm.timeout_s * 1000 };
+  const base = {
+    maxRetries: llm.max_retries,
+    timeoutMs: llm.timeout_s * 1000,
+    ...(llm.price ? { price: llm.price } : {}),
+  };
   const out: Partial<Record<Protocol, Upstream>> = {
     chat: { protocol: 'chat', baseUrl: llm.base_url, apiKey: llm.api_key, model: llm.model, ...base },
   };
@@ -29,6 +33,7 @@ export function upstreamsFromConfig(llm: LlmConfig): Partial<Record<Protocol, Up
       model: u.model ?? llm.model,
       maxRetries: llm.max_retries,
       timeoutMs: (u.timeout_s ?? llm.timeout_s) * 1000,
+      ...(llm.price ? { price: llm.price } : {}),
     };
   };
   extra('responses', llm.responses);

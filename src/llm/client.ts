@@ -14,11 +14,19 @@ import { abortReason, causeChain, LlmError } from '../errors.ts';
 import type { NewEvent } from '../types.ts';
 import { CallBudget } from './budget.ts';
 import { cacheKey, LlmCache, replayMissMessage, type CacheMode } from './cache.ts';
-import { addCost, costUsd, type TokenCount } from './cost.ts';
+import { addCost, priceCall } from './prices.ts';
 import { withRetry } from './retry.ts';
 import { postChat } from './chat-http.ts';
 
 export type LlmRole = 'agent' | 'user' | 'judge';
+
+export interface TokenCount {
+  input: number;
+  output: number;
+}
+
+/** A response as the client keeps it: the model's name and cached tokens as the upstream reported them. */
+type Answer = ChatResponse & { model?: string; cached?: number };
 
 export interface LlmClientOptions {
   config: LlmConfig;
@@ -37,7 +45,7 @@ export interface BenchrigLlmClient extends LlmClient {
   readonly role: LlmRole;
   readonly model: string;
   readonly tokens: TokenCount;
-  /** null when `[llm] price` is not set */
+  /** null when a call's model has no price (docs/agents.md#cost) */
   readonly costUsd: number | null;
 }
 
@@ -57,24 +65,28 @@ export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
   const scrub = configScrubber(config);
   const cache = opts.cache && cacheMode !== 'off' ? new LlmCache(opts.cache.dir, scrub) : null;
   const tokens: TokenCount = { input: 0, output: 0 };
-  let cost: number | null = config.price ? 0 : null;
+  let cost: number | null = 0;
 
-  const emit = (model: string, latency_ms: number, usage: TokenCount, error?: string) =>
+  const emit = (model: string, latency_ms: number, usage: Usage, error?: string) => {
+    const priced = priceCall(usage, { answered: usage.model, configured: model }, config.price);
+    cost = addCost(cost, priced.cost_usd);
     opts.onEvent?.({
       type: 'llm_call',
       model,
+      ...(usage.model && usage.model !== model ? { response_model: usage.model } : {}),
       latency_ms: Math.round(latency_ms),
-      tokens: usage,
+      tokens: { input: usage.input, output: usage.output, ...(usage.cached ? { cached: usage.cached } : {}) },
+      cost_usd: priced.cost_usd,
       role,
       ...(error ? { error } : {}),
     });
+  };
 
-  const account = (res: ChatResponse) => {
+  const account = (res: Answer): Usage => {
     const t = { input: res.usage.input_tokens, output: res.usage.output_tokens };
     tokens.input += t.input;
     tokens.output += t.output;
-    cost = addCost(cost, costUsd(config.price, t));
-    return t;
+    return { ...t, cached: res.cached, model: res.model };
   };
 
   async function chat(req: ChatRequest): Promise<ChatResponse> {
@@ -86,9 +98,9 @@ export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
     if (cache) {
       const hit = await cache.get(key);
       if (hit) {
-        const res = structuredClone(hit.response);
+        const res: Answer = structuredClone(hit.response);
         emit(params.model, hit.latency_ms, account(res));
-        return res;
+        return plain(res);
       }
       if (cacheMode === 'replay') {
         const message = replayMissMessage(key, params.model);
@@ -99,7 +111,7 @@ export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
 
     const started = performance.now();
     let attempts = 0;
-    let res: ChatResponse;
+    let res: Answer;
     try {
       const completion = await withRetry(() => (attempts++, postChat(config, params, signal)), {
         maxRetries: config.max_retries,
@@ -122,7 +134,7 @@ export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
     emit(params.model, latency, account(res));
     if (cache)
       await cache.put({ key, model: params.model, latency_ms: Math.round(latency), response: res, request: params });
-    return res;
+    return plain(res);
   }
 
   return {
@@ -173,7 +185,14 @@ function toSdkMessage(m: ChatMessage): ChatCompletionMessageParam {
   }
 }
 
-function fromCompletion(c: ChatCompletion): ChatResponse {
+type Usage = TokenCount & { cached?: number; model?: string };
+
+/** The response the agent gets: message and usage only. */
+function plain(res: Answer): ChatResponse {
+  return { message: res.message, usage: res.usage };
+}
+
+function fromCompletion(c: ChatCompletion): Answer {
   const msg = c.choices?.[0]?.message;
   if (!msg) throw new Error(`the response has no choices (model ${c.model ?? '?'})`);
   const message: ChatMessage = { role: 'assistant', content: msg.content ?? null };
@@ -189,9 +208,12 @@ function fromCompletion(c: ChatCompletion): ChatResponse {
       : [],
   );
   if (calls.length) message.tool_calls = calls;
+  const cached = c.usage?.prompt_tokens_details?.cached_tokens;
   return {
     message,
     usage: { input_tokens: c.usage?.prompt_tokens ?? 0, output_tokens: c.usage?.completion_tokens ?? 0 },
+    ...(typeof c.model === 'string' && c.model ? { model: c.model } : {}),
+    ...(typeof cached === 'number' && cached > 0 ? { cached } : {}),
   };
 }
 

@@ -32,6 +32,8 @@ export interface RunAnalysis {
   llmCalls: { total: number; user_total: number };
   tokens: { input: number; output: number };
   costUsd: number | null;
+  /** Models without a price (docs/agents.md#cost). */
+  unpricedModels: string[];
 }
 
 const byCount = (m: Record<string, number>): Array<[string, number]> =>
@@ -62,6 +64,7 @@ export function analyzeReport(report: EvaluationReport, slowest: SlowTrial[] | n
     llmCalls: { total: m.llm_calls.total, user_total: m.llm_calls.user_total },
     tokens: m.tokens,
     costUsd: m.cost_usd,
+    unpricedModels: m.unpriced_models ?? [],
   };
 }
 

@@ -20,7 +20,14 @@ const RATE_METRICS = new Set([
   'ungradable_rate',
   'infra_error_rate',
 ]);
-const LOWER_IS_BETTER = new Set(['agent_error_rate', 'timeout_rate', 'ungradable_rate', 'infra_error_rate']);
+const LOWER_IS_BETTER = new Set([
+  'agent_error_rate',
+  'timeout_rate',
+  'ungradable_rate',
+  'infra_error_rate',
+  'cost_usd',
+]);
+const usd = (x: number | null) => (x === null ? 'n/a' : `$${x.toFixed(4)}`);
 const LIST_MAX = 50;
 
 function table(rows: string[][], indent = '  '): string[] {
@@ -48,12 +55,15 @@ function sideText(s: TaskSide | null): string {
 
 function metricRow(name: string, d: MetricDelta, paint: Paint): string[] {
   const isRate = RATE_METRICS.has(name);
-  const fmt = isRate ? pct : num;
+  const fmt = isRate ? pct : name === 'cost_usd' ? usd : num;
   let change = 'n/a';
   if (d.delta !== null) {
+    const sign = d.delta >= 0 ? '+' : '-';
     const text = isRate
       ? `${d.delta >= 0 ? '+' : ''}${(d.delta * 100).toFixed(1)} pts`
-      : `${d.delta >= 0 ? '+' : ''}${d.delta.toFixed(3)}`;
+      : name === 'cost_usd'
+        ? `${sign}${usd(Math.abs(d.delta))}`
+        : `${d.delta >= 0 ? '+' : ''}${d.delta.toFixed(3)}`;
     const better = LOWER_IS_BETTER.has(name) ? d.delta < 0 : d.delta > 0;
     change = Math.abs(d.delta) < 1e-12 ? '±0' : paint(better ? C.green : C.red, text);
   }

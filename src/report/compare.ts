@@ -53,6 +53,7 @@ export const COMPARED_METRICS = [
   'timeout_rate',
   'ungradable_rate',
   'infra_error_rate',
+  'cost_usd',
 ] as const satisfies ReadonlyArray<keyof Metrics>;
 
 export interface RunRef {

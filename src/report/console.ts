@@ -127,8 +127,11 @@ function analysisLines(report: EvaluationReport, slowest: SlowTrial[] | null, pa
       a.slowest.map((t) => `${oneLine(t.task_id, 40)} ${secs(t.execution_time_s)} (${t.status})`).join(', '),
     );
   const cost = a.costUsd === null ? '' : `, cost $${a.costUsd.toFixed(4)}`;
+  const unpriced = a.unpricedModels.length
+    ? `; no price for model ${a.unpricedModels.join(', ')} (its trials' cost is null: set [llm] price)`
+    : '';
   const user = a.llmCalls.user_total > 0 ? ` (+${a.llmCalls.user_total} by the simulated user)` : '';
-  row('llm', `${a.llmCalls.total} call(s)${user}, tokens ${a.tokens.input} in / ${a.tokens.output} out${cost}`);
+  row('llm', `${a.llmCalls.total} call(s)${user}, tokens ${a.tokens.input} in / ${a.tokens.output} out${cost}${unpriced}`);
   return out;
 }
 

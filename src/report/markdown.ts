@@ -87,6 +87,7 @@ export function formatMarkdown(report: EvaluationReport): string {
   if (a.errorKinds.length > 0)
     notes.push(`errors: ${a.errorKinds.map(([k, n]) => `${mdText(k, 40)} ${n}`).join(', ')}`);
   if (a.costUsd !== null) notes.push(`cost $${a.costUsd.toFixed(4)}`);
+  if (a.unpricedModels.length) notes.push(`no price for model ${a.unpricedModels.join(', ')}`);
   notes.push(`tokens ${a.tokens.input} in / ${a.tokens.output} out`);
   out.push(notes.join(' · '), '');
 

@@ -38,6 +38,7 @@ export class MetricsAccumulator {
   private userLlmCalls = 0;
   private tokens = { input: 0, output: 0 };
   private cost: number | null = null;
+  private unpriced = new Set<string>();
   private tools: Record<string, number> = {};
   private stops: Record<string, number> = {};
   private errors: Record<string, number> = {};
@@ -75,6 +76,7 @@ export class MetricsAccumulator {
     this.tokens.input += md.tokens?.input ?? 0;
     this.tokens.output += md.tokens?.output ?? 0;
     if (typeof md.cost_usd === 'number') this.cost = (this.cost ?? 0) + md.cost_usd;
+    for (const m of md.unpriced_models ?? []) this.unpriced.add(m);
     for (const [tool, n] of Object.entries(md.tools_used ?? {})) bump(this.tools, tool, n);
     if (r.stop_reason) bump(this.stops, r.stop_reason);
     if (r.error) bump(this.errors, r.error.kind);
@@ -164,6 +166,7 @@ export class MetricsAccumulator {
       llm_calls: { total: this.llmCalls, user_total: this.userLlmCalls, mean: ratio(this.llmCalls, this.trials) },
       tokens: { ...this.tokens },
       cost_usd: this.cost,
+      ...(this.unpriced.size ? { unpriced_models: [...this.unpriced].sort() } : {}),
       tools_used: { ...this.tools },
       stop_reasons: { ...this.stops },
       error_kinds: { ...this.errors },

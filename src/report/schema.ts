@@ -99,8 +99,10 @@ const metricsSchema = z.looseObject({
   execution_time_s: timeStats,
   llm_calls: z.looseObject({ total: count, user_total: count, mean: z.number().nullable() }),
   tokens: z.looseObject({ input: count, output: count }),
-  /** Null when no trial recorded a cost (no [llm] price). */
+  /** Null when no trial has a cost (every call's model without a price). */
   cost_usd: z.number().nullable(),
+  /** Models of the run's calls that have no price (docs/agents.md#cost): their trials' cost is null. */
+  unpriced_models: z.array(z.string()).optional(),
   tools_used: z.record(z.string(), count),
   stop_reasons: z.record(z.string(), count),
   error_kinds: z.record(z.string(), count),

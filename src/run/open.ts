@@ -11,6 +11,7 @@ import { checkpoint, type RunOptions } from './options.ts';
 import { asStorage } from './output-dir.ts';
 import type { PreparedRun } from './prepare.ts';
 import { prepareResume, type ResumeState } from './resume.ts';
+import { PRICE_TABLE } from '../llm/prices.ts';
 import { createRunDir, gitCommit, HARNESS_VERSION, redact } from './run-dir.ts';
 import { acquireRunLock } from './run-lock.ts';
 import { guardRunJson, type RunStatus } from './run-status.ts';
@@ -143,6 +144,8 @@ function runJsonOf(p: PreparedRun, opts: RunOptions, runId: string, resumed: Res
     ],
     finished_at: null as string | null,
     harness_version: HARNESS_VERSION,
+    // the table calls without `[llm] price` are priced by (docs/agents.md#cost)
+    prices: PRICE_TABLE,
     git_commit: gitCommit(opts.cwd),
     host: hostname(),
     pid: process.pid,

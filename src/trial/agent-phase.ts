@@ -18,7 +18,6 @@ import type { Recorder } from './recorder.ts';
 import type { RunContext, TrialInput } from './types.ts';
 
 export interface AgentPhaseOutcome extends ConversationOutcome {
-  costUsd: number | null;
   /** From an agent whose reply is its model patch (load.ts `replyIsPatch`: predictions), which was handed no sandbox. */
   modelPatch?: string;
 }
@@ -87,7 +86,7 @@ export async function runAgentPhase(
       signal,
     );
     const patch = loaded.replyIsPatch ? { modelPatch: outcome.replies.at(-1) ?? '' } : {};
-    return { ...outcome, costUsd: cost(run, recorder), ...patch };
+    return { ...outcome, ...patch };
   } finally {
     // close() is the agent's own cleanup; it must not hold the trial either
     if (agent?.close) await raceAbort(agent.close(), AbortSignal.timeout(5000)).catch(() => {});
@@ -192,15 +191,4 @@ export function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
       (e) => (signal.removeEventListener('abort', onAbort), reject(e)),
     );
   });
-}
-
-function cost(run: RunContext, recorder: Recorder): number | null {
-  let total: number | null = null;
-  for (const e of recorder.events) {
-    if (e.type !== 'llm_call') continue;
-    const price = e.role === 'user' ? run.llm.user.price : run.llm.agent.price;
-    if (!price) continue;
-    total = (total ?? 0) + (e.tokens.input * price.input + e.tokens.output * price.output) / 1e6;
-  }
-  return total;
 }

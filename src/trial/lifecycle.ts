@@ -10,6 +10,7 @@ import { trialTimeoutOf } from './per-trial.ts';
 import { writeJsonAtomic } from '../report/write.ts';
 import type { TrialResult } from '../types.ts';
 import { runAgentPhase, type AgentPhaseOutcome } from './agent-phase.ts';
+import { trialCost } from './cost.ts';
 import { diskLimitOf, withinDiskLimit } from './disk-watch.ts';
 import { cleanUp, startEnvironment } from './environment.ts';
 import { collectAndGrade, NOT_GRADED, type Graded } from './grading.ts';
@@ -61,7 +62,11 @@ export async function runTrial(run: RunContext, input: TrialInput, opts: TrialOp
         llm_calls: s.recorder.llmCalls,
         user_llm_calls: s.recorder.userLlmCalls,
         tokens: { ...s.recorder.tokens },
-        cost_usd: outcome?.costUsd ?? null,
+        ...trialCost(s.recorder.events, {
+          agent: run.llm.agent.price,
+          user: run.llm.user.price,
+          judge: run.llm.judge.price,
+        }),
         tools_used: { ...s.recorder.toolsUsed },
         timings_s: s.timings,
         sandbox: s.sandbox

@@ -15,7 +15,8 @@ export interface ScriptedToolCall {
 export interface ReplyStep {
   content?: string | null;
   tool_calls?: ScriptedToolCall[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number };
+  /** `cached_tokens`: reported as `prompt_tokens_details.cached_tokens` (part of prompt_tokens). */
+  usage?: { prompt_tokens?: number; completion_tokens?: number; cached_tokens?: number };
   model?: string;
   finish_reason?: string;
 }
@@ -142,7 +143,14 @@ function answerChat(req: IncomingMessage, res: ServerResponse, rec: RecordedRequ
         logprobs: null,
       },
     ],
-    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+    usage: {
+      prompt_tokens: prompt,
+      completion_tokens: completion,
+      total_tokens: prompt + completion,
+      ...(step.usage?.cached_tokens === undefined
+        ? {}
+        : { prompt_tokens_details: { cached_tokens: step.usage.cached_tokens } }),
+    },
   });
 }
 

@@ -38,6 +38,7 @@ describe('OpenAI Chat Completions', () => {
         model: 'run-model',
         latency_ms: expect.any(Number),
         tokens: { input: 120, output: 15 },
+        cost_usd: null, // the table of prices does not know run-model
         role: 'agent',
         api: 'chat',
         upstream_api: 'chat',
@@ -171,6 +172,7 @@ describe('Anthropic Messages', () => {
         model: 'run-model',
         latency_ms: expect.any(Number),
         tokens: { input: 300, output: 22 },
+        cost_usd: null, // the table of prices does not know run-model
         role: 'agent',
         api: 'messages',
         upstream_api: 'messages',

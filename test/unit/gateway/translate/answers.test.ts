@@ -33,7 +33,8 @@ describe('Chat Completions answer -> Responses', () => {
       },
     });
     expect(READERS.responses.fromJson(r)).toEqual({
-      tokens: { input: 1200, output: 25 },
+      model: 'run-model',
+      tokens: { input: 1200, output: 25, cached: 1024 },
       toolCalls: [{ id: 'call_abc123', name: 'Bash', args: { command: 'cat answer.txt' } }],
     });
   });
@@ -67,7 +68,7 @@ describe('Chat Completions answer -> Messages', () => {
       usage: { input_tokens: 176, output_tokens: 25, cache_creation_input_tokens: 0, cache_read_input_tokens: 1024 },
     });
     // the gateway's reader counts cache reads as input: the same 1200 the upstream reported
-    expect(READERS.messages.fromJson(m).tokens).toEqual({ input: 1200, output: 25 });
+    expect(READERS.messages.fromJson(m).tokens).toEqual({ cached: 1024, input: 1200, output: 25 });
   });
 
   it('finish_reason stop and length: end_turn and max_tokens; malformed arguments kept under _raw', () => {

@@ -62,6 +62,7 @@ describe('Chat Completions stream -> Messages stream', () => {
     events.forEach((e) => w.event(e));
     expect(w.text()).toBe('Let me check.');
     expect(w.summary()).toEqual({
+      model: 'run-model',
       tokens: { input: 1200, output: 25 },
       toolCalls: [
         { id: 'call_abc123', name: 'Bash', args: { command: 'cat answer.txt' } },
@@ -126,7 +127,7 @@ describe('Chat Completions stream -> Responses stream', () => {
     });
     const w = READERS.responses.stream();
     events.forEach((e) => w.event(e));
-    expect(w.summary().tokens).toEqual({ input: 1200, output: 25 });
+    expect(w.summary().tokens).toEqual({ input: 1200, output: 25, cached: 1024 });
     expect(w.summary().toolCalls.map((c) => c.args)).toEqual([{ command: 'cat answer.txt' }, { command: 'ls' }]);
   });
 

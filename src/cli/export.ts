@@ -1,0 +1,28 @@
+// `benchrig export RUN_DIR --format atif|harbor --out DIR` (docs/export.md): a finished run, every file
+// checked against its schema (load-run.ts), written as ATIF trajectories or a Harbor job folder.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { BenchrigError } from '../errors.ts';
+import { EXPORT_FORMATS, exportRun, type ExportFormat, type RunJson } from '../report/export.ts';
+import { loadRun } from './load-run.ts';
+
+export function registerExport(program: Command): void {
+  program
+    .command('export')
+    .description('write a run as ATIF trajectories (--format atif) or a Harbor job folder (--format harbor)')
+    .argument('<run-dir>')
+    .requiredOption('--format <format>', `${EXPORT_FORMATS.join(' or ')}`)
+    .requiredOption('--out <dir>', 'the folder to write (for harbor: the job folder)')
+    .action(async (runDir: string, o: { format: string; out: string }) => {
+      if (!(EXPORT_FORMATS as readonly string[]).includes(o.format))
+        throw new BenchrigError(
+          'usage',
+          `--format ${o.format}: unknown export format (use ${EXPORT_FORMATS.join(' or ')})`,
+        );
+      const run = await loadRun(runDir);
+      const runJson = JSON.parse(await readFile(join(run.dir, 'run.json'), 'utf8')) as RunJson;
+      const n = await exportRun({ dir: run.dir, run: runJson, results: run.results }, o.format as ExportFormat, o.out);
+      process.stdout.write(`exported ${n} trial(s) as ${o.format} to ${o.out}\n`);
+    });
+}

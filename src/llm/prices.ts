@@ -1,0 +1,104 @@
+// The price of one model call (docs/agents.md#cost): `[llm] price` when set, else the maintained table of
+// `@pydantic/genai-prices` by the model name the upstream answered with (the configured one when it
+// named none), with the cached-input rate where the usage reports cached tokens. A model the table
+// does not know costs null: a guessed price is worse than none. The one module every caller prices with
+// (the model client for agent, simulated user and judge; the gateway).
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { calcPrice } from '@pydantic/genai-prices';
+
+/** USD per million tokens, as `[llm] price` has it. */
+export interface PriceOverride {
+  input: number;
+  output: number;
+}
+
+/** A call's usage: `input` includes `cached` (cache reads), as every API but Anthropic's reports it. */
+export interface CallUsage {
+  input: number;
+  output: number;
+  cached?: number;
+}
+
+export interface CallPrice {
+  /** null: the table does not know the model (and no `[llm] price` was set). */
+  cost_usd: number | null;
+  /** The model the price was looked up by. */
+  model: string;
+}
+
+/** What run.json records of the table (docs/reports.md#runjson). */
+export const PRICE_TABLE: { name: string; version: string } = {
+  name: '@pydantic/genai-prices',
+  version: tableVersion(),
+};
+
+function tableVersion(): string {
+  try {
+    const entry = fileURLToPath(import.meta.resolve('@pydantic/genai-prices'));
+    const pkg = JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The price of one call. `answered`: the model the upstream named in its answer, if any. */
+export function priceCall(
+  usage: CallUsage,
+  model: { answered?: string | null; configured: string },
+  override?: PriceOverride,
+): CallPrice {
+  const name = model.answered || model.configured;
+  if (override) return { cost_usd: (usage.input * override.input + usage.output * override.output) / 1e6, model: name };
+  if (usage.input === 0 && usage.output === 0) return { cost_usd: tableKnows(name) ? 0 : null, model: name };
+  return { cost_usd: fromTable(usage, name), model: name };
+}
+
+function fromTable(usage: CallUsage, name: string): number | null {
+  const cached = Math.min(usage.cached ?? 0, usage.input);
+  const u = {
+    input_tokens: usage.input,
+    output_tokens: usage.output,
+    ...(cached > 0 ? { cache_read_tokens: cached } : {}),
+  };
+  for (const [id, options] of lookups(name)) {
+    const r = safeCalc(u, id, options);
+    if (r) return r.total_price;
+  }
+  return null;
+}
+
+/** The name as given, then `provider/model` as the provider's model (OpenRouter-style names). */
+function lookups(name: string): [string, { providerId?: string }][] {
+  const slash = name.indexOf('/');
+  if (slash <= 0) return [[name, {}]];
+  const provider = name.slice(0, slash);
+  const rest = name.slice(slash + 1);
+  return [
+    [name, {}],
+    [rest, { providerId: provider }],
+    [rest, {}],
+  ];
+}
+
+function safeCalc(usage: Record<string, number>, id: string, options: { providerId?: string }) {
+  try {
+    return calcPrice(usage, id, options);
+  } catch {
+    return null; // a provider id the table does not have
+  }
+}
+
+const known = new Map<string, boolean>();
+function tableKnows(name: string): boolean {
+  let k = known.get(name);
+  if (k === undefined) known.set(name, (k = fromTable({ input: 1, output: 1 }, name) !== null));
+  return k;
+}
+
+/** Sum of costs where any unknown (null) makes the total unknown. */
+export function addCost(a: number | null, b: number | null): number | null {
+  return a === null || b === null ? null : a + b;
+}
