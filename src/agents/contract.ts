@@ -45,6 +45,8 @@ export function agentProblem(shape: AgentShape): string | null {
 
 /** The agent a factory returned, or an AgentContractError naming the contract. */
 export function checkAgent(value: unknown): Agent {
+  // The common case at once: every trial checks its agent, and shapeOf lists keys.
+  if (typeof (value as { respond?: unknown } | null)?.respond === 'function') return value as Agent;
   const problem = agentProblem(shapeOf(value));
   if (problem) throw new AgentContractError(`the agent's factory ${problem}; ${AGENT_CONTRACT}`);
   return value as Agent;

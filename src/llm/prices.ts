@@ -57,17 +57,15 @@ export function priceCall(
 }
 
 function fromTable(usage: CallUsage, name: string): number | null {
+  const match = matchOf(name);
+  if (!match) return null;
   const cached = Math.min(usage.cached ?? 0, usage.input);
   const u = {
     input_tokens: usage.input,
     output_tokens: usage.output,
     ...(cached > 0 ? { cache_read_tokens: cached } : {}),
   };
-  for (const [id, options] of lookups(name)) {
-    const r = safeCalc(u, id, options);
-    if (r) return r.total_price;
-  }
-  return null;
+  return safeCalc(u, match[0], match[1])?.total_price ?? null;
 }
 
 /** The name as given, then `provider/model` as the provider's model (OpenRouter-style names). */
@@ -91,12 +89,22 @@ function safeCalc(usage: Record<string, number>, id: string, options: { provider
   }
 }
 
-const known = new Map<string, boolean>();
-function tableKnows(name: string): boolean {
-  let k = known.get(name);
-  if (k === undefined) known.set(name, (k = fromTable({ input: 1, output: 1 }, name) !== null));
-  return k;
+/**
+ * Which lookup of a name the table knows, found once per name and process: the table matches a
+ * name against every provider's patterns, which cost more than the rest of a trial's model call
+ * for a model it does not know (measured: `npm run perf`'s cpu_ms_per_trial).
+ */
+const matches = new Map<string, [string, { providerId?: string }] | null>();
+function matchOf(name: string): [string, { providerId?: string }] | null {
+  let m = matches.get(name);
+  if (m === undefined) {
+    m = lookups(name).find(([id, options]) => safeCalc({ input_tokens: 1, output_tokens: 1 }, id, options)) ?? null;
+    if (matches.size < 1000) matches.set(name, m); // bounded: names come from upstream answers
+  }
+  return m;
 }
+
+const tableKnows = (name: string): boolean => matchOf(name) !== null;
 
 /** Sum of costs where any unknown (null) makes the total unknown. */
 export function addCost(a: number | null, b: number | null): number | null {
