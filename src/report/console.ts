@@ -131,7 +131,10 @@ function analysisLines(report: EvaluationReport, slowest: SlowTrial[] | null, pa
     ? `; no price for model ${a.unpricedModels.join(', ')} (its trials' cost is null: set [llm] price)`
     : '';
   const user = a.llmCalls.user_total > 0 ? ` (+${a.llmCalls.user_total} by the simulated user)` : '';
-  row('llm', `${a.llmCalls.total} call(s)${user}, tokens ${a.tokens.input} in / ${a.tokens.output} out${cost}${unpriced}`);
+  row(
+    'llm',
+    `${a.llmCalls.total} call(s)${user}, tokens ${a.tokens.input} in / ${a.tokens.output} out${cost}${unpriced}`,
+  );
   return out;
 }
 

@@ -22,7 +22,15 @@ export interface ResultParts extends Graded {
   events: TrialResult['events'];
   metadata: Pick<
     TrialResult['metadata'],
-    'llm_calls' | 'user_llm_calls' | 'tokens' | 'cost_usd' | 'unpriced_models' | 'tools_used' | 'timings_s' | 'sandbox' | 'limit'
+    | 'llm_calls'
+    | 'user_llm_calls'
+    | 'tokens'
+    | 'cost_usd'
+    | 'unpriced_models'
+    | 'tools_used'
+    | 'timings_s'
+    | 'sandbox'
+    | 'limit'
   >;
   error: ErrorValue | null;
   traceId: string | null;

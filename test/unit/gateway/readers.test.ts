@@ -93,7 +93,10 @@ describe('protocol readers', () => {
         { type: 'message_delta', usage: { output_tokens: 12 } },
       ),
     );
-    expect(s).toEqual({ tokens: { input: 1103, output: 12, cached: 1000 }, toolCalls: [{ id: 't', name: 'Bash', args: {} }] });
+    expect(s).toEqual({
+      tokens: { input: 1103, output: 12, cached: 1000 },
+      toolCalls: [{ id: 't', name: 'Bash', args: {} }],
+    });
   });
 
   it('tool arguments are always an object', () => {
