@@ -5,9 +5,9 @@
 import { chmodSync, mkdtempSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, FIXTURES, runCli, tempDir } from '../support/cli.ts';
 
 const mini = join(FIXTURES, 'benchmarks/mini-shell');
@@ -51,6 +51,22 @@ async function runWith(env: Record<string, string>, extra: string[] = []) {
 const servers: Server[] = [];
 afterAll(async () => {
   await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+});
+
+// `nobody` must reach the CLI: a clone made in `mktemp -d` (mode 700, as CI makes it) is closed to
+// others. Every folder above bin/ gets search permission for the test, and its mode back after.
+const opened: Array<[string, number]> = [];
+beforeAll(() => {
+  for (let d = dirname(BIN); d !== dirname(d); d = dirname(d)) {
+    const mode = statSync(d).mode & 0o7777;
+    if ((mode & 0o001) === 0) {
+      opened.push([d, mode]);
+      chmodSync(d, mode | 0o001);
+    }
+  }
+});
+afterAll(() => {
+  for (const [d, mode] of opened) chmodSync(d, mode);
 });
 
 describe('Docker diagnostics name the cause and the source of the address', () => {
