@@ -54,14 +54,15 @@ afterAll(async () => {
 });
 
 // `nobody` must reach the CLI: a clone made in `mktemp -d` (mode 700, as CI makes it) is closed to
-// others. Every folder above bin/ gets search permission for the test, and its mode back after.
+// others. Every folder above bin/ gets read and search permission for the test (esbuild's resolver
+// lists folders to find node_modules), and its mode back after.
 const opened: Array<[string, number]> = [];
 beforeAll(() => {
   for (let d = dirname(BIN); d !== dirname(d); d = dirname(d)) {
     const mode = statSync(d).mode & 0o7777;
-    if ((mode & 0o001) === 0) {
+    if ((mode & 0o005) !== 0o005) {
       opened.push([d, mode]);
-      chmodSync(d, mode | 0o001);
+      chmodSync(d, mode | 0o005);
     }
   }
 });
