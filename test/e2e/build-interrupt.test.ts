@@ -57,7 +57,11 @@ describe.skipIf(!hasDocker)('Ctrl-C during an image build', () => {
       child.kill('SIGINT');
     }
     const r = await child;
-    expect(r.exitCode, r.stderr).toBe(130);
+    // 130 either way for the shell (128 + SIGINT): a second press that lands after the build was
+    // stopped and cleaned up ("nothing of the build is left" printed), while Node tears the process
+    // down with its signal handlers gone, ends it by the signal itself.
+    const doneBeforeSecond = r.signal === 'SIGINT' && /nothing of the build is left/.test(r.stderr);
+    if (!doneBeforeSecond) expect(r.exitCode, r.stderr).toBe(130);
     expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
     expect(buildDirs(tmp)).toEqual([]);
     await sleep(100); // a killed process is reaped by init
