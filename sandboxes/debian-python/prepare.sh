@@ -1,34 +1,9 @@
 #!/bin/sh
 # Fills the build context ($1) for benchrig/debian-python:1, the base of the SWE-bench fixture
 # images (docs/swebench.md): Debian bookworm minbase with python3, pytest, git and patch, from
-# Debian's own packages (`debootstrap --variant=minbase --include=…`), never a registry pull. The
-# root is made once per machine and kept as its own tarball under $BENCHRIG_CACHE (default
-# /var/cache/benchrig, outside any repository); later builds reuse it.
+# Debian's own packages, never a registry pull — made by the Debian sandbox's prepare.sh with these
+# packages included, cached as its own tarball under $BENCHRIG_CACHE.
 set -eu
-ctx="${1:?usage: prepare.sh CONTEXT_DIR}"
 here="$(cd "$(dirname "$0")" && pwd)"
-cache="${BENCHRIG_CACHE:-/var/cache/benchrig}"
-mirror="${BENCHRIG_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-tarball="$cache/debian-bookworm-python.tar"
-
-if [ ! -s "$tarball" ]; then
-  if ! command -v debootstrap >/dev/null 2>&1; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null 2>&1 ||
-        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null; }
-    else
-      echo "prepare.sh: debootstrap is missing: apt-get install debootstrap (as root)" >&2
-      exit 1
-    fi
-  fi
-  mkdir -p "$cache"
-  root="$(mktemp -d "$cache/root-XXXXXX")"
-  trap 'rm -rf "$root"' EXIT
-  debootstrap --variant=minbase --include=python3,python3-pytest,git,patch bookworm "$root" "$mirror" >&2
-  rm -rf "$root/var/cache/apt/archives/"*.deb "$root/var/lib/apt/lists/"* 2>/dev/null || true
-  # Written beside the cache, then renamed: a half-made tarball is never reused.
-  tar -C "$root" -cf "$tarball.tmp" .
-  mv "$tarball.tmp" "$tarball"
-fi
-cp "$tarball" "$ctx/rootfs.tar"
-cp "$here/Dockerfile" "$ctx/Dockerfile"
+ROOT_NAME=debian-bookworm-python INCLUDE=python3,python3-pytest,git,patch DOCKERFILE_DIR="$here" \
+  exec sh "$here/../debian/prepare.sh" "$@"

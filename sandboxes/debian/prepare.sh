@@ -2,13 +2,14 @@
 # Fills the build context ($1) for benchrig/debian:1, a glibc sandbox (Node and the CLI agents run
 # in it), from Debian's own packages: `debootstrap --variant=minbase bookworm`, never a registry
 # pull. The root is made once per machine and kept as a tarball under $BENCHRIG_CACHE (default
-# /var/cache/benchrig, outside any repository); later builds reuse it.
+# /var/cache/benchrig, outside any repository); later builds reuse it. Other Debian sandboxes call
+# it with ROOT_NAME (their tarball's name), INCLUDE (debootstrap --include) and DOCKERFILE_DIR set.
 set -eu
 ctx="${1:?usage: prepare.sh CONTEXT_DIR}"
 here="$(cd "$(dirname "$0")" && pwd)"
 cache="${BENCHRIG_CACHE:-/var/cache/benchrig}"
 mirror="${BENCHRIG_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-tarball="$cache/debian-bookworm-minbase.tar"
+tarball="$cache/${ROOT_NAME:-debian-bookworm-minbase}.tar"
 
 if [ ! -s "$tarball" ]; then
   if ! command -v debootstrap >/dev/null 2>&1; then
@@ -24,11 +25,11 @@ if [ ! -s "$tarball" ]; then
   mkdir -p "$cache"
   root="$(mktemp -d "$cache/root-XXXXXX")"
   trap 'rm -rf "$root"' EXIT
-  debootstrap --variant=minbase bookworm "$root" "$mirror" >&2
+  debootstrap --variant=minbase ${INCLUDE:+--include="$INCLUDE"} bookworm "$root" "$mirror" >&2
   rm -rf "$root/var/cache/apt/archives/"*.deb "$root/var/lib/apt/lists/"* 2>/dev/null || true
   # Written beside the cache, then renamed: a half-made tarball is never reused.
   tar -C "$root" -cf "$tarball.tmp" .
   mv "$tarball.tmp" "$tarball"
 fi
 cp "$tarball" "$ctx/rootfs.tar"
-cp "$here/Dockerfile" "$ctx/Dockerfile"
+cp "${DOCKERFILE_DIR:-$here}/Dockerfile" "$ctx/Dockerfile"
