@@ -3,7 +3,8 @@
 // and write what they see (uid, ulimits, cgroup limits, mounts, routes, who answers on the network);
 // the oracle copies the reports out as artifacts. What only Docker sees (health probes, the stop
 // signal and exit code, labels) is read from Docker's events while the run goes on. A second task
-// has its main service named `default`. Nothing of either trial is left behind.
+// has its main service named `default`. Nothing of either trial is left behind. The per-key
+// assertions are soft: one run names every key that did not take effect.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
@@ -93,21 +94,21 @@ describe.skipIf(!hasDocker)('every supported compose key, in one run', () => {
     // build: context, dockerfile (not named Dockerfile), target (not the last stage), args;
     // image built by another service; a network's aliases; internal: true; networks apart.
     // The host answers (refuses a closed port) on front, not internal; on back (internal: true) nothing answers.
-    expect(report(dir, 'web')).toMatchObject({ stage: 'final', host: 'answers' });
+    expect.soft(report(dir, 'web')).toMatchObject({ stage: 'final', host: 'answers' });
     const copy = report(dir, 'copy');
-    expect(copy).toMatchObject({ stage: 'final', token: 'built-token' }); // web's image, not rebuilt elsewhere
-    expect(copy.host).toBe('silent');
-    expect(copy.web_by_ip).toBe(''); // back only: web (front only) is unreachable, even by address
-    expect(copy.web_by_name).toBe('no');
+    expect.soft(copy).toMatchObject({ stage: 'final', token: 'built-token' }); // web's image, not rebuilt elsewhere
+    expect.soft(copy.host).toBe('silent');
+    expect.soft(copy.web_by_ip).toBe(''); // back only: web (front only) is unreachable, even by address
+    expect.soft(copy.web_by_name).toBe('no');
     const app = report(dir, 'app');
-    expect(app).toMatchObject({ www: 'built-token', backside: 'built-token', web_ip: 'built-token' }); // aliases, on both networks
+    expect.soft(app).toMatchObject({ www: 'built-token', backside: 'built-token', web_ip: 'built-token' }); // aliases, on both networks
     // network_mode: service:web shares web's stack (and starts after it although written first); none has only lo.
-    expect(report(dir, 'shared-ns').localhost).toBe('built-token');
-    expect(report(dir, 'nonet').interfaces).toBe('lo');
+    expect.soft(report(dir, 'shared-ns').localhost).toBe('built-token');
+    expect.soft(report(dir, 'nonet').interfaces).toBe('lo');
 
     // user, working_dir, init: false, shm_size, ulimits, tmpfs, mem_limit, cpus, tty + stdin_open,
     // environment (map) over env_file, entrypoint + command.
-    expect(report(dir, 'limits')).toEqual({
+    expect.soft(report(dir, 'limits')).toEqual({
       uid: '1234',
       gid: '1234',
       pwd: '/work',
@@ -123,18 +124,18 @@ describe.skipIf(!hasDocker)('every supported compose key, in one run', () => {
       env: 'from-map,from-file,map',
     });
     // environment as a list, init: true, stdin_open without a tty, the image's working directory (its WORKDIR).
-    expect(report(dir, 'entry')).toEqual({
+    expect.soft(report(dir, 'entry')).toEqual({
       ran: 'from-list',
       pid1: 'docker-init',
       stdin: expect.stringMatching(/^pipe:/),
       pwd: '/workspace',
     });
-    expect(copy.stdin).toBe('/dev/null'); // no stdin_open
+    expect.soft(copy.stdin).toBe('/dev/null'); // no stdin_open
     // deploy.resources.limits.
-    expect(report(dir, 'healthy')).toEqual({ mem: String(80 * 1024 ** 2), cpu: '25000' });
+    expect.soft(report(dir, 'healthy')).toEqual({ mem: String(80 * 1024 ** 2), cpu: '25000' });
     // Volumes: named and shared by two services, :ro (read_only) refuses writes, anonymous, a
     // folder of the task bound read-only (in two services), environment list on main.
-    expect(report(dir, 'vols')).toEqual({
+    expect.soft(report(dir, 'vols')).toEqual({
       seed: 'seeded',
       seed_write: 'refused',
       data_ro: 'from-vols',
@@ -142,35 +143,35 @@ describe.skipIf(!hasDocker)('every supported compose key, in one run', () => {
       anon: '1',
       anon_write: 'ok',
     });
-    expect(app).toMatchObject({ mode: 'list-form', shared: 'from-vols', seed: 'seeded', seed_write: 'refused' });
-    expect(readFileSync(join(BENCH, 'keys', 'environment', 'seed', 'hello.txt'), 'utf8')).toBe('seeded\n');
+    expect.soft(app).toMatchObject({ mode: 'list-form', shared: 'from-vols', seed: 'seeded', seed_write: 'refused' });
+    expect.soft(readFileSync(join(BENCH, 'keys', 'environment', 'seed', 'hello.txt'), 'utf8')).toBe('seeded\n');
 
     // depends_on: service_completed_successfully (prep exited 0 before the others started),
     // service_healthy (healthy started once web was healthy), service_started.
     const prep = of('prep');
-    expect(prep.find((e) => e.Action === 'die')?.Actor.Attributes.exitCode).toBe('0');
-    expect(at(prep, 'die')).toBeLessThan(at(of('web'), 'start'));
-    expect(actions(of('web'))).toContain('health_status: healthy'); // healthcheck CMD
-    expect(at(of('web'), 'health_status: healthy')).toBeLessThan(at(of('healthy'), 'start'));
-    expect(actions(of('healthy'))).toContain('health_status: healthy'); // healthcheck as a string (CMD-SHELL)
-    expect(at(of('web'), 'start')).toBeLessThan(at(of('copy'), 'start'));
+    expect.soft(prep.find((e) => e.Action === 'die')?.Actor.Attributes.exitCode).toBe('0');
+    expect.soft(at(prep, 'die')).toBeLessThan(at(of('web'), 'start'));
+    expect.soft(actions(of('web'))).toContain('health_status: healthy'); // healthcheck CMD
+    expect.soft(at(of('web'), 'health_status: healthy')).toBeLessThan(at(of('healthy'), 'start'));
+    expect.soft(actions(of('healthy'))).toContain('health_status: healthy'); // healthcheck as a string (CMD-SHELL)
+    expect.soft(at(of('web'), 'start')).toBeLessThan(at(of('copy'), 'start'));
     // healthcheck NONE: the image's own (always failing) probe never runs.
-    expect(actions(of('copy')).filter((a) => a.startsWith('health_status'))).toEqual([]);
-    expect(inspected.get('copy')?.Config.Healthcheck?.Test).toEqual(['NONE']);
+    expect.soft(actions(of('copy')).filter((a) => a.startsWith('health_status'))).toEqual([]);
+    expect.soft(inspected.get('copy')?.Config.Healthcheck?.Test).toEqual(['NONE']);
     // interval, timeout, retries, start_period as given (nanoseconds).
-    expect(inspected.get('healthy')?.Config.Healthcheck).toEqual({
+    expect.soft(inspected.get('healthy')?.Config.Healthcheck).toEqual({
       Test: ['CMD-SHELL', 'test -f /tmp/ok'],
       Interval: 500e6,
       Timeout: 1e9,
       Retries: 30,
       StartPeriod: 2e9,
     });
-    expect(Object.keys(inspected.get('web')?.Config.ExposedPorts ?? {})).toEqual(['8080/tcp']); // expose
+    expect.soft(Object.keys(inspected.get('web')?.Config.ExposedPorts ?? {})).toEqual(['8080/tcp']); // expose
     // labels (the events were found by one), stop_grace_period: SIGTERM first, the service's own exit.
-    expect(inspected.get('limits')?.Config.Labels).toMatchObject({ [WATCHED]: 'limits' });
+    expect.soft(inspected.get('limits')?.Config.Labels).toMatchObject({ [WATCHED]: 'limits' });
     const limits = of('limits');
-    expect(limits.find((e) => e.Action === 'kill')?.Actor.Attributes.signal).toBe('15');
-    expect(limits.find((e) => e.Action === 'die')?.Actor.Attributes.exitCode).toBe('42'); // its trap ran
+    expect.soft(limits.find((e) => e.Action === 'kill')?.Actor.Attributes.signal).toBe('15');
+    expect.soft(limits.find((e) => e.Action === 'die')?.Actor.Attributes.exitCode).toBe('42'); // its trap ran
 
     expect(await leftovers(readJson(join(dir, 'run.json')).run_id as string)).toEqual([]);
   }, 300_000);
