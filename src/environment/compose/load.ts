@@ -83,7 +83,7 @@ function composeEnvironment(t: ComposeTask): LoadedEnvironment {
       internet: t.internet,
       order: order.order,
     },
-    ignored: ignoredKeys(doc),
+    ignored: ignoredKeys(doc, main),
     notes,
   };
 }
