@@ -109,7 +109,7 @@ export class DockerEnvironments implements EnvironmentProvider {
     return openTrialScope(this.client, labels, req);
   }
 
-  closeScope(scope: Pick<Environment, 'network' | 'volumes'>): Promise<void> {
+  closeScope(scope: Pick<Environment, 'network' | 'networks' | 'volumes'>): Promise<void> {
     return closeTrialScope(this.client, scope);
   }
 
@@ -137,7 +137,7 @@ export class DockerEnvironments implements EnvironmentProvider {
       for (const service of Object.values(env.services)) await this.#engine.stop(service, opts).catch(() => undefined); // the run's sweep is the backstop
       await this.#engine.stop(env.main, opts);
     } finally {
-      if (env.network || env.volumes?.length) await this.closeScope(env);
+      if (env.network || env.networks?.length || env.volumes?.length) await this.closeScope(env);
     }
   }
 

@@ -33,6 +33,7 @@ import { clientFor, HostError } from './hosts.ts';
 import { buildLabels } from './labels.ts';
 import { sweep } from './sweep.ts';
 import { ensureToolbox, KEEP_ALIVE, TOOLBOX_BIN, TOOLBOX_MOUNT } from './toolbox.ts';
+import { connectNetworks } from './networks.ts';
 import type { ServiceAttachment } from './trial-scope.ts';
 import { transferPath } from './transfer.ts';
 
@@ -45,6 +46,8 @@ export class DockerSandbox implements Sandbox {
   readonly id: string;
   /** The epoch of its daemon's events watch when it started (daemon-watch.ts); undefined: not watched. */
   daemonEpoch: number | undefined;
+  /** A compose service's `stop_grace_period`, in seconds: `stop` sends SIGTERM and waits that long before removing it. */
+  stopGraceS: number | undefined;
   constructor(
     readonly container: Docker.Container,
     readonly image: string,
@@ -211,6 +214,7 @@ export class DockerProvider {
           labels,
         );
         container = await withDeadline(client.createContainer(options), DEFAULT_DEADLINE_MS, 'create container');
+        if (attach?.more?.length) await connectNetworks(client, container.id, attach.more);
         await withDeadline(container.start(), DEFAULT_DEADLINE_MS, 'start container');
         const sandbox = new DockerSandbox(container, spec.image, spec.workdir, spec, client, host, path);
         sandbox.daemonEpoch = epoch;
@@ -232,6 +236,11 @@ export class DockerProvider {
 
   async stop(sandbox: Sandbox, opts: { interrupted: boolean }): Promise<void> {
     const container = (sandbox instanceof DockerSandbox ? sandbox.client : docker()).getContainer(sandbox.id);
+    const grace = sandbox instanceof DockerSandbox && !opts.interrupted ? sandbox.stopGraceS : undefined;
+    if (grace !== undefined)
+      await withDeadline(container.stop({ t: grace }), (grace + 10) * 1000, `stop ${sandbox.id.slice(0, 12)}`).catch(
+        () => undefined, // stopped or gone already; the removal below decides
+      );
     let lastError: unknown;
     for (let attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
       try {

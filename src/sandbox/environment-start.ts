@@ -2,6 +2,7 @@
 // the trial's scope (its network, its volumes), then every service in `order`, each after what it
 // depends on is started, healthy or completed. main is the agent's sandbox (kept alive by the
 // harness); the others run their own process. Whatever a step made is removed if a later one throws.
+import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type Docker from 'dockerode';
@@ -10,6 +11,7 @@ import type { DockerProvider, DockerSandbox } from './docker.ts';
 import type { Environment } from './provider.ts';
 import { startServiceContainer } from './service-container.ts';
 import { checkStillUp, waitForService, type Waited } from './service-wait.ts';
+import { fillTrialVolume } from './trial-volumes.ts';
 import {
   closeTrialScope,
   isInternal,
@@ -42,16 +44,22 @@ export async function startServices(
   labels: SandboxLabels,
   signal: AbortSignal,
 ): Promise<Omit<Environment, 'slot'>> {
-  const internal = isInternal(spec) || !env.internet || Object.values(env.networks).some((n) => n.internal);
-  const volumes = [...Object.keys(env.volumes), ...anonymousVolumes(env).map((a) => a.name)];
+  const internal = isInternal(spec) || !env.internet;
+  const binds = bindVolumes(env);
+  const volumes = [...Object.keys(env.volumes), ...anonymousVolumes(env).map((a) => a.name), ...binds.keys()];
   const scope = await openTrialScope(t.client, labels, {
     services: env.order.length,
     internal,
+    networks: networkPlan(env, internal),
     volumes,
     signal,
   });
   const started = new Map<string, DockerSandbox>();
   try {
+    for (const [volume, dir] of binds) {
+      const made = scope.volumes.find((v) => v.name === volume);
+      if (made) await fillTrialVolume(t.client, labels, spec.image, made, dir);
+    }
     for (const name of env.order) {
       const svc = env.services[name];
       await waitForDependencies(env, svc, started, signal);
@@ -61,7 +69,14 @@ export async function startServices(
     const main = started.get(env.main);
     if (!main) throw new Error(`internal: the environment's main service ${env.main} did not start`);
     const services = Object.fromEntries([...started].filter(([name]) => name !== env.main));
-    return { main, services, network: scope.network, volumes: scope.volumes };
+    const networks = Object.values(scope.networks);
+    return {
+      main,
+      services,
+      network: scope.network,
+      ...(networks.length > 1 ? { networks } : {}),
+      volumes: scope.volumes,
+    };
   } catch (err) {
     for (const box of [...started.values()].reverse())
       await t.engine.stop(box, { interrupted: signal.aborted }).catch(() => undefined); // the sweep is the backstop
@@ -100,10 +115,10 @@ function startOne(
 ): Promise<DockerSandbox> {
   const svc = env.services[name];
   const mode = svc.networkMode;
-  const attach = mode ? undefined : attachmentOf(scope, name, svc, env);
+  const attach = attachmentOf(scope, name, svc, env);
   if (name === env.main) {
     const main = { ...spec, env: { ...svc.env, ...spec.env }, ...(t.host ? { host: t.host } : {}) };
-    return startMain(t, main, labels, signal, attach ?? attachmentOf(scope, name, svc, env), svc.mounts);
+    return startMain(t, main, labels, signal, attach, svc.mounts);
   }
   const shareWith = mode?.kind === 'service' ? started.get(mode.service)?.id : undefined;
   return startServiceContainer({
@@ -114,12 +129,13 @@ function startOne(
     name,
     service: svc,
     labels,
-    ...(attach ? { attach } : {}),
+    // network_mode: on none of the trial's networks, with its volumes all the same.
+    ...(mode ? { volumes: attach.volumes } : { attach }),
     ...(shareWith ? { shareWith } : {}),
   });
 }
 
-/** main, with the task's bind sources copied in (its own copy: the task folder is never written). */
+/** main, with the task's bound files copied in (its own copy: the task folder is never written; folders are volumes). */
 async function startMain(
   t: EngineTarget,
   spec: SandboxSpec,
@@ -130,11 +146,9 @@ async function startMain(
 ): Promise<DockerSandbox> {
   const main = await t.engine.start(spec, labels, signal, attach);
   try {
-    for (const m of mounts) {
-      if (m.type !== 'bind') continue;
-      if (statSync(m.source).isDirectory()) await main.copyIn(m.source, m.target);
-      else await main.copyIn({ [path.posix.basename(m.target)]: readFileSync(m.source) }, path.posix.dirname(m.target));
-    }
+    for (const m of mounts)
+      if (m.type === 'bind' && !isFolder(m.source))
+        await main.copyIn({ [path.posix.basename(m.target)]: readFileSync(m.source) }, path.posix.dirname(m.target));
     return main;
   } catch (err) {
     await t.engine.stop(main, { interrupted: false }).catch(() => undefined);
@@ -142,23 +156,45 @@ async function startMain(
   }
 }
 
-/** On the trial's network under its name and every alias it has on any of its networks, with its volumes. */
+/**
+ * The trial's networks (docs/sandboxes.md#networks-per-trial): each one a service joins, main's
+ * first, each internal when the trial may not reach out or the file says `internal: true`.
+ */
+function networkPlan(
+  env: EnvironmentSpec,
+  internal: boolean,
+): Array<{ name: string; internal: boolean; services: number }> {
+  const on = env.order.filter((s) => !env.services[s].networkMode);
+  const names = [...new Set([env.main, ...on].flatMap((s) => Object.keys(env.services[s].networks)))];
+  return names.map((name) => ({
+    name,
+    internal: internal || (env.networks[name]?.internal ?? false),
+    services: on.filter((s) => name in env.services[s].networks).length,
+  }));
+}
+
+/** On each of its networks under its name and the aliases it has there, with its volumes. */
 function attachmentOf(
   scope: DockerTrialScope,
   name: string,
   svc: ServiceSpec,
   env: EnvironmentSpec,
 ): ServiceAttachment {
-  const aliases = [...new Set([name, ...Object.values(svc.networks).flatMap((n) => n.aliases)])];
+  const joins = Object.entries(svc.networks).flatMap(([n, { aliases }]) => {
+    const network = scope.networks[n];
+    return network ? [{ network: network.name, aliases: [...new Set([name, ...aliases])] }] : [];
+  });
+  const [first = { network: scope.network.name, aliases: [name] }, ...more] = joins;
   const anon = anonymousVolumes(env).filter((a) => a.service === name);
   const volumes = svc.mounts.flatMap((m, i) => {
-    if (m.type !== 'volume') return [];
-    const scopeName = m.source ?? anon.find((a) => a.index === i)?.name;
+    if (m.type === 'bind' && !isFolder(m.source)) return [];
+    const scopeName =
+      m.type === 'bind' ? bindVolumeName(m.source) : (m.source ?? anon.find((a) => a.index === i)?.name);
     const volume = scope.volumes.find((v) => v.name === scopeName);
     if (!volume) throw new Error(`internal: volume ${String(scopeName)} of service ${name} is not the trial's`);
     return [{ source: volume.source, target: m.target, readOnly: m.readOnly }];
   });
-  return { network: scope.network.name, aliases, volumes };
+  return { ...first, ...(more.length ? { more } : {}), volumes };
 }
 
 /** Anonymous volumes (`- /data`): one trial volume each, named after its service and place. */
@@ -168,4 +204,16 @@ function anonymousVolumes(env: EnvironmentSpec): Array<{ name: string; service: 
       m.type === 'volume' && m.source === undefined ? [{ name: `anon.${service}.${index}`, service, index }] : [],
     ),
   );
+}
+
+const isFolder = (p: string) => statSync(p).isDirectory();
+const bindVolumeName = (source: string) =>
+  `bind.${path.basename(source).slice(0, 20)}.${createHash('sha256').update(source).digest('hex').slice(0, 8)}`;
+
+/** Each folder of the task a service binds: one trial volume, filled with a copy of it, shared by every service that binds it. */
+function bindVolumes(env: EnvironmentSpec): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const s of Object.values(env.services))
+    for (const m of s.mounts) if (m.type === 'bind' && isFolder(m.source)) out.set(bindVolumeName(m.source), m.source);
+  return out;
 }

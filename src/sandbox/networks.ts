@@ -162,3 +162,17 @@ async function disconnectAll(net: Docker.Network): Promise<void> {
       'disconnect from network',
     ).catch(() => undefined); // gone meanwhile: the next remove says what is left
 }
+
+/** Joins a created container to further networks of its trial before it starts (one network is given at create). */
+export async function connectNetworks(
+  client: Docker,
+  container: string,
+  more: ReadonlyArray<{ network: string; aliases: string[] }>,
+): Promise<void> {
+  for (const m of more)
+    await withDeadline(
+      client.getNetwork(m.network).connect({ Container: container, EndpointConfig: { Aliases: m.aliases } }),
+      DEFAULT_DEADLINE_MS,
+      `connect to network ${m.network}`,
+    );
+}

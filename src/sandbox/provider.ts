@@ -16,8 +16,10 @@ export interface Environment {
   readonly services: Readonly<Record<string, Sandbox>>;
   /** The run's slot this environment holds (`--max-sandboxes`, its fleet host); the trial releases it at cleanup. */
   readonly slot?: SandboxSlot;
-  /** The trial's own network, when it has services beside main; `stop` removes it. */
+  /** The trial's own network, when it has services beside main (its first, with several); `stop` removes it. */
   readonly network?: TrialNetwork;
+  /** Every network of the trial, when its environment declares several (a compose file's `networks`); `stop` removes them. */
+  readonly networks?: readonly TrialNetwork[];
   /** The volumes its services share; `stop` removes them. */
   readonly volumes?: readonly TrialVolume[];
 }

@@ -13,12 +13,15 @@ import { copyIn } from './copy.ts';
 import { withStorageQuota } from './disk-quota.ts';
 import { DockerSandbox, parseMemory } from './docker.ts';
 import { buildLabels } from './labels.ts';
+import { connectNetworks } from './networks.ts';
 import { ensureToolbox, TOOLBOX_MOUNT } from './toolbox.ts';
 import type { ServiceAttachment } from './trial-scope.ts';
 import type { SandboxLabels, SandboxSpec } from './types.ts';
 
 /** The label naming a container's service in its environment (`--keep-sandbox` prints it). */
 export const SERVICE_LABEL = 'benchrig.service';
+/** The longest a service's `stop_grace_period` holds a trial's cleanup. */
+const MAX_STOP_GRACE_S = 30;
 /** A sidecar's log, kept for the reason of a failed start and bounded (the agent may reach it). */
 const LOG = { Type: 'json-file', Config: { 'max-size': '1m', 'max-file': '1' } };
 
@@ -36,6 +39,8 @@ export interface ServiceStart {
   attach?: ServiceAttachment;
   /** `network_mode: service:<name>`: that service's container id. */
   shareWith?: string;
+  /** Without `attach` (a `network_mode`): the trial's volumes it mounts. */
+  volumes?: ServiceAttachment['volumes'];
 }
 
 /** Created, bind sources copied in, started; a created container is removed if a later step throws. */
@@ -47,21 +52,25 @@ export async function startServiceContainer(o: ServiceStart): Promise<DockerSand
   const options = await withStorageQuota(serviceOptions(o, image, toolbox), o.client, o.hostKey, disk, o.labels);
   const container = await withDeadline(o.client.createContainer(options), DEFAULT_DEADLINE_MS, `create ${o.name}`);
   try {
+    if (o.attach?.more?.length) await connectNetworks(o.client, container.id, o.attach.more);
     for (const m of o.service.mounts) if (m.type === 'bind') await copyBind(container, m.source, m.target);
     await withDeadline(container.start(), DEFAULT_DEADLINE_MS, `start ${o.name}`);
     const info = await withDeadline(container.inspect(), DEFAULT_DEADLINE_MS, `inspect ${o.name}`);
     const workdir = o.service.workingDir ?? (info.Config.WorkingDir || '/');
     const limits = { execTimeoutMs: o.base.execTimeoutMs, maxOutputBytes: o.base.maxOutputBytes };
-    return new DockerSandbox(container, image, workdir, limits, o.client, o.host);
+    const box = new DockerSandbox(container, image, workdir, limits, o.client, o.host);
+    if (o.service.stopGracePeriodMs !== undefined)
+      box.stopGraceS = Math.min(Math.ceil(o.service.stopGracePeriodMs / 1000), MAX_STOP_GRACE_S);
+    return box;
   } catch (err) {
     await withDeadline(container.remove({ force: true, v: true }), DEFAULT_DEADLINE_MS, 'remove').catch(() => {});
     throw err;
   }
 }
 
-/** A bind source of the task (a folder or a file), copied to its target: the trial's own copy. */
+/** A bound file of the task, copied to its target: the trial's own copy (a bound folder is a trial volume: `attach`). */
 async function copyBind(container: Docker.Container, source: string, target: string): Promise<void> {
-  if (statSync(source).isDirectory()) return copyIn(container, source, target);
+  if (statSync(source).isDirectory()) return;
   await copyIn(container, { [path.posix.basename(target)]: readFileSync(source) }, path.posix.dirname(target));
 }
 
@@ -77,6 +86,7 @@ export function serviceOptions(o: ServiceStart, image: string, toolbox: string):
     ...(s.workingDir ? { WorkingDir: s.workingDir } : {}),
     ...(s.user ? { User: s.user } : {}),
     Env: Object.entries(s.env).map(([k, v]) => `${k}=${v}`),
+    ...(s.expose.length ? { ExposedPorts: exposedPorts(s.expose) } : {}),
     Tty: s.tty,
     OpenStdin: s.stdinOpen,
     ...(s.stopGracePeriodMs !== undefined ? { StopTimeout: Math.ceil(s.stopGracePeriodMs / 1000) } : {}),
@@ -107,7 +117,7 @@ export function serviceOptions(o: ServiceStart, image: string, toolbox: string):
           ReadOnly: true,
           VolumeOptions: { NoCopy: true } as Docker.MountSettings['VolumeOptions'],
         },
-        ...(o.attach?.volumes ?? []).map((v) => ({
+        ...(o.attach?.volumes ?? o.volumes ?? []).map((v) => ({
           Type: 'volume' as const,
           Source: v.source,
           Target: v.target,
@@ -117,6 +127,12 @@ export function serviceOptions(o: ServiceStart, image: string, toolbox: string):
     },
   };
 }
+
+/** `expose` as Docker records it (`8080/tcp`); a range is left to the documentation it is. */
+const exposedPorts = (expose: string[]): Record<string, object> =>
+  Object.fromEntries(
+    expose.filter((p) => /^\d+(\/(tcp|udp|sctp))?$/.test(p)).map((p) => [p.includes('/') ? p : `${p}/tcp`, {}]),
+  );
 
 const NS_PER_MS = 1_000_000;
 

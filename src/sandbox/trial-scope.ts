@@ -13,6 +13,11 @@ export interface ScopeRequest {
   services: number;
   /** No way out of the trial: see `isInternal`. */
   internal: boolean;
+  /**
+   * Several networks (a compose file's `networks`), each its own Docker network on its own subnet;
+   * absent: one network, `services` and `internal` as above. The first is the scope's `network`.
+   */
+  networks?: ReadonlyArray<{ name: string; internal: boolean; services: number }>;
   /** The names of the volumes its services share. */
   volumes?: readonly string[];
   /** Default: $BENCHRIG_SUBNET_POOL, else the default pool (subnet-pool.ts). */
@@ -21,7 +26,10 @@ export interface ScopeRequest {
 }
 
 export interface DockerTrialScope {
+  /** The first (or only) network. */
   readonly network: DockerTrialNetwork;
+  /** Every network of the trial, by the name the environment gives it (one: `default`). */
+  readonly networks: Readonly<Record<string, DockerTrialNetwork>>;
   readonly volumes: readonly TrialVolume[];
 }
 
@@ -30,6 +38,8 @@ export interface ServiceAttachment {
   network: string;
   /** The names the other services reach it by (its service name). */
   aliases: string[];
+  /** Further networks of the trial it joins (connected before it starts), with its names on each. */
+  more?: Array<{ network: string; aliases: string[] }>;
   volumes: Array<{ source: string; target: string; readOnly: boolean }>;
 }
 
@@ -39,23 +49,29 @@ export interface ServiceAttachment {
  */
 export const isInternal = (spec: Pick<SandboxSpec, 'network'>): boolean => spec.network !== 'bridge';
 
-/** The network, then the volumes; a failure removes what was made and throws. */
+/** The networks, then the volumes; a failure removes what was made and throws. */
 export async function openTrialScope(
   client: Docker,
   labels: SandboxLabels,
   req: ScopeRequest,
 ): Promise<DockerTrialScope> {
-  const network = await createTrialNetwork(client, {
-    labels,
-    internal: req.internal,
-    hosts: req.services,
-    pool: req.pool,
-    signal: req.signal,
-  });
+  const wanted = req.networks?.length
+    ? req.networks
+    : [{ name: 'default', internal: req.internal, services: req.services }];
+  const networks: Record<string, DockerTrialNetwork> = {};
   try {
-    return { network, volumes: await createTrialVolumes(client, labels, req.volumes ?? []) };
+    for (const n of wanted)
+      networks[n.name] = await createTrialNetwork(client, {
+        labels,
+        internal: n.internal,
+        hosts: n.services,
+        pool: req.pool,
+        signal: req.signal,
+      });
+    const volumes = await createTrialVolumes(client, labels, req.volumes ?? []);
+    return { network: networks[wanted[0].name], networks, volumes };
   } catch (err) {
-    await removeTrialNetwork(client, network).catch(() => undefined); // the run's sweep is the backstop
+    for (const n of Object.values(networks)) await removeTrialNetwork(client, n).catch(() => undefined); // the run's sweep is the backstop
     throw err;
   }
 }
@@ -79,15 +95,22 @@ export function attachment(
 }
 
 /**
- * Removes the network and the volumes, each tried whatever happened to the others (a container still
+ * Removes the networks and the volumes, each tried whatever happened to the others (a container still
  * attached is disconnected, one still using a volume removed); throws the first failure after all were tried.
  */
 export async function closeTrialScope(
   client: Docker,
-  scope: { network?: TrialNetwork; volumes?: readonly TrialVolume[] },
+  scope: {
+    network?: TrialNetwork;
+    networks?: Readonly<Record<string, TrialNetwork>> | readonly TrialNetwork[];
+    volumes?: readonly TrialVolume[];
+  },
 ): Promise<void> {
   const failures: unknown[] = [];
-  if (scope.network) await removeTrialNetwork(client, scope.network).catch((err: unknown) => failures.push(err));
+  const networks = new Map<string, TrialNetwork>();
+  for (const n of [...(scope.network ? [scope.network] : []), ...Object.values(scope.networks ?? {})])
+    networks.set(n.name, n);
+  for (const n of networks.values()) await removeTrialNetwork(client, n).catch((err: unknown) => failures.push(err));
   for (const v of scope.volumes ?? [])
     await removeTrialVolume(client, v.source).catch((err: unknown) => failures.push(err));
   if (failures.length) throw failures[0];

@@ -3,6 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
 import { DEFAULT_DEADLINE_MS, dockerError, dockerMessage, sleep, statusOf, withDeadline } from './client.ts';
+import { copyIn } from './copy.ts';
+import { withHelperContainer } from './helper-container.ts';
 import { buildLabels, LABEL } from './labels.ts';
 import type { TrialVolume } from './provider.ts';
 import type { SandboxLabels } from './types.ts';
@@ -72,4 +74,30 @@ async function removeUsers(client: Docker, source: string): Promise<void> {
       DEFAULT_DEADLINE_MS,
       `remove ${c.Id.slice(0, 12)}`,
     ).catch(() => undefined); // gone meanwhile: the next remove says what is left
+}
+
+const FILL_MOUNT = '/benchrig-fill';
+
+/**
+ * Fills a trial volume with a folder of the task (a compose bind: docs/benchmarks.md#compose-tasks),
+ * through a helper container of `image` that never starts: the services mount the trial's copy, so
+ * `:ro` holds and the task folder on the host is never written.
+ */
+export async function fillTrialVolume(
+  client: Docker,
+  labels: SandboxLabels,
+  image: string,
+  volume: TrialVolume,
+  dir: string,
+): Promise<void> {
+  const mounts = [{ Type: 'volume' as const, Source: volume.source, Target: FILL_MOUNT }];
+  try {
+    await withHelperContainer(
+      client,
+      { image, purpose: `helper filling volume ${volume.name}`, labels: buildLabels(labels), mounts },
+      (helper) => copyIn(helper, dir, FILL_MOUNT),
+    );
+  } catch (err) {
+    throw dockerError(`could not copy ${dir} into the trial's volume: ${dockerMessage(err)}`, err);
+  }
 }

@@ -66,6 +66,7 @@ function composeEnvironment(t: ComposeTask): LoadedEnvironment {
   };
   const specs: Record<string, ServiceSpec> = {};
   for (const name of names) specs[name] = mapService(name, services[name], ctx);
+  builtByOthers(specs);
   if (!specs[main].image && !specs[main].build)
     throw new ComposeProblem(
       `services.${main}`,
@@ -82,9 +83,18 @@ function composeEnvironment(t: ComposeTask): LoadedEnvironment {
       internet: t.internet,
       order: order.order,
     },
-    ignored: ignoredKeys(doc),
+    ignored: ignoredKeys(doc, main),
     notes,
   };
+}
+
+/** A service whose `image` another service builds (its `build` and `image` both set) gets that build: the same image. */
+function builtByOthers(specs: Record<string, ServiceSpec>): void {
+  for (const s of Object.values(specs)) {
+    if (s.build || !s.image) continue;
+    const builder = Object.values(specs).find((b) => b.build && b.image === s.image);
+    if (builder?.build) s.build = builder.build;
+  }
 }
 
 function readYaml(file: string): unknown {

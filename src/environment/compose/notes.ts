@@ -54,8 +54,36 @@ const WHY: Record<string, string> = {
   version: 'obsolete in the compose specification',
 };
 
-/** One note per key that is read by nobody: `services.web.ports (not published: …)`. */
-export function ignoredKeys(doc: Record<string, unknown>): string[] {
+/**
+ * Keys of the main service that benchrig reads but does not apply to it: main is the agent's sandbox,
+ * kept alive by the harness, with the task's `[environment]` bounds and working directory.
+ */
+const NOT_ON_MAIN = new Set([
+  'command',
+  'entrypoint',
+  'working_dir',
+  'user',
+  'init',
+  'shm_size',
+  'ulimits',
+  'tmpfs',
+  'mem_limit',
+  'cpus',
+  'pids_limit',
+  'deploy',
+  'stdin_open',
+  'tty',
+  'stop_grace_period',
+  'labels',
+  'healthcheck',
+  'expose',
+  'network_mode',
+]);
+const ON_MAIN =
+  'not applied to the main service: it is the agent’s sandbox, kept alive by benchrig, with the task’s bounds and working directory';
+
+/** One note per key that is read by nobody (`services.web.ports (not published: …)`), and per key of `main` not applied to it. */
+export function ignoredKeys(doc: Record<string, unknown>, main?: string): string[] {
   const notes: string[] = [];
   const note = (key: string, last: string) => notes.push(WHY[last] ? `${key} (${WHY[last]})` : key);
   for (const k of Object.keys(doc)) if (!TOP_KEYS.has(k) && !k.startsWith('x-')) note(k, k);
@@ -66,6 +94,7 @@ export function ignoredKeys(doc: Record<string, unknown>): string[] {
     for (const k of Object.keys(s)) {
       if (k.startsWith('x-')) continue;
       if (!SERVICE_KEYS.has(k) || k === 'cap_drop') note(`${at}.${k}`, k);
+      else if (name === main && NOT_ON_MAIN.has(k)) notes.push(`${at}.${k} (${ON_MAIN})`);
     }
     if (isMap(s.build)) for (const k of unknown(s.build, BUILD_KEYS)) note(`${at}.build.${k}`, k);
     if (isMap(s.healthcheck))

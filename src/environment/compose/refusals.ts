@@ -23,7 +23,7 @@ export function refuseDocument(doc: Record<string, unknown>): void {
       if (v.external !== undefined && !isFalse(v.external))
         throw new ComposeProblem(
           `${at}external`,
-          'external volumes and networks are not allowed: the environment makes its own',
+          `external volumes and networks are not allowed: the environment makes its own${usedBy(doc, kind, name)}`,
         );
       if (kind === 'volumes' && (v.driver !== undefined || v.driver_opts !== undefined))
         throw new ComposeProblem(
@@ -34,6 +34,18 @@ export function refuseDocument(doc: Record<string, unknown>): void {
         throw new ComposeProblem(`${at}driver`, `network driver "${text(v.driver)}" is not allowed (bridge only)`);
     }
   }
+}
+
+/** ` (used by services.a.volumes, services.b.volumes)`: who asks for a top-level volume or network; '' for nobody. */
+function usedBy(doc: Record<string, unknown>, kind: 'volumes' | 'networks', name: string): string {
+  const services = isMap(doc.services) ? doc.services : {};
+  const users = Object.entries(services).filter(([, s]) => {
+    if (!isMap(s)) return false;
+    if (kind === 'networks')
+      return Array.isArray(s.networks) ? s.networks.includes(name) : isMap(s.networks) && name in s.networks;
+    return Array.isArray(s.volumes) && s.volumes.some((e) => volumeEntry(e)?.source === name);
+  });
+  return users.length ? ` (used by ${users.map(([n]) => `services.${n}.${kind}`).join(', ')})` : '';
 }
 
 export function refuseService(name: string, s: Record<string, unknown>, services: string[]): void {

@@ -199,7 +199,12 @@ describe('a compose task mapped to the environment spec', () => {
     expect(offline.healthcheck?.test).toEqual(['NONE']);
     expect(offline.dependsOn.api.condition).toBe('service_completed_successfully');
     const file = 'task/environment/docker-compose.yaml';
+    const onMain =
+      '(not applied to the main service: it is the agent’s sandbox, kept alive by benchrig, with the task’s bounds and working directory)';
+    const mainKeys = ['working_dir', 'user', 'init', 'shm_size', 'stdin_open', 'tty', 'stop_grace_period', 'expose'];
+    mainKeys.push('tmpfs', 'ulimits', 'mem_limit', 'cpus', 'pids_limit', 'labels');
     expect(notes).toEqual([
+      ...mainKeys.map((k) => `ignored key ${file}: services.main.${k} ${onMain}`),
       `ignored key ${file}: services.api.cap_drop (every capability is dropped anyway)`,
       `ignored key ${file}: services.api.ports (not published: nothing outside the trial needs them; services reach each other by name)`,
       `ignored key ${file}: services.api.restart (a service is not restarted; one that exits is handled by its dependents’ conditions)`,
