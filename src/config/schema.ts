@@ -168,6 +168,8 @@ const sandboxSchema = plain(
       hosts: z.array(dockerHostSchema()).optional(),
       /** How long a failing fleet host stays out of placement (default 30). */
       host_cooldown_s: seconds().optional(),
+      /** The range trial networks take their subnets from (docs/sandboxes.md#networks-per-trial); checked at load. */
+      subnet_pool: z.string().optional(),
       /** Services beside the main one (this table), by name. */
       services: z.record(serviceName(), serviceSchema).optional(),
       /** Volumes shared between services: `mounts = { main = "/shared", db = "/data" }`. */

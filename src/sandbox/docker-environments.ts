@@ -43,7 +43,7 @@ export class DockerEnvironments implements EnvironmentProvider {
 
   /** The engine answers, build folders of dead builds are gone, the run's image is here, dead runs are swept. */
   async prepare(run: RunSpec): Promise<PreparedEnvironments> {
-    subnetPool(); // a bad $BENCHRIG_SUBNET_POOL is refused (exit 2) before anything starts
+    subnetPool(process.env, run.spec.subnetPool); // a bad $BENCHRIG_SUBNET_POOL is refused (exit 2) before anything starts
     await this.check();
     await sweepLeftBuilds(run);
     if (run.buildImage)

@@ -10,6 +10,7 @@ import type { DockerProvider, DockerSandbox } from './docker.ts';
 import type { Environment } from './provider.ts';
 import { startServiceContainer } from './service-container.ts';
 import { checkStillUp, waitForService, type Waited } from './service-wait.ts';
+import { subnetPool } from './subnet-pool.ts';
 import {
   closeTrialScope,
   isInternal,
@@ -48,6 +49,7 @@ export async function startServices(
     services: env.order.length,
     internal,
     volumes,
+    pool: subnetPool(process.env, spec.subnetPool),
     signal,
   });
   const started = new Map<string, DockerSandbox>();
