@@ -134,8 +134,12 @@ export class DockerEnvironments implements EnvironmentProvider {
   /** The services, main, then the trial's network and volumes: each tried whatever happened before. */
   async stop(env: Environment, opts: { interrupted: boolean }): Promise<void> {
     try {
-      for (const service of Object.values(env.services)) await this.#engine.stop(service, opts).catch(() => undefined); // the run's sweep is the backstop
-      await this.#engine.stop(env.main, opts);
+      // All at once (each has its own deadline); main's failure is the one that counts, the run's sweep is the backstop.
+      const [main] = await Promise.allSettled([
+        this.#engine.stop(env.main, opts),
+        ...Object.values(env.services).map((service) => this.#engine.stop(service, opts).catch(() => undefined)),
+      ]);
+      if (main.status === 'rejected') throw main.reason;
     } finally {
       if (env.network || env.volumes?.length) await this.closeScope(env);
     }

@@ -87,8 +87,10 @@ export async function closeTrialScope(
   scope: { network?: TrialNetwork; volumes?: readonly TrialVolume[] },
 ): Promise<void> {
   const failures: unknown[] = [];
-  if (scope.network) await removeTrialNetwork(client, scope.network).catch((err: unknown) => failures.push(err));
-  for (const v of scope.volumes ?? [])
-    await removeTrialVolume(client, v.source).catch((err: unknown) => failures.push(err));
+  const fail = (err: unknown) => void failures.push(err);
+  await Promise.all([
+    scope.network ? removeTrialNetwork(client, scope.network).catch(fail) : undefined,
+    ...(scope.volumes ?? []).map((v) => removeTrialVolume(client, v.source).catch(fail)),
+  ]);
   if (failures.length) throw failures[0];
 }
