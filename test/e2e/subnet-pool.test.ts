@@ -36,32 +36,36 @@ describe.skipIf(!ok)('the subnet pool', () => {
     );
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
     expect(existsSync(join(out, 'oracle'))).toBe(false);
-  });
+  }, 120_000);
 
   it.each([
     ['10.219.77.0/30', 'must be between a /8 and a /28'],
     ['10.219.77.5/24', 'is not a network address; did you mean 10.219.77.0/24?'],
-  ])('refuses [sandbox] subnet_pool = %s in a --config file, naming the file and the key', async (pool, why) => {
-    const out = tempDir();
-    const config = join(tempDir(), 'machine.toml');
-    writeFileSync(config, `[sandbox]\nsubnet_pool = "${pool}"\n`);
-    const r = await runCli([
-      'run',
-      join(FIXTURES, 'harbor-compose-scale'),
-      '--agent',
-      'oracle',
-      '--config',
-      config,
-      '--output',
-      out,
-    ]);
-    expect(r.code).toBe(2);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/machine\.toml: key sandbox\.subnet_pool: /);
-    expect(r.stderr).toContain(`${pool} ${why}`);
-    expect(r.stderr).not.toMatch(/\n\s+at /);
-    expect(existsSync(join(out, 'oracle'))).toBe(false);
-  });
+  ])(
+    'refuses [sandbox] subnet_pool = %s in a --config file, naming the file and the key',
+    async (pool, why) => {
+      const out = tempDir();
+      const config = join(tempDir(), 'machine.toml');
+      writeFileSync(config, `[sandbox]\nsubnet_pool = "${pool}"\n`);
+      const r = await runCli([
+        'run',
+        join(FIXTURES, 'harbor-compose-scale'),
+        '--agent',
+        'oracle',
+        '--config',
+        config,
+        '--output',
+        out,
+      ]);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/machine\.toml: key sandbox\.subnet_pool: /);
+      expect(r.stderr).toContain(`${pool} ${why}`);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(existsSync(join(out, 'oracle'))).toBe(false);
+    },
+    120_000,
+  );
 
   it('takes the trial network’s subnet from [sandbox] subnet_pool', async () => {
     const config = join(tempDir(), 'machine.toml');
