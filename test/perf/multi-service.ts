@@ -25,7 +25,7 @@ export interface MultiServiceSizes {
 }
 
 /** The raw side's subnets: a range of its own, so that it never competes with benchrig's pool. */
-const RAW_POOL = parseSubnetPool('10.214.0.0/16', 'the perf suite');
+const RAW_POOL = parseSubnetPool('10.216.0.0/16', 'the perf suite');
 
 /** A benchmark of `n` samples: main (busybox) waits for `side` to turn healthy; one `contains` check. */
 export function multiServiceBenchmark(root: string, n: number): string {
