@@ -22,6 +22,7 @@ import { applyImageTemplate, isTemplate } from './sample-sandbox.ts';
 import { HARBOR_IMAGE, harborConfig, harborSample, isHarborFolder, readHarborTasks } from './harbor/samples.ts';
 import { imageRefProblem } from '../sandbox/image-ref.ts';
 import { contextProblem } from '../sandbox/build-context.ts';
+import { parseSubnetPool } from '../sandbox/subnet-pool.ts';
 import { fileLayer } from '../config/layers.ts';
 import { MAX_TRIALS_PER_RUN } from '../limits.ts';
 import { environmentFromConfig } from '../environment/from-config.ts';
@@ -302,6 +303,9 @@ function resolveSandbox(
   const workdirProblem = badWorkdir(sandbox.workdir);
   if (workdirProblem)
     throw new BenchrigError('benchmark', `${src('sandbox', 'workdir')}: key sandbox.workdir: ${workdirProblem}`);
+  // A range that cannot hold a trial network's subnet is refused here, naming the file and the key (exit 2).
+  if (sandbox.subnet_pool !== undefined)
+    parseSubnetPool(sandbox.subnet_pool, `${src('sandbox', 'subnet_pool')}: key sandbox.subnet_pool`);
   const folder = (rel: string, key: string[], needs?: string) => {
     const abs = path.resolve(dir, rel);
     const where = `${src(...key)}: key ${key.join('.')}`;

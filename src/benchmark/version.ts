@@ -48,7 +48,7 @@ export async function benchmarkVersion(input: VersionInput): Promise<string> {
     checks: input.checks,
     gate: config.gate ?? null,
     limits: versionedLimits(config.limits, input.ownLimits),
-    sandbox: config.sandbox ?? null,
+    sandbox: config.sandbox ? machineKeysOut(config.sandbox) : null,
     n_trials: config.n_trials,
     blocks_are_success: config.blocks_are_success,
     user: {
@@ -124,4 +124,10 @@ async function fileSha16(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
   return hash.digest('hex').slice(0, 16);
+}
+
+/** The machine's own settings, not the benchmark's: where trial networks take their subnets from. */
+function machineKeysOut(sandbox: NonNullable<Config['sandbox']>): Omit<NonNullable<Config['sandbox']>, 'subnet_pool'> {
+  const { subnet_pool: _pool, ...rest } = sandbox;
+  return rest;
 }

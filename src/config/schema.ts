@@ -105,6 +105,12 @@ const memorySize = () =>
     .regex(/^\d+(\.\d+)?[kmg]?$/i, 'a size like "512m"')
     .pipe(size(badMemory));
 
+const dependsOnSchema = () =>
+  z.union([
+    z.array(serviceName()),
+    z.record(serviceName(), z.enum(['service_started', 'service_healthy', 'service_completed_successfully'])),
+  ]);
+
 /** `[sandbox.services.<name>]`: a service beside the main one (docs/sandboxes.md#multi-service-environments). */
 const serviceSchema = z
   .object({
@@ -127,12 +133,7 @@ const serviceSchema = z
       .strict()
       .optional(),
     /** Services started first: a list (started), or `{ name = condition }`. */
-    depends_on: z
-      .union([
-        z.array(serviceName()),
-        z.record(serviceName(), z.enum(['service_started', 'service_healthy', 'service_completed_successfully'])),
-      ])
-      .optional(),
+    depends_on: dependsOnSchema().optional(),
   })
   .strict()
   .refine((s) => s.image !== undefined || s.build !== undefined, 'a service needs image or build');
@@ -168,8 +169,12 @@ const sandboxSchema = plain(
       hosts: z.array(dockerHostSchema()).optional(),
       /** How long a failing fleet host stays out of placement (default 30). */
       host_cooldown_s: seconds().optional(),
+      /** The range trial networks take their subnets from (docs/sandboxes.md#networks-per-trial); checked at load. */
+      subnet_pool: z.string().optional(),
       /** Services beside the main one (this table), by name. */
       services: z.record(serviceName(), serviceSchema).optional(),
+      /** The services main starts after, as a service's `depends_on` (docs/sandboxes.md#multi-service-environments). */
+      depends_on: dependsOnSchema().optional(),
       /** Volumes shared between services: `mounts = { main = "/shared", db = "/data" }`. */
       volumes: z
         .array(z.object({ name: serviceName(), mounts: z.record(serviceName(), z.string()) }).strict())

@@ -78,6 +78,7 @@ function mainSpec(sb: SandboxConfig): ServiceSpec {
     cpus: sb.cpus,
     pids: sb.pids,
     capAdd: sb.cap_add,
+    dependsOn: dependsOn(sb.depends_on),
   };
 }
 

@@ -146,6 +146,9 @@ export class RemoteTrial {
       case 'event':
         return this.opts.hooks?.onEvent?.(msg.taskId, msg.event);
       case 'sandbox':
+        // Ready: the trial's own time starts now (docs/running.md), so however long its environment took
+        // to start (many services, health waits, a loaded engine) none of it is taken from the trial.
+        if (msg.containerId && !this.#cancelled) this.#arm();
         this.#containerId = msg.containerId ?? null;
         this.#containerHost = [...this.#slots.values()].reverse().find((s) => s.granted?.host)?.granted?.host;
         return this.opts.hooks?.onSandbox?.(msg.taskId, msg.containerId);

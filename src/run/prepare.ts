@@ -202,6 +202,7 @@ function sandboxSpec(cfg: Config): SandboxSpec | null {
     shared: null,
     execTimeoutMs: cfg.limits.exec_timeout_s * 1000,
     maxOutputBytes: cfg.limits.max_output_bytes,
+    ...(s.subnet_pool ? { subnetPool: s.subnet_pool } : {}),
   };
 }
 

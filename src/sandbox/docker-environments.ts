@@ -43,7 +43,7 @@ export class DockerEnvironments implements EnvironmentProvider {
 
   /** The engine answers, build folders of dead builds are gone, the run's image is here, dead runs are swept. */
   async prepare(run: RunSpec): Promise<PreparedEnvironments> {
-    subnetPool(); // a bad $BENCHRIG_SUBNET_POOL is refused (exit 2) before anything starts
+    subnetPool(process.env, run.spec.subnetPool); // a bad $BENCHRIG_SUBNET_POOL is refused (exit 2) before anything starts
     await this.check();
     await sweepLeftBuilds(run);
     if (run.buildImage)
@@ -134,8 +134,12 @@ export class DockerEnvironments implements EnvironmentProvider {
   /** The services, main, then the trial's network and volumes: each tried whatever happened before. */
   async stop(env: Environment, opts: { interrupted: boolean }): Promise<void> {
     try {
-      for (const service of Object.values(env.services)) await this.#engine.stop(service, opts).catch(() => undefined); // the run's sweep is the backstop
-      await this.#engine.stop(env.main, opts);
+      // All at once (each has its own deadline); main's failure is the one that counts, the run's sweep is the backstop.
+      const [main] = await Promise.allSettled([
+        this.#engine.stop(env.main, opts),
+        ...Object.values(env.services).map((service) => this.#engine.stop(service, opts).catch(() => undefined)),
+      ]);
+      if (main.status === 'rejected') throw main.reason;
     } finally {
       if (env.network || env.networks?.length || env.volumes?.length) await this.closeScope(env);
     }

@@ -11,6 +11,7 @@ import type { DockerProvider, DockerSandbox } from './docker.ts';
 import type { Environment } from './provider.ts';
 import { startServiceContainer } from './service-container.ts';
 import { checkStillUp, waitForService, type Waited } from './service-wait.ts';
+import { subnetPool } from './subnet-pool.ts';
 import { fillTrialVolume } from './trial-volumes.ts';
 import {
   closeTrialScope,
@@ -52,6 +53,7 @@ export async function startServices(
     internal,
     networks: networkPlan(env, internal),
     volumes,
+    pool: subnetPool(process.env, spec.subnetPool),
     signal,
   });
   const started = new Map<string, DockerSandbox>();

@@ -34,7 +34,7 @@ export class FleetEnvironments implements EnvironmentProvider {
   }
 
   async prepare(run: RunSpec): Promise<PreparedEnvironments> {
-    subnetPool(); // a bad $BENCHRIG_SUBNET_POOL is refused (exit 2) before anything starts
+    subnetPool(process.env, run.spec.subnetPool); // a bad $BENCHRIG_SUBNET_POOL is refused (exit 2) before anything starts
     const engines = [...this.#hosts.values()];
     await Promise.all(engines.map((e) => e.check()));
     // The first host builds now, so a broken Dockerfile stops the run before its folder exists (exit 2).

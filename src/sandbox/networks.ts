@@ -8,6 +8,7 @@ import type Docker from 'dockerode';
 import { SandboxError } from '../errors.ts';
 import { DEFAULT_DEADLINE_MS, dockerError, dockerMessage, sleep, statusOf, withDeadline } from './client.ts';
 import { buildLabels } from './labels.ts';
+import { inNetworkLane } from './network-lanes.ts';
 import type { TrialNetwork } from './provider.ts';
 import {
   cidrText,
@@ -52,11 +53,12 @@ export async function createTrialNetwork(client: Docker, req: NetworkRequest): P
   const pool = req.pool ?? subnetPool();
   const prefix = prefixFor(req.hosts ?? 2, pool);
   const slots = slotsOf(pool, prefix);
-  const taken: Cidr[] = [...held].flatMap((s) => parseCidr(s) ?? []);
+  const taken: Cidr[] = [];
   let learned = false;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     req.signal?.throwIfAborted();
-    const index = freeIndex(pool, prefix, slots, taken);
+    // What this process holds now, too: other trials' calls may have taken subnets while this one waited.
+    const index = freeIndex(pool, prefix, slots, [...taken, ...[...held].flatMap((s) => parseCidr(s) ?? [])]);
     if (index === null) break;
     const candidate = subnetAt(pool, prefix, index);
     try {
@@ -94,23 +96,28 @@ async function create(client: Docker, req: NetworkRequest, c: Cidr & { gateway: 
   const name = `benchrig-${slug}-${randomBytes(3).toString('hex')}`;
   held.add(subnet);
   try {
-    const network = await withDeadline(
-      client.createNetwork({
-        Name: name,
-        Driver: 'bridge',
-        CheckDuplicate: true,
-        Internal: req.internal,
-        Attachable: false,
-        Labels: buildLabels(req.labels),
-        IPAM: { Driver: 'default', Config: [{ Subnet: subnet, Gateway: c.gateway }] },
-        Options: {
-          'com.docker.network.bridge.enable_icc': 'true', // the trial's services reach each other
-          // An internal bridge still carries the gateway address, on which the host answers: not given one.
-          ...(req.internal ? { 'com.docker.network.bridge.inhibit_ipv4': 'true' } : {}),
-        },
-      }),
-      DEFAULT_DEADLINE_MS,
-      `create network ${name}`,
+    const network = await inNetworkLane(
+      client,
+      () =>
+        withDeadline(
+          client.createNetwork({
+            Name: name,
+            Driver: 'bridge',
+            CheckDuplicate: true,
+            Internal: req.internal,
+            Attachable: false,
+            Labels: buildLabels(req.labels),
+            IPAM: { Driver: 'default', Config: [{ Subnet: subnet, Gateway: c.gateway }] },
+            Options: {
+              'com.docker.network.bridge.enable_icc': 'true', // the trial's services reach each other
+              // An internal bridge still carries the gateway address, on which the host answers: not given one.
+              ...(req.internal ? { 'com.docker.network.bridge.inhibit_ipv4': 'true' } : {}),
+            },
+          }),
+          DEFAULT_DEADLINE_MS,
+          `create network ${name}`,
+        ),
+      req.signal,
     );
     return { id: network.id, name, internal: req.internal, subnet, gateway: c.gateway };
   } catch (err) {
@@ -138,7 +145,9 @@ export async function removeTrialNetwork(client: Docker, network: { name: string
   let lastError: unknown;
   for (let attempt = 1; attempt <= REMOVE_ATTEMPTS; attempt++) {
     try {
-      await withDeadline(net.remove(), DEFAULT_DEADLINE_MS, `remove network ${network.name}`);
+      await inNetworkLane(client, () =>
+        withDeadline(net.remove(), DEFAULT_DEADLINE_MS, `remove network ${network.name}`),
+      );
       forget();
       return true;
     } catch (err) {

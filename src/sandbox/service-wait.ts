@@ -12,7 +12,12 @@ import {
 } from '../environment/spec.ts';
 import { DEFAULT_DEADLINE_MS, dockerError, dockerMessage, sleep, withDeadline } from './client.ts';
 
-const POLL_MS = 250;
+/** How often the state is read: a fifth of the healthcheck's interval, within these bounds. */
+const POLL_MS = { min: 50, max: 250 } as const;
+
+/** Soon after a probe can have answered, without asking a loaded daemon more often than it helps. */
+export const pollMs = (h: HealthcheckSpec | undefined): number =>
+  Math.min(POLL_MS.max, Math.max(POLL_MS.min, Math.round((h?.intervalMs ?? Infinity) / 5)));
 const LOG_LINES = 20;
 
 export interface Waited {
@@ -38,7 +43,7 @@ export async function waitForService(s: Waited, condition: DependencyCondition, 
           ? `did not turn healthy within ${Math.round(budget / 1000)} s (its health budget)`
           : `did not complete within ${Math.round(budget / 1000)} s`,
       );
-    await sleep(POLL_MS, signal);
+    await sleep(pollMs(s.healthcheck), signal);
   }
 }
 

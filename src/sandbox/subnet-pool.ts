@@ -65,10 +65,18 @@ export function parseSubnetPool(text: string, source: string): SubnetPool {
   return { ...cidr, text: cidrText(cidr) };
 }
 
-/** This process's pool: `$BENCHRIG_SUBNET_POOL`, else the default. */
-export function subnetPool(env: NodeJS.ProcessEnv = process.env): SubnetPool {
+/** The config key that sets the pool for a run (docs/configuration.md), under `$BENCHRIG_SUBNET_POOL`. */
+export const SUBNET_POOL_KEY = '[sandbox] subnet_pool';
+
+/**
+ * The run's pool: `$BENCHRIG_SUBNET_POOL` (the machine's, as every BENCHRIG_ variable wins over files),
+ * else `configured` (`[sandbox] subnet_pool`, checked at load), else the default.
+ */
+export function subnetPool(env: NodeJS.ProcessEnv = process.env, configured?: string): SubnetPool {
   const set = env[SUBNET_POOL_ENV]?.trim();
-  return parseSubnetPool(set || DEFAULT_SUBNET_POOL, set ? SUBNET_POOL_ENV : 'the default subnet pool');
+  if (set) return parseSubnetPool(set, SUBNET_POOL_ENV);
+  if (configured) return parseSubnetPool(configured, SUBNET_POOL_KEY);
+  return parseSubnetPool(DEFAULT_SUBNET_POOL, 'the default subnet pool');
 }
 
 /** The subnet size for `hosts` containers: a /28 up to 13, larger past it (never larger than the pool). */

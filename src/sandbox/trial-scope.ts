@@ -107,11 +107,13 @@ export async function closeTrialScope(
   },
 ): Promise<void> {
   const failures: unknown[] = [];
+  const fail = (err: unknown) => void failures.push(err);
   const networks = new Map<string, TrialNetwork>();
   for (const n of [...(scope.network ? [scope.network] : []), ...Object.values(scope.networks ?? {})])
     networks.set(n.name, n);
-  for (const n of networks.values()) await removeTrialNetwork(client, n).catch((err: unknown) => failures.push(err));
-  for (const v of scope.volumes ?? [])
-    await removeTrialVolume(client, v.source).catch((err: unknown) => failures.push(err));
+  await Promise.all([
+    ...[...networks.values()].map((n) => removeTrialNetwork(client, n).catch(fail)),
+    ...(scope.volumes ?? []).map((v) => removeTrialVolume(client, v.source).catch(fail)),
+  ]);
   if (failures.length) throw failures[0];
 }

@@ -92,6 +92,8 @@ export interface SandboxSpec {
   shell?: 'auto';
   /** The fleet of Docker hosts (docs/fleet.md); absent or null: the local daemon, as without a fleet. */
   fleet?: DockerHostSpec[] | null;
+  /** `[sandbox] subnet_pool`: the range trial networks take subnets from (docs/sandboxes.md#networks-per-trial). */
+  subnetPool?: string;
   /** The fleet host placed for this start (set per trial from its sandbox slot). */
   host?: string;
   /**

@@ -15,6 +15,13 @@ import { perTaskEnvRows, type EnvSizes } from './environments.ts';
 import { swebenchGradingRow, type SwebenchSizes } from './swebench.ts';
 import { measureGrading } from './grading.ts';
 import { rawDockerLoop, removeByRun } from './docker-raw.ts';
+import {
+  multiServiceBenchmark,
+  rawMultiServiceLoop,
+  removeRawMulti,
+  sidecarSpec,
+  type MultiServiceSizes,
+} from './multi-service.ts';
 import { runChild } from './run-child.ts';
 import type { ChildReport, RunSpec } from './child.ts';
 import { formatTable, type Row } from './table.ts';
@@ -38,6 +45,8 @@ export interface Sizes {
   envs: EnvSizes;
   /** SWE-bench predictions of the fixture graded, `concurrency` at a time (test/perf/swebench.ts). */
   swebench: SwebenchSizes;
+  /** Two-service trials (main + a sidecar with a healthcheck), `concurrency` at a time (test/perf/multi-service.ts). */
+  multi: MultiServiceSizes;
 }
 
 export const FULL: Sizes = {
@@ -50,6 +59,7 @@ export const FULL: Sizes = {
   gateway: { trials: 16, calls: 50, reps: 5, latencyMs: 20, bodyKb: 40 },
   envs: { tasks: 20, contexts: 5 },
   swebench: { predictions: 50, concurrency: 4 },
+  multi: { trials: 40, concurrency: 4 },
 };
 
 /** The same code paths at a size that runs in seconds (the unit test). */
@@ -63,6 +73,7 @@ export const TINY: Sizes = {
   gateway: { trials: 4, calls: 3, reps: 1, latencyMs: 2, bodyKb: 4 },
   envs: { tasks: 2, contexts: 1 },
   swebench: { predictions: 2, concurrency: 2 },
+  multi: { trials: 2, concurrency: 2 },
 };
 
 export const TARGETS = {
@@ -77,6 +88,7 @@ export const TARGETS = {
   builds_second_run: { max: 0 },
   per_task_env_ratio: { max: 1.2 },
   swebench_grading_ratio: { max: 1.15 },
+  multi_service_overhead_ratio: { max: 1.15 },
   // issue 17: cost that does not grow with the run
   peak_rss_mb_100k: { max: 200 },
   rss_growth_kb_per_trial: { max: 0.2 },
@@ -123,6 +135,7 @@ export interface PerfReport {
   builds_second_run: number;
   per_task_env_ratio: number;
   swebench_grading_ratio: number;
+  multi_service_overhead_ratio: number;
   /** Per key: its target, whether it was met, and the raw figures it was computed from. */
   rows: Record<string, Row>;
 }
@@ -232,6 +245,58 @@ async function sandboxRow(ctx: Ctx, z: Sizes): Promise<Row> {
     concurrency,
     compared:
       'scheduling phase of `benchrig run` (threads, workers = concurrency) vs raw dockerode create→start→exec→remove',
+    benchrig_schedule_ms: harness.map(Math.round),
+    raw_dockerode_ms: raw.map(Math.round),
+    benchrig_median_ms: Math.round(median(harness)),
+    raw_median_ms: Math.round(median(raw)),
+    runs,
+  });
+}
+
+/**
+ * Multi-service overhead: the scheduling phase of a run of two-service trials (main waits for its
+ * sidecar's healthcheck; the echo agent) over the raw dockerode loop doing the same Docker work —
+ * network, sidecar, health wait, main, exec, removals — at the same concurrency. Alternated, as the
+ * sandbox row, so that both sides see the same machine load.
+ */
+async function multiServiceRow(ctx: Ctx, z: Sizes): Promise<Row> {
+  const { trials, concurrency } = z.multi;
+  const bench = multiServiceBenchmark(ctx.root, trials);
+  const side = await sidecarSpec(bench);
+  const rawRun = `perf-multi-${process.pid}-${Date.now().toString(36)}`;
+  const spec = {
+    benchmark: bench,
+    agent: ctx.fx.agents.sandboxEcho,
+    mode: 'threads' as const,
+    workers: concurrency,
+    perWorker: 1,
+    maxSandboxes: concurrency,
+  };
+  const harness: number[] = [];
+  const raw: number[] = [];
+  const runs: ReturnType<typeof summary>[] = [];
+  try {
+    await rawMultiServiceLoop(Math.min(concurrency, trials), concurrency, rawRun, side); // warm-up
+    for (let i = 0; i < z.reps; i++) {
+      const r = await run(ctx, spec);
+      expectAll(r, trials, 'multi-service run');
+      harness.push(r.schedule_ms);
+      runs.push(summary(r));
+      const rawMs = await rawMultiServiceLoop(trials, concurrency, rawRun, side);
+      raw.push(rawMs);
+      ctx.say(
+        `  multi-service rep ${i + 1}: benchrig ${Math.round(r.schedule_ms)} ms, raw dockerode ${Math.round(rawMs)} ms`,
+      );
+    }
+  } finally {
+    await removeRawMulti(rawRun);
+  }
+  return row('multi_service_overhead_ratio', median(harness) / median(raw), {
+    trials,
+    concurrency,
+    compared:
+      'scheduling phase of `benchrig run` (threads, workers = concurrency; main depends_on a sidecar service_healthy) vs raw dockerode network→sidecar→health wait→main→exec→removals',
+    healthcheck: 'CMD-SHELL test -f /tmp/ready, interval 0.5 s',
     benchrig_schedule_ms: harness.map(Math.round),
     raw_dockerode_ms: raw.map(Math.round),
     benchrig_median_ms: Math.round(median(harness)),
@@ -500,6 +565,8 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport>
       });
     say('sandbox overhead');
     const sandbox = await sandboxRow(ctx, z);
+    say('multi-service overhead');
+    const multi = await multiServiceRow(ctx, z);
     say('scaling');
     const scaling = await scalingRows(ctx, z);
     say('overhead per trial');
@@ -525,6 +592,7 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport>
       builds_second_run: builds,
       per_task_env_ratio: envRatio,
       sandbox_overhead_ratio: sandbox,
+      multi_service_overhead_ratio: multi,
       'scaling_efficiency.threads': scaling.threads,
       'scaling_efficiency.processes': scaling.processes,
       overhead_ms_per_trial: overhead,
@@ -569,6 +637,7 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport>
       builds_second_run: builds.value,
       per_task_env_ratio: envRatio.value,
       swebench_grading_ratio: sweRow.value,
+      multi_service_overhead_ratio: multi.value,
       rows,
     };
     if (opts.out !== null) {

@@ -111,6 +111,28 @@ describe('loadBenchmark', () => {
     expect(await userError(loadBenchmark(dir, { env }))).toMatch(/key sandbox\.build: folder "ctx" has no Dockerfile/);
   });
 
+  it('[sandbox] subnet_pool: checked at load naming the file and key, and not part of the version', async () => {
+    const toml = (pool: string) => `[dataset]\nsource = "t.jsonl"\n[sandbox]\nimage = "benchrig/busybox:1"\n${pool}`;
+    const plain = await loadBenchmark(tempBenchmark({ 'benchmark.toml': toml(''), 't.jsonl': TASKS }), { env });
+    const pooled = await loadBenchmark(
+      tempBenchmark({ 'benchmark.toml': toml('subnet_pool = "10.98.0.0/20"\n'), 't.jsonl': TASKS }),
+      { env },
+    );
+    expect(pooled.config.sandbox?.subnet_pool).toBe('10.98.0.0/20');
+    expect(pooled.version).toBe(plain.version); // the machine's setting, not the benchmark's
+    for (const [pool, why] of [
+      ['10.98.0.1/20', 'is not a network address; did you mean 10.98.0.0/20?'],
+      ['10.98.0.0/30', 'must be between a /8 and a /28'],
+      ['ten/8', 'is not an IPv4 range'],
+      ['127.0.0.0/16', 'overlaps 127.0.0.0/8 (loopback)'],
+    ]) {
+      const dir = tempBenchmark({ 'benchmark.toml': toml(`subnet_pool = "${pool}"\n`), 't.jsonl': TASKS });
+      const msg = await userError(loadBenchmark(dir, { env }), 'config');
+      expect(msg).toMatch(/benchmark\.toml: key sandbox\.subnet_pool: /);
+      expect(msg).toContain(why);
+    }
+  });
+
   it('refuses a benchmark without a [dataset] table', async () => {
     const dir = tempBenchmark({ 'benchmark.toml': 'name = "x"\n' });
     expect(await userError(loadBenchmark(dir, { env }), 'benchmark')).toMatch(

@@ -86,6 +86,15 @@ describe('[sandbox.services] and [[sandbox.volumes]]', () => {
     expect(env.services.probe.dependsOn).toEqual({ web: { condition: 'service_started', required: true } });
   });
 
+  it('[sandbox] depends_on: main starts after the services it names, waiting as they say', async () => {
+    const toml = TOML.replace('network = "bridge"\n', 'network = "bridge"\ndepends_on = { db = "service_healthy" }\n');
+    const env = (await loadBenchmark(bench(toml), {})).environment ?? expect.unreachable();
+    expect(env.services.main.dependsOn).toEqual({ db: { condition: 'service_healthy', required: true } });
+    expect(env.order.indexOf('main')).toBeGreaterThan(env.order.indexOf('db'));
+    const bad = await userError(loadBenchmark(bench(toml.replace('{ db = "service_healthy" }', '["nosuch"]')), {}));
+    expect(bad).toMatch(/depends on "nosuch", which is not a service of the environment/);
+  });
+
   it('a benchmark without them has no environment: nothing changes for it', async () => {
     const b = await loadBenchmark(
       bench(TOML.slice(0, TOML.indexOf('[sandbox.services.db]')) + '[[checks]]\ntype = "exact"\nvalue = "x"\n'),

@@ -62,6 +62,14 @@ describe('perf suite (tiny)', () => {
     // SWE-bench grading: benchrig and the hand loop both resolved every prediction (the row throws otherwise)
     expect(saved.swebench_grading_ratio).toBeGreaterThan(0);
     expect(saved.rows.swebench_grading_ratio.raw).toMatchObject({ predictions: TINY.swebench.predictions });
+    // two-service trials: benchrig's run and the raw loop both measured, every trial passed
+    expect(saved.multi_service_overhead_ratio).toBeGreaterThan(0);
+    expect(saved.rows.multi_service_overhead_ratio.raw).toMatchObject({
+      trials: TINY.multi.trials,
+      concurrency: TINY.multi.concurrency,
+    });
+    for (const r of saved.rows.multi_service_overhead_ratio.raw.runs as Array<{ n_passed: number }>)
+      expect(r.n_passed).toBe(TINY.multi.trials);
     expect(saved).not.toHaveProperty('vs_promptfoo_wall'); // only with --peer promptfoo
     expect(saved.cpus).toBeGreaterThan(0);
     expect(saved).toHaveProperty('commit');

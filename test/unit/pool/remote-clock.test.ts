@@ -53,4 +53,22 @@ describe('RemoteTrial clock', () => {
     await sleep(250);
     expect(cancels()).toEqual([{ type: 'cancel', id: t.id, reason: 'timeout' }]);
   });
+
+  it('an environment slow to start takes nothing from the trial: its deadline runs again from the sandbox being ready', async () => {
+    const sent: MainMessage[] = [];
+    const channel: WorkerChannel = { send: (m) => void sent.push(m), kill: () => {} };
+    const withSandbox = { ...run, sandbox: { image: 'x' } } as unknown as RunContext;
+    const t = new RemoteTrial(
+      remoteSettings(withSandbox, { workers: 1, perWorker: 1, graceMs: 50, sandboxStartMs: 100 }),
+      input,
+      { signal: new AbortController().signal },
+    );
+    t.start(channel); // deadline: 0.2 s timeout + 100 ms start allowance + 50 ms grace
+    await sleep(300); // the environment starts slowly (services, health waits)
+    t.handle({ type: 'sandbox', id: t.id, taskId: input.taskId, containerId: 'c1' });
+    await sleep(200); // 500 ms after the send, 200 ms after ready
+    expect(sent.filter((m) => m.type === 'cancel')).toEqual([]);
+    await sleep(300);
+    expect(sent.filter((m) => m.type === 'cancel')).toEqual([{ type: 'cancel', id: t.id, reason: 'timeout' }]);
+  });
 });

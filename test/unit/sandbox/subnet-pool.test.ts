@@ -34,6 +34,12 @@ describe('subnet pool', () => {
     expect(subnetPool({ BENCHRIG_SUBNET_POOL: ' 10.99.0.0/20 ' }).text).toBe('10.99.0.0/20');
   });
 
+  it('takes [sandbox] subnet_pool, under $BENCHRIG_SUBNET_POOL (the machine’s variable wins over files)', () => {
+    expect(subnetPool({}, '10.98.0.0/24').text).toBe('10.98.0.0/24');
+    expect(subnetPool({ BENCHRIG_SUBNET_POOL: '10.99.0.0/20' }, '10.98.0.0/24').text).toBe('10.99.0.0/20');
+    expect(() => subnetPool({}, '10.98.0.0/30')).toThrow(/^\[sandbox\] subnet_pool: 10\.98\.0\.0\/30 must be between/);
+  });
+
   it.each([
     ['10.99.0.0', /not an IPv4 range/],
     ['10.300.0.0/16', /not an IPv4 range/],
