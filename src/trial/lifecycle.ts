@@ -6,6 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { type ErrorValue, LlmError, SandboxError, toErrorValue } from '../errors.ts';
 import { blame, blameAgentError } from './blame.ts';
+import { sidecarsOf } from './sidecars.ts';
 import { trialTimeoutOf } from './per-trial.ts';
 import { writeJsonAtomic } from '../report/write.ts';
 import type { TrialResult } from '../types.ts';
@@ -120,12 +121,12 @@ async function classify(s: Session, err: unknown): Promise<ErrorValue> {
   if (reason instanceof TrialTimeout) return { kind: 'timeout', message: reason.message };
   if (signal.aborted) return { kind: 'interrupted', message: 'the run was interrupted' };
   // From the agent's phase on, a Docker failure is the agent's unless the daemon itself failed.
-  if (err instanceof SandboxError && s.phase !== 'environment') return blame(err, s.sandbox);
+  if (err instanceof SandboxError && s.phase !== 'environment') return blame(err, s.sandbox, sidecarsOf(s));
   if (err instanceof SandboxError || err instanceof LlmError) return toErrorValue(err);
   // Whatever else an agent or a hook throws (even a BenchrigError) is the agent's failure, unless
   // its sandbox's host was lost under it.
   const value: ErrorValue = { ...toErrorValue(err), kind: 'agent' };
-  return s.phase !== 'environment' ? blameAgentError(value, s.sandbox) : value;
+  return s.phase !== 'environment' ? blameAgentError(value, s.sandbox, sidecarsOf(s)) : value;
 }
 
 /** A run's logs and results folders, as this worker knows them: the logs folder made once per run, not per trial. */
