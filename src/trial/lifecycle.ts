@@ -18,6 +18,7 @@ import { collectAndGrade, NOT_GRADED, type Graded } from './grading.ts';
 import { resultOf } from './result.ts';
 import { runScrubber } from './scrub.ts';
 import { openSession, secondsSince, timed, TrialTimeout, type Session, type TrialOptions } from './session.ts';
+import type { Sandbox } from '../sandbox/types.ts';
 import type { RunContext, TrialInput } from './types.ts';
 
 export { TrialTimeout, type TrialOptions };
@@ -70,14 +71,7 @@ export async function runTrial(run: RunContext, input: TrialInput, opts: TrialOp
         }),
         tools_used: { ...s.recorder.toolsUsed },
         timings_s: s.timings,
-        sandbox: s.sandbox
-          ? {
-              image: s.sandbox.image,
-              container: s.sandbox.id,
-              ...(s.sandbox.host ? { host: s.sandbox.host } : {}),
-              kept: run.keepSandbox && error?.kind !== 'interrupted',
-            }
-          : null,
+        sandbox: s.sandbox ? sandboxOf(s, s.sandbox, run.keepSandbox && error?.kind !== 'interrupted') : null,
         limit: outcome?.limit ?? diskLimitOf(s),
       },
       error,
@@ -89,6 +83,21 @@ export async function runTrial(run: RunContext, input: TrialInput, opts: TrialOp
   s.spans.end(result);
   if (error?.kind !== 'interrupted') await save(run, result, s.logLines); // 7
   return result;
+}
+
+/** What the result says of the trial's environment: main, and the services, network and volumes beside it. */
+function sandboxOf(s: Session, main: Sandbox, kept: boolean): NonNullable<TrialResult['metadata']['sandbox']> {
+  const env = s.environment;
+  const services = Object.entries(env?.services ?? {});
+  return {
+    image: main.image,
+    container: main.id,
+    ...(main.host ? { host: main.host } : {}),
+    kept,
+    ...(services.length ? { services: Object.fromEntries(services.map(([name, box]) => [name, box.id])) } : {}),
+    ...(env?.network ? { network: env.network.name } : {}),
+    ...(env?.volumes?.length ? { volumes: env.volumes.map((v) => v.source) } : {}),
+  };
 }
 
 /** The trial timeout starts here, after the sandbox is ready, and aborts the trial's signal. */
