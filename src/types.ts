@@ -192,7 +192,17 @@ export type TrialResult = Omit<ResultFile, 'replies' | 'blocked' | 'stop_reason'
   events: TrajectoryEvent[];
   metadata: Omit<ResultFile['metadata'], 'timings_s' | 'sandbox'> & {
     timings_s: { sandbox: number; agent: number; grading: number; cleanup: number };
-    sandbox?: { image: string; container: string; host?: string; kept?: boolean } | null;
+    sandbox?: {
+      image: string;
+      container: string;
+      host?: string;
+      kept?: boolean;
+      /** The services beside main (docs/sandboxes.md#multi-service-environments): name → container. */
+      services?: Record<string, string>;
+      /** The trial's own network and volumes, when it has services. */
+      network?: string;
+      volumes?: string[];
+    } | null;
     limit?: { kind: string; value: number; limit: number } | null;
     [k: string]: unknown;
   };

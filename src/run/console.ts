@@ -126,8 +126,7 @@ export function createRunConsole(o: ConsoleOptions): RunConsole {
       tally(r);
       clearLine();
       const sandbox = r.metadata.sandbox;
-      const { kept, host } = (sandbox ?? {}) as { kept?: boolean; host?: string };
-      if (sandbox && kept) err(`  ${r.task_id}: ${keptSandboxLine(sandbox.container, host)}`);
+      if (sandbox?.kept) for (const line of keptLines(sandbox)) err(`  ${r.task_id}: ${line}`);
       if (o.quiet) return;
       // On a live display only what needs attention gets a line of its own.
       if (live && r.status === 'PASSED') return drawProgress();
@@ -160,3 +159,17 @@ export const silentConsole: RunConsole = {
   trialFinished: () => {},
   summary: () => {},
 };
+
+/**
+ * How to reach what `--keep-sandbox` kept of a trial (docs/sandboxes.md#kept-sandboxes): main, each
+ * service beside it, and the network and volumes `sandbox cleanup --kept` removes with them.
+ */
+export function keptLines(sandbox: NonNullable<TrialSummary['metadata']['sandbox']>): string[] {
+  const { container, host, services = {}, network, volumes = [] } = sandbox;
+  const lines = [keptSandboxLine(container, host)];
+  for (const [name, id] of Object.entries(services)) lines.push(`service ${name}: ${keptSandboxLine(id, host)}`);
+  const rest = [...(network ? [`network ${network}`] : []), ...volumes.map((v) => `volume ${v}`)];
+  if (rest.length)
+    lines.push(`also kept: ${rest.join(', ')} (benchrig sandbox cleanup --kept removes them with the rest)`);
+  return lines;
+}

@@ -21,6 +21,7 @@ import type {
 import { sampleImages } from './sample-images.ts';
 import { createSharedVolume, removeVolume } from './shared.ts';
 import { subnetPool } from './subnet-pool.ts';
+import { LABEL } from './labels.ts';
 import { sweep } from './sweep.ts';
 import {
   attachment,
@@ -30,6 +31,9 @@ import {
   type ScopeRequest,
 } from './trial-scope.ts';
 import type { Sandbox, SandboxLabels, SandboxSpec } from './types.ts';
+
+/** How long removing a dead worker's environment may take; the run's end-of-run sweep is the backstop. */
+const REMOVE_BUDGET_MS = 30_000;
 
 export class DockerEnvironments implements EnvironmentProvider {
   readonly #engine = new DockerProvider();
@@ -149,12 +153,23 @@ export class DockerEnvironments implements EnvironmentProvider {
     return sweep(opts, this.client);
   }
 
+  /**
+   * A dead worker's environment, from its main service's id: that container, then whatever else its
+   * trial made here (its services, network and volumes, a fresh grading copy), found by the trial's
+   * labels. Gone already is fine; what is left is the run's end-of-run sweep's.
+   */
   async remove(id: string): Promise<void> {
-    await withDeadline(
-      this.client.getContainer(id).remove({ force: true, v: true }),
-      DEFAULT_DEADLINE_MS,
-      `remove ${id.slice(0, 12)}`,
-    ).catch(() => {});
+    const container = this.client.getContainer(id);
+    const what = `remove ${id.slice(0, 12)}`;
+    const labels = await withDeadline(container.inspect(), DEFAULT_DEADLINE_MS, what).then(
+      (info) => info.Config.Labels,
+      () => null,
+    );
+    await withDeadline(container.remove({ force: true, v: true }), DEFAULT_DEADLINE_MS, what).catch(() => {});
+    const runId = labels?.[LABEL.run];
+    const session = labels?.[LABEL.session];
+    if (runId && session)
+      await sweep({ runId, session, onLeft: () => {}, budgetMs: REMOVE_BUDGET_MS }, this.client).catch(() => 0);
   }
 
   watchDisk(sandbox: Sandbox, setting: string): DiskWatch | null {

@@ -136,7 +136,7 @@ export interface EnvironmentProvider {
   stop(env: Environment, opts: { interrupted: boolean }): Promise<void>;
   /** Removes what runs whose harness process is gone left (`kept`: kept ones too; `all`: everything; `runId`: that run's); how many. */
   sweep(opts?: { all?: boolean; kept?: boolean; runId?: string }): Promise<number>;
-  /** Removes a service by its id (a dead worker's, from the main process); gone already is fine. */
+  /** Removes a dead worker's environment (from the main process), found from its main service's id: every service, network and volume of its trial; gone already is fine. */
   remove(id: string, host?: string): Promise<void>;
   /** Watches what a service writes against `[sandbox] disk`; null when the provider cannot measure it. */
   watchDisk(sandbox: Sandbox, setting: string): DiskWatch | null;

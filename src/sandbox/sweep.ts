@@ -19,6 +19,8 @@ export interface SweepOptions {
    * cleanup never removes the sandboxes of another process that carries the same run id.
    */
   runId?: string;
+  /** With `runId`: only this trial's session (and its grading copy's, `<session>.grading`): a dead worker's trial. */
+  session?: string;
   /** Tolerant: what is not removed is reported here, not thrown (see sweep). */
   onLeft?: (line: string) => void;
   /** With onLeft: the whole sweep's time; default SWEEP_BUDGET_MS. */
@@ -55,15 +57,19 @@ export function processAlive(pid: number): boolean {
  * `all` removes what it made.
  */
 export function sweepSelects(
-  opts: Pick<SweepOptions, 'all' | 'kept' | 'runId'>,
+  opts: Pick<SweepOptions, 'all' | 'kept' | 'runId' | 'session'>,
   labels: Record<string, string> | undefined,
 ): boolean {
   if (ownedByAnotherLiveProcess(labels)) return false;
   if (opts.all) return true;
-  if (opts.runId) return labels?.[LABEL.run] === opts.runId && !isKept(labels);
+  if (opts.runId)
+    return labels?.[LABEL.run] === opts.runId && !isKept(labels) && ofSession(opts.session, labels[LABEL.session]);
   if (isKept(labels)) return !!opts.kept && ownerIsGone(labels);
   return ownerIsGone(labels);
 }
+
+const ofSession = (session: string | undefined, label: string | undefined): boolean =>
+  session === undefined || label === session || !!label?.startsWith(`${session}.`);
 
 /** How long a tolerant sweep (`onLeft`) may take in all: housekeeping must not hold a run up. */
 export const SWEEP_BUDGET_MS = 60_000;

@@ -58,6 +58,7 @@ export async function cleanUp(s: Session, error: ErrorValue | null): Promise<voi
         for (const [name, service] of Object.entries(environment.services))
           recorder.log('info', `service ${name}: ${keptSandboxLine(service.id, service.host)}`);
         if (environment.network) recorder.log('info', `network kept: ${environment.network.name}`);
+        for (const v of environment.volumes ?? []) recorder.log('info', `volume kept: ${v.source}`);
       } else {
         const span = s.spans.open('sandbox.stop');
         try {

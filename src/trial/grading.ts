@@ -6,7 +6,9 @@ import { gradeTrial } from '../checks/grade.ts';
 import type { ModelPatch } from '../checks/types.ts';
 import type { CheckVerdict } from '../types.ts';
 import type { AgentPhaseOutcome } from './agent-phase.ts';
+import { confirmSidecars } from './blame.ts';
 import { confirmHost, gradesInSandbox, isolateForGrading } from './isolation.ts';
+import { sidecarsOf } from './sidecars.ts';
 import { keepFolders } from './keep.ts';
 import { saveSwebenchFiles } from './swebench-files.ts';
 import { bounded, timed, type Session } from './session.ts';
@@ -75,6 +77,8 @@ export async function collectAndGrade(s: Session, outcome: AgentPhaseOutcome | u
       if (Object.keys(skipped).length) Object.assign(artifacts, { kept_skipped: skipped });
       // Commands its daemon cut short (a host going away) read as failed checks: not verdicts.
       if (sandbox && gradesInSandbox(s)) await confirmHost(sandbox, 'its checks ran on a sandbox that went away');
+      // The services beside main: taken away (infrastructure) or stopped by the agent (graded as left).
+      await confirmSidecars(sidecarsOf(s), (line) => recorder.log('warn', line));
       return { verdicts, artifacts, finalState, ...(s.modelPatch ? { modelPatch: s.modelPatch } : {}) };
     });
   } catch (err) {

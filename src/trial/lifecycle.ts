@@ -6,6 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { type ErrorValue, LlmError, SandboxError, toErrorValue } from '../errors.ts';
 import { blame, blameAgentError } from './blame.ts';
+import { sidecarsOf } from './sidecars.ts';
 import { trialTimeoutOf } from './per-trial.ts';
 import { writeJsonAtomic } from '../report/write.ts';
 import type { TrialResult } from '../types.ts';
@@ -17,6 +18,7 @@ import { collectAndGrade, NOT_GRADED, type Graded } from './grading.ts';
 import { resultOf } from './result.ts';
 import { runScrubber } from './scrub.ts';
 import { openSession, secondsSince, timed, TrialTimeout, type Session, type TrialOptions } from './session.ts';
+import type { Sandbox } from '../sandbox/types.ts';
 import type { RunContext, TrialInput } from './types.ts';
 
 export { TrialTimeout, type TrialOptions };
@@ -69,14 +71,7 @@ export async function runTrial(run: RunContext, input: TrialInput, opts: TrialOp
         }),
         tools_used: { ...s.recorder.toolsUsed },
         timings_s: s.timings,
-        sandbox: s.sandbox
-          ? {
-              image: s.sandbox.image,
-              container: s.sandbox.id,
-              ...(s.sandbox.host ? { host: s.sandbox.host } : {}),
-              kept: run.keepSandbox && error?.kind !== 'interrupted',
-            }
-          : null,
+        sandbox: s.sandbox ? sandboxOf(s, s.sandbox, run.keepSandbox && error?.kind !== 'interrupted') : null,
         limit: outcome?.limit ?? diskLimitOf(s),
       },
       error,
@@ -88,6 +83,21 @@ export async function runTrial(run: RunContext, input: TrialInput, opts: TrialOp
   s.spans.end(result);
   if (error?.kind !== 'interrupted') await save(run, result, s.logLines); // 7
   return result;
+}
+
+/** What the result says of the trial's environment: main, and the services, network and volumes beside it. */
+function sandboxOf(s: Session, main: Sandbox, kept: boolean): NonNullable<TrialResult['metadata']['sandbox']> {
+  const env = s.environment;
+  const services = Object.entries(env?.services ?? {});
+  return {
+    image: main.image,
+    container: main.id,
+    ...(main.host ? { host: main.host } : {}),
+    kept,
+    ...(services.length ? { services: Object.fromEntries(services.map(([name, box]) => [name, box.id])) } : {}),
+    ...(env?.network ? { network: env.network.name } : {}),
+    ...(env?.volumes?.length ? { volumes: env.volumes.map((v) => v.source) } : {}),
+  };
 }
 
 /** The trial timeout starts here, after the sandbox is ready, and aborts the trial's signal. */
@@ -120,12 +130,12 @@ async function classify(s: Session, err: unknown): Promise<ErrorValue> {
   if (reason instanceof TrialTimeout) return { kind: 'timeout', message: reason.message };
   if (signal.aborted) return { kind: 'interrupted', message: 'the run was interrupted' };
   // From the agent's phase on, a Docker failure is the agent's unless the daemon itself failed.
-  if (err instanceof SandboxError && s.phase !== 'environment') return blame(err, s.sandbox);
+  if (err instanceof SandboxError && s.phase !== 'environment') return blame(err, s.sandbox, sidecarsOf(s));
   if (err instanceof SandboxError || err instanceof LlmError) return toErrorValue(err);
   // Whatever else an agent or a hook throws (even a BenchrigError) is the agent's failure, unless
   // its sandbox's host was lost under it.
   const value: ErrorValue = { ...toErrorValue(err), kind: 'agent' };
-  return s.phase !== 'environment' ? blameAgentError(value, s.sandbox) : value;
+  return s.phase !== 'environment' ? blameAgentError(value, s.sandbox, sidecarsOf(s)) : value;
 }
 
 /** A run's logs and results folders, as this worker knows them: the logs folder made once per run, not per trial. */

@@ -53,6 +53,12 @@ describe('the sweeps and kept sandboxes', () => {
     expect(removedBy({ all: true })).toEqual(['dead run', 'dead run, kept', 'other machine', 'other machine, kept']);
   });
 
+  it("a dead worker's trial: its session and its grading copy's, nothing else of the run", () => {
+    const of = (sessionId: string) => buildLabels({ runId: RUN, sessionId, pid: deadPid });
+    const pick = (sessionId: string) => sweepSelects({ runId: RUN, session: 'r.a.1' }, of(sessionId));
+    expect(['r.a.1', 'r.a.1.grading', 'r.a.10', 'r.b.1', 'r.a'].filter(pick)).toEqual(['r.a.1', 'r.a.1.grading']);
+  });
+
   it('the keep label is set only when asked', () => {
     expect(labels(deadPid, true)['benchrig.keep']).toBe('1');
     expect(labels(deadPid, false)).not.toHaveProperty('benchrig.keep');

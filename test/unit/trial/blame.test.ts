@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SandboxError } from '../../../src/errors.ts';
 import type { SandboxHealth } from '../../../src/sandbox/types.ts';
-import { blame, blameAgentError } from '../../../src/trial/blame.ts';
+import { blame, blameAgentError, confirmSidecars } from '../../../src/trial/blame.ts';
 import { fakeSandbox } from '../checks/helpers.ts';
 
 const withHealth = (h: SandboxHealth) => ({ ...fakeSandbox({}), health: async () => h });
@@ -98,5 +98,59 @@ describe('blame for a Docker failure once the agent had its sandbox', () => {
       daemon: 'unreachable',
     });
     expect((await blame(silent, withHealth({ daemon: true, state: 'running' }))).kind).toBe('sandbox');
+  });
+
+  describe('with services beside main (docs/sandboxes.md#multi-service-environments)', () => {
+    const running = withHealth({ daemon: true, state: 'running' });
+
+    it('a call to a service taken away (gone, or killed by Docker) is infrastructure, naming it, though main is fine', async () => {
+      const gone = await blame(answered(404, 'no such container'), running, {
+        db: withHealth({ daemon: true, state: 'gone' }),
+      });
+      expect(gone).toMatchObject({ kind: 'sandbox', sandbox: { state: 'gone' } });
+      expect(gone.message).toMatch(/^service db was lost during the trial \(container gone\)/);
+      const killed = await blameAgentError({ kind: 'agent', message: 'db did not answer' }, running, {
+        web: running,
+        db: withHealth({ daemon: true, state: 'stopped', exitCode: 137, killedByDocker: true }),
+      });
+      expect(killed).toMatchObject({
+        kind: 'sandbox',
+        message: expect.stringMatching(/service db was lost.*killed by Docker.*db did not answer/),
+      });
+    });
+
+    it('a service the agent stopped (or ran out of memory) is its doing', async () => {
+      const stopped = await blame(answered(409, 'container is not running'), running, {
+        db: withHealth({ daemon: true, state: 'stopped', exitCode: 143 }),
+      });
+      expect(stopped.kind).toBe('agent');
+      const own = { kind: 'agent' as const, message: 'x' };
+      expect(
+        await blameAgentError(own, running, {
+          db: withHealth({ daemon: true, state: 'stopped', oomKilled: true, exitCode: 137 }),
+        }),
+      ).toBe(own);
+    });
+
+    it('after the checks: a lost service throws (SANDBOX_ERROR); a stopped one is noted; a completed one is not', async () => {
+      await expect(
+        confirmSidecars(
+          { db: withHealth({ daemon: false, lost: 'the daemon does not answer', state: 'unknown' }) },
+          () => {},
+        ),
+      ).rejects.toThrow(/service db was lost during the trial \(the daemon does not answer\)/);
+      const notes: string[] = [];
+      await confirmSidecars(
+        {
+          db: withHealth({ daemon: true, state: 'stopped', oomKilled: true, exitCode: 137 }),
+          init: withHealth({ daemon: true, state: 'stopped', exitCode: 0 }),
+          web: running,
+        },
+        (l) => notes.push(l),
+      );
+      expect(notes).toEqual([
+        "service db stopped during the trial (container stopped, killed for memory, exit 137): the agent's doing (it reaches it); graded as it was left",
+      ]);
+    });
   });
 });
