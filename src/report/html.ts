@@ -259,12 +259,7 @@ function summaryHtml(report: EvaluationReport, slowest: SlowTrial[] | null): str
     ),
   );
   out.push(
-    card(
-      'm-tokens',
-      'tokens in / out',
-      `${m.tokens.input} / ${m.tokens.output}`,
-      `${m.llm_calls.total} LLM call(s)`,
-    ),
+    card('m-tokens', 'tokens in / out', `${m.tokens.input} / ${m.tokens.output}`, `${m.llm_calls.total} LLM call(s)`),
   );
   const unpriced = m.unpriced_models?.length ? `no price for ${m.unpriced_models.join(', ')}` : '';
   out.push(card('m-cost', 'cost', m.cost_usd === null ? 'n/a' : `$${m.cost_usd.toFixed(4)}`, unpriced));
