@@ -114,14 +114,16 @@ function progress(image: string, onProgress?: (line: string) => void): (e: PullE
           total: 0,
         },
       );
-      onProgress(`  ${image}: ${mb(sum.current)} of ${mb(sum.total)} downloaded`);
+      if (sum.total > 0) onProgress(`  ${image}: ${mb(sum.current)} of ${mb(sum.total)} downloaded`);
       return;
     }
-    if (e.status === 'Waiting' || e.status === 'Verifying Checksum') return;
+    if (QUIET.has(e.status)) return;
     onProgress(`  ${image}: ${e.id && !e.status.startsWith('Pulling from') ? `${e.id}: ` : ''}${e.status}`);
   };
 }
 
+/** A layer's steps between its start and its end, said by the byte count instead. */
+const QUIET = new Set(['Waiting', 'Verifying Checksum', 'Pulling fs layer', 'Download complete']);
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 /** What a failed pull was: the name, the credentials (the user's: exit 2) or the registry (infrastructure: exit 3). */

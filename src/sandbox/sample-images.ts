@@ -18,7 +18,7 @@ export function sampleImages(clients: Docker[]): SampleImages {
     async build(tag, dir, opts) {
       for (const client of clients) {
         // The benchmark's own image first, where it has a build: a sample's Dockerfile is often
-        // FROM it, and on a fleet host it may not be made yet (nothing is ever pulled).
+        // FROM it, and on a fleet host it may not be made yet (a base with a build is built, not pulled).
         if (opts.base?.build)
           await ensureImage({ image: opts.base.image, build: opts.base.build, trusted: true }, { client });
         // A sample's build context is third-party content: its prepare.sh never runs here.
