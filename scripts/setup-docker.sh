@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes a Docker engine and busybox-static available, offline-friendly: installs them from the
+# Makes a Docker engine and busybox-static (and, for the registry tests, docker-registry and htpasswd) available, offline-friendly: installs them from the
 # distribution's packages when missing (Debian/Ubuntu as root), starts dockerd when none runs (never a
 # second one, and never when DOCKER_HOST names a daemon elsewhere: that one is only checked), and
 # waits for it to answer. Elsewhere it says exactly what to do.
@@ -10,6 +10,9 @@ need_install=()
 # fleet tests run a second dockerd in its own network namespace (ip, nsenter) with TLS (openssl)
 command -v ip >/dev/null 2>&1 || need_install+=(iproute2)
 command -v openssl >/dev/null 2>&1 || need_install+=(openssl)
+# the registry tests (test/e2e/registry-pull.test.ts) run Debian's registry, with htpasswd for basic auth
+command -v docker-registry >/dev/null 2>&1 || need_install+=(docker-registry)
+command -v htpasswd >/dev/null 2>&1 || need_install+=(apache2-utils)
 # the sandbox image is FROM scratch, so it needs the static busybox, not the dynamic one
 if [ ! -x /bin/busybox ] || { command -v ldd >/dev/null 2>&1 && ldd /bin/busybox >/dev/null 2>&1; }; then
   need_install+=(busybox-static)
@@ -23,7 +26,7 @@ if [ ${#need_install[@]} -gt 0 ]; then
     apt-get install -y -qq "${need_install[@]}" >/dev/null
   else
     echo "setup-docker: missing ${need_install[*]}." >&2
-    echo "  On Debian/Ubuntu run as root: apt-get install -y docker.io busybox-static" >&2
+    echo "  On Debian/Ubuntu run as root: apt-get install -y ${need_install[*]}" >&2
     echo "  Elsewhere: install Docker Engine (https://docs.docker.com/engine/install/) and a static busybox at /bin/busybox." >&2
     exit 1
   fi

@@ -66,7 +66,10 @@ export function registerRun(program: Command): void {
       'add a comparison with that run to the report (auto: the latest earlier run of this agent and benchmark that graded something)',
     )
     .option('--keep-sandbox', 'leave the sandbox running after the trial and print how to enter it')
-    .option('--pull', "pull a sample's prebuilt image that is not on this machine (never done otherwise)")
+    .option(
+      '--pull',
+      "pull any image the run needs that is not on this machine (the benchmark's, a row's, a service's) from its registry",
+    )
     .addOption(
       new Option('--network <mode>', "none: every sandbox without network, whatever a task's own setting").choices([
         'none',

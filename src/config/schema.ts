@@ -293,8 +293,10 @@ export const configSchema = z
           /** Per-sample image builds at once (an environment per sample). */
           max_builds: z.number().int().min(1).default(2),
           build_timeout_s: seconds().default(600),
-          /** Pull a sample's prebuilt image that is not here (`--pull`); off: never pulled. */
+          /** Pull any image the run needs that is not here (`--pull`); off: a missing one is refused before the run. */
           pull: z.boolean().default(false),
+          /** Deadline of one image's pull. */
+          pull_timeout_s: seconds().default(1800),
           /** `--network none`: no sandbox gets a network, whatever a sample or task asks for. */
           no_network: z.boolean().default(false),
           /** Stop scheduling when the first N trials all fail with the same model error (docs/agents.md#circuit-breaker); 0: off. */
@@ -312,6 +314,7 @@ export const configSchema = z
       max_builds: 2,
       build_timeout_s: 600,
       pull: false,
+      pull_timeout_s: 1800,
       no_network: false,
       circuit_breaker: 5,
     }),

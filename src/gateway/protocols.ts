@@ -288,11 +288,14 @@ const messages: ProtocolReader = {
             for (const piece of [ev.delta?.text, ev.delta?.thinking]) if (typeof piece === 'string') text += piece;
             break;
           }
-          case 'message_delta':
-            // Cumulative counts: the last one is the total.
+          case 'message_delta': {
+            // Cumulative counts: the last one is the total (a translated stream has them only here).
             if (ev.usage?.output_tokens !== undefined) tokens.output = num(ev.usage.output_tokens);
             if (ev.usage?.input_tokens !== undefined) tokens.input = Math.max(tokens.input, anthropicInput(ev.usage));
+            const cached = num(ev.usage?.cache_read_input_tokens);
+            if (cached > (tokens.cached ?? 0)) tokens.cached = cached;
             break;
+          }
           case 'error': // e.g. overloaded_error after the stream started
             error = `stream error: ${say(ev.error?.type, '')} ${say(ev.error?.message, '')}`.trim();
             break;

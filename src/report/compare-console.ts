@@ -1,6 +1,6 @@
 // Plain-text tables for `benchrig compare` and `benchrig history` (colour only when asked: a TTY).
 import type { CheckDelta } from './compare-checks.ts';
-import type { Comparison, MetricDelta, RunRef, TaskChange, TaskSide } from './compare.ts';
+import type { Comparison, MetricDelta, RunRef, TaskChange, TaskCost, TaskSide } from './compare.ts';
 import type { HistoryRow } from './history.ts';
 import type { PairedDiff } from './paired.ts';
 
@@ -151,7 +151,24 @@ export function formatComparison(c: Comparison, opts: { color: boolean }): strin
   section('fixed', C.green, c.fixed);
   section('unanswered (every trial AGENT_ERROR or TIMEOUT: not a regression)', C.yellow, c.unanswered);
   section('persistent failures', C.dim, c.persistent);
+  // comparisons saved in a report by an older benchrig have none
+  if (c.task_costs?.length) lines.push('', ...costLines(c.task_costs, paint));
   return `${lines.join('\n')}\n`;
+}
+
+/** The cost of each task in both runs, largest change first. */
+function costLines(costs: TaskCost[], paint: Paint): string[] {
+  const shown = costs.slice(0, LIST_MAX);
+  const body = [['task', 'baseline', 'run', 'change']];
+  for (const t of shown)
+    body.push([
+      t.sample_id,
+      ...metricRow('cost_usd', { baseline: t.baseline, current: t.current, delta: t.delta }, paint).slice(1),
+    ]);
+  const out = [paint(C.bold, `cost per task (${costs.length}, largest change first)`), ...table(body)];
+  if (costs.length > shown.length)
+    out.push(paint(C.dim, `  … and ${costs.length - shown.length} more (--json for all)`));
+  return out;
 }
 
 /** One run's cells of the history table (its label and agent columns only when some run has them). */

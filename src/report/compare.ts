@@ -28,6 +28,18 @@ export interface TaskSide {
   gradable: number;
   trials: number;
   statuses: Partial<Record<TrialStatus, number>>;
+  /** The sum of its trials' cost; null when none has one. */
+  cost_usd: number | null;
+}
+
+/** One task's cost in both runs (docs/reports.md#compare). */
+export interface TaskCost {
+  input_hash: string;
+  sample_id: string;
+  baseline: number | null;
+  current: number | null;
+  /** current − baseline; null when either side has no cost. */
+  delta: number | null;
 }
 
 export interface TaskChange {
@@ -111,6 +123,8 @@ export type Comparison = {
   unanswered: TaskChange[];
   /** In the baseline only (input hashes). */
   removed: Array<{ input_hash: string; sample_id: string }>;
+  /** Every task of the run with a cost in either run: the largest change first, then the costliest. */
+  task_costs: TaskCost[];
 };
 
 const ANSWERLESS: ReadonlySet<string> = new Set(['AGENT_ERROR', 'TIMEOUT']);
@@ -129,7 +143,22 @@ const side = (t: TaskStats): TaskSide => ({
   gradable: t.gradable,
   trials: t.trials,
   statuses: { ...t.statuses },
+  cost_usd: t.cost_usd ?? null,
 });
+
+/** The tasks' costs side by side, largest change (then largest cost) first; none when no task has one. */
+function taskCosts(pairs: Array<[TaskStats | null, TaskStats]>): TaskCost[] {
+  const out: TaskCost[] = [];
+  for (const [b, c] of pairs) {
+    const baseline = b?.cost_usd ?? null;
+    const current = c.cost_usd ?? null;
+    if (baseline === null && current === null) continue;
+    const d = delta(baseline, current).delta;
+    out.push({ input_hash: c.input_hash, sample_id: c.sample_id, baseline, current, delta: d });
+  }
+  const size = (t: TaskCost) => Math.abs(t.delta ?? 0);
+  return out.sort((x, y) => size(y) - size(x) || (y.current ?? y.baseline ?? 0) - (x.current ?? x.baseline ?? 0));
+}
 
 /** Results without an input hash (older files) fall back to their sample id. */
 const keyOf = (t: TaskStats) => (t.input_hash ? t.input_hash : `id:${t.sample_id}`);
@@ -267,6 +296,7 @@ export function compareReports(baseline: EvaluationReport, current: EvaluationRe
     },
     ...out,
     removed: removed.map((t) => ({ input_hash: t.input_hash, sample_id: t.sample_id })),
+    task_costs: taskCosts(pairs),
   };
 }
 

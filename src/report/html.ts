@@ -259,13 +259,10 @@ function summaryHtml(report: EvaluationReport, slowest: SlowTrial[] | null): str
     ),
   );
   out.push(
-    card(
-      'm-tokens',
-      'tokens in / out',
-      `${m.tokens.input} / ${m.tokens.output}`,
-      `${m.llm_calls.total} LLM call(s)${m.cost_usd === null ? '' : `, $${m.cost_usd.toFixed(4)}`}`,
-    ),
+    card('m-tokens', 'tokens in / out', `${m.tokens.input} / ${m.tokens.output}`, `${m.llm_calls.total} LLM call(s)`),
   );
+  const unpriced = m.unpriced_models?.length ? `no price for ${m.unpriced_models.join(', ')}` : '';
+  out.push(card('m-cost', 'cost', m.cost_usd === null ? 'n/a' : `$${m.cost_usd.toFixed(4)}`, unpriced));
   out.push('</div>');
 
   const statuses = Object.entries(m.status_counts).filter(([, n]) => n > 0);

@@ -15,6 +15,8 @@ export interface MatrixCell {
   gradable: number;
   trials: number;
   statuses: TaskStats['statuses'];
+  /** The sum of its trials' cost in this run; null when none has one. */
+  cost_usd: number | null;
   /** This run's trials of the task, in task-id order: what a click opens. */
   task_ids: string[];
 }
@@ -146,6 +148,7 @@ export function buildMatrix(inputs: MatrixInput[]): Matrix {
         gradable: task.gradable,
         trials: task.trials,
         statuses: { ...task.statuses },
+        cost_usd: task.cost_usd ?? null,
         task_ids: (bySample.get(task.sample_id) ?? []).sort(),
       };
     }

@@ -90,10 +90,12 @@ export class MetricsAccumulator {
         passed: 0,
         gradable: 0,
         statuses: {},
+        cost_usd: null,
       };
       this.tasks.set(r.sample_id, task);
     }
     task.trials++;
+    if (typeof md.cost_usd === 'number') task.cost_usd = (task.cost_usd ?? 0) + md.cost_usd;
     if (gradable) task.gradable++;
     if (passed) task.passed++;
     task.statuses[status] = (task.statuses[status] ?? 0) + 1;

@@ -148,6 +148,11 @@ export const reportFileSchema = z
         passed: count,
         gradable: count,
         statuses: z.record(z.string(), count),
+        cost_usd: z
+          .number()
+          .nullable()
+          .optional()
+          .describe("the sum of its trials' cost (docs/agents.md#cost); null when none has one"),
         /** Both passes and failures among its gradable trials. */
         flaky: z.boolean(),
       }),

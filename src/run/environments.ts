@@ -14,7 +14,7 @@ import { isTemplate } from '../benchmark/sample-sandbox.ts';
 import { absoluteFrom } from '../environment/relocate.ts';
 import type { EnvironmentSpec, ServiceSpec } from '../environment/spec.ts';
 import { Semaphore } from '../pool/semaphore.ts';
-import type { SampleImages } from '../sandbox/index.ts';
+import { missingImageMessage, type SampleImages } from '../sandbox/index.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 import type { TrialInput } from '../trial/types.ts';
 import type { Sample, SampleSandbox } from '../types.ts';
@@ -26,7 +26,8 @@ export interface EnvironmentOptions {
   runDir: string;
   maxBuilds: number;
   buildTimeoutS: number;
-  pull: boolean;
+  /** `--pull` (with its deadline per image): found missing at the start, pulled before the run (run/prebuilt-images.ts); again here if one is gone since. */
+  pull?: { timeoutMs: number };
   /** `--network none`: over every sample's own network setting. */
   noNetwork?: boolean;
   /** The benchmark's `[sandbox.services]` (paths relative to `benchmarkDir`): for samples without an environment of their own. */
@@ -127,12 +128,10 @@ export class SampleEnvironments {
     if (!image) throw new Error(`service ${name} has neither an image nor a build`);
     if (await this.images.exists(image)) return image;
     if (this.o.pull) {
-      await this.images.pull(image);
+      await this.images.pull(image, { ...this.o.pull, onProgress: (line) => this.o.log?.(line) });
       return image;
     }
-    throw new Error(
-      `service ${name}: image ${image} is not on this machine; build it, or run with --pull to let benchrig pull it`,
-    );
+    throw new Error(`service ${name}: ${missingImageMessage(image)}`);
   }
 
   private imageFor(own: SampleSandbox): Promise<string> {
@@ -150,12 +149,10 @@ export class SampleEnvironments {
     if (image && (await this.images.exists(image))) return image;
     if (own.build) return this.build(own, own.build);
     if (image && this.o.pull) {
-      await this.images.pull(image);
+      await this.images.pull(image, { ...this.o.pull, onProgress: (line) => this.o.log?.(line) });
       return image;
     }
-    throw new Error(
-      `image ${own.image} is not on this machine and has no build folder; benchrig does not pull unless run with --pull`,
-    );
+    throw new Error(missingImageMessage(own.image ?? ''));
   }
 
   private async build(own: SampleSandbox, build: string): Promise<string> {

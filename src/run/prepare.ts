@@ -26,6 +26,7 @@ import { checkpoint, type RunOptions } from './options.ts';
 import { checkOutputWritable } from './output-dir.ts';
 import { hashOf, type RunSettings } from './resume.ts';
 import { HARNESS_VERSION, safeName } from './run-dir.ts';
+import { ensurePrebuiltImages } from './prebuilt-images.ts';
 import { prepareSandboxes, resolveFleet } from './sandboxes.ts';
 import { TrialPlan, taskIdsHash } from './trials.ts';
 
@@ -77,16 +78,25 @@ export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<Pr
         runsDir: join(outputRoot, safeName(agentId), safeName(benchmark.name)),
       })
     : null;
-  // The shared environment: Docker checked and the image built before the run folder exists.
+  const pull = cfg.run.pull ? { timeoutMs: cfg.run.pull_timeout_s * 1000 } : undefined;
+  // The shared environment: Docker checked and the image built (or pulled) before the run folder exists.
   const shared =
     sandbox &&
     (await prepareSandboxes(sandbox, opts.console, {
       maxSandboxes: cfg.run.max_sandboxes,
       cooldownMs: cfg.sandbox?.host_cooldown_s && cfg.sandbox.host_cooldown_s * 1000,
       buildImage: usesRunImage(benchmark.samples, cfg.sandbox),
+      ...(pull ? { pull } : {}),
       signal: opts.signal,
     }));
   if (shared?.close) cleanup.defer('the fleet', () => shared.close?.());
+  // The samples' prebuilt images: here, pulled (--pull), or the run refused before it starts.
+  if (shared)
+    await ensurePrebuiltImages(benchmark, shared.images, {
+      ...(pull ? { pull } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      info: opts.console.info,
+    });
   checkpoint(opts, 'sandboxes');
   // An installed agent: refused now if it cannot work here, its runtime in the host cache (docs/agents.md#installed-agents).
   const installed = await prepareInstalledAgent(cfg, agentRef.name, sandbox, opts.console.info, shared?.images);

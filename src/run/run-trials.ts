@@ -135,7 +135,7 @@ function samplePreparer(
     runDir,
     maxBuilds: cfg.run.max_builds,
     buildTimeoutS: cfg.run.build_timeout_s,
-    pull: cfg.run.pull,
+    ...(cfg.run.pull ? { pull: { timeoutMs: cfg.run.pull_timeout_s * 1000 } } : {}),
     noNetwork: cfg.run.no_network,
     ...(benchmark.environment ? { environment: benchmark.environment } : {}),
     log: opts.console.info,

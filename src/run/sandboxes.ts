@@ -16,12 +16,19 @@ import type { RunConsole } from './console.ts';
 export async function prepareSandboxes(
   spec: SandboxSpec,
   console: RunConsole,
-  settings: { maxSandboxes?: number; cooldownMs?: number; buildImage: boolean; signal?: AbortSignal },
+  settings: {
+    maxSandboxes?: number;
+    cooldownMs?: number;
+    buildImage: boolean;
+    pull?: { timeoutMs: number };
+    signal?: AbortSignal;
+  },
 ): Promise<PreparedEnvironments> {
   const provider = await providerFor(spec);
   return provider.prepare({
     spec,
     buildImage: settings.buildImage,
+    ...(settings.pull ? { pull: settings.pull } : {}),
     maxSandboxes: settings.maxSandboxes,
     hostCapacity: settings.maxSandboxes ?? defaultMaxSandboxes(),
     cooldownMs: settings.cooldownMs,

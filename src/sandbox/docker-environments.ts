@@ -53,7 +53,12 @@ export class DockerEnvironments implements EnvironmentProvider {
     if (run.buildImage)
       await ensureImage(
         { image: run.spec.image, build: run.spec.build, trusted: true }, // the run's own spec: its prepare.sh may run
-        { client: this.client, onProgress: (line: string) => run.info(line), signal: run.signal },
+        {
+          client: this.client,
+          onProgress: (line: string) => run.info(line),
+          signal: run.signal,
+          ...(run.pull ? { pull: run.pull } : {}),
+        },
       );
     const removed = await this.sweepDead((line) => run.warn(line));
     if (removed > 0) run.info(`removed ${removed} sandbox(es) left by runs that are gone`);

@@ -42,7 +42,12 @@ export class FleetEnvironments implements EnvironmentProvider {
     if (run.buildImage)
       await ensureImage(
         { image: run.spec.image, build: run.spec.build, trusted: true },
-        { client: engines[0].client, onProgress: (line: string) => run.info(line), signal: run.signal },
+        {
+          client: engines[0].client,
+          onProgress: (line: string) => run.info(line),
+          signal: run.signal,
+          ...(run.pull ? { pull: run.pull } : {}),
+        },
       );
     let removed = 0;
     for (const e of engines) removed += await e.sweepDead((line) => run.warn(line));
@@ -62,7 +67,10 @@ export class FleetEnvironments implements EnvironmentProvider {
         async prepareHost(host, client) {
           const built =
             run.buildImage &&
-            (await ensureImage({ image: run.spec.image, build: run.spec.build, trusted: true }, { client }));
+            (await ensureImage(
+              { image: run.spec.image, build: run.spec.build, trusted: true },
+              { client, ...(run.pull ? { pull: run.pull } : {}) },
+            ));
           if (built) run.info(`built ${run.spec.image} on ${host.url}`);
           if (shared) await createSharedVolume(shared.runId, shared.sourceDir, run.spec.image, client);
         },

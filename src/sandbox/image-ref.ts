@@ -38,3 +38,7 @@ export function checkedImageRef(ref: string, where = 'image'): string {
 
 /** The name as it goes into a Docker API path: checked, then URL-encoded (the daemon decodes it). */
 export const imagePathName = (ref: string): string => encodeURIComponent(checkedImageRef(ref));
+
+/** The refusal of an image that is not here (docs/sandboxes.md#images-from-registries): it names the image and the flag that pulls it. */
+export const missingImageMessage = (image: string, orElse = 'build it yourself (docker build -t NAME DIR)') =>
+  `image ${image} is not on this machine: run with --pull (or [run] pull = true) to pull it from its registry, or ${orElse}`;

@@ -1,4 +1,5 @@
-// Sandbox images are found locally or built offline from a folder under sandboxes/; never pulled.
+// Sandbox images are found locally, built offline from a folder (sandboxes/, a benchmark's), or pulled
+// from their registry with --pull (pull.ts, docs/sandboxes.md#images-from-registries).
 import fs from 'node:fs';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -18,7 +19,8 @@ import {
 import { LABEL } from './labels.ts';
 import { killGroup, makeBuildDir, trackGroup } from './build-dirs.ts';
 import { contextProblem, hostScriptProblem, isExecutable, PREPARE_SCRIPT } from './build-context.ts';
-import { imagePathName } from './image-ref.ts';
+import { imagePathName, missingImageMessage } from './image-ref.ts';
+import { pullImage } from './pull.ts';
 
 export interface ImageSpec {
   image: string;
@@ -48,6 +50,8 @@ export interface EnsureImageOptions {
   dockerfile?: string;
   target?: string;
   buildArgs?: Record<string, string>;
+  /** `--pull`: an image without a build that is not here is pulled, under this deadline; absent: refused. */
+  pull?: { timeoutMs: number };
 }
 
 /** The image's inspect data; its name checked against the reference grammar and URL-encoded first. */
@@ -75,10 +79,18 @@ export async function imageExists(image: string, client: Docker = docker()): Pro
 export async function ensureImage(spec: ImageSpec, opts: EnsureImageOptions = {}): Promise<boolean> {
   if (!opts.rebuild && (await imageExists(spec.image, opts.client))) return false;
   if (!spec.build) {
+    if (opts.pull) {
+      await pullImage(spec.image, {
+        timeoutMs: opts.pull.timeoutMs,
+        ...(opts.client ? { client: opts.client } : {}),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+      });
+      return false;
+    }
     throw new BenchrigError(
       'benchmark',
-      `image ${spec.image} is not present and benchrig never pulls from a registry; ` +
-        `build it yourself (docker build -t ${spec.image} DIR) or set [sandbox] build to a folder with a Dockerfile`,
+      missingImageMessage(spec.image, 'set [sandbox] build to a folder with a Dockerfile'),
     );
   }
   await buildImage(spec.image, spec.build, !!spec.trusted, opts);

@@ -53,3 +53,5 @@ export { trustedArgv } from './toolbox.ts';
 export { killByMarkerScript } from './exec.ts';
 // What `--keep-sandbox` prints for a kept sandbox (a trial's log, the run's console).
 export { keptSandboxLine } from './labels.ts';
+// The refusal of a missing image (run/environments.ts, at run time).
+export { missingImageMessage } from './image-ref.ts';

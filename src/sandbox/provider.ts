@@ -71,6 +71,8 @@ export interface RunSpec {
   spec: SandboxSpec;
   /** false: every sample brings its own image, so the run's is not made. */
   buildImage: boolean;
+  /** `--pull`: the run's image, when it is not here and has no build, is pulled under this deadline; absent: refused. */
+  pull?: { timeoutMs: number };
   /** `--max-sandboxes`: environments at once (a fleet's placement; else the pool's semaphore). */
   maxSandboxes?: number;
   /** A fleet host's capacity when its `[[sandbox.hosts]]` entry sets none (`--max-sandboxes`, else its default). */
@@ -102,8 +104,11 @@ export interface SampleImages {
       args?: Record<string, string>;
     },
   ): Promise<void>;
-  /** `--pull`: fetches the image wherever an environment may start. */
-  pull(image: string): Promise<void>;
+  /** `--pull`: fetches the image wherever an environment may start (sandbox/pull.ts: its errors say whose they are). */
+  pull(
+    image: string,
+    opts: { timeoutMs: number; signal?: AbortSignal; onProgress?: (line: string) => void },
+  ): Promise<void>;
   /** The image's working directory ('/' when it sets none). */
   workdir(image: string): Promise<string>;
   /** The image has this file (read from the image, nothing run). */

@@ -1,13 +1,12 @@
 // Images of samples that bring their own sandbox (docs/benchmarks.md#a-sandbox-per-sample), on every
 // Docker engine an environment may start on: found, built (labelled for `sandbox prune`), pulled.
 import type Docker from 'dockerode';
-import { dockerError, dockerMessage, withDeadline } from './client.ts';
+import { dockerError, dockerMessage } from './client.ts';
 import { imageHasFile } from './helper-container.ts';
 import { ensureImage, imageExists, inspectImage } from './images.ts';
 import { ENV_IMAGE_LABEL, ENV_LABEL } from './prune.ts';
 import type { SampleImages } from './provider.ts';
-
-const PULL_DEADLINE_MS = 30 * 60_000;
+import { pullImage } from './pull.ts';
 
 /** The sample images of a run whose environments start on `clients` (the first is asked what an image holds). */
 export function sampleImages(clients: Docker[]): SampleImages {
@@ -19,7 +18,7 @@ export function sampleImages(clients: Docker[]): SampleImages {
     async build(tag, dir, opts) {
       for (const client of clients) {
         // The benchmark's own image first, where it has a build: a sample's Dockerfile is often
-        // FROM it, and on a fleet host it may not be made yet (nothing is ever pulled).
+        // FROM it, and on a fleet host it may not be made yet (a base with a build is built, not pulled).
         if (opts.base?.build)
           await ensureImage({ image: opts.base.image, build: opts.base.build, trusted: true }, { client });
         // A sample's build context is third-party content: its prepare.sh never runs here.
@@ -37,8 +36,14 @@ export function sampleImages(clients: Docker[]): SampleImages {
         );
       }
     },
-    async pull(image) {
-      await Promise.all(clients.map((c) => pull(c, image)));
+    async pull(image, opts) {
+      const { onProgress, ...rest } = opts;
+      // On a fleet, the first host's progress stands for all.
+      await Promise.all(
+        clients.map((client, i) =>
+          pullImage(image, { ...rest, client, ...(onProgress && i === 0 ? { onProgress } : {}) }),
+        ),
+      );
     },
     async workdir(image) {
       const info = await inspectImage(clients[0], image);
@@ -52,19 +57,4 @@ export function sampleImages(clients: Docker[]): SampleImages {
       }
     },
   };
-}
-
-async function pull(client: Docker, image: string): Promise<void> {
-  try {
-    const stream = await withDeadline(client.pull(image), PULL_DEADLINE_MS, `pull ${image}`);
-    await withDeadline(
-      new Promise<void>((resolve, reject) =>
-        client.modem.followProgress(stream, (err) => (err ? reject(err) : resolve())),
-      ),
-      PULL_DEADLINE_MS,
-      `pull ${image}`,
-    );
-  } catch (err) {
-    throw new Error(`pulling ${image} failed: ${dockerMessage(err)}`);
-  }
 }

@@ -2,7 +2,7 @@
 // paged tasks x runs matrix with its filters, and the trial page of a clicked cell (deep link
 // #run=<i>&trial=<task-id>&step=<n>; j/k move down the matrix in the same run).
 import { mountChart, rateBars } from './charts.ts';
-import { append, attr, byId, el, pageData, pct, secs } from './dom.ts';
+import { append, attr, byId, el, pageData, pct, secs, usd } from './dom.ts';
 import { type Column, Table } from './table.ts';
 import { parseHash, renderTrial, selectStep, setHash, stepIndexOf, stepKeys, type TrialView } from './trial.ts';
 import type { CompareData, MatrixCell, MatrixRow, PageTrial } from './types.ts';
@@ -91,7 +91,7 @@ const signedPts = (x: number | null | undefined): string =>
         el('div', 'note', ci ? pct(ci[0]) + '\u2013' + pct(ci[1]) : 'no interval'),
       ]),
       el('td', 'num', r.n_passed + '/' + r.n_gradable),
-      el('td', 'num', r.cost_usd === null ? 'n/a' : '$' + r.cost_usd.toFixed(4)),
+      el('td', 'num', r.cost_usd === null ? 'n/a' : usd(r.cost_usd)),
       el('td', 'num', r.tokens.input + ' / ' + r.tokens.output),
       el('td', 'num', r.duration_s === null ? 'n/a' : secs(r.duration_s)),
       el('td', 'note', r.gate),
@@ -160,6 +160,10 @@ function cellText(c: MatrixCell | null | undefined): string {
   return s.sym + ' ' + (c.trials > 1 ? c.passed + '/' + c.gradable : s.text);
 }
 
+/** A cell's cost line (the sum over its trials), when it has one. */
+const cellCost = (c: MatrixCell | null | undefined) =>
+  c && typeof c.cost_usd === 'number' ? el('div', 'note cell-cost', usd(c.cost_usd)) : null;
+
 const columns: Array<Column<MatrixRow>> = [
   {
     key: 'task',
@@ -195,7 +199,7 @@ runs.forEach((run, i) => {
               .map((s) => s + ' ' + c.statuses[s])
               .join(', ')
           : 'absent');
-      return cellText(c);
+      return [cellText(c), cellCost(c)];
     },
   });
 });

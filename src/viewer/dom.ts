@@ -59,6 +59,9 @@ export const pct = (x: number | null | undefined): string =>
   x === null || x === undefined ? 'n/a' : (x * 100).toFixed(1) + '%';
 export const fmt = (x: unknown, d?: number): string =>
   x === null || x === undefined ? 'n/a' : String(Number(Number(x).toFixed(d === undefined ? 3 : d)));
+/** A cost in dollars (docs/agents.md#cost); n/a when there is none. */
+export const usd = (x: number | null | undefined): string =>
+  x === null || x === undefined || !Number.isFinite(x) ? 'n/a' : '$' + x.toFixed(4);
 export const secs = (x: number | null | undefined): string =>
   x === null || x === undefined ? 'n/a' : (x < 10 ? x.toFixed(2) : x.toFixed(1)) + 's';
 

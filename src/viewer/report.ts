@@ -2,7 +2,7 @@
 // the trial page with keyboard stepping and deep links (#trial=<task-id>&step=<n>).
 import { curves } from './chart-lines.ts';
 import { histogram, mountChart, rateBars, statusBar } from './charts.ts';
-import { badge, byId, FAILING, fmt, option, pageData, pct, secs } from './dom.ts';
+import { badge, byId, FAILING, fmt, option, pageData, pct, secs, usd } from './dom.ts';
 import { Table } from './table.ts';
 import { parseHash, renderTrial, selectStep, setHash, stepIndexOf, stepKeys, type TrialView } from './trial.ts';
 import type { CheckVerdict, PageTrial, ReportData, ReportTask } from './types.ts';
@@ -95,6 +95,10 @@ function trialFilter(t: PageTrial): boolean {
   return true;
 }
 
+/** A trial's cost from its prices (docs/agents.md#cost); null when its calls had none. */
+const trialCost = (t: PageTrial): number | null =>
+  typeof t.metadata?.cost_usd === 'number' ? t.metadata.cost_usd : null;
+
 const trialTable = new Table<PageTrial>({
   id: 'trials',
   rows: () => trials,
@@ -115,6 +119,7 @@ const trialTable = new Table<PageTrial>({
       get: (t) => t.execution_time_s,
       render: (t) => fmt(t.execution_time_s, 1),
     },
+    { key: 'cost', label: 'cost', num: true, get: (t) => trialCost(t), render: (t) => usd(trialCost(t)) },
     { key: 'reason', label: 'reason', cls: 'reason', get: (t) => t.reason },
   ],
   onClick: (t) => openTrial(t.task_id, null),
@@ -139,6 +144,7 @@ const taskTable = new Table<ReportTask>({
           .map((s) => s + ' ' + t.statuses[s])
           .join(', '),
     },
+    { key: 'cost', label: 'cost', num: true, get: (t) => t.cost_usd ?? null, render: (t) => usd(t.cost_usd) },
     { key: 'flaky', label: 'flaky', get: (t) => (t.flaky ? 'flaky' : '') },
   ],
   onClick: (t) => {

@@ -94,6 +94,8 @@ export interface ReportTask {
   gradable: number;
   trials: number;
   statuses: Record<string, number>;
+  /** The sum of its trials' cost; null (or absent, in an older report) when none has one. */
+  cost_usd?: number | null;
   flaky: boolean;
 }
 
@@ -122,6 +124,7 @@ export interface MatrixCell {
   gradable: number;
   trials: number;
   statuses: Record<string, number>;
+  cost_usd?: number | null;
   task_ids: string[];
 }
 

@@ -219,6 +219,76 @@ function stateFromResults(trials: TrialResult[]): string {
 }
 
 describe('runs side by side', () => {
+  it("shows cost from the prices: the report's card, each trial's and task's, each matrix cell's, compare's per task", async () => {
+    const root = tempDir('benchrig-cost-');
+    const priced = (id: string, cost: number | null) => {
+      const t = trialResult(id, 'PASSED');
+      return { ...t, metadata: { ...t.metadata, cost_usd: cost } };
+    };
+    const a = await writeRun(
+      [priced('alpha-t1', 0.0123), priced('alpha-t2', 0.01), priced('beta-t1', 0.5)],
+      join(root, 'a'),
+    );
+    const b = await writeRun([priced('alpha-t1', 0.02), priced('beta-t1', null)], join(root, 'b'));
+    const file = join(a.dir, 'page.html');
+    expect((await runCli(['report', a.dir, '--format', 'html', '--out', file])).code).toBe(0);
+    const o = await openPage(browser, file);
+    const { page } = o;
+    expect(await page.textContent('#m-cost .v')).toBe('$0.5223');
+    /** Each row of a table as {header: cell text}. */
+    const rowsOf = (sel: string) =>
+      page.$eval(sel, (t) => {
+        const heads = [...t.querySelectorAll('thead th')].map((th) =>
+          (th.textContent ?? '').replace(/[^a-z ]/g, '').trim(),
+        );
+        return [...t.querySelectorAll('tbody tr')].map((tr) =>
+          Object.fromEntries([...tr.querySelectorAll('td')].map((td, i) => [heads[i], td.textContent])),
+        );
+      });
+    const trialRows = await rowsOf('#trials table');
+    expect(Object.fromEntries(trialRows.map((r) => [r.task, r.cost]))).toEqual({
+      'alpha-t1': '$0.0123',
+      'alpha-t2': '$0.0100',
+      'beta-t1': '$0.5000',
+    });
+    const taskRows = await rowsOf('#tasks table');
+    expect(Object.fromEntries(taskRows.map((r) => [r.sample, r.cost]))).toEqual({
+      alpha: '$0.0223',
+      beta: '$0.5000',
+    });
+    clean(o);
+
+    const out = join(tempDir(), 'compare.html');
+    expect((await runCli(['compare', a.dir, b.dir, '--format', 'html', '--out', out])).code).toBe(0);
+    const c = await openPage(browser, out);
+    const cells = await c.page.$$eval('#matrix tbody tr', (trs) =>
+      trs.map((tr) => [
+        tr.querySelector('td .mono')?.textContent,
+        ...[...tr.querySelectorAll('td.cell')].map((td) => td.querySelector('.cell-cost')?.textContent ?? null),
+      ]),
+    );
+    expect(cells).toEqual([
+      ['alpha', '$0.0223', '$0.0200'],
+      ['beta', '$0.5000', null],
+    ]);
+    clean(c);
+
+    const text = await runCli(['compare', a.dir, b.dir]);
+    expect(text.code, text.stderr).toBe(0);
+    const section = text.stdout.slice(text.stdout.indexOf('cost per task'));
+    expect(
+      section
+        .split('\n')
+        .slice(0, 4)
+        .map((l) => l.trim().split(/\s+/)),
+    ).toEqual([
+      ['cost', 'per', 'task', '(2,', 'largest', 'change', 'first)'],
+      ['task', 'baseline', 'run', 'change'],
+      ['alpha', '$0.0223', '$0.0200', '-$0.0023'],
+      ['beta', '$0.5000', 'n/a', 'n/a'],
+    ]);
+  });
+
   it('compare of three runs: matrix cells match the result files, filters, the paired difference, a click opens the trial', async () => {
     const { dirs } = await threeRuns();
     const out = join(tempDir(), 'compare.html');

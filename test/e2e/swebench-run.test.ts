@@ -168,7 +168,7 @@ describe('SWE-bench run for real', () => {
     }
   }, 240_000);
 
-  it("an instance image that is missing is SANDBOX_ERROR, not the agent's failure", async () => {
+  it("an instance image that is missing refuses the run before it starts (exit 2), not the agent's failure", async () => {
     const dir = tempDir();
     const rows = readFileSync(join(REPO, 'test/fixtures/swebench-run/dataset.jsonl'), 'utf8').trim().split('\n');
     const missing = rows.map((l) =>
@@ -180,10 +180,12 @@ describe('SWE-bench run for real', () => {
       'name = "swe-missing"\n[dataset]\nsource = "d.jsonl"\nformat = "swebench"\n[swebench]\ntest_command = "pytest"\n[sandbox]\nimage = "benchrig/debian-python:1"\n',
     );
     const out = tempDir();
-    await runCli(['run', dir, '--agent', 'oracle', '--output', out]);
-    const runDir = onlyRunDir(out, 'oracle', 'swe-missing');
-    for (const res of results(runDir)) expect(res.status).toBe('SANDBOX_ERROR');
-    expect(readJson(join(runDir, 'swebench_report.json'))).toMatchObject({ total_instances: 2, incomplete_ids: IDS });
+    const r = await runCli(['run', dir, '--agent', 'oracle', '--output', out]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(
+      /image benchrig-test\/no-such-swebench-image:1 \(sample "[^"]+"\) is not on this machine: run with --pull/,
+    );
+    expect(existsSync(join(out, 'oracle'))).toBe(false);
   }, 240_000);
 
   it('--resume runs what is missing and rebuilds the SWE-bench files; evaluate re-grades from the saved test output', async () => {

@@ -11,7 +11,8 @@ export interface UpstreamReply {
   text?: string;
   /** `id`: the call's id (default `call_<i>` / `toolu_<i>`: the same in every answer). */
   tool_calls?: { name: string; arguments: Record<string, unknown>; id?: string }[];
-  usage?: { input: number; output: number };
+  /** `cached`: of `input`, read from the prompt cache (Chat Completions' prompt_tokens_details.cached_tokens). */
+  usage?: { input: number; output: number; cached?: number };
   /** Before the answer starts. */
   delayMs?: number;
   /** Between streamed events: a slow stream, for hang-ups mid-answer. */
@@ -165,7 +166,12 @@ function chat(res: ServerResponse, body: UpstreamBody, s: UpstreamReply, stream:
     type: 'function',
     function: { name: t.name, arguments: JSON.stringify(t.arguments) },
   }));
-  const usage = { prompt_tokens: u.input, completion_tokens: u.output, total_tokens: u.input + u.output };
+  const usage = {
+    prompt_tokens: u.input,
+    completion_tokens: u.output,
+    total_tokens: u.input + u.output,
+    ...(u.cached ? { prompt_tokens_details: { cached_tokens: u.cached } } : {}),
+  };
   const base = { id: 'chatcmpl-1', created: 1, model: body?.model ?? 'm' };
   const finish = calls.length ? 'tool_calls' : 'stop';
   if (!stream) {

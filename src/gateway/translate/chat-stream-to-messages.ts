@@ -4,7 +4,7 @@
 // reports it only at the end), then message_stop. An error in the stream is an `error` event.
 import { stopReason } from './chat-to-messages.ts';
 import { readChatChunk, sseText, type ChatChunk, type StreamTranslator, type ToolPiece } from './chat-chunks.ts';
-import { messagesUsage, type ChatUsage } from './wire.ts';
+import { messagesUsage, NO_USAGE, type ChatUsage } from './wire.ts';
 
 export function chatStreamToMessages(model: string): StreamTranslator {
   const s = new ToMessages(model);
@@ -20,7 +20,7 @@ class ToMessages {
   /** Chat tool-call index -> block index. */
   private readonly tools = new Map<number, number>();
   private finishReason: string | undefined;
-  private usage: ChatUsage = { input: 0, output: 0, cached: 0, reasoning: 0 };
+  private usage: ChatUsage = NO_USAGE;
 
   constructor(private readonly model: string) {}
 
@@ -62,7 +62,8 @@ class ToMessages {
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: 0, output_tokens: 0 },
+      // Chat Completions says its usage only at the end: message_delta has it all.
+      usage: messagesUsage(NO_USAGE),
     };
     return sseText('message_start', { type: 'message_start', message });
   }

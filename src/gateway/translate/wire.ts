@@ -8,20 +8,29 @@ export const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 export const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
-/** Chat Completions' usage block as counts (prompt tokens include the cached ones). */
+/** Chat Completions' usage block as counts (prompt tokens include the cached ones, read and written). */
 export interface ChatUsage {
   input: number;
   output: number;
+  /** Prompt tokens read from the provider's cache. */
   cached: number;
+  /** Prompt tokens written to it, where the server says (LiteLLM, OpenRouter); 0 otherwise. */
+  cacheWrite: number;
   reasoning: number;
 }
 
+export const NO_USAGE: ChatUsage = { input: 0, output: 0, cached: 0, cacheWrite: 0, reasoning: 0 };
+
 export function chatUsage(u: unknown): ChatUsage {
   const x = obj(u);
+  const details = obj(x.prompt_tokens_details);
   return {
     input: num(x.prompt_tokens),
     output: num(x.completion_tokens),
-    cached: num(obj(x.prompt_tokens_details).cached_tokens),
+    // OpenAI, vLLM, SGLang: prompt_tokens_details.cached_tokens; LiteLLM also cache_read_input_tokens.
+    cached: num(details.cached_tokens) || num(x.cache_read_input_tokens),
+    // LiteLLM: cache_creation_input_tokens; OpenRouter: prompt_tokens_details.cache_write_tokens.
+    cacheWrite: num(x.cache_creation_input_tokens) || num(details.cache_write_tokens),
     reasoning: num(obj(x.completion_tokens_details).reasoning_tokens),
   };
 }
@@ -37,12 +46,13 @@ export function responsesUsage(u: ChatUsage): Json {
   };
 }
 
-/** Messages' usage: input_tokens excludes the cache reads, which are counted apart. */
+/** Messages' usage: input_tokens excludes the cache reads and writes, which are counted apart. */
 export function messagesUsage(u: ChatUsage): Json {
+  const write = Math.min(u.cacheWrite, Math.max(0, u.input - u.cached));
   return {
-    input_tokens: Math.max(0, u.input - u.cached),
+    input_tokens: Math.max(0, u.input - u.cached - write),
     output_tokens: u.output,
-    cache_creation_input_tokens: 0,
+    cache_creation_input_tokens: write,
     cache_read_input_tokens: u.cached,
   };
 }

@@ -2,9 +2,14 @@
 // against an upstream that speaks only Chat Completions (its Responses and Messages routes answer
 // 404) with only `[llm]` configured. The gateway translates codex's Responses and claude-code's
 // Messages, streaming and tool calls included; the trajectory says which API each side spoke, and
-// the usage of the Chat Completions answers is the usage recorded.
+// the usage of the Chat Completions answers (cache reads included) is the usage recorded; `benchrig
+// export --format atif` of each run holds the agent's steps, tool calls and tokens as the gateway
+// recorded them, valid by the format's required fields.
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { atifProblems } from '../../support/atif-check.ts';
+import { readJson, runCli } from '../../support/cli.ts';
 import { requireDocker } from '../../support/docker.ts';
 import { USAGE } from '../../support/agent-script.ts';
 import { eventsOf } from '../../support/events.ts';
@@ -26,6 +31,8 @@ const PRESETS = [
   { preset: 'opencode', api: 'chat', shellTool: 'bash' },
   { preset: 'qwen-code', api: 'chat', shellTool: 'run_shell_command' },
 ] as const;
+/** Of each answer's prompt tokens, this many are reported as read from the prompt cache. */
+const CACHED = 4;
 
 describe.skipIf(!(await requireDocker()))('installed agents against a Chat-Completions-only upstream', () => {
   for (const p of PRESETS) {
@@ -36,7 +43,11 @@ describe.skipIf(!(await requireDocker()))('installed agents against a Chat-Compl
 
       beforeAll(async () => {
         upstream = await startUpstreamServer({ apis: ['chat'] });
-        upstream.setScript(shellAgentScript('echo 42 > answer.txt'));
+        const script = shellAgentScript('echo 42 > answer.txt');
+        upstream.setScript((req) => {
+          const step = script(req);
+          return 'usage' in step && step.usage ? { ...step, usage: { ...step.usage, cached: CACHED } } : step;
+        });
         out = tempDir();
         run = await runPreset(p.preset, { out, config: writeConfig(out, upstream.url, { chatOnly: true }) });
       }, 300_000);
@@ -66,6 +77,39 @@ describe.skipIf(!(await requireDocker()))('installed agents against a Chat-Compl
         const tools = eventsOf(run.result.events, 'tool_call');
         expect(tools.map((e) => e.tool)).toContain(p.shellTool);
         expect(JSON.stringify(tools[0].args)).toContain('echo 42 > answer.txt');
+        // the upstream's cache reads survive every translation (Messages: cache_read_input_tokens)
+        expect(calls.map((e) => e.tokens.cached)).toEqual(calls.map(() => CACHED));
+      });
+
+      it('exports as ATIF the steps, tool calls and tokens the gateway recorded', async () => {
+        const dir = join(out, 'atif');
+        const r = await runCli(['export', run.dir, '--format', 'atif', '--out', dir]);
+        expect(r.code, r.stderr).toBe(0);
+        const t = readJson(join(dir, run.result.sample_id, 'agent/trajectory.json'));
+        expect(atifProblems(t)).toEqual([]);
+        type Step = {
+          source: string;
+          llm_call_count?: number;
+          metrics?: { prompt_tokens?: number; completion_tokens?: number; cached_tokens?: number };
+          tool_calls?: { function_name: string; arguments: unknown }[];
+          extra?: { api?: string };
+        };
+        const steps = (t.steps as Step[]).filter((s) => s.source === 'agent' && s.llm_call_count === 1);
+        const calls = eventsOf(run.result.events, 'llm_call');
+        // one agent step per model call, with the usage the upstream reported for it
+        expect(
+          steps.map((s) => [s.metrics?.prompt_tokens, s.metrics?.completion_tokens, s.metrics?.cached_tokens]),
+        ).toEqual(calls.map((e) => [e.tokens.input, e.tokens.output, CACHED]));
+        expect(steps.map((s) => s.metrics?.prompt_tokens)).toContain(USAGE.tool.input);
+        const shell = steps.flatMap((s) => s.tool_calls ?? []).find((c) => c.function_name === p.shellTool);
+        expect(JSON.stringify(shell?.arguments)).toContain('echo 42 > answer.txt');
+        expect(t.agent.name).toBe(`cli:${p.preset}`);
+        expect(t.final_metrics).toMatchObject({
+          total_prompt_tokens: run.result.metadata.tokens.input,
+          total_completion_tokens: run.result.metadata.tokens.output,
+          total_cached_tokens: CACHED * calls.length,
+          total_steps: t.steps.length,
+        });
       });
     });
   }

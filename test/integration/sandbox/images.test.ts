@@ -86,11 +86,11 @@ describe.skipIf(!ok)('ensureImage', () => {
     );
   });
 
-  it('never pulls: a missing image without a build folder says so', async () => {
+  it('pulls only when asked: a missing image without a build folder is refused, naming it and --pull', async () => {
     const image = tag('absent');
     const err = await ensureImage({ image }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BenchrigError);
-    expect((err as Error).message).toMatch(new RegExp(`image ${image} is not present .*never pulls`));
+    expect((err as Error).message).toMatch(new RegExp(`^image ${image} is not on this machine: run with --pull`));
   });
 });
 

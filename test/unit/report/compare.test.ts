@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../../src/report/aggregate.ts';
 import { answeredNothing, compareReports, loadBaselineReport, taskState } from '../../../src/report/compare.ts';
+import { formatComparison } from '../../../src/report/compare-console.ts';
 import { writeJsonAtomic } from '../../../src/report/write.ts';
 import type { EvaluationReport } from '../../../src/report/types.ts';
 import type { TrialResult, TrialStatus } from '../../../src/types.ts';
@@ -26,6 +27,7 @@ async function report(
   rows: Array<[string, string, TrialStatus | TrialStatus[]]>,
   version = 'v1',
   id = 'run',
+  trials: TrialResult[] = results(rows),
 ): Promise<EvaluationReport> {
   return buildReport({
     benchmark: { name: 'bench', version, n_samples: rows.length },
@@ -42,7 +44,7 @@ async function report(
     },
     gate: { metric: 'pass_rate', threshold: 0.5 },
     blocksAreSuccess: false,
-    results: results(rows),
+    results: trials,
   });
 }
 
@@ -196,5 +198,45 @@ describe('a run the agent answered nothing in is never a baseline', () => {
       new RegExp(`${dir} cannot be the baseline: the agent answered nothing`),
     );
     await expect(loadBaselineReport(join(dir, 'nope'))).rejects.toThrow(/no evaluation_report.json/);
+  });
+
+  it("puts each task's cost (the sum of its trials') side by side, the largest change first", async () => {
+    /** A report of passing trials, each with its cost. */
+    const costly = (rows: Array<[string, string, Array<number | null>]>) =>
+      report(
+        [],
+        'v1',
+        'run',
+        rows.flatMap(([id, input, costs]) =>
+          costs.map((cost_usd, i) => ({
+            ...trial(id, 'PASSED', { md: { input_hash: `h-${input}`, cost_usd } }),
+            trial: i + 1,
+          })),
+        ),
+      );
+    const base = await costly([
+      ['cheap', 'q1', [0.001]],
+      ['dear', 'q2', [0.25, 0.25]],
+      ['unpriced', 'q3', [null]],
+      ['gone', 'q4', [0.3]],
+    ]);
+    expect(base.tasks.find((t) => t.sample_id === 'dear')?.cost_usd).toBe(0.5);
+    expect(base.tasks.find((t) => t.sample_id === 'unpriced')?.cost_usd).toBeNull();
+    const now = await costly([
+      ['cheap', 'q1', [0.002]],
+      ['dear', 'q2', [0.1, null]],
+      ['unpriced', 'q3', [null]],
+      ['new', 'q5', [0.04]],
+    ]);
+    const c = compareReports(base, now);
+    expect(c.task_costs.map((t) => [t.sample_id, t.baseline, t.current, t.delta])).toEqual([
+      ['dear', 0.5, 0.1, 0.1 - 0.5],
+      ['cheap', 0.001, 0.002, 0.001],
+      ['new', null, 0.04, null],
+    ]);
+    const text = formatComparison(c, { color: false });
+    expect(text).toContain('cost per task (3, largest change first)');
+    expect(text).toMatch(/\n\s+dear\s+\$0\.5000\s+\$0\.1000\s+-\$0\.4000\n/);
+    expect(text).toMatch(/\n\s+new\s+n\/a\s+\$0\.0400\s+n\/a\n/);
   });
 });

@@ -79,6 +79,7 @@ describe('metrics: gradable and ungradable', () => {
         passed: 1,
         gradable: 2,
         statuses: { PASSED: 1, FAILED: 1, UNGRADABLE: 1 },
+        cost_usd: null,
         flaky: true,
       },
       {
@@ -88,6 +89,7 @@ describe('metrics: gradable and ungradable', () => {
         passed: 3,
         gradable: 3,
         statuses: { PASSED: 3 },
+        cost_usd: null,
         flaky: false,
       },
       {
@@ -97,6 +99,7 @@ describe('metrics: gradable and ungradable', () => {
         passed: 0,
         gradable: 0,
         statuses: { SANDBOX_ERROR: 1 },
+        cost_usd: null,
         flaky: false,
       },
     ]);

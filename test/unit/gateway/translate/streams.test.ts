@@ -10,15 +10,19 @@ import { FIXTURES } from '../../../support/cli.ts';
 import { SseReader, type SseEvent } from '../../../../src/gateway/sse.ts';
 import { READERS } from '../../../../src/gateway/protocols.ts';
 import { translate } from '../../../../src/gateway/translate/index.ts';
+import { defined } from '../../../support/defined.ts';
 
 const fixture = (name: string) => readFileSync(join(FIXTURES, 'gateway', name));
 
 /** The upstream stream through a translator, sliced every 37 bytes; the agent's events parsed back. */
 function run(agent: 'responses' | 'messages', file: string, body: Record<string, unknown> = {}): SseEvent[] {
+  return runBytes(agent, fixture(file), body);
+}
+
+function runBytes(agent: 'responses' | 'messages', bytes: Buffer, body: Record<string, unknown> = {}): SseEvent[] {
   const t = translate(agent, { stream: true, ...body }, 'run-model').stream();
   let text = '';
   const up = new SseReader((e) => (text += t.event(e.data)));
-  const bytes = fixture(file);
   for (let i = 0; i < bytes.length; i += 37) up.push(bytes.subarray(i, i + 37));
   up.end();
   text += t.end();
@@ -61,14 +65,47 @@ describe('Chat Completions stream -> Messages stream', () => {
     const w = READERS.messages.stream();
     events.forEach((e) => w.event(e));
     expect(w.text()).toBe('Let me check.');
+    // the cache reads the upstream reported survive the translation: the recorded call has them
     expect(w.summary()).toEqual({
       model: 'run-model',
-      tokens: { input: 1200, output: 25 },
+      tokens: { input: 1200, output: 25, cached: 1024 },
       toolCalls: [
         { id: 'call_abc123', name: 'Bash', args: { command: 'cat answer.txt' } },
         { id: 'call_def456', name: 'Bash', args: { command: 'ls' } },
       ],
     });
+  });
+
+  it("cache writes as LiteLLM and OpenRouter report them come out as Messages' cache_creation_input_tokens", () => {
+    const usage = (u: object) =>
+      Buffer.from(
+        `data: {"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]}\n\n` +
+          `data: {"id":"c1","object":"chat.completion.chunk","model":"m","choices":[],"usage":${JSON.stringify(u)}}\n\ndata: [DONE]\n\n`,
+      );
+    const litellm = {
+      prompt_tokens: 3000,
+      completion_tokens: 7,
+      cache_creation_input_tokens: 1500,
+      cache_read_input_tokens: 1000,
+    };
+    const openrouter = {
+      prompt_tokens: 3000,
+      completion_tokens: 7,
+      prompt_tokens_details: { cached_tokens: 1000, cache_write_tokens: 1500 },
+    };
+    for (const u of [litellm, openrouter]) {
+      const events = runBytes('messages', usage(u));
+      const delta = events.find((e) => e.event === 'message_delta');
+      expect(data(defined(delta)).usage).toEqual({
+        input_tokens: 500,
+        output_tokens: 7,
+        cache_creation_input_tokens: 1500,
+        cache_read_input_tokens: 1000,
+      });
+      const w = READERS.messages.stream();
+      events.forEach((e) => w.event(e));
+      expect(w.summary().tokens).toEqual({ input: 3000, output: 7, cached: 1000 });
+    }
   });
 
   it('an error chunk mid-stream: an `error` event, and nothing after it', () => {
