@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { readResults } from '../report/aggregate.ts';
 import type { EvaluationReport } from '../report/types.ts';
 import { writeJsonAtomic, writeTextAtomic } from '../report/write.ts';
-import { predictionLine, runReport, type InstanceOutcome } from '../swebench/index.ts';
+import { instanceOutcome, predictionLine, runReport, type InstanceOutcome } from '../swebench/index.ts';
 import type { TrialResult } from '../types.ts';
 
 export const PREDICTIONS_FILE = 'predictions.jsonl';
@@ -42,12 +42,14 @@ async function wholePatch(runDir: string, r: TrialResult): Promise<string> {
   }
 }
 
-/** The instance's report as its swebench verdict holds it; no verdict with a report: an error instance. */
+/**
+ * The instance's report as its swebench verdict holds it; none (an error instance) when there is no
+ * verdict with a report, or the official harness would have written none (docs/swebench.md#reports).
+ */
 function outcomeOf(r: TrialResult): InstanceOutcome {
   const v = r.checks.find((c) => c.type === 'swebench');
   const details = v?.details;
   const saved = v ? (r.artifacts[`swebench:${v.name}`] as { test_output?: unknown } | undefined) : undefined;
   const logs = typeof saved?.test_output === 'string' ? saved.test_output : undefined;
-  if (!details || typeof details.resolved !== 'boolean') return { ...(logs ? { logs } : {}) };
-  return { report: { resolved: details.resolved }, ...(logs ? { logs } : {}) };
+  return instanceOutcome(typeof details?.resolved === 'boolean' ? details.resolved : undefined, logs);
 }

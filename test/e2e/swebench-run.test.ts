@@ -129,10 +129,19 @@ describe('SWE-bench run for real', () => {
     expect(r.byId.get('calc__calc-1')?.status).toBe('PASSED');
     expect(r.byId.get('calc__calc-2')?.status).toBe('FAILED');
     expect(reason(r.byId.get('calc__calc-2'))).toMatch(/did not apply/);
-    expect(r.entry('calc__calc-2').patch_successfully_applied).toBe(false);
+    expect(r.byId.get('calc__calc-2')?.checks[0]?.details?.patch_successfully_applied).toBe(false);
     expect(readFileSync(join(r.dir, 'trials', 'calc__calc-2', 'test_output.txt'), 'utf8')).toContain(
       '>>>>> Patch Apply Failed',
     );
+    // As the official harness: no report.json for it, and an error instance, neither completed nor unresolved.
+    expect(existsSync(join(r.dir, 'trials', 'calc__calc-2', 'report.json'))).toBe(false);
+    expect(r.swe).toMatchObject({
+      completed_ids: ['calc__calc-1'],
+      resolved_ids: ['calc__calc-1'],
+      unresolved_ids: [],
+      error_ids: ['calc__calc-2'],
+      error_instances: 1,
+    });
     // A file that is not predictions is refused before anything runs (exit 2, naming the line).
     const broken = join(tempDir(), 'bad.jsonl');
     writeFileSync(broken, '{"instance_id": "calc__calc-1"}\nnot json\n');
@@ -165,6 +174,37 @@ describe('SWE-bench run for real', () => {
       expect(huge.byId.get(id)?.status).toBe('FAILED');
       expect(reason(huge.byId.get(id))).toMatch(/larger than/);
       expect((huge.byId.get(id)?.model_patch ?? '').length).toBeLessThan(200_000);
+    }
+  }, 240_000);
+
+  // The model patch is the agent's tree diffed by the image's own git in a fresh container: what the
+  // agent did to its git, its repository's settings or its objects takes no part (docs/swebench.md#the-model-patch).
+  it.each([
+    ['swebench-forged-git', 'replaces git with one printing a fix it never made'],
+    ['swebench-git-filter', 'forges its diff with a clean filter of its repository'],
+    ['swebench-git-worktree', "points its repository's core.worktree at a fixed copy"],
+  ])(
+    'an agent that %s (%s) gets the diff of its tree: empty, FAILED',
+    async (agent) => {
+      const r = await run(agentPath(agent), { mode: 'threads' });
+      expect(r.cli.code, r.cli.stderr).toBe(0);
+      for (const id of IDS) {
+        expect(r.byId.get(id)?.status).toBe('FAILED');
+        expect(reason(r.byId.get(id))).toMatch(/empty patch/);
+        expect(r.byId.get(id)?.model_patch).toBe('');
+      }
+      expect(r.swe).toMatchObject({ resolved_instances: 0, empty_patch_ids: IDS });
+      expect(r.left).toEqual([]);
+    },
+    240_000,
+  );
+
+  it('an agent that hides its fix from its own git (replace refs, every file binary) is graded on its fix', async () => {
+    const r = await run(agentPath('swebench-hides-fix'), { mode: 'threads' });
+    for (const id of IDS) {
+      expect(r.byId.get(id)?.status, reason(r.byId.get(id))).toBe('PASSED');
+      expect(r.byId.get(id)?.model_patch).toContain('+    return a * b');
+      expect(r.byId.get(id)?.model_patch).not.toContain('Binary files');
     }
   }, 240_000);
 
