@@ -208,6 +208,35 @@ describe('SWE-bench run for real', () => {
     }
   }, 240_000);
 
+  it("several trials: the root files are each instance's first trial, swebench/trial-<k>/ each trial index", async () => {
+    const r = await run(agentPath('swebench-second-trial'), { mode: 'threads', extra: ['--trials', '2'] });
+    expect(r.cli.code, r.cli.stderr).toBe(0);
+    const preds = (dir: string) =>
+      readFileSync(join(dir, 'predictions.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { instance_id: string; model_patch: string })
+        .sort((a, b) => a.instance_id.localeCompare(b.instance_id));
+    const t1 = join(r.dir, 'swebench', 'trial-1');
+    const t2 = join(r.dir, 'swebench', 'trial-2');
+    expect(readJson(join(r.dir, 'swebench_report.json'))).toMatchObject({ resolved_ids: [], empty_patch_ids: IDS });
+    expect(readJson(join(t1, 'swebench_report.json'))).toEqual(readJson(join(r.dir, 'swebench_report.json')));
+    expect(readFileSync(join(t1, 'predictions.jsonl'), 'utf8')).toBe(
+      readFileSync(join(r.dir, 'predictions.jsonl'), 'utf8'),
+    );
+    expect(readJson(join(t2, 'swebench_report.json'))).toMatchObject({
+      total_instances: 2,
+      completed_ids: IDS,
+      resolved_ids: IDS,
+      empty_patch_ids: [],
+    });
+    expect(preds(t2).map((p) => p.instance_id)).toEqual(IDS);
+    for (const p of preds(t2)) expect(p.model_patch).toContain('+    return a * b');
+    for (const p of preds(r.dir)) expect(p.model_patch).toBe('');
+    // The resolved rate over every trial is the evaluation's pass_rate.
+    expect(readJson(join(r.dir, 'evaluation_report.json'))).toMatchObject({ metrics: { pass_rate: 0.5 } });
+  }, 240_000);
+
   it("an instance image that is missing is SANDBOX_ERROR, not the agent's failure", async () => {
     const dir = tempDir();
     const rows = readFileSync(join(REPO, 'test/fixtures/swebench-run/dataset.jsonl'), 'utf8').trim().split('\n');
