@@ -99,6 +99,7 @@ def run_report(req, folder):
 
 def main():
     req = json.load(sys.stdin)
+    sys.stdout = sys.stderr  # what the official code prints (make_run_report's summary, maven's warnings)
     out = {"version": swebench.__version__, "cases": {}, "images": {}, "eval_scripts": {}, "modified_files": {}}
     for case in req.get("cases", []):
         with tempfile.TemporaryDirectory() as folder:
@@ -110,10 +111,8 @@ def main():
     for name, patch in req.get("patches", {}).items():
         out["modified_files"][name] = get_modified_files(patch)
     with tempfile.TemporaryDirectory() as folder:
-        sys.stdout = sys.stderr  # make_run_report prints its summary
-        report = run_report(req["run_report"], folder)
-        sys.stdout = sys.__stdout__
-    out["run_report"] = report
+        out["run_report"] = run_report(req["run_report"], folder)
+    sys.stdout = sys.__stdout__
     json.dump(out, sys.stdout)
 
 
