@@ -1,6 +1,6 @@
 // The SWE-bench grading row (`swebench_grading_ratio`, docs/swebench.md): `predictions` gold patches
-// of the fixture (test/fixtures/swebench-run/) graded through benchrig (`--agent predictions`, threads,
-// 4 at a time) against the same work done by hand with dockerode, 4 at a time: a fresh container of
+// of the fixture (test/fixtures/swebench-run/) graded through benchrig (`--agent predictions`, one
+// worker thread, 4 at a time) against the same work done by hand with dockerode, 4 at a time: a fresh container of
 // the instance image, the patch applied with the official script, the eval script run, its output
 // parsed and graded. Both must resolve every prediction.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -156,9 +156,11 @@ export async function swebenchGradingRow(root: string, z: SwebenchSizes, reps: n
       cwd: root,
       agent: 'predictions',
       agentOptions: { file: preds },
+      // Predictions run no agent code: one worker thread with every trial in flight, as
+      // docs/swebench.md recommends (each extra worker only loads the same modules again).
       mode: 'threads',
-      workers: z.concurrency,
-      perWorker: 1,
+      workers: 1,
+      perWorker: z.concurrency,
       output: join(root, 'evals'),
       modelUrl: 'http://127.0.0.1:9/v1',
     });
@@ -197,7 +199,7 @@ export async function swebenchGradingRow(root: string, z: SwebenchSizes, reps: n
 // This row alone: `node --import tsx test/perf/swebench.ts [predictions] [concurrency] [reps]`.
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const [predictions = 50, concurrency = 4, reps = 3] = process.argv.slice(2).map(Number);
-  const root = mkdtempSync(join(tmpdir(), 'benchrig-perf-swebench-'));
+  const root = mkdtempSync(join(tmpdir(), 'swebench-perf-row-'));
   try {
     const r = await swebenchGradingRow(root, { predictions, concurrency }, reps, (l) => process.stderr.write(`${l}\n`));
     process.stdout.write(`swebench_grading_ratio ${r.value.toFixed(3)}\n`);
