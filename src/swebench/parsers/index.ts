@@ -4,6 +4,7 @@ import * as c from './c.ts';
 import * as goRust from './go-rust.ts';
 import * as java from './java.ts';
 import * as js from './javascript.ts';
+import * as jsf from './javascript-failures.ts';
 import * as php from './php.ts';
 import * as py from './python.ts';
 import * as ruby from './ruby.ts';
@@ -40,6 +41,12 @@ export const PARSERS: Readonly<Record<string, Parser>> = {
   parse_log_karma: js.parseKarma,
   parse_log_marked: js.parseMarked,
   parse_log_react_pdf: js.parseReactPdf,
+  parse_log_carbon: jsf.parseCarbon,
+  parse_log_grommet: jsf.parseGrommet,
+  parse_log_eslint: jsf.parseEslint,
+  parse_log_bpmn_js: jsf.parseBpmnJs,
+  parse_log_openlayers: jsf.parseOpenlayers,
+  parse_log_chart_js: jsf.parseChartJs,
   parse_log_redis: c.parseRedis,
   parse_log_jq: c.parseJq,
   parse_log_doctest: c.parseDoctest,
@@ -86,6 +93,12 @@ export const REPO_PARSERS: Readonly<Record<string, string>> = {
   'mrdoob/three.js': 'parse_log_tap',
   'preactjs/preact': 'parse_log_karma',
   'axios/axios': 'parse_log_tap',
+  'carbon-design-system/carbon': 'parse_log_carbon',
+  'grommet/grommet': 'parse_log_grommet',
+  'eslint/eslint': 'parse_log_eslint',
+  'bpmn-io/bpmn-js': 'parse_log_bpmn_js',
+  'openlayers/openlayers': 'parse_log_openlayers',
+  'chartjs/Chart.js': 'parse_log_chart_js',
   'redis/redis': 'parse_log_redis',
   'jqlang/jq': 'parse_log_jq',
   'nlohmann/json': 'parse_log_doctest',

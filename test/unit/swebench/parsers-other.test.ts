@@ -1,4 +1,4 @@
-// The C, Go, Java, PHP, Ruby and Rust parsers on their fixture logs, statuses read off the logs by
+// The C, Go, Java, PHP, Ruby and Rust parsers, and more JavaScript ones, on their fixture logs, statuses read off the logs by
 // hand (npm run test:parity holds them to the official ones on the same logs).
 import { describe, expect, it } from 'vitest';
 import { PARSERS, parserFor } from '../../../src/swebench/parsers/index.ts';
@@ -79,5 +79,17 @@ describe('log parsers of other languages', () => {
       'features/a.feature:3': 'FAILED',
     });
     expect(parserFor({ instance_id: 'jekyll__jekyll-1', repo: 'jekyll/jekyll' })).toMatch(/no runner for instance/);
+  });
+
+  it('JavaScript: Grommet lets a later PASS win and cuts timings; Chart.js reads FAILED lines through colour codes', () => {
+    expect(parse('parse_log_grommet', 'grommet.txt')).toEqual({
+      'src/js/components/Box/__tests__/Box-test.tsx': 'PASSED',
+      'src/js/components/Text/__tests__/Text-test.tsx': 'PASSED',
+      'src/js/a.tsx': 'PASSED',
+    });
+    expect(parse('parse_log_chart_js', 'chart-js.txt')).toEqual({
+      'Chart.controllers.bar should draw bars ': 'FAILED',
+      'Core.scale should fit ': 'FAILED',
+    });
   });
 });
