@@ -1,6 +1,6 @@
 // The SWE-bench grading row (`swebench_grading_ratio`, docs/swebench.md): `predictions` gold patches
-// of the fixture (test/fixtures/swebench-run/) graded through benchrig (`--agent predictions`, one
-// worker thread, 4 at a time) against the same work done by hand with dockerode, 4 at a time: a fresh container of
+// of the fixture (test/fixtures/swebench-run/) graded through benchrig (`--agent predictions`, threads,
+// 4 at a time) against the same work done by hand with dockerode, 4 at a time: a fresh container of
 // the instance image, the patch applied with the official script, the eval script run, its output
 // parsed and graded. Both must resolve every prediction.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -156,11 +156,9 @@ export async function swebenchGradingRow(root: string, z: SwebenchSizes, reps: n
       cwd: root,
       agent: 'predictions',
       agentOptions: { file: preds },
-      // Predictions run no agent code: one worker thread with every trial in flight, as
-      // docs/swebench.md recommends (each extra worker only loads the same modules again).
       mode: 'threads',
-      workers: 1,
-      perWorker: z.concurrency,
+      workers: z.concurrency,
+      perWorker: 1,
       output: join(root, 'evals'),
       modelUrl: 'http://127.0.0.1:9/v1',
     });
