@@ -1,6 +1,6 @@
 // `swebench` (docs/swebench.md#grading): the model patch graded as the official harness grades it, in
 // a fresh sandbox of the instance's image that the agent never touched (the trial starts it and takes
-// the patch: `modelPatchScript`): the patch written in, applied with the official sequence, the eval
+// the patch there: `modelPatchPlan`): the patch written in, applied with the official sequence, the eval
 // script run, its output parsed and graded. Score 1 when resolved, else 0. The test output is saved
 // so that `benchrig evaluate` re-grades it without a sandbox.
 import type { Verdict } from '../types.ts';
@@ -10,10 +10,14 @@ import {
   applyPatchScript,
   CONTAINER_PATCH_FILE,
   evalScript,
+  evaluationError,
   instanceVerdict,
+  MODEL_TREE,
   modelPatchScript,
+  TESTBED,
   parserFor,
   TESTS_TIMEOUT,
+  timeoutLine,
   type SwebenchInstance,
 } from '../swebench/index.ts';
 import type { CheckImpl, CheckInput } from './types.ts';
@@ -27,6 +31,9 @@ export interface SwebenchArtifact {
 }
 
 export const swebenchArtifactKey = (name: string) => `swebench:${name}`;
+
+/** Whether the official harness writes a report.json for a log graded so (not after a failed apply or a timeout). */
+export const officialReportWritten = (log: string): boolean => evaluationError(log) === null;
 
 /** The official default (swebench's run_evaluation --timeout). */
 const DEFAULT_TIMEOUT_S = 1800;
@@ -65,7 +72,7 @@ async function runInstance(sandbox: Sandbox, instance: SwebenchInstance, patch: 
   if (typeof script !== 'string') throw new Error(script.problem);
   const r = await bash(sandbox, `/bin/bash ${EVAL_FILE} 2>&1`, timeoutS * 1000, EVAL_FILE, script);
   const out = r.stdout + r.stderr;
-  return r.timedOut ? `${out}\n\n${TESTS_TIMEOUT} after ${timeoutS} seconds\n` : out;
+  return r.timedOut ? `${out}\n\n${timeoutLine(timeoutS)}\n${TESTS_TIMEOUT}\n` : out;
 }
 
 function verdictOf(instance: SwebenchInstance, input: CheckInput, a: SwebenchArtifact, fromArtifact: boolean): Verdict {
@@ -89,9 +96,16 @@ export const swebench: CheckImpl = {
   validate(check) {
     optionalTimeout(check);
   },
-  modelPatchScript(sample) {
+  modelPatchPlan(sample) {
     const instance = instanceOf(sample.expected);
-    return instance ? modelPatchScript(instance.base_commit, sample.sandbox?.workdir ?? undefined) : null;
+    if (!instance) return null;
+    const workdir = sample.sandbox?.workdir ?? TESTBED;
+    return {
+      workdir,
+      tree: MODEL_TREE,
+      skip: ['.git'],
+      script: modelPatchScript(instance.base_commit, MODEL_TREE, workdir),
+    };
   },
   async run(input): Promise<Verdict> {
     const instance = instanceOf(input.expectation);

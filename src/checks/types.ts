@@ -29,7 +29,7 @@ export interface TrialOutputs {
   sandbox?: Sandbox;
   /** Saved outputs of sandbox checks from the trial, for re-grading without a sandbox. */
   artifacts: Record<string, unknown>;
-  /** What the agent changed, as a patch (docs/swebench.md#the-model-patch): taken for checks with `modelPatchScript`. */
+  /** What the agent changed, as a patch (docs/swebench.md#the-model-patch): taken for checks with `modelPatchPlan`. */
   modelPatch?: ModelPatch;
   signal?: AbortSignal;
 }
@@ -49,8 +49,20 @@ export interface ModelPatch {
   text: string;
   /** The diff was longer than `[sandbox] max_output_bytes`: `text` is cut. */
   truncated: boolean;
-  /** Why no diff could be taken (git failed or timed out in the agent's sandbox). */
+  /** Why no diff could be taken (the agent's workdir was gone or too large, git failed or timed out). */
   problem?: string;
+}
+
+/**
+ * How the model patch is taken (docs/swebench.md#the-model-patch): after the agent, its `workdir`
+ * (less `skip`) is copied to `tree` in the fresh grading sandbox, where `script` prints the diff with
+ * the image's own tools; nothing runs in the agent's sandbox.
+ */
+export interface ModelPatchPlan {
+  workdir: string;
+  tree: string;
+  skip: string[];
+  script: string;
 }
 
 export interface CheckImpl {
@@ -62,10 +74,9 @@ export interface CheckImpl {
   needsSandbox?: boolean;
   /**
    * The check grades the agent's work as a patch, in a fresh sandbox of the sample's image that the
-   * agent never touched: the script printing that patch (run in the agent's sandbox after it
-   * finished), or null when the sample has nothing to diff against.
+   * agent never touched: how that patch is taken, or null when the sample has nothing to diff against.
    */
-  modelPatchScript?(sample: Sample): string | null;
+  modelPatchPlan?(sample: Sample): ModelPatchPlan | null;
   /** Validate the check's own table at load; throw a message naming the key when wrong. */
   validate?(check: CheckConfig): void;
   run(input: CheckInput): Verdict | Promise<Verdict>;

@@ -8,6 +8,7 @@ import type {
   ExecOptions,
   ExecResult,
   Sandbox,
+  TransferOptions,
   SandboxHealth,
   SandboxLabels,
   SandboxSpec,
@@ -148,9 +149,9 @@ export class DockerSandbox implements Sandbox {
     return sameDaemon(this.client, this.daemonEpoch) ? undefined : { daemon: false, lost: LOST, state: 'unknown' };
   }
 
-  transfer(path: string, target: Sandbox, opts?: { maxBytes?: number }): Promise<void> {
+  transfer(path: string, target: Sandbox, opts: TransferOptions = {}): Promise<void> {
     if (!(target instanceof DockerSandbox)) throw new Error('transfer: the target is not a Docker sandbox');
-    return transferPath(this.container, target.container, inContainer(this.workdir, path), opts?.maxBytes);
+    return transferPath(this.container, target.container, inContainer(this.workdir, path), opts);
   }
 }
 

@@ -9,6 +9,7 @@ import type Docker from 'dockerode';
 import * as tar from 'tar-stream';
 import { SandboxError } from '../errors.ts';
 import { DEFAULT_DEADLINE_MS, dockerError, dockerMessage, withDeadline } from './client.ts';
+import type { TransferOptions } from './types.ts';
 
 export const DEFAULT_TRANSFER_MAX_BYTES = 1024 ** 3;
 
@@ -16,8 +17,10 @@ export async function transferPath(
   from: Docker.Container,
   to: Docker.Container,
   src: string,
-  maxBytes = DEFAULT_TRANSFER_MAX_BYTES,
+  opts: TransferOptions = {},
 ): Promise<void> {
+  const maxBytes = opts.maxBytes ?? DEFAULT_TRANSFER_MAX_BYTES;
+  const place = placement(src, opts);
   let archive: Readable;
   try {
     archive = (await withDeadline(from.getArchive({ path: src }), DEFAULT_DEADLINE_MS, `copy out ${src}`)) as Readable;
@@ -35,8 +38,9 @@ export async function transferPath(
       header.type === 'contiguous-file' ||
       header.type === 'directory' ||
       header.type === 'symlink';
-    const name = path.posix.normalize(header.name);
-    if (!keep || name.startsWith('../') || name.startsWith('/')) return body.resume().once('end', next);
+    const name = place(path.posix.normalize(header.name));
+    if (!keep || name === null || name.startsWith('../') || name.startsWith('/'))
+      return body.resume().once('end', next);
     bytes += header.size ?? 0;
     if (bytes > maxBytes) {
       failure = new Error(
@@ -63,7 +67,7 @@ export async function transferPath(
   archive.pipe(extract);
   try {
     await withDeadline(
-      to.putArchive(pack as unknown as NodeJS.ReadableStream, { path: path.posix.dirname(src) }),
+      to.putArchive(pack as unknown as NodeJS.ReadableStream, { path: path.posix.dirname(opts.to ?? src) }),
       DEFAULT_DEADLINE_MS * 10,
       `copy into ${src}`,
     );
@@ -74,4 +78,19 @@ export async function transferPath(
     throw dockerError(`copying ${src} into the grading sandbox failed: ${dockerMessage(err)}`, err);
   }
   if (failure) throw failure;
+}
+
+/**
+ * An entry's name in the target's archive, or null when it is skipped: the archive's top folder
+ * (the base name of `src`) renamed to the base name of `opts.to`.
+ */
+function placement(src: string, opts: TransferOptions): (name: string) => string | null {
+  const from = path.posix.basename(src);
+  const to = path.posix.basename(opts.to ?? src);
+  const skipped = (opts.skip ?? []).map((p) => path.posix.join(from, p));
+  return (name) => {
+    if (skipped.some((s) => name === s || name.startsWith(`${s}/`))) return null;
+    if (name === from || name === `${from}/`) return to;
+    return name.startsWith(`${from}/`) ? `${to}${name.slice(from.length)}` : name;
+  };
 }

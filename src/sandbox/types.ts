@@ -51,8 +51,18 @@ export interface Sandbox {
   /** Ends every process in the sandbox (whatever the agent left running) and starts it bare again; files stay. */
   restart(): Promise<void>;
   health(): Promise<SandboxHealth>;
-  /** Copies `path` (a folder or file) of this sandbox to the same path in `target`, up to `maxBytes`. */
-  transfer(path: string, target: Sandbox, opts?: { maxBytes?: number }): Promise<void>;
+  /** Copies `path` (a folder or file) of this sandbox to the same path in `target` (or `opts.to`), up to `maxBytes`. */
+  transfer(path: string, target: Sandbox, opts?: TransferOptions): Promise<void>;
+}
+
+/** Bounds and placement of one transfer between sandboxes. */
+export interface TransferOptions {
+  /** Bytes of files copied, in total (default 1 GiB); past it the transfer fails. */
+  maxBytes?: number;
+  /** Where the copy goes in the target (absolute); default the same path. */
+  to?: string;
+  /** Paths under `path` (relative, e.g. `.git`) left out with everything under them. */
+  skip?: string[];
 }
 
 /** Bounds of one copy out of a sandbox (defaults in sandbox/copy.ts and extract.ts). */

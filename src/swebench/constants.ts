@@ -14,6 +14,8 @@ export const APPLY_PATCH_PASS = '>>>>> Applied Patch';
 export const RESET_FAILED = '>>>>> Reset Failed';
 export const TESTS_ERROR = '>>>>> Tests Errored';
 export const TESTS_TIMEOUT = '>>>>> Tests Timed Out';
+/** What the official harness appends to a test log cut at its timeout (then it writes no report.json). */
+export const timeoutLine = (seconds: number): string => `Timeout error: ${seconds} seconds exceeded.`;
 
 /** Any of these in a log: the run is not graded (no status map, patch not applied). */
 export const BAD_CODES = [APPLY_PATCH_FAIL, RESET_FAILED, TESTS_ERROR, TESTS_TIMEOUT] as const;

@@ -9,6 +9,8 @@ export { parserFor, PARSERS, REPO_PARSERS, type Parser } from './parsers/index.t
 export { modifiedFiles, testDirectives } from './patch-files.ts';
 export { predictionLine, readPredictions, type Prediction } from './predictions.ts';
 export {
+  evaluationError,
+  instanceOutcome,
   instanceReport,
   readInstanceReport,
   runReport,
@@ -18,5 +20,5 @@ export {
 } from './report.ts';
 export { readRow, type SwebenchInstance, type SwebenchRow } from './row.ts';
 export { swebenchSample, type SwebenchOptions } from './sample.ts';
-export { modelPatchScript } from './model-patch.ts';
+export { MODEL_TREE, modelPatchScript } from './model-patch.ts';
 export { instanceVerdict, type InstanceVerdict } from './verdict.ts';

@@ -1,6 +1,6 @@
 // The official reports as pure functions (swebench 5.0.2; docs/swebench.md#reports): one instance's
 // `report.json` entry, and the run's `swebench_report.json`.
-import type { EvalType } from './constants.ts';
+import { APPLY_PATCH_FAIL, TESTS_TIMEOUT, type EvalType } from './constants.ts';
 import { logsEval, resolution, testsStatus, type TestsStatus } from './grading.ts';
 import { classifyLog } from './infra.ts';
 import type { Parser } from './parsers/index.ts';
@@ -58,6 +58,24 @@ export function instanceReport(
   r.resolved = resolution(status) === 'RESOLVED_FULL';
   r.tests_status = status;
   return out;
+}
+
+/**
+ * Whether the official harness would have stopped before writing the instance's report.json: the
+ * patch did not apply, or the tests ran past the timeout (then the instance is an error, neither
+ * completed nor unresolved). Read from the log the check saved.
+ */
+export function evaluationError(log: string): 'patch_apply_failed' | 'tests_timed_out' | null {
+  if (log.includes(APPLY_PATCH_FAIL)) return 'patch_apply_failed';
+  if (log.includes(TESTS_TIMEOUT)) return 'tests_timed_out';
+  return null;
+}
+
+/** A graded instance as the run report reads it: `resolved` from its verdict (undefined: none), `log` the one saved. */
+export function instanceOutcome(resolved: boolean | undefined, log: string | undefined): InstanceOutcome {
+  const logs = log ? { logs: log } : {};
+  if (resolved === undefined || (log !== undefined && evaluationError(log))) return logs;
+  return { report: { resolved }, ...logs };
 }
 
 /** What a run knows of one instance it graded: its report (absent: it did not complete), and its logs. */

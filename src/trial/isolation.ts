@@ -9,7 +9,7 @@ import { getCheck } from '../checks/index.ts';
 import type { ExecOptions, ExecResult, Sandbox } from '../sandbox/types.ts';
 import { agentsFault, sandboxLost } from './blame.ts';
 import { copyTests, testsDirOf } from './environment.ts';
-import { modelPatchScriptOf, takeModelPatch } from './model-patch.ts';
+import { modelPatchPlanOf, takeModelPatch } from './model-patch.ts';
 import { sandboxSpecOf } from './per-trial.ts';
 import type { Session } from './session.ts';
 
@@ -24,16 +24,17 @@ export async function isolateForGrading(s: Session): Promise<Sandbox | undefined
   const { sandbox, run, input } = s;
   if (!sandbox || !gradesInSandbox(s)) return sandbox;
   let target = sandbox;
-  const patchScript = modelPatchScriptOf(s);
+  const patchPlan = modelPatchPlanOf(s);
   // A patch handed over by an agent that was given no sandbox (predictions): the trial's sandbox is
   // as fresh as a new one, and it is graded there. Otherwise every process of the agent goes first.
-  const untouched = patchScript !== null && s.modelPatch !== undefined;
+  const untouched = patchPlan !== null && s.modelPatch !== undefined;
   if (!untouched) await sandbox.restart();
-  if (patchScript && !untouched) {
-    // Graded as a patch (docs/swebench.md): nothing of the agent's sandbox crosses but its diff.
-    s.modelPatch = await takeModelPatch(sandbox, patchScript);
+  if (patchPlan && !untouched) {
+    // Graded as a patch (docs/swebench.md): nothing of the agent's sandbox crosses but its diff,
+    // taken in the fresh sandbox by the image's own git.
     target = await startFresh(s);
-  } else if (!patchScript && run.grading.isolation === 'fresh') {
+    s.modelPatch = await takeModelPatch(sandbox, target, patchPlan);
+  } else if (!patchPlan && run.grading.isolation === 'fresh') {
     target = await startFresh(s);
     for (const out of run.grading.outputs.length ? run.grading.outputs : [sandbox.workdir]) {
       // As root, in a container the agent never touched: its parent folders may not be in the image

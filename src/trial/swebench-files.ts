@@ -1,10 +1,11 @@
 // A SWE-bench trial's own files (docs/reports.md#files): trials/<task-id>/model.patch (the whole
-// diff), report.json (the official per-instance entry) and test_output.txt (the log graded). Written
+// diff), report.json (the official per-instance entry, when the official harness would write one)
+// and test_output.txt (the log graded). Written
 // by the harness from what it graded, never copied from a sandbox; each atomically.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ModelPatch } from '../checks/types.ts';
-import { swebenchArtifactKey } from '../checks/swebench.ts';
+import { officialReportWritten, swebenchArtifactKey } from '../checks/swebench.ts';
 import { writeJsonAtomic, writeTextAtomic } from '../report/write.ts';
 import type { CheckVerdict } from '../types.ts';
 
@@ -19,8 +20,10 @@ export async function saveSwebenchFiles(
   await writeTextAtomic(join(dir, 'model.patch'), patch.text, { durable: false });
   const graded = verdicts.find((v) => v.type === 'swebench' && v.details);
   if (!graded?.details) return;
-  await writeJsonAtomic(join(dir, 'report.json'), { [instanceId]: graded.details }, { durable: false });
   const saved = artifacts[swebenchArtifactKey(graded.name)] as { test_output?: unknown } | undefined;
-  if (typeof saved?.test_output === 'string' && saved.test_output !== '')
-    await writeTextAtomic(join(dir, 'test_output.txt'), saved.test_output, { durable: false });
+  const log = typeof saved?.test_output === 'string' ? saved.test_output : '';
+  // As the official harness: no report.json for an instance whose patch did not apply or whose tests timed out.
+  if (officialReportWritten(log))
+    await writeJsonAtomic(join(dir, 'report.json'), { [instanceId]: graded.details }, { durable: false });
+  if (log !== '') await writeTextAtomic(join(dir, 'test_output.txt'), log, { durable: false });
 }

@@ -129,10 +129,19 @@ describe('SWE-bench run for real', () => {
     expect(r.byId.get('calc__calc-1')?.status).toBe('PASSED');
     expect(r.byId.get('calc__calc-2')?.status).toBe('FAILED');
     expect(reason(r.byId.get('calc__calc-2'))).toMatch(/did not apply/);
-    expect(r.entry('calc__calc-2').patch_successfully_applied).toBe(false);
+    expect(r.byId.get('calc__calc-2')?.checks[0]?.details?.patch_successfully_applied).toBe(false);
     expect(readFileSync(join(r.dir, 'trials', 'calc__calc-2', 'test_output.txt'), 'utf8')).toContain(
       '>>>>> Patch Apply Failed',
     );
+    // As the official harness: no report.json for it, and an error instance, neither completed nor unresolved.
+    expect(existsSync(join(r.dir, 'trials', 'calc__calc-2', 'report.json'))).toBe(false);
+    expect(r.swe).toMatchObject({
+      completed_ids: ['calc__calc-1'],
+      resolved_ids: ['calc__calc-1'],
+      unresolved_ids: [],
+      error_ids: ['calc__calc-2'],
+      error_instances: 1,
+    });
     // A file that is not predictions is refused before anything runs (exit 2, naming the line).
     const broken = join(tempDir(), 'bad.jsonl');
     writeFileSync(broken, '{"instance_id": "calc__calc-1"}\nnot json\n');
@@ -166,6 +175,66 @@ describe('SWE-bench run for real', () => {
       expect(reason(huge.byId.get(id))).toMatch(/larger than/);
       expect((huge.byId.get(id)?.model_patch ?? '').length).toBeLessThan(200_000);
     }
+  }, 240_000);
+
+  // The model patch is the agent's tree diffed by the image's own git in a fresh container: what the
+  // agent did to its git, its repository's settings or its objects takes no part (docs/swebench.md#the-model-patch).
+  it.each([
+    ['swebench-forged-git', 'replaces git with one printing a fix it never made'],
+    ['swebench-git-filter', 'forges its diff with a clean filter of its repository'],
+    ['swebench-git-worktree', "points its repository's core.worktree at a fixed copy"],
+  ])(
+    'an agent that %s (%s) gets the diff of its tree: empty, FAILED',
+    async (agent) => {
+      const r = await run(agentPath(agent), { mode: 'threads' });
+      expect(r.cli.code, r.cli.stderr).toBe(0);
+      for (const id of IDS) {
+        expect(r.byId.get(id)?.status).toBe('FAILED');
+        expect(reason(r.byId.get(id))).toMatch(/empty patch/);
+        expect(r.byId.get(id)?.model_patch).toBe('');
+      }
+      expect(r.swe).toMatchObject({ resolved_instances: 0, empty_patch_ids: IDS });
+      expect(r.left).toEqual([]);
+    },
+    240_000,
+  );
+
+  it('an agent that hides its fix from its own git (replace refs, every file binary) is graded on its fix', async () => {
+    const r = await run(agentPath('swebench-hides-fix'), { mode: 'threads' });
+    for (const id of IDS) {
+      expect(r.byId.get(id)?.status, reason(r.byId.get(id))).toBe('PASSED');
+      expect(r.byId.get(id)?.model_patch).toContain('+    return a * b');
+      expect(r.byId.get(id)?.model_patch).not.toContain('Binary files');
+    }
+  }, 240_000);
+
+  it("several trials: the root files are each instance's first trial, swebench/trial-<k>/ each trial index", async () => {
+    const r = await run(agentPath('swebench-second-trial'), { mode: 'threads', extra: ['--trials', '2'] });
+    expect(r.cli.code, r.cli.stderr).toBe(0);
+    const preds = (dir: string) =>
+      readFileSync(join(dir, 'predictions.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { instance_id: string; model_patch: string })
+        .sort((a, b) => a.instance_id.localeCompare(b.instance_id));
+    const t1 = join(r.dir, 'swebench', 'trial-1');
+    const t2 = join(r.dir, 'swebench', 'trial-2');
+    expect(readJson(join(r.dir, 'swebench_report.json'))).toMatchObject({ resolved_ids: [], empty_patch_ids: IDS });
+    expect(readJson(join(t1, 'swebench_report.json'))).toEqual(readJson(join(r.dir, 'swebench_report.json')));
+    expect(readFileSync(join(t1, 'predictions.jsonl'), 'utf8')).toBe(
+      readFileSync(join(r.dir, 'predictions.jsonl'), 'utf8'),
+    );
+    expect(readJson(join(t2, 'swebench_report.json'))).toMatchObject({
+      total_instances: 2,
+      completed_ids: IDS,
+      resolved_ids: IDS,
+      empty_patch_ids: [],
+    });
+    expect(preds(t2).map((p) => p.instance_id)).toEqual(IDS);
+    for (const p of preds(t2)) expect(p.model_patch).toContain('+    return a * b');
+    for (const p of preds(r.dir)) expect(p.model_patch).toBe('');
+    // The resolved rate over every trial is the evaluation's pass_rate.
+    expect(readJson(join(r.dir, 'evaluation_report.json'))).toMatchObject({ metrics: { pass_rate: 0.5 } });
   }, 240_000);
 
   it("an instance image that is missing refuses the run before it starts (exit 2), not the agent's failure", async () => {

@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { logsEval, instanceReport, readInstanceReport, runReport } from '../../src/swebench/index.ts';
+import { instanceOutcome, logsEval, instanceReport, readInstanceReport, runReport } from '../../src/swebench/index.ts';
+import { APPLY_PATCH_FAIL, TESTS_TIMEOUT, timeoutLine } from '../../src/swebench/constants.ts';
 import { evalScript, modifiedFiles, officialImage, parserFor, type InstanceOutcome } from '../../src/swebench/index.ts';
 import type { EvalType } from '../../src/swebench/constants.ts';
 import { askOfficial, officialPython, SWEBENCH_VERSION } from './official-swebench.ts';
@@ -121,5 +122,36 @@ describe(`benchrig's SWE-bench grading against swebench ${SWEBENCH_VERSION}`, ()
     );
     const preds = new Map(predictions.map((p) => [p.instance_id, p.model_patch]));
     expect(runReport(dataset, preds, outcomesById)).toEqual(official.run_report);
+  });
+
+  // The official run_instance stops before report.json when the patch does not apply (the apply
+  // output goes to run_instance.log) or the tests time out (test_output.txt ends with the timeout
+  // line): both are error instances. benchrig reads the same from the log its check saved.
+  it('counts a patch that did not apply and tests that timed out as errors, as the official run does', () => {
+    const applyOutput = 'error: patch failed: calc/ops.py:1\nerror: calc/ops.py: patch does not apply\n';
+    const ranOut = 'collected 3 items\nPASSED tests/test_ops.py::test_add\n';
+    const graded = `>>>>> Start Test Output\nPASSED tests/test_ops.py::test_add\n>>>>> End Test Output\n`;
+    const mine = new Map([
+      ['apply', instanceOutcome(false, `${applyOutput}\n${APPLY_PATCH_FAIL}\n`)],
+      ['timeout', instanceOutcome(false, `${ranOut}\n\n${timeoutLine(1800)}\n${TESTS_TIMEOUT}\n`)],
+      ['graded', instanceOutcome(false, graded)],
+    ]);
+    const dataset = ['apply', 'timeout', 'graded'];
+    const preds = dataset.map((id) => ({ instance_id: id, model_name_or_path: 'm', model_patch: 'p' }));
+    const report = (id: string) => JSON.stringify({ [id]: { resolved: false } });
+    const theirs = askOfficial(officialPython().python, {
+      run_report: {
+        dataset,
+        predictions: preds,
+        outcomes: {
+          apply: { instance_log: `${APPLY_PATCH_FAIL}:\n${applyOutput}` },
+          timeout: { logs: `${ranOut}\n\n${timeoutLine(1800)}` },
+          graded: { report: report('graded'), logs: graded },
+        },
+      },
+    }) as Answers;
+    const ours = runReport(dataset, new Map(dataset.map((id) => [id, 'p'])), mine);
+    expect(ours).toEqual(theirs.run_report);
+    expect(ours).toMatchObject({ error_ids: ['apply', 'timeout'], completed_ids: ['graded'] });
   });
 });

@@ -91,27 +91,28 @@ def run_report(req, folder):
             (d / "report.json").write_text(outcome["report"])
         if "logs" in outcome:
             (d / "test_output.txt").write_text(outcome["logs"])
+        if "instance_log" in outcome:
+            (d / "run_instance.log").write_text(outcome["instance_log"])
     path = make_run_report(predictions, [{"instance_id": i} for i in req["dataset"]], run_id, report_dir=folder)
     return json.loads(Path(path).read_text())
 
 
 def main():
     req = json.load(sys.stdin)
+    sys.stdout = sys.stderr  # what the official code prints (make_run_report's summary, maven's warnings)
     out = {"version": swebench.__version__, "cases": {}, "images": {}, "eval_scripts": {}, "modified_files": {}}
-    for case in req["cases"]:
+    for case in req.get("cases", []):
         with tempfile.TemporaryDirectory() as folder:
             out["cases"][case["name"]] = grade(case, folder)
-    for iid in req["images"]:
+    for iid in req.get("images", []):
         out["images"][iid] = ImageSpec(instance_id=iid, dockerfile="x", namespace="swebench").name
-    for name, inst in req["eval_scripts"].items():
+    for name, inst in req.get("eval_scripts", {}).items():
         out["eval_scripts"][name] = make_test_spec(inst).eval_script
-    for name, patch in req["patches"].items():
+    for name, patch in req.get("patches", {}).items():
         out["modified_files"][name] = get_modified_files(patch)
     with tempfile.TemporaryDirectory() as folder:
-        sys.stdout = sys.stderr  # make_run_report prints its summary
-        report = run_report(req["run_report"], folder)
-        sys.stdout = sys.__stdout__
-    out["run_report"] = report
+        out["run_report"] = run_report(req["run_report"], folder)
+    sys.stdout = sys.__stdout__
     json.dump(out, sys.stdout)
 
 

@@ -3,7 +3,8 @@
 // 4 at a time) against the same work done by hand with dockerode, 4 at a time: a fresh container of
 // the instance image, the patch applied with the official script, the eval script run, its output
 // parsed and graded. Both must resolve every prediction.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Docker from 'dockerode';
@@ -190,5 +191,17 @@ export async function swebenchGradingRow(root: string, z: SwebenchSizes, reps: n
     };
   } finally {
     await removeByRun(runId);
+  }
+}
+
+// This row alone: `node --import tsx test/perf/swebench.ts [predictions] [concurrency] [reps]`.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const [predictions = 50, concurrency = 4, reps = 3] = process.argv.slice(2).map(Number);
+  const root = mkdtempSync(join(tmpdir(), 'swebench-perf-row-'));
+  try {
+    const r = await swebenchGradingRow(root, { predictions, concurrency }, reps, (l) => process.stderr.write(`${l}\n`));
+    process.stdout.write(`swebench_grading_ratio ${r.value.toFixed(3)}\n`);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
   }
 }

@@ -1,7 +1,13 @@
 // Log parsers by the names rows give in `log_parser`, and each repository's official parser for rows
 // that name none (docs/swebench.md#log-parsers).
+import * as c from './c.ts';
+import * as goRust from './go-rust.ts';
+import * as java from './java.ts';
 import * as js from './javascript.ts';
+import * as jsf from './javascript-failures.ts';
+import * as php from './php.ts';
 import * as py from './python.ts';
+import * as ruby from './ruby.ts';
 import type { Parser } from './python.ts';
 
 export type { Parser };
@@ -35,6 +41,27 @@ export const PARSERS: Readonly<Record<string, Parser>> = {
   parse_log_karma: js.parseKarma,
   parse_log_marked: js.parseMarked,
   parse_log_react_pdf: js.parseReactPdf,
+  parse_log_carbon: jsf.parseCarbon,
+  parse_log_grommet: jsf.parseGrommet,
+  parse_log_eslint: jsf.parseEslint,
+  parse_log_bpmn_js: jsf.parseBpmnJs,
+  parse_log_openlayers: jsf.parseOpenlayers,
+  parse_log_chart_js: jsf.parseChartJs,
+  parse_log_redis: c.parseRedis,
+  parse_log_jq: c.parseJq,
+  parse_log_doctest: c.parseDoctest,
+  parse_log_micropython_test: c.parseMicropython,
+  parse_log_googletest: c.parseGoogletest,
+  parse_log_gotest: goRust.parseGoTest,
+  parse_log_cargo: goRust.parseCargo,
+  parse_log_maven: java.parseMaven,
+  parse_log_ant: java.parseAnt,
+  parse_log_gradle_custom: java.parseGradleCustom,
+  parse_log_phpunit: php.parsePhpunit,
+  parse_log_minitest: ruby.parseMinitest,
+  parse_log_cucumber: ruby.parseCucumber,
+  parse_log_ruby_unit: ruby.parseRubyUnit,
+  parse_log_rspec_transformed_json: ruby.parseRspecTransformedJson,
 };
 
 /** Each repository's parser in the official maps, for rows without `log_parser`. */
@@ -66,6 +93,46 @@ export const REPO_PARSERS: Readonly<Record<string, string>> = {
   'mrdoob/three.js': 'parse_log_tap',
   'preactjs/preact': 'parse_log_karma',
   'axios/axios': 'parse_log_tap',
+  'carbon-design-system/carbon': 'parse_log_carbon',
+  'grommet/grommet': 'parse_log_grommet',
+  'eslint/eslint': 'parse_log_eslint',
+  'bpmn-io/bpmn-js': 'parse_log_bpmn_js',
+  'openlayers/openlayers': 'parse_log_openlayers',
+  'chartjs/Chart.js': 'parse_log_chart_js',
+  'redis/redis': 'parse_log_redis',
+  'jqlang/jq': 'parse_log_jq',
+  'nlohmann/json': 'parse_log_doctest',
+  'micropython/micropython': 'parse_log_micropython_test',
+  'valkey-io/valkey': 'parse_log_redis',
+  'fmtlib/fmt': 'parse_log_googletest',
+  'caddyserver/caddy': 'parse_log_gotest',
+  'hashicorp/terraform': 'parse_log_gotest',
+  'prometheus/prometheus': 'parse_log_gotest',
+  'gohugoio/hugo': 'parse_log_gotest',
+  'gin-gonic/gin': 'parse_log_gotest',
+  'google/gson': 'parse_log_maven',
+  'apache/druid': 'parse_log_maven',
+  'javaparser/javaparser': 'parse_log_maven',
+  'projectlombok/lombok': 'parse_log_ant',
+  'apache/lucene': 'parse_log_gradle_custom',
+  'reactivex/rxjava': 'parse_log_gradle_custom',
+  'phpoffice/phpspreadsheet': 'parse_log_phpunit',
+  'laravel/framework': 'parse_log_phpunit',
+  'php-cs-fixer/php-cs-fixer': 'parse_log_phpunit',
+  'briannesbitt/carbon': 'parse_log_phpunit',
+  'jekyll/jekyll': 'parse_log_jekyll',
+  'fluent/fluentd': 'parse_log_ruby_unit',
+  'fastlane/fastlane': 'parse_log_rspec_transformed_json',
+  'jordansissel/fpm': 'parse_log_rspec_transformed_json',
+  'faker-ruby/faker': 'parse_log_ruby_unit',
+  'rubocop/rubocop': 'parse_log_rspec_transformed_json',
+  'burntsushi/ripgrep': 'parse_log_cargo',
+  'sharkdp/bat': 'parse_log_cargo',
+  'astral-sh/ruff': 'parse_log_cargo',
+  'tokio-rs/tokio': 'parse_log_cargo',
+  'uutils/coreutils': 'parse_log_cargo',
+  'nushell/nushell': 'parse_log_cargo',
+  'tokio-rs/axum': 'parse_log_cargo',
 };
 
 /** The parser a row grades with: its `log_parser`, else its repository's; a string says why there is none. */
@@ -73,12 +140,16 @@ export function parserFor(row: { instance_id: string; repo: string; log_parser?:
   const name = row.log_parser ?? REPO_PARSERS[row.repo];
   if (name === undefined)
     return `has no log_parser and benchrig knows no official parser for repository "${row.repo}": name one in the row's log_parser (known: ${Object.keys(PARSERS).join(', ')})`;
-  if (name === 'parse_log_immutable_js')
-    return (
-      js.immutableJsParser(row.instance_id) ?? `log_parser ${name} knows no runner for instance "${row.instance_id}"`
-    );
+  const byInstance =
+    name === 'parse_log_immutable_js'
+      ? js.immutableJsParser
+      : name === 'parse_log_jekyll'
+        ? ruby.jekyllParser
+        : undefined;
+  if (byInstance)
+    return byInstance(row.instance_id) ?? `log_parser ${name} knows no runner for instance "${row.instance_id}"`;
   return (
     PARSERS[name] ??
-    `log_parser "${name}" is not one benchrig has (known: ${Object.keys(PARSERS).join(', ')}, parse_log_immutable_js)`
+    `log_parser "${name}" is not one benchrig has (known: ${Object.keys(PARSERS).join(', ')}, parse_log_immutable_js, parse_log_jekyll)`
   );
 }

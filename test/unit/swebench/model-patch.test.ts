@@ -1,8 +1,18 @@
 // The model patch script (docs/swebench.md#the-model-patch) run with the real git on a real
-// repository: changes, new, deleted and binary files against base_commit, commits included; the
-// repository's own settings that would run a command (an external diff, fsmonitor) run nothing.
+// repository and a copy of its work tree (as the agent's tree is copied, less `.git`): changes, new,
+// deleted and binary files against base_commit; the repository is only read; settings that would
+// run a command (an external diff, fsmonitor) run nothing.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -29,8 +39,18 @@ function repo() {
   return { dir, git, base: git('rev-parse', 'HEAD').trim() };
 }
 
-const diff = (dir: string, base: string) =>
-  execFileSync('sh', ['-c', modelPatchScript(base, dir)], { encoding: 'utf8' });
+/** The work tree as the trial copies it (everything but `.git`), diffed against the repository. */
+function diff(dir: string, base: string): string {
+  const tree = mkdtempSync(join(tmpdir(), 'benchrig-tree-'));
+  try {
+    cpSync(dir, tree, { recursive: true, filter: (src) => src !== join(dir, '.git') });
+    return execFileSync('sh', ['-c', modelPatchScript(base, tree, dir)], { encoding: 'utf8' });
+  } finally {
+    rmSync(tree, { recursive: true, force: true });
+  }
+}
+
+const objects = (dir: string) => readdirSync(join(dir, '.git', 'objects'), { recursive: true }).sort();
 
 describe('modelPatchScript', () => {
   it('diffs every change against base_commit: edits, new and deleted files, commits, binary files as such', () => {
@@ -38,6 +58,7 @@ describe('modelPatchScript', () => {
     try {
       writeFileSync(join(dir, 'a.py'), 'x = 2\n');
       git('commit', '-qam', 'the agent commits');
+      const before = { objects: objects(dir), index: readFileSync(join(dir, '.git', 'index')) };
       writeFileSync(join(dir, 'new.py'), 'z = 3\n');
       rmSync(join(dir, 'gone.py'));
       writeFileSync(join(dir, 'blob.bin'), Buffer.from([0, 1, 2, 0, 255]));
@@ -47,8 +68,10 @@ describe('modelPatchScript', () => {
       expect(patch).toContain('+z = 3');
       expect(patch).toContain('deleted file mode 100644');
       expect(patch).toMatch(/Binary files \/dev\/null and b\/blob.bin differ/);
-      // The repository's own index is left as it was.
+      // The repository is only read: its index and objects are as they were.
       expect(git('status', '--porcelain')).toContain('?? new.py');
+      expect(objects(dir)).toEqual(before.objects);
+      expect(readFileSync(join(dir, '.git', 'index'))).toEqual(before.index);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -66,6 +89,29 @@ describe('modelPatchScript', () => {
       writeFileSync(join(dir, 'a.py'), 'x = 5\n');
       expect(diff(dir, base)).toContain('+x = 5');
       expect(existsSync(marker)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a tracked file that .gitignore names stays tracked (not read as deleted); a tree that is a symlink is refused', () => {
+    const { dir, git, base } = repo();
+    try {
+      writeFileSync(join(dir, '.gitignore'), 'gone.py\n');
+      git('add', '.gitignore');
+      git('commit', '-qm', 'ignore a tracked file');
+      const head = git('rev-parse', 'HEAD').trim();
+      expect(diff(dir, head)).toBe('');
+      expect(diff(dir, base)).not.toContain('deleted file');
+      const link = join(tmpdir(), `benchrig-link-${process.pid}`);
+      symlinkSync(dir, link);
+      try {
+        expect(() => execFileSync('sh', ['-c', modelPatchScript(base, link, dir)], { stdio: 'pipe' })).toThrow(
+          /not a folder/,
+        );
+      } finally {
+        rmSync(link);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,7 +1,7 @@
 // The official per-instance and run-level report shapes.
 import { describe, expect, it } from 'vitest';
 import { PARSERS } from '../../../src/swebench/parsers/index.ts';
-import { instanceReport, readInstanceReport, runReport } from '../../../src/swebench/report.ts';
+import { instanceOutcome, instanceReport, readInstanceReport, runReport } from '../../../src/swebench/report.ts';
 import { fixtureText } from './helpers.ts';
 
 const T = 'tests/test_core.py::';
@@ -97,5 +97,20 @@ describe('swebench_report.json', () => {
     expect(readInstanceReport('{', 'a')).toBe('invalid');
     expect(readInstanceReport('{"b": {"resolved": true}}', 'a')).toBe('invalid');
     expect(readInstanceReport('{"a": {"resolved": true}}', 'a')).toEqual({ resolved: true });
+  });
+});
+
+describe('an instance as the run report reads it', () => {
+  it('a patch that did not apply or tests that timed out are errors (no report), as the official run leaves them', () => {
+    expect(instanceOutcome(false, 'error: patch failed\n>>>>> Patch Apply Failed\n')).toEqual({
+      logs: 'error: patch failed\n>>>>> Patch Apply Failed\n',
+    });
+    expect(
+      instanceOutcome(false, 'PASSED a\n\nTimeout error: 5 seconds exceeded.\n>>>>> Tests Timed Out\n').report,
+    ).toBe(undefined);
+    expect(instanceOutcome(true, '>>>>> Start Test Output\nPASSED a\n>>>>> End Test Output\n').report).toEqual({
+      resolved: true,
+    });
+    expect(instanceOutcome(undefined, undefined)).toEqual({});
   });
 });
