@@ -47,7 +47,7 @@ if running containerd; then
 fi
 stop_daemon containerd
 for p in /proc/[0-9]*; do
-  if tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -q -- "-address $containerd_sock "; then kill -KILL "${p#/proc/}" 2>/dev/null; fi
+  if tr '\0' ' ' 2>/dev/null <"$p/cmdline" | grep -q -- "-address $containerd_sock "; then kill -KILL "${p#/proc/}" 2>/dev/null; fi
 done
 stop_daemon etcd
 stop_daemon registry
