@@ -54,6 +54,7 @@ build_kubernetes() {
     ldflags="$ldflags -X k8s.io/component-base/version.$kv -X k8s.io/client-go/pkg/version.$kv"
   done
   for c in "${missing[@]}"; do
+    [ -x "$k8s_bin/$c" ] && continue # built meanwhile by another k8s-build.sh
     (cd "$src" && GOFLAGS="-mod=mod -buildvcs=false" timed "$c $K8S_VERSION" \
       go build -trimpath -ldflags "$ldflags" -o "$k8s_bin/$c.tmp" "k8s.io/kubernetes/cmd/$c")
     mv "$k8s_bin/$c.tmp" "$k8s_bin/$c"

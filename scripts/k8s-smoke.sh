@@ -16,7 +16,7 @@ fail() {
 }
 step() { echo "k8s-smoke: $*"; }
 
-kc get node "$K8S_NODE" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}' | grep -qx True ||
+kc get node "$K8S_NODE" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}' | grep -x True >/dev/null ||
   fail "node $K8S_NODE is not Ready"
 step "node $K8S_NODE is Ready"
 
@@ -32,7 +32,7 @@ ctr --address "$containerd_sock" -n benchrig-push images import "$root.tar" >/de
 ctr --address "$containerd_sock" -n benchrig-push images push --plain-http "$image" >/dev/null
 ctr --address "$containerd_sock" -n benchrig-push images rm "$image" >/dev/null
 rm -rf "$root" "$root.tar"
-curl -fsS "http://$K8S_REGISTRY/v2/benchrig/smoke/tags/list" | grep -q '"1"' || fail "the registry does not list $image"
+curl -fsS "http://$K8S_REGISTRY/v2/benchrig/smoke/tags/list" | grep '"1"' >/dev/null || fail "the registry does not list $image"
 step "pushed $image to the registry"
 
 cleanup() { kc -n "$ns" delete pod,service,networkpolicy -l benchrig-smoke=1 --wait=false >/dev/null 2>&1 || true; }

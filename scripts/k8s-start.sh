@@ -24,14 +24,14 @@ start_containerd() {
 }
 
 import_pause_image() {
-  ctr_k8s images ls -q | grep -qxF "$K8S_PAUSE_IMAGE" && return 0
+  ctr_k8s images ls -q | grep -xF "$K8S_PAUSE_IMAGE" >/dev/null && return 0
   local root
   root=$(mktemp -d)
   install -m 755 "$addon_bin/pause" "$root/pause"
   oci_image "$K8S_PAUSE_IMAGE" "$root" '["/pause"]' "$root.tar"
   ctr_k8s images import --no-unpack "$root.tar" >/dev/null
   rm -rf "$root" "$root.tar"
-  ctr_k8s images ls -q | grep -qxF "$K8S_PAUSE_IMAGE" || die "the pause image did not import into containerd"
+  ctr_k8s images ls -q | grep -xF "$K8S_PAUSE_IMAGE" >/dev/null || die "the pause image did not import into containerd"
 }
 
 start_apiserver() {
