@@ -56,8 +56,8 @@ build_kubernetes() {
   for c in "${missing[@]}"; do
     [ -x "$k8s_bin/$c" ] && continue # built meanwhile by another k8s-build.sh
     (cd "$src" && GOFLAGS="-mod=mod -buildvcs=false" timed "$c $K8S_VERSION" \
-      go build -trimpath -ldflags "$ldflags" -o "$k8s_bin/$c.tmp" "k8s.io/kubernetes/cmd/$c")
-    mv "$k8s_bin/$c.tmp" "$k8s_bin/$c"
+      go build -trimpath -ldflags "$ldflags" -o "$k8s_bin/$c.tmp.$$" "k8s.io/kubernetes/cmd/$c")
+    mv "$k8s_bin/$c.tmp.$$" "$k8s_bin/$c"
   done
 }
 

@@ -1,13 +1,22 @@
 # Configuration files of the local cluster (docs/kubernetes.md, "a local cluster"); sourced by
-# k8s-lib.sh. Rewritten at every start, so a changed setting takes effect on the next start.
+# k8s-lib.sh. Written at every start, but only where their content changed (kube-proxy exits when
+# its file is touched); a daemon that runs reads a changed file when it is started again.
+
+put() { # FILE: stdin becomes FILE unless FILE already holds exactly that
+  local tmp=$1.new
+  cat >"$tmp"
+  if cmp -s "$tmp" "$1"; then rm -f "$tmp"; else mv "$tmp" "$1"; fi
+}
 
 write_configs() {
-  local k
+  local k restrict_oom=false
+  # CAP_SYS_RESOURCE is bit 24 of the bounding set
+  (($(printf '%d' "0x$(awk '/^CapBnd/ {print $2}' /proc/self/status)") >> 24 & 1)) || restrict_oom=true
   for k in admin controller-manager scheduler kubelet kube-proxy kube-router coredns; do kubeconfig "$k" "$k"; done
   mkdir -p "$k8s_state/containerd/certs.d/$K8S_REGISTRY" "$k8s_state/cni/net.d" "$k8s_state/kubelet" \
     "$k8s_state/registry" "$k8s_state/coredns"
 
-  cat >"$k8s_state/registry/config.yml" <<EOF
+  put "$k8s_state/registry/config.yml" <<EOF
 version: 0.1
 log: {level: warn}
 storage:
@@ -17,7 +26,7 @@ http: {addr: $K8S_REGISTRY}
 EOF
 
   # a containerd of its own: its own root, state and socket; Docker's containerd is not touched
-  cat >"$k8s_state/containerd/config.toml" <<EOF
+  put "$k8s_state/containerd/config.toml" <<EOF
 version = 2
 root = "$k8s_state/containerd/root"
 state = "$k8s_run/containerd/state"
@@ -29,6 +38,9 @@ disabled_plugins = ["io.containerd.snapshotter.v1.aufs", "io.containerd.snapshot
 [plugins."io.containerd.grpc.v1.cri"]
   sandbox_image = "$K8S_PAUSE_IMAGE"
   netns_mounts_under_state_dir = true
+  # without CAP_SYS_RESOURCE (containers, some VMs) no process may lower its oom_score_adj, and the
+  # pause container's -998 makes runc fail: clamp to containerd's own score where that is the case
+  restrict_oom_score_adj = $restrict_oom
   [plugins."io.containerd.grpc.v1.cri".containerd]
     snapshotter = "overlayfs"
     default_runtime_name = "runc"
@@ -43,13 +55,13 @@ disabled_plugins = ["io.containerd.snapshotter.v1.aufs", "io.containerd.snapshot
     config_path = "$k8s_state/containerd/certs.d"
 EOF
   # the cluster's registry speaks plain http on loopback
-  cat >"$k8s_state/containerd/certs.d/$K8S_REGISTRY/hosts.toml" <<EOF
+  put "$k8s_state/containerd/certs.d/$K8S_REGISTRY/hosts.toml" <<EOF
 server = "http://$K8S_REGISTRY"
 [host."http://$K8S_REGISTRY"]
   capabilities = ["pull", "resolve", "push"]
 EOF
 
-  cat >"$k8s_state/cni/net.d/10-benchrig.conflist" <<EOF
+  put "$k8s_state/cni/net.d/10-benchrig.conflist" <<EOF
 {
   "cniVersion": "1.0.0",
   "name": "benchrig-k8s",
@@ -67,7 +79,7 @@ EOF
 }
 EOF
 
-  cat >"$k8s_state/kubelet/config.yaml" <<EOF
+  put "$k8s_state/kubelet/config.yaml" <<EOF
 apiVersion: kubelet.config.k8s.io/v1beta1
 kind: KubeletConfiguration
 authentication:
@@ -92,7 +104,7 @@ imageGCHighThresholdPercent: 98
 imageGCLowThresholdPercent: 95
 EOF
 
-  cat >"$k8s_state/kube-proxy.yaml" <<EOF
+  put "$k8s_state/kube-proxy.yaml" <<EOF
 apiVersion: kubeproxy.config.k8s.io/v1alpha1
 kind: KubeProxyConfiguration
 clientConnection: {kubeconfig: $k8s_state/kube-proxy.kubeconfig}
@@ -103,10 +115,11 @@ metricsBindAddress: 127.0.0.1:10249
 healthzBindAddress: 127.0.0.1:10256
 iptables: {localhostNodePorts: false}
 conntrack: {maxPerCore: 0, min: 0}
+nodePortAddresses: [primary]
 EOF
 
   # CoreDNS runs on the host; the kube-dns Service sends port 53 of $K8S_DNS_IP to it
-  cat >"$k8s_state/coredns/Corefile" <<EOF
+  put "$k8s_state/coredns/Corefile" <<EOF
 .:$K8S_DNS_PORT {
   errors
   ready 127.0.0.1:18181

@@ -112,7 +112,7 @@ make_pki() {
 }
 
 kubeconfig() { # name cert
-  cat >"$k8s_state/$1.kubeconfig" <<EOF
+  put "$k8s_state/$1.kubeconfig" <<EOF
 apiVersion: v1
 kind: Config
 clusters:

@@ -47,6 +47,7 @@ start_apiserver() {
     --service-account-issuer=https://kubernetes.default.svc.cluster.local \
     --service-account-key-file="$k8s_pki/sa.pub" --service-account-signing-key-file="$k8s_pki/sa.key" \
     --authorization-mode=Node,RBAC --enable-admission-plugins=NodeRestriction \
+    --kubelet-preferred-address-types=InternalIP,Hostname \
     --allow-privileged=true --profiling=false
   wait_until 120 kube-apiserver "readiness on port $K8S_API_PORT" pki_curl "https://127.0.0.1:$K8S_API_PORT/readyz"
 }
@@ -95,17 +96,17 @@ spec:
   - {name: dns, port: 53, protocol: UDP, targetPort: $K8S_DNS_PORT}
   - {name: dns-tcp, port: 53, protocol: TCP, targetPort: $K8S_DNS_PORT}
 ---
-apiVersion: v1
-kind: Endpoints
+apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
 metadata:
-  name: kube-dns
+  name: kube-dns-host
   namespace: kube-system
-  labels: {k8s-app: kube-dns}
-subsets:
-- addresses: [{ip: $NODE_IP}]
-  ports:
-  - {name: dns, port: $K8S_DNS_PORT, protocol: UDP}
-  - {name: dns-tcp, port: $K8S_DNS_PORT, protocol: TCP}
+  labels: {kubernetes.io/service-name: kube-dns, endpointslice.kubernetes.io/managed-by: benchrig}
+addressType: IPv4
+endpoints: [{addresses: [$NODE_IP], conditions: {ready: true}}]
+ports:
+- {name: dns, port: $K8S_DNS_PORT, protocol: UDP}
+- {name: dns-tcp, port: $K8S_DNS_PORT, protocol: TCP}
 EOF
 }
 
