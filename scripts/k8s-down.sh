@@ -55,16 +55,18 @@ stop_daemon registry
 # 4. mounts (rootfs, volumes, network namespaces), deepest first
 findmnt -rno TARGET | grep -E "^($k8s_state|$k8s_run)/" | sort -r | while read -r m; do umount -l "$m" 2>/dev/null; done
 
-# 5. the network the CNI plugins made: the bridge, CNI-* chains and the jumps to them
+# 5. the network: the bridge, then whatever kube-proxy's, kube-router's and the kubelet's cleanup
+# left (KUBE-* chains) and the CNI plugins' CNI-* chains, with the jumps to them. Only Kubernetes and
+# CNI plugins name chains so; Docker's are left alone.
 ip link del "$K8S_BRIDGE" 2>/dev/null
-for table in filter nat; do
-  iptables-save -t "$table" 2>/dev/null | grep -E '^-A [A-Z]+ .*-j CNI-' | sed 's/^-A /-D /' |
-    while read -r rule; do eval "iptables -t $table $rule" 2>/dev/null; done
-  for chain in $(iptables-save -t "$table" 2>/dev/null | sed -n 's/^:\(CNI-[^ ]*\) .*/\1/p'); do
-    iptables -t "$table" -F "$chain" 2>/dev/null
-  done
-  for chain in $(iptables-save -t "$table" 2>/dev/null | sed -n 's/^:\(CNI-[^ ]*\) .*/\1/p'); do
-    iptables -t "$table" -X "$chain" 2>/dev/null
+for ipt in iptables ip6tables; do
+  command -v "$ipt" >/dev/null || continue
+  for table in filter nat mangle; do
+    "$ipt-save" -t "$table" 2>/dev/null | grep -E '^-A [A-Z]+ .*-j (CNI|KUBE)-' | sed 's/^-A /-D /' |
+      while read -r rule; do eval "$ipt -t $table $rule" 2>/dev/null; done
+    chains=$("$ipt-save" -t "$table" 2>/dev/null | sed -n 's/^:\(\(CNI\|KUBE\)-[^ ]*\) .*/\1/p')
+    for chain in $chains; do "$ipt" -t "$table" -F "$chain" 2>/dev/null; done
+    for chain in $chains; do "$ipt" -t "$table" -X "$chain" 2>/dev/null; done
   done
 done
 

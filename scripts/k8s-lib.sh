@@ -46,8 +46,16 @@ start_daemon() { # name binary args...
   local name=$1
   shift
   running "$name" && return 0
+  local exe pid i
+  exe=$(readlink -f "$(command -v "$1")")
   setsid "$@" >>"$k8s_log/$name.log" 2>&1 </dev/null &
-  echo "$! $(readlink -f "$(command -v "$1")")" >"$k8s_run/$name.pid"
+  pid=$!
+  echo "$pid $exe" >"$k8s_run/$name.pid"
+  # until setsid has exec'd the daemon, /proc/<pid>/exe is not the daemon's binary yet
+  for ((i = 0; i < 100; i++)); do
+    [ "$(readlink "/proc/$pid/exe" 2>/dev/null)" = "$exe" ] && break
+    sleep 0.05
+  done
   echo "k8s-up: started $name (log $k8s_log/$name.log)"
 }
 
