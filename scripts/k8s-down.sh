@@ -27,7 +27,7 @@ stop_daemon() {
 # 1. pods: deleted through the API while the kubelet runs, so the CNI plugins tear their networks down
 if running kube-apiserver && running kubelet && [ -f "$KUBECONFIG_ADMIN" ]; then
   kc delete pods --all --all-namespaces --force --grace-period=0 --wait=false >/dev/null 2>&1
-  for ((i = 0; i < 120; i++)); do
+  for ((i = 0; i < 40; i++)); do # at most 20s: step 3 kills what is left, step 5 removes its rules
     [ -z "$(ctr_k8s tasks ls 2>/dev/null | awk 'NR > 1 && $3 == "RUNNING"')" ] && break
     sleep 0.5
   done

@@ -44,6 +44,7 @@ apiVersion: v1
 kind: Pod
 metadata: {name: smoke-server, labels: {benchrig-smoke: "1", role: server}}
 spec:
+  terminationGracePeriodSeconds: 1
   containers:
   - {name: main, image: "$image", imagePullPolicy: Always, command: [httpd, -f, -p, "8080", -h, /www]}
 ---
@@ -51,6 +52,7 @@ apiVersion: v1
 kind: Pod
 metadata: {name: smoke-client, labels: {benchrig-smoke: "1", role: client}}
 spec:
+  terminationGracePeriodSeconds: 1
   containers:
   - {name: main, image: "$image", imagePullPolicy: Always, command: [sleep, "3600"]}
 ---
