@@ -136,28 +136,13 @@ export class DockerEnvironments implements EnvironmentProvider {
     try {
       // All at once (each has its own deadline); main's failure is the one that counts, the run's sweep is the backstop.
       const [main] = await Promise.allSettled([
-        this.#leaveThenStop(env, env.main, opts),
-        ...Object.values(env.services).map((service) => this.#leaveThenStop(env, service, opts).catch(() => undefined)),
+        this.#engine.stop(env.main, opts),
+        ...Object.values(env.services).map((service) => this.#engine.stop(service, opts).catch(() => undefined)),
       ]);
       if (main.status === 'rejected') throw main.reason;
     } finally {
       if (env.network || env.volumes?.length) await this.closeScope(env);
     }
-  }
-
-  /**
-   * Off the trial's network first, then removed: a running container removed by force can leave its
-   * endpoint behind in a loaded daemon, and a network with an endpoint no container owns can never be
-   * removed again (docs/sandboxes.md#networks-per-trial). Not on it (another network mode): nothing to leave.
-   */
-  async #leaveThenStop(env: Environment, box: Sandbox, opts: { interrupted: boolean }): Promise<void> {
-    if (env.network)
-      await withDeadline(
-        this.client.getNetwork(env.network.name).disconnect({ Container: box.id, Force: true }),
-        DEFAULT_DEADLINE_MS,
-        `disconnect ${box.id.slice(0, 12)}`,
-      ).catch(() => undefined); // gone, or never on it: the removal below says what is left
-    await this.#engine.stop(box, opts);
   }
 
   sweep(opts?: { all?: boolean; kept?: boolean; runId?: string }): Promise<number> {
