@@ -2,7 +2,7 @@
 // of each row only its id and where its line lies; a sample is read again from the file (and mapped
 // again, by the same function) when the run takes it. 100,000 distinct samples held as objects,
 // with the load's garbage, were most of a run's peak memory. The file must not change under the run.
-import { closeSync, openSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, statSync } from 'node:fs';
 import { BenchrigError } from '../errors.ts';
 import type { Sample } from '../types.ts';
 import { jsonlLines, jsonlRowAt } from './jsonl.ts';
@@ -116,21 +116,28 @@ export class LazyJsonlSamples implements Iterable<Sample> {
 
   private read(fd: number, i: number): Sample {
     const r = this.row(i);
+    // one fstat a row: a file written over since the load is refused, not read as other samples
+    if (stampOf(fd) !== this.stamp) throw this.changed();
     const where = `${this.label}:${this.index.lines[r]}`;
     const sample = this.make({ row: jsonlRowAt(fd, this.index.offsets[r], this.index.lengths[r], where), where });
-    if (sample.id !== this.ids[i])
-      throw new BenchrigError('dataset', `${where}: the dataset changed while the run was reading it`);
+    if (sample.id !== this.ids[i]) throw this.changed();
     return sample;
   }
 
+  private changed(): BenchrigError {
+    return new BenchrigError(
+      'dataset',
+      `${this.label}: the dataset changed while the run was reading it (run it again)`,
+    );
+  }
+
   private open(): number {
-    if (stampOf(this.file) !== this.stamp)
-      throw new BenchrigError('dataset', `${this.label}: the dataset changed while the run was reading it`);
     return openSync(this.file, 'r');
   }
 }
 
-function stampOf(file: string): string {
-  const s = statSync(file);
+/** Size, modification time and inode of a file (by path or open descriptor). */
+function stampOf(file: string | number): string {
+  const s = typeof file === 'number' ? fstatSync(file) : statSync(file);
   return `${s.size}:${s.mtimeMs}:${s.ino}`;
 }
