@@ -12,11 +12,12 @@ import { sourceFor, type Sources } from '../config/layers.ts';
 import { CHECKS, getCheck } from '../checks/index.ts';
 import { openDataset } from '../dataset/read.ts';
 import type { HfProgress } from '../dataset/hf.ts';
-import { checkFieldMap, jsonColumns, mapRows } from '../dataset/map.ts';
-import { filterSamples } from '../dataset/filter.ts';
+import { checkFieldMap, jsonColumns, mapRows, rowMapper, type MapOptions } from '../dataset/map.ts';
+import { LazyJsonlSamples } from '../dataset/lazy.ts';
+import { filterPositions, filterSamples } from '../dataset/filter.ts';
 import { badWorkdir } from '../dataset/paths.ts';
 import type { Sample } from '../types.ts';
-import type { Benchmark } from './types.ts';
+import type { Benchmark, Samples } from './types.ts';
 import { benchmarkVersion } from './version.ts';
 import { applyImageTemplate, isTemplate } from './sample-sandbox.ts';
 import { HARBOR_IMAGE, harborConfig, harborSample, isHarborFolder, readHarborTasks } from './harbor/samples.ts';
@@ -48,6 +49,19 @@ const LOWER_IS_BETTER =
   /^(safety_violation_rate|ungradable_rate|timeout_rate|over_refusal_rate|guardrail_block_rate|\w+_error_rate)$/;
 
 export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}): Promise<Benchmark> {
+  // Read whole: every sample is an array's element.
+  return (await load(ref, opts, false)) as Benchmark;
+}
+
+/**
+ * loadBenchmark for a run: a local JSON Lines dataset is read as a stream and never held, its
+ * samples read again row by row as the run takes them (dataset/lazy.ts); other sources as loadBenchmark.
+ */
+export function loadBenchmarkStreamed(ref: string, opts: LoadBenchmarkOptions = {}): Promise<Benchmark<Samples>> {
+  return load(ref, opts, true);
+}
+
+async function load(ref: string, opts: LoadBenchmarkOptions, stream: boolean): Promise<Benchmark<Samples>> {
   const cwd = opts.cwd ?? process.cwd();
   const { dir, toml, harbor } = locateBenchmark(ref, cwd);
   const configFile = opts.configFile ? path.resolve(cwd, opts.configFile) : undefined;
@@ -75,15 +89,16 @@ export async function loadBenchmark(ref: string, opts: LoadBenchmarkOptions = {}
   const notes: string[] = [];
   const { all, dataset } = tasks
     ? { all: tasks.map((t) => harborSample(t, dir, notes)), dataset: { source: 'harbor', resolved_revision: null } }
-    : await readSamples(config, dir, src, toml, opts);
-  applyImageTemplate(all, config.sandbox, src('sandbox', 'image'));
+    : await readSamples(config, dir, src, toml, opts, stream);
+  if (Array.isArray(all)) applyImageTemplate(all, config.sandbox, src('sandbox', 'image'));
+  else if (config.sandbox && isTemplate(config.sandbox.image)) for (const s of all) void s; // a read fills (or refuses) each image
   refuseSandboxlessRows(all, config.sandbox, src('sandbox'));
   refuseMissingInputs(checks, all, src('checks'));
   refuseMissingContexts(checks, all, src('checks'));
 
   const hooks = HOOK_FILES.map((f) => path.join(dir, f)).find((f) => existsSync(f));
   const version = await benchmarkVersion({ config, ownLimits, checks, samples: all, dir, hooks });
-  const samples = filterSamples(all, opts);
+  const samples = Array.isArray(all) ? filterSamples(all, opts) : filterLazy(all, opts);
   refuseTooManyTrials(samples.length, config.n_trials, src('n_trials'));
 
   return {
@@ -111,7 +126,8 @@ async function readSamples(
   src: (...key: Array<string | number>) => string,
   toml: string,
   opts: LoadBenchmarkOptions,
-) {
+  stream: boolean,
+): Promise<{ all: Sample[] | LazyJsonlSamples; dataset: Benchmark['dataset'] }> {
   if (!config.dataset)
     throw new BenchrigError(
       'benchmark',
@@ -121,6 +137,19 @@ async function readSamples(
   checkFieldMap(fields, src('dataset', 'fields'));
   const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
   const hf = source.startsWith('hf:');
+  const mapOptions = {
+    fields,
+    baseDir: dir,
+    noSandbox: !config.sandbox,
+    format: config.dataset.format,
+    swebench: config.swebench,
+  };
+  const file = path.resolve(dir, source);
+  if (stream && !hf && !config.dataset.format && STREAMED.has(path.extname(file).toLowerCase()) && isFile(file)) {
+    const all = streamSamples(file, mapOptions, config.sandbox, src('sandbox', 'image'));
+    if (all.length === 0) throw noRows(src, source);
+    return { all, dataset: { source, resolved_revision: null } };
+  }
   const { rows, resolvedRevision } = await openDataset(
     { source, split, revision, config: config.dataset.config },
     {
@@ -132,25 +161,44 @@ async function readSamples(
       onNotice: log,
     },
   );
-  if (rows.length === 0)
-    throw new BenchrigError(
-      'dataset',
-      `${src('dataset', 'source')}: key dataset.source: dataset "${source}" has no rows`,
-    );
+  if (rows.length === 0) throw noRows(src, source);
   return {
-    all: mapRows(rows, {
-      fields,
-      baseDir: dir,
-      noSandbox: !config.sandbox,
-      format: config.dataset.format,
-      swebench: config.swebench,
-    }),
+    all: mapRows(rows, mapOptions),
     // The resolved commit is recorded (run.json); the version hashes the rows themselves, so it
     // changes exactly when the content does, whatever commit carried it.
     dataset: hf
       ? { source, split, config: config.dataset.config ?? 'default', revision, resolved_revision: resolvedRevision }
       : { source, resolved_revision: null },
   };
+}
+
+const noRows = (src: (...key: string[]) => string, source: string) =>
+  new BenchrigError('dataset', `${src('dataset', 'source')}: key dataset.source: dataset "${source}" has no rows`);
+
+/** The dataset formats a run reads as a stream. */
+const STREAMED = new Set(['.jsonl', '.ndjson']);
+
+const isFile = (file: string) => !!statSync(file, { throwIfNoEntry: false })?.isFile();
+
+/** A local JSON Lines dataset, read once now (every row mapped and checked) and again row by row as the run goes. */
+function streamSamples(
+  file: string,
+  opts: MapOptions,
+  sandbox: Config['sandbox'],
+  imageWhere: string,
+): LazyJsonlSamples {
+  const again = rowMapper(opts, false);
+  return LazyJsonlSamples.scan(file, displayPath(file), rowMapper(opts, false), (raw) => {
+    const sample = again(raw);
+    applyImageTemplate([sample], sandbox, imageWhere);
+    return sample;
+  });
+}
+
+/** --sample, --shuffle and --limit on a streamed dataset: the same choice as filterSamples, from the ids. */
+function filterLazy(all: LazyJsonlSamples, opts: LoadBenchmarkOptions): LazyJsonlSamples {
+  const positions = filterPositions(all.ids, opts);
+  return positions ? all.select(positions) : all;
 }
 
 function progressLine(p: HfProgress): string {
@@ -238,9 +286,14 @@ function validateGate(config: Config, sources: Sources) {
 }
 
 /** A row's own sandbox overrides `[sandbox]`: the benchmark still needs that table, for the defaults. */
-function refuseSandboxlessRows(samples: Sample[], sandbox: Config['sandbox'], where: string) {
+function refuseSandboxlessRows(samples: Iterable<Sample>, sandbox: Config['sandbox'], where: string) {
   if (sandbox) return;
-  const own = samples.find((s) => s.sandbox);
+  let own: Sample | undefined;
+  for (const s of samples)
+    if (s.sandbox) {
+      own = s;
+      break;
+    }
   if (own)
     throw new BenchrigError(
       'benchmark',
@@ -258,10 +311,11 @@ function refuseTooManyTrials(samples: number, trials: number, where: string) {
 }
 
 /** A check that needs a per-sample input refuses samples that have none (docs/checks.md). */
-function refuseMissingInputs(checks: CheckConfig[], samples: Sample[], file: string) {
+function refuseMissingInputs(checks: CheckConfig[], samples: Iterable<Sample>, file: string) {
   checks.forEach((check, i) => {
     if (!getCheck(check.type)?.needsInput || check.value !== undefined) return;
-    const lacking = samples.filter((s) => (s.expectations?.[check.name] ?? s.expected) === undefined).map((s) => s.id);
+    const lacking: string[] = [];
+    for (const s of samples) if ((s.expectations?.[check.name] ?? s.expected) === undefined) lacking.push(s.id);
     if (lacking.length === 0) return;
     const shown = lacking.slice(0, 20).join(', ') + (lacking.length > 20 ? `, … (${lacking.length} in all)` : '');
     throw new BenchrigError(
@@ -273,10 +327,11 @@ function refuseMissingInputs(checks: CheckConfig[], samples: Sample[], file: str
 }
 
 /** A retrieval check refuses samples without `expected_contexts` (docs/checks.md#retrieval). */
-function refuseMissingContexts(checks: CheckConfig[], samples: Sample[], file: string) {
+function refuseMissingContexts(checks: CheckConfig[], samples: Iterable<Sample>, file: string) {
   checks.forEach((check, i) => {
     if (!getCheck(check.type)?.needsExpectedContexts) return;
-    const lacking = samples.filter((s) => s.expected_contexts === undefined).map((s) => s.id);
+    const lacking: string[] = [];
+    for (const s of samples) if (s.expected_contexts === undefined) lacking.push(s.id);
     if (lacking.length === 0) return;
     const shown = lacking.slice(0, 20).join(', ') + (lacking.length > 20 ? `, … (${lacking.length} in all)` : '');
     throw new BenchrigError(

@@ -4,11 +4,11 @@
 import { BenchrigError, describe } from '../errors.ts';
 import { loadHooks } from '../trial/hooks.ts';
 import { loadUser } from '../user/load.ts';
-import type { Benchmark } from './types.ts';
+import type { Benchmark, Samples } from './types.ts';
 
 const firstLine = (err: unknown) => describe(err).split('\n')[0];
 
-export async function checkBenchmarkModules(b: Benchmark): Promise<void> {
+export async function checkBenchmarkModules(b: Benchmark<Samples>): Promise<void> {
   let hooks: Awaited<ReturnType<typeof loadHooks>> = {};
   if (b.hooks) {
     try {

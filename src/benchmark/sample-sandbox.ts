@@ -51,7 +51,8 @@ export function applyImageTemplate(samples: Sample[], sandbox: Config['sandbox']
 }
 
 /** Whether any sample runs in the benchmark's own `[sandbox] image` (so it must exist before the run). */
-export function usesRunImage(samples: Sample[], sandbox: Config['sandbox']): boolean {
+export function usesRunImage(samples: Iterable<Sample>, sandbox: Config['sandbox']): boolean {
   if (!sandbox || isTemplate(sandbox.image)) return false;
-  return samples.some((s) => s.sandbox?.image === undefined && s.sandbox?.build === undefined);
+  for (const s of samples) if (s.sandbox?.image === undefined && s.sandbox?.build === undefined) return true;
+  return false;
 }

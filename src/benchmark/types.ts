@@ -2,8 +2,19 @@ import type { Config, CheckConfig } from '../config/schema.ts';
 import type { Sample } from '../types.ts';
 import type { EnvironmentSpec } from '../environment/spec.ts';
 
-/** A loaded, validated benchmark. Plain data: it crosses worker boundaries. */
-export interface Benchmark {
+/**
+ * The samples of a benchmark: an array, or, for a run, a local JSON Lines dataset read row by row
+ * as they are wanted (dataset/lazy.ts). Iterating reads every sample; `length` reads none.
+ */
+export interface Samples extends Iterable<Sample> {
+  readonly length: number;
+  at(i: number): Sample | undefined;
+  /** Every sample's id in order, when they are known without reading the samples. */
+  readonly ids?: readonly string[];
+}
+
+/** A loaded, validated benchmark. Plain data (but a streamed `samples`): it crosses worker boundaries. */
+export interface Benchmark<S extends Samples = Sample[]> {
   name: string;
   description?: string;
   /** Absolute path of the benchmark folder (hooks, files, tests resolve against it). */
@@ -15,7 +26,7 @@ export interface Benchmark {
   /** Checks with `name` filled in (defaults to the type, suffixed when repeated). */
   checks: CheckConfig[];
   /** Every sample after mapping and filtering (--sample, --limit, --shuffle). */
-  samples: Sample[];
+  samples: S;
   /** Number of samples in the dataset before filtering. */
   nSamplesTotal: number;
   /** What run.json records: for `hf:` sources also the split, config, revision asked for, and the commit it resolved to. */

@@ -3,7 +3,7 @@
 // same benchmark checked out elsewhere has the same version. The dataset enters through its rows
 // (`samples`), not its source or hub commit: a new commit with the same rows keeps the version, a
 // changed row changes it, local file or `hf:` alike.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, readdir, readlink } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,8 +15,8 @@ export interface VersionInput {
   config: Config;
   /** Checks with names filled (expectations are keyed by name). */
   checks: CheckConfig[];
-  /** Every mapped sample, before --sample/--limit/--shuffle. */
-  samples: Sample[];
+  /** Every mapped sample, before --sample/--limit/--shuffle (read twice: a dataset read as a stream is never held). */
+  samples: Iterable<Sample>;
   /**
    * `[limits]` as the benchmark sets them (the defaults and its own file), before --config, the
    * environment and flags: the run's limits (RUN_LIMITS) enter the version with these values.
@@ -56,11 +56,31 @@ export async function benchmarkVersion(input: VersionInput): Promise<string> {
       continuation: config.user.continuation ?? null,
       module: config.user.module ?? null,
     },
-    samples,
+    samples: SAMPLES,
     folders: contents,
     hooks: input.hooks ? sha16(await readFile(input.hooks)) : null,
   };
-  return sha16(canonicalJson(doc));
+  return streamedSha16(canonicalJson(doc), samples);
+}
+
+/** Stands for the samples in the document's JSON, which are hashed one at a time in its place. */
+const SAMPLES = `\u0000benchrig-samples-${randomUUID()}`;
+
+/** sha16 of `json` with the samples' canonical JSON array in place of SAMPLES: the bytes canonicalJson gives. */
+function streamedSha16(json: string, samples: Iterable<Sample>): string {
+  const at = json.indexOf(JSON.stringify(SAMPLES));
+  if (at < 0) throw new Error('internal: the version document lost its samples');
+  const hash = createHash('sha256').update(json.slice(0, at)).update('[');
+  let first = true;
+  for (const s of samples) {
+    hash.update(first ? canonicalJson(s) : `,${canonicalJson(s)}`);
+    first = false;
+  }
+  return hash
+    .update(']')
+    .update(json.slice(at + JSON.stringify(SAMPLES).length))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /**

@@ -12,20 +12,29 @@ export interface FilterOptions {
 }
 
 export function filterSamples(samples: Sample[], opts: FilterOptions): Sample[] {
-  let out = samples;
+  const positions = filterPositions(
+    samples.map((s) => s.id),
+    opts,
+  );
+  return positions ? positions.map((p) => samples[p]) : samples;
+}
+
+/**
+ * The positions of the samples to run, in run order, from their ids alone (a dataset read as a
+ * stream keeps only its ids: lazy.ts); null when every sample runs in dataset order.
+ */
+export function filterPositions(ids: readonly string[], opts: FilterOptions): number[] | null {
+  let out: number[] | null = null;
   const wanted = (opts.sample ?? [])
     .flatMap((s) => String(s).split(','))
     .map((s) => s.trim())
     .filter(Boolean);
   if (wanted.length) {
-    const byId = new Map(samples.map((s) => [s.id, s]));
-    const unknown = wanted.filter((id) => !byId.has(id));
+    const known = new Set(ids);
+    const unknown = wanted.filter((id) => !known.has(id));
     if (unknown.length) {
-      const some = samples
-        .slice(0, 10)
-        .map((s) => s.id)
-        .join(', ');
-      const more = samples.length > 10 ? `, … (${samples.length} in all)` : '';
+      const some = ids.slice(0, 10).join(', ');
+      const more = ids.length > 10 ? `, … (${ids.length} in all)` : '';
       throw new BenchrigError(
         'usage',
         `--sample: unknown sample id${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')} (known: ${some}${more})`,
@@ -33,14 +42,15 @@ export function filterSamples(samples: Sample[], opts: FilterOptions): Sample[] 
     }
     // Keep dataset order, drop repeats.
     const keep = new Set(wanted);
-    out = samples.filter((s) => keep.has(s.id));
+    out = [];
+    for (let i = 0; i < ids.length; i++) if (keep.has(ids[i])) out.push(i);
   }
-  if (opts.shuffle) out = shuffle(out, opts.seed ?? 0);
+  if (opts.shuffle) out = shuffle(out ?? ids.map((_, i) => i), opts.seed ?? 0);
   if (opts.limit !== undefined) {
     if (!Number.isInteger(opts.limit) || opts.limit < 1) {
       throw new BenchrigError('usage', `--limit: expected a whole number of at least 1, got ${opts.limit}`);
     }
-    out = out.slice(0, opts.limit);
+    if (out || opts.limit < ids.length) out = (out ?? ids.map((_, i) => i)).slice(0, opts.limit);
   }
   return out;
 }

@@ -95,6 +95,14 @@ export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
       );
     return mapSwebenchRows(rows, opts.swebench ?? {});
   }
+  return rows.map(rowMapper(opts));
+}
+
+/**
+ * One row -> its Sample, checked as mapRows checks it. `unique` (default): a repeated id is refused,
+ * which keeps every id seen with its row's place; a streamed dataset (lazy.ts) checks its ids itself.
+ */
+export function rowMapper(opts: MapOptions, unique = true): (raw: RawRow) => Sample {
   const columnOf = (f: SampleField) => opts.fields[f] ?? f;
   const mapped = new Set<string>(SAMPLE_FIELDS.map(columnOf));
   const seen = new Map<string, string>();
@@ -106,7 +114,7 @@ export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
     return hostScriptProblem(abs) ?? contextProblem(abs);
   });
 
-  return rows.map(({ row, where }) => {
+  return ({ row, where }) => {
     if (nestedDeeperThan(row, MAX_ROW_DEPTH)) {
       throw new BenchrigError(
         'dataset',
@@ -128,9 +136,11 @@ export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
       fail('id', 'must be a string or a number');
     const id = String(rawId).trim();
     if (!id) fail('id', 'is empty');
-    const first = seen.get(id);
-    if (first) throw new BenchrigError('dataset', `duplicate sample id "${id}": ${first} and ${where}`);
-    seen.set(id, where);
+    if (unique) {
+      const first = seen.get(id);
+      if (first) throw new BenchrigError('dataset', `duplicate sample id "${id}": ${first} and ${where}`);
+      seen.set(id, where);
+    }
 
     const input = get('input');
     if (typeof input !== 'string') return fail('input', input === undefined ? 'is missing' : 'must be a string');
@@ -150,7 +160,7 @@ export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
         'holds commands, but the benchmark has no [sandbox] to run them in: give the answer as {"reply": "..."} (or add a [sandbox] table)',
       );
     return sample;
-  });
+  };
 }
 
 /** `f` of each key, worked out once. */

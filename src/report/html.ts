@@ -358,7 +358,10 @@ async function* htmlReportParts(
   slowest: SlowTrial[] | null,
 ): AsyncGenerator<string | Uint8Array> {
   yield pageHead(report, slowest);
-  yield `<script type="application/json" id="benchrig-data">{"report":${scriptJson({ checks: report.checks, tasks: report.tasks, metrics: report.metrics, trials: report.run.trials })},"trials":[`;
+  // scriptJson({ checks, tasks, metrics, trials }), a task at a time: one entry per sample
+  yield `<script type="application/json" id="benchrig-data">{"report":{"checks":${scriptJson(report.checks)},"tasks":[`;
+  for (let i = 0; i < report.tasks.length; i++) yield (i ? ',' : '') + scriptJson(report.tasks[i]);
+  yield `],"metrics":${scriptJson(report.metrics)},"trials":${scriptJson(report.run.trials)}},"trials":[`;
   yield* trials;
   yield `],"page_size":${PAGE_SIZE}}</script>
 <script>${REPORT_JS}</script>

@@ -183,11 +183,8 @@ export class MetricsAccumulator {
       pass_rate: ratio(c.passed, c.n),
       mean_score: ratio(c.score, c.n),
     }));
-    const taskStats = tasks.map((t) => ({
-      ...t,
-      statuses: { ...t.statuses },
-      flaky: t.passed > 0 && t.passed < t.gradable,
-    }));
+    // The accumulator's own entries become the report's (one entry per sample: not copied, issue 28).
+    const taskStats = tasks.map((t) => Object.assign(t, { flaky: t.passed > 0 && t.passed < t.gradable }));
     return { metrics, checks, tasks: taskStats };
   }
 }

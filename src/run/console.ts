@@ -1,6 +1,6 @@
 // What a run prints while it goes: one line per finished trial (or nothing with --quiet), every
 // event of every trial with --verbose, and the summary at the end.
-import type { Benchmark } from '../benchmark/types.ts';
+import type { Benchmark, Samples } from '../benchmark/types.ts';
 import { failureReason } from '../report/aggregate.ts';
 import { formatSummary } from '../report/console.ts';
 import type { EvaluationReport } from '../report/types.ts';
@@ -16,7 +16,7 @@ export interface RunConsole {
   info: (line: string) => void;
   /** Something went wrong but the run goes on (a retry, a report that could not be written). */
   warn: (line: string) => void;
-  start: (b: Benchmark, nTrials: number, runDir: string, mode: string) => void;
+  start: (b: Benchmark<Samples>, nTrials: number, runDir: string, mode: string) => void;
   trialStarted: (t: TrialInput) => void;
   event: (taskId: string, e: TrajectoryEvent) => void;
   trialFinished: (r: TrialSummary) => void;

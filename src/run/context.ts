@@ -1,6 +1,6 @@
 // The RunContext every trial of a run gets (trial/types.ts): plain data, sent to every worker.
 import { join, resolve } from 'node:path';
-import type { Benchmark } from '../benchmark/types.ts';
+import type { Benchmark, Samples } from '../benchmark/types.ts';
 import type { LlmConfig } from '../config/schema.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 import type { RunContext } from '../trial/types.ts';
@@ -10,7 +10,7 @@ function withDefaults(base: LlmConfig, over: Partial<LlmConfig> | undefined): Ll
 }
 
 export function runContext(
-  b: Benchmark,
+  b: Benchmark<Samples>,
   cwd: string,
   runId: string,
   runDir: string,

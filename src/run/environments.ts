@@ -216,4 +216,7 @@ export function specFor(base: SandboxSpec, own: SampleSandbox, image: string, im
 }
 
 /** Whether a run needs the per-sample stage at all. */
-export const bringsOwnSandbox = (samples: Sample[]): boolean => samples.some((s) => s.sandbox || s.environment);
+export function bringsOwnSandbox(samples: Iterable<Sample>): boolean {
+  for (const s of samples) if (s.sandbox || s.environment) return true;
+  return false;
+}

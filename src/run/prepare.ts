@@ -7,12 +7,13 @@ import { resolveAgentRef } from '../agents/load.ts';
 import { agentModuleHash } from '../agents/module-hash.ts';
 import { checkPredictionsOptions } from '../agents/predictions.ts';
 import { checkAgentModule, type LoadCheckContext } from '../agents/probe.ts';
-import { loadBenchmark } from '../benchmark/load.ts';
+import { loadBenchmarkStreamed } from '../benchmark/load.ts';
 import { publicSample } from '../benchmark/public.ts';
 import { checkBenchmarkModules } from '../benchmark/modules.ts';
 import { usesRunImage } from '../benchmark/sample-sandbox.ts';
-import type { Benchmark } from '../benchmark/types.ts';
+import type { Benchmark, Samples } from '../benchmark/types.ts';
 import type { Config } from '../config/schema.ts';
+import type { Sample } from '../types.ts';
 import { BenchrigError } from '../errors.ts';
 import { resolveBaseline, type BaselineChoice } from '../report/history.ts';
 import type { PreparedEnvironments } from '../sandbox/index.ts';
@@ -44,7 +45,8 @@ export interface AgentModuleRecord {
 }
 
 export interface PreparedRun {
-  benchmark: Benchmark;
+  /** Its samples read as the run takes them (a local JSON Lines dataset is not held: dataset/lazy.ts). */
+  benchmark: Benchmark<Samples>;
   cfg: Config;
   agentRef: AgentRef;
   agentModule: AgentModuleRecord | null;
@@ -129,8 +131,8 @@ export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<Pr
 /** The benchmark loaded and every refusal at load (exit 2): the output folder, the hooks, the agent module. */
 async function loadAndCheck(
   opts: RunOptions,
-): Promise<{ benchmark: Benchmark; agentRef: AgentRef; agentId: string; outputRoot: string }> {
-  const benchmark = await loadBenchmark(opts.benchmark, {
+): Promise<{ benchmark: Benchmark<Samples>; agentRef: AgentRef; agentId: string; outputRoot: string }> {
+  const benchmark = await loadBenchmarkStreamed(opts.benchmark, {
     cwd: opts.cwd,
     configFile: opts.configFile,
     env: opts.env,
@@ -150,7 +152,7 @@ async function loadAndCheck(
   await checkBenchmarkModules(benchmark);
   // An agent module that does not load, or whose factory returns no agent, is refused now (exit 2),
   // and its build is cached for the workers.
-  const first = benchmark.samples[0];
+  const first = benchmark.samples.at(0);
   if (first) await checkAgentModule(agentRef, loadCheckContext(benchmark.config, first));
   if (agentRef.name === 'predictions' && !agentRef.module) checkPredictionsOptions(cfg.agent.options, opts.cwd);
   const agentId =
@@ -159,7 +161,7 @@ async function loadAndCheck(
 }
 
 /** What the agent's factory is called with at the load check: the first sample's context, without its trial. */
-function loadCheckContext(cfg: Config, sample: Benchmark['samples'][number]): LoadCheckContext {
+function loadCheckContext(cfg: Config, sample: Sample): LoadCheckContext {
   const sandbox = cfg.sandbox || sample.sandbox;
   return {
     sample: publicSample(sample),
@@ -181,7 +183,7 @@ async function moduleRecord(module: string, cwd: string): Promise<AgentModuleRec
 }
 
 /** The run's `[sandbox]` as a SandboxSpec, on a fleet of Docker hosts when one is set (docs/fleet.md). */
-async function sandboxWithFleet(benchmark: Benchmark, opts: RunOptions): Promise<SandboxSpec | null> {
+async function sandboxWithFleet(benchmark: Benchmark<Samples>, opts: RunOptions): Promise<SandboxSpec | null> {
   const sandbox = sandboxSpec(benchmark.config);
   if (!sandbox) return null;
   const fleet = await resolveFleet(benchmark.config, {
@@ -217,7 +219,7 @@ function sandboxSpec(cfg: Config): SandboxSpec | null {
 }
 
 /** What must not change between a run and its `--resume` (resume.ts). */
-function runSettings(benchmark: Benchmark, agentRef: AgentRef, trials: TrialPlan): RunSettings {
+function runSettings(benchmark: Benchmark<Samples>, agentRef: AgentRef, trials: TrialPlan): RunSettings {
   const cfg = benchmark.config;
   return {
     benchmark_version: benchmark.version,

@@ -7,7 +7,8 @@ import { writeHtmlReport } from '../report/html.ts';
 import type { TrialPageSpool } from '../report/html-spool.ts';
 import { appendStepSummary } from '../report/markdown.ts';
 import type { EvaluationReport } from '../report/types.ts';
-import { writeJsonAtomic } from '../report/write.ts';
+import { reportJsonChunks } from '../report/report-json.ts';
+import { writeChunksAtomic } from '../report/write.ts';
 import { isSwebenchReport, publishSwebench } from './swebench-files.ts';
 
 export interface PublishOptions {
@@ -27,7 +28,7 @@ export async function publishReport(
   report: EvaluationReport,
   opts: PublishOptions = {},
 ): Promise<void> {
-  await writeJsonAtomic(join(runDir, REPORT_FILE), report);
+  await writeChunksAtomic(join(runDir, REPORT_FILE), reportJsonChunks(report));
   // A SWE-bench run: predictions.jsonl and swebench_report.json beside it (docs/swebench.md#reports).
   if (opts.swebench ?? isSwebenchReport(report)) await publishSwebench(runDir, report);
   await writeHtmlReport(runDir, report, undefined, opts.spool).catch((err) =>

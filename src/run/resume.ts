@@ -21,13 +21,19 @@ export interface RunSettings {
   models: Record<string, string>;
 }
 
+/** The run's trials (run/trials.ts TrialPlan): their task ids alone, or every trial's input. */
+export interface Plan extends Iterable<TrialInput> {
+  readonly length: number;
+  taskIds(): Iterable<string>;
+}
+
 export const hashOf = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex').slice(0, 16);
 
 export interface ResumeState {
   runDir: string;
   runJson: Record<string, unknown>;
-  /** Trials that have no saved result yet. */
-  pending: TrialInput[];
+  /** Trials that have no saved result yet, made as they are taken (as the plan makes them). */
+  pending: Iterable<TrialInput> & { readonly length: number };
   kept: number;
   /** The run folder is this process's until released (run-lock.ts). */
   lock: RunLock;
@@ -37,7 +43,7 @@ export async function prepareResume(
   dirArg: string,
   cwd: string,
   settings: RunSettings,
-  trials: Iterable<TrialInput>,
+  trials: Plan,
 ): Promise<ResumeState> {
   const runDir = resolve(cwd, dirArg);
   const file = join(runDir, 'run.json');
@@ -64,7 +70,7 @@ async function resumeLocked(
   runDir: string,
   runJson: Record<string, unknown>,
   settings: RunSettings,
-  trials: Iterable<TrialInput>,
+  trials: Plan,
   lock: RunLock,
 ): Promise<ResumeState> {
   const before = runJson.settings as RunSettings | undefined;
@@ -94,11 +100,13 @@ async function resumeLocked(
       // unreadable: run it again (it is overwritten atomically)
     }
   }
-  const pending: TrialInput[] = [];
   let kept = 0;
-  for (const t of trials) {
-    if (saved.has(t.taskId)) kept++;
-    else pending.push(t);
-  }
+  for (const id of trials.taskIds()) if (saved.has(id)) kept++;
+  const pending = {
+    length: trials.length - kept,
+    *[Symbol.iterator]() {
+      for (const t of trials) if (!saved.has(t.taskId)) yield t;
+    },
+  };
   return { runDir, runJson, pending, kept, lock };
 }

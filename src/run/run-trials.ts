@@ -61,7 +61,9 @@ async function trialContext(p: PreparedRun, open: OpenRun, opts: RunOptions): Pr
   if (shared && cfg.sandbox?.shared)
     open.volume = await shared.createSharedVolume(open.runId, cfg.sandbox.shared.source);
   const hooks = await loadHooks(benchmark.hooks);
-  await hooks.prepareShared?.({ runDir: open.runDir, benchmarkDir: benchmark.dir, samples: benchmark.samples });
+  // the hook is handed every sample as an array: only then are they all held at once
+  if (hooks.prepareShared)
+    await hooks.prepareShared({ runDir: open.runDir, benchmarkDir: benchmark.dir, samples: [...benchmark.samples] });
   const volume = open.volume && cfg.sandbox?.shared ? { volume: open.volume, mount: cfg.sandbox.shared.mount } : null;
   const run = runContext(
     benchmark,

@@ -2,43 +2,53 @@
 //
 // Lazily (issue 17): a run of 1,000 samples × 100 trials held 100,000 TrialInput objects in the
 // main thread from its start, and V8 keeps a heap about twice its live size: ~29 MB more resident
-// at 100,000 trials than at 10,000 (measured). A TrialPlan keeps one entry per sample and makes
-// each trial's input when the scheduler takes it.
+// at 100,000 trials than at 10,000 (measured). A TrialPlan keeps one file-safe name per sample and
+// makes each trial's input when the scheduler takes it; a streamed dataset's sample is read then
+// too (issue 28: 100,000 distinct samples held were most of a run's peak memory).
 import { createHash } from 'node:crypto';
+import type { Samples } from '../benchmark/types.ts';
 import { inputHash } from '../benchmark/version.ts';
 import type { Sample } from '../types.ts';
 import type { TrialInput } from '../trial/types.ts';
 import { safeName } from './run-dir.ts';
 
+/** The ids of samples without reading them, when the dataset is streamed (dataset/lazy.ts). */
+const idsOf = (samples: Samples): Iterable<string> => samples.ids ?? [...samples].map((s) => s.id);
+
 /** The trials of a run in order: samples × trials, made one at a time. */
 export class TrialPlan implements Iterable<TrialInput> {
   readonly length: number;
-  readonly #samples: Array<{ base: string; sample: Sample; hash: string }> = [];
+  /** Each sample's file-safe name, in order. */
+  readonly #bases: string[] = [];
 
   constructor(
-    samples: Sample[],
+    private readonly samples: Samples,
     readonly trials: number,
   ) {
     const used = new Set<string>();
-    for (const sample of samples) {
-      let base = safeName(sample.id);
+    for (const id of idsOf(samples)) {
+      let base = safeName(id);
       // Two ids that differ only in unsafe characters must not share a result file.
-      for (let i = 2; used.has(base.toLowerCase()); i++) base = `${safeName(sample.id)}~${i}`;
+      for (let i = 2; used.has(base.toLowerCase()); i++) base = `${safeName(id)}~${i}`;
       used.add(base.toLowerCase());
-      this.#samples.push({ base, sample, hash: inputHash(sample) });
+      this.#bases.push(base);
     }
-    this.length = this.#samples.length * trials;
+    this.length = this.#bases.length * trials;
   }
 
   *[Symbol.iterator](): Iterator<TrialInput> {
     const many = this.trials > 1;
-    for (const { base, sample, hash } of this.#samples)
+    let i = 0;
+    for (const sample of this.samples) {
+      const base = this.#bases[i++];
+      const hash = inputHash(sample);
       for (let k = 1; k <= this.trials; k++)
         yield { taskId: many ? `${base}-t${k}` : base, trial: k, sample, inputHash: hash };
+    }
   }
 
   *taskIds(): Iterable<string> {
-    for (const { base } of this.#samples)
+    for (const base of this.#bases)
       if (this.trials > 1) for (let k = 1; k <= this.trials; k++) yield `${base}-t${k}`;
       else yield base;
   }

@@ -25,6 +25,7 @@ import {
 import { runChild } from './run-child.ts';
 import type { ChildReport, RunSpec } from './child.ts';
 import { formatTable, type Row } from './table.ts';
+import { runDistinctSamples } from './samples.ts';
 import { measurePromptfoo, type PeerSizes } from './peer-promptfoo.ts';
 
 const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -47,6 +48,8 @@ export interface Sizes {
   swebench: SwebenchSizes;
   /** Two-service trials (main + a sidecar with a healthcheck), `concurrency` at a time (test/perf/multi-service.ts). */
   multi: MultiServiceSizes;
+  /** Distinct samples × 1 trial through the CLI, peak RSS of the whole process (test/perf/samples.ts). */
+  distinct: number;
 }
 
 export const FULL: Sizes = {
@@ -60,6 +63,7 @@ export const FULL: Sizes = {
   envs: { tasks: 20, contexts: 5 },
   swebench: { predictions: 50, concurrency: 4 },
   multi: { trials: 40, concurrency: 4 },
+  distinct: 100_000,
 };
 
 /** The same code paths at a size that runs in seconds (the unit test). */
@@ -74,6 +78,7 @@ export const TINY: Sizes = {
   envs: { tasks: 2, contexts: 1 },
   swebench: { predictions: 2, concurrency: 2 },
   multi: { trials: 2, concurrency: 2 },
+  distinct: 20,
 };
 
 export const TARGETS = {
@@ -94,6 +99,8 @@ export const TARGETS = {
   rss_growth_kb_per_trial: { max: 0.2 },
   cpu_ms_per_trial: { max: 0.6 },
   evaluate_100k_s: { max: 10 },
+  // issue 28: memory that does not grow with the number of distinct samples
+  peak_rss_mb_100k_samples: { max: 200 },
 } as const;
 
 /** Rows of `--peer promptfoo` only (it downloads): not in a plain `npm run perf`. */
@@ -127,6 +134,7 @@ export interface PerfReport {
   rss_growth_kb_per_trial: number;
   cpu_ms_per_trial: number;
   evaluate_100k_s: number;
+  peak_rss_mb_100k_samples: number;
   vs_promptfoo_wall?: number;
   vs_promptfoo_rss?: number;
   grading_verdicts_per_s: number;
@@ -487,6 +495,22 @@ async function memoryRows(ctx: Ctx, z: Sizes): Promise<MemoryRows> {
   };
 }
 
+/** `peak_rss_mb_100k_samples` (issue 28): z.distinct samples × 1 trial, `benchrig run` under GNU time. */
+async function distinctSamplesRow(ctx: Ctx, z: Sizes): Promise<Row> {
+  const r = await runDistinctSamples(ctx.fx.localBenchmark(z.distinct), ctx.root, ctx.model.url);
+  if (r.n_trials !== z.distinct || r.n_passed !== z.distinct)
+    throw new Error(`distinct samples run: ${r.n_passed}/${r.n_trials} of ${z.distinct} trials passed`);
+  ctx.say(`  distinct samples: ${r.peak_rss_mb.toFixed(0)} MB peak over ${z.distinct} samples × 1 trial`);
+  return row('peak_rss_mb_100k_samples', r.peak_rss_mb, {
+    samples: z.distinct,
+    trials: 1,
+    ...r,
+    command: `benchrig run <${z.distinct} samples> --agent react --mode threads --workers 2 --per-worker 4`,
+    measured:
+      'GNU time maximum resident set size of the whole CLI process (all threads), MiB; instant loopback model, one `contains` check',
+  });
+}
+
 async function gradingRow(ctx: Ctx, z: Sizes): Promise<Row> {
   await measureGrading(Math.min(1000, z.grading.results)); // warm-up: JIT
   const reps = [];
@@ -573,6 +597,8 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport>
     const overhead = await overheadRow(ctx, z);
     say('peak memory and CPU per trial');
     const mem = await memoryRows(ctx, z);
+    say('peak memory over distinct samples');
+    const distinct = await distinctSamplesRow(ctx, z);
     say('grading');
     const grading = await gradingRow(ctx, z);
     say('evaluate');
@@ -604,6 +630,7 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport>
       rss_growth_kb_per_trial: mem.growth,
       cpu_ms_per_trial: mem.cpu,
       evaluate_100k_s: evaluate100k,
+      peak_rss_mb_100k_samples: distinct,
     };
     if (opts.peer === 'promptfoo') {
       say('promptfoo (--peer promptfoo)');
@@ -628,6 +655,7 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport>
       rss_growth_kb_per_trial: mem.growth.value,
       cpu_ms_per_trial: mem.cpu.value,
       evaluate_100k_s: evaluate100k.value,
+      peak_rss_mb_100k_samples: distinct.value,
       ...(rows.vs_promptfoo_wall
         ? { vs_promptfoo_wall: rows.vs_promptfoo_wall.value, vs_promptfoo_rss: rows.vs_promptfoo_rss.value }
         : {}),

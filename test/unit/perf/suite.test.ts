@@ -27,6 +27,7 @@ describe('perf suite (tiny)', () => {
       'peak_rss_mb_100k',
       'cpu_ms_per_trial',
       'evaluate_100k_s',
+      'peak_rss_mb_100k_samples',
     ]) {
       expect(Number.isFinite(saved[key]), key).toBe(true);
       expect(saved[key], key).toBeGreaterThan(0);
@@ -47,6 +48,12 @@ describe('perf suite (tiny)', () => {
     );
     expect(Number.isFinite(saved.rss_growth_kb_per_trial)).toBe(true); // a difference: a tiny run's can be negative
     expect(saved.rows.peak_rss_mb_100k.raw).toMatchObject({ trials: TINY.rss.large, samples: TINY.rss.samples });
+    // distinct samples through the CLI under GNU time: every sample ran and passed
+    expect(saved.rows.peak_rss_mb_100k_samples.raw).toMatchObject({
+      samples: TINY.distinct,
+      n_trials: TINY.distinct,
+      n_passed: TINY.distinct,
+    });
     expect(saved.rows.peak_rss_mb_10k.raw).toMatchObject({
       trials: TINY.rss.trials,
       samples: TINY.rss.samples,
