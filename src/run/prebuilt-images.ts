@@ -3,7 +3,7 @@
 // image` template, a compose service's `image` — is found on the engines, or pulled with `--pull`.
 // Without it, a missing image refuses the run (exit 2), naming the image, a sample that needs it and
 // the flag; a pull that fails says whose failure it is (sandbox/pull.ts).
-import type { Benchmark } from '../benchmark/types.ts';
+import type { Benchmark, Samples } from '../benchmark/types.ts';
 import { BenchrigError } from '../errors.ts';
 import type { SampleImages } from '../sandbox/index.ts';
 
@@ -19,7 +19,7 @@ export interface PrebuiltOptions {
 }
 
 /** Each prebuilt image the samples need (no build to fall back on), with the first sample that needs it. */
-export function prebuiltImages(benchmark: Pick<Benchmark, 'samples' | 'environment'>): Map<string, string> {
+export function prebuiltImages(benchmark: Pick<Benchmark<Samples>, 'samples' | 'environment'>): Map<string, string> {
   const out = new Map<string, string>();
   const add = (image: string | undefined, who: string) => image && !out.has(image) && out.set(image, who);
   for (const s of benchmark.samples) {
@@ -34,7 +34,7 @@ export function prebuiltImages(benchmark: Pick<Benchmark, 'samples' | 'environme
 
 /** Every prebuilt image here, or pulled; a BenchrigError otherwise. */
 export async function ensurePrebuiltImages(
-  benchmark: Pick<Benchmark, 'samples' | 'environment'>,
+  benchmark: Pick<Benchmark<Samples>, 'samples' | 'environment'>,
   images: SampleImages,
   opts: PrebuiltOptions,
 ): Promise<void> {
