@@ -76,8 +76,8 @@ export async function measureInspectSandbox(
   ctx: { root: string; say: (l: string) => void },
   z: HarborSizes = HARBOR_FULL,
 ): Promise<PeerFigures> {
-  const compose = ensureCompose(ctx.say);
   const install = installInspect(ctx.say);
+  const compose = ensureCompose(ctx.say);
   const work = mkdtempSync(join(ctx.root, 'inspect-sandbox-'));
   const tasks = writeHarborTasks(join(work, `perf-inspect-sandbox-${process.pid}`), z.tasks);
   writeFileSync(join(work, 'task.py'), TASK);

@@ -97,6 +97,16 @@ export async function measureInspect(
   const insp: Side[] = [];
   const br: Side[] = [];
   const workers = 2;
+  const oneSpec = {
+    benchmark: bench,
+    agent: ctx.fx.agents.oneCall,
+    mode: 'threads' as const,
+    workers: 1,
+    perWorker: z.inFlight,
+    cwd: ctx.root,
+    output: join(ctx.root, 'evals'),
+  };
+  const oneWorker: Measured[] = [];
   for (let i = 0; i < z.rounds; i++) {
     const logDir = join(work, `logs-${i}`);
     const p = await timed(
@@ -132,6 +142,10 @@ export async function measureInspect(
       modelUrl: ctx.modelUrl,
     });
     br.push({ ...b, ...benchrigGraded(b.report) });
+    // Context, not the row: the same run with one worker thread (8 in flight in it), one isolate fewer.
+    const one = await timedBenchrig({ ...oneSpec, modelUrl: ctx.modelUrl });
+    if (one.report.n_passed !== z.samples) throw new Error(`benchrig (1 worker) passed ${one.report.n_passed}`);
+    oneWorker.push(one);
     const a = insp[i];
     const o = br[i];
     if (!a || !o || !agree(a, o, z.samples))
@@ -167,6 +181,12 @@ export async function measureInspect(
       benchrig_rss_mb: list(br, 'peak_rss_mb'),
       inspect_cpu_ms: list(insp, 'cpu_ms'),
       benchrig_cpu_ms: list(br, 'cpu_ms'),
+      benchrig_one_worker: {
+        note: 'context only: the same runs with --workers 1 --per-worker 8 (one worker isolate fewer)',
+        wall_ms: oneWorker.map((x) => Math.round(x.wall_ms)),
+        rss_mb: oneWorker.map((x) => Math.round(x.peak_rss_mb)),
+        cpu_ms: oneWorker.map((x) => Math.round(x.cpu_ms)),
+      },
       inspect_graded: graded(insp),
       benchrig_graded: graded(br),
     },

@@ -57,7 +57,7 @@ function comparisons(peer: Peer, ctx: PeerCtx, z: PeerSizes, hz: HarborSizes): C
   if (peer === 'promptfoo') return [promptfoo];
   if (peer === 'inspect') return [inspect, sandbox];
   if (peer === 'harbor') return [harbor];
-  return [promptfoo, inspect, harbor, sandbox];
+  return [inspect, harbor, sandbox, promptfoo];
 }
 
 /** Runs the peer's comparisons one after another; a comparison that fails is recorded, not guessed. */
@@ -66,18 +66,28 @@ export async function measurePeers(
   ctx: PeerCtx,
   z: PeerSizes,
   hz: HarborSizes,
-): Promise<Array<{ key: PeerKey; value: number; raw: Record<string, unknown> }>> {
-  const out: Array<{ key: PeerKey; value: number; raw: Record<string, unknown> }> = [];
+  onComparison: (rows: MeasuredRow[]) => void = () => {},
+): Promise<MeasuredRow[]> {
+  const out: MeasuredRow[] = [];
   for (const c of comparisons(peer, ctx, z, hz)) {
     ctx.say(`${c.keys.join(', ')} (--peer ${peer})`);
+    const rows: MeasuredRow[] = [];
     try {
       const r = await c.run();
-      for (const key of c.keys) out.push({ key, value: r.values[key] ?? NaN, raw: r.raw });
+      for (const key of c.keys) rows.push({ key, value: r.values[key] ?? NaN, raw: r.raw });
     } catch (e) {
       const reason = (e instanceof Error ? e.message : String(e)).slice(0, 4000);
       ctx.say(`  could not be measured: ${reason.split('\n')[0] ?? ''}`);
-      for (const key of c.keys) out.push({ key, value: NaN, raw: { unavailable: reason } });
+      for (const key of c.keys) rows.push({ key, value: NaN, raw: { unavailable: reason } });
     }
+    out.push(...rows);
+    onComparison(rows);
   }
   return out;
+}
+
+export interface MeasuredRow {
+  key: PeerKey;
+  value: number;
+  raw: Record<string, unknown>;
 }

@@ -598,33 +598,25 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReportW
     const peerRows: Record<string, Row> = {};
     const peerValues: Partial<Record<PeerKey, number | null>> = {};
     if (opts.peer) {
-      const measured = await measurePeers(
+      // Each comparison's rows are merged into perf.json as soon as it ends (`--peers-only`): a long
+      // run interrupted later keeps what it measured.
+      await measurePeers(
         opts.peer,
         { fx: ctx.fx, root, modelUrl: ctx.model.url, say },
         opts.peerSizes ?? PEER_FULL,
         opts.harborSizes ?? HARBOR_FULL,
+        (measured) => {
+          const when = { measured_at: new Date().toISOString(), ...gitInfo(), load_average: loadavg() };
+          for (const m of measured) {
+            peerRows[m.key] = row(m.key, m.value, { ...m.raw, ...when });
+            peerValues[m.key] = jsonValue(m.value);
+          }
+          if (out && opts.peersOnly)
+            writeReport(out, merged(previousReport(out), null, peerValues, peerRows, z, start));
+        },
       );
-      const when = { measured_at: new Date().toISOString(), ...gitInfo(), load_average: { start, end: loadavg() } };
-      for (const m of measured) {
-        peerRows[m.key] = row(m.key, m.value, { ...m.raw, ...when });
-        peerValues[m.key] = jsonValue(m.value);
-      }
     }
-    const base = floors ?? previous;
-    const report: PerfReportWithPeers = {
-      ...(previous ?? {}),
-      schema_version: 1,
-      created_at: floors ? new Date().toISOString() : (previous?.created_at ?? new Date().toISOString()),
-      ...(floors ? gitInfo() : { commit: previous?.commit ?? null, dirty: previous?.dirty ?? null }),
-      cpus: availableParallelism(),
-      cpu_model: cpus()[0]?.model ?? 'unknown',
-      node: process.version,
-      load_average: floors ? { start, end: loadavg() } : (previous?.load_average ?? { start, end: loadavg() }),
-      sizes: floors ? z : (previous?.sizes ?? z),
-      ...(base ? stripRows(base) : {}),
-      ...peerValues,
-      rows: { ...(base?.rows ?? {}), ...peerRows },
-    } as PerfReportWithPeers;
+    const report = merged(previous, floors, peerValues, peerRows, z, start);
     if (out) writeReport(out, report);
     return report;
   } finally {
@@ -633,12 +625,38 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReportW
   }
 }
 
+/** The report: this run's floors (or the earlier perf.json's), with the peers' rows over them. */
+function merged(
+  previous: PerfReportWithPeers | null,
+  floors: FloorFields | null,
+  peerValues: Partial<Record<PeerKey, number | null>>,
+  peerRows: Record<string, Row>,
+  z: Sizes,
+  start: number[],
+): PerfReportWithPeers {
+  const base = floors ?? previous;
+  return {
+    ...(previous ?? {}),
+    schema_version: 1,
+    created_at: floors ? new Date().toISOString() : (previous?.created_at ?? new Date().toISOString()),
+    ...(floors ? gitInfo() : { commit: previous?.commit ?? null, dirty: previous?.dirty ?? null }),
+    cpus: availableParallelism(),
+    cpu_model: cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    load_average: floors ? { start, end: loadavg() } : (previous?.load_average ?? { start, end: loadavg() }),
+    sizes: floors ? z : (previous?.sizes ?? z),
+    ...(base ? stripRows(base) : {}),
+    ...peerValues,
+    rows: { ...(base?.rows ?? {}), ...peerRows },
+  } as PerfReportWithPeers;
+}
+
 const stripRows = (r: FloorFields | PerfReportWithPeers) => {
   const { rows: _rows, ...fields } = r;
   return fields;
 };
 
-// `npm run perf [-- --peer promptfoo|inspect|harbor|all [--peers-only]]`
+// `npm run perf [-- --peer promptfoo|inspect|harbor|all [--peers-only] [--docker-rounds N]]`
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const peerAt = args.indexOf('--peer');
@@ -652,7 +670,18 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.stderr.write('npm run perf: --peers-only needs --peer promptfoo|inspect|harbor|all\n');
     process.exit(2);
   }
-  const report = await runPerfSuite({ peer: peer as Peer | undefined, peersOnly });
+  // `--docker-rounds N`: fewer rounds for the container comparisons (Harbor, Inspect's sandbox) on a busy machine.
+  const roundsAt = args.indexOf('--docker-rounds');
+  const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : HARBOR_FULL.rounds;
+  if (!Number.isInteger(rounds) || rounds < 1) {
+    process.stderr.write('npm run perf: --docker-rounds takes a whole number of rounds, 1 or more\n');
+    process.exit(2);
+  }
+  const report = await runPerfSuite({
+    peer: peer as Peer | undefined,
+    peersOnly,
+    harborSizes: { ...HARBOR_FULL, rounds },
+  });
   process.stdout.write(formatTable(report) + '\n');
   process.exitCode = Object.values(report.rows).every((r) => r.met) ? 0 : 1;
 }
