@@ -8,10 +8,10 @@ import { measureInspect } from './peer-inspect.ts';
 import { measureInspectSandbox } from './peer-inspect-sandbox.ts';
 import { measurePromptfoo, type PeerSizes } from './peer-promptfoo.ts';
 
-export const PEERS = ['promptfoo', 'inspect', 'harbor', 'all'] as const;
+export const PEERS = ['promptfoo', 'inspect', 'inspect-sandbox', 'harbor', 'all'] as const;
 export type Peer = (typeof PEERS)[number];
 
-/** Each peer's keys and targets; `all` runs every peer. */
+/** Each peer's keys and targets; `all` runs every peer, `inspect-sandbox` only Inspect's container comparison. */
 export const PEER_TARGETS = {
   vs_promptfoo_wall: { max: 0.2 },
   vs_promptfoo_rss: { max: 0.5 },
@@ -56,6 +56,7 @@ function comparisons(peer: Peer, ctx: PeerCtx, z: PeerSizes, hz: HarborSizes): C
   const sandbox: Comparison = { keys: ['vs_inspect_sandbox_wall'], run: () => measureInspectSandbox(ctx, hz) };
   if (peer === 'promptfoo') return [promptfoo];
   if (peer === 'inspect') return [inspect, sandbox];
+  if (peer === 'inspect-sandbox') return [sandbox];
   if (peer === 'harbor') return [harbor];
   return [inspect, harbor, sandbox, promptfoo];
 }

@@ -667,7 +667,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   }
   const peersOnly = args.includes('--peers-only');
   if (peersOnly && peer === undefined) {
-    process.stderr.write('npm run perf: --peers-only needs --peer promptfoo|inspect|harbor|all\n');
+    process.stderr.write(`npm run perf: --peers-only needs --peer ${PEERS.join('|')}\n`);
     process.exit(2);
   }
   // `--docker-rounds N`: fewer rounds for the container comparisons (Harbor, Inspect's sandbox) on a busy machine.

@@ -15,7 +15,9 @@ describe('perf peers', () => {
   it('names every peer when --peer is given one it does not know, and exits 2', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', SUITE, '--peer', 'inspect-ai'], { encoding: 'utf8' });
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('--peer takes one of promptfoo, inspect, harbor, all, not "inspect-ai"');
+    expect(r.stderr).toContain(
+      '--peer takes one of promptfoo, inspect, inspect-sandbox, harbor, all, not "inspect-ai"',
+    );
   });
 
   it('records a peer that cannot be installed as no number with the reason, keeping the other rows', async () => {
