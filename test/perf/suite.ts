@@ -616,7 +616,9 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReportW
         },
       );
     }
-    const report = merged(previous, floors, peerValues, peerRows, z, start);
+    // Read again: another `--peers-only` run may have merged its rows meanwhile.
+    const latest = opts.peersOnly && out ? previousReport(out) : previous;
+    const report = merged(latest, floors, peerValues, peerRows, z, start);
     if (out) writeReport(out, report);
     return report;
   } finally {
