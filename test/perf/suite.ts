@@ -4,7 +4,7 @@
 // exercised at a tiny size by test/unit/perf/suite.test.ts.
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,9 @@ import { perTaskEnvRows, type EnvSizes } from './environments.ts';
 import { swebenchGradingRow, type SwebenchSizes } from './swebench.ts';
 import { measureGrading } from './grading.ts';
 import { rawDockerLoop, removeByRun } from './docker-raw.ts';
+import { runChild } from './run-child.ts';
+import type { ChildReport, RunSpec } from './child.ts';
+import { formatTable, type Row } from './table.ts';
 import {
   multiServiceBenchmark,
   rawMultiServiceLoop,
@@ -22,11 +25,12 @@ import {
   sidecarSpec,
   type MultiServiceSizes,
 } from './multi-service.ts';
-import { runChild } from './run-child.ts';
-import type { ChildReport, RunSpec } from './child.ts';
-import { formatTable, type Row } from './table.ts';
 import { runDistinctSamples } from './samples.ts';
-import { measurePromptfoo, type PeerSizes } from './peer-promptfoo.ts';
+import { PEER_FULL, type PeerSizes } from './peer-promptfoo.ts';
+import { HARBOR_FULL, type HarborSizes } from './peer-harbor.ts';
+import { measurePeers, PEER_TARGETS, PEERS, type Peer, type PeerKey } from './peers.ts';
+
+export { PEER_TARGETS };
 
 const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
@@ -83,6 +87,7 @@ export const TINY: Sizes = {
 
 export const TARGETS = {
   sandbox_overhead_ratio: { max: 1.15 },
+  multi_service_overhead_ratio: { max: 1.15 },
   'scaling_efficiency.threads': { min: 0.85 },
   'scaling_efficiency.processes': { min: 0.85 },
   overhead_ms_per_trial: { max: 2 },
@@ -93,7 +98,6 @@ export const TARGETS = {
   builds_second_run: { max: 0 },
   per_task_env_ratio: { max: 1.2 },
   swebench_grading_ratio: { max: 1.15 },
-  multi_service_overhead_ratio: { max: 1.15 },
   // issue 17: cost that does not grow with the run
   peak_rss_mb_100k: { max: 200 },
   rss_growth_kb_per_trial: { max: 0.2 },
@@ -101,12 +105,6 @@ export const TARGETS = {
   evaluate_100k_s: { max: 10 },
   // issue 28: memory that does not grow with the number of distinct samples
   peak_rss_mb_100k_samples: { max: 200 },
-} as const;
-
-/** Rows of `--peer promptfoo` only (it downloads): not in a plain `npm run perf`. */
-export const PEER_TARGETS = {
-  vs_promptfoo_wall: { max: 0.2 },
-  vs_promptfoo_rss: { max: 0.5 },
 } as const;
 
 type Key = keyof typeof TARGETS | keyof typeof PEER_TARGETS;
@@ -127,6 +125,7 @@ export interface PerfReport {
   load_average: { start: number[]; end: number[] };
   sizes: Sizes;
   sandbox_overhead_ratio: number;
+  multi_service_overhead_ratio: number;
   scaling_efficiency: { threads: number; processes: number };
   overhead_ms_per_trial: number;
   peak_rss_mb_10k: number;
@@ -135,18 +134,18 @@ export interface PerfReport {
   cpu_ms_per_trial: number;
   evaluate_100k_s: number;
   peak_rss_mb_100k_samples: number;
-  vs_promptfoo_wall?: number;
-  vs_promptfoo_rss?: number;
   grading_verdicts_per_s: number;
   evaluate_10k_s: number;
   gateway_overhead_ms: number;
   builds_second_run: number;
   per_task_env_ratio: number;
   swebench_grading_ratio: number;
-  multi_service_overhead_ratio: number;
   /** Per key: its target, whether it was met, and the raw figures it was computed from. */
   rows: Record<string, Row>;
 }
+
+/** A report with the peers' keys (`--peer`): null where a peer could not run here (raw.unavailable says why). */
+export type PerfReportWithPeers = PerfReport & Partial<Record<PeerKey, number | null>>;
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -163,6 +162,9 @@ function row(key: Key, value: number, raw: Record<string, unknown>): Row {
   const t = targetOf(key);
   return { key, value, target: t.max !== undefined ? `≤ ${t.max}` : `≥ ${t.min}`, met: met(key, value), raw };
 }
+
+/** JSON keeps no NaN: a row without a number is written with a null value. */
+const jsonValue = (v: number) => (Number.isFinite(v) ? v : null);
 
 function gitInfo(): { commit: string | null; dirty: boolean | null } {
   try {
@@ -253,58 +255,6 @@ async function sandboxRow(ctx: Ctx, z: Sizes): Promise<Row> {
     concurrency,
     compared:
       'scheduling phase of `benchrig run` (threads, workers = concurrency) vs raw dockerode create→start→exec→remove',
-    benchrig_schedule_ms: harness.map(Math.round),
-    raw_dockerode_ms: raw.map(Math.round),
-    benchrig_median_ms: Math.round(median(harness)),
-    raw_median_ms: Math.round(median(raw)),
-    runs,
-  });
-}
-
-/**
- * Multi-service overhead: the scheduling phase of a run of two-service trials (main waits for its
- * sidecar's healthcheck; the echo agent) over the raw dockerode loop doing the same Docker work —
- * network, sidecar, health wait, main, exec, removals — at the same concurrency. Alternated, as the
- * sandbox row, so that both sides see the same machine load.
- */
-async function multiServiceRow(ctx: Ctx, z: Sizes): Promise<Row> {
-  const { trials, concurrency } = z.multi;
-  const bench = multiServiceBenchmark(ctx.root, trials);
-  const side = await sidecarSpec(bench);
-  const rawRun = `perf-multi-${process.pid}-${Date.now().toString(36)}`;
-  const spec = {
-    benchmark: bench,
-    agent: ctx.fx.agents.sandboxEcho,
-    mode: 'threads' as const,
-    workers: concurrency,
-    perWorker: 1,
-    maxSandboxes: concurrency,
-  };
-  const harness: number[] = [];
-  const raw: number[] = [];
-  const runs: ReturnType<typeof summary>[] = [];
-  try {
-    await rawMultiServiceLoop(Math.min(concurrency, trials), concurrency, rawRun, side); // warm-up
-    for (let i = 0; i < z.reps; i++) {
-      const r = await run(ctx, spec);
-      expectAll(r, trials, 'multi-service run');
-      harness.push(r.schedule_ms);
-      runs.push(summary(r));
-      const rawMs = await rawMultiServiceLoop(trials, concurrency, rawRun, side);
-      raw.push(rawMs);
-      ctx.say(
-        `  multi-service rep ${i + 1}: benchrig ${Math.round(r.schedule_ms)} ms, raw dockerode ${Math.round(rawMs)} ms`,
-      );
-    }
-  } finally {
-    await removeRawMulti(rawRun);
-  }
-  return row('multi_service_overhead_ratio', median(harness) / median(raw), {
-    trials,
-    concurrency,
-    compared:
-      'scheduling phase of `benchrig run` (threads, workers = concurrency; main depends_on a sidecar service_healthy) vs raw dockerode network→sidecar→health wait→main→exec→removals',
-    healthcheck: 'CMD-SHELL test -f /tmp/ready, interval 0.5 s',
     benchrig_schedule_ms: harness.map(Math.round),
     raw_dockerode_ms: raw.map(Math.round),
     benchrig_median_ms: Math.round(median(harness)),
@@ -495,22 +445,6 @@ async function memoryRows(ctx: Ctx, z: Sizes): Promise<MemoryRows> {
   };
 }
 
-/** `peak_rss_mb_100k_samples` (issue 28): z.distinct samples × 1 trial, `benchrig run` under GNU time. */
-async function distinctSamplesRow(ctx: Ctx, z: Sizes): Promise<Row> {
-  const r = await runDistinctSamples(ctx.fx.localBenchmark(z.distinct), ctx.root, ctx.model.url);
-  if (r.n_trials !== z.distinct || r.n_passed !== z.distinct)
-    throw new Error(`distinct samples run: ${r.n_passed}/${r.n_trials} of ${z.distinct} trials passed`);
-  ctx.say(`  distinct samples: ${r.peak_rss_mb.toFixed(0)} MB peak over ${z.distinct} samples × 1 trial`);
-  return row('peak_rss_mb_100k_samples', r.peak_rss_mb, {
-    samples: z.distinct,
-    trials: 1,
-    ...r,
-    command: `benchrig run <${z.distinct} samples> --agent react --mode threads --workers 2 --per-worker 4`,
-    measured:
-      'GNU time maximum resident set size of the whole CLI process (all threads), MiB; instant loopback model, one `contains` check',
-  });
-}
-
 async function gradingRow(ctx: Ctx, z: Sizes): Promise<Row> {
   await measureGrading(Math.min(1000, z.grading.results)); // warm-up: JIT
   const reps = [];
@@ -564,56 +498,149 @@ export interface SuiteOptions {
   /** Where perf.json goes; null: not written. */
   out?: string | null;
   say?: (line: string) => void;
-  /** `--peer promptfoo`: the promptfoo rows too (installs promptfoo and Node 22 once, outside the repository). */
-  peer?: 'promptfoo';
+  /**
+   * `--peer promptfoo|inspect|harbor|all`: the peers' rows too (each peer installed once into the
+   * peers' cache folder, outside the repository; test/perf/peers.ts).
+   */
+  peer?: Peer;
   peerSizes?: PeerSizes;
+  harborSizes?: HarborSizes;
+  /**
+   * `--peers-only`: measure the peers' rows alone and merge them into the perf.json already at
+   * `out` (its other rows kept as they were measured); each peer row's raw says when it was measured.
+   */
+  peersOnly?: boolean;
 }
 
-export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport> {
-  const z = opts.sizes ?? FULL;
-  const say = opts.say ?? ((line: string) => process.stderr.write(line + '\n'));
-  const root = mkdtempSync(join(tmpdir(), 'benchrig-perf-'));
-  const start = loadavg();
-  const ctx: Ctx = { fx: createFixtures(root), root, say, latencyMs: 0, model: undefined as unknown as ModelServer };
-  // One loopback model for every row; its latency is the row's (0: instant).
-  ctx.model = await startModelServer(() => ({ content: 'pong', delayMs: ctx.latencyMs || undefined }));
+/**
+ * Multi-service overhead: the scheduling phase of a run of two-service trials (main waits for its
+ * sidecar's healthcheck; the echo agent) over the raw dockerode loop doing the same Docker work —
+ * network, sidecar, health wait, main, exec, removals — at the same concurrency. Alternated, as the
+ * sandbox row, so that both sides see the same machine load.
+ */
+async function multiServiceRow(ctx: Ctx, z: Sizes): Promise<Row> {
+  const { trials, concurrency } = z.multi;
+  const bench = multiServiceBenchmark(ctx.root, trials);
+  const side = await sidecarSpec(bench);
+  const rawRun = `perf-multi-${process.pid}-${Date.now().toString(36)}`;
+  const spec = {
+    benchmark: bench,
+    agent: ctx.fx.agents.sandboxEcho,
+    mode: 'threads' as const,
+    workers: concurrency,
+    perWorker: 1,
+    maxSandboxes: concurrency,
+  };
+  const harness: number[] = [];
+  const raw: number[] = [];
+  const runs: ReturnType<typeof summary>[] = [];
   try {
-    say('warm-up: one small run per mode');
-    for (const mode of ['threads', 'processes'] as const)
-      await run(ctx, {
-        benchmark: ctx.fx.localBenchmark(8),
-        agent: ctx.fx.agents.oneCall,
-        mode,
-        workers: 2,
-        perWorker: 1,
-      });
-    say('sandbox overhead');
-    const sandbox = await sandboxRow(ctx, z);
-    say('multi-service overhead');
-    const multi = await multiServiceRow(ctx, z);
-    say('scaling');
-    const scaling = await scalingRows(ctx, z);
-    say('overhead per trial');
-    const overhead = await overheadRow(ctx, z);
-    say('peak memory and CPU per trial');
-    const mem = await memoryRows(ctx, z);
-    say('peak memory over distinct samples');
-    const distinct = await distinctSamplesRow(ctx, z);
-    say('grading');
-    const grading = await gradingRow(ctx, z);
-    say('evaluate');
-    const evaluate = await evaluateRow(ctx, mem.runDir10k, z.rss.trials, z);
-    const evaluate100k = await evaluateRow(ctx, mem.runDir100k, z.rss.large, z, 'evaluate_100k_s', 1);
-    say('model gateway');
-    const gateway = await gatewayRow(ctx, z);
-    say('per-task environments');
-    const envs = await perTaskEnvRows(root, z.envs, say);
-    const builds = row('builds_second_run', envs.builds_second_run.value, envs.builds_second_run.raw);
-    const envRatio = row('per_task_env_ratio', envs.per_task_env_ratio.value, envs.per_task_env_ratio.raw);
-    say('swebench grading');
-    const swe = await swebenchGradingRow(root, z.swebench, z.reps, say);
-    const sweRow = row('swebench_grading_ratio', swe.value, swe.raw);
-    const rows: Record<string, Row> = {
+    await rawMultiServiceLoop(Math.min(concurrency, trials), concurrency, rawRun, side); // warm-up
+    for (let i = 0; i < z.reps; i++) {
+      const r = await run(ctx, spec);
+      expectAll(r, trials, 'multi-service run');
+      harness.push(r.schedule_ms);
+      runs.push(summary(r));
+      const rawMs = await rawMultiServiceLoop(trials, concurrency, rawRun, side);
+      raw.push(rawMs);
+      ctx.say(
+        `  multi-service rep ${i + 1}: benchrig ${Math.round(r.schedule_ms)} ms, raw dockerode ${Math.round(rawMs)} ms`,
+      );
+    }
+  } finally {
+    await removeRawMulti(rawRun);
+  }
+  return row('multi_service_overhead_ratio', median(harness) / median(raw), {
+    trials,
+    concurrency,
+    compared:
+      'scheduling phase of `benchrig run` (threads, workers = concurrency; main depends_on a sidecar service_healthy) vs raw dockerode network→sidecar→health wait→main→exec→removals',
+    healthcheck: 'CMD-SHELL test -f /tmp/ready, interval 0.5 s',
+    benchrig_schedule_ms: harness.map(Math.round),
+    raw_dockerode_ms: raw.map(Math.round),
+    benchrig_median_ms: Math.round(median(harness)),
+    raw_median_ms: Math.round(median(raw)),
+    runs,
+  });
+}
+
+/** `peak_rss_mb_100k_samples` (issue 28): z.distinct samples × 1 trial, `benchrig run` under GNU time. */
+async function distinctSamplesRow(ctx: Ctx, z: Sizes): Promise<Row> {
+  const r = await runDistinctSamples(ctx.fx.localBenchmark(z.distinct), ctx.root, ctx.model.url);
+  if (r.n_trials !== z.distinct || r.n_passed !== z.distinct)
+    throw new Error(`distinct samples run: ${r.n_passed}/${r.n_trials} of ${z.distinct} trials passed`);
+  ctx.say(`  distinct samples: ${r.peak_rss_mb.toFixed(0)} MB peak over ${z.distinct} samples × 1 trial`);
+  return row('peak_rss_mb_100k_samples', r.peak_rss_mb, {
+    samples: z.distinct,
+    trials: 1,
+    ...r,
+    command: `benchrig run <${z.distinct} samples> --agent react --mode threads --workers 2 --per-worker 4`,
+    measured:
+      'GNU time maximum resident set size of the whole CLI process (all threads), MiB; instant loopback model, one `contains` check',
+  });
+}
+
+type FloorFields = Omit<
+  PerfReport,
+  'schema_version' | 'created_at' | 'commit' | 'dirty' | 'cpus' | 'cpu_model' | 'node' | 'load_average' | 'sizes'
+>;
+
+/** Every row against benchrig's own floors (a plain `npm run perf`). */
+async function floorRows(ctx: Ctx, z: Sizes): Promise<FloorFields> {
+  const say = ctx.say;
+  say('warm-up: one small run per mode');
+  for (const mode of ['threads', 'processes'] as const)
+    await run(ctx, {
+      benchmark: ctx.fx.localBenchmark(8),
+      agent: ctx.fx.agents.oneCall,
+      mode,
+      workers: 2,
+      perWorker: 1,
+    });
+  say('sandbox overhead');
+  const sandbox = await sandboxRow(ctx, z);
+  say('multi-service overhead');
+  const multi = await multiServiceRow(ctx, z);
+  say('scaling');
+  const scaling = await scalingRows(ctx, z);
+  say('overhead per trial');
+  const overhead = await overheadRow(ctx, z);
+  say('peak memory and CPU per trial');
+  const mem = await memoryRows(ctx, z);
+  say('peak memory over distinct samples');
+  const distinct = await distinctSamplesRow(ctx, z);
+  say('grading');
+  const grading = await gradingRow(ctx, z);
+  say('evaluate');
+  const evaluate = await evaluateRow(ctx, mem.runDir10k, z.rss.trials, z);
+  const evaluate100k = await evaluateRow(ctx, mem.runDir100k, z.rss.large, z, 'evaluate_100k_s', 1);
+  say('model gateway');
+  const gateway = await gatewayRow(ctx, z);
+  say('per-task environments');
+  const envs = await perTaskEnvRows(ctx.root, z.envs, say);
+  const builds = row('builds_second_run', envs.builds_second_run.value, envs.builds_second_run.raw);
+  const envRatio = row('per_task_env_ratio', envs.per_task_env_ratio.value, envs.per_task_env_ratio.raw);
+  say('swebench grading');
+  const swe = await swebenchGradingRow(ctx.root, z.swebench, z.reps, say);
+  const sweRow = row('swebench_grading_ratio', swe.value, swe.raw);
+  return {
+    sandbox_overhead_ratio: sandbox.value,
+    multi_service_overhead_ratio: multi.value,
+    scaling_efficiency: { threads: scaling.threads.value, processes: scaling.processes.value },
+    overhead_ms_per_trial: overhead.value,
+    peak_rss_mb_10k: mem.rss10k.value,
+    peak_rss_mb_100k: mem.rss100k.value,
+    rss_growth_kb_per_trial: mem.growth.value,
+    cpu_ms_per_trial: mem.cpu.value,
+    evaluate_100k_s: evaluate100k.value,
+    peak_rss_mb_100k_samples: distinct.value,
+    grading_verdicts_per_s: grading.value,
+    evaluate_10k_s: evaluate.value,
+    gateway_overhead_ms: gateway.value,
+    builds_second_run: builds.value,
+    per_task_env_ratio: envRatio.value,
+    swebench_grading_ratio: sweRow.value,
+    rows: {
       swebench_grading_ratio: sweRow,
       builds_second_run: builds,
       per_task_env_ratio: envRatio,
@@ -631,48 +658,65 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport>
       cpu_ms_per_trial: mem.cpu,
       evaluate_100k_s: evaluate100k,
       peak_rss_mb_100k_samples: distinct,
-    };
-    if (opts.peer === 'promptfoo') {
-      say('promptfoo (--peer promptfoo)');
-      const peer = await measurePromptfoo({ fx: ctx.fx, root, modelUrl: ctx.model.url, say }, opts.peerSizes);
-      rows.vs_promptfoo_wall = row('vs_promptfoo_wall', peer.wall_ratio, peer.raw);
-      rows.vs_promptfoo_rss = row('vs_promptfoo_rss', peer.rss_ratio, peer.raw);
+    },
+  };
+}
+
+/** The perf.json a `--peers-only` run merges into: the one at `out`, or nothing. */
+function previousReport(out: string): PerfReportWithPeers | null {
+  if (!existsSync(out)) return null;
+  try {
+    return JSON.parse(readFileSync(out, 'utf8')) as PerfReportWithPeers;
+  } catch {
+    return null;
+  }
+}
+
+function writeReport(out: string, report: PerfReportWithPeers): void {
+  mkdirSync(dirname(out), { recursive: true });
+  const tmp = `${out}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(report, null, 2) + '\n');
+  renameSync(tmp, out);
+}
+
+export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReportWithPeers> {
+  const z = opts.sizes ?? FULL;
+  const say = opts.say ?? ((line: string) => process.stderr.write(line + '\n'));
+  const out = opts.out === null ? null : (opts.out ?? join(REPO, 'evals/perf/perf.json'));
+  const root = mkdtempSync(join(tmpdir(), 'benchrig-perf-'));
+  const start = loadavg();
+  const ctx: Ctx = { fx: createFixtures(root), root, say, latencyMs: 0, model: undefined as unknown as ModelServer };
+  // One loopback model for every row; its latency is the row's (0: instant).
+  ctx.model = await startModelServer(() => ({ content: 'pong', delayMs: ctx.latencyMs || undefined }));
+  try {
+    const previous = opts.peersOnly && out ? previousReport(out) : null;
+    if (opts.peersOnly && !opts.peer) throw new Error('--peers-only needs --peer');
+    const floors = opts.peersOnly ? null : await floorRows(ctx, z);
+    const peerRows: Record<string, Row> = {};
+    const peerValues: Partial<Record<PeerKey, number | null>> = {};
+    if (opts.peer) {
+      // Each comparison's rows are merged into perf.json as soon as it ends (`--peers-only`): a long
+      // run interrupted later keeps what it measured.
+      await measurePeers(
+        opts.peer,
+        { fx: ctx.fx, root, modelUrl: ctx.model.url, say },
+        opts.peerSizes ?? PEER_FULL,
+        opts.harborSizes ?? HARBOR_FULL,
+        (measured) => {
+          const when = { measured_at: new Date().toISOString(), ...gitInfo(), load_average: loadavg() };
+          for (const m of measured) {
+            peerRows[m.key] = row(m.key, m.value, { ...m.raw, ...when });
+            peerValues[m.key] = jsonValue(m.value);
+          }
+          if (out && opts.peersOnly)
+            writeReport(out, merged(previousReport(out), null, peerValues, peerRows, z, start));
+        },
+      );
     }
-    const report: PerfReport = {
-      schema_version: 1,
-      created_at: new Date().toISOString(),
-      ...gitInfo(),
-      cpus: availableParallelism(),
-      cpu_model: cpus()[0]?.model ?? 'unknown',
-      node: process.version,
-      load_average: { start, end: loadavg() },
-      sizes: z,
-      sandbox_overhead_ratio: sandbox.value,
-      scaling_efficiency: { threads: scaling.threads.value, processes: scaling.processes.value },
-      overhead_ms_per_trial: overhead.value,
-      peak_rss_mb_10k: mem.rss10k.value,
-      peak_rss_mb_100k: mem.rss100k.value,
-      rss_growth_kb_per_trial: mem.growth.value,
-      cpu_ms_per_trial: mem.cpu.value,
-      evaluate_100k_s: evaluate100k.value,
-      peak_rss_mb_100k_samples: distinct.value,
-      ...(rows.vs_promptfoo_wall
-        ? { vs_promptfoo_wall: rows.vs_promptfoo_wall.value, vs_promptfoo_rss: rows.vs_promptfoo_rss.value }
-        : {}),
-      grading_verdicts_per_s: grading.value,
-      evaluate_10k_s: evaluate.value,
-      gateway_overhead_ms: gateway.value,
-      builds_second_run: builds.value,
-      per_task_env_ratio: envRatio.value,
-      swebench_grading_ratio: sweRow.value,
-      multi_service_overhead_ratio: multi.value,
-      rows,
-    };
-    if (opts.out !== null) {
-      const out = opts.out ?? join(REPO, 'evals/perf/perf.json');
-      mkdirSync(dirname(out), { recursive: true });
-      writeFileSync(out, JSON.stringify(report, null, 2) + '\n');
-    }
+    // Read again: another `--peers-only` run may have merged its rows meanwhile.
+    const latest = opts.peersOnly && out ? previousReport(out) : previous;
+    const report = merged(latest, floors, peerValues, peerRows, z, start);
+    if (out) writeReport(out, report);
     return report;
   } finally {
     await ctx.model.close();
@@ -680,16 +724,63 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport>
   }
 }
 
-// `npm run perf`
+/** The report: this run's floors (or the earlier perf.json's), with the peers' rows over them. */
+function merged(
+  previous: PerfReportWithPeers | null,
+  floors: FloorFields | null,
+  peerValues: Partial<Record<PeerKey, number | null>>,
+  peerRows: Record<string, Row>,
+  z: Sizes,
+  start: number[],
+): PerfReportWithPeers {
+  const base = floors ?? previous;
+  return {
+    ...(previous ?? {}),
+    schema_version: 1,
+    created_at: floors ? new Date().toISOString() : (previous?.created_at ?? new Date().toISOString()),
+    ...(floors ? gitInfo() : { commit: previous?.commit ?? null, dirty: previous?.dirty ?? null }),
+    cpus: availableParallelism(),
+    cpu_model: cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    load_average: floors ? { start, end: loadavg() } : (previous?.load_average ?? { start, end: loadavg() }),
+    sizes: floors ? z : (previous?.sizes ?? z),
+    ...(base ? stripRows(base) : {}),
+    ...peerValues,
+    rows: { ...(base?.rows ?? {}), ...peerRows },
+  } as PerfReportWithPeers;
+}
+
+const stripRows = (r: FloorFields | PerfReportWithPeers) => {
+  const { rows: _rows, ...fields } = r;
+  return fields;
+};
+
+// `npm run perf [-- --peer promptfoo|inspect|harbor|all [--peers-only] [--docker-rounds N]]`
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const peerAt = args.indexOf('--peer');
   const peer = peerAt >= 0 ? args[peerAt + 1] : undefined;
-  if (peer !== undefined && peer !== 'promptfoo') {
-    process.stderr.write(`npm run perf: --peer takes \`promptfoo\`, not ${JSON.stringify(peer)}\n`);
+  if (peer !== undefined && !(PEERS as readonly string[]).includes(peer)) {
+    process.stderr.write(`npm run perf: --peer takes one of ${PEERS.join(', ')}, not ${JSON.stringify(peer)}\n`);
     process.exit(2);
   }
-  const report = await runPerfSuite({ peer });
+  const peersOnly = args.includes('--peers-only');
+  if (peersOnly && peer === undefined) {
+    process.stderr.write(`npm run perf: --peers-only needs --peer ${PEERS.join('|')}\n`);
+    process.exit(2);
+  }
+  // `--docker-rounds N`: fewer rounds for the container comparisons (Harbor, Inspect's sandbox) on a busy machine.
+  const roundsAt = args.indexOf('--docker-rounds');
+  const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : HARBOR_FULL.rounds;
+  if (!Number.isInteger(rounds) || rounds < 1) {
+    process.stderr.write('npm run perf: --docker-rounds takes a whole number of rounds, 1 or more\n');
+    process.exit(2);
+  }
+  const report = await runPerfSuite({
+    peer: peer as Peer | undefined,
+    peersOnly,
+    harborSizes: { ...HARBOR_FULL, rounds },
+  });
   process.stdout.write(formatTable(report) + '\n');
   process.exitCode = Object.values(report.rows).every((r) => r.met) ? 0 : 1;
 }

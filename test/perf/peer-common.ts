@@ -1,0 +1,140 @@
+// What the Inspect AI and Harbor comparisons share (docs/performance.md): a Python virtual environment
+// in the peers' cache folder with pinned packages, installed once; a command measured as a whole
+// process by GNU time; benchrig's side timed the same way; medians.
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compiledUrl } from '../../src/loader/compile.mjs';
+import type { ChildReport, RunSpec } from './child.ts';
+
+export const peerCache = () => process.env.BENCHRIG_PEER_CACHE ?? '/var/cache/benchrig/peers';
+
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] ?? NaN) : ((s[m - 1] ?? NaN) + (s[m] ?? NaN)) / 2;
+};
+
+/** The first Python of `minor`.. (3.x) found on PATH or in pyenv's versions. */
+export function findPython(minMinor: number): string {
+  const pyenv = join(process.env.PYENV_ROOT ?? '/root/.pyenv', 'versions');
+  const candidates = [
+    `python3.${minMinor}`,
+    'python3',
+    ...(existsSync(pyenv)
+      ? readdirSync(pyenv)
+          .filter((v) => Number(/^3\.(\d+)\./.exec(v)?.[1] ?? 0) >= minMinor)
+          .map((v) => join(pyenv, v, 'bin', 'python3'))
+      : []),
+  ];
+  const check = `import sys, venv; sys.exit(0 if sys.version_info >= (3, ${minMinor}) else 1)`;
+  for (const c of candidates) {
+    try {
+      execFileSync(c, ['-c', check], { stdio: 'ignore' });
+      return c;
+    } catch {
+      /* the next one */
+    }
+  }
+  throw new Error(`no Python >= 3.${minMinor} with venv on PATH or in pyenv`);
+}
+
+/** A venv at `dir` holding exactly `pins` (name → version); installed once, checked every call. */
+export function pythonVenv(dir: string, python: string, pins: Record<string, string>, say: (l: string) => void) {
+  const py = join(dir, 'bin', 'python');
+  const check = `import importlib.metadata as m, sys; sys.exit(0 if all(m.version(n) == v for n, v in ${JSON.stringify(pins)}.items()) else 1)`;
+  const ok = () => {
+    try {
+      execFileSync(py, ['-c', check], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (existsSync(py) && ok()) return py;
+  say(
+    `  installing ${Object.entries(pins)
+      .map(([n, v]) => `${n}==${v}`)
+      .join(' ')} into ${dir} (once)`,
+  );
+  mkdirSync(dir, { recursive: true });
+  if (!existsSync(py)) execFileSync(python, ['-m', 'venv', dir], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const args = Object.entries(pins).map(([n, v]) => `${n}==${v}`);
+  execFileSync(py, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', ...args], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    timeout: 1_800_000,
+  });
+  if (!ok()) throw new Error(`${dir}: pip installed something other than ${args.join(' ')}`);
+  return py;
+}
+
+export interface Measured {
+  wall_ms: number;
+  peak_rss_mb: number;
+  cpu_ms: number;
+}
+
+/** A command as a whole process: wall time from spawn to exit; GNU time's peak RSS and user + system CPU. */
+export function timed(
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<Measured & { stdout: string; stderr: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'benchrig-perf-time-'));
+  const out = join(dir, 'time.txt');
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    execFile(
+      '/usr/bin/time',
+      ['-f', '%M %U %S', '-o', out, cmd, ...args],
+      { cwd: opts.cwd, env: opts.env, maxBuffer: 64 * 1024 * 1024, timeout: opts.timeoutMs ?? 1_800_000 },
+      (err, stdout, stderr) => {
+        const wall = performance.now() - t0;
+        try {
+          if (err) throw new Error(`${cmd} ${args.join(' ')} failed: ${err.message}\n${stderr.slice(-3000)}`);
+          const [kb, user, sys] = (readFileSync(out, 'utf8').trim().split('\n').at(-1) ?? '').split(' ').map(Number);
+          resolve({
+            wall_ms: wall,
+            peak_rss_mb: (kb ?? NaN) / 1024,
+            cpu_ms: ((user ?? NaN) + (sys ?? NaN)) * 1000,
+            stdout,
+            stderr,
+          });
+        } catch (e) {
+          reject(e instanceof Error ? e : new Error(String(e)));
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      },
+    );
+  });
+}
+
+const CHILD = new URL('./child.ts', import.meta.url);
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
+/** `benchrig run` (runBenchmark, compiled, in a process of its own) measured as the peers are. */
+export async function timedBenchrig(spec: RunSpec): Promise<Measured & { report: ChildReport }> {
+  const child = fileURLToPath(await compiledUrl(CHILD));
+  const r = await timed(process.execPath, [child, JSON.stringify(spec)], {
+    cwd: REPO,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  const report = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '') as ChildReport;
+  return { wall_ms: r.wall_ms, peak_rss_mb: r.peak_rss_mb, cpu_ms: r.cpu_ms, report };
+}
+
+/** What one side did in one round: a ratio counts only when both sides graded the same way. */
+export interface Graded {
+  trials: number;
+  passes: number;
+  errors: number;
+}
+
+export const benchrigGraded = (r: ChildReport): Graded => ({
+  trials: r.n_trials,
+  passes: r.n_passed,
+  errors: r.n_trials - r.n_passed - (r.status_counts.FAILED ?? 0),
+});

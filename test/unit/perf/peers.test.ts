@@ -1,0 +1,52 @@
+// `npm run perf -- --peer …` (docs/performance.md): the peers a user can name, and what a peer that
+// cannot run here leaves in perf.json — its keys with no number and the reason, the other rows of
+// the perf.json it merges into (`--peers-only`) kept as they were. No peer is installed here.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runPerfSuite } from '../../perf/suite.ts';
+import { tempDir } from '../../support/cli.ts';
+
+const SUITE = fileURLToPath(new URL('../../perf/suite.ts', import.meta.url));
+
+describe('perf peers', () => {
+  it('names every peer when --peer is given one it does not know, and exits 2', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', SUITE, '--peer', 'inspect-ai'], { encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(
+      '--peer takes one of promptfoo, inspect, inspect-sandbox, harbor, all, not "inspect-ai"',
+    );
+  });
+
+  it('records a peer that cannot be installed as no number with the reason, keeping the other rows', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'perf.json');
+    const floor = { key: 'peak_rss_mb_10k', value: 150, target: '≤ 200', met: true, raw: { trials: 10000 } };
+    writeFileSync(
+      out,
+      JSON.stringify({ created_at: 'earlier', peak_rss_mb_10k: 150, rows: { peak_rss_mb_10k: floor } }),
+    );
+    // The peers' cache under a regular file: no venv can be made there.
+    writeFileSync(join(dir, 'not-a-folder'), '');
+    const before = process.env.BENCHRIG_PEER_CACHE;
+    process.env.BENCHRIG_PEER_CACHE = join(dir, 'not-a-folder', 'peers');
+    try {
+      await runPerfSuite({ peer: 'inspect', peersOnly: true, out, say: () => {} });
+    } finally {
+      if (before === undefined) delete process.env.BENCHRIG_PEER_CACHE;
+      else process.env.BENCHRIG_PEER_CACHE = before;
+    }
+    const saved = JSON.parse(readFileSync(out, 'utf8'));
+    expect(saved.created_at).toBe('earlier');
+    expect(saved.peak_rss_mb_10k).toBe(150);
+    expect(saved.rows.peak_rss_mb_10k).toEqual(floor);
+    for (const key of ['vs_inspect_wall', 'vs_inspect_rss', 'vs_inspect_cpu', 'vs_inspect_sandbox_wall']) {
+      expect(saved[key], key).toBeNull();
+      expect(saved.rows[key].value, key).toBeNull();
+      expect(saved.rows[key].met, key).toBe(false);
+      expect(saved.rows[key].raw.unavailable, key).toContain('not-a-folder');
+    }
+  }, 60_000);
+});
