@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// The 200-trial compose run (docs/development.md#tests) takes minutes and its leftovers check does not
-// hold yet on Docker 20.10: it runs with `npm run test:scale`, not in `npm test`.
+// The 200-trial compose run (docs/development.md#setup-and-tests) takes minutes and, on a loaded Docker
+// 20.10, its leftovers check does not hold yet: it runs with `npm run test:scale`, not in `npm test`.
 const SCALE = ['test/e2e/compose-scale.test.ts'];
 
 export default defineConfig({
