@@ -138,3 +138,21 @@ export const benchrigGraded = (r: ChildReport): Graded => ({
   passes: r.n_passed,
   errors: r.n_trials - r.n_passed - (r.status_counts.FAILED ?? 0),
 });
+
+/**
+ * benchrig's side of a container comparison: the oracle on `tasks` (Harbor task folders), `concurrency`
+ * at a time in threads mode; no model is called (the address answers nothing).
+ */
+export async function benchrigOracle(tasks: string, concurrency: number, root: string): Promise<Measured & Graded> {
+  const b = await timedBenchrig({
+    benchmark: tasks,
+    agent: 'oracle',
+    mode: 'threads',
+    workers: concurrency,
+    perWorker: 1,
+    cwd: root,
+    output: join(root, 'evals'),
+    modelUrl: 'http://127.0.0.1:9/v1',
+  });
+  return { ...b, ...benchrigGraded(b.report) };
+}

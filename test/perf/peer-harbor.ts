@@ -9,7 +9,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from '
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HARBOR_VERSION, harborBin } from '../harbor/harbor-venv.ts';
-import { benchrigGraded, median, timed, timedBenchrig, type Graded, type Measured } from './peer-common.ts';
+import { benchrigOracle, median, timed, type Graded, type Measured } from './peer-common.ts';
 import type { PeerFigures } from './peer-inspect.ts';
 
 const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -90,19 +90,7 @@ export async function measureHarbor(
   const tasks = writeHarborTasks(join(work, `perf-harbor-${process.pid}`), z.tasks);
   const hb: Side[] = [];
   const br: Side[] = [];
-  const benchrig = async () => {
-    const b = await timedBenchrig({
-      benchmark: tasks,
-      agent: 'oracle',
-      mode: 'threads',
-      workers: z.concurrency,
-      perWorker: 1,
-      cwd: ctx.root,
-      output: join(ctx.root, 'evals'),
-      modelUrl: 'http://127.0.0.1:9/v1',
-    });
-    return { ...b, ...benchrigGraded(b.report) };
-  };
+  const benchrig = () => benchrigOracle(tasks, z.concurrency, ctx.root);
   const harbor = async (i: number) => {
     const job = `round-${i}`;
     const p = await timed(

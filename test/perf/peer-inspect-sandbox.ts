@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { allPassed, ensureCompose, HARBOR_FULL, writeHarborTasks, type HarborSizes } from './peer-harbor.ts';
-import { benchrigGraded, median, timed, timedBenchrig, type Graded, type Measured } from './peer-common.ts';
+import { benchrigOracle, median, timed, type Graded, type Measured } from './peer-common.ts';
 import { INSPECT_PINS, inspectEnv, installInspect, readInspectLog, type PeerFigures } from './peer-inspect.ts';
 
 const TASK = `import os
@@ -96,19 +96,7 @@ export async function measureInspectSandbox(
     );
     return { ...p, ...readInspectLog(install, logDir) };
   };
-  const benchrig = async () => {
-    const b = await timedBenchrig({
-      benchmark: tasks,
-      agent: 'oracle',
-      mode: 'threads',
-      workers: z.concurrency,
-      perWorker: 1,
-      cwd: ctx.root,
-      output: join(ctx.root, 'evals'),
-      modelUrl: 'http://127.0.0.1:9/v1',
-    });
-    return { ...b, ...benchrigGraded(b.report) };
-  };
+  const benchrig = () => benchrigOracle(tasks, z.concurrency, ctx.root);
   const insp: Side[] = [];
   const br: Side[] = [];
   const warm = [await inspect(-1), await benchrig()];
