@@ -3,6 +3,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { createRequire } from 'node:module';
+import { inspect } from 'node:util';
 import type Docker from 'dockerode';
 import { abortReason, BenchrigError, SandboxError, describe, type SandboxErrorFacts } from '../errors.ts';
 import { localAddress, unreachableMessage } from './diagnose.ts';
@@ -16,10 +17,46 @@ const require = createRequire(import.meta.url);
  * process and worker thread ~20 MB resident, which a run without a [sandbox] never needs.
  */
 export const Dockerode = (): typeof Docker => {
+  deferRarelyUsed();
   const D = require('dockerode') as typeof Docker;
   noRedirects();
   return D;
 };
+
+/**
+ * Two modules dockerode loads at once and a local Docker never calls: its BuildKit session (gRPC
+ * and protobufjs), for `buildImage` with `version: "2"`, which benchrig never asks for (Engine 20.10
+ * builds with the classic builder), and docker-modem's ssh transport (ssh2 and its native
+ * binding), for `ssh://` daemons only. Together ~0.2 s of CPU and several MB in every process and
+ * worker thread. Each exports one function: its place in the module cache holds a function that
+ * loads the real module on its first call.
+ */
+function deferRarelyUsed(): void {
+  const fromDockerode = createRequire(require.resolve('dockerode'));
+  deferFunctionModule(fromDockerode.resolve('./session'));
+  deferFunctionModule(fromDockerode.resolve('docker-modem/lib/ssh'));
+}
+
+function deferFunctionModule(file: string): void {
+  if (require.cache[file]) return;
+  const load = () => {
+    delete require.cache[file];
+    return require(file) as (...args: unknown[]) => unknown;
+  };
+  const stand = new (require('node:module') as typeof import('node:module'))(file);
+  Object.assign(stand, { filename: file, loaded: true, exports: (...args: unknown[]) => load()(...args) });
+  require.cache[file] = stand;
+}
+
+/**
+ * docker-modem formats every request's options with util.inspect (depth: null, showHidden) for its
+ * debug log even when the log is off: an http.Agent among them costs ~6 ms of CPU a call. An agent
+ * handed to it prints as its class name.
+ */
+export function quietAgent<A extends http.Agent>(agent: A): A {
+  Object.defineProperty(agent, inspect.custom, { value: () => `[${agent.constructor.name}]` });
+  return agent;
+}
 
 /**
  * docker-modem follows HTTP redirects, to any host, with no error handler on the new request: a
@@ -53,8 +90,10 @@ export function freshClient(client: Docker): Docker {
     const modem = client.modem as { protocol?: string; agent?: { options?: { rejectUnauthorized?: boolean } } };
     const agent =
       modem.protocol === 'https'
-        ? new https.Agent({ keepAlive: false, rejectUnauthorized: modem.agent?.options?.rejectUnauthorized ?? true })
-        : new http.Agent({ keepAlive: false });
+        ? quietAgent(
+            new https.Agent({ keepAlive: false, rejectUnauthorized: modem.agent?.options?.rejectUnauthorized ?? true }),
+          )
+        : quietAgent(new http.Agent({ keepAlive: false }));
     // The same modem (its class, its settings) with an agent that keeps no connection alive.
     const copy = Object.create(Object.getPrototypeOf(modem) as object | null) as object;
     f = new (Dockerode())({ modem: Object.assign(copy, modem, { agent }) } as Docker.DockerOptions);

@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import { BenchrigError, SandboxError } from '../errors.ts';
-import { Dockerode, dockerFacts } from './client.ts';
+import { Dockerode, dockerFacts, quietAgent } from './client.ts';
 import { fromEnv } from './diagnose.ts';
 
 /** One Docker Engine; plain JSON, so it crosses worker boundaries inside the SandboxSpec. */
@@ -149,7 +149,9 @@ function connectOptions(host: DockerHostSpec): Docker.DockerOptions {
   };
   // DOCKER_TLS without DOCKER_TLS_VERIFY: encrypted, the daemon's certificate not checked (as the CLI does).
   if (tls.verify !== false) return options;
-  const agent = new https.Agent({ ca: options.ca, cert: options.cert, key: options.key, rejectUnauthorized: false });
+  const agent = quietAgent(
+    new https.Agent({ ca: options.ca, cert: options.cert, key: options.key, rejectUnauthorized: false }),
+  );
   return { ...options, agent } as Docker.DockerOptions;
 }
 

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type Docker from 'dockerode';
 import { SandboxError } from '../errors.ts';
-import { DEFAULT_DEADLINE_MS, docker, dockerError, dockerMessage, withDeadline } from './client.ts';
+import { DEFAULT_DEADLINE_MS, docker, dockerError, dockerMessage, statusOf, withDeadline } from './client.ts';
 import { pathExists, withHelperContainer } from './helper-container.ts';
 import * as tar from 'tar-stream';
 
@@ -93,19 +93,27 @@ export function ensureToolbox(image: string, client: Docker = docker()): Promise
   return p;
 }
 
+/**
+ * An empty volume made once the toolbox volume is whole: every later process and worker thread
+ * (each has its own client) knows it from two inspections, without a helper container.
+ */
+export const toolboxMarkerName = () => `${toolboxVolumeName()}-${READY}`;
+
 async function fill(image: string, client: Docker): Promise<string> {
   const box = toolbox();
   const name = toolboxVolumeName();
+  const labels = { [TOOLBOX_LABEL]: box.hash };
   try {
+    if (await volumesExist(client, [name, toolboxMarkerName()])) return name;
     await withDeadline(
-      client.createVolume({ Name: name, Labels: { [TOOLBOX_LABEL]: box.hash } }),
+      client.createVolume({ Name: name, Labels: labels }),
       DEFAULT_DEADLINE_MS,
       `create volume ${name}`,
     );
     const helper = {
       image,
       purpose: 'toolbox helper',
-      labels: { [TOOLBOX_LABEL]: box.hash },
+      labels,
       mounts: [{ Type: 'volume' as const, Source: name, Target: FILL_MOUNT }],
     };
     await withHelperContainer(client, helper, async (c) => {
@@ -116,11 +124,32 @@ async function fill(image: string, client: Docker): Promise<string> {
         'fill toolbox',
       );
     });
+    await withDeadline(
+      client.createVolume({ Name: toolboxMarkerName(), Labels: labels }),
+      DEFAULT_DEADLINE_MS,
+      `create volume ${toolboxMarkerName()}`,
+    );
     return name;
   } catch (err) {
     if (err instanceof SandboxError) throw err;
     throw dockerError(`preparing the sandbox toolbox volume ${name} failed: ${dockerMessage(err)}`, err);
   }
+}
+
+/** Whether every volume is there (404: not); other failures throw. */
+async function volumesExist(client: Docker, names: string[]): Promise<boolean> {
+  const found = await Promise.all(
+    names.map((n) =>
+      withDeadline(client.getVolume(n).inspect(), DEFAULT_DEADLINE_MS, `inspect volume ${n}`).then(
+        () => true,
+        (err: unknown) => {
+          if (statusOf(err) === 404) return false;
+          throw err;
+        },
+      ),
+    ),
+  );
+  return found.every(Boolean);
 }
 
 /** busybox, its applets as symlinks in bin/, and `ready` last: a tar is extracted in order. */
