@@ -79,6 +79,16 @@ def grade(case, folder):
     return {"parsed": parsed, "status_map": status_map, "found": found, "report": report}
 
 
+def raises(case):
+    """Where the official parser raises on a log (run_instance then writes no report.json): the exception's name."""
+    spec = spec_of(case)
+    try:
+        PARSER_REGISTRY[spec.log_parser](case["log"], spec)
+    except Exception as e:  # noqa: BLE001 - which exception is the answer
+        return type(e).__name__
+    return None
+
+
 def run_report(req, folder):
     """make_run_report over report files laid out as the official run writes them."""
     os.chdir(folder)
@@ -100,10 +110,12 @@ def run_report(req, folder):
 def main():
     req = json.load(sys.stdin)
     sys.stdout = sys.stderr  # what the official code prints (make_run_report's summary, maven's warnings)
-    out = {"version": swebench.__version__, "cases": {}, "images": {}, "eval_scripts": {}, "modified_files": {}}
+    out = {"version": swebench.__version__, "cases": {}, "raising": {}, "images": {}, "eval_scripts": {}, "modified_files": {}}
     for case in req.get("cases", []):
         with tempfile.TemporaryDirectory() as folder:
             out["cases"][case["name"]] = grade(case, folder)
+    for case in req.get("raising", []):
+        out["raising"][case["name"]] = raises(case)
     for iid in req.get("images", []):
         out["images"][iid] = ImageSpec(instance_id=iid, dockerfile="x", namespace="swebench").name
     for name, inst in req.get("eval_scripts", {}).items():
