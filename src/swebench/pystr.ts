@@ -52,7 +52,10 @@ export function compareCodePoints(a: string, b: string): number {
 export const universalNewlines = (s: string): string => s.replace(/\r\n?/g, '\n');
 
 const DIGITS = '[0-9](?:_?[0-9])*';
-const FLOAT = new RegExp(`^[+-]?(?:(?:${DIGITS}(?:\\.(?:${DIGITS})?)?|\\.${DIGITS})(?:e[+-]?${DIGITS})?|inf(?:inity)?|nan)$`, 'i');
+const FLOAT = new RegExp(
+  `^[+-]?(?:(?:${DIGITS}(?:\\.(?:${DIGITS})?)?|\\.${DIGITS})(?:e[+-]?${DIGITS})?|inf(?:inity)?|nan)$`,
+  'i',
+);
 
 /** Python's `float(s)` of an ASCII number (underscores between digits, inf, nan); null where it raises. */
 export function pyFloat(s: string): number | null {

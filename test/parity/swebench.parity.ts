@@ -6,7 +6,14 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { instanceOutcome, logsEval, instanceReport, readInstanceReport, runReport } from '../../src/swebench/index.ts';
 import { APPLY_PATCH_FAIL, TESTS_TIMEOUT, timeoutLine } from '../../src/swebench/constants.ts';
-import { evalScript, modifiedFiles, officialImage, parserFor, type InstanceOutcome } from '../../src/swebench/index.ts';
+import {
+  evalScript,
+  modifiedFiles,
+  patchPaths,
+  officialImage,
+  parserFor,
+  type InstanceOutcome,
+} from '../../src/swebench/index.ts';
 import type { EvalType } from '../../src/swebench/constants.ts';
 import { askOfficial, officialPython, SWEBENCH_VERSION } from './official-swebench.ts';
 
@@ -47,6 +54,7 @@ interface Answers {
   images: Record<string, string>;
   eval_scripts: Record<string, string>;
   modified_files: Record<string, string[]>;
+  patch_paths: Record<string, string[]>;
   run_report: object;
 }
 
@@ -109,6 +117,10 @@ describe(`benchrig's SWE-bench grading against swebench ${SWEBENCH_VERSION}`, ()
 
   it('finds the same modified files in test patches', () => {
     for (const p of corpus.patches) expect([p, modifiedFiles(read(p))]).toEqual([p, official.modified_files[p]]);
+  });
+
+  it("names each patch's files as unidiff's PatchSet does (Calypso's test commands go by them)", () => {
+    for (const p of corpus.patches) expect([p, patchPaths(read(p))]).toEqual([p, official.patch_paths[p]]);
   });
 
   it('names the same official images', () => {

@@ -45,6 +45,7 @@ from swebench.harness.utils import make_test_spec  # noqa: E402
 from swebench.image_builder.image_spec import ImageSpec  # noqa: E402
 from swebench.types import TestSpec  # noqa: E402
 from swebench.utils import get_modified_files  # noqa: E402
+from unidiff import PatchSet  # noqa: E402
 
 
 def spec_of(case):
@@ -110,7 +111,7 @@ def run_report(req, folder):
 def main():
     req = json.load(sys.stdin)
     sys.stdout = sys.stderr  # what the official code prints (make_run_report's summary, maven's warnings)
-    out = {"version": swebench.__version__, "cases": {}, "raising": {}, "images": {}, "eval_scripts": {}, "modified_files": {}}
+    out = {"version": swebench.__version__, "cases": {}, "raising": {}, "images": {}, "eval_scripts": {}, "modified_files": {}, "patch_paths": {}}
     for case in req.get("cases", []):
         with tempfile.TemporaryDirectory() as folder:
             out["cases"][case["name"]] = grade(case, folder)
@@ -122,6 +123,7 @@ def main():
         out["eval_scripts"][name] = make_test_spec(inst).eval_script
     for name, patch in req.get("patches", {}).items():
         out["modified_files"][name] = get_modified_files(patch)
+        out["patch_paths"][name] = [f.path for f in PatchSet(patch)]
     with tempfile.TemporaryDirectory() as folder:
         out["run_report"] = run_report(req["run_report"], folder)
     sys.stdout = sys.__stdout__

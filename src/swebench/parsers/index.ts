@@ -162,7 +162,8 @@ const BY_ROW: Readonly<Record<string, (row: Row) => Parser | string>> = {
     js.immutableJsParser(row.instance_id) ??
     `log_parser parse_log_immutable_js knows no runner for instance "${row.instance_id}"`,
   parse_log_jekyll: (row) =>
-    ruby.jekyllParser(row.instance_id) ?? `log_parser parse_log_jekyll knows no runner for instance "${row.instance_id}"`,
+    ruby.jekyllParser(row.instance_id) ??
+    `log_parser parse_log_jekyll knows no runner for instance "${row.instance_id}"`,
   parse_log_next: (row) => suites.nextParser(row.version),
   parse_log_lighthouse: (row) =>
     mocha.lighthouseParser(row.version) ??

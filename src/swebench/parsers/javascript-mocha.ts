@@ -38,7 +38,9 @@ interface MochaJson {
 
 const titles = (tests: unknown): string[] | null =>
   Array.isArray(tests) &&
-  tests.every((t) => typeof t === 'object' && t !== null && typeof (t as { fullTitle?: unknown }).fullTitle === 'string')
+  tests.every(
+    (t) => typeof t === 'object' && t !== null && typeof (t as { fullTitle?: unknown }).fullTitle === 'string',
+  )
     ? tests.map((t) => (t as { fullTitle: string }).fullTitle)
     : null;
 

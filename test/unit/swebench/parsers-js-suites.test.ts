@@ -89,9 +89,9 @@ describe('JavaScript parsers that name tests by their suites', () => {
 
   it('lighthouse: a row whose version is no number has no parser, and says what to set', () => {
     for (const version of ['next', '', undefined])
-      expect(parserFor({ instance_id: 'GoogleChrome__lighthouse-1', repo: 'GoogleChrome/lighthouse', version })).toMatch(
-        /parse_log_lighthouse picks its runner by the row's version read as a number.*set the row's version/,
-      );
+      expect(
+        parserFor({ instance_id: 'GoogleChrome__lighthouse-1', repo: 'GoogleChrome/lighthouse', version }),
+      ).toMatch(/parse_log_lighthouse picks its runner by the row's version read as a number.*set the row's version/);
     expect(pyFloat(' 1_0.5e1 ')).toBe(105);
     expect(pyFloat('-inf')).toBe(-Infinity);
     expect(pyFloat('1__0')).toBeNull();
