@@ -10,6 +10,7 @@ import {
   TEST_EXIT_CODE_VAR,
   TESTBED,
 } from './constants.ts';
+import { calypsoTestCommands } from './calypso-commands.ts';
 import { modifiedFiles, testDirectives } from './patch-files.ts';
 import { OFFICIAL_SPECS } from './specs.generated.ts';
 import type { OfficialSpec } from './specs.ts';
@@ -24,15 +25,17 @@ export interface EvalScriptInput {
 
 const START = `: '${START_TEST_OUTPUT}'`;
 const END = `: '${END_TEST_OUTPUT}'`;
-/** Repositories whose official test commands were made per instance by code, not the table. */
-const CUSTOM_COMMANDS = new Set(['Automattic/wp-calypso']);
+/** Repositories whose official test commands were made per instance by code, not the table's. */
+const CUSTOM_COMMANDS: Record<string, (row: EvalScriptInput) => string[]> = {
+  'Automattic/wp-calypso': (row) => calypsoTestCommands(row.test_patch, row.version),
+};
 
 /** The official spec of a repository's version, or why there is none. */
 export function officialSpec(repo: string, version: string | undefined): { ext: string; spec: OfficialSpec } | string {
   const entry = OFFICIAL_SPECS[repo];
   if (!entry) return `benchrig knows no official test command for repository "${repo}"`;
   const spec = version === undefined ? undefined : entry.versions[version];
-  if (!spec?.test_cmd || CUSTOM_COMMANDS.has(repo))
+  if (!spec?.test_cmd)
     return `benchrig knows no official test command for ${repo} version ${JSON.stringify(version ?? null)}`;
   return { ext: entry.ext, spec };
 }
@@ -48,7 +51,10 @@ export function evalScript(row: EvalScriptInput, testCommand?: string): string |
         return { problem: `has no eval_script and ${found}: add the row's eval_script or set [swebench] test_command` };
       lines = commonLines(row, {}, [testCommand]);
     } else
-      lines = found.ext === 'py' ? pythonLines(row, found.spec) : commonLines(row, found.spec, testCmds(found.spec));
+      lines =
+        found.ext === 'py'
+          ? pythonLines(row, found.spec)
+          : commonLines(row, found.spec, CUSTOM_COMMANDS[row.repo]?.(row) ?? testCmds(found.spec));
   }
   if (testCommand !== undefined) {
     const replaced = replaceTestRun(lines, testCommand);

@@ -6,7 +6,7 @@ export { evalScript, officialSpec } from './eval-script.ts';
 export { logsEval, resolution, testsStatus, type TestsStatus } from './grading.ts';
 export { instanceKey, officialImage } from './image.ts';
 export { parserFor, PARSERS, REPO_PARSERS, type Parser } from './parsers/index.ts';
-export { modifiedFiles, testDirectives } from './patch-files.ts';
+export { modifiedFiles, patchPaths, testDirectives } from './patch-files.ts';
 export { predictionLine, readPredictions, type Prediction } from './predictions.ts';
 export {
   evaluationError,

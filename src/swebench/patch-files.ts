@@ -4,6 +4,7 @@ import { NON_TEST_EXTS } from './constants.ts';
 
 interface FileDiff {
   source: string;
+  target: string;
 }
 
 const HUNK = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
@@ -16,16 +17,17 @@ function fileDiffs(patch: string): FileDiff[] {
   const lines = patch.split('\n');
   for (let i = 0; i < lines.length; i += 1) {
     const line = lines[i] ?? '';
-    const git = /^diff --git a\/(.*) b\/.*$/.exec(line);
+    const git = /^diff --git a\/(.*) b\/(.*)$/.exec(line);
     if (git) {
-      current = { source: `a/${git[1] ?? ''}` };
+      current = { source: `a/${git[1] ?? ''}`, target: `b/${git[2] ?? ''}` };
       files.push(current);
       gitHeader = true;
     } else if (line.startsWith('new file mode') && current) current.source = '/dev/null';
     else if (line.startsWith('--- ') && (lines[i + 1] ?? '').startsWith('+++ ')) {
       const source = line.slice(4).split('\t')[0] ?? '';
-      if (!current || !gitHeader) files.push((current = { source }));
-      else current.source = source;
+      const target = (lines[i + 1] ?? '').slice(4).split('\t')[0] ?? '';
+      if (!current || !gitHeader) files.push((current = { source, target }));
+      else Object.assign(current, { source, target });
       gitHeader = false;
       i += 1;
     } else {
@@ -60,6 +62,15 @@ export function modifiedFiles(patch: string): string[] {
     .map((f) => f.source)
     .filter((s) => s !== '/dev/null' && s.startsWith('a/'))
     .map((s) => s.slice(2));
+}
+
+/** Each file's path as unidiff's PatchSet names it: the target when new or renamed, without `a/` or `b/`. */
+export function patchPaths(patch: string): string[] {
+  return fileDiffs(patch).map(({ source, target }) => {
+    const path =
+      source === '/dev/null' || (target !== '/dev/null' && source.slice(2) !== target.slice(2)) ? target : source;
+    return path.startsWith('a/') || path.startsWith('b/') ? path.slice(2) : path;
+  });
 }
 
 /** The official test directives: files of the test patch but data files; Django's as dotted modules. */

@@ -50,3 +50,18 @@ export function compareCodePoints(a: string, b: string): number {
 
 /** Python's universal newlines, as `open(path)` reads a log: `\r\n` and `\r` become `\n`. */
 export const universalNewlines = (s: string): string => s.replace(/\r\n?/g, '\n');
+
+const DIGITS = '[0-9](?:_?[0-9])*';
+const FLOAT = new RegExp(
+  `^[+-]?(?:(?:${DIGITS}(?:\\.(?:${DIGITS})?)?|\\.${DIGITS})(?:e[+-]?${DIGITS})?|inf(?:inity)?|nan)$`,
+  'i',
+);
+
+/** Python's `float(s)` of an ASCII number (underscores between digits, inf, nan); null where it raises. */
+export function pyFloat(s: string): number | null {
+  const t = pyStrip(s).toLowerCase().replaceAll('_', '');
+  if (!FLOAT.test(pyStrip(s))) return null;
+  if (t.endsWith('nan')) return NaN;
+  if (t.endsWith('inf') || t.endsWith('infinity')) return t.startsWith('-') ? -Infinity : Infinity;
+  return Number(t);
+}

@@ -6,7 +6,14 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { instanceOutcome, logsEval, instanceReport, readInstanceReport, runReport } from '../../src/swebench/index.ts';
 import { APPLY_PATCH_FAIL, TESTS_TIMEOUT, timeoutLine } from '../../src/swebench/constants.ts';
-import { evalScript, modifiedFiles, officialImage, parserFor, type InstanceOutcome } from '../../src/swebench/index.ts';
+import {
+  evalScript,
+  modifiedFiles,
+  patchPaths,
+  officialImage,
+  parserFor,
+  type InstanceOutcome,
+} from '../../src/swebench/index.ts';
 import type { EvalType } from '../../src/swebench/constants.ts';
 import { askOfficial, officialPython, SWEBENCH_VERSION } from './official-swebench.ts';
 
@@ -18,6 +25,8 @@ interface Case {
   log: string;
   instance: {
     instance_id: string;
+    /** The row's version, which Next's and Lighthouse's parsers pick their runner by. */
+    version?: string;
     log_parser: string;
     eval_type: EvalType;
     FAIL_TO_PASS: string[];
@@ -27,6 +36,8 @@ interface Case {
 }
 interface Corpus {
   cases: Case[];
+  /** Logs the official parser raises on (the official run then writes no report.json). */
+  raising: Array<Omit<Case, 'model_patch'>>;
   patches: string[];
   images: string[];
   eval_scripts: Record<string, Record<string, string>>;
@@ -39,14 +50,16 @@ interface Corpus {
 interface Answers {
   version: string;
   cases: Record<string, { parsed: object; status_map: object; found: boolean; report: object }>;
+  raising: Record<string, string | null>;
   images: Record<string, string>;
   eval_scripts: Record<string, string>;
   modified_files: Record<string, string[]>;
+  patch_paths: Record<string, string[]>;
   run_report: object;
 }
 
 const corpus = JSON.parse(read('cases.json')) as Corpus;
-const logs = new Map(corpus.cases.map((c) => [c.log, read(c.log)]));
+const logs = new Map([...corpus.cases, ...corpus.raising].map((c) => [c.log, read(c.log)]));
 let official: Answers;
 
 beforeAll(() => {
@@ -54,6 +67,7 @@ beforeAll(() => {
   const started = Date.now();
   official = askOfficial(python, {
     cases: corpus.cases.map((c) => ({ ...c, log: logs.get(c.log) })),
+    raising: corpus.raising.map((c) => ({ ...c, log: logs.get(c.log) })),
     patches: Object.fromEntries(corpus.patches.map((p) => [p, read(p)])),
     images: corpus.images,
     eval_scripts: corpus.eval_scripts,
@@ -62,7 +76,7 @@ beforeAll(() => {
   process.stderr.write(`swebench ${SWEBENCH_VERSION}: venv ready in ${ms} ms, answers in ${Date.now() - started} ms\n`);
 });
 
-const parserOf = (c: Case) => {
+const parserOf = (c: Pick<Case, 'instance'>) => {
   const parser = parserFor({ ...c.instance, repo: '' });
   if (typeof parser === 'string') throw new Error(parser);
   return parser;
@@ -92,8 +106,21 @@ describe(`benchrig's SWE-bench grading against swebench ${SWEBENCH_VERSION}`, ()
     });
   });
 
+  // benchrig cannot raise mid-grading: where the official parser raises, its parser finds no test.
+  it.each(corpus.raising.map((c) => [c.name, c] as const))(
+    '%s: the official parser raises, benchrig reads no test',
+    (name, c) => {
+      expect(official.raising[name]).toEqual(expect.any(String));
+      expect(Object.fromEntries(parserOf(c)(logs.get(c.log) ?? '', c.instance))).toEqual({});
+    },
+  );
+
   it('finds the same modified files in test patches', () => {
     for (const p of corpus.patches) expect([p, modifiedFiles(read(p))]).toEqual([p, official.modified_files[p]]);
+  });
+
+  it("names each patch's files as unidiff's PatchSet does (Calypso's test commands go by them)", () => {
+    for (const p of corpus.patches) expect([p, patchPaths(read(p))]).toEqual([p, official.patch_paths[p]]);
   });
 
   it('names the same official images', () => {

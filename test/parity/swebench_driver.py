@@ -45,6 +45,7 @@ from swebench.harness.utils import make_test_spec  # noqa: E402
 from swebench.image_builder.image_spec import ImageSpec  # noqa: E402
 from swebench.types import TestSpec  # noqa: E402
 from swebench.utils import get_modified_files  # noqa: E402
+from unidiff import PatchSet  # noqa: E402
 
 
 def spec_of(case):
@@ -79,6 +80,16 @@ def grade(case, folder):
     return {"parsed": parsed, "status_map": status_map, "found": found, "report": report}
 
 
+def raises(case):
+    """Where the official parser raises on a log (run_instance then writes no report.json): the exception's name."""
+    spec = spec_of(case)
+    try:
+        PARSER_REGISTRY[spec.log_parser](case["log"], spec)
+    except Exception as e:  # noqa: BLE001 - which exception is the answer
+        return type(e).__name__
+    return None
+
+
 def run_report(req, folder):
     """make_run_report over report files laid out as the official run writes them."""
     os.chdir(folder)
@@ -100,16 +111,19 @@ def run_report(req, folder):
 def main():
     req = json.load(sys.stdin)
     sys.stdout = sys.stderr  # what the official code prints (make_run_report's summary, maven's warnings)
-    out = {"version": swebench.__version__, "cases": {}, "images": {}, "eval_scripts": {}, "modified_files": {}}
+    out = {"version": swebench.__version__, "cases": {}, "raising": {}, "images": {}, "eval_scripts": {}, "modified_files": {}, "patch_paths": {}}
     for case in req.get("cases", []):
         with tempfile.TemporaryDirectory() as folder:
             out["cases"][case["name"]] = grade(case, folder)
+    for case in req.get("raising", []):
+        out["raising"][case["name"]] = raises(case)
     for iid in req.get("images", []):
         out["images"][iid] = ImageSpec(instance_id=iid, dockerfile="x", namespace="swebench").name
     for name, inst in req.get("eval_scripts", {}).items():
         out["eval_scripts"][name] = make_test_spec(inst).eval_script
     for name, patch in req.get("patches", {}).items():
         out["modified_files"][name] = get_modified_files(patch)
+        out["patch_paths"][name] = [f.path for f in PatchSet(patch)]
     with tempfile.TemporaryDirectory() as folder:
         out["run_report"] = run_report(req["run_report"], folder)
     sys.stdout = sys.__stdout__

@@ -5,8 +5,12 @@ import * as goRust from './go-rust.ts';
 import * as java from './java.ts';
 import * as js from './javascript.ts';
 import * as jsf from './javascript-failures.ts';
+import * as mocha from './javascript-mocha.ts';
+import * as suites from './javascript-suites.ts';
+import { parseP5js } from './p5js.ts';
 import * as php from './php.ts';
 import * as py from './python.ts';
+import { parseQuartoCli } from './quarto.ts';
 import * as ruby from './ruby.ts';
 import type { Parser } from './python.ts';
 
@@ -47,6 +51,11 @@ export const PARSERS: Readonly<Record<string, Parser>> = {
   parse_log_bpmn_js: jsf.parseBpmnJs,
   parse_log_openlayers: jsf.parseOpenlayers,
   parse_log_chart_js: jsf.parseChartJs,
+  parse_log_calypso: suites.parseCalypso,
+  parse_log_highlightjs: mocha.parseHighlightjs,
+  parse_log_prismjs: mocha.parsePrismjs,
+  parse_log_p5js: parseP5js,
+  parse_log_quarto_cli: parseQuartoCli,
   parse_log_redis: c.parseRedis,
   parse_log_jq: c.parseJq,
   parse_log_doctest: c.parseDoctest,
@@ -99,6 +108,16 @@ export const REPO_PARSERS: Readonly<Record<string, string>> = {
   'bpmn-io/bpmn-js': 'parse_log_bpmn_js',
   'openlayers/openlayers': 'parse_log_openlayers',
   'chartjs/Chart.js': 'parse_log_chart_js',
+  'Automattic/wp-calypso': 'parse_log_calypso',
+  'processing/p5.js': 'parse_log_p5js',
+  'alibaba-fusion/next': 'parse_log_next',
+  'GoogleChrome/lighthouse': 'parse_log_lighthouse',
+  'highlightjs/highlight.js': 'parse_log_highlightjs',
+  'PrismJS/prism': 'parse_log_prismjs',
+  'quarto-dev/quarto-cli': 'parse_log_quarto_cli',
+  // The official map gives these two parse_log_carbon's function under names its registry lacks.
+  'prettier/prettier': 'parse_log_carbon',
+  'scratchfoundation/scratch-gui': 'parse_log_carbon',
   'redis/redis': 'parse_log_redis',
   'jqlang/jq': 'parse_log_jq',
   'nlohmann/json': 'parse_log_doctest',
@@ -135,21 +154,30 @@ export const REPO_PARSERS: Readonly<Record<string, string>> = {
   'tokio-rs/axum': 'parse_log_cargo',
 };
 
+type Row = { instance_id: string; repo: string; version?: string; log_parser?: string };
+
+/** Parsers the official registry picks by the row: its instance's pull request, or its version. */
+const BY_ROW: Readonly<Record<string, (row: Row) => Parser | string>> = {
+  parse_log_immutable_js: (row) =>
+    js.immutableJsParser(row.instance_id) ??
+    `log_parser parse_log_immutable_js knows no runner for instance "${row.instance_id}"`,
+  parse_log_jekyll: (row) =>
+    ruby.jekyllParser(row.instance_id) ??
+    `log_parser parse_log_jekyll knows no runner for instance "${row.instance_id}"`,
+  parse_log_next: (row) => suites.nextParser(row.version),
+  parse_log_lighthouse: (row) =>
+    mocha.lighthouseParser(row.version) ??
+    `log_parser parse_log_lighthouse picks its runner by the row's version read as a number, and version ${JSON.stringify(row.version ?? null)} is none: set the row's version (e.g. "10.0")`,
+};
+
+const known = (): string => [...Object.keys(PARSERS), ...Object.keys(BY_ROW)].join(', ');
+
 /** The parser a row grades with: its `log_parser`, else its repository's; a string says why there is none. */
-export function parserFor(row: { instance_id: string; repo: string; log_parser?: string }): Parser | string {
+export function parserFor(row: Row): Parser | string {
   const name = row.log_parser ?? REPO_PARSERS[row.repo];
   if (name === undefined)
-    return `has no log_parser and benchrig knows no official parser for repository "${row.repo}": name one in the row's log_parser (known: ${Object.keys(PARSERS).join(', ')})`;
-  const byInstance =
-    name === 'parse_log_immutable_js'
-      ? js.immutableJsParser
-      : name === 'parse_log_jekyll'
-        ? ruby.jekyllParser
-        : undefined;
-  if (byInstance)
-    return byInstance(row.instance_id) ?? `log_parser ${name} knows no runner for instance "${row.instance_id}"`;
-  return (
-    PARSERS[name] ??
-    `log_parser "${name}" is not one benchrig has (known: ${Object.keys(PARSERS).join(', ')}, parse_log_immutable_js, parse_log_jekyll)`
-  );
+    return `has no log_parser and benchrig knows no official parser for repository "${row.repo}": name one in the row's log_parser (known: ${known()})`;
+  const byRow = BY_ROW[name];
+  if (byRow) return byRow(row);
+  return PARSERS[name] ?? `log_parser "${name}" is not one benchrig has (known: ${known()})`;
 }

@@ -4,7 +4,7 @@
 // `^`/`$` under re.MULTILINE, as the Python code reads the log.
 import type { StatusMap } from '../constants.ts';
 import { BOL, DOT, EOL, PY_WS, S, pyStrip } from '../pystr.ts';
-import { NS } from './line-match.ts';
+import { ansiEscape, findall, NS } from './line-match.ts';
 import type { Parser } from './python.ts';
 
 const D = '\\p{Nd}';
@@ -13,11 +13,6 @@ const SP = `[${PY_WS.replace('\\n', '').replace('\\r', '')}]`;
 const RUNS = new RegExp(`${S}+`, 'gu');
 /** Python's `re.sub(r"\s+", " ", s).strip()`. */
 const squeeze = (s: string): string => pyStrip(s.replace(RUNS, ' '));
-
-/** Python's `re.findall` of a pattern with groups: the `group`-th of each match. */
-function findall(log: string, source: string, group = 1): string[] {
-  return [...log.matchAll(new RegExp(source, 'gu'))].map((m) => m[group] ?? '');
-}
 
 function failures(found: string[], clean: (s: string) => string = (s) => s): StatusMap {
   const map: StatusMap = new Map();
@@ -83,10 +78,7 @@ export const parseOpenlayers: Parser = (log) =>
     squeeze,
   );
 
-// eslint-disable-next-line no-control-regex -- the escape character is what an ANSI code starts with
-const ANSI = /\x1B(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])/g;
-
 export const parseChartJs: Parser = (log) => {
-  const plain = log.replace(ANSI, '');
+  const plain = ansiEscape(log);
   return failures(findall(plain, `Chrome${S}[${D}.]+${SP}\\(${DOT}+?\\)${SP}(${DOT}*)FAILED${EOL}`));
 };

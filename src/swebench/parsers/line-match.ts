@@ -20,3 +20,21 @@ export function* lineMatches(log: string, re: RegExp, strip = true): Generator<R
 
 /** A pattern of Python's `re` syntax spelt with the constants above, compiled for Unicode. */
 export const py = (source: string): RegExp => new RegExp(source, 'u');
+
+// eslint-disable-next-line no-control-regex -- the escape character is what an ANSI code starts with
+const ANSI = /\x1B(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])/g;
+/** The official `ansi_escape`: the log without its colour and cursor codes. */
+export const ansiEscape = (log: string): string => log.replace(ANSI, '');
+
+/** Python's `s.split(sep)[-1]`: what follows the last `sep`, or all of `s`. */
+export const afterLast = (s: string, sep: string): string => s.split(sep).at(-1) ?? '';
+/** Python's `s.rsplit(sep, 1)[0]`: what precedes the last `sep`, or all of `s`. */
+export function beforeLast(s: string, sep: string): string {
+  const i = s.lastIndexOf(sep);
+  return i < 0 ? s : s.slice(0, i);
+}
+
+/** Python's `re.findall` of a pattern with groups: the `group`-th of each match. */
+export function findall(text: string, source: string, group = 1): string[] {
+  return [...text.matchAll(new RegExp(source, 'gu'))].map((m) => m[group] ?? '');
+}

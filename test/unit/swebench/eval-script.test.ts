@@ -60,6 +60,34 @@ describe('eval scripts', () => {
     });
   });
 
+  it("makes Calypso's test run per test file, by package and version, as the official harness made it", () => {
+    const patch = fixtureText('patches/calypso-tests.diff');
+    const run = (version: string) => {
+      const s = script({ repo: 'Automattic/wp-calypso', version, base_commit: 'abc', test_patch: patch });
+      return s.slice(s.indexOf("Start Test Output'\n") + 19, s.indexOf('\nSWEBENCH_TEST_EXIT_CODE')).split('\n');
+    };
+    // A snapshot runs by the folder above __snapshots__, a new file by its own path, a renamed one by
+    // its new path; server/ has no official command.
+    expect(run('10.12.0')).toEqual([
+      "./node_modules/.bin/jest --verbose -c=test/client/jest.config.js 'client/state/test/index.js'",
+      "./node_modules/.bin/jest --verbose -c=test/client/jest.config.js 'client/blocks/foo/test'",
+      "./node_modules/.bin/jest --verbose -c=test/packages/jest.config.js 'packages/data-stores/src/test/new.ts'",
+      'cd test/e2e',
+      'NODE_CONFIG_ENV=test npm run test test/e2e/specs/renamed.js',
+      'cd ../..',
+    ]);
+    expect(run('8.9.1')[0]).toBe(
+      "./node_modules/.bin/jest --verbose -c=test/client/jest.config.json 'client/state/test/index.js'",
+    );
+    expect(run('0.8').slice(0, 3)).toEqual([
+      "npm run test-client --verbose 'client/state/test/index.js'",
+      "npm run test-client --verbose 'client/blocks/foo/test'",
+      "npm run test-packages --verbose 'packages/data-stores/src/test/new.ts'",
+    ]);
+    // The files reset are those that existed: not the new one, the renamed one by its old path.
+    expect(modifiedFiles(patch)).not.toContain('packages/data-stores/src/test/new.ts');
+  });
+
   it('finds the files a patch changes that existed before it (new files are not reset)', () => {
     expect(modifiedFiles(fixtureText('patches/modify-and-add.diff'))).toEqual([
       'tests/test_core.py',
