@@ -27,9 +27,9 @@ export const KEEP_ALIVE = [TOOLBOX_SHELL, 'sh', '-c', `while :; do ${TOOLBOX_SHE
 export const trustedArgv = (cmd: string): string[] => [TOOLBOX_SHELL, 'sh', '-c', cmd];
 
 interface Toolbox {
+  file: string;
   binary: Buffer;
   hash: string;
-  applets: string[];
 }
 
 let local: Toolbox | undefined;
@@ -54,12 +54,15 @@ export function toolbox(): Toolbox {
       undefined,
       false,
     );
-  const applets = execFileSync(file, ['--list'], { encoding: 'utf8' })
-    .split('\n')
-    .filter((a) => /^[a-zA-Z0-9_.[-]+$/.test(a));
-  local = { binary, hash: createHash('sha256').update(binary).digest('hex').slice(0, 16), applets };
+  local = { file, binary, hash: createHash('sha256').update(binary).digest('hex').slice(0, 16) };
   return local;
 }
+
+/** Its applets, asked of it only when a toolbox volume is filled (a process spawned: ~0.1 s of CPU). */
+const appletsOf = (box: Toolbox): string[] =>
+  execFileSync(box.file, ['--list'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((a) => /^[a-zA-Z0-9_.[-]+$/.test(a));
 
 export const toolboxVolumeName = () => `benchrig-toolbox-${toolbox().hash}`;
 
@@ -158,7 +161,7 @@ function pack(box: Toolbox): tar.Pack {
   const owner = { uid: 0, gid: 0 };
   p.entry({ ...owner, name: 'busybox', type: 'file', mode: 0o755 }, box.binary);
   p.entry({ ...owner, name: 'bin', type: 'directory', mode: 0o755 });
-  for (const a of box.applets)
+  for (const a of appletsOf(box))
     p.entry({ ...owner, name: `bin/${a}`, type: 'symlink', linkname: '../busybox', mode: 0o777 });
   p.entry({ ...owner, name: READY, type: 'file', mode: 0o644 }, box.hash);
   p.finalize();
