@@ -55,7 +55,14 @@ export async function openRunFolder(p: PreparedRun, opts: RunOptions, cleanup: C
   const open: OpenRun = { runDir, runId, runJson, toRun: resumed?.pending ?? p.trials, trace: null, volume: null };
   bindSandboxes(p, open, cleanup);
   checkpoint(opts, 'run-json');
-  if (resumed) opts.console.info(`resuming ${runDir}: ${resumed.kept} trial(s) kept, ${open.toRun.length} to run`);
+  if (resumed) {
+    opts.console.info(`resuming ${runDir}: ${resumed.kept} trial(s) kept, ${open.toRun.length} to run`);
+    const before = agentCodeBefore(resumed);
+    if (before.length && before.at(-1) !== p.agentModule?.sha256)
+      opts.console.warn(
+        `--resume: the agent module ${p.agentModule?.module} changed since this run began (sha256 ${before.at(-1)} -> ${p.agentModule?.sha256}): the ${resumed.kept} kept trial(s) ran the earlier code (run.json agent.sha256_before)`,
+      );
+  }
   // The run span; every trial span, in whatever worker, is its child (docs/telemetry.md).
   open.trace =
     p.traceSettings &&
@@ -104,8 +111,16 @@ function labelAndNote(opts: RunOptions, resumed: ResumeState | null) {
   return { label: opts.label ?? kept('label'), note: opts.note ?? kept('note') };
 }
 
+/** The module agent's hashes of the run so far, oldest first (a resumed run's earlier sessions). */
+function agentCodeBefore(resumed: ResumeState | null): string[] {
+  const agent = resumed?.runJson.agent as { sha256?: string | null; sha256_before?: string[] } | undefined;
+  const all = [...(agent?.sha256_before ?? []), ...(agent?.sha256 ? [agent.sha256] : [])];
+  return all.filter((h, i) => all.indexOf(h) === i);
+}
+
 function runJsonOf(p: PreparedRun, opts: RunOptions, runId: string, resumed: ResumeState | null) {
   const { benchmark, cfg, agentRef } = p;
+  const codeBefore = agentCodeBefore(resumed).filter((h) => h !== p.agentModule?.sha256);
   return {
     ...(resumed?.runJson ?? {}),
     schema_version: 1,
@@ -126,6 +141,8 @@ function runJsonOf(p: PreparedRun, opts: RunOptions, runId: string, resumed: Res
       // a built-in or installed agent is its name; a module is its path and the hash of its content
       module: p.agentModule?.module ?? null,
       sha256: p.agentModule?.sha256 ?? null,
+      // --resume with the module changed since: the code the kept trials ran
+      ...(codeBefore.length ? { sha256_before: codeBefore } : {}),
     },
     mode: cfg.run.mode,
     workers: cfg.run.mode === 'single' ? 1 : cfg.run.workers,
