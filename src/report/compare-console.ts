@@ -82,6 +82,7 @@ const signedPts = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} pt
 function runLines(title: string, r: RunRef, paint: Paint): string[] {
   const label = r.label ? `${paint(C.bold, r.label)}  ` : '';
   const out = [`  ${title.padEnd(8)}  ${label}${r.dir}  (version ${r.version})`];
+  if (r.model) out.push(paint(C.dim, `            model ${r.model}`));
   if (r.note) out.push(paint(C.dim, `            note: ${r.note.replace(/\s+/g, ' ')}`));
   if (r.agent_sha256)
     out.push(paint(C.dim, `            agent ${r.agent_module} (sha256 ${r.agent_sha256.slice(0, 12)})`));

@@ -81,6 +81,8 @@ export interface RunRef {
   /** The agent module's path and hash (run.json); null for a built-in agent or an older run. */
   agent_module: string | null;
   agent_sha256: string | null;
+  /** The agent's model ([llm] model); null when none was set or the report predates it. */
+  model: string | null;
 }
 
 // A type, not an interface: it is what a report's `comparison` record holds.
@@ -215,6 +217,7 @@ const runRef = (r: EvaluationReport): RunRef => ({
   note: r.run.note ?? null,
   agent_module: r.agent.module ?? null,
   agent_sha256: r.agent.sha256 ?? null,
+  model: r.agent.model ?? null,
 });
 
 /** Pass fractions of the tasks graded in both runs, [baseline, current]: what the paired difference is over. */

@@ -422,7 +422,7 @@ function pageHead(report: EvaluationReport, slowest: SlowTrial[] | null): string
   const title = `${report.benchmark.name} · ${report.agent.id} · benchrig`;
   return `${documentStart(title, REPORT_CSP)}<header>
 <h1>${escapeHtml(report.benchmark.name)} <span class="note">version ${escapeHtml(report.benchmark.version)}</span></h1>
-${runLabelHtml(report)}<p class="sub">agent <b>${escapeHtml(report.agent.id)}</b> (${escapeHtml(report.agent.name)}) · run ${escapeHtml(report.run.id)} · ${escapeHtml(report.run.status)} · ${escapeHtml(report.run.mode)} × ${report.run.workers} · started ${escapeHtml(report.run.started_at)} · ${report.run.duration_s === null ? '' : `${report.run.duration_s.toFixed(1)}s`}</p>
+${runLabelHtml(report)}<p class="sub">agent <b>${escapeHtml(report.agent.id)}</b> (${escapeHtml(report.agent.name)})${report.agent.model ? ` · model <b>${escapeHtml(report.agent.model)}</b>` : ''} · run ${escapeHtml(report.run.id)} · ${escapeHtml(report.run.status)} · ${escapeHtml(report.run.mode)} × ${report.run.workers} · started ${escapeHtml(report.run.started_at)} · ${report.run.duration_s === null ? '' : `${report.run.duration_s.toFixed(1)}s`}</p>
 ${agentModuleHtml(report)}</header>
 <main>
 <section id="summary">

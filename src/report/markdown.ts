@@ -35,7 +35,8 @@ export function formatMarkdown(report: EvaluationReport): string {
   const gate = report.gate;
   const icon = !gate ? '' : gate.passed ? '✅ ' : '❌ ';
   const label = report.run.label ? ` · ${mdText(report.run.label)}` : '';
-  out.push(`### ${icon}benchrig: ${mdText(report.benchmark.name)} · ${mdText(report.agent.id)}${label}`, '');
+  const model = report.agent.model ? ` · ${mdText(report.agent.model)}` : '';
+  out.push(`### ${icon}benchrig: ${mdText(report.benchmark.name)} · ${mdText(report.agent.id)}${model}${label}`, '');
   if (report.run.note) out.push(`_${mdText(report.run.note.replace(/\s+/g, ' '))}_`, '');
 
   const ci = m.pass_rate_ci95 ? ` (95% CI ${pct(m.pass_rate_ci95[0])}–${pct(m.pass_rate_ci95[1])})` : '';

@@ -116,7 +116,16 @@ export const reportFileSchema = z
   .looseObject({
     schema_version: version,
     benchmark: z.looseObject({ name: z.string(), version: z.string(), n_samples: count }),
-    agent: z.looseObject({ id: z.string(), name: z.string(), ...agentModule }),
+    agent: z.looseObject({
+      id: z.string(),
+      name: z.string(),
+      ...agentModule,
+      model: z
+        .string()
+        .nullable()
+        .optional()
+        .describe("the agent's model ([llm] model, --model); null when none was set"),
+    }),
     run: z.looseObject({
       id: z.string(),
       label: z.string().optional().describe('run --label'),

@@ -62,7 +62,13 @@ function reportInput(e: EndedRun, withBaseline: boolean, results: AsyncIterable<
   const { runId, runDir, runJson } = e.open;
   return {
     benchmark: { name: benchmark.name, version: benchmark.version, n_samples: benchmark.samples.length },
-    agent: { id: agentId, name: agentRef.name, module: runJson.agent.module, sha256: runJson.agent.sha256 },
+    agent: {
+      id: agentId,
+      name: agentRef.name,
+      module: runJson.agent.module,
+      sha256: runJson.agent.sha256,
+      model: cfg.llm.model ?? null,
+    },
     run: {
       id: runId,
       ...(runJson.label !== null ? { label: runJson.label } : {}),

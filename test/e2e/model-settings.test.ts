@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, runCli, tempDir } from '../support/cli.ts';
 import { startModelServer, type ModelServer } from '../support/model-server.ts';
 import { SECRET } from './models-helpers.ts';
+import { defined } from '../support/defined.ts';
 
 const echo = join(FIXTURES, 'benchmarks/echo-local');
 
@@ -87,5 +88,32 @@ describe('the start-time check names the key it used', () => {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`the key from OPENAI_API_KEY (read by [llm] api_key) was refused by ${url}`);
     expect(r.stderr).not.toContain(SECRET);
+  });
+});
+
+describe('the model in what a run reports', () => {
+  let server: ModelServer;
+  beforeAll(async () => (server = await startModelServer(() => ({ content: 'apple' }))));
+  afterAll(() => server.close());
+
+  it('the summary, evaluation_report.json and compare name the model each run used', async () => {
+    const out = tempDir();
+    const dirs: string[] = [];
+    for (const model of ['model-one', 'model-two']) {
+      const r = await runCli(
+        ['run', echo, '--agent', 'react', '--sample', 'a', '--model', model, '--output', out, '--label', model],
+        { env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: SECRET, BENCHRIG_MODEL: undefined } },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(`${r.stdout}${r.stderr}`).toContain(`· agent react · model ${model} · run`);
+      const dir = defined(/report: (.*)\/evaluation_report\.json/.exec(`${r.stdout}${r.stderr}`)?.[1]);
+      expect(JSON.parse(readFileSync(join(dir, 'evaluation_report.json'), 'utf8')).agent.model).toBe(model);
+      dirs.push(dir);
+    }
+    const c = await runCli(['compare', dirs[0] ?? '', dirs[1] ?? '']);
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stdout).toMatch(/baseline .*\n +model model-one\n +run .*\n +model model-two/);
+    const json = JSON.parse((await runCli(['compare', dirs[0] ?? '', dirs[1] ?? '', '--json'])).stdout);
+    expect([json.baseline.model, json.current.model]).toEqual(['model-one', 'model-two']);
   });
 });
