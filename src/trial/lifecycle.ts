@@ -40,7 +40,7 @@ export async function runTrial(run: RunContext, input: TrialInput, opts: TrialOp
       try {
         graded = await collectAndGrade(s, outcome);
       } catch (err) {
-        error ??= await classify(s, err);
+        error = await afterGrading(s, error, err);
       }
       // Stopped while its checks ran (Ctrl-C, or the pool's deadline): their verdicts are not the
       // trial's (a check cut short reads as ungradable), so the trial is what stopped it: an
@@ -122,6 +122,20 @@ async function converseUnderTimeout(s: Session): Promise<AgentPhaseOutcome> {
     clearTimeout(timer);
     s.opts.hooks?.onAgentPhase?.(s.input.taskId, 'end');
   }
+}
+
+/**
+ * A failure while grading. It does not replace an earlier error, except a timeout whose environment
+ * turns out to have been taken away under it (a service or the sandbox lost): the agent may have
+ * waited on what was gone, so the trial is infrastructure's (SANDBOX_ERROR, retried), not TIMEOUT.
+ */
+async function afterGrading(s: Session, before: ErrorValue | null, err: unknown): Promise<ErrorValue> {
+  if (!before) return classify(s, err);
+  if (before.kind === 'timeout' && err instanceof SandboxError) {
+    const blamed = await blame(err, s.sandbox, sidecarsOf(s));
+    if (blamed.kind === 'sandbox') return { ...blamed, message: `${blamed.message} (the trial timed out meanwhile)` };
+  }
+  return before;
 }
 
 async function classify(s: Session, err: unknown): Promise<ErrorValue> {

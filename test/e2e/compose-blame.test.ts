@@ -50,38 +50,52 @@ describe.skipIf(!hasDocker)('blame for a service beside main that died', () => {
     240_000,
   );
 
-  it('a db removed from outside mid-trial (the Docker API, from the host) is SANDBOX_ERROR, retried: the retry passes', async () => {
-    const out = tempDir();
-    const markers = tempDir();
-    const child = execa(
-      'node',
-      [
-        BIN,
-        'run',
-        BENCH,
-        '--agent',
-        agent('sidecar-taken'),
-        '--agent-opt',
-        `marker_dir=${markers}`,
-        '--mode',
-        'single',
-        '--output',
-        out,
-      ],
-      { cwd: REPO, reject: false, env: { NO_COLOR: '1' }, timeout: 300_000 },
-    );
-    const idFile = join(markers, 'copy.id');
-    for (let i = 0; i < 2400 && !existsSync(idFile); i++) await sleep(100);
-    expect(existsSync(idFile)).toBe(true);
-    await docker().getContainer(readFileSync(idFile, 'utf8').trim()).remove({ force: true });
-    writeFileSync(join(markers, 'copy.removed'), '');
-    const r = await child;
-    const dir = onlyRunDir(out, 'sidecar-taken', 'sidecar-db');
-    expect(r.stderr).toMatch(
-      /infrastructure error \(service db was lost during the trial \(container gone\).*retrying/,
-    );
-    expect(results(dir).map((x) => [x.status, x.error?.message ?? null])).toEqual([['PASSED', null]]);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(await leftovers(readJson(join(dir, 'run.json')).run_id as string)).toEqual([]);
-  }, 300_000);
+  it.each([
+    ['then solves the task', [], ''],
+    [
+      'then waits on it until the trial times out',
+      ['--agent-opt', 'hang=1', '--trial-timeout', '10'],
+      ' \\(the trial timed out meanwhile\\)',
+    ],
+  ])(
+    'a db removed from outside mid-trial (the Docker API, from the host), the agent %s: SANDBOX_ERROR, retried, the retry passes',
+    async (_what, extra, note) => {
+      const out = tempDir();
+      const markers = tempDir();
+      const child = execa(
+        'node',
+        [
+          BIN,
+          'run',
+          BENCH,
+          '--agent',
+          agent('sidecar-taken'),
+          '--agent-opt',
+          `marker_dir=${markers}`,
+          ...extra,
+          '--mode',
+          'single',
+          '--output',
+          out,
+        ],
+        { cwd: REPO, reject: false, env: { NO_COLOR: '1' }, timeout: 300_000 },
+      );
+      const idFile = join(markers, 'copy.id');
+      for (let i = 0; i < 2400 && !existsSync(idFile); i++) await sleep(100);
+      expect(existsSync(idFile)).toBe(true);
+      await docker().getContainer(readFileSync(idFile, 'utf8').trim()).remove({ force: true });
+      writeFileSync(join(markers, 'copy.removed'), '');
+      const r = await child;
+      const dir = onlyRunDir(out, 'sidecar-taken', 'sidecar-db');
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `infrastructure error \\(service db was lost during the trial \\(container gone\\)${note}.*retrying`,
+        ),
+      );
+      expect(results(dir).map((x) => [x.status, x.error?.message ?? null])).toEqual([['PASSED', null]]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(await leftovers(readJson(join(dir, 'run.json')).run_id as string)).toEqual([]);
+    },
+    300_000,
+  );
 });
