@@ -48,10 +48,10 @@ const packageName = (spec: string) =>
     .join('/');
 
 describe("a run's main thread", () => {
-  it('does not load the table of prices, nor Docker or the OpenAI SDK, until a run needs them', async () => {
+  it('does not load the table of prices, nor Docker, YAML, JSON Schema or the OpenAI SDK, until a run needs them', async () => {
     const loaded = await staticPackages('src/run/orchestrator.ts');
     expect(loaded.has('smol-toml')).toBe(true); // the graph is real: the config's TOML reader is there
-    for (const pkg of ['@pydantic/genai-prices', 'dockerode', 'openai'])
+    for (const pkg of ['@pydantic/genai-prices', 'dockerode', 'yaml', 'ajv', 'openai'])
       expect(loaded.has(pkg), `${pkg} is imported statically by the run's main thread`).toBe(false);
   }, 30_000);
 });
