@@ -1,4 +1,4 @@
-// What the main thread of a run loads before it needs it (docs/performance.md, issue 28): every
+// What the threads of a run load before they need it (docs/performance.md, issue 28): every
 // module loaded is resident for the whole run, in every run. The packages below serve only some
 // runs (a price is asked for in the threads that call models; compose files are Harbor compose
 // tasks'; Docker only with a sandbox), so the run's code reaches them through `import()` alone.
@@ -53,5 +53,14 @@ describe("a run's main thread", () => {
     expect(loaded.has('smol-toml')).toBe(true); // the graph is real: the config's TOML reader is there
     for (const pkg of ['@pydantic/genai-prices', 'dockerode', 'yaml', 'ajv', 'openai'])
       expect(loaded.has(pkg), `${pkg} is imported statically by the run's main thread`).toBe(false);
+  }, 30_000);
+});
+
+describe("a run's worker thread", () => {
+  it('does not load zod (the result file is described in the main thread, not checked in the threads), Docker, YAML or JSON Schema', async () => {
+    const loaded = await staticPackages('src/worker/entry-thread.ts');
+    expect(loaded.has('undici')).toBe(true); // the graph is real: the model client's HTTP is there
+    for (const pkg of ['zod', 'dockerode', 'yaml', 'ajv'])
+      expect(loaded.has(pkg), `${pkg} is imported statically by a worker thread`).toBe(false);
   }, 30_000);
 });
