@@ -30,6 +30,25 @@ describe('bin/heap.mjs', () => {
     expect(youngMb(['--import', HEAP])).toBeLessThanOrEqual(2);
   }, 30_000);
 
+  it("keeps it so after a worker thread starts, which resets V8's flags, once restoreHeapFlags runs", () => {
+    const FLAGS = fileURLToPath(new URL('../../../src/loader/heap-flags.mjs', import.meta.url));
+    const program = (restore: boolean) => `
+import { Worker } from 'node:worker_threads';
+import { restoreHeapFlags } from ${JSON.stringify(FLAGS)};
+const w = new Worker('setTimeout(() => {}, 100)', { eval: true });
+await new Promise((ok) => w.once('online', ok));
+${restore ? 'restoreHeapFlags();' : ''}
+${PROGRAM}`;
+    const run = (restore: boolean) =>
+      Number(
+        execFileSync(process.execPath, ['--import', HEAP, '--input-type=module', '-e', program(restore)])
+          .toString()
+          .split(' ')[0],
+      );
+    expect(run(false)).toBeGreaterThanOrEqual(16);
+    expect(run(true)).toBeLessThanOrEqual(2);
+  }, 30_000);
+
   it('is what bin/benchrig.mjs imports first', async () => {
     const { readFile } = await import('node:fs/promises');
     const bin = await readFile(fileURLToPath(new URL('../../../bin/benchrig.mjs', import.meta.url)), 'utf8');
