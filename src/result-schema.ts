@@ -5,19 +5,11 @@
 // Objects are loose (extra keys allowed) so a newer writer's additions never break an older reader;
 // `schema_version` is what says a file changed shape.
 import { z } from 'zod';
+import { TRIAL_STATUSES } from './statuses.ts';
 
 export const SCHEMA_VERSION = 1;
 
-/** Every trial status (docs/sandboxes.md#who-is-blamed-for-what), in the order reports list them. */
-export const TRIAL_STATUSES = [
-  'PASSED',
-  'FAILED',
-  'AGENT_ERROR',
-  'TIMEOUT',
-  'AWAITING_REVIEW',
-  'UNGRADABLE',
-  'SANDBOX_ERROR',
-] as const;
+export { TRIAL_STATUSES };
 
 export const version = z
   .literal(SCHEMA_VERSION)

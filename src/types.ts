@@ -2,7 +2,8 @@
 import type { z } from 'zod';
 import type { ErrorValue } from './errors.ts';
 import type { EnvironmentSpec } from './environment/spec.ts';
-import { TRIAL_STATUSES, type Known, type resultFileSchema } from './result-schema.ts';
+import type { Known, resultFileSchema } from './result-schema.ts';
+import { TRIAL_STATUSES } from './statuses.ts';
 
 /** A dataset row after field mapping (docs/benchmarks.md#sample-fields). Ground truth lives here; see `publicSample`. */
 export interface Sample {

@@ -11,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { BenchrigError } from '../errors.ts';
 import { displayPath } from '../config/load.ts';
 import { CompileError, compiledUrl, isTypeScript } from '../loader/compile.mjs';
+import { restoreHeapFlags } from '../loader/heap-flags.mjs';
 import type { PublicSample } from '../types.ts';
 import { AGENT_CONTRACT, agentProblem, type AgentShape } from './contract.ts';
 
@@ -111,6 +112,7 @@ function probe(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      restoreHeapFlags(); // the probe thread's start reset the process's V8 flags (loader/heap-flags.mjs)
       void worker.terminate();
       resolve(o);
     };

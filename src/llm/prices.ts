@@ -3,9 +3,6 @@
 // named none), with the cached-input rate where the usage reports cached tokens. A model the table
 // does not know costs null: a guessed price is worse than none. The one module every caller prices with
 // (the model client for agent, simulated user and judge; the gateway).
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { calcPrice } from '@pydantic/genai-prices';
 
 /** USD per million tokens, as `[llm] price` has it. */
@@ -28,21 +25,7 @@ export interface CallPrice {
   model: string;
 }
 
-/** What run.json records of the table (docs/reports.md#runjson). */
-export const PRICE_TABLE: { name: string; version: string } = {
-  name: '@pydantic/genai-prices',
-  version: tableVersion(),
-};
-
-function tableVersion(): string {
-  try {
-    const entry = fileURLToPath(import.meta.resolve('@pydantic/genai-prices'));
-    const pkg = JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version?: unknown };
-    return typeof pkg.version === 'string' ? pkg.version : 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
+export { PRICE_TABLE } from './price-table.ts';
 
 /** The price of one call. `answered`: the model the upstream named in its answer, if any. */
 export function priceCall(

@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { compiledUrl } from '../loader/compile.mjs';
+import { restoreHeapFlags } from '../loader/heap-flags.mjs';
 import type { RunContext, TrialHooks, TrialInput, TrialSummary } from '../trial/types.ts';
 import { THREAD_PORT, type MainMessage, type TrialMessage, type WorkerMessage } from './messages.ts';
 import { PhaseBoard } from './phase-board.ts';
@@ -314,6 +315,7 @@ function onThreadPort(state: ThreadPoolState, msg: unknown): void {
 function onThreadMessage(state: ThreadPoolState, thread: Thread, wm: WorkerMessage): void {
   if (wm.type === 'ready') {
     thread.ready = true;
+    restoreHeapFlags(); // the thread's start reset the process's V8 flags (loader/heap-flags.mjs)
     state.booting.get(thread.threadId)?.();
     return dispatch(state);
   }

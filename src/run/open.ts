@@ -11,7 +11,7 @@ import { checkpoint, type RunOptions } from './options.ts';
 import { asStorage } from './output-dir.ts';
 import type { PreparedRun } from './prepare.ts';
 import { prepareResume, type ResumeState } from './resume.ts';
-import { PRICE_TABLE } from '../llm/prices.ts';
+import { PRICE_TABLE } from '../llm/price-table.ts';
 import { createRunDir, gitCommit, HARNESS_VERSION, redact } from './run-dir.ts';
 import { acquireRunLock } from './run-lock.ts';
 import { guardRunJson, type RunStatus } from './run-status.ts';

@@ -1,7 +1,8 @@
 // One `benchrig run` in a process of its own, so that its peak memory and CPU are its own and not
 // the suite's (the loopback model runs in the suite's process). Drives runBenchmark, the function
 // behind the CLI's `run`, with a silent console that timestamps the scheduling phase.
-// Usage (run-child.ts compiles it first): node <compiled child.mjs> '<json RunSpec>'; prints one JSON line (ChildReport).
+// Usage (run-child.ts compiles it first): node --import bin/heap.mjs <compiled child.mjs> '<json RunSpec>'
+// (the heap's flags set first, as bin/benchrig.mjs does); prints one JSON line (ChildReport).
 import { runBenchmark } from '../../src/run/orchestrator.ts';
 import { silentConsole, type RunConsole } from '../../src/run/console.ts';
 

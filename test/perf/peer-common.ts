@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compiledUrl } from '../../src/loader/compile.mjs';
 import type { ChildReport, RunSpec } from './child.ts';
+import { HEAP_ARGS } from './run-child.ts';
 
 export const peerCache = () => process.env.BENCHRIG_PEER_CACHE ?? '/var/cache/benchrig/peers';
 
@@ -118,7 +119,7 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 /** `benchrig run` (runBenchmark, compiled, in a process of its own) measured as the peers are. */
 export async function timedBenchrig(spec: RunSpec): Promise<Measured & { report: ChildReport }> {
   const child = fileURLToPath(await compiledUrl(CHILD));
-  const r = await timed(process.execPath, [child, JSON.stringify(spec)], {
+  const r = await timed(process.execPath, [...HEAP_ARGS, child, JSON.stringify(spec)], {
     cwd: REPO,
     env: { ...process.env, NO_COLOR: '1' },
   });

@@ -3,8 +3,8 @@
 // against the compose specification, laid over Harbor's base, refused where it loosens the sandbox,
 // and mapped to an EnvironmentSpec. Every problem is one load error naming the task, file and key.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { parse } from 'yaml';
 import { BenchrigError } from '../../errors.ts';
 import { startOrder } from '../order.ts';
 import type { EnvironmentSpec, NetworkSpec, ServiceSpec } from '../spec.ts';
@@ -98,6 +98,8 @@ function builtByOthers(specs: Record<string, ServiceSpec>): void {
 }
 
 function readYaml(file: string): unknown {
+  // yaml is loaded with the first compose file, not with every run (docs/performance.md).
+  const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   let doc: unknown;
   try {
     doc = parse(readFileSync(file, 'utf8'), { merge: true, maxAliasCount: 1000 });

@@ -1,7 +1,8 @@
 // A compose file checked against the official compose-spec JSON schema (vendored:
 // src/environment/compose-spec/README.md), draft 2020-12, with ajv. The first error, at its path.
 import { readFileSync } from 'node:fs';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { ComposeProblem } from './problem.ts';
 
 let validator: ValidateFunction | null = null;
@@ -10,6 +11,8 @@ function compiled(): ValidateFunction {
   if (validator) return validator;
   const file = new URL('../compose-spec/compose-spec.json', import.meta.url);
   const schema = JSON.parse(readFileSync(file, 'utf8')) as object;
+  // ajv is loaded with the first compose file, not with every run (docs/performance.md).
+  const { Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
   // strict: false: the schema uses keywords ajv's strict mode does not know (`deprecated`…).
   validator = new Ajv2020({ strict: false, allErrors: false }).compile(schema);
   return validator;

@@ -1,0 +1,4 @@
+// Types of heap-flags.mjs (plain JavaScript: bin/ imports it before any TypeScript is compiled).
+export declare const HEAP_FLAGS: readonly string[];
+export declare function setHeapFlags(): void;
+export declare function restoreHeapFlags(): void;

@@ -1,0 +1,58 @@
+// bin/heap.mjs (docs/performance.md): the flags bin/benchrig.mjs sets before anything loads keep a
+// benchrig process's young generation at its first size, however much survives, where a process
+// without them doubles it up to 16 MB a semi-space.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const HEAP = fileURLToPath(new URL('../../../bin/heap.mjs', import.meta.url));
+
+// Allocates 3 million small objects and keeps a third of them (what survives makes V8 grow its young
+// generation), then prints the young generation's size in MB.
+const PROGRAM = `
+import v8 from 'node:v8';
+const keep = [];
+for (let i = 0; i < 3e6; i++) { const o = { a: i, b: 'x' + i }; if (i % 3 === 0) keep.push(o); }
+const young = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+console.log(young.space_size / 1048576, keep.length);
+`;
+
+const youngMb = (nodeArgs: string[]) =>
+  Number(
+    execFileSync(process.execPath, [...nodeArgs, '--input-type=module', '-e', PROGRAM])
+      .toString()
+      .split(' ')[0],
+  );
+
+describe('bin/heap.mjs', () => {
+  it("keeps the young generation at its first size (without it, the same program's grows)", () => {
+    expect(youngMb([])).toBeGreaterThanOrEqual(16);
+    expect(youngMb(['--import', HEAP])).toBeLessThanOrEqual(2);
+  }, 30_000);
+
+  it("keeps it so after a worker thread starts, which resets V8's flags, once restoreHeapFlags runs", () => {
+    const FLAGS = fileURLToPath(new URL('../../../src/loader/heap-flags.mjs', import.meta.url));
+    const program = (restore: boolean) => `
+import { Worker } from 'node:worker_threads';
+import { restoreHeapFlags } from ${JSON.stringify(FLAGS)};
+const w = new Worker('setTimeout(() => {}, 100)', { eval: true });
+await new Promise((ok) => w.once('online', ok));
+${restore ? 'restoreHeapFlags();' : ''}
+${PROGRAM}`;
+    const run = (restore: boolean) =>
+      Number(
+        execFileSync(process.execPath, ['--import', HEAP, '--input-type=module', '-e', program(restore)])
+          .toString()
+          .split(' ')[0],
+      );
+    expect(run(false)).toBeGreaterThanOrEqual(16);
+    expect(run(true)).toBeLessThanOrEqual(2);
+  }, 30_000);
+
+  it('is what bin/benchrig.mjs imports first', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const bin = await readFile(fileURLToPath(new URL('../../../bin/benchrig.mjs', import.meta.url)), 'utf8');
+    const imports = [...bin.matchAll(/^import\s.*$/gm)].map((m) => m[0]);
+    expect(imports[0]).toBe("import './heap.mjs';");
+  });
+});
