@@ -45,8 +45,11 @@ ${PROGRAM}`;
           .toString()
           .split(' ')[0],
       );
-    expect(run(false)).toBeGreaterThanOrEqual(16);
-    expect(run(true)).toBeLessThanOrEqual(2);
+    // Without the restore it grows (to 32 MB when the machine is idle; less under load, as V8
+    // sizes it by the survival rate and the time a collection takes).
+    const restored = run(true);
+    expect(restored).toBeLessThanOrEqual(2);
+    expect(run(false)).toBeGreaterThan(restored);
   }, 30_000);
 
   it('is what bin/benchrig.mjs imports first', async () => {
