@@ -10,7 +10,7 @@ import type Docker from 'dockerode';
 import { SandboxError } from '../errors.ts';
 import { DEFAULT_DEADLINE_MS, docker, dockerError, dockerMessage, statusOf, withDeadline } from './client.ts';
 import { pathExists, withHelperContainer } from './helper-container.ts';
-import * as tar from 'tar-stream';
+import type * as tar from 'tar-stream';
 
 export const TOOLBOX_MOUNT = '/.benchrig';
 export const TOOLBOX_SHELL = `${TOOLBOX_MOUNT}/busybox`;
@@ -122,7 +122,7 @@ async function fill(image: string, client: Docker): Promise<string> {
     await withHelperContainer(client, helper, async (c) => {
       if (await pathExists(c, `${FILL_MOUNT}/${READY}`)) return;
       await withDeadline(
-        c.putArchive(pack(box) as unknown as NodeJS.ReadableStream, { path: FILL_MOUNT }),
+        c.putArchive((await pack(box)) as unknown as NodeJS.ReadableStream, { path: FILL_MOUNT }),
         DEFAULT_DEADLINE_MS * 2,
         'fill toolbox',
       );
@@ -155,9 +155,9 @@ async function volumesExist(client: Docker, names: string[]): Promise<boolean> {
   return found.every(Boolean);
 }
 
-/** busybox, its applets as symlinks in bin/, and `ready` last: a tar is extracted in order. */
-function pack(box: Toolbox): tar.Pack {
-  const p = tar.pack();
+/** busybox, its applets as symlinks in bin/, and `ready` last: a tar is extracted in order. (tar-stream loads only here: most processes never fill a toolbox.) */
+async function pack(box: Toolbox): Promise<tar.Pack> {
+  const p = (await import('tar-stream')).pack();
   const owner = { uid: 0, gid: 0 };
   p.entry({ ...owner, name: 'busybox', type: 'file', mode: 0o755 }, box.binary);
   p.entry({ ...owner, name: 'bin', type: 'directory', mode: 0o755 });
