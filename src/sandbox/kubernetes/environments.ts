@@ -1,0 +1,63 @@
+// Start and stop of a single-service environment on Kubernetes (docs/kubernetes.md#status): the
+// trial's NetworkPolicy and headless Service, then its main pod; removed by name in `finally`.
+// Services beside main, the sweep and `prepare` come next; provider.ts's seam is not wired yet.
+import type { Environment } from '../provider.ts';
+import type { SandboxLabels, SandboxSpec } from '../types.ts';
+import type { Cluster } from './client.ts';
+import { headlessService, networkPolicy, podFor, podName } from './objects.ts';
+import { createPod, removeTrial, trialName } from './pods.ts';
+import { PodSandbox } from './sandbox.ts';
+
+export interface KubeStartOptions {
+  /** The image as the cluster pulls it (pushed to the run's registry). */
+  image: string;
+  /** `activeDeadlineSeconds` of every pod: the backstop for a harness that dies. */
+  deadlineSeconds: number;
+  /** How long a pod may take to run (image pull included). */
+  startTimeoutMs?: number;
+  runtimeClass?: string;
+  signal?: AbortSignal;
+}
+
+/** The trial a Kubernetes environment belongs to, for its removal. */
+const trials = new WeakMap<Environment, { trial: string; pods: string[] }>();
+
+export async function startEnvironment(
+  cluster: Cluster,
+  spec: SandboxSpec,
+  labels: SandboxLabels,
+  opts: KubeStartOptions,
+): Promise<Environment> {
+  const trial = trialName();
+  const namespace = cluster.namespace;
+  const pod = podFor({
+    trial,
+    service: 'main',
+    spec,
+    labels,
+    image: opts.image,
+    deadlineSeconds: opts.deadlineSeconds,
+    runtimeClass: opts.runtimeClass,
+    namespace,
+  });
+  const name = podName(trial, 'main');
+  try {
+    await cluster.net.createNamespacedNetworkPolicy({ namespace, body: networkPolicy(trial, labels, spec.network) });
+    await cluster.core.createNamespacedService({ namespace, body: headlessService(trial, labels) });
+    await createPod(cluster, pod, opts.startTimeoutMs ?? 120_000, opts.signal);
+  } catch (err) {
+    await removeTrial(cluster, trial, [name]).catch(() => undefined);
+    throw err;
+  }
+  const env: Environment = { main: new PodSandbox(cluster, name, opts.image, spec), services: {} };
+  trials.set(env, { trial, pods: [name] });
+  return env;
+}
+
+/** Removes everything of the environment's trial; gone already is fine. */
+export async function stopEnvironment(cluster: Cluster, env: Environment): Promise<void> {
+  const t = trials.get(env);
+  if (!t) return;
+  await removeTrial(cluster, t.trial, t.pods);
+  trials.delete(env);
+}

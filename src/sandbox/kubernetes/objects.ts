@@ -1,0 +1,138 @@
+// The Kubernetes objects of one trial (docs/kubernetes.md#the-provider): a pod per service, one
+// headless Service that gives each service its DNS name, and a NetworkPolicy that keeps traffic
+// inside the trial. Plain builders: nothing here talks to a cluster.
+import type { V1NetworkPolicy, V1Pod, V1Service } from '@kubernetes/client-node';
+import type { SandboxLabels, SandboxSpec } from '../types.ts';
+import { buildLabels } from '../labels.ts';
+
+/** Labels that only Kubernetes objects carry: which trial and which of its services. */
+export const K8S_LABEL = { trial: 'benchrig.trial', service: 'benchrig.service' } as const;
+/** The one container of every pod; exec and copies go to it. */
+export const CONTAINER = 'main';
+/** What a pod runs until it is deleted: nothing, and it ends at once on SIGTERM. */
+const IDLE = ['sh', '-c', 'trap "exit 0" TERM; while :; do sleep 3600 & wait $!; done'];
+
+export interface PodInput {
+  /** The trial's name: a DNS label, unique in the namespace (names.ts). */
+  trial: string;
+  /** The service's name in the environment (`main` for the agent's). */
+  service: string;
+  spec: SandboxSpec;
+  labels: SandboxLabels;
+  /** `activeDeadlineSeconds`: the kubelet ends the pod after this long, if no harness is left to. */
+  deadlineSeconds: number;
+  /** The image as the cluster pulls it (the registry's reference). */
+  image: string;
+  /** `[run] runtime_class` (e.g. gVisor). */
+  runtimeClass?: string;
+  /** The cluster's DNS domain (default cluster.local). */
+  clusterDomain?: string;
+  namespace: string;
+}
+
+/** A label value Kubernetes accepts: at most 63 of [A-Za-z0-9_.-], alphanumeric at both ends. */
+export function labelValue(v: string): string {
+  const s = v.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 63);
+  return s.replace(/^[^A-Za-z0-9]+/, '').replace(/[^A-Za-z0-9]+$/, '');
+}
+
+/** The owner labels of every object of the trial (the sweep's keys, as on Docker), plus the trial's. */
+export function trialLabels(labels: SandboxLabels, trial: string): Record<string, string> {
+  const owner = buildLabels(labels);
+  const out: Record<string, string> = { [K8S_LABEL.trial]: trial };
+  for (const [k, v] of Object.entries(owner)) out[k] = labelValue(v);
+  return out;
+}
+
+/** Docker's sizes ("512m", "10g", bytes) as a Kubernetes quantity in bytes. */
+export function quantity(size: string): string {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$/i.exec(size);
+  if (!m) throw new Error(`invalid size ${JSON.stringify(size)} (use e.g. "512m" or "2g")`);
+  const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 }[m[2].toLowerCase() as 'k'];
+  return String(Math.round(parseFloat(m[1]) * unit));
+}
+
+/** One service's pod: bounded (cpu, memory, ephemeral-storage), unprivileged, ended by its deadline. */
+export function podFor(p: PodInput): V1Pod {
+  const bounds: Record<string, string> = { cpu: String(p.spec.cpus), memory: quantity(p.spec.memory) };
+  if (p.spec.disk) bounds['ephemeral-storage'] = quantity(p.spec.disk);
+  const domain = p.clusterDomain ?? 'cluster.local';
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: podName(p.trial, p.service),
+      labels: { ...trialLabels(p.labels, p.trial), [K8S_LABEL.service]: labelValue(p.service) },
+    },
+    spec: {
+      restartPolicy: 'Never',
+      activeDeadlineSeconds: p.deadlineSeconds,
+      terminationGracePeriodSeconds: 1,
+      automountServiceAccountToken: false,
+      enableServiceLinks: false,
+      // `<service>.<trial>` through the trial's headless Service; the search domain makes `<service>` enough.
+      hostname: p.service,
+      subdomain: p.trial,
+      dnsConfig: { searches: [`${p.trial}.${p.namespace}.svc.${domain}`] },
+      ...(p.runtimeClass ? { runtimeClassName: p.runtimeClass } : {}),
+      containers: [
+        {
+          name: CONTAINER,
+          image: p.image,
+          command: IDLE,
+          workingDir: p.spec.workdir,
+          env: Object.entries(p.spec.env ?? {}).map(([name, value]) => ({ name, value })),
+          resources: { requests: bounds, limits: bounds },
+          securityContext: {
+            privileged: false,
+            allowPrivilegeEscalation: false,
+            capabilities: { drop: ['ALL'], ...(p.spec.capAdd?.length ? { add: p.spec.capAdd } : {}) },
+          },
+        },
+      ],
+    },
+  };
+}
+
+/** The pod's name: `<trial>-<service>` (names.ts keeps both DNS labels short enough). */
+export const podName = (trial: string, service: string): string => `${trial}-${service}`;
+
+/** The trial's headless Service: `<service>.<trial>` resolves to that service's pod. */
+export function headlessService(trial: string, labels: SandboxLabels): V1Service {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: trial, labels: trialLabels(labels, trial) },
+    spec: { clusterIP: 'None', publishNotReadyAddresses: true, selector: { [K8S_LABEL.trial]: trial } },
+  };
+}
+
+/**
+ * The trial's NetworkPolicy: its pods take traffic only from each other, and send it only to each
+ * other and to the cluster's DNS; `network = "bridge"` adds egress to `egressCidr` (default anywhere).
+ */
+export function networkPolicy(
+  trial: string,
+  labels: SandboxLabels,
+  network: SandboxSpec['network'],
+  opts: { dnsPorts?: number[]; egressCidr?: { cidr: string; except?: string[] } } = {},
+): V1NetworkPolicy {
+  const same = [{ podSelector: { matchLabels: { [K8S_LABEL.trial]: trial } } }];
+  const dns = (opts.dnsPorts ?? [53]).flatMap((port) => [
+    { protocol: 'UDP', port },
+    { protocol: 'TCP', port },
+  ]);
+  const egress: NonNullable<NonNullable<V1NetworkPolicy['spec']>['egress']> = [{ to: same }, { ports: dns }];
+  if (network === 'bridge') egress.push({ to: [{ ipBlock: opts.egressCidr ?? { cidr: '0.0.0.0/0' } }] });
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: { name: trial, labels: trialLabels(labels, trial) },
+    spec: {
+      podSelector: { matchLabels: { [K8S_LABEL.trial]: trial } },
+      policyTypes: ['Ingress', 'Egress'],
+      ingress: [{ _from: same }],
+      egress,
+    },
+  };
+}
