@@ -14,6 +14,9 @@ import { CONTAINER } from './objects.ts';
 /** How long after `timeout -k`'s kill the harness stops waiting for the socket. */
 const KILL_GRACE_MS = 5_000;
 
+/** How `timeout` reports a command it ended: 124 (coreutils), 128+TERM (busybox), 128+KILL (after -k). */
+const TIMEOUT_CODES = new Set([124, 143, 137]);
+
 export interface PodTarget {
   cluster: Cluster;
   pod: string;
@@ -119,7 +122,7 @@ export async function execInPod(
   }
   if (cancelled && opts.signal) throw abortReason(opts.signal);
   const code = exitCodeOf(status);
-  const timedOut = Date.now() - started >= timeoutMs && (code === null || code === 124 || code === 137);
+  const timedOut = Date.now() - started >= timeoutMs && (code === null || TIMEOUT_CODES.has(code));
   if (code === null && !timedOut) throw new SandboxError(`exec in pod ${pod} ended without an exit status`);
   return {
     exitCode: timedOut ? 124 : (code ?? 124),
