@@ -52,10 +52,26 @@ export function quantity(size: string): string {
   return String(Math.round(parseFloat(m[1]) * unit));
 }
 
-/** One service's pod: bounded (cpu, memory, ephemeral-storage), unprivileged, ended by its deadline. */
+/**
+ * Limits from `[sandbox]`; requests reserve the memory in full but a tenth of the cpu and disk, as
+ * Docker reserves none: with requests = limits a 2-core node schedules two 1-cpu trials at once.
+ */
+export function resources(spec: SandboxSpec): { limits: Record<string, string>; requests: Record<string, string> } {
+  const limits: Record<string, string> = { cpu: String(spec.cpus), memory: quantity(spec.memory) };
+  const requests: Record<string, string> = {
+    cpu: `${Math.max(10, Math.round(spec.cpus * 100))}m`,
+    memory: limits.memory,
+  };
+  if (spec.disk) {
+    limits['ephemeral-storage'] = quantity(spec.disk);
+    requests['ephemeral-storage'] = String(Math.round(Number(limits['ephemeral-storage']) / 10));
+  }
+  return { limits, requests };
+}
+
+/** One service's pod: bounded (cpu, memory, ephemeral-storage; `resources`), unprivileged, ended by its deadline. */
 export function podFor(p: PodInput): V1Pod {
-  const bounds: Record<string, string> = { cpu: String(p.spec.cpus), memory: quantity(p.spec.memory) };
-  if (p.spec.disk) bounds['ephemeral-storage'] = quantity(p.spec.disk);
+  const { limits, requests } = resources(p.spec);
   const domain = p.clusterDomain ?? 'cluster.local';
   return {
     apiVersion: 'v1',
@@ -82,7 +98,7 @@ export function podFor(p: PodInput): V1Pod {
           command: IDLE,
           workingDir: p.spec.workdir,
           env: Object.entries(p.spec.env ?? {}).map(([name, value]) => ({ name, value })),
-          resources: { requests: bounds, limits: bounds },
+          resources: { requests, limits },
           securityContext: {
             privileged: false,
             allowPrivilegeEscalation: false,

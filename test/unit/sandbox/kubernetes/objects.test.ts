@@ -37,14 +37,21 @@ describe('podFor', () => {
     expect(pod().metadata?.name).toBe('br-abc-main');
   });
 
-  it('bounds cpu, memory and ephemeral-storage (requests = limits) and ends by its deadline', () => {
+  it('limits cpu, memory and ephemeral-storage; reserves the memory, a tenth of cpu and disk; ends by its deadline', () => {
     const spec = pod().spec;
-    const c = spec?.containers[0];
-    const bounds = { cpu: '2', memory: String(512 * 1024 ** 2), 'ephemeral-storage': String(1024 ** 3) };
-    expect(c?.resources).toEqual({ requests: bounds, limits: bounds });
+    expect(spec?.containers[0].resources).toEqual({
+      limits: { cpu: '2', memory: String(512 * 1024 ** 2), 'ephemeral-storage': String(1024 ** 3) },
+      requests: {
+        cpu: '200m',
+        memory: String(512 * 1024 ** 2),
+        'ephemeral-storage': String(Math.round(1024 ** 3 / 10)),
+      },
+    });
     expect(spec?.activeDeadlineSeconds).toBe(900);
     expect(spec?.restartPolicy).toBe('Never');
-    expect(pod({ disk: undefined }).spec?.containers[0].resources?.limits).not.toHaveProperty('ephemeral-storage');
+    const bare = pod({ disk: undefined, cpus: 0.05 }).spec?.containers[0].resources;
+    expect(bare?.limits).not.toHaveProperty('ephemeral-storage');
+    expect(bare?.requests?.cpu).toBe('10m');
   });
 
   it('drops every capability, forbids privilege escalation and mounts no service account token', () => {
