@@ -9,8 +9,11 @@ import { buildLabels } from '../labels.ts';
 export const K8S_LABEL = { trial: 'benchrig.trial', service: 'benchrig.service' } as const;
 /** The one container of every pod; exec and copies go to it. */
 export const CONTAINER = 'main';
-/** What a pod runs until it is deleted: nothing, and it ends at once on SIGTERM. */
-const IDLE = ['sh', '-c', 'trap "exit 0" TERM; while :; do sleep 3600 & wait $!; done'];
+/**
+ * What a pod runs until it is deleted: nothing, and it ends at once on SIGTERM, as killed (143): an
+ * exit 0 makes an evicted pod `Succeeded` and its eviction (the disk bound) is lost.
+ */
+const IDLE = ['sh', '-c', 'trap "exit 143" TERM; while :; do sleep 3600 & wait $!; done'];
 
 export interface PodInput {
   /** The trial's name: a DNS label, unique in the namespace (names.ts). */

@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Cluster } from '../../../src/sandbox/kubernetes/client.ts';
+import { startEnvironment, stopEnvironment } from '../../../src/sandbox/kubernetes/environments.ts';
+import type { Environment } from '../../../src/sandbox/provider.ts';
+import { TEST_IMAGE, testRunId, testSpec } from '../../support/docker.ts';
+import { pushImage, requireCluster } from '../../support/kubernetes.ts';
+
+const runId = testRunId('k8s-limits');
+
+describe('the memory limit and disk bound of a pod', () => {
+  let cluster: Cluster;
+  let env: Environment | undefined;
+
+  beforeAll(async () => {
+    cluster = await requireCluster();
+    const image = pushImage(TEST_IMAGE);
+    const spec = testSpec({ image, memory: '64m', disk: '50m' });
+    env = await startEnvironment(cluster, spec, { runId, sessionId: `${runId}-1` }, { image, deadlineSeconds: 600 });
+  }, 300_000);
+  afterAll(async () => {
+    if (env) await stopEnvironment(cluster, env);
+  });
+
+  it('a command that takes more memory than the limit is killed (OOM)', async () => {
+    const main = env?.main;
+    if (!main) throw new Error('no environment');
+    // holds 200 MB in a shell variable
+    const res = await main.exec('x=$(head -c 200000000 /dev/zero | tr "\\0" a); echo survived ${#x}', {
+      timeoutMs: 60_000,
+    });
+    expect(res.stdout).not.toContain('survived');
+    expect(res.exitCode).toBe(137); // SIGKILL from the OOM killer
+  });
+
+  it('a pod that writes past its disk bound is evicted', async () => {
+    const main = env?.main;
+    if (!main) throw new Error('no environment');
+    await main.exec('head -c 120000000 /dev/zero > /workspace/big; sync', { timeoutMs: 60_000 });
+    const status = async () => {
+      const st = (await cluster.core.readNamespacedPod({ namespace: cluster.namespace, name: main.id })).status;
+      return `${st?.phase ?? '?'} ${st?.reason ?? ''} ${st?.message ?? ''}`;
+    };
+    // the kubelet's eviction manager measures every 10 s
+    await expect.poll(status, { timeout: 90_000, interval: 2_000 }).toMatch(/^Failed Evicted .*ephemeral/i);
+  }, 120_000);
+});
