@@ -1,11 +1,13 @@
 // A service of a trial on Kubernetes as the rest of src/ sees it (types.ts `Sandbox`): its pod, exec
-// over the websocket (exec.ts), files read and written through exec. Copies by tar, restart, health
-// and transfer are the provider's next step (docs/kubernetes.md#status); they refuse until then.
+// over the websocket (exec.ts), files read and written through exec, health from the pod's status.
+// Copies by tar, restart and transfer are the provider's next step (docs/kubernetes.md#status); they
+// refuse until then.
 import path from 'node:path';
 import { SandboxError } from '../../errors.ts';
 import type { CopyOutReport, ExecOptions, ExecResult, Sandbox, SandboxHealth, SandboxSpec } from '../types.ts';
 import type { Cluster } from './client.ts';
 import { execInPod, type PodTarget } from './exec.ts';
+import { podHealth } from './health.ts';
 
 /** What readFile returns at most (as on Docker, sandbox/copy.ts). */
 const READ_MAX_BYTES = 10 * 1024 * 1024;
@@ -75,7 +77,7 @@ export class PodSandbox implements Sandbox {
     return Promise.resolve(notYet('restart'));
   }
   health(): Promise<SandboxHealth> {
-    return Promise.resolve(notYet('health'));
+    return podHealth(this.target.cluster, this.id);
   }
   transfer(): Promise<void> {
     return Promise.resolve(notYet('transfer'));
