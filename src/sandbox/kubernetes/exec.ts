@@ -4,12 +4,12 @@
 // own deadline closes the socket a grace period later. Output is capped as on Docker (BoundedCapture).
 import { Readable, Writable } from 'node:stream';
 import path from 'node:path';
-import { Exec, type V1Status } from '@kubernetes/client-node';
+import type { V1Status } from '@kubernetes/client-node';
 import { abortReason, SandboxError } from '../../errors.ts';
 import { BoundedCapture } from '../exec.ts';
 import type { ExecOptions, ExecResult } from '../types.ts';
 import type { Cluster } from './client.ts';
-import { CONTAINER } from './objects.ts';
+import { openExec } from './exec-socket.ts';
 
 /** How long after `timeout -k`'s kill the harness stops waiting for the socket. */
 const KILL_GRACE_MS = 5_000;
@@ -23,13 +23,15 @@ export interface PodTarget {
   workdir: string;
   execTimeoutMs: number;
   maxOutputBytes: number;
+  /** How often an open exec pings the API server (exec-socket.ts KEEP_ALIVE_MS by default). */
+  keepAliveMs?: number;
 }
 
 /** The argv that runs inside: cwd and env set by `env`/`cd`, all under `timeout -k 2 <secs>`. */
 export function podArgv(
   cmd: string | string[],
   opts: ExecOptions,
-  target: Omit<PodTarget, 'cluster' | 'pod'>,
+  target: Pick<PodTarget, 'workdir' | 'execTimeoutMs'>,
 ): string[] {
   const argv = typeof cmd === 'string' ? ['sh', '-c', cmd] : cmd;
   if (argv.length === 0) throw new Error('exec: empty command');
@@ -62,12 +64,6 @@ export function exitCodeOf(status: V1Status | null): number | null {
   return Number.isInteger(n) ? n : null;
 }
 
-/** What exec needs of client-node's WebSocket (its isomorphic-ws type does not resolve for the linter). */
-interface ExecSocket {
-  once(event: 'close', listener: () => void): unknown;
-  close(): void;
-}
-
 const sink = (cap: BoundedCapture) =>
   new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -75,6 +71,39 @@ const sink = (cap: BoundedCapture) =>
       done();
     },
   });
+
+export interface RawRun {
+  stdout: Writable;
+  stderr: Writable;
+  stdin?: Readable | null;
+  /** When the harness stops waiting: the command's own deadline (`timeout -k` inside) plus a grace period. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  keepAliveMs?: number;
+}
+
+/** Runs argv as given and waits for the socket to close: the exit code (null: none came), how long it took. */
+export async function runInPod(
+  target: Pick<PodTarget, 'cluster' | 'pod'>,
+  argv: string[],
+  run: RawRun,
+): Promise<{ code: number | null; elapsedMs: number }> {
+  run.signal?.throwIfAborted();
+  const started = Date.now();
+  const opened = await openExec(target.cluster, target.pod, argv, run);
+  let cancelled = false;
+  const hard = setTimeout(() => opened.socket.close(), run.timeoutMs + KILL_GRACE_MS);
+  const cancel = () => ((cancelled = true), opened.socket.close());
+  run.signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    await opened.closed;
+  } finally {
+    clearTimeout(hard);
+    run.signal?.removeEventListener('abort', cancel);
+  }
+  if (cancelled && run.signal) throw abortReason(run.signal);
+  return { code: exitCodeOf(opened.status()), elapsedMs: Date.now() - started };
+}
 
 export async function execInPod(
   target: PodTarget,
@@ -87,43 +116,16 @@ export async function execInPod(
   const stdout = new BoundedCapture(target.maxOutputBytes);
   const stderr = new BoundedCapture(target.maxOutputBytes);
   const stdin = opts.stdin === undefined ? null : Readable.from([Buffer.from(opts.stdin)]);
-  let status: V1Status | null = null;
-  const { cluster, pod } = target;
-  const started = Date.now();
-  let socket: ExecSocket;
-  try {
-    const ws: unknown = await new Exec(cluster.config).exec(
-      cluster.namespace,
-      pod,
-      CONTAINER,
-      argv,
-      sink(stdout),
-      sink(stderr),
-      stdin,
-      false,
-      (s) => {
-        status = s;
-      },
-    );
-    socket = ws as ExecSocket;
-  } catch (err) {
-    throw new SandboxError(`exec failed in pod ${pod}: ${err instanceof Error ? err.message : String(err)}`, err);
-  }
-  let cancelled = false;
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  const hard = setTimeout(() => socket.close(), timeoutMs + KILL_GRACE_MS);
-  const cancel = () => ((cancelled = true), socket.close());
-  opts.signal?.addEventListener('abort', cancel, { once: true });
-  try {
-    await closed;
-  } finally {
-    clearTimeout(hard);
-    opts.signal?.removeEventListener('abort', cancel);
-  }
-  if (cancelled && opts.signal) throw abortReason(opts.signal);
-  const code = exitCodeOf(status);
-  const timedOut = Date.now() - started >= timeoutMs && (code === null || TIMEOUT_CODES.has(code));
-  if (code === null && !timedOut) throw new SandboxError(`exec in pod ${pod} ended without an exit status`);
+  const { code, elapsedMs } = await runInPod(target, argv, {
+    stdout: sink(stdout),
+    stderr: sink(stderr),
+    stdin,
+    timeoutMs,
+    signal: opts.signal,
+    keepAliveMs: target.keepAliveMs,
+  });
+  const timedOut = elapsedMs >= timeoutMs && (code === null || TIMEOUT_CODES.has(code));
+  if (code === null && !timedOut) throw new SandboxError(`exec in pod ${target.pod} ended without an exit status`);
   return {
     exitCode: timedOut ? 124 : (code ?? 124),
     stdout: stdout.text(),

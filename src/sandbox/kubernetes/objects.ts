@@ -10,10 +10,11 @@ export const K8S_LABEL = { trial: 'benchrig.trial', service: 'benchrig.service' 
 /** The one container of every pod; exec and copies go to it. */
 export const CONTAINER = 'main';
 /**
- * What a pod runs until it is deleted: nothing, and it ends at once on SIGTERM, as killed (143): an
- * exit 0 makes an evicted pod `Succeeded` and its eviction (the disk bound) is lost.
+ * What a pod runs until it is deleted: nothing. It ignores the signals a process in the pod can send
+ * it (the agent cannot end the pod, so `restart` always finds it); the kubelet's SIGKILL ends it
+ * (137: an evicted pod is `Failed`, its eviction, the disk bound, kept).
  */
-const IDLE = ['sh', '-c', 'trap "exit 143" TERM; while :; do sleep 3600 & wait $!; done'];
+const IDLE = ['sh', '-c', 'trap "" TERM INT HUP QUIT USR1 USR2; while :; do sleep 86399 & wait $!; done'];
 
 export interface PodInput {
   /** The trial's name: a DNS label, unique in the namespace (names.ts). */
