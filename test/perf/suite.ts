@@ -26,6 +26,7 @@ import { runChild } from './run-child.ts';
 import type { ChildReport, RunSpec } from './child.ts';
 import { formatTable, type Row } from './table.ts';
 import { measurePromptfoo, type PeerSizes } from './peer-promptfoo.ts';
+import { k8sTarget, measureK8sOverhead, type K8sSizes } from './kubernetes.ts';
 
 const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
@@ -47,6 +48,8 @@ export interface Sizes {
   swebench: SwebenchSizes;
   /** Two-service trials (main + a sidecar with a healthcheck), `concurrency` at a time (test/perf/multi-service.ts). */
   multi: MultiServiceSizes;
+  /** One-command trials on a Kubernetes cluster, `concurrency` at a time (`--k8s`; test/perf/kubernetes.ts). */
+  k8s: K8sSizes;
 }
 
 export const FULL: Sizes = {
@@ -60,6 +63,7 @@ export const FULL: Sizes = {
   envs: { tasks: 20, contexts: 5 },
   swebench: { predictions: 50, concurrency: 4 },
   multi: { trials: 40, concurrency: 4 },
+  k8s: { trials: 20, concurrency: 4 },
 };
 
 /** The same code paths at a size that runs in seconds (the unit test). */
@@ -74,6 +78,7 @@ export const TINY: Sizes = {
   envs: { tasks: 2, contexts: 1 },
   swebench: { predictions: 2, concurrency: 2 },
   multi: { trials: 2, concurrency: 2 },
+  k8s: { trials: 2, concurrency: 2 },
 };
 
 export const TARGETS = {
@@ -102,9 +107,14 @@ export const PEER_TARGETS = {
   vs_promptfoo_rss: { max: 0.5 },
 } as const;
 
-type Key = keyof typeof TARGETS | keyof typeof PEER_TARGETS;
+/** Only with `npm run perf -- --k8s` (a cluster: KUBECONFIG's, or the local one of scripts/k8s-up.sh). */
+export const K8S_TARGETS = {
+  k8s_overhead_ratio: { max: 1.15 },
+} as const;
+
+type Key = keyof typeof TARGETS | keyof typeof PEER_TARGETS | keyof typeof K8S_TARGETS;
 const targetOf = (key: Key) =>
-  ((TARGETS as Record<string, unknown>)[key] ?? (PEER_TARGETS as Record<string, unknown>)[key]) as {
+  (({ ...TARGETS, ...PEER_TARGETS, ...K8S_TARGETS }) as Record<string, unknown>)[key] as {
     min?: number;
     max?: number;
   };
@@ -136,6 +146,8 @@ export interface PerfReport {
   per_task_env_ratio: number;
   swebench_grading_ratio: number;
   multi_service_overhead_ratio: number;
+  /** With `--k8s`: the ratio, or null when the row was skipped (its row says why). */
+  k8s_overhead_ratio?: number | null;
   /** Per key: its target, whether it was met, and the raw figures it was computed from. */
   rows: Record<string, Row>;
 }
@@ -151,9 +163,18 @@ function met(key: Key, value: number): boolean {
   return Number.isFinite(value) && (t.min === undefined || value >= t.min) && (t.max === undefined || value <= t.max);
 }
 
-function row(key: Key, value: number, raw: Record<string, unknown>): Row {
-  const t = targetOf(key);
-  return { key, value, target: t.max !== undefined ? `≤ ${t.max}` : `≥ ${t.min}`, met: met(key, value), raw };
+const targetText = (t: { min?: number; max?: number }) => (t.max !== undefined ? `≤ ${t.max}` : `≥ ${t.min}`);
+
+/** A measured row. */
+type Measured = Row & { value: number };
+
+function row(key: Key, value: number, raw: Record<string, unknown>): Measured {
+  return { key, value, target: targetText(targetOf(key)), met: met(key, value), raw };
+}
+
+/** A row that could not be measured here: no value, the reason recorded (and not met). */
+function skippedRow(key: Key, reason: string): Row {
+  return { key, value: null, target: targetText(targetOf(key)), met: false, skipped: reason, raw: { skipped: reason } };
 }
 
 function gitInfo(): { commit: string | null; dirty: boolean | null } {
@@ -208,7 +229,7 @@ function expectAll(r: ChildReport, n: number, what: string): void {
  * one-off start-up before the pool is ready (config, Docker ping, image check, sweep) — the raw loop
  * has none either. Alternated, so that both sides see the same machine load.
  */
-async function sandboxRow(ctx: Ctx, z: Sizes): Promise<Row> {
+async function sandboxRow(ctx: Ctx, z: Sizes): Promise<Measured> {
   const { trials, concurrency } = z.sandbox;
   const bench = ctx.fx.sandboxBenchmark(trials);
   const rawRun = `perf-raw-${process.pid}-${Date.now().toString(36)}`;
@@ -259,7 +280,7 @@ async function sandboxRow(ctx: Ctx, z: Sizes): Promise<Row> {
  * network, sidecar, health wait, main, exec, removals — at the same concurrency. Alternated, as the
  * sandbox row, so that both sides see the same machine load.
  */
-async function multiServiceRow(ctx: Ctx, z: Sizes): Promise<Row> {
+async function multiServiceRow(ctx: Ctx, z: Sizes): Promise<Measured> {
   const { trials, concurrency } = z.multi;
   const bench = multiServiceBenchmark(ctx.root, trials);
   const side = await sidecarSpec(bench);
@@ -306,6 +327,29 @@ async function multiServiceRow(ctx: Ctx, z: Sizes): Promise<Row> {
 }
 
 /**
+ * Kubernetes overhead (`--k8s`): the scheduling phase of a run of one-command trials on the cluster
+ * over raw client-node calls making the same objects (test/perf/kubernetes.ts); skipped, with the
+ * reason, when no cluster answers.
+ */
+async function k8sRow(ctx: Ctx, z: Sizes): Promise<Row> {
+  const target = await k8sTarget();
+  if ('skipped' in target) {
+    ctx.say(`  k8s: skipped: ${target.skipped}`);
+    return skippedRow('k8s_overhead_ratio', target.skipped);
+  }
+  const m = await measureK8sOverhead({
+    target,
+    sizes: z.k8s,
+    reps: z.reps,
+    benchmark: ctx.fx.sandboxBenchmark(z.k8s.trials),
+    agent: ctx.fx.agents.sandboxEcho,
+    runBenchrig: (spec) => run(ctx, spec),
+    say: ctx.say,
+  });
+  return row('k8s_overhead_ratio', m.value, m.raw);
+}
+
+/**
  * Context for the scaling rows (not part of their value): the median round trip of one bare
  * node:http request to the loopback model at its latency, one at a time. On a loaded 2-core machine
  * a 50 ms timer alone fires a few ms late, so this floor sits above the model's nominal latency.
@@ -342,12 +386,12 @@ async function loopbackCallMs(ctx: Ctx, n = 20): Promise<number> {
 }
 
 /** Scaling: ideal = trials × calls × latency / (workers × 1 per worker), over the scheduling phase. */
-async function scalingRows(ctx: Ctx, z: Sizes): Promise<Record<'threads' | 'processes', Row>> {
+async function scalingRows(ctx: Ctx, z: Sizes): Promise<Record<'threads' | 'processes', Measured>> {
   const { trials, calls, latencyMs, workers } = z.scaling;
   const ideal = (trials * calls * latencyMs) / workers;
   const bench = ctx.fx.localBenchmark(trials);
   ctx.latencyMs = latencyMs;
-  const out = {} as Record<'threads' | 'processes', Row>;
+  const out = {} as Record<'threads' | 'processes', Measured>;
   try {
     const floor = await loopbackCallMs(ctx);
     ctx.say(`  scaling: a bare loopback call at ${latencyMs} ms latency takes ${floor.toFixed(1)} ms`);
@@ -383,7 +427,7 @@ async function scalingRows(ctx: Ctx, z: Sizes): Promise<Record<'threads' | 'proc
 }
 
 /** Overhead per trial, threads (the key) and the other two modes (recorded). */
-async function overheadRow(ctx: Ctx, z: Sizes): Promise<Row> {
+async function overheadRow(ctx: Ctx, z: Sizes): Promise<Measured> {
   const { trials, inFlight, workers } = z.overhead;
   const bench = ctx.fx.localBenchmark(trials);
   const modes: Record<string, unknown> = {};
@@ -419,10 +463,10 @@ async function overheadRow(ctx: Ctx, z: Sizes): Promise<Row> {
 }
 
 interface MemoryRows {
-  rss10k: Row;
-  rss100k: Row;
-  growth: Row;
-  cpu: Row;
+  rss10k: Measured;
+  rss100k: Measured;
+  growth: Measured;
+  cpu: Measured;
   runDir10k: string;
   runDir100k: string;
 }
@@ -487,7 +531,7 @@ async function memoryRows(ctx: Ctx, z: Sizes): Promise<MemoryRows> {
   };
 }
 
-async function gradingRow(ctx: Ctx, z: Sizes): Promise<Row> {
+async function gradingRow(ctx: Ctx, z: Sizes): Promise<Measured> {
   await measureGrading(Math.min(1000, z.grading.results)); // warm-up: JIT
   const reps = [];
   for (let i = 0; i < Math.max(3, z.reps); i++) reps.push(await measureGrading(z.grading.results));
@@ -510,7 +554,7 @@ async function evaluateRow(
   z: Sizes,
   key: 'evaluate_10k_s' | 'evaluate_100k_s' = 'evaluate_10k_s',
   reps = Math.max(1, Math.min(3, z.reps)),
-): Promise<Row> {
+): Promise<Measured> {
   const times: number[] = [];
   for (let i = 0; i < reps; i++) {
     const t0 = performance.now();
@@ -530,7 +574,7 @@ async function evaluateRow(
 }
 
 /** The model gateway's added latency per call (issue 15), whole and streamed; the larger is the value. */
-async function gatewayRow(ctx: Ctx, z: Sizes): Promise<Row> {
+async function gatewayRow(ctx: Ctx, z: Sizes): Promise<Measured> {
   const r = await measureGatewayOverhead(z.gateway, ctx.say);
   return row('gateway_overhead_ms', r.value, r.raw);
 }
@@ -543,6 +587,8 @@ export interface SuiteOptions {
   /** `--peer promptfoo`: the promptfoo rows too (installs promptfoo and Node 22 once, outside the repository). */
   peer?: 'promptfoo';
   peerSizes?: PeerSizes;
+  /** `--k8s`: the Kubernetes row too, on KUBECONFIG's cluster or the local one; skipped with the reason when none answers. */
+  k8s?: boolean;
 }
 
 export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport> {
@@ -605,11 +651,20 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport>
       cpu_ms_per_trial: mem.cpu,
       evaluate_100k_s: evaluate100k,
     };
+    let peerRows: { wall: Measured; rss: Measured } | undefined;
     if (opts.peer === 'promptfoo') {
       say('promptfoo (--peer promptfoo)');
       const peer = await measurePromptfoo({ fx: ctx.fx, root, modelUrl: ctx.model.url, say }, opts.peerSizes);
-      rows.vs_promptfoo_wall = row('vs_promptfoo_wall', peer.wall_ratio, peer.raw);
-      rows.vs_promptfoo_rss = row('vs_promptfoo_rss', peer.rss_ratio, peer.raw);
+      peerRows = {
+        wall: row('vs_promptfoo_wall', peer.wall_ratio, peer.raw),
+        rss: row('vs_promptfoo_rss', peer.rss_ratio, peer.raw),
+      };
+      rows.vs_promptfoo_wall = peerRows.wall;
+      rows.vs_promptfoo_rss = peerRows.rss;
+    }
+    if (opts.k8s) {
+      say('kubernetes (--k8s)');
+      rows.k8s_overhead_ratio = await k8sRow(ctx, z);
     }
     const report: PerfReport = {
       schema_version: 1,
@@ -628,9 +683,7 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport>
       rss_growth_kb_per_trial: mem.growth.value,
       cpu_ms_per_trial: mem.cpu.value,
       evaluate_100k_s: evaluate100k.value,
-      ...(rows.vs_promptfoo_wall
-        ? { vs_promptfoo_wall: rows.vs_promptfoo_wall.value, vs_promptfoo_rss: rows.vs_promptfoo_rss.value }
-        : {}),
+      ...(peerRows ? { vs_promptfoo_wall: peerRows.wall.value, vs_promptfoo_rss: peerRows.rss.value } : {}),
       grading_verdicts_per_s: grading.value,
       evaluate_10k_s: evaluate.value,
       gateway_overhead_ms: gateway.value,
@@ -638,6 +691,7 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReport>
       per_task_env_ratio: envRatio.value,
       swebench_grading_ratio: sweRow.value,
       multi_service_overhead_ratio: multi.value,
+      ...(rows.k8s_overhead_ratio ? { k8s_overhead_ratio: rows.k8s_overhead_ratio.value } : {}),
       rows,
     };
     if (opts.out !== null) {
@@ -661,7 +715,14 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.stderr.write(`npm run perf: --peer takes \`promptfoo\`, not ${JSON.stringify(peer)}\n`);
     process.exit(2);
   }
-  const report = await runPerfSuite({ peer });
+  const unknown = args.filter((a, i) => a !== '--k8s' && a !== '--peer' && !(i === peerAt + 1 && peerAt >= 0));
+  if (unknown.length) {
+    process.stderr.write(
+      `npm run perf: unknown argument ${JSON.stringify(unknown[0])} (it takes --peer promptfoo and --k8s)\n`,
+    );
+    process.exit(2);
+  }
+  const report = await runPerfSuite({ peer, k8s: args.includes('--k8s') });
   process.stdout.write(formatTable(report) + '\n');
   process.exitCode = Object.values(report.rows).every((r) => r.met) ? 0 : 1;
 }
