@@ -21,7 +21,10 @@ export function connect(opts: ClusterOptions): Cluster {
   const config = new KubeConfig();
   if (opts.kubeconfig) config.loadFromFile(opts.kubeconfig);
   else config.loadFromDefault();
-  if (opts.context) config.setCurrentContext(opts.context);
+  if (opts.context) {
+    if (!config.getContextObject(opts.context)) throw new Error(`the kubeconfig has no context "${opts.context}"`);
+    config.setCurrentContext(opts.context);
+  }
   return {
     config,
     core: config.makeApiClient(CoreV1Api),

@@ -1,8 +1,8 @@
-// Start and stop of a single-service environment on Kubernetes (docs/kubernetes.md#status): the
-// trial's NetworkPolicy and headless Service, then its main pod; removed by name in `finally`.
-// Services beside main, the sweep and `prepare` come next; provider.ts's seam is not wired yet.
+// Start and stop of a single-service environment on Kubernetes (docs/kubernetes.md#the-provider): the
+// trial's NetworkPolicy and headless Service, then its main pod; removed by name in `finally`
+// (services beside main: services.ts, tracked here for their removal too).
 import type { Environment } from '../provider.ts';
-import type { SandboxLabels, SandboxSpec } from '../types.ts';
+import type { Sandbox, SandboxLabels, SandboxSpec } from '../types.ts';
 import type { Cluster } from './client.ts';
 import { headlessService, networkPolicy, podFor, podName } from './objects.ts';
 import { createPod, removeTrial, trialName } from './pods.ts';
@@ -19,8 +19,13 @@ export interface KubeStartOptions {
   signal?: AbortSignal;
 }
 
-/** The trial a Kubernetes environment belongs to, for its removal. */
-const trials = new WeakMap<Environment, { trial: string; pods: string[] }>();
+/** The trial a Kubernetes environment belongs to, for its removal: by its main sandbox, which copies of the environment (with its slot) share. */
+const trials = new WeakMap<Sandbox, { trial: string; pods: string[] }>();
+
+/** Records what `stopEnvironment` removes for an environment made elsewhere (services.ts). */
+export function track(env: Environment, trial: string, pods: string[]): void {
+  trials.set(env.main, { trial, pods });
+}
 
 export async function startEnvironment(
   cluster: Cluster,
@@ -50,14 +55,14 @@ export async function startEnvironment(
     throw err;
   }
   const env: Environment = { main: new PodSandbox(cluster, name, opts.image, spec), services: {} };
-  trials.set(env, { trial, pods: [name] });
+  trials.set(env.main, { trial, pods: [name] });
   return env;
 }
 
 /** Removes everything of the environment's trial; gone already is fine. */
 export async function stopEnvironment(cluster: Cluster, env: Environment): Promise<void> {
-  const t = trials.get(env);
+  const t = trials.get(env.main);
   if (!t) return;
   await removeTrial(cluster, t.trial, t.pods);
-  trials.delete(env);
+  trials.delete(env.main);
 }

@@ -6,6 +6,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { SandboxError } from '../../errors.ts';
 import type { Cluster } from './client.ts';
 import { apiStatus, goneIsFine } from './client.ts';
+import { K8S_LABEL } from './objects.ts';
 
 /** A fresh trial name: a DNS label unique in the namespace, short enough for `<trial>-<service>`. */
 export const trialName = (): string => `br-${randomBytes(5).toString('hex')}`;
@@ -73,4 +74,23 @@ export async function removeTrial(cluster: Cluster, trial: string, pods: string[
       await sleep(250);
     }
   }
+}
+
+/** Everything of the trial a pod belongs to (a dead worker's environment, from its main pod's name). */
+export async function removeTrialOfPod(cluster: Cluster, pod: string): Promise<void> {
+  const namespace = cluster.namespace;
+  let trial: string | undefined;
+  try {
+    trial = (await cluster.core.readNamespacedPod({ namespace, name: pod })).metadata?.labels?.[K8S_LABEL.trial];
+  } catch (err) {
+    if (apiStatus(err) === 404) return;
+    throw err;
+  }
+  if (!trial) return;
+  const pods = await cluster.core.listNamespacedPod({ namespace, labelSelector: `${K8S_LABEL.trial}=${trial}` });
+  await removeTrial(
+    cluster,
+    trial,
+    pods.items.flatMap((p) => (p.metadata?.name ? [p.metadata.name] : [])),
+  );
 }
