@@ -5,7 +5,7 @@
 // trial and cycle. The cluster is the one KUBECONFIG names, else the local one of scripts/k8s-up.sh;
 // when none answers the row is skipped with the reason, not measured.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { apiStatus, connect, type Cluster } from '../../src/sandbox/kubernetes/client.ts';
 import { perfSpec, PERF_IMAGE } from './docker-raw.ts';
@@ -191,7 +191,20 @@ async function benchrigSide(
     throw new Error(
       `k8s run: ${r.n_passed}/${r.n_trials} of ${trials} trials passed: ${JSON.stringify(r.status_counts)}`,
     );
+  const pods = podsOfRun(r.run_dir);
+  if (pods !== trials) throw new Error(`k8s run: ${pods} of ${trials} trials ran in a pod (${r.run_dir})`);
   return r;
+}
+
+/** Trials of the run whose sandbox was a pod (`br-<10 hex>-main`, sandbox/kubernetes/pods.ts), not a container. */
+function podsOfRun(runDir: string): number {
+  const dir = join(runDir, 'results');
+  return readdirSync(dir).filter((f) => {
+    const result = JSON.parse(readFileSync(join(dir, f), 'utf8')) as {
+      metadata?: { sandbox?: { container?: string } };
+    };
+    return /^br-[0-9a-f]{10}-main$/.test(result.metadata?.sandbox?.container ?? '');
+  }).length;
 }
 
 const summary = (r: ChildReport) => ({
