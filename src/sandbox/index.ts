@@ -55,7 +55,7 @@ export { fleetHostsOf } from './hosts.ts';
 export { processAlive } from './sweep.ts';
 export { checkHost } from './host-check.ts';
 // The run's provider from its [run] keys, and where an installed agent cannot run.
-export { remoteSandboxes, withProvider, type ProviderKeys } from './provider-settings.ts';
+export { remoteSandboxes, sweepClusterOf, withProvider, type ProviderKeys } from './provider-settings.ts';
 // What an installed agent runs inside its sandbox: the toolbox's shell, and the kill of what it started.
 export { trustedArgv } from './toolbox.ts';
 export { killByMarkerScript } from './exec.ts';

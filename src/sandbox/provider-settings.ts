@@ -19,16 +19,7 @@ const DEADLINE_MARGIN_S = 1800;
 
 /** The spec on the provider the keys choose; throws a config error (exit 2) naming the key that does not fit. */
 export function withProvider(spec: SandboxSpec, run: ProviderKeys, trialTimeoutS: number): SandboxSpec {
-  const cluster = ['kube_context', 'namespace', 'registry', 'runtime_class'] as const;
-  if (run.provider !== 'kubernetes') {
-    const stray = cluster.find((k) => run[k] !== undefined);
-    if (stray)
-      throw new BenchrigError(
-        'config',
-        `[run] ${stray} is a key of provider = "kubernetes"; set [run] provider = "kubernetes" (or --provider kubernetes), or remove it`,
-      );
-    return spec;
-  }
+  if (run.provider !== 'kubernetes') return spec; // the cluster's keys wait unused (a --provider docker run)
   for (const key of ['namespace', 'registry'] as const)
     if (!run[key])
       throw new BenchrigError('config', `[run] ${key} is required with provider = "kubernetes" (docs/kubernetes.md)`);
@@ -58,4 +49,29 @@ export function remoteSandboxes(spec: SandboxSpec): string | null {
   if (spec.kubernetes) return 'not on Kubernetes: set [run] provider = "docker" (or drop --provider kubernetes)';
   if (spec.fleet?.length) return 'remove [[sandbox.hosts]] / --docker-host';
   return null;
+}
+
+/**
+ * `benchrig sandbox cleanup` on the cluster `[run]`'s keys name (its namespace, its context): what
+ * dead runs left there, by the sweep's rule; how many pods.
+ */
+export async function sweepClusterOf(
+  run: Pick<ProviderKeys, 'kube_context' | 'namespace'>,
+  which: { all?: boolean; kept?: boolean },
+): Promise<number> {
+  if (!run.namespace)
+    throw new BenchrigError(
+      'usage',
+      'sandbox cleanup --provider kubernetes needs --namespace (or [run] namespace in --config)',
+    );
+  const { KubernetesEnvironments } = await import('./kubernetes/provider.ts');
+  const provider = new KubernetesEnvironments({
+    namespace: run.namespace,
+    ...(run.kube_context ? { context: run.kube_context } : {}),
+    registry: '',
+    push: false,
+    deadlineSeconds: 0,
+  });
+  await provider.check();
+  return provider.sweep(which);
 }

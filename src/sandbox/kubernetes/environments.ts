@@ -4,6 +4,7 @@
 import type { Environment } from '../provider.ts';
 import type { Sandbox, SandboxLabels, SandboxSpec } from '../types.ts';
 import type { Cluster } from './client.ts';
+import { clusterDns } from './dns.ts';
 import { headlessService, networkPolicy, podFor, podName } from './objects.ts';
 import { createPod, removeTrial, trialName } from './pods.ts';
 import { PodSandbox } from './sandbox.ts';
@@ -47,7 +48,10 @@ export async function startEnvironment(
   });
   const name = podName(trial, 'main');
   try {
-    await cluster.net.createNamespacedNetworkPolicy({ namespace, body: networkPolicy(trial, labels, spec.network) });
+    await cluster.net.createNamespacedNetworkPolicy({
+      namespace,
+      body: networkPolicy(trial, labels, spec.network, { dns: await clusterDns(cluster) }),
+    });
     await cluster.core.createNamespacedService({ namespace, body: headlessService(trial, labels) });
     await createPod(cluster, pod, opts.startTimeoutMs ?? 120_000, opts.signal);
   } catch (err) {

@@ -127,6 +127,12 @@ export function headlessService(trial: string, labels: SandboxLabels): V1Service
   };
 }
 
+/** The cluster's DNS servers as pods reach them after the `kube-dns` Service: addresses and ports. */
+export interface ClusterDns {
+  ips: string[];
+  ports: number[];
+}
+
 /**
  * The trial's NetworkPolicy: its pods take traffic only from each other, and send it only to each
  * other and to the cluster's DNS; `network = "bridge"` adds egress to `egressCidr` (default anywhere).
@@ -135,14 +141,19 @@ export function networkPolicy(
   trial: string,
   labels: SandboxLabels,
   network: SandboxSpec['network'],
-  opts: { dnsPorts?: number[]; egressCidr?: { cidr: string; except?: string[] } } = {},
+  opts: { dns?: ClusterDns; egressCidr?: { cidr: string; except?: string[] } } = {},
 ): V1NetworkPolicy {
   const same = [{ podSelector: { matchLabels: { [K8S_LABEL.trial]: trial } } }];
-  const dns = (opts.dnsPorts ?? [53]).flatMap((port) => [
+  const dns = (opts.dns?.ports ?? [53]).flatMap((port) => [
     { protocol: 'UDP', port },
     { protocol: 'TCP', port },
   ]);
-  const egress: NonNullable<NonNullable<V1NetworkPolicy['spec']>['egress']> = [{ to: same }, { ports: dns }];
+  // The DNS servers' own addresses when known (the Service's endpoints: policies see traffic after its DNAT).
+  const servers = opts.dns?.ips.length ? { to: opts.dns.ips.map((ip) => ({ ipBlock: { cidr: `${ip}/32` } })) } : {};
+  const egress: NonNullable<NonNullable<V1NetworkPolicy['spec']>['egress']> = [
+    { to: same },
+    { ports: dns, ...servers },
+  ];
   if (network === 'bridge') egress.push({ to: [{ ipBlock: opts.egressCidr ?? { cidr: '0.0.0.0/0' } }] });
   return {
     apiVersion: 'networking.k8s.io/v1',
