@@ -1,14 +1,22 @@
 // The floor the Kubernetes row is measured against (`k8s_overhead_ratio`, docs/performance.md): the
 // same trial's objects through @kubernetes/client-node's own calls, no harness code — the
-// NetworkPolicy, the headless Service and the pod benchrig's builders make (src/sandbox/kubernetes/
-// objects.ts), created; the pod polled every 100 ms until its container is ready; one `echo` exec'd
+// NetworkPolicy (DNS egress to the kube-dns endpoints, read once), the headless Service and the pod
+// benchrig's builders make (src/sandbox/kubernetes/objects.ts), created; the pod polled every 100 ms until its container is ready; one `echo` exec'd
 // over the websocket (output read, exit status checked); the three deleted and the pod waited for until
 // it is gone (benchrig's stop waits too), `concurrency` at a time.
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Exec, type V1Status } from '@kubernetes/client-node';
 import { apiStatus, type Cluster } from '../../src/sandbox/kubernetes/client.ts';
-import { CONTAINER, headlessService, networkPolicy, podFor, podName } from '../../src/sandbox/kubernetes/objects.ts';
+import { clusterDns } from '../../src/sandbox/kubernetes/dns.ts';
+import {
+  CONTAINER,
+  headlessService,
+  networkPolicy,
+  podFor,
+  podName,
+  type ClusterDns,
+} from '../../src/sandbox/kubernetes/objects.ts';
 import type { SandboxSpec } from '../../src/sandbox/types.ts';
 
 const POLL_MS = 100;
@@ -77,7 +85,7 @@ async function execEcho(x: RawK8s, pod: string, i: number): Promise<void> {
   if (out !== `ping ${i}\n`) throw new Error(`raw echo in ${pod} printed ${JSON.stringify(out)}`);
 }
 
-async function oneCycle(x: RawK8s, i: number): Promise<void> {
+async function oneCycle(x: RawK8s, dns: ClusterDns, i: number): Promise<void> {
   const namespace = x.cluster.namespace;
   const trial = `brraw-${randomBytes(4).toString('hex')}`;
   const labels = { runId: x.runId, sessionId: `${x.runId}.k8s${i}` };
@@ -86,7 +94,7 @@ async function oneCycle(x: RawK8s, i: number): Promise<void> {
   try {
     await x.cluster.net.createNamespacedNetworkPolicy({
       namespace,
-      body: networkPolicy(trial, labels, x.spec.network),
+      body: networkPolicy(trial, labels, x.spec.network, { dns }),
     });
     await x.cluster.core.createNamespacedService({ namespace, body: headlessService(trial, labels) });
     await x.cluster.core.createNamespacedPod({ namespace, body: pod });
@@ -104,12 +112,14 @@ async function oneCycle(x: RawK8s, i: number): Promise<void> {
 
 /** Wall time of `n` cycles, `concurrency` at a time; every cycle must complete (it throws otherwise). */
 export async function rawK8sLoop(x: RawK8s, n: number, concurrency: number): Promise<{ ms: number; cycles: number }> {
+  // Read once before timing, as benchrig reads it once per process (sandbox/kubernetes/dns.ts).
+  const dns = await clusterDns(x.cluster);
   let next = 0;
   let cycles = 0;
   const t0 = performance.now();
   const lane = async () => {
     for (let i = next++; i < n; i = next++) {
-      await oneCycle(x, i);
+      await oneCycle(x, dns, i);
       cycles++;
     }
   };
