@@ -97,7 +97,12 @@ export async function openExec(cluster: Cluster, pod: string, argv: string[], io
     socket = ws as ExecSocket;
   } catch (err) {
     io.stdin?.destroy();
-    throw new SandboxError(`exec failed in pod ${pod}: ${err instanceof Error ? err.message : String(err)}`, err);
+    const why = err instanceof Error ? err.message : String(err);
+    // An HTTP status to the upgrade: the API server answered (the pod gone or ended); else it did not.
+    const answered = /Unexpected server response: \d+/.test(why);
+    throw new SandboxError(`exec failed in pod ${pod}: ${why}`, err, true, {
+      daemon: answered ? 'answered' : 'unreachable',
+    });
   }
   const open = socket;
   let pongs = 0;

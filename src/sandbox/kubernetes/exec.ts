@@ -87,7 +87,7 @@ export async function runInPod(
   target: Pick<PodTarget, 'cluster' | 'pod'>,
   argv: string[],
   run: RawRun,
-): Promise<{ code: number | null; elapsedMs: number }> {
+): Promise<{ code: number | null; elapsedMs: number; status: V1Status | null }> {
   run.signal?.throwIfAborted();
   const started = Date.now();
   const opened = await openExec(target.cluster, target.pod, argv, run);
@@ -102,7 +102,7 @@ export async function runInPod(
     run.signal?.removeEventListener('abort', cancel);
   }
   if (cancelled && run.signal) throw abortReason(run.signal);
-  return { code: exitCodeOf(opened.status()), elapsedMs: Date.now() - started };
+  return { code: exitCodeOf(opened.status()), elapsedMs: Date.now() - started, status: opened.status() };
 }
 
 export async function execInPod(
@@ -116,7 +116,7 @@ export async function execInPod(
   const stdout = new BoundedCapture(target.maxOutputBytes);
   const stderr = new BoundedCapture(target.maxOutputBytes);
   const stdin = opts.stdin === undefined ? null : Readable.from([Buffer.from(opts.stdin)]);
-  const { code, elapsedMs } = await runInPod(target, argv, {
+  const { code, elapsedMs, status } = await runInPod(target, argv, {
     stdout: sink(stdout),
     stderr: sink(stderr),
     stdin,
@@ -125,7 +125,13 @@ export async function execInPod(
     keepAliveMs: target.keepAliveMs,
   });
   const timedOut = elapsedMs >= timeoutMs && (code === null || TIMEOUT_CODES.has(code));
-  if (code === null && !timedOut) throw new SandboxError(`exec in pod ${target.pod} ended without an exit status`);
+  if (code === null && !timedOut)
+    throw new SandboxError(
+      `exec in pod ${target.pod} ended without an exit status${status?.message ? `: ${status.message}` : ''}`,
+      undefined,
+      true,
+      { daemon: status ? 'answered' : 'unreachable' }, // a Failure status: the API server answered for the pod
+    );
   return {
     exitCode: timedOut ? 124 : (code ?? 124),
     stdout: stdout.text(),

@@ -1,3 +1,5 @@
+import { SandboxError } from '../../../src/errors.ts';
+import { blame } from '../../../src/trial/blame.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../../src/sandbox/kubernetes/client.ts';
 import { startEnvironment, stopEnvironment } from '../../../src/sandbox/kubernetes/environments.ts';
@@ -45,6 +47,16 @@ describe('the memory limit and disk bound of a pod', () => {
     await expect.poll(status, { timeout: 90_000, interval: 2_000 }).toMatch(/^Failed Evicted .*ephemeral/i);
     // The container's own status may still be missing when the pod is Failed; containerd may also call
     // it OOMKilled after the OOM kill of the test above in its cgroup (docs/kubernetes.md#status).
-    expect(await main.health()).toMatchObject({ daemon: true, state: 'stopped' });
+    const health = await main.health();
+    expect(health).toMatchObject({ daemon: true, state: 'stopped' });
+    expect(health.killedByDocker).toBeUndefined(); // its own disk bound: the agent's writing, not the cluster's doing
+    // What blame reads (trial/blame.ts): the API server answered the failed exec, and the pod is not lost.
+    const failed = await main.exec('true').then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(failed).toBeInstanceOf(SandboxError);
+    expect((failed as SandboxError).daemon).toBe('answered');
+    expect(await blame(failed as SandboxError, main)).toMatchObject({ kind: 'agent' });
   }, 120_000);
 });
