@@ -85,6 +85,20 @@ describe('benchrig run --provider kubernetes on the local cluster', () => {
     }
   }, 900_000);
 
+  it.each([
+    ['replace-sh', 'a replaced /bin/sh'],
+    ['replace-tools', 'replaced test, [, cat and grep'],
+    ['tamper-background', 'a process left running that rewrites the tests as they are copied in'],
+  ])(
+    '%s (%s): grading runs on the toolbox and still fails the work, as on Docker',
+    async (name) => {
+      const tampered = await run('kubernetes', join(FIXTURES, 'benchmarks/tamper-debian'), agent(name), 'single');
+      expect(tampered.statuses).toEqual({ answer: 'FAILED' });
+      expect(await runPods(cluster, tampered.runId)).toEqual([]);
+    },
+    300_000,
+  );
+
   it('refuses a bad [run] key, a missing one and an installed agent with exit 2, naming it', async () => {
     const noRegistry = await runCli(
       ['run', 'shell-tasks', '--agent', 'oracle', '--config', clusterConfig({ namespace: K8S_NAMESPACE })],

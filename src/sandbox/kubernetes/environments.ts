@@ -17,6 +17,8 @@ export interface KubeStartOptions {
   /** How long a pod may take to run (image pull included). */
   startTimeoutMs?: number;
   runtimeClass?: string;
+  /** The toolbox image (toolbox.ts); absent: the pods run the image's own shell and tools. */
+  toolbox?: string;
   signal?: AbortSignal;
 }
 
@@ -44,6 +46,7 @@ export async function startEnvironment(
     image: opts.image,
     deadlineSeconds: opts.deadlineSeconds,
     runtimeClass: opts.runtimeClass,
+    ...(opts.toolbox ? { toolbox: opts.toolbox } : {}),
     namespace,
   });
   const name = podName(trial, 'main');
@@ -58,7 +61,7 @@ export async function startEnvironment(
     await removeTrial(cluster, trial, [name]).catch(() => undefined);
     throw err;
   }
-  const env: Environment = { main: new PodSandbox(cluster, name, opts.image, spec), services: {} };
+  const env: Environment = { main: new PodSandbox(cluster, name, opts.image, spec, !!opts.toolbox), services: {} };
   trials.set(env.main, { trial, pods: [name] });
   return env;
 }

@@ -9,6 +9,7 @@ import { abortReason, SandboxError } from '../../errors.ts';
 import { BoundedCapture } from '../exec.ts';
 import type { ExecOptions, ExecResult } from '../types.ts';
 import type { Cluster } from './client.ts';
+import { TOOLBOX_BIN, TOOLBOX_SHELL, trustedArgv } from '../toolbox.ts';
 import { openExec } from './exec-socket.ts';
 
 /** How long after `timeout -k`'s kill the harness stops waiting for the socket. */
@@ -25,27 +26,44 @@ export interface PodTarget {
   maxOutputBytes: number;
   /** How often an open exec pings the API server (exec-socket.ts KEEP_ALIVE_MS by default). */
   keepAliveMs?: number;
+  /** The pod has the harness's toolbox at /.benchrig (docs/kubernetes.md#the-toolbox). */
+  toolbox?: boolean;
 }
 
-/** The argv that runs inside: cwd and env set by `env`/`cd`, all under `timeout -k 2 <secs>`. */
+/** PATH of trusted commands (grading, copies): the toolbox's applets first, then the usual folders. */
+export const TRUSTED_PATH = `${TOOLBOX_BIN}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`;
+
+/**
+ * The argv that runs inside: cwd and env set by `env`/`cd`, all under `timeout -k 2 <secs>`. With
+ * the toolbox (docs/kubernetes.md#the-toolbox) the wrapper is its busybox, and a trusted command runs
+ * through its shell with its applets first on PATH: an agent that replaced the image's `sh`, `tar`
+ * or `cat` changes nothing the harness relies on.
+ */
 export function podArgv(
   cmd: string | string[],
   opts: ExecOptions,
-  target: Pick<PodTarget, 'workdir' | 'execTimeoutMs'>,
+  target: Pick<PodTarget, 'workdir' | 'execTimeoutMs' | 'toolbox'>,
 ): string[] {
-  const argv = typeof cmd === 'string' ? ['sh', '-c', cmd] : cmd;
+  const tb = target.toolbox ? [TOOLBOX_SHELL] : [];
+  const trusted = !!(opts.trusted && target.toolbox);
+  let argv = typeof cmd === 'string' ? (trusted ? trustedArgv(cmd) : ['sh', '-c', cmd]) : cmd;
+  if (trusted && argv[0] === 'sh') argv = [TOOLBOX_SHELL, ...argv];
   if (argv.length === 0) throw new Error('exec: empty command');
   const secs = Math.max(1, Math.ceil((opts.timeoutMs ?? target.execTimeoutMs) / 1000));
   const cwd = path.posix.resolve(target.workdir, opts.cwd ?? '.');
   const env = Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${v}`);
+  if (trusted) env.unshift(`PATH=${TRUSTED_PATH}`);
   // `cd` through sh: Kubernetes exec has no working directory; "$@" keeps the argv as given.
   return [
+    ...tb,
     'timeout',
     '-k',
     '2',
     String(secs),
+    ...tb,
     'env',
     ...env,
+    ...tb,
     'sh',
     '-c',
     'cd "$1" && shift && exec "$@"',

@@ -1,7 +1,8 @@
 // The Kubernetes objects of one trial (docs/kubernetes.md#the-provider): a pod per service, one
 // headless Service that gives each service its DNS name, and a NetworkPolicy that keeps traffic
 // inside the trial. Plain builders: nothing here talks to a cluster.
-import type { V1NetworkPolicy, V1Pod, V1Service } from '@kubernetes/client-node';
+import type { V1NetworkPolicy, V1Pod, V1PodSpec, V1Service } from '@kubernetes/client-node';
+import { TOOLBOX_MOUNT, TOOLBOX_SHELL } from '../toolbox.ts';
 import type { SandboxLabels, SandboxSpec } from '../types.ts';
 import { buildLabels } from '../labels.ts';
 
@@ -29,6 +30,8 @@ export interface PodInput {
   image: string;
   /** `[run] runtime_class` (e.g. gVisor). */
   runtimeClass?: string;
+  /** The harness's toolbox image (toolbox.ts): copied into a read-only folder at /.benchrig of the pod. */
+  toolbox?: string;
   /** The cluster's DNS domain (default cluster.local). */
   clusterDomain?: string;
   namespace: string;
@@ -95,11 +98,13 @@ export function podFor(p: PodInput): V1Pod {
       subdomain: p.trial,
       dnsConfig: { searches: [`${p.trial}.${p.namespace}.svc.${domain}`] },
       ...(p.runtimeClass ? { runtimeClassName: p.runtimeClass } : {}),
+      ...(p.toolbox ? toolboxParts(p.toolbox) : {}),
       containers: [
         {
           name: CONTAINER,
           image: p.image,
-          command: IDLE,
+          command: p.toolbox ? [TOOLBOX_SHELL, ...IDLE_TOOLBOX] : IDLE,
+          ...(p.toolbox ? { volumeMounts: [{ name: TOOLBOX_VOLUME, mountPath: TOOLBOX_MOUNT, readOnly: true }] } : {}),
           workingDir: p.spec.workdir,
           env: Object.entries(p.spec.env ?? {}).map(([name, value]) => ({ name, value })),
           resources: { requests, limits },
@@ -111,6 +116,34 @@ export function podFor(p: PodInput): V1Pod {
         },
       ],
     },
+  };
+}
+
+const TOOLBOX_VOLUME = 'benchrig-toolbox';
+/** The idle loop through the toolbox's shell and sleep: the image needs no shell of its own. */
+const IDLE_TOOLBOX = [
+  'sh',
+  '-c',
+  `trap "" TERM INT HUP QUIT USR1 USR2; while :; do ${TOOLBOX_SHELL} sleep 86399 & wait $!; done`,
+];
+/** Fills the toolbox folder: busybox and its applets as links (bin/), as Docker's toolbox volume holds them. */
+const FILL =
+  '/busybox cp /busybox /t/busybox && /busybox mkdir /t/bin && for a in $(/busybox --list); do /busybox ln -s ../busybox /t/bin/$a; done';
+
+/** The init container that fills the pod's toolbox folder (an emptyDir), hardened as the pod's own. */
+function toolboxParts(image: string): Pick<V1PodSpec, 'initContainers' | 'volumes'> {
+  return {
+    volumes: [{ name: TOOLBOX_VOLUME, emptyDir: { sizeLimit: '16Mi' } }],
+    initContainers: [
+      {
+        name: 'toolbox',
+        image,
+        command: ['/busybox', 'sh', '-c', FILL],
+        volumeMounts: [{ name: TOOLBOX_VOLUME, mountPath: '/t' }],
+        resources: { limits: { cpu: '100m', memory: '32Mi' }, requests: { cpu: '10m', memory: '32Mi' } },
+        securityContext: { privileged: false, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+      },
+    ],
   };
 }
 

@@ -23,6 +23,7 @@ import { clusterImage, clusterImages, pushImage } from './images.ts';
 import { removeTrialOfPod } from './pods.ts';
 import { startServices } from './services.ts';
 import { sweepNamespace } from './sweep.ts';
+import { ensureToolboxImage, toolboxImage } from './toolbox.ts';
 
 export class KubernetesEnvironments implements EnvironmentProvider {
   #cluster: Cluster | undefined;
@@ -76,6 +77,7 @@ export class KubernetesEnvironments implements EnvironmentProvider {
       );
       if (this.settings.push) run.info(`pushed ${await pushImage(run.spec.image, this.settings.registry)}`);
     }
+    run.info(`toolbox ${await ensureToolboxImage(this.settings.registry)}`); // pushed whatever --push says: it is benchrig's
     const removed = await sweepNamespace(this.cluster);
     if (removed > 0) run.info(`removed ${removed} pod(s) left by runs that are gone`);
     return {
@@ -97,6 +99,7 @@ export class KubernetesEnvironments implements EnvironmentProvider {
     const base = {
       deadlineSeconds: s.deadlineSeconds,
       ...(s.runtimeClass ? { runtimeClass: s.runtimeClass } : {}),
+      toolbox: toolboxImage(s.registry),
       signal,
     };
     try {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { SandboxError } from '../../errors.ts';
 import { BoundedCapture } from '../exec.ts';
+import { TOOLBOX_BIN, TOOLBOX_SHELL } from '../toolbox.ts';
 import type {
   CopyOutOptions,
   CopyOutReport,
@@ -32,7 +33,7 @@ const KILL_ALL = `for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; d
   for d in /proc/[0-9]*; do
     p=\${d#/proc/}; [ "$p" = 1 ] || [ "$p" = $$ ] || { read -r s < "$d/stat" 2>/dev/null || continue
       r=\${s##*) }; st=\${r%% *}; r=\${r#* }; pp=\${r%% *}; c=\${s#*(}; c=\${c%)*}
-      [ "$st" = Z ] || { [ "$pp" = 1 ] && [ "$c" = sleep ]; } || left="$left $p"; }
+      [ "$st" = Z ] || { [ "$pp" = 1 ] && { [ "$c" = sleep ] || [ "$c" = busybox ]; }; } || left="$left $p"; }
   done
   [ -z "$left" ] && exit 0; sleep 0.1
 done; echo "still running:$left" >&2; exit 1`;
@@ -45,7 +46,7 @@ export class PodSandbox implements Sandbox {
   readonly workdir: string;
   readonly target: PodTarget;
 
-  constructor(cluster: Cluster, pod: string, image: string, spec: SandboxSpec) {
+  constructor(cluster: Cluster, pod: string, image: string, spec: SandboxSpec, toolbox = false) {
     this.id = pod;
     this.image = image;
     this.workdir = spec.workdir;
@@ -55,6 +56,7 @@ export class PodSandbox implements Sandbox {
       workdir: spec.workdir,
       execTimeoutMs: spec.execTimeoutMs,
       maxOutputBytes: spec.maxOutputBytes,
+      toolbox,
     };
   }
 
@@ -66,13 +68,13 @@ export class PodSandbox implements Sandbox {
   async readFile(file: string): Promise<string> {
     const abs = path.posix.resolve(this.workdir, file);
     const script = '[ -e "$1" ] || exit 44; [ -f "$1" ] || exit 45; exec cat -- "$1"';
-    const res = await execInPod({ ...this.target, maxOutputBytes: READ_MAX_BYTES + 1 }, [
-      'sh',
-      '-c',
-      script,
-      'sh',
-      abs,
-    ]);
+    const res = await execInPod(
+      { ...this.target, maxOutputBytes: READ_MAX_BYTES + 1 },
+      ['sh', '-c', script, 'sh', abs],
+      {
+        trusted: true, // the toolbox's cat: the agent's own would say what it likes
+      },
+    );
     if (res.exitCode === 44) throw Object.assign(new Error(`no such file in the sandbox: ${abs}`), { code: 'ENOENT' });
     if (res.exitCode === 45)
       throw Object.assign(new Error(`not a regular file in the sandbox: ${abs}`), { code: 'EISDIR' });
@@ -103,7 +105,10 @@ export class PodSandbox implements Sandbox {
   async restart(): Promise<void> {
     const stderr = new BoundedCapture(4096);
     const out = new Writable({ write: (c: Buffer, _e, done) => (stderr.push(c), done()) });
-    const { code } = await runInPod(this.target, ['sh', '-c', KILL_ALL], {
+    const argv = this.target.toolbox
+      ? [TOOLBOX_SHELL, 'env', `PATH=${TOOLBOX_BIN}`, TOOLBOX_SHELL, 'sh', '-c', KILL_ALL]
+      : ['sh', '-c', KILL_ALL];
+    const { code } = await runInPod(this.target, argv, {
       stdout: nul(),
       stderr: out,
       timeoutMs: 30_000,

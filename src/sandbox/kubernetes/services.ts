@@ -37,8 +37,11 @@ export function unsupported(env: EnvironmentSpec): string | null {
 function withMounts(pod: V1Pod, mounts: MountSpec[]): V1Pod {
   const c = pod.spec?.containers[0];
   if (!pod.spec || !c || mounts.length === 0) return pod;
-  pod.spec.volumes = mounts.map((_, i) => ({ name: `v${i}`, emptyDir: {} }));
-  c.volumeMounts = mounts.map((m, i) => ({ name: `v${i}`, mountPath: m.target, readOnly: m.readOnly }));
+  pod.spec.volumes = [...(pod.spec.volumes ?? []), ...mounts.map((_, i) => ({ name: `v${i}`, emptyDir: {} }))];
+  c.volumeMounts = [
+    ...(c.volumeMounts ?? []),
+    ...mounts.map((m, i) => ({ name: `v${i}`, mountPath: m.target, readOnly: m.readOnly })),
+  ];
   return pod;
 }
 
@@ -82,6 +85,7 @@ export async function startServices(
         image,
         deadlineSeconds: opts.deadlineSeconds,
         ...(opts.runtimeClass ? { runtimeClass: opts.runtimeClass } : {}),
+        ...(opts.toolbox ? { toolbox: opts.toolbox } : {}),
         namespace,
       };
       const pod = withMounts(name === env.main ? podFor(input) : servicePod(input, svc), svc.mounts);
@@ -89,7 +93,7 @@ export async function startServices(
       if (name === env.main) await createPod(cluster, pod, opts.startTimeoutMs ?? 120_000, opts.signal);
       else await cluster.core.createNamespacedPod({ namespace, body: pod });
       const workdir = name === env.main ? spec.workdir : (svc.workingDir ?? '/');
-      sandboxes[name] = new PodSandbox(cluster, podName(trial, name), image, { ...spec, workdir });
+      sandboxes[name] = new PodSandbox(cluster, podName(trial, name), image, { ...spec, workdir }, !!opts.toolbox);
     }
   } catch (err) {
     await removeTrial(cluster, trial, made).catch(() => undefined);

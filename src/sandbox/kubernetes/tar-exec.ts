@@ -72,7 +72,7 @@ export async function extractInPod(
   const sent = counter();
   const stdout = new BoundedCapture(4096);
   const stderr = new BoundedCapture(64 * 1024);
-  const argv = podArgv(['sh', '-c', EXTRACT, 'sh', dir], { timeoutMs: COPY_TIMEOUT_MS }, target);
+  const argv = podArgv(['sh', '-c', EXTRACT, 'sh', dir], { timeoutMs: COPY_TIMEOUT_MS, trusted: true }, target);
   // An archive that fails (a file unreadable, a transfer over its cap) ends the exec: tar would wait for the rest.
   const failed = new AbortController();
   archive.on('error', (err) => failed.abort(err));
@@ -118,7 +118,11 @@ export function archiveFromPod(
   const stream = new PassThrough();
   got.pipe(stream);
   const stderr = new BoundedCapture(64 * 1024);
-  const argv = podArgv(['sh', '-c', ARCHIVE, 'sh', parent, name], { timeoutMs: COPY_TIMEOUT_MS }, target);
+  const argv = podArgv(
+    ['sh', '-c', ARCHIVE, 'sh', parent, name],
+    { timeoutMs: COPY_TIMEOUT_MS, trusted: true },
+    target,
+  );
   // A reader that stops early (the copy-out's entry bound) closes the exec rather than leave it paused.
   const early = new AbortController();
   stream.once('close', () => stream.readableEnded || early.abort(new Error('the reader stopped')));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exitCodeOf, podArgv } from '../../../../src/sandbox/kubernetes/exec.ts';
+import { exitCodeOf, podArgv, TRUSTED_PATH } from '../../../../src/sandbox/kubernetes/exec.ts';
 
 const target = { workdir: '/workspace', execTimeoutMs: 20_000, maxOutputBytes: 1024 };
 
@@ -26,6 +26,24 @@ describe('podArgv', () => {
     const argv = podArgv('echo $HOME', {}, target);
     expect(argv.slice(0, 4)).toEqual(['timeout', '-k', '2', '20']);
     expect(argv.slice(-3)).toEqual(['sh', '-c', 'echo $HOME']);
+  });
+
+  it('with the toolbox, the wrapper and trusted commands run from /.benchrig, its applets first on PATH', () => {
+    const tb = { ...target, toolbox: true };
+    const argv = podArgv('test -f x && cat x', { trusted: true }, tb);
+    expect(argv.slice(0, 2)).toEqual(['/.benchrig/busybox', 'timeout']);
+    expect(argv).toContain(`PATH=${TRUSTED_PATH}`);
+    expect(argv.slice(-4)).toEqual(['/.benchrig/busybox', 'sh', '-c', 'test -f x && cat x']);
+    expect(podArgv(['sh', '-c', 'tar -x'], { trusted: true }, tb).slice(-4)).toEqual([
+      '/.benchrig/busybox',
+      'sh',
+      '-c',
+      'tar -x',
+    ]);
+    // The agent's own commands keep the image's shell and PATH.
+    const own = podArgv('ls', {}, tb);
+    expect(own.slice(-3)).toEqual(['sh', '-c', 'ls']);
+    expect(own.some((a) => a.startsWith('PATH='))).toBe(false);
   });
 
   it('refuses an empty argv', () => {
