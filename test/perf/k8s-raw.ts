@@ -27,6 +27,8 @@ export interface RawK8s {
   spec: SandboxSpec;
   /** The image as the cluster pulls it (the registry's reference). */
   image: string;
+  /** The harness's toolbox image, which benchrig's pods copy in with an init container (sandbox/kubernetes/toolbox.ts). */
+  toolbox: string;
   runId: string;
 }
 
@@ -90,7 +92,16 @@ async function oneCycle(x: RawK8s, dns: ClusterDns, i: number): Promise<void> {
   const trial = `brraw-${randomBytes(4).toString('hex')}`;
   const labels = { runId: x.runId, sessionId: `${x.runId}.k8s${i}` };
   const name = podName(trial, 'main');
-  const pod = podFor({ trial, service: 'main', spec: x.spec, labels, image: x.image, deadlineSeconds: 600, namespace });
+  const pod = podFor({
+    trial,
+    service: 'main',
+    spec: x.spec,
+    labels,
+    image: x.image,
+    toolbox: x.toolbox,
+    deadlineSeconds: 600,
+    namespace,
+  });
   try {
     await x.cluster.net.createNamespacedNetworkPolicy({
       namespace,
