@@ -7,7 +7,14 @@ const SCALE = ['test/e2e/compose-scale.test.ts'];
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/perf/**', 'node_modules/**', ...(process.env.BENCHRIG_SCALE ? [] : SCALE)],
+    // test/{integration,e2e}/**/kubernetes-*: `npm run test:k8s` (vitest.k8s.config.ts), on the local cluster.
+    exclude: [
+      'test/perf/**',
+      'node_modules/**',
+      'test/integration/**/kubernetes-*.test.ts',
+      'test/e2e/**/kubernetes-*.test.ts',
+      ...(process.env.BENCHRIG_SCALE ? [] : SCALE),
+    ],
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,

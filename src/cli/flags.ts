@@ -17,6 +17,8 @@ export interface RunFlags {
   keepSandbox?: boolean;
   pull?: boolean;
   network?: string;
+  provider?: 'docker' | 'kubernetes';
+  push?: boolean;
   llmCache?: string;
   logLevel?: string;
   model?: string;
@@ -110,6 +112,8 @@ export function flagsToConfig(f: RunFlags): Record<string, unknown> {
     no_network: f.network === 'none' || undefined,
     llm_cache: f.llmCache,
     log_level: f.logLevel,
+    provider: f.provider,
+    push: f.push || undefined,
   });
   if (Object.keys(run).length) layer.run = run;
   if (f.model !== undefined) layer.llm = { model: f.model }; // over BENCHRIG_MODEL and every file

@@ -75,6 +75,13 @@ export function registerRun(program: Command): void {
         'none',
       ]),
     )
+    .addOption(
+      new Option(
+        '--provider <name>',
+        'where sandboxes run: docker (default) or kubernetes ([run] namespace, registry)',
+      ).choices(['docker', 'kubernetes']),
+    )
+    .option('--push', 'push the images the run builds or names to [run] registry, for the cluster to pull (kubernetes)')
     .option(
       '--docker-host <url=capacity>',
       'a Docker host of the fleet, e.g. tcp://box:2376=8 (repeatable; over [[sandbox.hosts]])',

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { stringify } from 'smol-toml';
 import { listBenchmarks } from '../benchmark/list.ts';
 import { loadBenchmark } from '../benchmark/load.ts';
@@ -18,7 +18,7 @@ import { sweepBuildDirs } from '../sandbox/build-dirs.ts';
 import { clientFor, fleetHosts, parseDockerHostFlag, resolveTls, type DockerHostSpec } from '../sandbox/hosts.ts';
 import { dockerHostSchema } from '../config/schema.ts';
 import { readToml, displayPath } from '../config/load.ts';
-import { checkHost } from '../sandbox/index.ts';
+import { checkHost, sweepClusterOf } from '../sandbox/index.ts';
 import { validateWithRuns } from './cross-run.ts';
 
 const print = (s: string) => process.stdout.write(s + '\n');
@@ -136,28 +136,13 @@ function registerSandbox(program: Command): void {
       'a Docker host to clean (repeatable; default: [[sandbox.hosts]] of --config, else DOCKER_HOST or the local daemon)',
       (v: string, acc: string[] = []) => [...acc, v],
     )
-    .option('--config <file>', 'a TOML file whose [[sandbox.hosts]] to clean')
-    .action(async (o: { all?: boolean; kept?: boolean; dockerHost?: string[]; config?: string }) => {
-      const which = { all: !!o.all, kept: !!o.kept };
-      const hosts = cleanupHosts(o.dockerHost, o.config);
-      // image build folders (prepare.sh contexts) of builds whose process is gone, on this machine
-      const builds = await sweepBuildDirs();
-      if (builds > 0) print(`removed ${builds} image build folder(s)`);
-      if (!hosts) {
-        await checkDocker();
-        const n = await sweep(which);
-        print(`removed ${n} container(s)/volume(s)`);
-        return;
-      }
-      for (const h of hosts) await checkHost(h);
-      let total = 0;
-      for (const h of hosts) {
-        const n = await sweep(which, clientFor(h));
-        total += n;
-        if (hosts.length > 1) print(`${h.url}: removed ${n} container(s)/volume(s)`);
-      }
-      print(`removed ${total} container(s)/volume(s)`);
-    });
+    .option('--config <file>', 'a TOML file whose [[sandbox.hosts]] (or [run] namespace and kube_context) to clean')
+    .addOption(
+      new Option('--provider <name>', 'where the sandboxes ran (default docker)').choices(['docker', 'kubernetes']),
+    )
+    .option('--namespace <name>', 'with --provider kubernetes: the namespace to clean (over --config)')
+    .option('--kube-context <name>', "with --provider kubernetes: the kubeconfig's context (over --config)")
+    .action(cleanup);
 }
 
 /** `config show`: the effective configuration. */
@@ -176,6 +161,55 @@ function registerConfig(program: Command): void {
       // Values from the environment are shown as written (`${VAR}`) unless their key is plain.
       print(stringify(JSON.parse(JSON.stringify(redact(config, templates))))); // JSON round-trip drops undefined, which TOML cannot hold
     });
+}
+
+/** `sandbox cleanup`: what dead runs left on the provider the flags name (its Docker hosts, or its cluster). */
+async function cleanup(o: CleanupFlags): Promise<void> {
+  const which = { all: !!o.all, kept: !!o.kept };
+  if (o.provider === 'kubernetes') {
+    const n = await sweepClusterOf(clusterKeys(o), which);
+    print(`removed ${n} pod(s)`);
+    return;
+  }
+  const hosts = cleanupHosts(o.dockerHost, o.config);
+  // image build folders (prepare.sh contexts) of builds whose process is gone, on this machine
+  const builds = await sweepBuildDirs();
+  if (builds > 0) print(`removed ${builds} image build folder(s)`);
+  if (!hosts) {
+    await checkDocker();
+    const n = await sweep(which);
+    print(`removed ${n} container(s)/volume(s)`);
+    return;
+  }
+  for (const h of hosts) await checkHost(h);
+  let total = 0;
+  for (const h of hosts) {
+    const n = await sweep(which, clientFor(h));
+    total += n;
+    if (hosts.length > 1) print(`${h.url}: removed ${n} container(s)/volume(s)`);
+  }
+  print(`removed ${total} container(s)/volume(s)`);
+}
+
+interface CleanupFlags {
+  all?: boolean;
+  kept?: boolean;
+  dockerHost?: string[];
+  config?: string;
+  provider?: 'docker' | 'kubernetes';
+  namespace?: string;
+  kubeContext?: string;
+}
+
+/** The cluster `sandbox cleanup --provider kubernetes` cleans: the flags over --config's [run]. */
+function clusterKeys(o: CleanupFlags): { namespace?: string; kube_context?: string } {
+  const run = o.config
+    ? ((readToml(resolve(o.config), process.env, '--config') as { run?: Record<string, unknown> }).run ?? {})
+    : {};
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const namespace = o.namespace ?? str(run.namespace);
+  const context = o.kubeContext ?? str(run.kube_context);
+  return { ...(namespace ? { namespace } : {}), ...(context ? { kube_context: context } : {}) };
 }
 
 /** The hosts `sandbox cleanup` sweeps: --docker-host, else --config's [[sandbox.hosts]], else DOCKER_HOST; null: the local daemon. */

@@ -16,7 +16,7 @@ import type { Config } from '../config/schema.ts';
 import type { Sample } from '../types.ts';
 import { BenchrigError } from '../errors.ts';
 import { resolveBaseline, type BaselineChoice } from '../report/history.ts';
-import type { PreparedEnvironments } from '../sandbox/index.ts';
+import { withProvider, type PreparedEnvironments } from '../sandbox/index.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 import { telemetrySettings, type TelemetrySettings } from '../telemetry/otel.ts';
 import type { Cleanup } from './cleanup.ts';
@@ -182,7 +182,7 @@ async function moduleRecord(module: string, cwd: string): Promise<AgentModuleRec
   return { module: shown, sha256: (await agentModuleHash(module)).sha256 };
 }
 
-/** The run's `[sandbox]` as a SandboxSpec, on a fleet of Docker hosts when one is set (docs/fleet.md). */
+/** The run's `[sandbox]` as a SandboxSpec, on a fleet of Docker hosts (docs/fleet.md) or the provider `[run]` names. */
 async function sandboxWithFleet(benchmark: Benchmark<Samples>, opts: RunOptions): Promise<SandboxSpec | null> {
   const sandbox = sandboxSpec(benchmark.config);
   if (!sandbox) return null;
@@ -194,7 +194,7 @@ async function sandboxWithFleet(benchmark: Benchmark<Samples>, opts: RunOptions)
     dockerHosts: opts.dockerHosts,
   });
   if (fleet) sandbox.fleet = fleet;
-  return sandbox;
+  return withProvider(sandbox, benchmark.config.run, benchmark.config.limits.trial_timeout_s);
 }
 
 function sandboxSpec(cfg: Config): SandboxSpec | null {

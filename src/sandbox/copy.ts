@@ -36,12 +36,7 @@ export async function copyIn(
   src: string | Record<string, Content>,
   dest: string,
 ): Promise<void> {
-  const root = dest.replace(/^\/+/, '');
-  const pack = tar.pack();
-  const filling = (typeof src === 'string' ? packFolder(pack, src, root) : packMap(pack, src, root)).then(
-    () => pack.finalize(),
-    (err: Error) => pack.destroy(err), // a file that could not be read
-  );
+  const { pack, filling } = archiveFor(src, dest);
   try {
     await withDeadline(
       container.putArchive(pack as unknown as NodeJS.ReadableStream, { path: '/' }),
@@ -54,6 +49,23 @@ export async function copyIn(
     if (err instanceof SandboxError) throw err;
     throw dockerError(`copying into ${dest} in the sandbox failed: ${dockerMessage(err)}`, err);
   }
+}
+
+/**
+ * The archive of a copy in (any provider's): entries named with `dest`'s full path, no leading
+ * slash, to extract at "/"; `filling` settles once every entry is in (the pack destroyed on a failure).
+ */
+export function archiveFor(
+  src: string | Record<string, Content>,
+  dest: string,
+): { pack: tar.Pack; filling: Promise<void> } {
+  const root = dest.replace(/^\/+/, '');
+  const pack = tar.pack();
+  const filling = (typeof src === 'string' ? packFolder(pack, src, root) : packMap(pack, src, root)).then(
+    () => pack.finalize(),
+    (err: Error) => pack.destroy(err), // a file that could not be read
+  );
+  return { pack, filling };
 }
 
 export async function writeFile(container: Docker.Container, file: string, content: Content): Promise<void> {

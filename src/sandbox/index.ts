@@ -9,19 +9,25 @@ const PROVIDERS = {
   docker: async (): Promise<EnvironmentProvider> => new (await import('./docker-environments.ts')).DockerEnvironments(),
   fleet: async (spec: SandboxSpec): Promise<EnvironmentProvider> =>
     new (await import('./fleet-environments.ts')).FleetEnvironments(spec.fleet ?? []),
+  kubernetes: async (spec: SandboxSpec): Promise<EnvironmentProvider> =>
+    new (await import('./kubernetes/provider.ts')).KubernetesEnvironments(spec.kubernetes),
 } satisfies Record<string, (spec: SandboxSpec) => Promise<EnvironmentProvider>>;
 
 export type ProviderKind = keyof typeof PROVIDERS;
 
-/** Which provider a spec asks for: `[[sandbox.hosts]]` / `--docker-host` make a fleet (docs/fleet.md), else one engine. */
-export const providerKind = (spec: SandboxSpec): ProviderKind => (spec.fleet?.length ? 'fleet' : 'docker');
+/**
+ * Which provider a spec asks for: `[run] provider = "kubernetes"` a cluster (docs/kubernetes.md),
+ * `[[sandbox.hosts]]` / `--docker-host` a fleet (docs/fleet.md), else one engine.
+ */
+export const providerKind = (spec: SandboxSpec): ProviderKind =>
+  spec.kubernetes ? 'kubernetes' : spec.fleet?.length ? 'fleet' : 'docker';
 
 const made = new Map<string, Promise<EnvironmentProvider>>();
 
 /** This process's provider for a spec (plain JSON, so a worker makes the same one from the run context). */
 export function providerFor(spec: SandboxSpec): Promise<EnvironmentProvider> {
   const kind = providerKind(spec);
-  const key = `${kind}:${JSON.stringify(spec.fleet ?? null)}`;
+  const key = `${kind}:${JSON.stringify(spec.kubernetes ?? spec.fleet ?? null)}`;
   let p = made.get(key);
   if (!p) {
     p = PROVIDERS[kind](spec);
@@ -48,6 +54,8 @@ export type { DockerHostSpec as FleetHost } from './hosts.ts';
 export { fleetHostsOf } from './hosts.ts';
 export { processAlive } from './sweep.ts';
 export { checkHost } from './host-check.ts';
+// The run's provider from its [run] keys, and where an installed agent cannot run.
+export { remoteSandboxes, sweepClusterOf, withProvider, type ProviderKeys } from './provider-settings.ts';
 // What an installed agent runs inside its sandbox: the toolbox's shell, and the kill of what it started.
 export { trustedArgv } from './toolbox.ts';
 export { killByMarkerScript } from './exec.ts';

@@ -19,8 +19,6 @@ export async function transferPath(
   src: string,
   opts: TransferOptions = {},
 ): Promise<void> {
-  const maxBytes = opts.maxBytes ?? DEFAULT_TRANSFER_MAX_BYTES;
-  const place = placement(src, opts);
   let archive: Readable;
   try {
     archive = (await withDeadline(from.getArchive({ path: src }), DEFAULT_DEADLINE_MS, `copy out ${src}`)) as Readable;
@@ -28,6 +26,36 @@ export async function transferPath(
     if (err instanceof SandboxError) throw err;
     throw dockerError(`copying ${src} out of the agent's sandbox failed: ${dockerMessage(err)}`, err);
   }
+  const filtered = filterTransfer(archive, src, opts);
+  const pack = filtered.pack;
+  try {
+    await withDeadline(
+      to.putArchive(pack as unknown as NodeJS.ReadableStream, { path: path.posix.dirname(opts.to ?? src) }),
+      DEFAULT_DEADLINE_MS * 10,
+      `copy into ${src}`,
+    );
+  } catch (err) {
+    archive.destroy();
+    const failure = filtered.failure();
+    if (failure) throw failure;
+    if (err instanceof SandboxError) throw err;
+    throw dockerError(`copying ${src} into the grading sandbox failed: ${dockerMessage(err)}`, err);
+  }
+  const failure = filtered.failure();
+  if (failure) throw failure;
+}
+
+/**
+ * The agent's archive of `src` re-packed for the target (any provider's): regular files, folders and
+ * symlinks only, placed per `opts.to` and `opts.skip`, failing past `opts.maxBytes` of files.
+ */
+export function filterTransfer(
+  archive: Readable,
+  src: string,
+  opts: TransferOptions = {},
+): { pack: tar.Pack; failure: () => Error | undefined } {
+  const maxBytes = opts.maxBytes ?? DEFAULT_TRANSFER_MAX_BYTES;
+  const place = placement(src, opts);
   const extract = tar.extract();
   const pack = tar.pack();
   let bytes = 0;
@@ -46,6 +74,7 @@ export async function transferPath(
       failure = new Error(
         `${src} holds more than ${maxBytes} bytes: over the limit for copying it to the grading sandbox`,
       );
+      body.on('error', () => {}); // destroyed with the failure, which is reported as the transfer's
       return next(failure);
     }
     const out = {
@@ -65,19 +94,7 @@ export async function transferPath(
   extract.once('error', (err) => pack.destroy(err));
   archive.once('error', (err) => extract.destroy(err));
   archive.pipe(extract);
-  try {
-    await withDeadline(
-      to.putArchive(pack as unknown as NodeJS.ReadableStream, { path: path.posix.dirname(opts.to ?? src) }),
-      DEFAULT_DEADLINE_MS * 10,
-      `copy into ${src}`,
-    );
-  } catch (err) {
-    archive.destroy();
-    if (failure) throw failure;
-    if (err instanceof SandboxError) throw err;
-    throw dockerError(`copying ${src} into the grading sandbox failed: ${dockerMessage(err)}`, err);
-  }
-  if (failure) throw failure;
+  return { pack, failure: () => failure };
 }
 
 /**

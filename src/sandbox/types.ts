@@ -102,6 +102,8 @@ export interface SandboxSpec {
   shell?: 'auto';
   /** The fleet of Docker hosts (docs/fleet.md); absent or null: the local daemon, as without a fleet. */
   fleet?: DockerHostSpec[] | null;
+  /** A Kubernetes cluster every environment of the run starts on (docs/kubernetes.md); absent or null: Docker. */
+  kubernetes?: ClusterSpec | null;
   /** `[sandbox] subnet_pool`: the range trial networks take subnets from (docs/sandboxes.md#networks-per-trial). */
   subnetPool?: string;
   /** The fleet host placed for this start (set per trial from its sandbox slot). */
@@ -120,4 +122,18 @@ export interface SandboxLabels {
   pid?: number;
   /** The run keeps its sandboxes (`--keep-sandbox`): labelled so that no sweep removes them. */
   keep?: boolean;
+}
+
+/** Where a run's pods go (docs/kubernetes.md#running-on-a-cluster): `[run] provider = "kubernetes"` and its keys. */
+export interface ClusterSpec {
+  /** `[run] kube_context`; default: the kubeconfig's current context (KUBECONFIG, else ~/.kube/config). */
+  context?: string;
+  namespace: string;
+  /** Where the cluster pulls the run's images from: `<registry>/<image's repository>:<tag>`. */
+  registry: string;
+  runtimeClass?: string;
+  /** `--push`: images are pushed there from this machine's Docker before they are used. */
+  push: boolean;
+  /** `activeDeadlineSeconds` of every pod: the backstop for a harness that dies. */
+  deadlineSeconds: number;
 }

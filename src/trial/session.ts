@@ -13,6 +13,19 @@ import { runScrubber } from './scrub.ts';
 import { sessionIdOf } from './session-id.ts';
 import type { RunContext, TrialHooks, TrialInput } from './types.ts';
 
+/**
+ * Loads the code of the provider `spec` asks for (client-node for Kubernetes: about a second a
+ * thread on a loaded 2-core machine, docs/performance.md) while a worker boots, not in its first
+ * trial. Never rejects: a failure is left for the first trial to report.
+ */
+export const preloadProvider = (spec: RunContext['sandbox']): Promise<void> =>
+  spec
+    ? providerFor(spec).then(
+        () => {},
+        () => {},
+      )
+    : Promise.resolve();
+
 export interface TrialOptions {
   /** Aborted on Ctrl-C: the trial stops, cleans up and is not saved (resume runs it again). */
   signal?: AbortSignal;

@@ -9,6 +9,7 @@ import type { RunContext } from '../trial/types.ts';
 import { createWorkerLoop } from './init.ts';
 import { PhaseBoard, type PhaseBoardInit } from '../pool/phase-board.ts';
 import { preloadAgent } from '../trial/agent-phase.ts';
+import { preloadProvider } from '../trial/session.ts';
 
 if (!parentPort) throw new Error('internal: the thread entry runs only inside a worker thread');
 const { port1: mainSide, port2: port } = new MessageChannel();
@@ -68,6 +69,8 @@ loop.handle({ type: 'init', run });
 // this module's evaluation ends). The agent module starts loading after both, so that the first trial
 // finds it loaded or loading: an agent that crashes its worker while loading must do so once the
 // thread is ready, as before (piscina starts no new thread after one that failed booting).
+// The run's sandbox provider too (client-node for Kubernetes), so that no trial waits for it.
+await preloadProvider(run.sandbox);
 port.postMessage({ type: 'ready' } satisfies WorkerMessage);
 setImmediate(() => void preloadAgent(run.agent));
 

@@ -20,6 +20,8 @@ export interface RunSpec {
   modelUrl: string;
   /** `--agent-opt` (the predictions agent's file). */
   agentOptions?: Record<string, unknown>;
+  /** `[run] provider = "kubernetes"` and its keys; the kubeconfig becomes the run's KUBECONFIG. */
+  provider?: { provider: 'kubernetes'; namespace: string; registry: string; kubeconfig: string };
 }
 
 export interface ChildReport {
@@ -42,6 +44,8 @@ export interface ChildReport {
 }
 
 const spec = JSON.parse(process.argv[2]) as RunSpec;
+const kube = spec.provider;
+if (kube) process.env.KUBECONFIG = kube.kubeconfig;
 let t0 = 0;
 let tLast = 0;
 const quiet: RunConsole = {
@@ -64,6 +68,7 @@ const out = await runBenchmark({
       per_worker: spec.perWorker,
       output: spec.output,
       ...(spec.maxSandboxes ? { max_sandboxes: spec.maxSandboxes } : {}),
+      ...(kube ? { provider: kube.provider, namespace: kube.namespace, registry: kube.registry } : {}),
     },
   },
   console: quiet,

@@ -29,6 +29,7 @@ import { runDistinctSamples } from './samples.ts';
 import { PEER_FULL, type PeerSizes } from './peer-promptfoo.ts';
 import { HARBOR_FULL, type HarborSizes } from './peer-harbor.ts';
 import { measurePeers, PEER_TARGETS, PEERS, type Peer, type PeerKey } from './peers.ts';
+import { k8sTarget, measureK8sOverhead, type K8sSizes } from './kubernetes.ts';
 
 export { PEER_TARGETS };
 
@@ -54,6 +55,8 @@ export interface Sizes {
   multi: MultiServiceSizes;
   /** Distinct samples × 1 trial through the CLI, peak RSS of the whole process (test/perf/samples.ts). */
   distinct: number;
+  /** One-command trials on a Kubernetes cluster, `concurrency` at a time (`--k8s`; test/perf/kubernetes.ts). */
+  k8s: K8sSizes;
 }
 
 export const FULL: Sizes = {
@@ -68,6 +71,7 @@ export const FULL: Sizes = {
   swebench: { predictions: 50, concurrency: 4 },
   multi: { trials: 40, concurrency: 4 },
   distinct: 100_000,
+  k8s: { trials: 20, concurrency: 4 },
 };
 
 /** The same code paths at a size that runs in seconds (the unit test). */
@@ -83,6 +87,7 @@ export const TINY: Sizes = {
   swebench: { predictions: 2, concurrency: 2 },
   multi: { trials: 2, concurrency: 2 },
   distinct: 20,
+  k8s: { trials: 2, concurrency: 2 },
 };
 
 export const TARGETS = {
@@ -107,9 +112,16 @@ export const TARGETS = {
   peak_rss_mb_100k_samples: { max: 200 },
 } as const;
 
-type Key = keyof typeof TARGETS | keyof typeof PEER_TARGETS;
+/** Only with `npm run perf -- --k8s` (a cluster: KUBECONFIG's, or the local one of scripts/k8s-up.sh). */
+export const K8S_TARGETS = {
+  k8s_overhead_ratio: { max: 1.15 },
+} as const;
+
+type Key = keyof typeof TARGETS | keyof typeof PEER_TARGETS | keyof typeof K8S_TARGETS;
 const targetOf = (key: Key) =>
-  ((TARGETS as Record<string, unknown>)[key] ?? (PEER_TARGETS as Record<string, unknown>)[key]) as {
+  ((TARGETS as Record<string, unknown>)[key] ??
+    (PEER_TARGETS as Record<string, unknown>)[key] ??
+    (K8S_TARGETS as Record<string, unknown>)[key]) as {
     min?: number;
     max?: number;
   };
@@ -140,6 +152,8 @@ export interface PerfReport {
   builds_second_run: number;
   per_task_env_ratio: number;
   swebench_grading_ratio: number;
+  /** With `--k8s`: the ratio, or null when the row was skipped (its row says why). */
+  k8s_overhead_ratio?: number | null;
   /** Per key: its target, whether it was met, and the raw figures it was computed from. */
   rows: Record<string, Row>;
 }
@@ -161,6 +175,11 @@ function met(key: Key, value: number): boolean {
 function row(key: Key, value: number, raw: Record<string, unknown>): Row {
   const t = targetOf(key);
   return { key, value, target: t.max !== undefined ? `≤ ${t.max}` : `≥ ${t.min}`, met: met(key, value), raw };
+}
+
+/** A row that could not be measured here: no value, the reason recorded (and not met). */
+function skippedRow(key: Key, reason: string): Row {
+  return { ...row(key, Number.NaN, { skipped: reason }), value: null, met: false, skipped: reason };
 }
 
 /** JSON keeps no NaN: a row without a number is written with a null value. */
@@ -510,6 +529,31 @@ export interface SuiteOptions {
    * `out` (its other rows kept as they were measured); each peer row's raw says when it was measured.
    */
   peersOnly?: boolean;
+  /** `--k8s`: the Kubernetes row too, on KUBECONFIG's cluster or the local one; skipped with the reason when none answers. */
+  k8s?: boolean;
+}
+
+/**
+ * Kubernetes overhead (`--k8s`): the scheduling phase of a run of one-command trials on the cluster
+ * over raw client-node calls making the same objects (test/perf/kubernetes.ts); skipped, with the
+ * reason, when no cluster answers.
+ */
+async function k8sRow(ctx: Ctx, z: Sizes): Promise<Row> {
+  const target = await k8sTarget();
+  if ('skipped' in target) {
+    ctx.say(`  k8s: skipped: ${target.skipped}`);
+    return skippedRow('k8s_overhead_ratio', target.skipped);
+  }
+  const m = await measureK8sOverhead({
+    target,
+    sizes: z.k8s,
+    reps: z.reps,
+    benchmark: ctx.fx.sandboxBenchmark(z.k8s.trials),
+    agent: ctx.fx.agents.sandboxEcho,
+    runBenchrig: (spec) => run(ctx, spec),
+    say: ctx.say,
+  });
+  return row('k8s_overhead_ratio', m.value, m.raw);
 }
 
 /**
@@ -713,6 +757,12 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReportW
         },
       );
     }
+    if (opts.k8s) {
+      say('kubernetes (--k8s)');
+      const k8s = await k8sRow(ctx, z);
+      peerRows.k8s_overhead_ratio = k8s;
+      Object.assign(peerValues, { k8s_overhead_ratio: k8s.value === null ? null : jsonValue(k8s.value) });
+    }
     // Read again: another `--peers-only` run may have merged its rows meanwhile.
     const latest = opts.peersOnly && out ? previousReport(out) : previous;
     const report = merged(latest, floors, peerValues, peerRows, z, start);
@@ -755,7 +805,7 @@ const stripRows = (r: FloorFields | PerfReportWithPeers) => {
   return fields;
 };
 
-// `npm run perf [-- --peer promptfoo|inspect|harbor|all [--peers-only] [--docker-rounds N]]`
+// `npm run perf [-- --peer promptfoo|inspect|harbor|all [--peers-only] [--docker-rounds N]] [--k8s]`
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const peerAt = args.indexOf('--peer');
@@ -776,10 +826,21 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.stderr.write('npm run perf: --docker-rounds takes a whole number of rounds, 1 or more\n');
     process.exit(2);
   }
+  const known = new Set(['--peer', '--peers-only', '--docker-rounds', '--k8s']);
+  const unknown = args.filter(
+    (a, i) => !known.has(a) && !((i === peerAt + 1 && peerAt >= 0) || (i === roundsAt + 1 && roundsAt >= 0)),
+  );
+  if (unknown.length) {
+    process.stderr.write(
+      `npm run perf: unknown argument ${JSON.stringify(unknown[0])} (it takes --peer ${PEERS.join('|')}, --peers-only, --docker-rounds N and --k8s)\n`,
+    );
+    process.exit(2);
+  }
   const report = await runPerfSuite({
     peer: peer as Peer | undefined,
     peersOnly,
     harborSizes: { ...HARBOR_FULL, rounds },
+    k8s: args.includes('--k8s'),
   });
   process.stdout.write(formatTable(report) + '\n');
   process.exitCode = Object.values(report.rows).every((r) => r.met) ? 0 : 1;

@@ -1,9 +1,12 @@
 // The perf table, for the terminal and for the README (Markdown).
 export interface Row {
   key: string;
-  value: number;
+  /** null: not measured here (`skipped` says why). */
+  value: number | null;
   target: string;
   met: boolean;
+  /** Why the row has no value (e.g. no Kubernetes cluster answered). */
+  skipped?: string;
   raw: Record<string, unknown>;
 }
 
@@ -22,8 +25,13 @@ export function formatTable(report: {
   created_at: string;
 }): string {
   const lines = ['| key | value | target | met |', '|---|---|---|---|'];
-  for (const r of Object.values(report.rows))
-    lines.push(`| \`${r.key}\` | ${fmt(r.value)} | ${r.target} | ${r.met ? 'yes' : 'no'} |`);
+  const skipped: string[] = [];
+  for (const r of Object.values(report.rows)) {
+    if (r.value === null) skipped.push(`\`${r.key}\` skipped: ${r.skipped ?? 'not measured'}`);
+    const value = r.value === null ? 'skipped' : fmt(r.value);
+    lines.push(`| \`${r.key}\` | ${value} | ${r.target} | ${r.value === null ? '—' : r.met ? 'yes' : 'no'} |`);
+  }
+  if (skipped.length) lines.push('', ...skipped);
   const commit = report.commit
     ? `${report.commit.slice(0, 10)}${report.dirty ? ' + uncommitted changes' : ''}`
     : 'unknown';

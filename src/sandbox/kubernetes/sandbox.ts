@@ -1,0 +1,133 @@
+// A service of a trial on Kubernetes as the rest of src/ sees it (types.ts `Sandbox`): its pod, exec
+// over the websocket (exec.ts), files and copies through exec (copy.ts), health from the pod's status.
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { SandboxError } from '../../errors.ts';
+import { BoundedCapture } from '../exec.ts';
+import { TOOLBOX_BIN, TOOLBOX_SHELL } from '../toolbox.ts';
+import type {
+  CopyOutOptions,
+  CopyOutReport,
+  ExecOptions,
+  ExecResult,
+  Sandbox,
+  SandboxHealth,
+  SandboxSpec,
+  TransferOptions,
+} from '../types.ts';
+import type { Cluster } from './client.ts';
+import { copyIntoPod, copyOutOfPod, transferBetweenPods } from './copy.ts';
+import { execInPod, runInPod, type PodTarget } from './exec.ts';
+import { podHealth } from './health.ts';
+
+/** What readFile returns at most (as on Docker, sandbox/copy.ts). */
+const READ_MAX_BYTES = 10 * 1024 * 1024;
+
+/**
+ * `restart` in a pod: every process but the pod's idle PID 1 and this shell killed (SIGKILL, again
+ * until none is left). Not counted as left: zombies (PID 1 reaps them) and PID 1's own `sleep`, which
+ * it starts again at once. Run as given, not under `timeout`, which it would kill.
+ */
+const KILL_ALL = `for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+  kill -9 -1 2>/dev/null; left=
+  for d in /proc/[0-9]*; do
+    p=\${d#/proc/}; [ "$p" = 1 ] || [ "$p" = $$ ] || { read -r s < "$d/stat" 2>/dev/null || continue
+      r=\${s##*) }; st=\${r%% *}; r=\${r#* }; pp=\${r%% *}; c=\${s#*(}; c=\${c%)*}
+      [ "$st" = Z ] || { [ "$pp" = 1 ] && { [ "$c" = sleep ] || [ "$c" = busybox ]; }; } || left="$left $p"; }
+  done
+  [ -z "$left" ] && exit 0; sleep 0.1
+done; echo "still running:$left" >&2; exit 1`;
+
+const nul = () => new Writable({ write: (_c, _e, done) => done() });
+
+export class PodSandbox implements Sandbox {
+  readonly id: string;
+  readonly image: string;
+  readonly workdir: string;
+  readonly target: PodTarget;
+
+  constructor(cluster: Cluster, pod: string, image: string, spec: SandboxSpec, toolbox = false) {
+    this.id = pod;
+    this.image = image;
+    this.workdir = spec.workdir;
+    this.target = {
+      cluster,
+      pod,
+      workdir: spec.workdir,
+      execTimeoutMs: spec.execTimeoutMs,
+      maxOutputBytes: spec.maxOutputBytes,
+      toolbox,
+    };
+  }
+
+  exec(cmd: string | string[], opts?: ExecOptions): Promise<ExecResult> {
+    return execInPod(this.target, cmd, opts);
+  }
+
+  /** A missing file throws an Error with code ENOENT (an agent's mistake, as on Docker). */
+  async readFile(file: string): Promise<string> {
+    const abs = path.posix.resolve(this.workdir, file);
+    const script = '[ -e "$1" ] || exit 44; [ -f "$1" ] || exit 45; exec cat -- "$1"';
+    const res = await execInPod(
+      { ...this.target, maxOutputBytes: READ_MAX_BYTES + 1 },
+      ['sh', '-c', script, 'sh', abs],
+      {
+        trusted: true, // the toolbox's cat: the agent's own would say what it likes
+      },
+    );
+    if (res.exitCode === 44) throw Object.assign(new Error(`no such file in the sandbox: ${abs}`), { code: 'ENOENT' });
+    if (res.exitCode === 45)
+      throw Object.assign(new Error(`not a regular file in the sandbox: ${abs}`), { code: 'EISDIR' });
+    if (res.exitCode !== 0)
+      throw new SandboxError(
+        `cannot read ${abs} in the sandbox: ${res.stderr.trim() || `exit ${res.exitCode}`}`,
+        undefined,
+        false,
+      );
+    if (res.truncated)
+      throw Object.assign(new Error(`${abs} is over the ${READ_MAX_BYTES}-byte read limit`), { code: 'EFBIG' });
+    return res.stdout;
+  }
+
+  writeFile(file: string, content: string | Uint8Array): Promise<void> {
+    const abs = path.posix.resolve(this.workdir, file);
+    return copyIntoPod(this.target, { [path.posix.basename(abs)]: content }, path.posix.dirname(abs));
+  }
+
+  copyIn(src: string | Record<string, string | Uint8Array>, dest: string): Promise<void> {
+    return copyIntoPod(this.target, src, path.posix.resolve(this.workdir, dest));
+  }
+
+  copyOut(src: string, dest: string, opts?: CopyOutOptions): Promise<CopyOutReport> {
+    return copyOutOfPod(this.target, path.posix.resolve(this.workdir, src), dest, opts);
+  }
+
+  async restart(): Promise<void> {
+    const stderr = new BoundedCapture(4096);
+    const out = new Writable({ write: (c: Buffer, _e, done) => (stderr.push(c), done()) });
+    const argv = this.target.toolbox
+      ? [TOOLBOX_SHELL, 'env', `PATH=${TOOLBOX_BIN}`, TOOLBOX_SHELL, 'sh', '-c', KILL_ALL]
+      : ['sh', '-c', KILL_ALL];
+    const { code } = await runInPod(this.target, argv, {
+      stdout: nul(),
+      stderr: out,
+      timeoutMs: 30_000,
+    });
+    if (code !== 0)
+      throw new SandboxError(
+        `could not restart the sandbox for grading: ${stderr.text().trim() || `exit ${code ?? '?'}`}`,
+      );
+  }
+
+  health(): Promise<SandboxHealth> {
+    return podHealth(this.target.cluster, this.id);
+  }
+
+  async transfer(src: string, target: Sandbox, opts?: TransferOptions): Promise<void> {
+    if (!(target instanceof PodSandbox))
+      throw new SandboxError('transfer: the target is not a sandbox of this cluster', undefined, false);
+    const abs = path.posix.resolve(this.workdir, src);
+    const to = opts?.to ? path.posix.resolve(target.workdir, opts.to) : undefined;
+    return transferBetweenPods(this.target, target.target, abs, { ...opts, ...(to ? { to } : {}) });
+  }
+}

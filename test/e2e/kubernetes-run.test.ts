@@ -1,0 +1,187 @@
+// The real CLI with `--provider kubernetes` on the local cluster of scripts/k8s-up.sh
+// (docs/kubernetes.md#tests): the verdicts Docker gives, the refusals, the sweep after a SIGKILL.
+import { execa } from 'execa';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Cluster } from '../../src/sandbox/kubernetes/client.ts';
+import { BIN, FIXTURES, REPO, readJson, results, runCli, tempDir } from '../support/cli.ts';
+import { K8S_NAMESPACE, K8S_REGISTRY, KUBECONFIG, requireCluster } from '../support/kubernetes.ts';
+
+const env = { KUBECONFIG };
+const agent = (name: string) => join(FIXTURES, 'agents', `${name}.ts`);
+
+/** A config layer that puts the run on the cluster (its [run] keys as given). */
+function clusterConfig(keys: Record<string, string> = { namespace: K8S_NAMESPACE, registry: K8S_REGISTRY }): string {
+  const file = join(tempDir('k8s-config-'), 'k8s.toml');
+  const lines = Object.entries(keys).map(([k, v]) => `${k} = ${JSON.stringify(v)}`);
+  writeFileSync(file, ['[run]', 'provider = "kubernetes"', ...lines, ''].join('\n'));
+  return file;
+}
+
+const runPods = async (cluster: Cluster, runId: string) =>
+  (await cluster.core.listNamespacedPod({ namespace: cluster.namespace, labelSelector: `benchrig.run=${runId}` }))
+    .items;
+
+/** The one run folder under `out`, whatever its agent and benchmark. */
+function runDirIn(out: string): string {
+  const [agentDir] = readdirSync(out);
+  const [bench] = readdirSync(join(out, agentDir));
+  const [stamp] = readdirSync(join(out, agentDir, bench));
+  return join(out, agentDir, bench, stamp);
+}
+
+/** A run through the CLI on `provider`: its exit code, statuses by task and run id. */
+async function run(provider: 'docker' | 'kubernetes', benchmark: string, agentName: string, mode: string) {
+  const out = tempDir();
+  const args = ['run', benchmark, '--agent', agentName, '--mode', mode, '--workers', '2', '--output', out, '--quiet'];
+  const r = await runCli(
+    provider === 'kubernetes' ? [...args, '--config', clusterConfig(), '--provider', 'kubernetes', '--push'] : args,
+    { env, timeoutMs: 600_000 },
+  );
+  const dir = runDirIn(out);
+  const statuses = Object.fromEntries(results(dir).map((x) => [x.task_id, x.status]));
+  return {
+    code: r.code,
+    stderr: r.stderr,
+    statuses,
+    runId: readJson<{ run_id: string }>(join(dir, 'run.json')).run_id,
+  };
+}
+
+describe('benchrig run --provider kubernetes on the local cluster', () => {
+  let cluster: Cluster;
+  beforeAll(async () => {
+    cluster = await requireCluster();
+  }, 900_000);
+
+  it('shell-tasks: the oracle passes every task (threads), nop none (processes), and no pod is left', async () => {
+    const oracle = await run('kubernetes', 'shell-tasks', 'oracle', 'threads');
+    expect(Object.keys(oracle.statuses).length).toBeGreaterThanOrEqual(20);
+    expect(Object.entries(oracle.statuses).filter(([, s]) => s !== 'PASSED')).toEqual([]);
+    expect(oracle.code).toBe(0);
+    const nop = await run('kubernetes', 'shell-tasks', 'nop', 'processes');
+    expect(Object.entries(nop.statuses).filter(([, s]) => s !== 'FAILED')).toEqual([]);
+    expect(nop.code).toBe(1); // the gate
+    expect(await runPods(cluster, oracle.runId)).toEqual([]);
+    expect(await runPods(cluster, nop.runId)).toEqual([]);
+  }, 900_000);
+
+  it('a Harbor task folder and a compose task with sidecars give the verdicts Docker gives', async () => {
+    const harbor = join(FIXTURES, 'harbor');
+    const compose = join(FIXTURES, 'harbor-compose-k8s/sidecar');
+    for (const [bench, agentName, mode] of [
+      [harbor, 'oracle', 'processes'],
+      [compose, 'oracle', 'threads'],
+      [compose, 'nop', 'processes'],
+    ] as const) {
+      const [onDocker, onCluster] = await Promise.all([
+        run('docker', bench, agentName, mode),
+        run('kubernetes', bench, agentName, mode),
+      ]);
+      expect(onCluster.statuses, `${bench} ${agentName}`).toEqual(onDocker.statuses);
+      expect(onCluster.code).toBe(onDocker.code);
+    }
+  }, 900_000);
+
+  it.each([
+    ['replace-sh', 'a replaced /bin/sh'],
+    ['replace-tools', 'replaced test, [, cat and grep'],
+    ['tamper-background', 'a process left running that rewrites the tests as they are copied in'],
+  ])(
+    '%s (%s): grading runs on the toolbox and still fails the work, as on Docker',
+    async (name) => {
+      const tampered = await run('kubernetes', join(FIXTURES, 'benchmarks/tamper-debian'), agent(name), 'single');
+      expect(tampered.statuses).toEqual({ answer: 'FAILED' });
+      expect(await runPods(cluster, tampered.runId)).toEqual([]);
+    },
+    300_000,
+  );
+
+  it('refuses a bad [run] key, a missing one and an installed agent with exit 2, naming it', async () => {
+    const noRegistry = await runCli(
+      ['run', 'shell-tasks', '--agent', 'oracle', '--config', clusterConfig({ namespace: K8S_NAMESPACE })],
+      { env },
+    );
+    expect(noRegistry.code).toBe(2);
+    expect(noRegistry.stderr).toContain('[run] registry is required with provider = "kubernetes"');
+    const badNamespace = await runCli(
+      [
+        'run',
+        'shell-tasks',
+        '--agent',
+        'oracle',
+        '--config',
+        clusterConfig({ namespace: 'Not_A_Name', registry: K8S_REGISTRY }),
+      ],
+      { env },
+    );
+    expect(badNamespace.code).toBe(2);
+    expect(badNamespace.stderr).toMatch(/namespace/);
+    const missing = await runCli(
+      [
+        'run',
+        'shell-tasks',
+        '--agent',
+        'oracle',
+        '--config',
+        clusterConfig({ namespace: 'no-such-ns', registry: K8S_REGISTRY }),
+      ],
+      { env },
+    );
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no namespace "no-such-ns"');
+    const installed = await runCli(['run', 'shell-tasks', '--agent', 'cli:opencode', '--config', clusterConfig()], {
+      env,
+    });
+    expect(installed.code).toBe(2);
+    expect(installed.stderr).toContain('runs only on the local Docker daemon');
+    expect(installed.stderr).toContain('not on Kubernetes');
+  }, 120_000);
+
+  it("a harness killed with SIGKILL leaves pods that the next run's sweep removes", async () => {
+    const out = tempDir();
+    const child = execa(
+      'node',
+      [
+        BIN,
+        'run',
+        'shell-tasks',
+        '--agent',
+        agent('sleepy'),
+        '--agent-opt',
+        'seconds=120',
+        '--mode',
+        'threads',
+        '--workers',
+        '2',
+        '--output',
+        out,
+        '--config',
+        clusterConfig(),
+        '--push',
+        '--quiet',
+      ],
+      { cwd: REPO, env: { NO_COLOR: '1', ...env }, reject: false, stdin: 'ignore' },
+    );
+    let runId = '';
+    let left: Awaited<ReturnType<typeof runPods>> = [];
+    for (let i = 0; i < 240 && left.length === 0; i++) {
+      await sleep(500);
+      try {
+        runId = readJson<{ run_id: string }>(join(runDirIn(out), 'run.json')).run_id;
+        left = await runPods(cluster, runId);
+      } catch {
+        // the run folder is not there yet
+      }
+    }
+    expect(left.length).toBeGreaterThan(0);
+    child.kill('SIGKILL');
+    await child;
+    expect((await runPods(cluster, runId)).length).toBeGreaterThan(0); // nothing removed them
+    const next = await run('kubernetes', join(FIXTURES, 'harbor'), 'nop', 'single');
+    expect(next.code).not.toBe(2);
+    expect(await runPods(cluster, runId)).toEqual([]);
+  }, 900_000);
+});

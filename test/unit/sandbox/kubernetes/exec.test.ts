@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { exitCodeOf, podArgv, TRUSTED_PATH } from '../../../../src/sandbox/kubernetes/exec.ts';
+
+const target = { workdir: '/workspace', execTimeoutMs: 20_000, maxOutputBytes: 1024 };
+
+describe('podArgv', () => {
+  it('runs every command under timeout -k, in the working directory, with its env', () => {
+    expect(podArgv(['ls', '-l'], { cwd: 'sub', env: { A: 'b c' }, timeoutMs: 1_500 }, target)).toEqual([
+      'timeout',
+      '-k',
+      '2',
+      '2',
+      'env',
+      'A=b c',
+      'sh',
+      '-c',
+      'cd "$1" && shift && exec "$@"',
+      'sh',
+      '/workspace/sub',
+      'ls',
+      '-l',
+    ]);
+  });
+
+  it("a string goes to sh -c; the default timeout is the spec's", () => {
+    const argv = podArgv('echo $HOME', {}, target);
+    expect(argv.slice(0, 4)).toEqual(['timeout', '-k', '2', '20']);
+    expect(argv.slice(-3)).toEqual(['sh', '-c', 'echo $HOME']);
+  });
+
+  it('with the toolbox, the wrapper and trusted commands run from /.benchrig, its applets first on PATH', () => {
+    const tb = { ...target, toolbox: true };
+    const argv = podArgv('test -f x && cat x', { trusted: true }, tb);
+    expect(argv.slice(0, 2)).toEqual(['/.benchrig/busybox', 'timeout']);
+    expect(argv).toContain(`PATH=${TRUSTED_PATH}`);
+    expect(argv.slice(-4)).toEqual(['/.benchrig/busybox', 'sh', '-c', 'test -f x && cat x']);
+    expect(podArgv(['sh', '-c', 'tar -x'], { trusted: true }, tb).slice(-4)).toEqual([
+      '/.benchrig/busybox',
+      'sh',
+      '-c',
+      'tar -x',
+    ]);
+    // The agent's own commands keep the image's shell and PATH.
+    const own = podArgv('ls', {}, tb);
+    expect(own.slice(-3)).toEqual(['sh', '-c', 'ls']);
+    expect(own.some((a) => a.startsWith('PATH='))).toBe(false);
+  });
+
+  it('refuses an empty argv', () => {
+    expect(() => podArgv([], {}, target)).toThrow(/empty command/);
+  });
+});
+
+describe('exitCodeOf', () => {
+  it('reads the status channel: Success is 0, NonZeroExitCode carries the code, else unknown', () => {
+    expect(exitCodeOf({ status: 'Success' })).toBe(0);
+    expect(
+      exitCodeOf({
+        status: 'Failure',
+        reason: 'NonZeroExitCode',
+        details: { causes: [{ reason: 'ExitCode', message: '3' }] },
+      }),
+    ).toBe(3);
+    expect(exitCodeOf({ status: 'Failure', message: 'container not found' })).toBeNull();
+    expect(exitCodeOf(null)).toBeNull();
+  });
+});
