@@ -172,7 +172,10 @@ function met(key: Key, value: number): boolean {
   return Number.isFinite(value) && (t.min === undefined || value >= t.min) && (t.max === undefined || value <= t.max);
 }
 
-function row(key: Key, value: number, raw: Record<string, unknown>): Row {
+/** A row with its number (a skipped row has none). */
+type Measured = Row & { value: number };
+
+function row(key: Key, value: number, raw: Record<string, unknown>): Measured {
   const t = targetOf(key);
   return { key, value, target: t.max !== undefined ? `≤ ${t.max}` : `≥ ${t.min}`, met: met(key, value), raw };
 }
@@ -237,7 +240,7 @@ function expectAll(r: ChildReport, n: number, what: string): void {
  * one-off start-up before the pool is ready (config, Docker ping, image check, sweep) — the raw loop
  * has none either. Alternated, so that both sides see the same machine load.
  */
-async function sandboxRow(ctx: Ctx, z: Sizes): Promise<Row> {
+async function sandboxRow(ctx: Ctx, z: Sizes): Promise<Measured> {
   const { trials, concurrency } = z.sandbox;
   const bench = ctx.fx.sandboxBenchmark(trials);
   const rawRun = `perf-raw-${process.pid}-${Date.now().toString(36)}`;
@@ -319,12 +322,12 @@ async function loopbackCallMs(ctx: Ctx, n = 20): Promise<number> {
 }
 
 /** Scaling: ideal = trials × calls × latency / (workers × 1 per worker), over the scheduling phase. */
-async function scalingRows(ctx: Ctx, z: Sizes): Promise<Record<'threads' | 'processes', Row>> {
+async function scalingRows(ctx: Ctx, z: Sizes): Promise<Record<'threads' | 'processes', Measured>> {
   const { trials, calls, latencyMs, workers } = z.scaling;
   const ideal = (trials * calls * latencyMs) / workers;
   const bench = ctx.fx.localBenchmark(trials);
   ctx.latencyMs = latencyMs;
-  const out = {} as Record<'threads' | 'processes', Row>;
+  const out = {} as Record<'threads' | 'processes', Measured>;
   try {
     const floor = await loopbackCallMs(ctx);
     ctx.say(`  scaling: a bare loopback call at ${latencyMs} ms latency takes ${floor.toFixed(1)} ms`);
@@ -360,7 +363,7 @@ async function scalingRows(ctx: Ctx, z: Sizes): Promise<Record<'threads' | 'proc
 }
 
 /** Overhead per trial, threads (the key) and the other two modes (recorded). */
-async function overheadRow(ctx: Ctx, z: Sizes): Promise<Row> {
+async function overheadRow(ctx: Ctx, z: Sizes): Promise<Measured> {
   const { trials, inFlight, workers } = z.overhead;
   const bench = ctx.fx.localBenchmark(trials);
   const modes: Record<string, unknown> = {};
@@ -396,10 +399,10 @@ async function overheadRow(ctx: Ctx, z: Sizes): Promise<Row> {
 }
 
 interface MemoryRows {
-  rss10k: Row;
-  rss100k: Row;
-  growth: Row;
-  cpu: Row;
+  rss10k: Measured;
+  rss100k: Measured;
+  growth: Measured;
+  cpu: Measured;
   runDir10k: string;
   runDir100k: string;
 }
@@ -464,7 +467,7 @@ async function memoryRows(ctx: Ctx, z: Sizes): Promise<MemoryRows> {
   };
 }
 
-async function gradingRow(ctx: Ctx, z: Sizes): Promise<Row> {
+async function gradingRow(ctx: Ctx, z: Sizes): Promise<Measured> {
   await measureGrading(Math.min(1000, z.grading.results)); // warm-up: JIT
   const reps = [];
   for (let i = 0; i < Math.max(3, z.reps); i++) reps.push(await measureGrading(z.grading.results));
@@ -487,7 +490,7 @@ async function evaluateRow(
   z: Sizes,
   key: 'evaluate_10k_s' | 'evaluate_100k_s' = 'evaluate_10k_s',
   reps = Math.max(1, Math.min(3, z.reps)),
-): Promise<Row> {
+): Promise<Measured> {
   const times: number[] = [];
   for (let i = 0; i < reps; i++) {
     const t0 = performance.now();
@@ -507,7 +510,7 @@ async function evaluateRow(
 }
 
 /** The model gateway's added latency per call (issue 15), whole and streamed; the larger is the value. */
-async function gatewayRow(ctx: Ctx, z: Sizes): Promise<Row> {
+async function gatewayRow(ctx: Ctx, z: Sizes): Promise<Measured> {
   const r = await measureGatewayOverhead(z.gateway, ctx.say);
   return row('gateway_overhead_ms', r.value, r.raw);
 }
@@ -562,7 +565,7 @@ async function k8sRow(ctx: Ctx, z: Sizes): Promise<Row> {
  * network, sidecar, health wait, main, exec, removals — at the same concurrency. Alternated, as the
  * sandbox row, so that both sides see the same machine load.
  */
-async function multiServiceRow(ctx: Ctx, z: Sizes): Promise<Row> {
+async function multiServiceRow(ctx: Ctx, z: Sizes): Promise<Measured> {
   const { trials, concurrency } = z.multi;
   const bench = multiServiceBenchmark(ctx.root, trials);
   const side = await sidecarSpec(bench);
@@ -609,7 +612,7 @@ async function multiServiceRow(ctx: Ctx, z: Sizes): Promise<Row> {
 }
 
 /** `peak_rss_mb_100k_samples` (issue 28): z.distinct samples × 1 trial, `benchrig run` under GNU time. */
-async function distinctSamplesRow(ctx: Ctx, z: Sizes): Promise<Row> {
+async function distinctSamplesRow(ctx: Ctx, z: Sizes): Promise<Measured> {
   const r = await runDistinctSamples(ctx.fx.localBenchmark(z.distinct), ctx.root, ctx.model.url);
   if (r.n_trials !== z.distinct || r.n_passed !== z.distinct)
     throw new Error(`distinct samples run: ${r.n_passed}/${r.n_trials} of ${z.distinct} trials passed`);
