@@ -56,34 +56,42 @@ describe('benchrig run --provider kubernetes on the local cluster', () => {
     cluster = await requireCluster();
   }, 900_000);
 
-  it('shell-tasks: the oracle passes every task (threads), nop none (processes), and no pod is left', async () => {
-    const oracle = await run('kubernetes', 'shell-tasks', 'oracle', 'threads');
-    expect(Object.keys(oracle.statuses).length).toBeGreaterThanOrEqual(20);
-    expect(Object.entries(oracle.statuses).filter(([, s]) => s !== 'PASSED')).toEqual([]);
-    expect(oracle.code).toBe(0);
-    const nop = await run('kubernetes', 'shell-tasks', 'nop', 'processes');
-    expect(Object.entries(nop.statuses).filter(([, s]) => s !== 'FAILED')).toEqual([]);
-    expect(nop.code).toBe(1); // the gate
-    expect(await runPods(cluster, oracle.runId)).toEqual([]);
-    expect(await runPods(cluster, nop.runId)).toEqual([]);
-  }, 900_000);
+  it.each(['threads', 'processes'])(
+    'shell-tasks (%s): the oracle passes every task, nop none, and no pod is left',
+    async (mode) => {
+      const oracle = await run('kubernetes', 'shell-tasks', 'oracle', mode);
+      expect(Object.keys(oracle.statuses).length).toBeGreaterThanOrEqual(20);
+      expect(Object.entries(oracle.statuses).filter(([, s]) => s !== 'PASSED')).toEqual([]);
+      expect(oracle.code).toBe(0);
+      const nop = await run('kubernetes', 'shell-tasks', 'nop', mode);
+      expect(Object.entries(nop.statuses).filter(([, s]) => s !== 'FAILED')).toEqual([]);
+      expect(nop.code).toBe(1); // the gate
+      expect(await runPods(cluster, oracle.runId)).toEqual([]);
+      expect(await runPods(cluster, nop.runId)).toEqual([]);
+    },
+    900_000,
+  );
 
-  it('a Harbor task folder and a compose task with sidecars give the verdicts Docker gives', async () => {
-    const harbor = join(FIXTURES, 'harbor');
-    const compose = join(FIXTURES, 'harbor-compose-k8s/sidecar');
-    for (const [bench, agentName, mode] of [
-      [harbor, 'oracle', 'processes'],
-      [compose, 'oracle', 'threads'],
-      [compose, 'nop', 'processes'],
-    ] as const) {
-      const [onDocker, onCluster] = await Promise.all([
-        run('docker', bench, agentName, mode),
-        run('kubernetes', bench, agentName, mode),
-      ]);
-      expect(onCluster.statuses, `${bench} ${agentName}`).toEqual(onDocker.statuses);
-      expect(onCluster.code).toBe(onDocker.code);
-    }
-  }, 900_000);
+  it.each(['threads', 'processes'])(
+    'a Harbor task folder and a compose task with sidecars give the verdicts Docker gives (%s)',
+    async (mode) => {
+      const harbor = join(FIXTURES, 'harbor');
+      const compose = join(FIXTURES, 'harbor-compose-k8s/sidecar');
+      for (const [bench, agentName] of [
+        [harbor, 'oracle'],
+        [compose, 'oracle'],
+        [compose, 'nop'],
+      ] as const) {
+        const [onDocker, onCluster] = await Promise.all([
+          run('docker', bench, agentName, mode),
+          run('kubernetes', bench, agentName, mode),
+        ]);
+        expect(onCluster.statuses, `${bench} ${agentName}`).toEqual(onDocker.statuses);
+        expect(onCluster.code).toBe(onDocker.code);
+      }
+    },
+    900_000,
+  );
 
   it.each([
     ['replace-sh', 'a replaced /bin/sh'],

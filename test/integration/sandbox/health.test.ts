@@ -32,6 +32,7 @@ describe.skipIf(!ok)("a sandbox's health after a failure", () => {
     await proxy.stopAccepting();
     const { State } = await docker().getContainer(sb.id).inspect();
     process.kill(State.Pid, 'SIGTERM'); // the daemon's shutdown stopping it
+    await docker().getContainer(sb.id).wait({ condition: 'not-running' }); // (an exec in between would still run)
     const err = await sb.exec('true').then(
       () => null,
       (e: unknown) => e,
