@@ -28,7 +28,7 @@ export function formatSummary(report: EvaluationReport, opts: SummaryOptions): s
   lines.push(
     paint(
       ANSI.bold,
-      `${report.benchmark.name} (${report.benchmark.version}) · agent ${report.agent.id}${report.agent.model ? ` · model ${report.agent.model}` : ''} · run ${report.run.id}`,
+      `${report.benchmark.name} (${report.benchmark.version}) · agent ${report.agent.id}${report.agent.model && report.metrics.llm_calls.total > 0 ? ` · model ${report.agent.model}` : ''} · run ${report.run.id}`,
     ),
   );
   if (report.run.label) lines.push(`label      ${paint(ANSI.bold, report.run.label)}`);
