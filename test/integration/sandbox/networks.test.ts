@@ -1,8 +1,8 @@
 // Trial networks on the real daemon (docs/sandboxes.md#networks-per-trial): many at once and many in a
 // row without using up Docker's default address pools, and allocation that never collides across processes.
-import { execFile } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { docker } from '../../../src/sandbox/client.ts';
 import { runFilter } from '../../../src/sandbox/labels.ts';
@@ -13,11 +13,30 @@ import { requireDocker, testRunId } from '../../support/docker.ts';
 
 const ok = await requireDocker();
 const runId = testRunId('networks');
-const run = promisify(execFile);
 const CHILD = fileURLToPath(new URL('../../support/allocate-networks.ts', import.meta.url));
 
 const ourNetworks = () => docker().listNetworks({ filters: JSON.stringify(runFilter(runId)) });
 const labels = (sessionId: string) => ({ runId, sessionId });
+
+/** Starts a second harness process; resolves with what it allocated, while it still lives. */
+async function allocator(pool: string, count: number): Promise<{ child: ChildProcess; results: Allocated[] }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, runId, pool, String(count)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let out = '';
+  for await (const chunk of child.stdout!) {
+    out += String(chunk);
+    if (out.includes('\n')) break;
+  }
+  return { child, results: JSON.parse(out) as Allocated[] };
+}
+type Allocated = { subnet?: string; error?: string };
+
+const ended = async (child: ChildProcess): Promise<void> => {
+  const exit = once(child, 'exit');
+  child.stdin!.end();
+  await exit;
+};
 
 describe.skipIf(!ok)('trial networks', () => {
   afterAll(async () => {
@@ -64,25 +83,30 @@ describe.skipIf(!ok)('trial networks', () => {
 
   it('two processes allocating from one small pool at once never collide, and fill it exactly', async () => {
     const pool = '10.214.250.0/24'; // 16 subnets of /28, outside the default pool other tests use
-    const children = await Promise.all(
-      [0, 1].map(() => run(process.execPath, ['--import', 'tsx', CHILD, runId, pool, '8'], { timeout: 120_000 })),
-    );
-    const results = children.flatMap((c) => JSON.parse(c.stdout) as Array<{ subnet?: string; error?: string }>);
-    expect(results.filter((r) => r.error)).toEqual([]);
-    const subnets = results.map((r) => r.subnet);
-    expect(new Set(subnets).size).toBe(16);
+    const children = await Promise.all([0, 1].map(() => allocator(pool, 8)));
+    try {
+      const results = children.flatMap((c) => c.results);
+      expect(results.filter((r) => r.error)).toEqual([]);
+      const subnets = results.map((r) => r.subnet);
+      expect(new Set(subnets).size).toBe(16);
+      expect(await ourNetworks()).toHaveLength(16);
 
-    // The pool is full now: one more is refused with a message that says what to do.
-    await expect(
-      createTrialNetwork(docker(), {
-        labels: labels('one-too-many'),
-        internal: true,
-        pool: parseSubnetPool(pool, 'test'),
-      }),
-    ).rejects.toThrow(/no free \/28 subnet in the subnet pool 10\.214\.250\.0\/24 .*benchrig sandbox cleanup/);
+      // The pool is full now: one more is refused with a message that says what to do.
+      await expect(
+        createTrialNetwork(docker(), {
+          labels: labels('one-too-many'),
+          internal: true,
+          pool: parseSubnetPool(pool, 'test'),
+        }),
+      ).rejects.toThrow(/no free \/28 subnet in the subnet pool 10\.214\.250\.0\/24 .*benchrig sandbox cleanup/);
+    } finally {
+      await Promise.all(children.map((c) => ended(c.child)));
+    }
 
-    // Their harness processes are gone: the run's sweep removes what they made.
-    expect(await sweep({ runId })).toBe(16);
+    // Their harness processes are gone: the run's sweep removes what they made. Another test's
+    // start-up sweep (of every dead process's leftovers) may take some first, so the count is at most 16.
+    const removed = await sweep({ runId });
+    expect(removed).toBeLessThanOrEqual(16);
     expect(await ourNetworks()).toEqual([]);
   }, 180_000);
 });
