@@ -1,7 +1,8 @@
 // Trial networks on the real daemon (docs/sandboxes.md#networks-per-trial): many at once and many in a
 // row without using up Docker's default address pools, and allocation that never collides across processes.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { docker } from '../../../src/sandbox/client.ts';
@@ -19,22 +20,23 @@ const ourNetworks = () => docker().listNetworks({ filters: JSON.stringify(runFil
 const labels = (sessionId: string) => ({ runId, sessionId });
 
 /** Starts a second harness process; resolves with what it allocated, while it still lives. */
-async function allocator(pool: string, count: number): Promise<{ child: ChildProcess; results: Allocated[] }> {
+async function allocator(pool: string, count: number): Promise<{ child: Allocator; results: Allocated[] }> {
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD, runId, pool, String(count)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   let out = '';
-  for await (const chunk of child.stdout!) {
+  for await (const chunk of child.stdout) {
     out += String(chunk);
     if (out.includes('\n')) break;
   }
   return { child, results: JSON.parse(out) as Allocated[] };
 }
 type Allocated = { subnet?: string; error?: string };
+type Allocator = ChildProcessByStdio<Writable, Readable, null>;
 
-const ended = async (child: ChildProcess): Promise<void> => {
+const ended = async (child: Allocator): Promise<void> => {
   const exit = once(child, 'exit');
-  child.stdin!.end();
+  child.stdin.end();
   await exit;
 };
 
