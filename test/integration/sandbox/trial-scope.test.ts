@@ -43,10 +43,18 @@ async function fetchFrom(from: Sandbox, host: string, port: number, path = '/'):
   return r.exitCode === 0 && r.stdout ? r.stdout : null;
 }
 
-/** The gateway address of a network, as the daemon reports it. */
+/**
+ * The gateway address of a network, as the daemon reports it, else the first address of its subnet
+ * (where Docker puts a bridge's gateway): a daemon that found its default bridge (docker0) already
+ * there reports no Gateway for it.
+ */
 async function gatewayOf(network: string): Promise<string> {
-  const info = (await docker().getNetwork(network).inspect()) as { IPAM?: { Config?: Array<{ Gateway?: string }> } };
-  return defined(info.IPAM?.Config?.[0]?.Gateway, `gateway of ${network}`);
+  const info = (await docker().getNetwork(network).inspect()) as {
+    IPAM?: { Config?: Array<{ Gateway?: string; Subnet?: string }> };
+  };
+  const config = info.IPAM?.Config?.[0];
+  const first = /^(\d+\.\d+\.\d+)\.0\/\d+$/.exec(config?.Subnet ?? '')?.[1];
+  return defined(config?.Gateway ?? (first && `${first}.1`), `gateway of ${network}`);
 }
 
 const netName = (env: Environment): string => defined(env.network, 'trial network').name;
