@@ -36,7 +36,7 @@ import type { Pool } from './types.ts';
 const ENTRY = new URL('../worker/entry-thread.ts', import.meta.url);
 /** What piscina loads: a CommonJS module that imports the compiled entry (it says why). */
 const PISCINA_FILE = fileURLToPath(new URL('../worker/entry-thread.cjs', import.meta.url));
-const WORKER_YOUNG_GENERATION_MB = 4;
+const WORKER_YOUNG_GENERATION_MB = 2;
 
 /**
  * The process's flags without a tsx registration (`--import tsx`, as under `node --import tsx` in
@@ -143,7 +143,9 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
     workerData: { run, entry: await compiledUrl(ENTRY), board: board.init, perWorker: opts.perWorker },
     // The young generation capped: left to grow, each thread's reaches ~32 MB under a fast trial
     // stream (10,000 trials: +100 MB resident for 2 threads), for no gain in CPU time. 4 MB rather
-    // than 8: ~10 MB less for 2 threads, the same CPU time (measured, 2,000 one-call trials × 3).
+    // than 8: ~10 MB less for 2 threads, the same CPU time (measured, 2,000 one-call trials × 3);
+    // 2 rather than 4: ~3.5 MB less at the peak of 1,000 one-call trials on one thread, the same
+    // peak and CPU time over 10,000 on two (1 MB saved nothing more).
     resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
   });
   // Piscina is given no task, so a thread's uncaught exception reaches its 'error' event (it has no

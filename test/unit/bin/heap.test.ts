@@ -1,6 +1,7 @@
 // bin/heap.mjs (docs/performance.md): the flags bin/benchrig.mjs sets before anything loads keep a
 // benchrig process's young generation at its first size, however much survives, where a process
-// without them doubles it up to 16 MB a semi-space.
+// without them doubles it up to 16 MB a semi-space; and its compilers' memory small where a
+// process without them recompiles undici's HTTP parser (WebAssembly) with ~30 MB of it.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -51,6 +52,37 @@ ${PROGRAM}`;
     expect(restored).toBeLessThanOrEqual(2);
     expect(run(false)).toBeGreaterThan(restored);
   }, 30_000);
+
+  it("keeps V8's compilers to a few MB under a stream of HTTP calls, in a worker thread too once restoreHeapFlags runs", () => {
+    const FLAGS = fileURLToPath(new URL('../../../src/loader/heap-flags.mjs', import.meta.url));
+    // 3,000 calls through fetch (undici, whose HTTP parser is WebAssembly) to a loopback server, in a
+    // worker thread started as the pool starts one; prints V8's peak of compiler and parser memory, MB.
+    const program = `
+import http from 'node:http';
+import { Worker } from 'node:worker_threads';
+import { restoreHeapFlags } from ${JSON.stringify(FLAGS)};
+const server = http.createServer((_, res) => res.end('{"ok":true}')).listen(0, '127.0.0.1');
+await new Promise((ok) => server.once('listening', ok));
+const w = new Worker(\`
+  const { parentPort, workerData } = await import('node:worker_threads');
+  const { default: v8 } = await import('node:v8');
+  parentPort.once('message', async () => {
+    for (let i = 0; i < 3000; i++) await (await fetch(workerData)).text();
+    parentPort.postMessage(v8.getHeapStatistics().peak_malloced_memory / 1048576);
+  });
+\`, { eval: true, workerData: 'http://127.0.0.1:' + server.address().port + '/' });
+await new Promise((ok) => w.once('online', ok));
+restoreHeapFlags();
+w.postMessage('go');
+console.log(await new Promise((ok) => w.once('message', ok)));
+await w.terminate();
+server.close();
+`;
+    const peakMb = (nodeArgs: string[]) =>
+      Number(execFileSync(process.execPath, [...nodeArgs, '--input-type=module', '-e', program]).toString());
+    expect(peakMb([])).toBeGreaterThan(16);
+    expect(peakMb(['--import', HEAP])).toBeLessThan(8);
+  }, 60_000);
 
   it('is what bin/benchrig.mjs imports first', async () => {
     const { readFile } = await import('node:fs/promises');
