@@ -35,6 +35,7 @@ type Allocated = { subnet?: string; error?: string };
 type Allocator = ChildProcessByStdio<Writable, Readable, null>;
 
 const ended = async (child: Allocator): Promise<void> => {
+  if (child.exitCode !== null || child.signalCode !== null) return; // it died early: no 'exit' to wait for
   const exit = once(child, 'exit');
   child.stdin.end();
   await exit;
