@@ -1,54 +1,18 @@
 // The real CLI with `--provider kubernetes` on the local cluster of scripts/k8s-up.sh
 // (docs/kubernetes.md#tests): the verdicts Docker gives, the refusals, the sweep after a SIGKILL.
 import { execa } from 'execa';
-import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../src/sandbox/kubernetes/client.ts';
-import { BIN, FIXTURES, REPO, readJson, results, runCli, tempDir } from '../support/cli.ts';
-import { K8S_NAMESPACE, K8S_REGISTRY, KUBECONFIG, requireCluster } from '../support/kubernetes.ts';
+import { BIN, FIXTURES, REPO, readJson, runCli, tempDir } from '../support/cli.ts';
+import { K8S_NAMESPACE, K8S_REGISTRY, requireCluster } from '../support/kubernetes.ts';
+import { clusterConfig, clusterEnv, runDirIn, runOn, runPods } from '../support/kubernetes-cli.ts';
 
-const env = { KUBECONFIG };
+const env = clusterEnv;
 const agent = (name: string) => join(FIXTURES, 'agents', `${name}.ts`);
-
-/** A config layer that puts the run on the cluster (its [run] keys as given). */
-function clusterConfig(keys: Record<string, string> = { namespace: K8S_NAMESPACE, registry: K8S_REGISTRY }): string {
-  const file = join(tempDir('k8s-config-'), 'k8s.toml');
-  const lines = Object.entries(keys).map(([k, v]) => `${k} = ${JSON.stringify(v)}`);
-  writeFileSync(file, ['[run]', 'provider = "kubernetes"', ...lines, ''].join('\n'));
-  return file;
-}
-
-const runPods = async (cluster: Cluster, runId: string) =>
-  (await cluster.core.listNamespacedPod({ namespace: cluster.namespace, labelSelector: `benchrig.run=${runId}` }))
-    .items;
-
-/** The one run folder under `out`, whatever its agent and benchmark. */
-function runDirIn(out: string): string {
-  const [agentDir] = readdirSync(out);
-  const [bench] = readdirSync(join(out, agentDir));
-  const [stamp] = readdirSync(join(out, agentDir, bench));
-  return join(out, agentDir, bench, stamp);
-}
-
-/** A run through the CLI on `provider`: its exit code, statuses by task and run id. */
-async function run(provider: 'docker' | 'kubernetes', benchmark: string, agentName: string, mode: string) {
-  const out = tempDir();
-  const args = ['run', benchmark, '--agent', agentName, '--mode', mode, '--workers', '2', '--output', out, '--quiet'];
-  const r = await runCli(
-    provider === 'kubernetes' ? [...args, '--config', clusterConfig(), '--provider', 'kubernetes', '--push'] : args,
-    { env, timeoutMs: 600_000 },
-  );
-  const dir = runDirIn(out);
-  const statuses = Object.fromEntries(results(dir).map((x) => [x.task_id, x.status]));
-  return {
-    code: r.code,
-    stderr: r.stderr,
-    statuses,
-    runId: readJson<{ run_id: string }>(join(dir, 'run.json')).run_id,
-  };
-}
+const run = (provider: 'docker' | 'kubernetes', benchmark: string, agentName: string, mode: string) =>
+  runOn(provider, benchmark, agentName, mode, ['--quiet']);
 
 describe('benchrig run --provider kubernetes on the local cluster', () => {
   let cluster: Cluster;

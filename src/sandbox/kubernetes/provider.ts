@@ -18,9 +18,11 @@ import type {
 import { sampleImages } from '../sample-images.ts';
 import type { ClusterSpec, Sandbox, SandboxLabels, SandboxSpec } from '../types.ts';
 import { apiStatus, connect, type Cluster } from './client.ts';
+import { watchPodDisk } from './disk.ts';
 import { startEnvironment, stopEnvironment } from './environments.ts';
 import { clusterImage, clusterImages, pushImage } from './images.ts';
 import { removeTrialOfPod } from './pods.ts';
+import { PodSandbox } from './sandbox.ts';
 import { startServices } from './services.ts';
 import { sweepNamespace } from './sweep.ts';
 import { ensureToolboxImage, toolboxImage } from './toolbox.ts';
@@ -129,9 +131,9 @@ export class KubernetesEnvironments implements EnvironmentProvider {
     return removeTrialOfPod(this.cluster, id);
   }
 
-  /** The kubelet bounds `ephemeral-storage` itself (it evicts the pod): nothing to measure here. */
-  watchDisk(_sandbox: Sandbox, _setting: string): DiskWatch | null {
-    return null;
+  /** Measured in the pod with the toolbox (kubernetes/disk.ts); the kubelet's eviction is the backstop. */
+  watchDisk(sandbox: Sandbox, setting: string): DiskWatch | null {
+    return sandbox instanceof PodSandbox ? watchPodDisk(sandbox, setting) : null;
   }
 }
 

@@ -108,14 +108,20 @@ export class PodSandbox implements Sandbox {
     const argv = this.target.toolbox
       ? [TOOLBOX_SHELL, 'env', `PATH=${TOOLBOX_BIN}`, TOOLBOX_SHELL, 'sh', '-c', KILL_ALL]
       : ['sh', '-c', KILL_ALL];
-    const { code } = await runInPod(this.target, argv, {
+    const { code, status } = await runInPod(this.target, argv, {
       stdout: nul(),
       stderr: out,
       timeoutMs: 30_000,
     });
+    // A status came (an exit code, or the runtime's failure to start it): the API server answered,
+    // and what failed ran in the pod beside the agent's processes, which (root, as the harness is
+    // there) may kill it: blame reads the pod's health (as execInPod's errors say, exec.ts).
     if (code !== 0)
       throw new SandboxError(
-        `could not restart the sandbox for grading: ${stderr.text().trim() || `exit ${code ?? '?'}`}`,
+        `could not restart the sandbox for grading: ${stderr.text().trim() || (code === null ? (status?.message ?? 'no exit status') : `exit ${code}`)}`,
+        undefined,
+        true,
+        { daemon: status ? 'answered' : 'unreachable' },
       );
   }
 
