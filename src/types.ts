@@ -198,6 +198,8 @@ export type TrialResult = Omit<ResultFile, 'replies' | 'blocked' | 'stop_reason'
       container: string;
       host?: string;
       kept?: boolean;
+      /** With `--keep-sandbox`: how to enter each service and remove what was kept (the provider's lines). */
+      kept_lines?: string[];
       /** The services beside main (docs/sandboxes.md#multi-service-environments): name → container. */
       services?: Record<string, string>;
       /** The trial's own network and volumes, when it has services. */

@@ -4,7 +4,6 @@ import type { Benchmark, Samples } from '../benchmark/types.ts';
 import { failureReason } from '../report/aggregate.ts';
 import { formatSummary } from '../report/console.ts';
 import type { EvaluationReport } from '../report/types.ts';
-import { keptSandboxLine } from '../sandbox/index.ts';
 import { formatEvent } from '../trial/recorder.ts';
 import type { TrialInput, TrialSummary } from '../trial/types.ts';
 import type { TrajectoryEvent } from '../types.ts';
@@ -126,7 +125,8 @@ export function createRunConsole(o: ConsoleOptions): RunConsole {
       tally(r);
       clearLine();
       const sandbox = r.metadata.sandbox;
-      if (sandbox?.kept) for (const line of keptLines(sandbox)) err(`  ${r.task_id}: ${line}`);
+      // How to reach what `--keep-sandbox` kept (docs/sandboxes.md#kept-sandboxes): the provider's lines.
+      if (sandbox?.kept) for (const line of sandbox.kept_lines ?? []) err(`  ${r.task_id}: ${line}`);
       if (o.quiet) return;
       // On a live display only what needs attention gets a line of its own.
       if (live && r.status === 'PASSED') return drawProgress();
@@ -159,17 +159,3 @@ export const silentConsole: RunConsole = {
   trialFinished: () => {},
   summary: () => {},
 };
-
-/**
- * How to reach what `--keep-sandbox` kept of a trial (docs/sandboxes.md#kept-sandboxes): main, each
- * service beside it, and the network and volumes `sandbox cleanup --kept` removes with them.
- */
-export function keptLines(sandbox: NonNullable<TrialSummary['metadata']['sandbox']>): string[] {
-  const { container, host, services = {}, network, volumes = [] } = sandbox;
-  const lines = [keptSandboxLine(container, host)];
-  for (const [name, id] of Object.entries(services)) lines.push(`service ${name}: ${keptSandboxLine(id, host)}`);
-  const rest = [...(network ? [`network ${network}`] : []), ...volumes.map((v) => `volume ${v}`)];
-  if (rest.length)
-    lines.push(`also kept: ${rest.join(', ')} (benchrig sandbox cleanup --kept removes them with the rest)`);
-  return lines;
-}

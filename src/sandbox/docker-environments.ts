@@ -5,6 +5,7 @@ import type Docker from 'dockerode';
 import { checkDocker, DEFAULT_DEADLINE_MS, docker, dockerEndpoint, withDeadline } from './client.ts';
 import { hasServices, startServices } from './environment-start.ts';
 import { sweepBuildDirs } from './build-dirs.ts';
+import { dockerKeptLines } from './kept.ts';
 import { startDiskWatch } from './disk.ts';
 import { DockerProvider } from './docker.ts';
 import { checkHost } from './host-check.ts';
@@ -175,6 +176,10 @@ export class DockerEnvironments implements EnvironmentProvider {
     const session = labels?.[LABEL.session];
     if (runId && session)
       await sweep({ runId, session, onLeft: () => {}, budgetMs: REMOVE_BUDGET_MS }, this.client).catch(() => 0);
+  }
+
+  keptLines(env: Environment): string[] {
+    return dockerKeptLines(env);
   }
 
   watchDisk(sandbox: Sandbox, setting: string): DiskWatch | null {

@@ -3,6 +3,7 @@
 // process; workers ask it for a slot through the trial's `acquire` (or, in single mode, directly).
 import { startOnFleet, Fleet, DEFAULT_COOLDOWN_MS, registerFleet, unregisterFleet } from './fleet.ts';
 import { DockerEnvironments, sweepLeftBuilds } from './docker-environments.ts';
+import { dockerKeptLines } from './kept.ts';
 import { startDiskWatch } from './disk.ts';
 import type { DockerHostSpec } from './hosts.ts';
 import { ensureImage } from './images.ts';
@@ -137,6 +138,10 @@ export class FleetEnvironments implements EnvironmentProvider {
 
   remove(id: string, host?: string): Promise<void> {
     return this.#on(host).remove(id);
+  }
+
+  keptLines(env: Environment): string[] {
+    return dockerKeptLines(env);
   }
 
   watchDisk(sandbox: Sandbox, setting: string): DiskWatch | null {

@@ -59,7 +59,5 @@ export { remoteSandboxes, sweepClusterOf, withProvider, type ProviderKeys } from
 // What an installed agent runs inside its sandbox: the toolbox's shell, and the kill of what it started.
 export { trustedArgv } from './toolbox.ts';
 export { killByMarkerScript } from './exec.ts';
-// What `--keep-sandbox` prints for a kept sandbox (a trial's log, the run's console).
-export { keptSandboxLine } from './labels.ts';
 // The refusal of a missing image (run/environments.ts, at run time).
 export { missingImageMessage } from './image-ref.ts';

@@ -3,7 +3,7 @@
 import { isAbsolute, posix, resolve } from 'node:path';
 import type { ErrorValue } from '../errors.ts';
 import { SandboxError } from '../errors.ts';
-import { keptSandboxLine, type Environment, type EnvironmentProvider } from '../sandbox/index.ts';
+import type { Environment, EnvironmentProvider } from '../sandbox/index.ts';
 import type { Sandbox, SandboxSpec } from '../sandbox/types.ts';
 import { sandboxSpecOf } from './per-trial.ts';
 import type { Sample } from '../types.ts';
@@ -54,11 +54,8 @@ export async function cleanUp(s: Session, error: ErrorValue | null): Promise<voi
     if (s.gradingEnvironment && provider) await provider.stop(s.gradingEnvironment, { interrupted }).catch(() => {}); // else the run's sweep
     if (environment && sandbox && provider) {
       if (s.run.keepSandbox && !interrupted) {
-        recorder.log('info', keptSandboxLine(sandbox.id, sandbox.host));
-        for (const [name, service] of Object.entries(environment.services))
-          recorder.log('info', `service ${name}: ${keptSandboxLine(service.id, service.host)}`);
-        if (environment.network) recorder.log('info', `network kept: ${environment.network.name}`);
-        for (const v of environment.volumes ?? []) recorder.log('info', `volume kept: ${v.source}`);
+        s.keptLines = provider.keptLines(environment);
+        for (const line of s.keptLines) recorder.log('info', line);
       } else {
         const span = s.spans.open('sandbox.stop');
         try {

@@ -94,6 +94,7 @@ function sandboxOf(s: Session, main: Sandbox, kept: boolean): NonNullable<TrialR
     container: main.id,
     ...(main.host ? { host: main.host } : {}),
     kept,
+    ...(kept && s.keptLines ? { kept_lines: s.keptLines } : {}),
     ...(services.length ? { services: Object.fromEntries(services.map(([name, box]) => [name, box.id])) } : {}),
     ...(env?.network ? { network: env.network.name } : {}),
     ...(env?.volumes?.length ? { volumes: env.volumes.map((v) => v.source) } : {}),

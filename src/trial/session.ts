@@ -61,6 +61,8 @@ export interface Session {
   phase: 'environment' | 'agent' | 'grading';
   /** Its `--max-sandboxes` slot, given back at cleanup. */
   slot?: SandboxSlot;
+  /** With `--keep-sandbox`: what was printed to reach the kept environment (the provider's lines). */
+  keptLines?: string[];
   /** Detaches from the run's Ctrl-C signal. */
   dispose(): void;
 }

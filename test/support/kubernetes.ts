@@ -9,6 +9,13 @@ const state = process.env.BENCHRIG_K8S_STATE ?? '/var/lib/benchrig-k8s';
 export const KUBECONFIG = path.join(state, 'admin.kubeconfig');
 export const K8S_NAMESPACE = process.env.BENCHRIG_K8S_NAMESPACE ?? 'benchrig-test';
 export const K8S_REGISTRY = process.env.BENCHRIG_K8S_REGISTRY ?? '127.0.0.1:5100';
+/** The kubectl that scripts/k8s-build.sh built (scripts/k8s-env.sh), for what a user would type. */
+export const KUBECTL = path.join(
+  process.env.BENCHRIG_CACHE ?? '/var/cache/benchrig',
+  'k8s',
+  process.env.K8S_VERSION ?? 'v1.34.12',
+  'bin/kubectl',
+);
 
 /** The cluster, started by scripts/k8s-up.sh if it does not answer (idempotent: a running one is kept). */
 export async function requireCluster(): Promise<Cluster> {

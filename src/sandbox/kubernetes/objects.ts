@@ -89,7 +89,8 @@ export function podFor(p: PodInput): V1Pod {
     },
     spec: {
       restartPolicy: 'Never',
-      activeDeadlineSeconds: p.deadlineSeconds,
+      // The backstop for a dead harness; a pod kept on purpose (`--keep-sandbox`) stays until removed, as on Docker.
+      ...(p.labels.keep ? {} : { activeDeadlineSeconds: p.deadlineSeconds }),
       terminationGracePeriodSeconds: 1,
       automountServiceAccountToken: false,
       enableServiceLinks: false,

@@ -1,7 +1,7 @@
 // The run console's lines: the live progress line counts every way a trial ended, the summary ends
 // with the wall time, and --verbose keeps each line of an event under its trial's task id.
 import { describe, expect, it } from 'vitest';
-import { keptLines, progressLine, verboseLines, wallTime } from '../../../src/run/console.ts';
+import { progressLine, verboseLines, wallTime } from '../../../src/run/console.ts';
 
 const base = { done: 0, total: 3, passed: 0, failed: 0, timedOut: 0, errors: 0, inFlight: 0, elapsed: 0 };
 
@@ -32,24 +32,5 @@ describe('verboseLines', () => {
       '  b-t2 │ two',
       '  b-t2 │ three',
     ]);
-  });
-});
-
-describe('keptLines', () => {
-  it('says how to enter main and each service of a kept environment, and what else stays', () => {
-    const lines = keptLines({
-      image: 'i',
-      container: 'a'.repeat(64),
-      kept: true,
-      services: { db: 'b'.repeat(64) },
-      network: 'benchrig-net',
-      volumes: ['benchrig-vol'],
-    });
-    expect(lines[0]).toMatch(/^sandbox kept: docker exec -it a{12} sh/);
-    expect(lines[1]).toMatch(/^service db: sandbox kept: docker exec -it b{12} sh/);
-    expect(lines[2]).toBe(
-      'also kept: network benchrig-net, volume benchrig-vol (benchrig sandbox cleanup --kept removes them with the rest)',
-    );
-    expect(keptLines({ image: 'i', container: 'c'.repeat(64), host: 'tcp://h:2376' })).toHaveLength(1);
   });
 });

@@ -10,17 +10,18 @@ import {
 import { testSpec } from '../../../support/docker.ts';
 
 const labels = { runId: 'run-1', sessionId: 'run-1-s', pid: 4242 };
+const podInput = (over: Parameters<typeof testSpec>[0] = {}, extra: { runtimeClass?: string } = {}) => ({
+  trial: 'br-abc',
+  service: 'main',
+  spec: testSpec({ memory: '512m', disk: '1g', cpus: 2, ...over }),
+  labels,
+  deadlineSeconds: 900,
+  image: '127.0.0.1:5100/benchrig/busybox:1',
+  namespace: 'ns',
+  ...extra,
+});
 const pod = (over: Parameters<typeof testSpec>[0] = {}, extra: { runtimeClass?: string } = {}) =>
-  podFor({
-    trial: 'br-abc',
-    service: 'main',
-    spec: testSpec({ memory: '512m', disk: '1g', cpus: 2, ...over }),
-    labels,
-    deadlineSeconds: 900,
-    image: '127.0.0.1:5100/benchrig/busybox:1',
-    namespace: 'ns',
-    ...extra,
-  });
+  podFor(podInput(over, extra));
 
 describe('podFor', () => {
   it('labels the pod for the sweep: run, session, harness pid and host, trial and service', () => {
@@ -49,6 +50,9 @@ describe('podFor', () => {
     });
     expect(spec?.activeDeadlineSeconds).toBe(900);
     expect(spec?.restartPolicy).toBe('Never');
+    // A pod kept on purpose (--keep-sandbox) stays until removed, as a kept container does.
+    const kept = podFor({ ...podInput(), labels: { ...labels, keep: true } }).spec;
+    expect(kept).not.toHaveProperty('activeDeadlineSeconds');
     const bare = pod({ disk: undefined, cpus: 0.05 }).spec?.containers[0].resources;
     expect(bare?.limits).not.toHaveProperty('ephemeral-storage');
     expect(bare?.requests?.cpu).toBe('10m');
