@@ -2,32 +2,43 @@
 // `ephemeral-storage` limit, but only on its own cycle (about 10 s), so an agent that writes past
 // the bound and answers at once would be graded before it. The harness measures itself, as on
 // Docker: from inside the pod, with the toolbox's busybox, the files of the pod's root filesystem
-// changed since the pod started (their ctime, which no process can set back, is after the toolbox
-// folder's, filled by the init container before anything ran), each counted once by the larger of
-// its length and its blocks, as Docker's SizeRw and disk-usage.ts count. The measurement runs beside
-// the agent's processes, as root without capabilities: a folder it may not read, or a measurement
-// that dies, at the end of the agent's turn is the agent hiding what it wrote.
+// changed since its container was made (their ctime, which no process can set back, is after the
+// start mark: see START_MARK), each counted once by the larger of its length and its blocks, as
+// Docker's SizeRw and disk-usage.ts count. The measurement runs beside the agent's processes, as
+// root without capabilities: a folder it may not read, or a measurement that dies, at the end of
+// the agent's turn is the agent hiding what it wrote.
 import { LimitExceeded, SandboxError } from '../../errors.ts';
 import { parseDisk } from '../disk.ts';
-import { TOOLBOX_BIN } from '../toolbox.ts';
 import type { DiskWatch } from '../provider.ts';
 import type { ExecResult } from '../types.ts';
 import { formatBytes, watchUsage } from '../usage-watch.ts';
 import type { PodSandbox } from './sandbox.ts';
 
-/** An exec per measurement: every 2 s, as Docker's SizeRw. */
+/** An exec per measurement: every 2 s, as Docker's SizeRw; less often where a walk is long. */
 const INTERVAL_MS = 2_000;
+/**
+ * The pause after a measurement, in units of its own duration: the walk covers the image's files
+ * too (a SWE-bench image holds 100,000 and more), so it takes at most a tenth of the pod's time.
+ */
+const PAUSE_PER_WALK = 9;
 /** One measurement's deadline (inside the pod, under `timeout -k`). */
 const MEASURE_TIMEOUT_MS = 60_000;
 
 /**
- * Prints the bytes of the root filesystem changed since the toolbox folder was filled. `stat -c %z`
- * is the ctime with nanoseconds, compared as text (one clock, one format). Files are named to
- * `stat` as arguments, never printed: a name cannot forge a line.
+ * The file whose ctime marks the container's making: the kubelet creates the termination-message
+ * file for each container after it has pulled (and unpacked) the image, just before it creates the
+ * container. The image's files are older; everything the container writes is newer. Read once,
+ * before the agent has the sandbox: the agent may write to the file later, which moves its ctime.
+ */
+export const START_MARK = '/dev/termination-log';
+
+/**
+ * Prints the bytes of the root filesystem changed since the start mark ($1: a ctime as `stat -c %z`
+ * prints it, with nanoseconds; compared as text: one clock, one format). Files are named to `stat`
+ * as arguments, never printed: a name cannot forge a line.
  */
 export const MEASURE = `set -o pipefail
-m=$(stat -c %z ${TOOLBOX_BIN}) || exit 3
-find / -xdev -exec stat -c '%z|%h|%d:%i|%s|%b' {} + | awk -F'|' -v m="$m" '
+find / -xdev -exec stat -c '%z|%h|%d:%i|%s|%b' {} + | awk -F'|' -v m="$1" '
   $1 > m { if ($2 > 1 && seen[$3]++) next; b = $5 * 512; t += ($4 > b ? $4 : b) }
   END { printf "%.0f\\n", t }'`;
 
@@ -40,14 +51,22 @@ export class DiskUnmeasurable extends LimitExceeded {
   }
 }
 
-/** Watches a pod with the toolbox; null without it (nothing trusted to measure with). */
+/** Watches a pod with the toolbox and its start mark; null without (nothing trusted to measure with or from). */
 export function watchPodDisk(sandbox: PodSandbox, setting: string): DiskWatch | null {
-  if (!sandbox.target.toolbox) return null;
+  const mark = sandbox.startMark;
+  if (!sandbox.target.toolbox || !mark) return null;
   const limit = parseDisk(setting);
+  let lastMs = 0;
   return watchUsage(
     {
       measure: async (final) => {
-        const res = await sandbox.exec(MEASURE, { trusted: true, cwd: '/', timeoutMs: MEASURE_TIMEOUT_MS });
+        const t0 = performance.now();
+        const res = await sandbox.exec(['sh', '-c', MEASURE, 'sh', mark], {
+          trusted: true,
+          cwd: '/',
+          timeoutMs: MEASURE_TIMEOUT_MS,
+        });
+        lastMs = performance.now() - t0;
         const out = res.stdout.trim();
         const counted = /^\d+$/.test(out) ? Number(out) : NaN;
         const why = unmeasured(res, counted);
@@ -57,7 +76,7 @@ export function watchPodDisk(sandbox: PodSandbox, setting: string): DiskWatch | 
         throw new Error(why); // mid-turn: tried again at the next tick
       },
       stopWriter: () => sandbox.restart(), // every process but the pod's idle PID 1
-      intervalMs: () => INTERVAL_MS,
+      intervalMs: () => Math.max(INTERVAL_MS, PAUSE_PER_WALK * lastMs),
       // The API server refused the exec itself: the pod is gone or has ended.
       gone: (err) => err instanceof SandboxError && err.daemon === 'answered',
     },

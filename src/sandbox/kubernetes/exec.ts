@@ -54,24 +54,21 @@ export function podArgv(
   const env = Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${v}`);
   if (trusted) env.unshift(`PATH=${TRUSTED_PATH}`);
   // `cd` through sh: Kubernetes exec has no working directory; "$@" keeps the argv as given.
-  return [
-    ...tb,
-    'timeout',
-    '-k',
-    '2',
-    String(secs),
-    ...tb,
-    'env',
-    ...env,
-    ...tb,
-    'sh',
-    '-c',
-    'cd "$1" && shift && exec "$@"',
-    'sh',
-    cwd,
-    ...argv,
-  ];
+  const enter = opts.user ? [AS_USER, 'sh', wantedUser(opts.user), cwd] : ['cd "$1" && shift && exec "$@"', 'sh', cwd];
+  return [...tb, 'timeout', '-k', '2', String(secs), ...tb, 'env', ...env, ...tb, 'sh', '-c', ...enter, ...argv];
 }
+
+/**
+ * Kubernetes exec runs as the container's user and cannot switch (no capabilities to do it inside
+ * either): a command asked to run as another user is refused (exit 125 and this line) rather than
+ * run as the wrong one. The same user, by uid or uid:gid, runs.
+ */
+const USER_REFUSED = 'benchrig: cannot exec as user';
+const AS_USER = `want=$1; have=$(id -u):$(id -g); shift
+case $want in "$have"|"\${have%%:*}") ;; *) echo "${USER_REFUSED} $want: the pod runs as $have" >&2; exit 125;; esac
+cd "$1" && shift && exec "$@"`;
+const wantedUser = (user: string): string =>
+  user === 'root' ? '0' : user.replace(/^root:/, '0:').replace(/:root$/, ':0');
 
 /** The exit code in the status channel's message: Success is 0, NonZeroExitCode carries it. */
 export function exitCodeOf(status: V1Status | null): number | null {
@@ -142,6 +139,12 @@ export async function execInPod(
     signal: opts.signal,
     keepAliveMs: target.keepAliveMs,
   });
+  if (opts.user && code === 125 && stderr.text().includes(USER_REFUSED))
+    throw new SandboxError(
+      `${stderr.text().trim().slice(0, 200)} (Kubernetes exec runs as the image's user; docs/kubernetes.md#what-differs-from-docker)`,
+      undefined,
+      false,
+    );
   const timedOut = elapsedMs >= timeoutMs && (code === null || TIMEOUT_CODES.has(code));
   if (code === null && !timedOut)
     throw new SandboxError(

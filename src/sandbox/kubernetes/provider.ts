@@ -112,6 +112,12 @@ export class KubernetesEnvironments implements EnvironmentProvider {
             image: (i) => clusterImage(s.registry, i),
           })
         : await startEnvironment(this.cluster, spec, labels, { ...base, image: clusterImage(s.registry, spec.image) });
+      // The disk watch's start mark, read before the agent has the pod (kubernetes/disk.ts).
+      if (spec.disk && !opts.beside && env.main instanceof PodSandbox)
+        await env.main.markStart().catch(async (err: unknown) => {
+          await stopEnvironment(this.cluster, env).catch(() => undefined);
+          throw err;
+        });
       return { ...env, ...(slot ? { slot } : {}) };
     } catch (err) {
       slot?.release();

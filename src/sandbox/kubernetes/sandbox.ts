@@ -18,6 +18,7 @@ import type {
 import type { Cluster } from './client.ts';
 import { copyIntoPod, copyOutOfPod, transferBetweenPods } from './copy.ts';
 import { execInPod, runInPod, type PodTarget } from './exec.ts';
+import { START_MARK } from './disk.ts';
 import { podHealth } from './health.ts';
 
 /** What readFile returns at most (as on Docker, sandbox/copy.ts). */
@@ -45,6 +46,8 @@ export class PodSandbox implements Sandbox {
   readonly image: string;
   readonly workdir: string;
   readonly target: PodTarget;
+  /** When its container was made, as the disk measurement compares ctimes (disk.ts); read by `markStart`. */
+  startMark?: string;
 
   constructor(cluster: Cluster, pod: string, image: string, spec: SandboxSpec, toolbox = false) {
     this.id = pod;
@@ -123,6 +126,21 @@ export class PodSandbox implements Sandbox {
         true,
         { daemon: status ? 'answered' : 'unreachable' },
       );
+  }
+
+  /**
+   * Reads the start mark (disk.ts START_MARK) before the agent has the sandbox. Left unset when the
+   * pod has no toolbox or the file is missing: the disk is then bounded by the kubelet alone.
+   */
+  async markStart(): Promise<void> {
+    if (!this.target.toolbox) return;
+    const res = await execInPod(this.target, `stat -c %z ${START_MARK}`, {
+      trusted: true,
+      cwd: '/',
+      timeoutMs: 30_000,
+    });
+    const mark = res.stdout.trim();
+    if (res.exitCode === 0 && /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ [+-]\d{4}$/.test(mark)) this.startMark = mark;
   }
 
   health(): Promise<SandboxHealth> {

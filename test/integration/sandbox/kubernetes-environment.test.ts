@@ -1,3 +1,4 @@
+import { SandboxError } from '../../../src/errors.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Environment } from '../../../src/sandbox/provider.ts';
 import type { Cluster } from '../../../src/sandbox/kubernetes/client.ts';
@@ -76,6 +77,21 @@ describe('a single-service environment on the local Kubernetes cluster', () => {
     const caps = await main.exec("grep -E '^(CapEff|NoNewPrivs)' /proc/self/status");
     expect(caps.stdout).toMatch(/CapEff:\s+0000000000000000/);
     expect(caps.stdout).toMatch(/NoNewPrivs:\s+1/);
+  });
+
+  it("runs a command asked as the pod's own user, and refuses one asked as another rather than run it as root", async () => {
+    const main = env?.main;
+    if (!main) throw new Error('no environment');
+    expect((await main.exec('id -u', { user: '0:0' })).stdout.trim()).toBe('0');
+    expect((await main.exec('id -u', { user: 'root' })).stdout.trim()).toBe('0');
+    const refused = await main.exec('touch /workspace/ran-as-1000', { user: '1000' }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(refused).toBeInstanceOf(SandboxError);
+    expect((refused as SandboxError).message).toMatch(/cannot exec as user 1000: the pod runs as 0:0/);
+    expect((refused as SandboxError).retryable).toBe(false);
+    expect((await main.exec('test -e /workspace/ran-as-1000; echo $?')).stdout.trim()).toBe('1');
   });
 
   it('removes the pod, its Service and NetworkPolicy when stopped', async () => {

@@ -46,6 +46,14 @@ describe('podArgv', () => {
     expect(own.some((a) => a.startsWith('PATH='))).toBe(false);
   });
 
+  it('with a user, checks inside that the pod runs as it before running the command (exec cannot switch)', () => {
+    const argv = podArgv(['ls'], { user: 'root:root' }, target);
+    expect(argv.slice(5, 7)).toEqual(['sh', '-c']);
+    expect(argv[7]).toMatch(/^want=\$1; have=\$\(id -u\):\$\(id -g\)/);
+    expect(argv.slice(8)).toEqual(['sh', '0:0', '/workspace', 'ls']);
+    expect(podArgv(['ls'], { user: '1000' }, target).slice(8)).toEqual(['sh', '1000', '/workspace', 'ls']);
+  });
+
   it('refuses an empty argv', () => {
     expect(() => podArgv([], {}, target)).toThrow(/empty command/);
   });
