@@ -57,6 +57,21 @@ describe('benchrig run --provider kubernetes on the local cluster', () => {
     900_000,
   );
 
+  it('a SWE-bench benchmark gives the verdicts Docker gives: the fix in a fresh pod, forged and hidden diffs seen through', async () => {
+    const swe = join(FIXTURES, 'benchmarks/swebench-calc');
+    for (const agentName of ['oracle', 'nop', agent('swebench-forged-git'), agent('swebench-hides-fix')]) {
+      const [onDocker, onCluster] = await Promise.all([
+        run('docker', swe, agentName, 'threads'),
+        run('kubernetes', swe, agentName, 'threads'),
+      ]);
+      expect(Object.keys(onCluster.statuses)).toHaveLength(2);
+      expect(onCluster.statuses, agentName).toEqual(onDocker.statuses);
+      expect(await runPods(cluster, onCluster.runId)).toEqual([]);
+    }
+    const oracle = await run('kubernetes', swe, 'oracle', 'processes');
+    expect(Object.values(oracle.statuses)).toEqual(['PASSED', 'PASSED']);
+  }, 900_000);
+
   it.each([
     ['replace-sh', 'a replaced /bin/sh'],
     ['replace-tools', 'replaced test, [, cat and grep'],

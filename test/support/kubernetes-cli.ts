@@ -41,7 +41,8 @@ export async function runOn(
   extra: string[] = [],
 ) {
   const out = tempDir();
-  const args = ['run', benchmark, '--agent', agent, '--mode', mode, '--workers', '2', '--output', out, ...extra];
+  // 4 at a time: a trial mostly waits on the kubelet (its pod's start is most of it), not on the 2 cores.
+  const args = ['run', benchmark, '--agent', agent, '--mode', mode, '--workers', '4', '--output', out, ...extra];
   const r = await runCli(
     provider === 'kubernetes' ? [...args, '--config', clusterConfig(), '--provider', 'kubernetes', '--push'] : args,
     { env: clusterEnv, timeoutMs: 600_000 },
