@@ -3,7 +3,7 @@
 // the bound and answers at once would be graded before it. The harness measures itself, as on
 // Docker: from inside the pod, with the toolbox's busybox, the files of the pod's root filesystem
 // changed since its container was made (their ctime, which no process can set back, is after the
-// start mark: see START_MARK), each counted once by the larger of its length and its blocks, as
+// start mark: sandbox.ts START_MARK), each counted once by the larger of its length and its blocks, as
 // Docker's SizeRw and disk-usage.ts count. The measurement runs beside the agent's processes, as
 // root without capabilities: a folder it may not read, or a measurement that dies, at the end of
 // the agent's turn is the agent hiding what it wrote.
@@ -23,14 +23,6 @@ const INTERVAL_MS = 2_000;
 const PAUSE_PER_WALK = 9;
 /** One measurement's deadline (inside the pod, under `timeout -k`). */
 const MEASURE_TIMEOUT_MS = 60_000;
-
-/**
- * The file whose ctime marks the container's making: the kubelet creates the termination-message
- * file for each container after it has pulled (and unpacked) the image, just before it creates the
- * container. The image's files are older; everything the container writes is newer. Read once,
- * before the agent has the sandbox: the agent may write to the file later, which moves its ctime.
- */
-export const START_MARK = '/dev/termination-log';
 
 /**
  * Prints the bytes of the root filesystem changed since the start mark ($1: a ctime as `stat -c %z`

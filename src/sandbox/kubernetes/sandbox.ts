@@ -18,8 +18,16 @@ import type {
 import type { Cluster } from './client.ts';
 import { copyIntoPod, copyOutOfPod, transferBetweenPods } from './copy.ts';
 import { execInPod, runInPod, type PodTarget } from './exec.ts';
-import { START_MARK } from './disk.ts';
 import { podHealth } from './health.ts';
+
+/**
+ * The file whose ctime marks the container's making: the kubelet creates the termination-message
+ * file for each container after it has pulled (and unpacked) the image, just before it creates the
+ * container. The image's files are older; everything the container writes is newer. Read once
+ * (`markStart`), before the agent has the sandbox: the agent may write to the file later, which
+ * moves its ctime.
+ */
+export const START_MARK = '/dev/termination-log';
 
 /** What readFile returns at most (as on Docker, sandbox/copy.ts). */
 const READ_MAX_BYTES = 10 * 1024 * 1024;
@@ -129,7 +137,7 @@ export class PodSandbox implements Sandbox {
   }
 
   /**
-   * Reads the start mark (disk.ts START_MARK) before the agent has the sandbox. Left unset when the
+   * Reads the start mark (START_MARK) before the agent has the sandbox. Left unset when the
    * pod has no toolbox or the file is missing: the disk is then bounded by the kubelet alone.
    */
   async markStart(): Promise<void> {
