@@ -66,9 +66,6 @@ export async function startEnvironment(
   return env;
 }
 
-/** The trial an environment of this provider belongs to (its objects' `benchrig.trial` label). */
-export const trialOf = (env: Environment): string | undefined => trials.get(env.main)?.trial;
-
 /** Removes everything of the environment's trial; gone already is fine. */
 export async function stopEnvironment(cluster: Cluster, env: Environment): Promise<void> {
   const t = trials.get(env.main);

@@ -19,7 +19,7 @@ import { sampleImages } from '../sample-images.ts';
 import type { ClusterSpec, Sandbox, SandboxLabels, SandboxSpec } from '../types.ts';
 import { apiStatus, connect, type Cluster } from './client.ts';
 import { watchPodDisk } from './disk.ts';
-import { startEnvironment, stopEnvironment, trialOf } from './environments.ts';
+import { startEnvironment, stopEnvironment } from './environments.ts';
 import { podKeptLines } from './kept.ts';
 import { clusterImage, clusterImages, pushImage } from './images.ts';
 import { removeTrialOfPod } from './pods.ts';
@@ -139,7 +139,8 @@ export class KubernetesEnvironments implements EnvironmentProvider {
   }
 
   keptLines(env: Environment): string[] {
-    return podKeptLines(env, trialOf(env) ?? env.main.id.replace(/-main$/, ''), this.settings);
+    // The main pod is `<trial>-main` (objects.ts podName).
+    return podKeptLines(env, env.main.id.replace(/-main$/, ''), this.settings);
   }
 
   /** Measured in the pod with the toolbox (kubernetes/disk.ts); the kubelet's eviction is the backstop. */

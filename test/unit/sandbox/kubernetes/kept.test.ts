@@ -5,17 +5,13 @@ import type { Environment } from '../../../../src/sandbox/provider.ts';
 import type { Sandbox } from '../../../../src/sandbox/types.ts';
 
 const box = (id: string) => ({ id }) as Sandbox;
+const settings = { namespace: 'evals', registry: 'r:5000', push: false, deadlineSeconds: 60 };
 
 describe('podKeptLines', () => {
   const env: Environment = { main: box('br-0123456789-main'), services: { db: box('br-0123456789-db') } };
 
   it('gives kubectl lines in the run namespace, never Docker commands', () => {
-    const lines = podKeptLines(env, 'br-0123456789', {
-      namespace: 'evals',
-      registry: 'r:5000',
-      push: false,
-      deadlineSeconds: 60,
-    });
+    const lines = podKeptLines(env, 'br-0123456789', settings);
     expect(lines[0]).toBe(
       'sandbox kept: kubectl -n evals exec -it br-0123456789-main -- sh   (remove the trial: kubectl -n evals delete pods,services,networkpolicies -l benchrig.trial=br-0123456789; every kept one: benchrig sandbox cleanup --provider kubernetes --namespace evals --kept)',
     );
@@ -25,13 +21,7 @@ describe('podKeptLines', () => {
   });
 
   it("names the kubeconfig's context when the run set one", () => {
-    const lines = podKeptLines(env, 'br-0123456789', {
-      namespace: 'evals',
-      registry: 'r:5000',
-      push: false,
-      deadlineSeconds: 60,
-      context: 'prod',
-    });
+    const lines = podKeptLines(env, 'br-0123456789', { ...settings, context: 'prod' });
     expect(lines[0]).toMatch(/^sandbox kept: kubectl --context prod -n evals exec -it /);
     expect(lines[0]).toContain('--namespace evals --kube-context prod --kept');
   });
