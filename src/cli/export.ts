@@ -22,7 +22,8 @@ export function registerExport(program: Command): void {
         );
       const run = await loadRun(runDir);
       const runJson = JSON.parse(await readFile(join(run.dir, 'run.json'), 'utf8')) as RunJson;
-      const n = await exportRun({ dir: run.dir, run: runJson, results: run.results }, o.format as ExportFormat, o.out);
+      const input = { dir: run.dir, run: runJson, results: run.resultFiles };
+      const n = await exportRun(input, o.format as ExportFormat, o.out);
       process.stdout.write(`exported ${n} trial(s) as ${o.format} to ${o.out}\n`);
     });
 }

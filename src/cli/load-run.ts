@@ -24,8 +24,14 @@ async function readJsonFile(path: string, name: string): Promise<unknown> {
   }
 }
 
+/** A result file's trial, and the file (`results/<name>.json`) for messages about it. */
+export interface ResultFile {
+  file: string;
+  result: TrialResult;
+}
+
 /** Every result file of the run, each validated against the result schema, in file-name order. */
-async function* checkedResults(runDir: string): AsyncIterable<TrialResult> {
+async function* checkedResultFiles(runDir: string): AsyncIterable<ResultFile> {
   let names: string[] = [];
   try {
     names = await readdir(join(runDir, 'results'));
@@ -34,8 +40,13 @@ async function* checkedResults(runDir: string): AsyncIterable<TrialResult> {
   }
   for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort()) {
     const file = `results/${name}`;
-    yield assertFile(resultFileSchema, await readJsonFile(join(runDir, file), file), file) as TrialResult;
+    const result = assertFile(resultFileSchema, await readJsonFile(join(runDir, file), file), file) as TrialResult;
+    yield { file, result };
   }
+}
+
+async function* checkedResults(runDir: string): AsyncIterable<TrialResult> {
+  for await (const { result } of checkedResultFiles(runDir)) yield result;
 }
 
 export interface LoadedRun {
@@ -43,6 +54,8 @@ export interface LoadedRun {
   report: EvaluationReport;
   /** The run's result files, validated; each call reads them again. */
   results: () => AsyncIterable<TrialResult>;
+  /** The same, each with its file's name. */
+  resultFiles: () => AsyncIterable<ResultFile>;
   slowest: SlowTrial[];
 }
 
@@ -67,5 +80,5 @@ export async function loadRun(dirArg: string): Promise<LoadedRun> {
     'evaluation_report.json',
   ) as unknown as EvaluationReport;
   const slowest = await slowestTrials(checkedResults(dir)); // reads and checks every result file
-  return { dir, report, results: () => checkedResults(dir), slowest };
+  return { dir, report, results: () => checkedResults(dir), resultFiles: () => checkedResultFiles(dir), slowest };
 }

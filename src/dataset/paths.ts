@@ -5,6 +5,7 @@
 // files where the row has no business, or copy the host's files into the sandbox. Refused at load.
 import { lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { isInside } from '../paths.ts';
 
 /** Why `key` is not a path inside its destination folder, or null when it is one. */
 export function badFileKey(key: string): string | null {
@@ -35,11 +36,11 @@ export function badFolder(baseDir: string, rel: string): string | null {
     return `names folder "${rel}", an absolute path (folders are relative to the benchmark folder)`;
   const base = realpath(baseDir) ?? path.resolve(baseDir);
   const abs = path.resolve(baseDir, rel);
-  if (!inside(base, path.resolve(base, rel))) return `names folder "${rel}", which is outside the benchmark folder`;
+  if (!isInside(base, path.resolve(base, rel))) return `names folder "${rel}", which is outside the benchmark folder`;
   const st = lstatSync(abs, { throwIfNoEntry: false });
   if (!st) return `names folder "${rel}", which does not exist under ${baseDir}`;
   const real = realpath(abs);
-  if (!real || !inside(base, real))
+  if (!real || !isInside(base, real))
     return `names folder "${rel}", which leads outside the benchmark folder${st.isSymbolicLink() ? ' (it is a symlink)' : ''}`;
   if (!lstatSync(real).isDirectory()) return `names "${rel}", which is not a folder`;
   const link = escapingLink(base, real);
@@ -55,7 +56,7 @@ function escapingLink(base: string, dir: string): { at: string; target: string }
       const target = readlinkSync(full);
       const written = path.resolve(dir, target);
       const real = realpath(full);
-      if (!inside(base, written) || (real !== null && !inside(base, real))) return { at: full, target };
+      if (!isInside(base, written) || (real !== null && !isInside(base, real))) return { at: full, target };
     } else if (entry.isDirectory()) {
       const found = escapingLink(base, full);
       if (found) return found;
@@ -71,8 +72,3 @@ function realpath(p: string): string | null {
     return null;
   }
 }
-
-const inside = (root: string, p: string) => {
-  const rel = path.relative(root, p);
-  return rel === '' || (!rel.startsWith('..' + path.sep) && rel !== '..' && !path.isAbsolute(rel));
-};

@@ -8,15 +8,19 @@ import { priceCall } from '../llm/prices.ts';
 import { gatewayCacheKey } from './cache-key.ts';
 import { sendError } from './error-body.ts';
 import { describeFailure, eachChunk, forward, readBody, upstreamHeaders } from './forward.ts';
-import { fieldValue, withModel } from './json-fields.ts';
+import { fieldValue, withFields, withModel } from './json-fields.ts';
 import { READERS, type CallSummary } from './protocols.ts';
 import { SseReader } from './sse.ts';
+import { askForUsage, usageFilter, withoutUsageChunk } from './stream-usage.ts';
 import type { TrialEntry } from './tokens.ts';
 import type { Protocol, Upstream } from './types.ts';
 import { upstreamUrl } from './upstreams.ts';
 import type { Json, Translation } from './translate/index.ts';
 
-/** What `--llm-cache record` stores for a gateway call: the answer as the agent got it. */
+/**
+ * What `--llm-cache record` stores for a gateway call: the answer as the agent got it, but for the
+ * usage chunk the gateway asked for (stream-usage.ts), which is kept and left out when replayed.
+ */
 export interface StoredAnswer {
   gateway: 1;
   status: number;
@@ -62,13 +66,20 @@ export async function handleCall(c: CallContext): Promise<void> {
   const { upstream } = c;
   const asked = withModel(c.raw, c.fields, upstream.model); // the run's model, whatever the CLI asked for (docs/agents.md#the-model-gateway)
   const t = c.translation;
-  // Translated: the Chat Completions request, and none of the agent's headers (they are its API's).
-  const payload = t ? Buffer.from(JSON.stringify({ model: upstream.model, ...t.request })) : asked;
   const stream = fieldValue(c.raw, c.fields, 'stream') === true;
+  const usage =
+    !t && stream && c.protocol === 'chat' ? askForUsage(fieldValue(c.raw, c.fields, 'stream_options')) : null;
+  // Translated: the Chat Completions request, and none of the agent's headers (they are its API's).
+  const payload = t
+    ? Buffer.from(JSON.stringify({ model: upstream.model, ...t.request }))
+    : usage
+      ? withFields(c.raw, c.fields, { model: upstream.model, stream_options: usage })
+      : asked;
+  const strip = usage !== null; // the agent did not ask for the usage chunk: it does not get it
   const started = performance.now();
   const record = recorder(c, stream);
   const slot = cacheSlot(c, asked);
-  if (slot && (await answerFromCache(c, slot, record))) return;
+  if (slot && (await answerFromCache(c, slot, record, strip))) return;
 
   let up: IncomingMessage;
   try {
@@ -96,7 +107,7 @@ export async function handleCall(c: CallContext): Promise<void> {
   const contentType = String(up.headers['content-type'] ?? 'application/json');
   const ok = status >= 200 && status < 300;
   if (ok && /^text\/event-stream/i.test(contentType))
-    await relayStream(c, up, { status, contentType, started }, slot, record);
+    await relayStream(c, up, { status, contentType, started, strip }, slot, record);
   else await relayWhole(c, up, { status, contentType, started }, slot, record);
 }
 
@@ -147,7 +158,7 @@ function cacheSlot(c: CallContext, payload: Buffer): CacheSlot | null {
 }
 
 /** A stored answer sent as it was stored, or a replay miss refused: true when the call is answered. */
-async function answerFromCache(c: CallContext, slot: CacheSlot, record: Record_): Promise<boolean> {
+async function answerFromCache(c: CallContext, slot: CacheSlot, record: Record_, strip: boolean): Promise<boolean> {
   const hit = await slot.cache.store.get<StoredAnswer>(slot.key);
   if (hit && hit.response.gateway === 1) {
     const a = hit.response;
@@ -156,7 +167,7 @@ async function answerFromCache(c: CallContext, slot: CacheSlot, record: Record_)
       'content-type': a.content_type,
       ...(a.stream ? { 'cache-control': 'no-cache' } : { 'content-length': Buffer.byteLength(a.body) }),
     });
-    c.res.end(a.body);
+    c.res.end(a.stream && strip ? withoutUsageChunk(a.body) : a.body);
     return true;
   }
   if (slot.cache.mode === 'replay') {
@@ -172,6 +183,8 @@ interface Answer {
   status: number;
   contentType: string;
   started: number;
+  /** Leave out the usage chunk the gateway asked for (stream-usage.ts). */
+  strip?: boolean;
 }
 
 /** A streamed answer: passed to the agent chunk by chunk as it arrives, watched, then recorded. */
@@ -186,11 +199,17 @@ async function relayStream(
   const contentType = c.translation ? 'text/event-stream' : a.contentType;
   res.writeHead(a.status, { 'content-type': contentType, 'cache-control': 'no-cache' });
   const watcher = READERS[c.protocol].stream();
-  const sse = new SseReader((e) => watcher.event(e));
+  // Watched (and kept for the cache) whole; with `strip`, passed on event by event but the usage chunk.
+  const sse = a.strip
+    ? usageFilter(
+        (raw) => res.write(raw),
+        (e) => watcher.event(e),
+      )
+    : new SseReader((e) => watcher.event(e));
   const kept: Buffer[] = [];
   const send = (chunk: Buffer) => {
     if (!chunk.length) return;
-    res.write(chunk);
+    if (!a.strip) res.write(chunk);
     sse.push(chunk);
     if (slot) kept.push(chunk);
   };

@@ -75,18 +75,33 @@ function valueEnd(buf: Uint8Array, i: number): number {
 
 /** The body with top-level `model` set to `model` (added when absent); every other byte kept. */
 export function withModel(buf: Buffer, fields: Map<string, [number, number]>, model: string): Buffer {
-  const value = Buffer.from(JSON.stringify(model));
-  const span = fields.get('model');
-  if (span) return Buffer.concat([buf.subarray(0, span[0]), value, buf.subarray(span[1])]);
-  const open = buf.indexOf(0x7b);
-  const sep = fields.size ? ',' : '';
-  return Buffer.concat([
-    buf.subarray(0, open + 1),
-    Buffer.from('"model":'),
-    value,
-    Buffer.from(sep),
-    buf.subarray(open + 1),
-  ]);
+  return withFields(buf, fields, { model });
+}
+
+/** The body with each top-level key of `values` set (added at the front when absent); every other byte kept. */
+export function withFields(
+  buf: Buffer,
+  fields: Map<string, [number, number]>,
+  values: Record<string, unknown>,
+): Buffer {
+  const spans: [number, number, Buffer][] = [];
+  const added: Buffer[] = [];
+  for (const [key, v] of Object.entries(values)) {
+    const value = Buffer.from(JSON.stringify(v));
+    const span = fields.get(key);
+    if (span) spans.push([span[0], span[1], value]);
+    else added.push(Buffer.from(`${JSON.stringify(key)}:`), value, Buffer.from(','));
+  }
+  const open = buf.indexOf(0x7b) + 1;
+  if (added.length && !fields.size) added.pop(); // no comma before the closing brace
+  const parts: Buffer[] = [buf.subarray(0, open), ...added];
+  let at = open;
+  for (const [start, end, value] of spans.sort((a, b) => a[0] - b[0])) {
+    parts.push(buf.subarray(at, start), value);
+    at = end;
+  }
+  parts.push(buf.subarray(at));
+  return Buffer.concat(parts);
 }
 
 /** A top-level value, parsed (small ones only: `stream`, `model`). */

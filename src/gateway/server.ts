@@ -11,7 +11,7 @@ import { handleCall, type CallContext } from './call.ts';
 import { DEFAULT_LIMITS, readRequestBody } from './limits.ts';
 import { sendError, sendJson } from './error-body.ts';
 import { fieldValue, topLevelFields } from './json-fields.ts';
-import { budgetRefusal, takeBudget, TokenRegistry, type TrialEntry } from './tokens.ts';
+import { budgetRefusal, slotsOf, takeBudget, TokenRegistry, type TrialEntry } from './tokens.ts';
 import type { GatewayOptions, GatewayRegistration, GatewayTrial, ModelGateway, Protocol, Upstream } from './types.ts';
 import { routeFor, UPSTREAM_TABLE } from './upstreams.ts';
 import { translate, translates, type Json, type Translation } from './translate/index.ts';
@@ -137,7 +137,7 @@ async function handle(g: Gateway, req: IncomingMessage, res: ServerResponse): Pr
     );
   // Everything that refuses a request is decided before its body is read.
   const refused = route.modelCall ? budgetRefusal(entry) : null;
-  if (refused) return refuse(g, req, res, protocol, () => sendBudgetError(res, protocol, refused.limit));
+  if (refused) return refuse(g, req, res, protocol, () => sendBudgetError(res, protocol, entry, 1));
   const busy =
     entry.active >= limits.maxInFlightPerTrial
       ? `${limits.maxInFlightPerTrial} requests of this trial`
@@ -214,8 +214,11 @@ async function modelRequest(
     return sendError(res, protocol, 400, 'invalid_request', 'benchrig gateway: the request body is not a JSON object');
 
   if (modelCall) {
-    const refused = takeBudget(entry); // another request of the trial may have taken the last slot meanwhile
-    if (refused) return sendBudgetError(res, protocol, refused.limit);
+    // `n` completions are n calls' worth of answers: n slots (only Chat Completions has `n`).
+    const slots = protocol === 'chat' ? slotsOf(fieldValue(raw, fields, 'n')) : 1;
+    if (typeof slots === 'string') return sendError(res, protocol, 400, 'invalid_request', slots);
+    const refused = takeBudget(entry, slots); // another request of the trial may have taken the last slot meanwhile
+    if (refused) return sendBudgetError(res, protocol, entry, slots);
   }
   const target = routeFor(g.opts.upstreams, protocol);
   if (!target) {
@@ -300,13 +303,19 @@ function parseObject(raw: Buffer): Json | null {
   }
 }
 
-function sendBudgetError(res: ServerResponse, protocol: Protocol, limit: number): void {
+function sendBudgetError(res: ServerResponse, protocol: Protocol, entry: TrialEntry, slots: number): void {
+  const limit = entry.trial.budget ?? 0;
+  const left = limit - entry.taken;
+  const why =
+    left > 0
+      ? `n = ${slots} asks for ${slots} completions, each one call of this trial's LLM-call budget, and ${left} ${left === 1 ? 'is' : 'are'} left (max_llm_calls = ${limit})`
+      : `this trial's LLM-call budget is spent (max_llm_calls = ${limit})`;
   sendError(
     res,
     protocol,
     400,
     'llm_budget_exceeded',
-    `benchrig gateway: this trial's LLM-call budget is spent (max_llm_calls = ${limit}); the request was not sent to the model`,
+    `benchrig gateway: ${why}; the request was not sent to the model`,
   );
 }
 

@@ -74,9 +74,23 @@ export function budgetRefusal(entry: TrialEntry): LlmBudgetExceeded | null {
   return err;
 }
 
-/** Take one budget slot, or return the refusal. */
-export function takeBudget(entry: TrialEntry): LlmBudgetExceeded | null {
-  const refused = budgetRefusal(entry);
-  if (!refused) entry.taken++;
-  return refused;
+/**
+ * Take `slots` budget slots (a Chat Completions call with `n` completions takes n), or return the
+ * refusal. Fewer slots left than asked for, but some: refused, not reported (a smaller `n` may pass).
+ */
+export function takeBudget(entry: TrialEntry, slots = 1): LlmBudgetExceeded | null {
+  const spent = budgetRefusal(entry);
+  if (spent) return spent;
+  const limit = entry.trial.budget;
+  if (limit !== null && entry.taken + slots > limit)
+    return new LlmBudgetExceeded(entry.taken + slots, limit, 'llm_calls');
+  entry.taken += slots;
+  return null;
+}
+
+/** The budget slots a request's `n` (completions asked for) takes, or why it is refused. */
+export function slotsOf(n: unknown): number | string {
+  if (n === undefined || n === null) return 1;
+  if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 1) return n;
+  return `benchrig gateway: \`n\` must be a whole number of completions, 1 or more (got ${JSON.stringify(n)}); each completion is one call of the trial's LLM-call budget`;
 }

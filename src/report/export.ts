@@ -1,8 +1,11 @@
 // `benchrig export` (docs/export.md): a finished run's trials as ATIF trajectories, or as a Harbor job
 // folder. Reads only the run folder's files (result files are already scrubbed of the run's secrets,
-// and so are kept folders); writes each file atomically.
-import { cp, lstat, mkdir, stat } from 'node:fs/promises';
+// and so are kept folders); writes each file atomically, and only under --out: a task id comes from a
+// file that may have been edited or shared, so every path made of it is checked first.
+import { cp, lstat, mkdir, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { BenchrigError } from '../errors.ts';
+import { isInside } from '../paths.ts';
 import type { TrialResult } from '../types.ts';
 import { exportName, toAtif, type AtifAgent } from './atif.ts';
 import { jobConfig, jobResult, trialConfig, trialLock, trialResult, type JobInfo } from './harbor-job.ts';
@@ -26,7 +29,8 @@ export interface RunJson {
 export interface ExportInput {
   dir: string;
   run: RunJson;
-  results: () => AsyncIterable<TrialResult>;
+  /** Each trial with the file it was read from (`results/<name>.json`), which a refusal names. */
+  results: () => AsyncIterable<{ file: string; result: TrialResult }>;
 }
 
 /** The agent as ATIF names it: benchrig's agent name, versioned by its module's hash or the harness's version. */
@@ -53,11 +57,12 @@ export async function exportRun(input: ExportInput, format: ExportFormat, outArg
   };
   const summaries: Parameters<typeof jobResult>[1] = [];
   let n = 0;
-  for await (const r of input.results()) {
+  for await (const { file, result: r } of input.results()) {
     n++;
     const name = exportName(r);
     const dir = join(out, name);
-    if (format === 'harbor') await copyKept(input.dir, r.task_id, dir);
+    if (dir === out || !isInside(out, dir)) throw leadsOut(file, r.task_id, `--out (${out})`);
+    if (format === 'harbor') await copyKept(input.dir, r.task_id, dir, file);
     await writeJsonAtomic(join(dir, 'agent', 'trajectory.json'), toAtif(r, agent, ids));
     if (format === 'harbor') {
       await writeJsonAtomic(join(dir, 'config.json'), trialConfig(job, r, name));
@@ -79,14 +84,28 @@ export async function exportRun(input: ExportInput, format: ExportFormat, outArg
  * The trial's kept files (docs/reports.md#files): its log as `trial.log`, the kept `/logs/…` folders
  * (`verifier/`, `agent/`, … as in a Harbor trial) and an installed agent's session files under `agent/`.
  */
-async function copyKept(runDir: string, taskId: string, dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
+async function copyKept(runDir: string, taskId: string, dir: string, file: string): Promise<void> {
   const log = join(runDir, 'logs', `${taskId}.log`);
-  if (await exists(log)) await cp(log, join(dir, 'trial.log'));
   const kept = join(runDir, 'trials', taskId);
+  if (
+    !isInside(join(runDir, 'logs'), log) ||
+    kept === join(runDir, 'trials') ||
+    !isInside(join(runDir, 'trials'), kept)
+  )
+    throw leadsOut(file, taskId, 'the run folder');
+  await mkdir(dir, { recursive: true });
+  const run = await realpath(runDir);
+  if (await inRun(run, log)) await cp(log, join(dir, 'trial.log'));
   const copy = { recursive: true, filter: notLink };
-  if (await exists(join(kept, 'logs'))) await cp(join(kept, 'logs'), dir, copy);
-  if (await exists(join(kept, 'agent'))) await cp(join(kept, 'agent'), join(dir, 'agent'), copy);
+  if (await inRun(run, join(kept, 'logs'))) await cp(join(kept, 'logs'), dir, copy);
+  if (await inRun(run, join(kept, 'agent'))) await cp(join(kept, 'agent'), join(dir, 'agent'), copy);
+}
+
+function leadsOut(file: string, taskId: string, where: string): BenchrigError {
+  return new BenchrigError(
+    'usage',
+    `${file}: task_id ${JSON.stringify(taskId)} leads outside ${where}; a task id is one file name (benchrig writes letters, digits, ".", "_", "-", "~"): restore the file's task_id, or move the file out of results/`,
+  );
 }
 
 /** A link in a kept folder is not followed out of it: it is left out. */
@@ -94,9 +113,10 @@ async function notLink(src: string): Promise<boolean> {
   return !(await lstat(src)).isSymbolicLink();
 }
 
-async function exists(p: string): Promise<boolean> {
-  return stat(p).then(
-    () => true,
+/** Whether `p` exists and is in the run folder once links are followed (a link out of it is left out, as inside kept folders). */
+async function inRun(realRunDir: string, p: string): Promise<boolean> {
+  return realpath(p).then(
+    (real) => isInside(realRunDir, real),
     () => false,
   );
 }

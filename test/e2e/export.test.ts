@@ -2,8 +2,8 @@
 // gpt-4o-mini with usage and echoing its key), and cost priced from the table with no [llm] price:
 // in the result files, the console summary, the report and compare. Harbor's own validator reads the
 // same exports in test/harbor/ (npm run test:harbor).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, readJson, results, runCli, tempDir } from '../support/cli.ts';
 import { requireDocker } from '../support/docker.ts';
@@ -123,6 +123,57 @@ describe.skipIf(!hasDocker)('benchrig export and priced runs', () => {
     const t = readJson(join(trial, 'agent/trajectory.json'));
     expect(atifProblems(t)).toEqual([]);
     expect(t.steps.map((s: { source: string }) => s.source)).toEqual(['user', 'agent', 'user', 'agent']);
+  });
+
+  it('a result file edited to a hostile task_id: refused naming the file (exit 2), nothing written outside --out or read outside the run', async () => {
+    const base = tempDir('benchrig-export-hostile-');
+    const run = join(base, 'a/b/run');
+    cpSync(runs.chat, run, { recursive: true });
+    const [file] = readdirSync(join(run, 'results')).filter((f) => f.endsWith('.json'));
+    const hostile = '../../../loot';
+    const result = readJson(join(run, 'results', file));
+    writeFileSync(join(run, 'results', file), JSON.stringify({ ...result, task_id: hostile }));
+    // What the id reaches in the run folder: a kept folder and a log that are not the run's.
+    mkdirSync(join(run, 'trials', hostile, 'logs'), { recursive: true });
+    writeFileSync(join(run, 'trials', hostile, 'logs', 'secret.txt'), 'SECRET-LOOT');
+    writeFileSync(join(run, 'logs', `${hostile}.log`), 'SECRET-LOOT');
+    const planted = [join(run, 'trials', hostile), join(run, 'logs', `${hostile}.log`)];
+
+    const outs = ['atif', 'harbor'].map((format) => ({ format, out: join(base, `a/b/${format}`) }));
+    const exports = [];
+    for (const { format, out } of outs) exports.push(await runCli(['export', run, '--format', format, '--out', out]));
+    // Every file under base is the run's copy, one planted above, or under an --out.
+    const stray = readdirSync(base, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name))
+      .filter((f) => ![run, ...planted, ...outs.map((o) => o.out)].some((d) => !relative(d, f).startsWith('..')));
+    expect(stray).toEqual([]);
+    for (const [i, { out }] of outs.entries()) {
+      const r = exports[i];
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`results/${file}: task_id "${hostile}"`);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(existsSync(out) ? filesContaining(out, 'SECRET-LOOT') : []).toEqual([]);
+    }
+  });
+
+  it('a run folder whose kept folder and log are links out of it: left out of a Harbor export', async () => {
+    const base = tempDir('benchrig-export-links-');
+    const run = join(base, 'run');
+    cpSync(runs.chat, run, { recursive: true });
+    const [res] = results(run);
+    mkdirSync(join(base, 'loot/logs'), { recursive: true });
+    writeFileSync(join(base, 'loot/logs/secret.txt'), 'SECRET-LOOT');
+    writeFileSync(join(base, 'loot.log'), 'SECRET-LOOT');
+    rmSync(join(run, 'logs', `${res.task_id}.log`), { force: true });
+    symlinkSync(join(base, 'loot.log'), join(run, 'logs', `${res.task_id}.log`));
+    mkdirSync(join(run, 'trials'), { recursive: true });
+    symlinkSync(join(base, 'loot'), join(run, 'trials', res.task_id));
+    const out = join(base, 'job');
+    const r = await runCli(['export', run, '--format', 'harbor', '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(out, res.sample_id, 'agent/trajectory.json'))).toBe(true);
+    expect(filesContaining(out, 'SECRET-LOOT')).toEqual([]);
   });
 
   it('a bad run folder or format: exit 2 and one clear line', async () => {

@@ -138,7 +138,7 @@ describe("Harbor's own validator and viewer", () => {
         dir: out,
         run,
         results: async function* () {
-          yield r;
+          yield { file: 'results/installed.json', result: r };
         },
       },
       'atif',

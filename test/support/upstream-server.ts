@@ -160,7 +160,10 @@ const usageOf = (s: UpstreamReply) => s.usage ?? { input: 7, output: 3 };
 const halves = (s: string) => [s.slice(0, Math.ceil(s.length / 2)), s.slice(Math.ceil(s.length / 2))];
 
 function chat(res: ServerResponse, body: UpstreamBody, s: UpstreamReply, stream: boolean): void {
-  const u = usageOf(s);
+  // `n` completions, as OpenAI answers them: one choice each, completion_tokens their sum.
+  const n = typeof body?.n === 'number' && body.n > 1 ? body.n : 1;
+  const one = usageOf(s);
+  const u = { ...one, output: one.output * n };
   const calls = (s.tool_calls ?? []).map((t, i) => ({
     id: t.id ?? `call_${i}`,
     type: 'function',
@@ -179,34 +182,41 @@ function chat(res: ServerResponse, body: UpstreamBody, s: UpstreamReply, stream:
       ...base,
       object: 'chat.completion',
       usage,
-      choices: [
-        {
-          index: 0,
-          finish_reason: finish,
-          logprobs: null,
-          message: {
-            role: 'assistant',
-            content: s.text ?? null,
-            refusal: null,
-            ...(calls.length ? { tool_calls: calls } : {}),
-          },
+      choices: Array.from({ length: n }, (_, index) => ({
+        index,
+        finish_reason: finish,
+        logprobs: null,
+        message: {
+          role: 'assistant',
+          content: s.text ?? null,
+          refusal: null,
+          ...(calls.length ? { tool_calls: calls } : {}),
         },
-      ],
+      })),
     });
   }
-  const chunk = (delta: unknown, finish_reason: string | null = null) => ({
-    data: { ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason, logprobs: null }] },
-  });
-  const events: { data: unknown }[] = [chunk({ role: 'assistant', content: '' })];
-  for (const piece of s.text ? halves(s.text) : []) events.push(chunk({ content: piece }));
-  calls.forEach((c, index) => {
-    const [a, b] = halves(c.function.arguments);
-    events.push(
-      chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.function.name, arguments: a } }] }),
-    );
-    events.push(chunk({ tool_calls: [{ index, function: { arguments: b } }] }));
-  });
-  events.push(chunk({}, finish));
+  const events: { data: unknown }[] = [];
+  for (let choice = 0; choice < n; choice++) {
+    const chunk = (delta: unknown, finish_reason: string | null = null) => ({
+      data: {
+        ...base,
+        object: 'chat.completion.chunk',
+        choices: [{ index: choice, delta, finish_reason, logprobs: null }],
+      },
+    });
+    events.push(chunk({ role: 'assistant', content: '' }));
+    for (const piece of s.text ? halves(s.text) : []) events.push(chunk({ content: piece }));
+    calls.forEach((c, index) => {
+      const [a, b] = halves(c.function.arguments);
+      events.push(
+        chunk({
+          tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.function.name, arguments: a } }],
+        }),
+      );
+      events.push(chunk({ tool_calls: [{ index, function: { arguments: b } }] }));
+    });
+    events.push(chunk({}, finish));
+  }
   if (body?.stream_options?.include_usage)
     events.push({ data: { ...base, object: 'chat.completion.chunk', choices: [], usage } });
   sse(res, [...events, { data: '[DONE]' }], s.chunkDelayMs);

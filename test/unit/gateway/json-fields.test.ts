@@ -1,7 +1,7 @@
 // The body scan the gateway uses instead of JSON.parse: it must agree with JSON.parse on every
 // top-level key, pin the model without touching another byte, and refuse what is not an object.
 import { describe, expect, it } from 'vitest';
-import { fieldValue, topLevelFields, withModel } from '../../../src/gateway/json-fields.ts';
+import { fieldValue, topLevelFields, withFields, withModel } from '../../../src/gateway/json-fields.ts';
 import { defined } from '../../support/defined.ts';
 
 const tricky = {
@@ -68,5 +68,21 @@ describe('withModel', () => {
         model: 'm',
       });
     }
+  });
+});
+
+describe('withFields', () => {
+  it('sets several keys at once, present or not, keeping every other byte', () => {
+    const text = JSON.stringify(tricky, null, 1);
+    const buf = Buffer.from(text);
+    const set = { stream_options: { include_usage: true }, model: 'm', n: 2 };
+    const out = withFields(buf, defined(topLevelFields(buf)), set);
+    expect(JSON.parse(out.toString())).toEqual({ ...tricky, ...set });
+    expect(out.toString().startsWith('{"stream_options":{"include_usage":true},')).toBe(true);
+    for (const t of ['{}', ' { "stream" : true } '])
+      expect(JSON.parse(withFields(Buffer.from(t), defined(topLevelFields(Buffer.from(t))), set).toString())).toEqual({
+        ...JSON.parse(t),
+        ...set,
+      });
   });
 });
