@@ -112,6 +112,7 @@ async function load(ref: string, opts: LoadBenchmarkOptions, stream: boolean): P
     checks,
     samples,
     nSamplesTotal: all.length,
+    datasetIds: Array.isArray(all) ? all.map((s) => s.id) : all.ids,
     dataset,
     ...(hooks ? { hooks } : {}),
     templates,

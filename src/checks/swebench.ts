@@ -25,8 +25,8 @@ import { optionalTimeout, ungradable } from './text.ts';
 
 /** What is saved under `artifacts["swebench:<name>"]`: the log graded, whether a patch was there. */
 export interface SwebenchArtifact {
-  /** 'none': no patch; 'empty': an empty one; 'present': graded. */
-  patch: 'none' | 'empty' | 'present';
+  /** 'none': no patch; 'empty': an empty one; 'present': graded; 'unsubmitted': no prediction for the instance. */
+  patch: 'none' | 'empty' | 'present' | 'unsubmitted';
   test_output: string;
 }
 
@@ -75,7 +75,15 @@ async function runInstance(sandbox: Sandbox, instance: SwebenchInstance, patch: 
   return r.timedOut ? `${out}\n\n${timeoutLine(timeoutS)}\n${TESTS_TIMEOUT}\n` : out;
 }
 
+/** An instance with nothing submitted: the official harness neither grades it nor writes its report (incomplete_ids). */
+const UNSUBMITTED: Verdict = {
+  passed: false,
+  score: 0,
+  reason: 'no prediction: the predictions file has none for this instance (not submitted, not graded)',
+};
+
 function verdictOf(instance: SwebenchInstance, input: CheckInput, a: SwebenchArtifact, fromArtifact: boolean): Verdict {
+  if (a.patch === 'unsubmitted') return { ...UNSUBMITTED };
   const parser = parserFor(instance);
   if (typeof parser === 'string') return ungradable(`instance ${instance.instance_id} ${parser}`);
   const patch = a.patch === 'none' ? null : a.patch === 'empty' ? '' : 'present';
@@ -118,6 +126,10 @@ export const swebench: CheckImpl = {
     }
     const mp = input.modelPatch;
     if (!mp) return ungradable('no model patch was taken (the trial had no sandbox to diff)');
+    if (mp.unsubmitted) {
+      input.artifacts[key] = { patch: 'unsubmitted', test_output: '' } satisfies SwebenchArtifact;
+      return { ...UNSUBMITTED };
+    }
     if (mp.truncated)
       return {
         score: 0,

@@ -54,7 +54,7 @@ export async function resolveConfig(
 
   let { merged, sources, templates } = mergeLayers(layers);
   const implied = opts.implied?.(merged);
-  if (implied) ({ merged, sources, templates } = mergeLayers([layers[0] as Layer, implied, ...layers.slice(1)]));
+  if (implied) ({ merged, sources, templates } = mergeLayers([layers[0], implied, ...layers.slice(1)]));
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) throw new BenchrigError('config', describeIssues(parsed.error.issues, sources, merged));
   return {

@@ -110,6 +110,11 @@ describe('SWE-bench: what the official harness does not guard', () => {
     });
     const preds = readFileSync(join(r.dir, 'predictions.jsonl'), 'utf8').trim().split('\n');
     expect(preds.map((l) => JSON.parse(l).instance_id)).toEqual(['calc__calc-1']);
+    // Re-graded from the saved results, it stays so.
+    const before = readFileSync(join(r.dir, 'swebench_report.json'), 'utf8');
+    expect((await runCli(['evaluate', r.dir])).code).toBe(0);
+    expect(readFileSync(join(r.dir, 'swebench_report.json'), 'utf8')).toBe(before);
+    expect(verdict(results(r.dir).find((x) => x.sample_id === 'calc__calc-2'))?.reason).toMatch(/no prediction/);
   }, 240_000);
 
   it('a conftest.py that forces passes resolves as in the official harness but is flagged; [swebench] strict = true FAILS it', async () => {
