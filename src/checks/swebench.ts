@@ -17,7 +17,9 @@ import {
   TESTBED,
   parserFor,
   TESTS_TIMEOUT,
+  testConfigChanges,
   timeoutLine,
+  withTestConfig,
   type SwebenchInstance,
 } from '../swebench/index.ts';
 import type { CheckImpl, CheckInput } from './types.ts';
@@ -28,9 +30,15 @@ export interface SwebenchArtifact {
   /** 'none': no patch; 'empty': an empty one; 'present': graded; 'unsubmitted': no prediction for the instance. */
   patch: 'none' | 'empty' | 'present' | 'unsubmitted';
   test_output: string;
+  /** What of the patch changes test configuration (docs/swebench.md#test-configuration), for re-grading without it. */
+  suspicious?: string[];
 }
 
 export const swebenchArtifactKey = (name: string) => `swebench:${name}`;
+
+/** A verdict's details as report.json holds them: the official entry, without benchrig's own flag (`suspicious`). */
+export const officialEntry = (details: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(details).filter(([k]) => k !== 'suspicious'));
 
 /** Whether the official harness writes a report.json for a log graded so (not after a failed apply or a timeout). */
 export const officialReportWritten = (log: string): boolean => evaluationError(log) === null;
@@ -87,14 +95,19 @@ function verdictOf(instance: SwebenchInstance, input: CheckInput, a: SwebenchArt
   const parser = parserFor(instance);
   if (typeof parser === 'string') return ungradable(`instance ${instance.instance_id} ${parser}`);
   const patch = a.patch === 'none' ? null : a.patch === 'empty' ? '' : 'present';
-  const v = instanceVerdict(instance, parser, patch, a.test_output);
+  const official = instanceVerdict(instance, parser, patch, a.test_output);
+  const v = withTestConfig(official, a.suspicious ?? [], instance.strict === true);
   const problem = input.modelPatch?.problem;
   const reason = a.patch !== 'present' && problem ? `no model patch: ${problem}` : v.reason;
   return {
     passed: v.passed,
     score: v.score,
     reason,
-    details: { ...v.report, ...(fromArtifact ? { from_artifact: true } : {}) },
+    details: {
+      ...v.report,
+      ...(v.suspicious ? { suspicious: v.suspicious } : {}),
+      ...(fromArtifact ? { from_artifact: true } : {}),
+    },
   };
 }
 
@@ -138,6 +151,8 @@ export const swebench: CheckImpl = {
       };
     const text = mp.problem ? '' : mp.text;
     const artifact: SwebenchArtifact = { patch: text.trim() ? 'present' : 'empty', test_output: '' };
+    const suspicious = artifact.patch === 'present' ? testConfigChanges(text) : [];
+    if (suspicious.length) artifact.suspicious = suspicious;
     if (artifact.patch === 'present')
       artifact.test_output = await runInstance(
         input.sandbox,

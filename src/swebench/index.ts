@@ -14,6 +14,7 @@ export {
   instanceReport,
   readInstanceReport,
   runReport,
+  withSuspicious,
   type InstanceOutcome,
   type InstanceReport,
   type RunReport,
@@ -21,4 +22,5 @@ export {
 export { readRow, type SwebenchInstance, type SwebenchRow } from './row.ts';
 export { swebenchSample, type SwebenchOptions } from './sample.ts';
 export { MODEL_TREE, modelPatchScript } from './model-patch.ts';
-export { instanceVerdict, type InstanceVerdict } from './verdict.ts';
+export { instanceVerdict, withTestConfig, type InstanceVerdict } from './verdict.ts';
+export { testConfigChanges } from './test-config.ts';

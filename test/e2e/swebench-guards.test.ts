@@ -117,36 +117,33 @@ describe('SWE-bench: what the official harness does not guard', () => {
     expect(verdict(results(r.dir).find((x) => x.sample_id === 'calc__calc-2'))?.reason).toMatch(/no prediction/);
   }, 240_000);
 
-  it('a conftest.py that forces passes resolves as in the official harness but is flagged; [swebench] strict = true FAILS it', async () => {
-    const attack = await run(BENCH, join(FIXTURES, 'agents', 'swebench-conftest-pass.ts'), ['--mode', 'threads']);
-    expect(attack.cli.code, attack.cli.stderr).toBe(0);
+  const CONFTEST_AGENT = join(FIXTURES, 'agents', 'swebench-conftest-pass.ts');
+
+  it('a conftest.py that forces passes resolves as in the official harness, but is flagged', async () => {
+    const r = await run(BENCH, CONFTEST_AGENT, ['--mode', 'threads']);
+    expect(r.cli.code, r.cli.stderr).toBe(0);
     for (const id of IDS) {
-      const v = verdict(attack.byId.get(id));
-      expect(attack.byId.get(id)?.status, v?.reason).toBe('PASSED'); // official parity
+      const v = verdict(r.byId.get(id));
+      expect(r.byId.get(id)?.status, v?.reason).toBe('PASSED'); // official parity
       expect(v?.details?.suspicious).toEqual([expect.stringMatching(/^conftest\.py: /)]);
       // report.json stays the official entry
-      expect(readJson(join(attack.dir, 'trials', id, 'report.json'))[id]).not.toHaveProperty('suspicious');
+      expect(readJson(join(r.dir, 'trials', id, 'report.json'))[id]).toMatchObject({ resolved: true });
+      expect(readJson(join(r.dir, 'trials', id, 'report.json'))[id]).not.toHaveProperty('suspicious');
     }
-    expect(attack.swe).toMatchObject({ resolved_ids: IDS, suspicious_ids: IDS });
-    // The same patches graded strictly (through a predictions file: its patches are checked as an agent's).
+    expect(r.swe).toMatchObject({ resolved_ids: IDS, suspicious_ids: IDS });
+  }, 240_000);
+
+  it('[swebench] strict = true FAILS a patch that adds a conftest.py, saying so', async () => {
     const strict = join(tempDir(), 'strict.toml');
     writeFileSync(strict, '[swebench]\nstrict = true\n');
-    const preds = join(attack.dir, 'predictions.jsonl');
-    const r = await run(BENCH, 'predictions', [
-      '--agent-opt',
-      `file=${preds}`,
-      '--config',
-      strict,
-      '--mode',
-      'threads',
-    ]);
+    const r = await run(BENCH, CONFTEST_AGENT, ['--config', strict, '--mode', 'threads']);
     expect(r.cli.code, r.cli.stderr).toBe(0);
     for (const id of IDS) {
       expect(r.byId.get(id)?.status).toBe('FAILED');
       expect(verdict(r.byId.get(id))?.reason).toMatch(
-        /^test configuration changed \(\[swebench\] strict\): conftest\.py/,
+        /^test configuration changed \(\[swebench\] strict\): conftest\.py: a conftest\.py/,
       );
     }
-    expect(r.swe).toMatchObject({ resolved_ids: [], suspicious_ids: IDS });
+    expect(r.swe).toMatchObject({ resolved_ids: [], unresolved_ids: IDS, suspicious_ids: IDS });
   }, 240_000);
 });
