@@ -17,8 +17,11 @@ import type { AgentFactory, TrustedAgentContext } from './types.ts';
  */
 export type LoadedAgent = {
   recordsOwnToolCalls: boolean;
-  /** Its last reply is its model patch, graded as it is (docs/swebench.md#predictions-and-agents): a built-in only. */
-  replyIsPatch?: boolean;
+  /**
+   * It submits a model patch, graded as it is (docs/swebench.md#predictions), instead of working in a
+   * sandbox: the patch its conversation gives (null: none submitted). A built-in only.
+   */
+  patchOf?: (outcome: { replies: string[]; state?: Record<string, unknown> }) => string | null;
 } & (
   | { context: 'public'; factory: AgentFactory }
   | { context: 'trusted'; factory: AgentFactory<TrustedAgentContext> }
@@ -38,12 +41,10 @@ export const BUILTIN_AGENTS = {
   react: async () => ({ context: 'public', recordsOwnToolCalls: true, factory: (await import('./react.ts')).default }),
   http: async () => ({ context: 'public', recordsOwnToolCalls: false, factory: (await import('./http.ts')).default }),
   // Grades a predictions file (docs/agents.md#predictions): its reply is the instance's model_patch.
-  predictions: async () => ({
-    context: 'public',
-    recordsOwnToolCalls: false,
-    replyIsPatch: true,
-    factory: (await import('./predictions.ts')).default,
-  }),
+  predictions: async () => {
+    const m = await import('./predictions.ts');
+    return { context: 'public', recordsOwnToolCalls: false, patchOf: m.patchOf, factory: m.default };
+  },
   replay: async () => ({
     context: 'public',
     recordsOwnToolCalls: false,

@@ -1,17 +1,19 @@
 // `--agent predictions --agent-opt file=preds.jsonl` (docs/agents.md#predictions): grades what another
 // harness produced. Its reply is the instance's `model_patch` from the file (JSON Lines, a JSON list or
-// the official map keyed by instance_id; none: an empty patch), which the trial grades as it is, in a
-// fresh sandbox of the instance's image, exactly as a patch taken from an agent's sandbox.
+// the official map keyed by instance_id; null: an empty patch), which the trial grades as it is, in a
+// fresh sandbox of the instance's image, exactly as a patch taken from an agent's sandbox. An instance
+// the file has no prediction for submits none (`patchOf` is null): it is not graded, and the run's
+// swebench_report.json lists it in incomplete_ids, as the official harness does.
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { BenchrigError } from '../errors.ts';
-import { readPredictions, type Prediction } from '../swebench/predictions.ts';
+import { outsideDataset, readPredictions, type Predictions } from '../swebench/predictions.ts';
 import type { Agent, AgentContext } from './types.ts';
 
 /** The file's predictions, read once per process. */
-const read = new Map<string, Map<string, Prediction>>();
+const read = new Map<string, Predictions>();
 
-function predictionsOf(file: string): Map<string, Prediction> {
+function predictionsOf(file: string): Predictions {
   let p = read.get(file);
   if (!p) {
     let text: string;
@@ -25,24 +27,41 @@ function predictionsOf(file: string): Map<string, Prediction> {
     }
     const r = readPredictions(text, file);
     if ('problem' in r) throw new BenchrigError('usage', `--agent predictions: ${r.problem}`);
-    p = r.predictions;
+    p = r;
     read.set(file, p);
   }
   return p;
 }
 
-/** In the main process before anything runs: the file named, readable and valid (exit 2 otherwise); made absolute. */
-export function checkPredictionsOptions(options: Record<string, unknown>, cwd: string): void {
+/**
+ * In the main process before anything runs: the file named, readable and valid, every prediction of
+ * an instance of the dataset (`datasetIds`: all of it, whatever --sample picks), else exit 2; made absolute.
+ */
+export function checkPredictionsOptions(
+  options: Record<string, unknown>,
+  cwd: string,
+  datasetIds: Iterable<string>,
+): void {
   const file = options.file;
   if (typeof file !== 'string' || !file)
     throw new BenchrigError('usage', '--agent predictions needs the predictions file: --agent-opt file=preds.jsonl');
   options.file = isAbsolute(file) ? file : resolve(cwd, file);
-  predictionsOf(options.file as string);
+  const outside = outsideDataset(predictionsOf(options.file as string), new Set(datasetIds));
+  if (outside) throw new BenchrigError('usage', `--agent predictions: ${outside}`);
+}
+
+/** What the agent reports (its final state) for an instance the file has no prediction for. */
+const NO_PREDICTION = { prediction: 'none' } as const;
+
+/** The patch its conversation submits: its reply, or null (none submitted) for an instance without a prediction. */
+export function patchOf(outcome: { replies: string[]; state?: Record<string, unknown> }): string | null {
+  return outcome.state?.prediction === NO_PREDICTION.prediction ? null : (outcome.replies.at(-1) ?? '');
 }
 
 export default function createPredictionsAgent(ctx: AgentContext): Agent {
   const file = ctx.options.file;
   if (typeof file !== 'string') throw new Error('--agent predictions needs --agent-opt file=preds.jsonl');
-  const patch = predictionsOf(file).get(ctx.sample.id)?.model_patch ?? '';
-  return { respond: async () => ({ content: patch, done: true }) };
+  const prediction = predictionsOf(file).predictions.get(ctx.sample.id);
+  if (!prediction) return { respond: async () => ({ content: '', done: true, state: { ...NO_PREDICTION } }) };
+  return { respond: async () => ({ content: prediction.model_patch ?? '', done: true }) };
 }

@@ -14,6 +14,7 @@ import { openDataset } from '../dataset/read.ts';
 import type { HfProgress } from '../dataset/hf.ts';
 import { checkFieldMap, jsonColumns, mapRows, rowMapper, type MapOptions } from '../dataset/map.ts';
 import { LazyJsonlSamples } from '../dataset/lazy.ts';
+import { swebenchDefaults } from '../dataset/swebench.ts';
 import { filterPositions, filterSamples } from '../dataset/filter.ts';
 import { badWorkdir } from '../dataset/paths.ts';
 import type { Sample } from '../types.ts';
@@ -73,6 +74,7 @@ async function load(ref: string, opts: LoadBenchmarkOptions, stream: boolean): P
     configFile,
     env: opts.env,
     flags: opts.flags,
+    implied: swebenchDefaults,
   });
   const src = (...key: Array<string | number>) => sourceFor(sources, key) ?? displayPath(toml);
 
@@ -110,6 +112,7 @@ async function load(ref: string, opts: LoadBenchmarkOptions, stream: boolean): P
     checks,
     samples,
     nSamplesTotal: all.length,
+    datasetIds: Array.isArray(all) ? all.map((s) => s.id) : all.ids,
     dataset,
     ...(hooks ? { hooks } : {}),
     templates,

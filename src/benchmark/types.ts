@@ -29,6 +29,8 @@ export interface Benchmark<S extends Samples = Sample[]> {
   samples: S;
   /** Number of samples in the dataset before filtering. */
   nSamplesTotal: number;
+  /** Every sample's id before filtering: what a predictions file is checked against (docs/swebench.md#predictions). */
+  datasetIds: readonly string[];
   /** What run.json records: for `hf:` sources also the split, config, revision asked for, and the commit it resolved to. */
   dataset: { source: string; split?: string; config?: string; revision?: string; resolved_revision?: string | null };
   /** Absolute path of hooks.ts/.js/.mjs when present. */

@@ -17,7 +17,9 @@ import {
   TESTBED,
   parserFor,
   TESTS_TIMEOUT,
+  testConfigChanges,
   timeoutLine,
+  withTestConfig,
   type SwebenchInstance,
 } from '../swebench/index.ts';
 import type { CheckImpl, CheckInput } from './types.ts';
@@ -25,12 +27,18 @@ import { optionalTimeout, ungradable } from './text.ts';
 
 /** What is saved under `artifacts["swebench:<name>"]`: the log graded, whether a patch was there. */
 export interface SwebenchArtifact {
-  /** 'none': no patch; 'empty': an empty one; 'present': graded. */
-  patch: 'none' | 'empty' | 'present';
+  /** 'none': no patch; 'empty': an empty one; 'present': graded; 'unsubmitted': no prediction for the instance. */
+  patch: 'none' | 'empty' | 'present' | 'unsubmitted';
   test_output: string;
+  /** What of the patch changes test configuration (docs/swebench.md#test-configuration), for re-grading without it. */
+  suspicious?: string[];
 }
 
 export const swebenchArtifactKey = (name: string) => `swebench:${name}`;
+
+/** A verdict's details as report.json holds them: the official entry, without benchrig's own flag (`suspicious`). */
+export const officialEntry = (details: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(details).filter(([k]) => k !== 'suspicious'));
 
 /** Whether the official harness writes a report.json for a log graded so (not after a failed apply or a timeout). */
 export const officialReportWritten = (log: string): boolean => evaluationError(log) === null;
@@ -75,18 +83,31 @@ async function runInstance(sandbox: Sandbox, instance: SwebenchInstance, patch: 
   return r.timedOut ? `${out}\n\n${timeoutLine(timeoutS)}\n${TESTS_TIMEOUT}\n` : out;
 }
 
+/** An instance with nothing submitted: the official harness neither grades it nor writes its report (incomplete_ids). */
+const UNSUBMITTED: Verdict = {
+  passed: false,
+  score: 0,
+  reason: 'no prediction: the predictions file has none for this instance (not submitted, not graded)',
+};
+
 function verdictOf(instance: SwebenchInstance, input: CheckInput, a: SwebenchArtifact, fromArtifact: boolean): Verdict {
+  if (a.patch === 'unsubmitted') return { ...UNSUBMITTED };
   const parser = parserFor(instance);
   if (typeof parser === 'string') return ungradable(`instance ${instance.instance_id} ${parser}`);
   const patch = a.patch === 'none' ? null : a.patch === 'empty' ? '' : 'present';
-  const v = instanceVerdict(instance, parser, patch, a.test_output);
+  const official = instanceVerdict(instance, parser, patch, a.test_output);
+  const v = withTestConfig(official, a.suspicious ?? [], instance.strict === true);
   const problem = input.modelPatch?.problem;
   const reason = a.patch !== 'present' && problem ? `no model patch: ${problem}` : v.reason;
   return {
     passed: v.passed,
     score: v.score,
     reason,
-    details: { ...v.report, ...(fromArtifact ? { from_artifact: true } : {}) },
+    details: {
+      ...v.report,
+      ...(v.suspicious ? { suspicious: v.suspicious } : {}),
+      ...(fromArtifact ? { from_artifact: true } : {}),
+    },
   };
 }
 
@@ -118,6 +139,10 @@ export const swebench: CheckImpl = {
     }
     const mp = input.modelPatch;
     if (!mp) return ungradable('no model patch was taken (the trial had no sandbox to diff)');
+    if (mp.unsubmitted) {
+      input.artifacts[key] = { patch: 'unsubmitted', test_output: '' } satisfies SwebenchArtifact;
+      return { ...UNSUBMITTED };
+    }
     if (mp.truncated)
       return {
         score: 0,
@@ -126,6 +151,8 @@ export const swebench: CheckImpl = {
       };
     const text = mp.problem ? '' : mp.text;
     const artifact: SwebenchArtifact = { patch: text.trim() ? 'present' : 'empty', test_output: '' };
+    const suspicious = artifact.patch === 'present' ? testConfigChanges(text) : [];
+    if (suspicious.length) artifact.suspicious = suspicious;
     if (artifact.patch === 'present')
       artifact.test_output = await runInstance(
         input.sandbox,

@@ -51,6 +51,8 @@ export interface ModelPatch {
   truncated: boolean;
   /** Why no diff could be taken (the agent's workdir was gone or too large, git failed or timed out). */
   problem?: string;
+  /** Nothing was submitted for the instance (a predictions file without it): not graded, not a prediction of the run. */
+  unsubmitted?: boolean;
 }
 
 /**

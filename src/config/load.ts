@@ -32,6 +32,11 @@ export interface ResolveConfigOptions {
   env?: NodeJS.ProcessEnv;
   /** A partial Config built by the CLI from its flags; undefined values are ignored. */
   flags?: Record<string, unknown>;
+  /**
+   * Defaults that what the layers set implies (a SWE-bench dataset's `[sandbox]`, docs/swebench.md#images):
+   * a layer laid just above configs/default.toml, so that every other layer overrides it.
+   */
+  implied?: (merged: Record<string, unknown>) => Layer | null;
 }
 
 export async function resolveConfig(
@@ -47,7 +52,9 @@ export async function resolveConfig(
   layers.push(envLayer(env, new Set(Object.keys(configSchema.shape))));
   if (opts.flags) layers.push(flagsLayer(opts.flags));
 
-  const { merged, sources, templates } = mergeLayers(layers);
+  let { merged, sources, templates } = mergeLayers(layers);
+  const implied = opts.implied?.(merged);
+  if (implied) ({ merged, sources, templates } = mergeLayers([layers[0], implied, ...layers.slice(1)]));
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) throw new BenchrigError('config', describeIssues(parsed.error.issues, sources, merged));
   return {

@@ -250,6 +250,8 @@ export const configSchema = z
         .object({
           hints: z.boolean().default(false),
           test_command: z.string().min(1).optional(),
+          /** A patch that changes test configuration is FAILED, not only flagged (docs/swebench.md#test-configuration). */
+          strict: z.boolean().default(false),
         })
         .strict(),
     ).optional(),

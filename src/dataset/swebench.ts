@@ -1,8 +1,11 @@
 // `[dataset] format = "swebench"` (docs/swebench.md#the-format): each row read as a SWE-bench
 // instance (src/swebench/sample.ts), refused at load naming its file:line when it is not one.
+import { isPlainObject } from '../config/expand.ts';
+import { fileLayer, type Layer } from '../config/layers.ts';
 import { BenchrigError } from '../errors.ts';
 import type { Sample } from '../types.ts';
 import { imageRefProblem } from '../sandbox/image-ref.ts';
+import { OFFICIAL_IMAGE_TEMPLATE } from '../swebench/image.ts';
 import { swebenchSample, type SwebenchOptions } from '../swebench/sample.ts';
 import type { RawRow } from './rows.ts';
 
@@ -19,4 +22,16 @@ export function mapSwebenchRows(rows: RawRow[], opts: SwebenchOptions): Sample[]
     if (problem) throw new BenchrigError('dataset', `${where}: SWE-bench row column image ${problem}`);
     return sample;
   });
+}
+
+/**
+ * What a SWE-bench benchmark need not set (docs/swebench.md#images): `[sandbox]` with the official
+ * image template, so that rows bringing their own `image` need no `[sandbox]` at all, and rows
+ * without one run in the official image, as in the official harness. A `[sandbox] build` without
+ * an image gets none (its image stays a required key).
+ */
+export function swebenchDefaults(merged: Record<string, unknown>): Layer | null {
+  if (!isPlainObject(merged.dataset) || merged.dataset.format !== 'swebench') return null;
+  if (isPlainObject(merged.sandbox) && merged.sandbox.build !== undefined) return null;
+  return fileLayer('[dataset] format = "swebench" (its default)', { sandbox: { image: OFFICIAL_IMAGE_TEMPLATE } });
 }

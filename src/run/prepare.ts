@@ -154,7 +154,8 @@ async function loadAndCheck(
   // and its build is cached for the workers.
   const first = benchmark.samples.at(0);
   if (first) await checkAgentModule(agentRef, loadCheckContext(benchmark.config, first));
-  if (agentRef.name === 'predictions' && !agentRef.module) checkPredictionsOptions(cfg.agent.options, opts.cwd);
+  if (agentRef.name === 'predictions' && !agentRef.module)
+    checkPredictionsOptions(cfg.agent.options, opts.cwd, benchmark.datasetIds);
   const agentId =
     cfg.agent.id ?? (agentRef.module ? basename(agentRef.module, extname(agentRef.module)) : agentRef.name);
   return { benchmark, agentRef, agentId, outputRoot };

@@ -1,6 +1,7 @@
 // A SWE-bench run's own files (docs/swebench.md#reports), beside evaluation_report.json:
 // predictions.jsonl (SWE-bench's predictions format, model_name_or_path = the agent id, so the run
-// can go to the official tooling) and swebench_report.json (the official run-level report), both
+// can go to the official tooling) and swebench_report.json (the official run-level report, and
+// benchrig's suspicious_ids: docs/swebench.md#test-configuration), both
 // rebuilt from the result files by `run`, `evaluate` and `review`, each written atomically. They are
 // the first trial of each instance, a run as the official harness makes it; with several trials,
 // swebench/trial-<k>/ holds the same two files for each trial index k (the resolved rate over every
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import { readResults } from '../report/aggregate.ts';
 import type { EvaluationReport } from '../report/types.ts';
 import { writeJsonAtomic, writeTextAtomic } from '../report/write.ts';
-import { instanceOutcome, predictionLine, runReport, type InstanceOutcome } from '../swebench/index.ts';
+import { instanceOutcome, predictionLine, runReport, withSuspicious, type InstanceOutcome } from '../swebench/index.ts';
 import type { TrialResult } from '../types.ts';
 
 export const PREDICTIONS_FILE = 'predictions.jsonl';
@@ -21,11 +22,14 @@ export const trialFolder = (k: number): string => join('swebench', `trial-${k}`)
 /** Whether the report is a SWE-bench run's (it has a `swebench` check). */
 export const isSwebenchReport = (report: EvaluationReport): boolean => report.checks.some((c) => c.type === 'swebench');
 
-/** One trial index's predictions and outcomes, by instance. */
+/** One trial index's predictions and outcomes, by instance, and the instances whose patch changes test configuration. */
 interface Attempt {
   patches: Map<string, string | null>;
   outcomes: Map<string, InstanceOutcome>;
+  suspicious: Set<string>;
 }
+
+const newAttempt = (): Attempt => ({ patches: new Map(), outcomes: new Map(), suspicious: new Set() });
 
 export async function publishSwebench(runDir: string, report: EvaluationReport): Promise<void> {
   const ids = new Set<string>();
@@ -34,11 +38,12 @@ export async function publishSwebench(runDir: string, report: EvaluationReport):
     ids.add(r.sample_id);
     if (typeof r.model_patch !== 'string') continue;
     let a = attempts.get(r.trial);
-    if (!a) attempts.set(r.trial, (a = { patches: new Map(), outcomes: new Map() }));
+    if (!a) attempts.set(r.trial, (a = newAttempt()));
     a.patches.set(r.sample_id, await wholePatch(runDir, r));
     a.outcomes.set(r.sample_id, outcomeOf(r));
+    if (isSuspicious(r)) a.suspicious.add(r.sample_id);
   }
-  const empty: Attempt = { patches: new Map(), outcomes: new Map() };
+  const empty = newAttempt();
   const write = (dir: string, a: Attempt) => writeAttempt(dir, [...ids], report.agent.id, a);
   await write(runDir, attempts.get(1) ?? empty);
   const most = Math.max(1, ...attempts.keys());
@@ -52,7 +57,8 @@ async function writeAttempt(dir: string, ids: string[], agentId: string, a: Atte
     predictionLine({ instance_id: id, model_name_or_path: agentId, model_patch: patch }),
   );
   await writeTextAtomic(join(dir, PREDICTIONS_FILE), lines.join(''));
-  await writeJsonAtomic(join(dir, SWEBENCH_REPORT_FILE), runReport(ids, a.patches, a.outcomes));
+  const report = withSuspicious(runReport(ids, a.patches, a.outcomes), a.suspicious);
+  await writeJsonAtomic(join(dir, SWEBENCH_REPORT_FILE), report);
 }
 
 async function wholePatch(runDir: string, r: TrialResult): Promise<string> {
@@ -61,6 +67,12 @@ async function wholePatch(runDir: string, r: TrialResult): Promise<string> {
   } catch {
     return r.model_patch ?? '';
   }
+}
+
+/** Whether its swebench verdict flags the patch as changing test configuration (details.suspicious). */
+function isSuspicious(r: TrialResult): boolean {
+  const flagged = r.checks.find((c) => c.type === 'swebench')?.details?.suspicious;
+  return Array.isArray(flagged) && flagged.length > 0;
 }
 
 /**

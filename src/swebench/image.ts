@@ -13,5 +13,8 @@ export function officialImage(
   return `${namespace}/sweb.eval.${arch}.${instanceId}:${tag}`.replaceAll('__', '_1776_').toLowerCase();
 }
 
+/** `[sandbox] image` of a SWE-bench benchmark that sets none: each instance's official image. */
+export const OFFICIAL_IMAGE_TEMPLATE = 'swebench/sweb.eval.x86_64.{instance_key}:latest';
+
 /** The part of the official name an instance gives (`metadata.instance_key`, for `[sandbox] image` templates). */
 export const instanceKey = (instanceId: string): string => instanceId.replaceAll('__', '_1776_').toLowerCase();

@@ -7,13 +7,14 @@ export { logsEval, resolution, testsStatus, type TestsStatus } from './grading.t
 export { instanceKey, officialImage } from './image.ts';
 export { parserFor, PARSERS, REPO_PARSERS, type Parser } from './parsers/index.ts';
 export { modifiedFiles, patchPaths, testDirectives } from './patch-files.ts';
-export { predictionLine, readPredictions, type Prediction } from './predictions.ts';
+export { outsideDataset, predictionLine, readPredictions, type Prediction, type Predictions } from './predictions.ts';
 export {
   evaluationError,
   instanceOutcome,
   instanceReport,
   readInstanceReport,
   runReport,
+  withSuspicious,
   type InstanceOutcome,
   type InstanceReport,
   type RunReport,
@@ -21,4 +22,5 @@ export {
 export { readRow, type SwebenchInstance, type SwebenchRow } from './row.ts';
 export { swebenchSample, type SwebenchOptions } from './sample.ts';
 export { MODEL_TREE, modelPatchScript } from './model-patch.ts';
-export { instanceVerdict, type InstanceVerdict } from './verdict.ts';
+export { instanceVerdict, withTestConfig, type InstanceVerdict } from './verdict.ts';
+export { testConfigChanges } from './test-config.ts';

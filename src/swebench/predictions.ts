@@ -9,7 +9,13 @@ export interface Prediction {
   model_patch: string | null;
 }
 
-export type PredictionsResult = { predictions: Map<string, Prediction> } | { problem: string };
+/** The predictions by instance, and where in the file each is (`preds.jsonl:3`, `preds.json: key "x"`) for messages. */
+export interface Predictions {
+  predictions: Map<string, Prediction>;
+  where: Map<string, string>;
+}
+
+export type PredictionsResult = Predictions | { problem: string };
 
 /** Predictions from a file's text; `name` (the file) is only for messages. A problem names the line or key. */
 export function readPredictions(text: string, name: string): PredictionsResult {
@@ -20,7 +26,7 @@ export function readPredictions(text: string, name: string): PredictionsResult {
 }
 
 function fromJsonl(text: string, name: string): PredictionsResult {
-  const out = new Map<string, Prediction>();
+  const out: Predictions = { predictions: new Map(), where: new Map() };
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i += 1) {
     const line = lines[i] ?? '';
@@ -36,7 +42,7 @@ function fromJsonl(text: string, name: string): PredictionsResult {
     const problem = add(out, value, `${name}:${i + 1}`);
     if (problem) return { problem };
   }
-  return { predictions: out };
+  return out;
 }
 
 function fromJson(text: string, name: string): PredictionsResult {
@@ -46,7 +52,7 @@ function fromJson(text: string, name: string): PredictionsResult {
   } catch (e) {
     return { problem: `${name}: not JSON (${(e as Error).message})` };
   }
-  const out = new Map<string, Prediction>();
+  const out: Predictions = { predictions: new Map(), where: new Map() };
   if (Array.isArray(value)) {
     for (const [i, v] of value.entries()) {
       const problem = add(out, v, `${name}: item ${i}`);
@@ -58,11 +64,11 @@ function fromJson(text: string, name: string): PredictionsResult {
       if (problem) return { problem };
     }
   } else return { problem: `${name}: must be a list of predictions or an object keyed by instance_id` };
-  return { predictions: out };
+  return out;
 }
 
 /** Adds one prediction; a problem names `where`. `key`: the official map's key, which must be its id. */
-function add(out: Map<string, Prediction>, v: unknown, where: string, key?: string): string | null {
+function add(out: Predictions, v: unknown, where: string, key?: string): string | null {
   if (!isPlainObject(v))
     return `${where}: a prediction must be an object {instance_id, model_name_or_path, model_patch}`;
   if (typeof v.instance_id !== 'string' || !v.instance_id) return `${where}: instance_id is missing or not a string`;
@@ -72,13 +78,27 @@ function add(out: Map<string, Prediction>, v: unknown, where: string, key?: stri
     return `${where}: model_patch must be a string (or null)`;
   if (v.model_name_or_path !== undefined && typeof v.model_name_or_path !== 'string')
     return `${where}: model_name_or_path must be a string`;
-  if (out.has(v.instance_id)) return `${where}: a second prediction for instance "${v.instance_id}"`;
-  out.set(v.instance_id, {
+  if (out.predictions.has(v.instance_id)) return `${where}: a second prediction for instance "${v.instance_id}"`;
+  out.where.set(v.instance_id, where);
+  out.predictions.set(v.instance_id, {
     instance_id: v.instance_id,
     model_name_or_path: typeof v.model_name_or_path === 'string' ? v.model_name_or_path : 'None',
     model_patch: typeof v.model_patch === 'string' ? v.model_patch : null,
   });
   return null;
+}
+
+/**
+ * A prediction for an instance the dataset lacks, refused as the official harness refuses it ("Some
+ * prediction IDs not found in dataset!"): the first one, named with where it is, and how many more;
+ * null when every prediction is of the dataset. `datasetIds`: the whole dataset, whatever a run picks.
+ */
+export function outsideDataset(read: Predictions, datasetIds: ReadonlySet<string>): string | null {
+  const outside = [...read.predictions.keys()].filter((id) => !datasetIds.has(id));
+  const first = outside[0];
+  if (first === undefined) return null;
+  const more = outside.length > 1 ? ` (and ${outside.length - 1} more)` : '';
+  return `${read.where.get(first) ?? ''}: instance_id "${first}" is not in the dataset${more}: remove its prediction, or check [dataset] source and split`;
 }
 
 /** One line of `predictions.jsonl`, the fields in the official order. */

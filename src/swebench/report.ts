@@ -159,6 +159,14 @@ export function runReport(
   };
 }
 
+/**
+ * benchrig's one field beyond the official `swebench_report.json`: the instances whose model patch
+ * changes test configuration (docs/swebench.md#test-configuration), sorted as the official lists are.
+ */
+export function withSuspicious(report: RunReport, ids: Iterable<string>): RunReport & { suspicious_ids: string[] } {
+  return { ...report, suspicious_ids: pySorted(ids) };
+}
+
 /** A `report.json` as the run report reads it back: empty, not JSON or without the instance is 'invalid'. */
 export function readInstanceReport(text: string, instanceId: string): Pick<InstanceReport, 'resolved'> | 'invalid' {
   if (!pyStrip(text)) return 'invalid';

@@ -39,6 +39,8 @@ export interface SwebenchInstance {
   eval_type: EvalType;
   /** `[swebench] test_command`, kept with the instance so that the benchmark version hashes it. */
   test_command?: string;
+  /** `[swebench] strict` (docs/swebench.md#test-configuration), kept with the instance as test_command is. */
+  strict?: boolean;
 }
 
 const REQUIRED = ['instance_id', 'repo', 'base_commit', 'patch', 'test_patch', 'problem_statement'] as const;

@@ -13,6 +13,8 @@ export interface SwebenchOptions {
   hints?: boolean;
   /** Replaces the test run of every eval script. */
   test_command?: string;
+  /** A patch that changes test configuration is FAILED (docs/swebench.md#test-configuration). */
+  strict?: boolean;
 }
 
 /** A row's sample, or the problem with it (the caller adds where the row is). */
@@ -33,7 +35,7 @@ export function swebenchSample(raw: Record<string, unknown>, opts: SwebenchOptio
   return {
     id: row.instance_id,
     input: row.problem_statement + hints,
-    expected: instance,
+    expected: opts.strict ? { ...instance, strict: true } : instance,
     // The oracle applies the gold patch (docs/swebench.md#predictions-and-agents); ground truth, never the agent's.
     solution: { commands: goldPatchCommands(row.patch), reply: '' },
     metadata,

@@ -12,6 +12,25 @@ export interface InstanceVerdict {
   reason: string;
   /** The official report.json entry of the instance (tests_status as the official report writes it). */
   report: InstanceReport;
+  /** What of the patch changes test configuration (test-config.ts), as `path: why`: benchrig's flag. */
+  suspicious?: string[];
+}
+
+/**
+ * The verdict of a patch that changes test configuration (`changes`, test-config.ts): flagged, the
+ * official verdict kept; with `strict` ([swebench] strict), FAILED and not resolved, saying why.
+ */
+export function withTestConfig(v: InstanceVerdict, changes: string[], strict: boolean): InstanceVerdict {
+  if (changes.length === 0) return v;
+  if (!strict) return { ...v, suspicious: changes };
+  const why = `test configuration changed ([swebench] strict): ${changes.join('; ')}`;
+  return {
+    passed: false,
+    score: 0,
+    reason: v.passed ? why : `${why}; and ${v.reason}`,
+    report: { ...v.report, resolved: false },
+    suspicious: changes,
+  };
 }
 
 /** `patch`: the model patch ('' empty, null none); `log`: the apply output when it failed, else the eval output. */

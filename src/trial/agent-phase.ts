@@ -18,8 +18,8 @@ import type { Recorder } from './recorder.ts';
 import type { RunContext, TrialInput } from './types.ts';
 
 export interface AgentPhaseOutcome extends ConversationOutcome {
-  /** From an agent whose reply is its model patch (load.ts `replyIsPatch`: predictions), which was handed no sandbox. */
-  modelPatch?: string;
+  /** From an agent that submits its model patch (load.ts `patchOf`: predictions), handed no sandbox; null: it submitted none. */
+  modelPatch?: string | null;
 }
 
 export async function runAgentPhase(
@@ -53,7 +53,7 @@ export async function runAgentPhase(
   // An agent that does not record its own tool calls has each of its sandbox calls recorded as one.
   // An agent whose reply is its patch gets no sandbox: its environment stays as fresh as a new one (isolation.ts).
   const sandbox =
-    s.sandbox && !loaded.replyIsPatch
+    s.sandbox && !loaded.patchOf
       ? turn.sandbox(loaded.recordsOwnToolCalls ? s.sandbox : (recordedSandbox(s.sandbox, recorder.record) as Sandbox))
       : undefined;
   const services = serviceHandles(turn, s.services, loaded.recordsOwnToolCalls ? null : recorder.record);
@@ -85,7 +85,7 @@ export async function runAgentPhase(
       }),
       signal,
     );
-    const patch = loaded.replyIsPatch ? { modelPatch: outcome.replies.at(-1) ?? '' } : {};
+    const patch = loaded.patchOf ? { modelPatch: loaded.patchOf(outcome) } : {};
     return { ...outcome, ...patch };
   } finally {
     // close() is the agent's own cleanup; it must not hold the trial either

@@ -30,7 +30,11 @@ export async function collectAndGrade(s: Session, outcome: AgentPhaseOutcome | u
   try {
     return await timed(s, 'grading', async () => {
       // A trusted agent that hands its patch over (predictions): graded as it is, never diffed.
-      if (outcome?.modelPatch !== undefined) s.modelPatch = { text: outcome.modelPatch, truncated: false };
+      if (outcome?.modelPatch !== undefined)
+        s.modelPatch =
+          outcome.modelPatch === null
+            ? { text: '', truncated: false, unsubmitted: true }
+            : { text: outcome.modelPatch, truncated: false };
       const sandbox = await isolateForGrading(s);
       const replies = outcome?.replies ?? [];
       const collected = await bounded(
@@ -62,7 +66,7 @@ export async function collectAndGrade(s: Session, outcome: AgentPhaseOutcome | u
         onEvent: recorder.record,
         customChecks: s.hooks.checks,
       });
-      if (s.modelPatch)
+      if (s.modelPatch && !s.modelPatch.unsubmitted)
         await saveSwebenchFiles(
           join(run.runDir, 'trials', input.taskId),
           input.sample.id,

@@ -63,7 +63,7 @@ export function resultOf(run: RunContext, input: TrialInput, p: ResultParts): Tr
     events: p.events,
     final_state: p.finalState,
     artifacts: p.artifacts,
-    ...(p.modelPatch ? { model_patch: clippedPatch(p.modelPatch.text) } : {}),
+    ...(p.modelPatch && !p.modelPatch.unsubmitted ? { model_patch: clippedPatch(p.modelPatch.text) } : {}),
     metadata: {
       ...p.metadata,
       execution_time_s: p.executionTimeS,

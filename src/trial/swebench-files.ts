@@ -5,7 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ModelPatch } from '../checks/types.ts';
-import { officialReportWritten, swebenchArtifactKey } from '../checks/swebench.ts';
+import { officialEntry, officialReportWritten, swebenchArtifactKey } from '../checks/swebench.ts';
 import { writeJsonAtomic, writeTextAtomic } from '../report/write.ts';
 import type { CheckVerdict } from '../types.ts';
 
@@ -24,6 +24,10 @@ export async function saveSwebenchFiles(
   const log = typeof saved?.test_output === 'string' ? saved.test_output : '';
   // As the official harness: no report.json for an instance whose patch did not apply or whose tests timed out.
   if (officialReportWritten(log))
-    await writeJsonAtomic(join(dir, 'report.json'), { [instanceId]: graded.details }, { durable: false });
+    await writeJsonAtomic(
+      join(dir, 'report.json'),
+      { [instanceId]: officialEntry(graded.details) },
+      { durable: false },
+    );
   if (log !== '') await writeTextAtomic(join(dir, 'test_output.txt'), log, { durable: false });
 }

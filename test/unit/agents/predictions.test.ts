@@ -1,15 +1,16 @@
 // `--agent predictions` (docs/agents.md#predictions): the file is checked before the run, with one
-// message naming it (and the line) and what to pass; each instance's reply is its model_patch.
+// message naming it (and the line) and what to pass; each instance's reply is its model_patch, and an
+// instance without a prediction submits none.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import createPredictionsAgent, { checkPredictionsOptions } from '../../../src/agents/predictions.ts';
+import createPredictionsAgent, { checkPredictionsOptions, patchOf } from '../../../src/agents/predictions.ts';
 import type { AgentContext } from '../../../src/agents/types.ts';
 import { tempDir } from '../../support/cli.ts';
 
-const refusal = (options: Record<string, unknown>, cwd = tempDir()) => {
+const refusal = (options: Record<string, unknown>, cwd = tempDir(), ids = ['a', 'b', 'c']) => {
   try {
-    checkPredictionsOptions(options, cwd);
+    checkPredictionsOptions(options, cwd, ids);
     return null;
   } catch (err) {
     return { kind: (err as { kind?: string }).kind, message: (err as Error).message };
@@ -25,19 +26,39 @@ describe('the predictions agent', () => {
     expect(refusal({ file: 'p.jsonl' }, dir)?.message).toContain('p.jsonl:2: a prediction must be an object');
   });
 
-  it("replies with the instance's model_patch (relative to the run's folder), empty when it has none", async () => {
+  it('refuses a prediction of an instance the dataset lacks, naming its id and line (the first, and how many more)', () => {
+    const dir = tempDir();
+    const line = (id: string) => JSON.stringify({ instance_id: id, model_patch: 'x' });
+    writeFileSync(join(dir, 'p.jsonl'), [line('a'), line('zz-1'), line('b'), line('zz-2')].join('\n'));
+    expect(refusal({ file: 'p.jsonl' }, dir, ['a', 'b'])).toEqual({
+      kind: 'usage',
+      message: expect.stringMatching(/p\.jsonl:2: instance_id "zz-1" is not in the dataset \(and 1 more\)/),
+    });
+    expect(refusal({ file: 'p.jsonl' }, dir, ['a', 'b', 'zz-1', 'zz-2'])).toBeNull();
+    writeFileSync(join(dir, 'm.json'), JSON.stringify({ zz: { instance_id: 'zz', model_patch: 'x' } }));
+    expect(refusal({ file: 'm.json' }, dir, ['a'])?.message).toMatch(
+      /m\.json: key "zz": instance_id "zz" is not in the dataset:/,
+    );
+  });
+
+  it("replies with the instance's model_patch (relative to the run's folder), empty when null; none without a prediction", async () => {
     const dir = tempDir();
     writeFileSync(
       join(dir, 'preds.json'),
       JSON.stringify({ a: { instance_id: 'a', model_patch: 'diff A' }, b: { instance_id: 'b', model_patch: null } }),
     );
     const options: Record<string, unknown> = { file: 'preds.json' };
-    checkPredictionsOptions(options, dir);
+    checkPredictionsOptions(options, dir, ['a', 'b', 'c']);
     expect(options.file).toBe(join(dir, 'preds.json'));
     const reply = (id: string) =>
       createPredictionsAgent({ sample: { id }, options } as unknown as AgentContext).respond('');
     expect(await reply('a')).toMatchObject({ content: 'diff A', done: true });
-    expect(await reply('b')).toMatchObject({ content: '' });
-    expect(await reply('c')).toMatchObject({ content: '' });
+    const submitted = async (id: string) => {
+      const r = await reply(id);
+      return typeof r === 'string' ? r : patchOf({ replies: [r.content], state: r.state });
+    };
+    expect(await submitted('a')).toBe('diff A');
+    expect(await submitted('b')).toBe('');
+    expect(await submitted('c')).toBeNull();
   });
 });

@@ -100,7 +100,23 @@ describe('[dataset] format = "swebench"', () => {
     expect(b.samples[0]?.input).toContain('Use \\A and \\Z');
   });
 
-  it('the benchmark version changes with [swebench] test_command and hints (they decide the verdicts and prompts)', async () => {
+  it('without [sandbox] (or its image), rows run in their own image, else the official one', async () => {
+    const noTable = TOML().replace('[sandbox]\nimage = "swebench/sweb.eval.x86_64.{instance_key}:latest"\n', '');
+    for (const toml of [noTable, noTable.replace('[llm]', '[sandbox]\nmemory = "1g"\n[llm]')]) {
+      const b = await loadBenchmark(
+        tempBenchmark({ 'benchmark.toml': toml, 'rows.jsonl': fixtureText('rows.jsonl') }),
+        {
+          env: {},
+        },
+      );
+      expect(b.samples.map((s) => s.sandbox?.image)).toEqual([
+        'swebench/sweb.eval.x86_64.django_1776_django-11099:latest',
+        'registry.example/acme/widgets:7',
+      ]);
+    }
+  });
+
+  it('the benchmark version changes with [swebench] test_command, hints and strict (they decide the verdicts and prompts)', async () => {
     const version = async (extra: string) =>
       (
         await loadBenchmark(tempBenchmark({ 'benchmark.toml': TOML(extra), 'rows.jsonl': fixtureText('rows.jsonl') }), {
@@ -110,6 +126,8 @@ describe('[dataset] format = "swebench"', () => {
     const plain = await version('');
     expect(await version('[swebench]\ntest_command = "make check"')).not.toBe(plain);
     expect(await version('[swebench]\nhints = true')).not.toBe(plain);
+    expect(await version('[swebench]\nstrict = true')).not.toBe(plain);
+    expect(await version('[swebench]\nstrict = false')).toBe(plain);
     expect(await version('')).toBe(plain);
   });
 

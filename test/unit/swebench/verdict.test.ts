@@ -1,7 +1,7 @@
 // One instance's verdict from its log (docs/swebench.md#grading): what a user reads as the reason, and
 // the official report entry under it.
 import { describe, expect, it } from 'vitest';
-import { instanceVerdict } from '../../../src/swebench/verdict.ts';
+import { instanceVerdict, withTestConfig } from '../../../src/swebench/verdict.ts';
 import { parserFor, type SwebenchInstance } from '../../../src/swebench/index.ts';
 
 const instance: SwebenchInstance = {
@@ -52,5 +52,24 @@ describe('instanceVerdict', () => {
     const crashed = verdict('diff', log('Traceback (most recent call last):', 'ImportError: no module'));
     expect(crashed).toMatchObject({ passed: false, report: { patch_successfully_applied: false } });
     expect(crashed.reason).toMatch(/no gradable test results/);
+  });
+
+  it('a patch that changes test configuration: flagged with the official verdict kept; FAILED and not resolved when strict', () => {
+    const resolved = verdict(
+      'diff',
+      log('PASSED t.py::test_mul', 'PASSED t.py::test_add').replace('Code: 1', 'Code: 0'),
+    );
+    const changes = ['conftest.py: a conftest.py: …'];
+    expect(withTestConfig(resolved, [], true)).toBe(resolved);
+    expect(withTestConfig(resolved, changes, false)).toEqual({ ...resolved, suspicious: changes });
+    const strict = withTestConfig(resolved, changes, true);
+    expect(strict).toMatchObject({ passed: false, score: 0, suspicious: changes, report: { resolved: false } });
+    expect(strict.reason).toBe('test configuration changed ([swebench] strict): conftest.py: a conftest.py: …');
+    expect(strict.report.tests_status).toEqual(resolved.report.tests_status);
+    // Not resolved anyway: both reasons.
+    const broken = verdict('diff', log('PASSED t.py::test_mul', 'FAILED t.py::test_add - assert'));
+    expect(withTestConfig(broken, changes, true).reason).toMatch(
+      /strict\): conftest\.py: .*; and not resolved: PASS_TO_PASS broken/,
+    );
   });
 });
