@@ -3,11 +3,13 @@
 // verifier env, output to `/logs/verifier/test-stdout.txt`; its exit code is ignored. The reward
 // decides: `/logs/verifier/reward.json` (an object of named numbers) wins over `reward.txt` (one
 // number, read as {"reward": n}). Score = `reward` when present, else the mean of the values,
-// clamped to 0–1; passes at `threshold` (default 1.0). A missing, empty or unparsable reward, a
-// verifier past its timeout, or a verifier folder that could not be made fresh before it ran, fails
-// the check: the verifier ran where the agent worked.
+// clamped to 0–1; passes at `threshold` (default 1.0). A reward file older than the verifier's start
+// is not read (the verifier did not write it). A missing, empty or unparsable reward, a verifier past
+// its timeout, or a verifier folder that could not be made fresh before it ran, fails the check: the
+// verifier ran where the agent worked.
 import type { Verdict } from '../types.ts';
 import { excerpt, optionalNumber, optionalTimeout, ungradable } from './text.ts';
+import type { Sandbox } from '../sandbox/types.ts';
 import type { CheckImpl } from './types.ts';
 
 const VERIFIER_DIR = '/logs/verifier';
@@ -31,6 +33,8 @@ const FRESH_VERIFIER_DIR = [
   'made() { [ -d $p ] && [ ! -L $p ] && { mkdir $v || { [ -d $v ] && [ ! -L $v ] && [ -z "$(ls -A $v)" ]; }; }; }',
   'made 2>/dev/null || { mv $v $p/.stale-verifier-$$ && made; } || exit 1',
   'chmod 777 $v',
+  // The verifier's start, by the sandbox's clock (file times are the same kernel's): a reward older counts for nothing.
+  'date +%s',
 ].join('\n');
 
 export const rewardArtifactKey = (name: string) => `reward:${name}`;
@@ -122,6 +126,24 @@ export function verdictFromReward(a: RewardArtifact, threshold: number, fromArti
 const isArtifact = (v: unknown): v is RewardArtifact =>
   !!v && typeof v === 'object' && 'rewards' in v && typeof (v as RewardArtifact).exit_code === 'number';
 
+/**
+ * A reward file of the verifier's folder, read by the toolbox; null when it is missing, or when it is
+ * older than the verifier's start (`stale`): then the verifier did not write it.
+ */
+async function readReward(
+  sandbox: Sandbox,
+  file: string,
+  startedS: number,
+): Promise<{ file: string; text: string | null; stale: boolean }> {
+  const path = `${VERIFIER_DIR}/${file}`;
+  const r = await sandbox.exec(`stat -L -c %Y ${path} && cat ${path}`, { cwd: '/', trusted: true });
+  if (r.exitCode !== 0) return { file, text: null, stale: false };
+  const nl = r.stdout.indexOf('\n');
+  // At or after the second it started (a start that could not be read: nothing counts).
+  if (!(Number(r.stdout.slice(0, nl)) >= startedS)) return { file, text: null, stale: true };
+  return { file, text: r.stdout.slice(nl + 1), stale: false };
+}
+
 export const reward: CheckImpl = {
   needsInput: false,
   needsSandbox: true,
@@ -158,13 +180,21 @@ export const reward: CheckImpl = {
       return verdictFromReward(artifact, threshold);
     }
     const command = typeof input.check.command === 'string' ? input.check.command : DEFAULT_COMMAND;
+    const startedS = Number(fresh.stdout.trim().split('\n').pop());
     const run = await sandbox.exec(command, { timeoutMs: timeoutS * 1000, ...(own.env ? { env: own.env } : {}) });
-    const read = async (file: string) => {
-      const r = await sandbox.exec(`cat ${VERIFIER_DIR}/${file}`, { cwd: '/' });
-      return r.exitCode === 0 ? r.stdout : null;
-    };
+    const [json, txt] = [
+      await readReward(sandbox, 'reward.json', startedS),
+      await readReward(sandbox, 'reward.txt', startedS),
+    ];
+    const stale = [json, txt].filter((r) => r.stale).map((r) => r.file);
+    const parsed = parseRewards(json.text, txt.text);
     const artifact: RewardArtifact = {
-      ...parseRewards(await read('reward.json'), await read('reward.txt')),
+      ...parsed,
+      ...(parsed.rewards === null && parsed.source === null && stale.length
+        ? {
+            problem: `${stale.join(' and ')} in ${VERIFIER_DIR} older than the verifier's start: not the verifier's, not read`,
+          }
+        : {}),
       exit_code: run.exitCode,
       timed_out: run.timedOut,
     };

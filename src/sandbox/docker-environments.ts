@@ -2,7 +2,9 @@
 // fleet provider (fleet-environments.ts) wraps one per host. An environment is its main container,
 // and, with services beside it, their own network and shared volumes (trial-scope.ts).
 import type Docker from 'dockerode';
+import type { EnvironmentSpec } from '../environment/spec.ts';
 import { checkDocker, DEFAULT_DEADLINE_MS, docker, dockerEndpoint, withDeadline } from './client.ts';
+import { restartEnvironment } from './environment-restart.ts';
 import { hasServices, startServices } from './environment-start.ts';
 import { sweepBuildDirs } from './build-dirs.ts';
 import { dockerKeptLines } from './kept.ts';
@@ -139,6 +141,10 @@ export class DockerEnvironments implements EnvironmentProvider {
   ): Promise<Sandbox> {
     const placed = this.host ? { ...spec, host: this.host.url } : spec;
     return this.#engine.start(placed, labels, opts.signal, attachment(opts.scope, opts.service, opts.mounts));
+  }
+
+  restart(env: Environment, opts: { environment?: EnvironmentSpec; signal?: AbortSignal }): Promise<string[]> {
+    return restartEnvironment(env, opts.environment, opts.signal);
   }
 
   /** The services, main, then the trial's network and volumes: each tried whatever happened before. */

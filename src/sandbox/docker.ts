@@ -42,6 +42,8 @@ const START_ATTEMPTS = 3;
 const FLEET_START_ATTEMPTS = 2;
 const BACKOFF_MS = 500;
 const HEALTH_DEADLINE_MS = 5_000;
+/** How long the signal of a graceful stop may take to send. */
+const STEP_MS = 5_000;
 
 export class DockerSandbox implements Sandbox {
   readonly id: string;
@@ -95,20 +97,57 @@ export class DockerSandbox implements Sandbox {
 
   /** SIGKILL to the container's init ends every process in it at once; the start runs only the toolbox's keep-alive. */
   async restart(): Promise<void> {
+    await this.end();
+    await this.startAgain();
+  }
+
+  /**
+   * Ends every process in the container (it stops): at once (SIGKILL to its init), or, with
+   * `graceS`, first as Docker's stop does — SIGTERM to its init, so that a service shuts down as it
+   * would — then SIGKILL past the grace. Files stay; `startAgain` runs its own command again.
+   */
+  async end(graceS = 0): Promise<void> {
     const what = `restart ${this.id.slice(0, 12)}`;
     // Started bare on a daemon that came back since, it would be graded on work the daemon cut short.
     if (!sameDaemon(this.client, this.daemonEpoch))
       throw new SandboxError(`could not restart the sandbox for grading: ${LOST}`);
     try {
+      if (graceS > 0 && (await this.terminated(graceS))) return;
       expectOwnKill(this.id);
       await withDeadline(this.container.kill(), DEFAULT_DEADLINE_MS, what).catch((err) => {
         cancelOwnKill(this.id);
         if (statusOf(err) !== 409) throw err; // 409: not running (the agent stopped it already)
       });
       await withDeadline(this.container.wait({ condition: 'not-running' }), DEFAULT_DEADLINE_MS, what);
-      await withDeadline(this.container.start(), DEFAULT_DEADLINE_MS, what);
     } catch (err) {
       if (err instanceof SandboxError) throw err;
+      throw dockerError(`could not restart the sandbox for grading: ${dockerMessage(err)}`, err);
+    }
+  }
+
+  /**
+   * SIGTERM to the init from inside, with the toolbox's kill: Docker's own stop would log kill events
+   * that blame reads as Docker killing the service (daemon-watch.ts). True once it stopped in time;
+   * false when the signal could not be sent (then SIGKILL, from Docker, ends it).
+   */
+  private async terminated(graceS: number): Promise<boolean> {
+    const sent = await this.exec('kill -TERM 1', { trusted: true, cwd: '/', timeoutMs: STEP_MS }).then(
+      (r) => r.exitCode === 0,
+      () => false,
+    );
+    if (!sent) return false;
+    const stopped = this.container.wait({ condition: 'not-running' });
+    return withDeadline(stopped, graceS * 1000, 'stop').then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** Starts the container again after `end`: main runs its keep-alive, a service its own command. */
+  async startAgain(): Promise<void> {
+    try {
+      await withDeadline(this.container.start(), DEFAULT_DEADLINE_MS, `restart ${this.id.slice(0, 12)}`);
+    } catch (err) {
       throw dockerError(`could not restart the sandbox for grading: ${dockerMessage(err)}`, err);
     }
   }

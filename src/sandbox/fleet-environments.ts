@@ -1,6 +1,7 @@
 // Environments on a fleet of Docker engines (docs/fleet.md): a provider that wraps one Docker provider
 // per host and places a whole environment on one host. The run's Fleet (fleet.ts) lives in the main
 // process; workers ask it for a slot through the trial's `acquire` (or, in single mode, directly).
+import type { EnvironmentSpec } from '../environment/spec.ts';
 import { startOnFleet, Fleet, DEFAULT_COOLDOWN_MS, registerFleet, unregisterFleet } from './fleet.ts';
 import { DockerEnvironments, sweepLeftBuilds } from './docker-environments.ts';
 import { dockerKeptLines } from './kept.ts';
@@ -124,6 +125,10 @@ export class FleetEnvironments implements EnvironmentProvider {
       signal,
     );
     return { ...env, ...(slot ? { slot } : {}) };
+  }
+
+  restart(env: Environment, opts: { environment?: EnvironmentSpec; signal?: AbortSignal }): Promise<string[]> {
+    return this.#on(env.main.host).restart(env, opts);
   }
 
   stop(env: Environment, opts: { interrupted: boolean }): Promise<void> {

@@ -137,6 +137,15 @@ export interface EnvironmentProvider {
   prepare(run: RunSpec): Promise<PreparedEnvironments>;
   /** One trial's environment, started bare (the trial copies files in and runs setup). */
   start(spec: SandboxSpec, labels: SandboxLabels, opts?: StartOptions): Promise<Environment>;
+  /**
+   * Before grading (docs/sandboxes.md#how-grading-is-isolated-from-the-agent): every process the
+   * agent could have started, in main and in every service beside it, ends — in a way that no
+   * process can dodge — and each running service runs again bare (main idle, a service its own
+   * process), waited for per `depends_on` as at start; a service that is not running stays as it is.
+   * Resolves with a line per service that did not come back (graded as it is); a failure throws a
+   * SandboxError for blame.
+   */
+  restart(env: Environment, opts: { environment?: EnvironmentSpec; signal?: AbortSignal }): Promise<string[]>;
   /** Always called in `finally`; tolerates services already gone. Does not release the slot. */
   stop(env: Environment, opts: { interrupted: boolean }): Promise<void>;
   /** Removes what runs whose harness process is gone left (`kept`: kept ones too; `all`: everything; `runId`: that run's); how many. */

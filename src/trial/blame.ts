@@ -43,13 +43,22 @@ export async function lostSidecar(sidecars: Sidecars): Promise<{ name: string; h
  */
 export async function confirmSidecars(sidecars: Sidecars, note: (line: string) => void): Promise<void> {
   const asked = await askSidecars(sidecars);
-  const lost = asked.find((a) => sandboxLost(a.health));
-  if (lost) throw new SandboxError(`service ${lost.name} was lost during the trial (${stateText(lost.health)})`);
+  throwIfLost(asked);
   for (const { name, health: h } of asked)
     if (h.state === 'stopped' && (h.exitCode !== 0 || h.oomKilled))
       note(
         `service ${name} stopped during the trial (${stateText(h)}): the agent's doing (it reaches it); graded as it was left`,
       );
+}
+
+/** Before grading restarts them: a sidecar whose host failed it makes the trial infrastructure's, as after the checks. */
+export async function confirmNoSidecarLost(sidecars: Sidecars): Promise<void> {
+  throwIfLost(await askSidecars(sidecars));
+}
+
+function throwIfLost(asked: Array<{ name: string; health: SandboxHealth }>): void {
+  const lost = asked.find((a) => sandboxLost(a.health));
+  if (lost) throw new SandboxError(`service ${lost.name} was lost during the trial (${stateText(lost.health)})`);
 }
 
 /**

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { SandboxError } from '../errors.ts';
 import { getCheck } from '../checks/index.ts';
 import type { ExecOptions, ExecResult, Sandbox } from '../sandbox/types.ts';
-import { agentsFault, sandboxLost } from './blame.ts';
+import { agentsFault, confirmNoSidecarLost, sandboxLost } from './blame.ts';
 import { copyTests, testsDirOf } from './environment.ts';
 import { modelPatchPlanOf, takeModelPatch } from './model-patch.ts';
 import { sandboxSpecOf } from './per-trial.ts';
@@ -28,7 +28,7 @@ export async function isolateForGrading(s: Session): Promise<Sandbox | undefined
   // A patch handed over by an agent that was given no sandbox (predictions): the trial's sandbox is
   // as fresh as a new one, and it is graded there. Otherwise every process of the agent goes first.
   const untouched = patchPlan !== null && s.modelPatch !== undefined;
-  if (!untouched) await sandbox.restart();
+  if (!untouched) await endAgentProcesses(s, sandbox);
   if (patchPlan && !untouched) {
     // Graded as a patch (docs/swebench.md): nothing of the agent's sandbox crosses but its diff,
     // taken in the fresh sandbox by the image's own git.
@@ -61,6 +61,23 @@ export async function isolateForGrading(s: Session): Promise<Sandbox | undefined
     await copyTests(target, run, input.sample);
   }
   return gradingView(target);
+}
+
+/**
+ * Every process the agent could have started, in main and in every service beside it (it reaches
+ * them: ctx.services, the network, shared volumes), ends; each service runs again bare, waited for
+ * as at start. A service lost meanwhile is infrastructure's; one the agent stopped stays stopped
+ * (blame.ts); one that does not come back is graded as it is, said in the trial's log.
+ */
+async function endAgentProcesses(s: Session, sandbox: Sandbox): Promise<void> {
+  const { environment, provider } = s;
+  if (!environment || !provider) return sandbox.restart();
+  await confirmNoSidecarLost(environment.services);
+  const notes = await provider.restart(environment, {
+    signal: s.opts.signal,
+    ...(s.input.environment ? { environment: s.input.environment } : {}),
+  });
+  for (const line of notes) s.recorder.log('warn', line);
 }
 
 async function startFresh(s: Session): Promise<Sandbox> {

@@ -14,7 +14,10 @@ const hasDocker = await requireDocker();
 const ask = (path: string) =>
   `want="$(printf 'GET ${path} HTTP/1.0\\r\\n\\r\\n' | nc -w 3 db 8080 | tail -n 1)"; [ -n "$want" ] && [ "$(cat out.txt)" = "$want" ] || { echo "db said '$want'"; exit 1; }`;
 
-/** db serves /www/n (its own file) and /www/v (the shared volume's n, written once if absent). */
+/**
+ * db serves /www/n (its own file) and /www/v (the shared volume's n), each written once if absent:
+ * it keeps its data when it starts again (grading restarts every service: docs/sandboxes.md).
+ */
 function benchmark(isolation: 'same' | 'fresh'): string {
   const dir = join(tempDir(), 'fresh-services');
   mkdirSync(dir, { recursive: true });
@@ -28,7 +31,7 @@ image = "benchrig/busybox:1"
 memory = "128m"
 [sandbox.services.db]
 image = "benchrig/busybox:1"
-command = ["sh", "-c", "[ -f /data/n ] || echo 42 > /data/n; mkdir -p /www && echo 42 > /www/n && ln -s /data/n /www/v && touch /tmp/ready && exec httpd -f -p 8080 -h /www"]
+command = ["sh", "-c", "[ -f /data/n ] || echo 42 > /data/n; mkdir -p /www && { [ -f /www/n ] || echo 42 > /www/n; } && ln -sf /data/n /www/v && touch /tmp/ready && exec httpd -f -p 8080 -h /www"]
 memory = "32m"
 healthcheck = { test = ["CMD-SHELL", "test -f /tmp/ready"], interval_s = 1, retries = 30 }
 [[sandbox.volumes]]

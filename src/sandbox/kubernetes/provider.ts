@@ -2,6 +2,7 @@
 // that `[run] provider = "kubernetes"` picks (sandbox/index.ts). `prepare` builds with this machine's
 // Docker as the Docker provider does and pushes to the run's registry; each trial is a pod per
 // service, a headless Service and a NetworkPolicy in the run's namespace (environments.ts).
+import type { EnvironmentSpec } from '../../environment/spec.ts';
 import { BenchrigError } from '../../errors.ts';
 import { checkDocker, docker } from '../client.ts';
 import { sweepLeftBuilds } from '../docker-environments.ts';
@@ -23,6 +24,7 @@ import { startEnvironment, stopEnvironment } from './environments.ts';
 import { podKeptLines } from './kept.ts';
 import { clusterImage, clusterImages, pushImage } from './images.ts';
 import { removeTrialOfPod } from './pods.ts';
+import { restartPods } from './restart.ts';
 import { PodSandbox } from './sandbox.ts';
 import { startServices } from './services.ts';
 import { sweepNamespace } from './sweep.ts';
@@ -123,6 +125,11 @@ export class KubernetesEnvironments implements EnvironmentProvider {
       slot?.release();
       throw err;
     }
+  }
+
+  /** Every process but each pod's PID 1 killed, the services waited for again (restart.ts); untested on a cluster yet. */
+  restart(env: Environment, opts: { environment?: EnvironmentSpec; signal?: AbortSignal }): Promise<string[]> {
+    return restartPods(this.cluster, env, opts.environment, opts.signal);
   }
 
   stop(env: Environment): Promise<void> {

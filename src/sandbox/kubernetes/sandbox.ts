@@ -47,6 +47,9 @@ const KILL_ALL = `for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; d
   [ -z "$left" ] && exit 0; sleep 0.1
 done; echo "still running:$left" >&2; exit 1`;
 
+/** `endBesideInit`: SIGKILL to every process but PID 1 and this shell, five times 0.1 s apart. */
+const KILL_BESIDE_INIT = 'for i in 1 2 3 4 5; do kill -9 -1 2>/dev/null; sleep 0.1; done; exit 0';
+
 const nul = () => new Writable({ write: (_c, _e, done) => done() });
 
 export class PodSandbox implements Sandbox {
@@ -114,11 +117,25 @@ export class PodSandbox implements Sandbox {
   }
 
   async restart(): Promise<void> {
+    await this.#kill(KILL_ALL);
+  }
+
+  /**
+   * A service's pod before grading (kubernetes/restart.ts): every process but its PID 1 — the
+   * service's own process as the image started it, which the agent cannot replace — killed, a few
+   * times over (a process forking as the first round passes is caught by the next). Not checked
+   * for what is left: PID 1 may start its children again.
+   */
+  async endBesideInit(): Promise<void> {
+    await this.#kill(KILL_BESIDE_INIT);
+  }
+
+  async #kill(script: string): Promise<void> {
     const stderr = new BoundedCapture(4096);
     const out = new Writable({ write: (c: Buffer, _e, done) => (stderr.push(c), done()) });
     const argv = this.target.toolbox
-      ? [TOOLBOX_SHELL, 'env', `PATH=${TOOLBOX_BIN}`, TOOLBOX_SHELL, 'sh', '-c', KILL_ALL]
-      : ['sh', '-c', KILL_ALL];
+      ? [TOOLBOX_SHELL, 'env', `PATH=${TOOLBOX_BIN}`, TOOLBOX_SHELL, 'sh', '-c', script]
+      : ['sh', '-c', script];
     const { code, status } = await runInPod(this.target, argv, {
       stdout: nul(),
       stderr: out,
