@@ -33,7 +33,14 @@ export function buildLabels(owner: OwnerLabels): Record<string, string> {
   };
 }
 
-/** Carries the keep label: left alone by every sweep but `sandbox cleanup --kept` and `--all`. */
+/** `labels` but those under benchrig's prefix (`benchrig`, `benchrig.…`): only benchrig sets those. */
+export function withoutOwnLabels(labels: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(labels).filter(([k]) => k !== LABEL.marker && !k.startsWith(`${LABEL.marker}.`)),
+  );
+}
+
+/** Carries the keep label: left alone by every sweep but `sandbox cleanup --run` (its run's), `--kept` and `--all`. */
 export const isKept = (labels: Record<string, string> | undefined | null): boolean => labels?.[LABEL.keep] === '1';
 
 /** A Docker list filter selecting everything benchrig made, optionally one run's. */
