@@ -56,7 +56,11 @@ export function sweepSelects(
   if (ownedByAnotherLiveProcess(labels)) return false;
   if (opts.all) return true;
   if (opts.runId)
-    return labels?.[LABEL.run] === opts.runId && !isKept(labels) && ofSession(opts.session, labels[LABEL.session]);
+    return (
+      labels?.[LABEL.run] === opts.runId &&
+      (!!opts.kept || !isKept(labels)) &&
+      ofSession(opts.session, labels[LABEL.session])
+    );
   if (isKept(labels)) return !!opts.kept && ownerIsGone(labels);
   return ownerIsGone(labels);
 }

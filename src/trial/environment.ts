@@ -55,7 +55,7 @@ export async function cleanUp(s: Session, error: ErrorValue | null): Promise<voi
     if (s.gradingEnvironment && provider) await provider.stop(s.gradingEnvironment, { interrupted }).catch(() => {}); // else the run's sweep
     if (environment && sandbox && provider) {
       if (s.run.keepSandbox && !interrupted) {
-        s.keptLines = provider.keptLines(environment);
+        s.keptLines = provider.keptLines(environment, s.run.runDir);
         for (const line of s.keptLines) recorder.log('info', line);
       } else {
         const span = s.spans.open('sandbox.stop');
