@@ -1,5 +1,5 @@
 // The commands around a run: list, validate, sandbox build/cleanup, config show.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { Option, type Command } from 'commander';
@@ -129,7 +129,8 @@ function registerSandbox(program: Command): void {
     .description(
       'remove containers and volumes left by dead runs, but sandboxes kept with --keep-sandbox (on every Docker host of the fleet)',
     )
-    .option('--kept', 'the sandboxes kept with --keep-sandbox too')
+    .option('--run <run-dir>', "exactly that run's sandboxes, kept ones included (what --keep-sandbox prints)")
+    .option('--kept', 'the sandboxes kept with --keep-sandbox too, of every run that is over')
     .option('--all', "every benchrig container and volume, kept ones included, but a run's still going on this machine")
     .option(
       '--docker-host <url>',
@@ -163,9 +164,20 @@ function registerConfig(program: Command): void {
     });
 }
 
+interface CleanupFlags {
+  run?: string;
+  all?: boolean;
+  kept?: boolean;
+  dockerHost?: string[];
+  config?: string;
+  provider?: 'docker' | 'kubernetes';
+  namespace?: string;
+  kubeContext?: string;
+}
+
 /** `sandbox cleanup`: what dead runs left on the provider the flags name (its Docker hosts, or its cluster). */
 async function cleanup(o: CleanupFlags): Promise<void> {
-  const which = { all: !!o.all, kept: !!o.kept };
+  const which = o.run !== undefined ? { runId: runIdOf(o), kept: true } : { all: !!o.all, kept: !!o.kept };
   if (o.provider === 'kubernetes') {
     const n = await sweepClusterOf(clusterKeys(o), which);
     print(`removed ${n} pod(s)`);
@@ -191,14 +203,29 @@ async function cleanup(o: CleanupFlags): Promise<void> {
   print(`removed ${total} container(s)/volume(s)`);
 }
 
-interface CleanupFlags {
-  all?: boolean;
-  kept?: boolean;
-  dockerHost?: string[];
-  config?: string;
-  provider?: 'docker' | 'kubernetes';
-  namespace?: string;
-  kubeContext?: string;
+/** `--run RUN_DIR`: its run.json's run id (the label of every sandbox it made); alone, not with --kept or --all. */
+function runIdOf(o: CleanupFlags): string {
+  const at = `sandbox cleanup --run ${o.run}`;
+  if (o.all || o.kept)
+    throw new BenchrigError(
+      'usage',
+      `${at}: --run takes that run's sandboxes, kept ones included; not with --kept or --all`,
+    );
+  let text: string;
+  try {
+    text = readFileSync(join(resolve(o.run ?? ''), 'run.json'), 'utf8');
+  } catch {
+    throw new BenchrigError('usage', `${at}: not a run folder (no run.json)`);
+  }
+  let runId: unknown;
+  try {
+    runId = (JSON.parse(text) as { run_id?: unknown }).run_id;
+  } catch {
+    runId = undefined;
+  }
+  if (typeof runId !== 'string' || runId === '')
+    throw new BenchrigError('usage', `${at}: its run.json has no run_id (not a run folder of benchrig)`);
+  return runId;
 }
 
 /** The cluster `sandbox cleanup --provider kubernetes` cleans: the flags over --config's [run]. */

@@ -6,7 +6,7 @@
 // The pools own their workers (piscina replaces dead threads; forks.ts replaces dead processes)
 // and tell each of a dead worker's in-flight trials through `workerGone`.
 import { readFile } from 'node:fs/promises';
-import { sandboxSpecOf, trialTimeoutOf } from '../trial/per-trial.ts';
+import { SANDBOX_START_S, sandboxSpecOf, trialTimeoutOf } from '../trial/per-trial.ts';
 import type { ErrorValue } from '../errors.ts';
 import { placementFor, providerFor, type SandboxSlot } from '../sandbox/index.ts';
 import { failedResult, resultFile, saveFailedResult } from '../trial/result.ts';
@@ -45,7 +45,8 @@ export interface WorkerChannel {
 }
 
 export const DEFAULT_GRACE_MS = 5_000;
-export const DEFAULT_SANDBOX_START_MS = 60_000;
+/** The minute a start may take beyond the trial's timeout: the start's own deadline (trial/start-deadline.ts) comes first. */
+export const DEFAULT_SANDBOX_START_MS = SANDBOX_START_S * 1000;
 export const DEFAULT_WORKER_MEMORY_MB = 1024;
 
 export interface RemotePoolOptions extends PoolOptions {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { processAlive } from './sweep.ts';
+import { processAlive } from './process-alive.ts';
 
 export const BUILD_DIR_PREFIX = 'benchrig-build-';
 /** A folder named before the pid was part of the name: removed once no build could still use it. */

@@ -184,8 +184,8 @@ export class DockerEnvironments implements EnvironmentProvider {
       await sweep({ runId, session, onLeft: () => {}, budgetMs: REMOVE_BUDGET_MS }, this.client).catch(() => 0);
   }
 
-  keptLines(env: Environment): string[] {
-    return dockerKeptLines(env);
+  keptLines(env: Environment, runDir: string): string[] {
+    return dockerKeptLines(env, runDir);
   }
 
   watchDisk(sandbox: Sandbox, setting: string): DiskWatch | null {

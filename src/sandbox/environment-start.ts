@@ -3,10 +3,11 @@
 // depends on is started, healthy or completed. main is the agent's sandbox (kept alive by the
 // harness); the others run their own process. Whatever a step made is removed if a later one throws.
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import type { EnvironmentSpec, MountSpec, ServiceSpec } from '../environment/spec.ts';
+import { readBoundFile } from './bound-file.ts';
 import type { DockerProvider, DockerSandbox } from './docker.ts';
 import type { Environment } from './provider.ts';
 import { startServiceContainer } from './service-container.ts';
@@ -150,7 +151,10 @@ async function startMain(
   try {
     for (const m of mounts)
       if (m.type === 'bind' && !isFolder(m.source))
-        await main.copyIn({ [path.posix.basename(m.target)]: readFileSync(m.source) }, path.posix.dirname(m.target));
+        await main.copyIn(
+          { [path.posix.basename(m.target)]: await readBoundFile(m.source) },
+          path.posix.dirname(m.target),
+        );
     return main;
   } catch (err) {
     await t.engine.stop(main, { interrupted: false }).catch(() => undefined);

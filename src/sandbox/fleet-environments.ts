@@ -145,8 +145,8 @@ export class FleetEnvironments implements EnvironmentProvider {
     return this.#on(host).remove(id);
   }
 
-  keptLines(env: Environment): string[] {
-    return dockerKeptLines(env);
+  keptLines(env: Environment, runDir: string): string[] {
+    return dockerKeptLines(env, runDir);
   }
 
   watchDisk(sandbox: Sandbox, setting: string): DiskWatch | null {

@@ -52,7 +52,7 @@ export type { HostFailure, Placement, SandboxSlot } from './slots.ts';
 export { placementFor } from './slots.ts';
 export type { DockerHostSpec as FleetHost } from './hosts.ts';
 export { fleetHostsOf } from './hosts.ts';
-export { processAlive } from './sweep.ts';
+export { processAlive } from './process-alive.ts';
 export { checkHost } from './host-check.ts';
 // The run's provider from its [run] keys, and where an installed agent cannot run.
 export { remoteSandboxes, sweepClusterOf, withProvider, type ProviderKeys } from './provider-settings.ts';

@@ -53,11 +53,11 @@ export function remoteSandboxes(spec: SandboxSpec): string | null {
 
 /**
  * `benchrig sandbox cleanup` on the cluster `[run]`'s keys name (its namespace, its context): what
- * dead runs left there, by the sweep's rule; how many pods.
+ * dead runs left there (or one run's: `--run`), by the sweep's rule; how many pods.
  */
 export async function sweepClusterOf(
   run: Pick<ProviderKeys, 'kube_context' | 'namespace'>,
-  which: { all?: boolean; kept?: boolean },
+  which: { all?: boolean; kept?: boolean; runId?: string },
 ): Promise<number> {
   if (!run.namespace)
     throw new BenchrigError(

@@ -152,8 +152,8 @@ export interface EnvironmentProvider {
   sweep(opts?: { all?: boolean; kept?: boolean; runId?: string }): Promise<number>;
   /** Removes a dead worker's environment (from the main process), found from its main service's id: every service, network and volume of its trial; gone already is fine. */
   remove(id: string, host?: string): Promise<void>;
-  /** What `--keep-sandbox` prints for a kept environment: how to enter each service, and to remove it all. */
-  keptLines(env: Environment): string[];
+  /** What `--keep-sandbox` prints for a kept environment: how to enter each service, and to remove it all (with its run's, `runDir`). */
+  keptLines(env: Environment, runDir: string): string[];
   /** Watches what a service writes against `[sandbox] disk`; null when the provider cannot measure it. */
   watchDisk(sandbox: Sandbox, setting: string): DiskWatch | null;
 }

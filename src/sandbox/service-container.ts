@@ -4,15 +4,16 @@
 // default), the sweep's labels — on the trial's network, with its volumes; the task's bind sources
 // are copied in per trial, so the task folder on the host is never written.
 import { randomBytes } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import type { HealthcheckSpec, ServiceSpec } from '../environment/spec.ts';
+import { readBoundFile } from './bound-file.ts';
 import { DEFAULT_DEADLINE_MS, withDeadline } from './client.ts';
 import { copyIn } from './copy.ts';
 import { withStorageQuota } from './disk-quota.ts';
 import { DockerSandbox, parseMemory } from './docker.ts';
-import { buildLabels } from './labels.ts';
+import { buildLabels, withoutOwnLabels } from './labels.ts';
 import { connectNetworks } from './networks.ts';
 import { ensureToolbox, TOOLBOX_MOUNT } from './toolbox.ts';
 import type { ServiceAttachment } from './trial-scope.ts';
@@ -71,7 +72,7 @@ export async function startServiceContainer(o: ServiceStart): Promise<DockerSand
 /** A bound file of the task, copied to its target: the trial's own copy (a bound folder is a trial volume: `attach`). */
 async function copyBind(container: Docker.Container, source: string, target: string): Promise<void> {
   if (statSync(source).isDirectory()) return;
-  await copyIn(container, { [path.posix.basename(target)]: readFileSync(source) }, path.posix.dirname(target));
+  await copyIn(container, { [path.posix.basename(target)]: await readBoundFile(source) }, path.posix.dirname(target));
 }
 
 export function serviceOptions(o: ServiceStart, image: string, toolbox: string): Docker.ContainerCreateOptions {
@@ -91,7 +92,8 @@ export function serviceOptions(o: ServiceStart, image: string, toolbox: string):
     OpenStdin: s.stdinOpen,
     ...(s.stopGracePeriodMs !== undefined ? { StopTimeout: Math.ceil(s.stopGracePeriodMs / 1000) } : {}),
     ...(s.healthcheck ? { Healthcheck: healthcheck(s.healthcheck) } : {}),
-    Labels: { ...s.labels, ...buildLabels(o.labels), [SERVICE_LABEL]: o.name },
+    // A task's own label under benchrig's prefix (refused at load) never stands: benchrig.keep would hide it from the sweeps.
+    Labels: { ...withoutOwnLabels(s.labels), ...buildLabels(o.labels), [SERVICE_LABEL]: o.name },
     ...(o.attach
       ? { NetworkingConfig: { EndpointsConfig: { [o.attach.network]: { Aliases: o.attach.aliases } } } }
       : {}),

@@ -1,22 +1,24 @@
 // Removes what dead runs left behind (containers, trial networks, volumes), found by label alone
 // (docs/sandboxes.md): at the start of every run,
 // at the end of one (its own), and by `benchrig sandbox cleanup`. A sandbox kept on purpose
-// (`--keep-sandbox`, label benchrig.keep) is left alone but by `cleanup --kept` and `--all`.
+// (`--keep-sandbox`, label benchrig.keep) is left alone but by `cleanup --run` (its run's), `--kept` and `--all`.
 import os from 'node:os';
 import type Docker from 'dockerode';
 import { describe } from '../errors.ts';
 import { DEFAULT_DEADLINE_MS, docker, statusOf, withDeadline } from './client.ts';
 import { isKept, LABEL, runFilter } from './labels.ts';
 import { removeTrialNetwork } from './networks.ts';
+import { processAlive } from './process-alive.ts';
 
 export interface SweepOptions {
   /** Every benchrig container, network and volume, kept ones included, but a live run's of this host. */
   all?: boolean;
-  /** The kept sandboxes too (of runs that are over), besides what dead runs left. */
+  /** The kept sandboxes too (of runs that are over), besides what dead runs left; with `runId`, that run's. */
   kept?: boolean;
   /**
-   * Everything of this run, but what another live process on this host made: a run's end-of-run
-   * cleanup never removes the sandboxes of another process that carries the same run id.
+   * Everything of this run (but its kept sandboxes, unless `kept`: `sandbox cleanup --run`), but what
+   * another live process on this host made: a run's end-of-run cleanup never removes the sandboxes
+   * of another process that carries the same run id.
    */
   runId?: string;
   /** With `runId`: only this trial's session (and its grading copy's, `<session>.grading`): a dead worker's trial. */
@@ -42,15 +44,6 @@ export function ownedByAnotherLiveProcess(labels: Record<string, string> | undef
   return Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid);
 }
 
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== 'ESRCH'; // EPERM: alive, just not ours
-  }
-}
-
 /**
  * Whether a sweep removes what carries `labels`. Never a live run's of this host (its pid answers);
  * never a kept sandbox but with `kept` or `all`. A run of another machine cannot be checked: only
@@ -63,7 +56,11 @@ export function sweepSelects(
   if (ownedByAnotherLiveProcess(labels)) return false;
   if (opts.all) return true;
   if (opts.runId)
-    return labels?.[LABEL.run] === opts.runId && !isKept(labels) && ofSession(opts.session, labels[LABEL.session]);
+    return (
+      labels?.[LABEL.run] === opts.runId &&
+      (!!opts.kept || !isKept(labels)) &&
+      ofSession(opts.session, labels[LABEL.session])
+    );
   if (isKept(labels)) return !!opts.kept && ownerIsGone(labels);
   return ownerIsGone(labels);
 }

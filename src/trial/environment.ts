@@ -5,7 +5,8 @@ import type { ErrorValue } from '../errors.ts';
 import { SandboxError } from '../errors.ts';
 import type { Environment, EnvironmentProvider } from '../sandbox/index.ts';
 import type { Sandbox, SandboxSpec } from '../sandbox/types.ts';
-import { sandboxSpecOf } from './per-trial.ts';
+import { sandboxSpecOf, startDeadlineOf } from './per-trial.ts';
+import { startWithin } from './start-deadline.ts';
 import type { Sample } from '../types.ts';
 import { bounded, timed, type Session } from './session.ts';
 import type { RunContext } from './types.ts';
@@ -54,7 +55,7 @@ export async function cleanUp(s: Session, error: ErrorValue | null): Promise<voi
     if (s.gradingEnvironment && provider) await provider.stop(s.gradingEnvironment, { interrupted }).catch(() => {}); // else the run's sweep
     if (environment && sandbox && provider) {
       if (s.run.keepSandbox && !interrupted) {
-        s.keptLines = provider.keptLines(environment);
+        s.keptLines = provider.keptLines(environment, s.run.runDir);
         for (const line of s.keptLines) recorder.log('info', line);
       } else {
         const span = s.spans.open('sandbox.stop');
@@ -81,7 +82,8 @@ export async function cleanUp(s: Session, error: ErrorValue | null): Promise<voi
 async function prepareEnvironment(s: Session, provider: EnvironmentProvider, spec: SandboxSpec): Promise<Environment> {
   const { run, input, abort } = s;
   // `[sandbox] setup` runs after the sample's files are in (docs/benchmarks.md), so the provider starts bare.
-  const env = await provider.start(
+  const env = await startWithin(
+    provider,
     { ...spec, setup: [] },
     // Labels are set at creation: a run that keeps its sandboxes marks them so that no sweep removes them.
     { runId: run.runId, sessionId: s.sessionId, pid: run.harnessPid, keep: run.keepSandbox },
@@ -90,6 +92,7 @@ async function prepareEnvironment(s: Session, provider: EnvironmentProvider, spe
       acquire: s.opts.hooks?.acquireSandbox,
       ...(input.environment ? { environment: input.environment } : {}),
     },
+    startDeadlineOf(run, input),
   );
   s.slot = env.slot; // released at cleanup, whatever happens from here
   const sandbox = env.main;

@@ -1,7 +1,7 @@
 // `--keep-sandbox` with services beside main (docs/sandboxes.md#kept-sandboxes): the whole environment
 // stays — every container, the trial's network and its volumes — the run prints how to enter each
-// service (the printed command works), later runs and a plain `sandbox cleanup` leave it, and
-// `sandbox cleanup --kept` removes all of it.
+// service (the printed command works), later runs and a plain `sandbox cleanup` leave it, and the
+// printed `sandbox cleanup --run RUN_DIR` removes all of it (and no other run's).
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -43,7 +43,7 @@ async function removeAll(runId: string): Promise<void> {
 }
 
 describe.skipIf(!hasDocker)('a kept environment with services', () => {
-  it('keeps every container, the network and the volumes, prints how to enter each service, and `sandbox cleanup --kept` removes all', async () => {
+  it('keeps every container, the network and the volumes, prints how to enter each service, and `sandbox cleanup --run` removes all', async () => {
     const out = tempDir();
     const r = await runCli(['run', BENCH, '--agent', 'oracle', '--keep-sandbox', '--mode', 'single', '--output', out]);
     const dir = onlyRunDir(out, 'oracle', 'sidecar-db');
@@ -60,12 +60,12 @@ describe.skipIf(!hasDocker)('a kept environment with services', () => {
         lines.find((l) => /^ {2}copy: service db: sandbox kept: docker exec -it /.test(l)),
         r.stderr,
       );
-      expect(db).toContain('benchrig sandbox cleanup --kept');
+      expect(db).toContain(`this run's: benchrig sandbox cleanup --run ${dir})`);
       const also = defined(
         lines.find((l) => l.includes('also kept:')),
         r.stderr,
       );
-      expect(also).toMatch(/network \S+, volume \S+/);
+      expect(also).toMatch(/network \S+, volume \S+ \(benchrig sandbox cleanup --run \S+ removes them with the rest\)/);
       // Each printed command reaches its service as the trial left it.
       expect(viaPrinted(main, 'cat out.txt')).toBe('42');
       expect(viaPrinted(db, 'cat /data/n')).toBe('42');
@@ -78,7 +78,7 @@ describe.skipIf(!hasDocker)('a kept environment with services', () => {
       expect(plain.code, plain.stderr).toBe(0);
       expect((await leftovers(runId)).sort()).toEqual([...kept].sort());
 
-      const all = await runCli(['sandbox', 'cleanup', '--kept']);
+      const all = await runCli(['sandbox', 'cleanup', '--run', dir]);
       expect(all.code, all.stderr).toBe(0);
       expect(await leftovers(runId)).toEqual([]);
     } finally {

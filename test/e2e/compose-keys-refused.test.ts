@@ -2,7 +2,9 @@
 // line naming the task, its compose file, the service and the key, no stack trace. The compose files
 // are test/fixtures/harbor-compose-refused/compose/*.yaml (privileged: compose-load.test.ts); the
 // task folder is copied so that `..` and the Docker socket resolve as they would for a user's task.
+import { execFileSync } from 'node:child_process';
 import { cpSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, runCli, tempDir } from '../support/cli.ts';
@@ -21,6 +23,9 @@ const CASES: Array<[string, string, RegExp]> = [
   ['external-volume', 'volumes.data.external', /not allowed: .* \(used by services\.side\.volumes\)/],
   ['external-network', 'networks.outside.external', /not allowed: .* \(used by services\.side\.networks\)/],
   ['security_opt', 'services.side.security_opt', /"seccomp:unconfined" loosens the sandbox/],
+  // A label under benchrig's prefix would be taken for benchrig's own: benchrig.keep hides the
+  // sidecar (and the volume it holds) from every sweep of a killed harness but --kept/--all.
+  ['labels-benchrig', 'services.side.labels', /"benchrig\.keep" is benchrig's own label/],
 ];
 
 function taskWith(compose: string): string {
@@ -42,6 +47,32 @@ describe('refused compose keys', () => {
       expect(lines[0]).toContain(`task "task" (${dir}/environment/docker-compose.yaml): key ${key}: `);
       expect(lines[0]).toMatch(what);
       expect(v.stdout).toBe('');
+    },
+    60_000,
+  );
+
+  it.each([
+    ['FIFO', 'a FIFO (named pipe)'],
+    ['socket', 'a socket'],
+  ])(
+    'a bind whose source is a %s: validate is exit 2 naming the file, at once',
+    async (kind, what) => {
+      const dir = taskWith('bind-fifo');
+      const pipe = join(dir, 'environment', 'data', 'pipe');
+      const server = kind === 'socket' ? createServer() : null;
+      if (server) await new Promise<void>((ok) => server.listen(pipe, ok));
+      else execFileSync('mkfifo', [pipe]);
+      try {
+        const v = await runCli(['validate', dir], { timeoutMs: 30_000 });
+        expect(v.code, v.stderr).toBe(2);
+        expect(v.stderr.trim().split('\n')).toEqual([
+          expect.stringContaining(
+            `task "task" (${dir}/environment/docker-compose.yaml): key services.side.volumes[0]: bind mount "./data/pipe" is ${what} (${pipe}), not a file or a folder`,
+          ),
+        ]);
+      } finally {
+        server?.close();
+      }
     },
     60_000,
   );

@@ -21,6 +21,26 @@ describe('compose tasks from the command line', () => {
     );
   });
 
+  it('validate: a namespace shared with another service (pid, ipc, uts: service:<name>; cgroup) is a note: not applied', async () => {
+    const dir = join(tempDir(), 'tasks');
+    cpSync(join(FIXTURES, 'harbor-compose'), dir, { recursive: true });
+    const file = join(dir, 'full/environment/docker-compose.yaml');
+    const shared = '    pid: "service:db"\n    ipc: "service:db"\n    uts: "service:db"\n    cgroup: private\n';
+    writeFileSync(file, readFileSync(file, 'utf8').replace('\n  web:\n', `\n  web:\n${shared}`));
+    const v = await runCli(['validate', dir]);
+    expect(v.stderr).toBe('');
+    expect(v.code).toBe(0);
+    const notes = v.stdout.split('\n').filter((l) => l.startsWith('note:'));
+    const why = (k: string, value: string) =>
+      `note: ignored key full/environment/docker-compose.yaml: services.web.${k} (${value} not applied: every service has its own ${k} namespace, as Docker makes it)`;
+    expect(notes).toEqual([
+      why('pid', '"service:db"'),
+      why('ipc', '"service:db"'),
+      why('uts', '"service:db"'),
+      why('cgroup', '"private"'),
+    ]);
+  });
+
   it('validate: a privileged service is exit 2, one line naming the task, file, service and key', async () => {
     const dir = join(tempDir(), 'task');
     cpSync(join(FIXTURES, 'harbor-compose-refused'), dir, { recursive: true, verbatimSymlinks: true });

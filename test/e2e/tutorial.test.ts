@@ -133,7 +133,7 @@ describe('docs/tutorial.md, followed', () => {
     expect(has(/^npx tsc --noEmit$/)).toBe(true);
     expect(has(/ --sample \S+ .*--keep-sandbox/)).toBe(true);
     expect(has(/^docker exec <container> /)).toBe(true);
-    expect(has(/^npx benchrig sandbox cleanup --kept$/)).toBe(true);
+    expect(has(/^npx benchrig sandbox cleanup --run <run>$/)).toBe(true);
     expect(has(/ --model \S+/)).toBe(true);
     expect(has(/^npx benchrig compare /)).toBe(true);
     expect(new Set(labels).size).toBe(2);
@@ -224,7 +224,7 @@ describe('docs/tutorial.md, followed', () => {
       shell.kept = id;
       expect(await containerState(id ?? '')).toBe('running');
     }
-    if (/sandbox cleanup --kept/.test(command) && shell.kept) {
+    if (/sandbox cleanup --run /.test(command) && shell.kept) {
       expect(await containerState(shell.kept)).toBe('gone');
       shell.kept = undefined;
     }

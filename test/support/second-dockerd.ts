@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import { clientFor, type DockerHostSpec } from '../../src/sandbox/hosts.ts';
-import { processAlive } from '../../src/sandbox/sweep.ts';
+import { processAlive } from '../../src/sandbox/process-alive.ts';
 
 const ROOT = '/tmp/benchrig-dockerd2';
 const LOCK = `${ROOT}.lock`;

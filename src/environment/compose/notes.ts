@@ -1,6 +1,7 @@
 // The keys of a compose file benchrig reads (docs/benchmarks.md#compose-tasks) and a note for every
 // other one: it is ignored, and `benchrig validate` says so.
-import { isMap } from './problem.ts';
+import { isMap, text } from './problem.ts';
+import { NAMESPACE_KEYS } from './refusals.ts';
 
 export const SERVICE_KEYS = new Set([
   'build',
@@ -100,6 +101,7 @@ export function ignoredKeys(doc: Record<string, unknown>, main?: string): string
     if (isMap(s.healthcheck))
       for (const k of unknown(s.healthcheck, HEALTHCHECK_KEYS)) note(`${at}.healthcheck.${k}`, k);
     if (isMap(s.deploy)) notes.push(...deployNotes(s.deploy, `${at}.deploy`));
+    notes.push(...namespaceNotes(s, at));
   }
   for (const kind of ['volumes', 'networks'])
     for (const [name, v] of Object.entries(isMap(doc[kind]) ? doc[kind] : {}))
@@ -107,6 +109,20 @@ export function ignoredKeys(doc: Record<string, unknown>, main?: string): string
         for (const k of unknown(v, new Set(['labels', 'internal', 'external', 'driver'])))
           notes.push(`${kind}.${name}.${k}`);
   return notes;
+}
+
+/** The namespace each key names. */
+const NAMESPACE: Record<string, string> = { pid: 'pid', ipc: 'ipc', uts: 'uts', userns_mode: 'user', cgroup: 'cgroup' };
+
+/**
+ * `pid: "service:db"`, `ipc: shareable`, `cgroup: private`…: what refusals.ts lets through (not the
+ * host's, not a container's outside the environment) is read and not applied: no namespace is shared.
+ */
+function namespaceNotes(s: Record<string, unknown>, at: string): string[] {
+  return NAMESPACE_KEYS.filter((k) => s[k] !== undefined && s[k] !== null).map(
+    (k) =>
+      `${at}.${k} (${JSON.stringify(text(s[k]))} not applied: every service has its own ${NAMESPACE[k]} namespace, as Docker makes it)`,
+  );
 }
 
 const unknown = (m: Record<string, unknown>, known: Set<string>) =>

@@ -4,6 +4,7 @@
 // would read the tests, or change them for the trials after it.
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { otherThanFileOrFolder } from '../file-kind.ts';
 
 export type Inside = { path: string } | { problem: string };
 
@@ -21,7 +22,10 @@ export function insideTask(taskDir: string, composeDir: string, written: string)
   return { path: real };
 }
 
-/** A bind source: inside the task folder, and neither covering nor inside its tests/ or solution/. */
+/**
+ * A bind source: inside the task folder, neither covering nor inside its tests/ or solution/, and a
+ * file or a folder when it exists (a FIFO, socket or device would be read to copy it in: for ever).
+ */
 export function bindSource(taskDir: string, composeDir: string, written: string): Inside {
   const inside = insideTask(taskDir, composeDir, written);
   if ('problem' in inside) return inside;
@@ -34,6 +38,12 @@ export function bindSource(taskDir: string, composeDir: string, written: string)
     if (covers || within)
       return { problem: `"${written}" would mount the task's ${hidden}/ folder, which the agent must not reach` };
   }
+  const st = statSync(inside.path, { throwIfNoEntry: false });
+  const other = st && otherThanFileOrFolder(st);
+  if (other)
+    return {
+      problem: `"${written}" is ${other} (${inside.path}), not a file or a folder: reading it to copy it in could wait for ever`,
+    };
   return inside;
 }
 

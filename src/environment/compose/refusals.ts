@@ -1,5 +1,6 @@
 // What a compose task may not ask for, refused at load (docs/benchmarks.md#compose-tasks): anything
 // that loosens the sandbox or reaches the host. Each throws a ComposeProblem naming the service's key.
+import { asMap } from './merge.ts';
 import { ComposeProblem, flag, isFalse, isMap, text } from './problem.ts';
 import { volumeEntry } from './volumes.ts';
 
@@ -10,7 +11,10 @@ export const CAP_ADD_ALLOWED: readonly string[] = [];
 const SAFE_SECURITY_OPTS = ['no-new-privileges:true', 'no-new-privileges=true', 'no-new-privileges'];
 
 /** Namespaces a service may not share with the host or with a container outside the environment. */
-const NAMESPACE_KEYS = ['pid', 'ipc', 'uts', 'userns_mode', 'cgroup'];
+export const NAMESPACE_KEYS = ['pid', 'ipc', 'uts', 'userns_mode', 'cgroup'];
+
+/** `benchrig` and `benchrig.…`: the labels benchrig's sweeps read (src/sandbox/labels.ts), never a task's. */
+const OWN_LABEL = /^benchrig(\.|$)/;
 
 export function refuseDocument(doc: Record<string, unknown>): void {
   if (doc.include !== undefined)
@@ -32,8 +36,19 @@ export function refuseDocument(doc: Record<string, unknown>): void {
         );
       if (kind === 'networks' && v.driver !== undefined && v.driver !== 'bridge')
         throw new ComposeProblem(`${at}driver`, `network driver "${text(v.driver)}" is not allowed (bridge only)`);
+      refuseOwnLabels(v.labels, `${at}labels`);
     }
   }
+}
+
+/** A label under benchrig's prefix (map or list): `benchrig.keep` would hide what carries it from the sweeps of a killed run. */
+function refuseOwnLabels(v: unknown, key: string): void {
+  const own = Object.keys(asMap(v, 'labels')).find((k) => OWN_LABEL.test(k));
+  if (own !== undefined)
+    throw new ComposeProblem(
+      key,
+      `"${own}" is benchrig's own label (benchrig and benchrig.*: its sweeps read them to find what a run left); use another prefix`,
+    );
 }
 
 /** ` (used by services.a.volumes, services.b.volumes)`: who asks for a top-level volume or network; '' for nobody. */
@@ -77,6 +92,7 @@ export function refuseService(name: string, s: Record<string, unknown>, services
     throw new ComposeProblem(at('extends'), 'extends is not supported: write the service out');
   refuseBuild(s.build, at('build'));
   refuseVolumeTypes(s.volumes, at('volumes'));
+  refuseOwnLabels(s.labels, at('labels'));
 }
 
 function refuseNetworkMode(v: unknown, key: string, services: string[]): void {

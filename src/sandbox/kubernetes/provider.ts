@@ -145,9 +145,9 @@ export class KubernetesEnvironments implements EnvironmentProvider {
     return removeTrialOfPod(this.cluster, id);
   }
 
-  keptLines(env: Environment): string[] {
+  keptLines(env: Environment, runDir: string): string[] {
     // The main pod is `<trial>-main` (objects.ts podName).
-    return podKeptLines(env, env.main.id.replace(/-main$/, ''), this.settings);
+    return podKeptLines(env, env.main.id.replace(/-main$/, ''), this.settings, runDir);
   }
 
   /** Measured in the pod with the toolbox (kubernetes/disk.ts); the kubelet's eviction is the backstop. */

@@ -1,7 +1,10 @@
 import os from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import type Docker from 'dockerode';
+import type { ServiceSpec } from '../../../src/environment/spec.ts';
 import { createOptions, parseMemory } from '../../../src/sandbox/docker.ts';
+import { serviceOptions } from '../../../src/sandbox/service-container.ts';
 import { ownerIsGone } from '../../../src/sandbox/sweep.ts';
 import type { SandboxSpec } from '../../../src/sandbox/types.ts';
 
@@ -80,5 +83,43 @@ describe('ownerIsGone', () => {
     expect(ownerIsGone(labels(process.pid))).toBe(false);
     expect(ownerIsGone(labels(dead, 'some-other-host'))).toBe(false);
     expect(ownerIsGone({})).toBe(false);
+  });
+});
+
+describe("a service's labels", () => {
+  it("never keep one under benchrig's prefix (load refuses them; a spec made in code is not trusted either)", () => {
+    const service: ServiceSpec = {
+      image: 'benchrig/busybox:1',
+      env: {},
+      ulimits: {},
+      tmpfs: {},
+      stdinOpen: false,
+      tty: false,
+      labels: { 'benchrig.keep': '1', 'benchrig.pid': '1', benchrig: 'x', 'org.example.kept': 'yes' },
+      dependsOn: {},
+      mounts: [],
+      networks: {},
+      expose: [],
+      capAdd: [],
+    };
+    const labels = serviceOptions(
+      {
+        client: {} as Docker,
+        hostKey: 'local',
+        base: spec,
+        name: 'side',
+        service,
+        labels: { runId: 'r', sessionId: 's' },
+      },
+      'benchrig/busybox:1',
+      'benchrig-toolbox-x',
+    ).Labels;
+    expect(labels).not.toHaveProperty('benchrig.keep');
+    expect(labels).toMatchObject({
+      benchrig: '1',
+      'benchrig.pid': String(process.pid),
+      'benchrig.service': 'side',
+      'org.example.kept': 'yes',
+    });
   });
 });

@@ -1,20 +1,34 @@
 // Which sweep removes what (docs/sandboxes.md#kept-sandboxes), decided from labels alone, with real
-// processes standing for the harness of each run: one gone, one still running.
+// processes standing for the harness of each run: one gone, one still running, one a zombie (killed,
+// never reaped: its parent execs `sleep`, which never waits).
 import os from 'node:os';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildLabels } from '../../../src/sandbox/labels.ts';
+import { processAlive } from '../../../src/sandbox/process-alive.ts';
 import { sweepSelects, type SweepOptions } from '../../../src/sandbox/sweep.ts';
 import { defined } from '../../support/defined.ts';
 
 const RUN = 'run-1';
 let live: ChildProcess;
 let deadPid: number;
-beforeAll(() => {
+let zombieParent: ChildProcess;
+let zombiePid: number;
+beforeAll(async () => {
   deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
   live = spawn('sleep', ['60'], { stdio: 'ignore' });
+  zombieParent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  zombiePid = Number(
+    await new Promise<string>((ok) => zombieParent.stdout?.once('data', (c: Buffer) => ok(String(c)))),
+  );
+  for (let i = 0; i < 100 && !readFileSync(`/proc/${zombiePid}/stat`, 'utf8').includes(') Z '); i++)
+    await new Promise((r) => setTimeout(r, 20));
 });
-afterAll(() => void live.kill('SIGKILL'));
+afterAll(() => {
+  live.kill('SIGKILL');
+  zombieParent.kill('SIGKILL');
+});
 
 const labels = (pid: number, keep: boolean, host = os.hostname(), runId = RUN) =>
   buildLabels({ runId, sessionId: 's', pid, host, keep });
@@ -57,6 +71,24 @@ describe('the sweeps and kept sandboxes', () => {
     const of = (sessionId: string) => buildLabels({ runId: RUN, sessionId, pid: deadPid });
     const pick = (sessionId: string) => sweepSelects({ runId: RUN, session: 'r.a.1' }, of(sessionId));
     expect(['r.a.1', 'r.a.1.grading', 'r.a.10', 'r.b.1', 'r.a'].filter(pick)).toEqual(['r.a.1', 'r.a.1.grading']);
+  });
+
+  it("`sandbox cleanup --run` removes that run's sandboxes, kept ones included, no other run's nor a live process's", () => {
+    expect(removedBy({ runId: RUN, kept: true })).toEqual([
+      'dead run',
+      'dead run, kept',
+      'other machine',
+      'other machine, kept',
+    ]);
+    expect(sweepSelects({ runId: RUN, kept: true }, labels(deadPid, true, os.hostname(), 'another-run'))).toBe(false);
+  });
+
+  it('a zombie harness (killed, not reaped: its pid still answers) is gone for every sweep', () => {
+    expect(readFileSync(`/proc/${zombiePid}/stat`, 'utf8')).toMatch(/\) Z /);
+    expect(processAlive(zombiePid)).toBe(false);
+    expect(sweepSelects({}, labels(zombiePid, false))).toBe(true);
+    expect(sweepSelects({ kept: true }, labels(zombiePid, true))).toBe(true);
+    expect(processAlive(defined(live.pid))).toBe(true);
   });
 
   it('the keep label is set only when asked', () => {

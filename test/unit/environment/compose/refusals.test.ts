@@ -2,7 +2,7 @@
 // service and the key (docs/benchmarks.md#compose-tasks). The task is third-party content: each of
 // these would hand the agent (or the task) the host.
 import { describe, expect, it } from 'vitest';
-import { composeTask, refusal } from './helpers.ts';
+import { composeTask, load, refusal } from './helpers.ts';
 
 const cases: Array<[string, string, RegExp]> = [
   ['privileged', 'services.side.privileged', /privileged containers are not allowed/],
@@ -44,6 +44,39 @@ describe('compose refusals at load', () => {
     const message = refusal(dir);
     expect(message).toContain(`task "task" (${dir}/environment/docker-compose.yaml): key ${key}: `);
     expect(message).toMatch(why);
+  });
+
+  it.each([
+    [
+      'a service (list form)',
+      '  side:\n    image: benchrig/busybox:1\n    labels: ["benchrig.pid=1"]\n',
+      'services.side.labels',
+      'benchrig.pid',
+    ],
+    ['main', '  main:\n    labels: {benchrig: "1"}\n', 'services.main.labels', 'benchrig'],
+    [
+      'a volume',
+      '  side:\n    image: benchrig/busybox:1\nvolumes:\n  data:\n    labels: {benchrig.run: x}\n',
+      'volumes.data.labels',
+      'benchrig.run',
+    ],
+    [
+      'a network',
+      '  side:\n    image: benchrig/busybox:1\nnetworks:\n  back:\n    labels: [benchrig.keep=1]\n',
+      'networks.back.labels',
+      'benchrig.keep',
+    ],
+  ])("a label under benchrig's prefix on %s is refused", (_, body, key, label) => {
+    const dir = composeTask(`services:\n${body}`);
+    const message = refusal(dir);
+    expect(message).toContain(`key ${key}: "${label}" is benchrig's own label`);
+  });
+
+  it("labels that only start like benchrig's are the task's", () => {
+    const dir = composeTask(
+      'services:\n  side:\n    image: benchrig/busybox:1\n    labels: {benchrigger: a, org.benchrig.x: b}\n',
+    );
+    expect(load(dir).spec.services.side.labels).toEqual({ benchrigger: 'a', 'org.benchrig.x': 'b' });
   });
 
   it('a value that only becomes true through interpolation is refused too', () => {
