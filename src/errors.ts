@@ -10,7 +10,8 @@ export type ErrorKind =
   | 'storage' // the run folder's disk failed mid-run: full, read-only (exit 3)
   | 'sandbox' // infrastructure: could not create/start/exec the sandbox
   | 'agent' // the agent threw or its process died
-  | 'llm' // the agent's model failed after retries
+  | 'llm' // the agent's model failed after retries, for a reason of the call (a timeout, a 400, a model it chose)
+  | 'model' // infrastructure: the model endpoint failed the call (refused, reset, DNS, TLS, 401/403/404, 5xx)
   | 'timeout' // the trial passed its timeout
   | 'interrupted' // Ctrl-C
   | 'limit' // a budget or turn limit (not a failure)
@@ -120,8 +121,21 @@ export class LlmError extends Error {
   }
 }
 
+/**
+ * A model call failed for its endpoint's reasons (docs/agents.md#when-the-model-endpoint-fails): the
+ * trial is MODEL_ERROR. Made by the harness only, from an error its own model client threw
+ * (trial/agent-phase.ts, checks/llm-judge.ts); one an agent throws itself is the agent's.
+ */
+export class ModelEndpointError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ModelEndpointError';
+  }
+}
+
 export function toErrorValue(err: unknown, kind: ErrorKind = 'internal'): ErrorValue {
   if (err instanceof BenchrigError) return { kind: err.kind, message: err.message };
+  if (err instanceof ModelEndpointError) return { kind: 'model', message: err.message };
   if (err instanceof SandboxError)
     return {
       kind: 'sandbox',

@@ -8,7 +8,7 @@ export const EXIT = {
   gate: 1,
   /** A user's error: a refusal at load, a bad flag, a config or a benchmark that cannot run. */
   usage: 2,
-  /** Infrastructure: Docker, the model side, a full disk, every trial a SANDBOX_ERROR, the breaker. */
+  /** Infrastructure: Docker, the model side, a full disk, every trial a SANDBOX_ERROR or MODEL_ERROR, the breaker. */
   infra: 3,
   /** An interrupted run whose interrupt was the terminal's hang-up (128 + SIGHUP), as shells report it. */
   hangup: 129,
@@ -19,14 +19,15 @@ export const EXIT = {
 /** What of a report decides an exit code (report/types.ts EvaluationReport has it). */
 export interface GradedRun {
   run: { status: string };
-  metrics: { n_trials: number; status_counts: { SANDBOX_ERROR?: number } };
+  metrics: { n_trials: number; status_counts: { SANDBOX_ERROR?: number; MODEL_ERROR?: number } };
   gate?: { passed: boolean } | null;
 }
 
 /** 3 when every trial was an infrastructure error, 1 when the gate failed, else 0 (evaluate, review). */
 export function gateExitCode(report: GradedRun): number {
   const n = report.metrics.n_trials;
-  if (n > 0 && report.metrics.status_counts.SANDBOX_ERROR === n) return EXIT.infra;
+  const c = report.metrics.status_counts;
+  if (n > 0 && (c.SANDBOX_ERROR ?? 0) + (c.MODEL_ERROR ?? 0) === n) return EXIT.infra;
   if (report.gate && !report.gate.passed) return EXIT.gate;
   return EXIT.ok;
 }

@@ -11,4 +11,5 @@ export const TRIAL_STATUSES = [
   'AWAITING_REVIEW',
   'UNGRADABLE',
   'SANDBOX_ERROR',
+  'MODEL_ERROR',
 ] as const;

@@ -91,10 +91,12 @@ export type TrialStatus = (typeof TRIAL_STATUSES)[number];
 export const FAILING_STATUSES: ReadonlySet<TrialStatus> = new Set(['FAILED', 'AGENT_ERROR', 'TIMEOUT']);
 /** Statuses that count in pass_rate: PASSED and the failing ones. */
 export const GRADABLE_STATUSES: ReadonlySet<TrialStatus> = new Set(['PASSED', ...FAILING_STATUSES]);
+/** Trials that the infrastructure failed (a sandbox, the model endpoint): no verdict, and no fault of the agent. */
+export const INFRA_STATUSES: readonly TrialStatus[] = ['SANDBOX_ERROR', 'MODEL_ERROR'];
 /** Trials that ended without a verdict: the run is incomplete by their share (docs/reports.md#metrics). */
-export const MISSING_STATUSES: readonly TrialStatus[] = ['SANDBOX_ERROR', 'UNGRADABLE', 'AWAITING_REVIEW'];
+export const MISSING_STATUSES: readonly TrialStatus[] = [...INFRA_STATUSES, 'UNGRADABLE', 'AWAITING_REVIEW'];
 /** Trials that ended in an error (their `error` explains them). */
-export const ERROR_STATUSES: ReadonlySet<TrialStatus> = new Set(['TIMEOUT', 'AGENT_ERROR', 'SANDBOX_ERROR']);
+export const ERROR_STATUSES: ReadonlySet<TrialStatus> = new Set(['TIMEOUT', 'AGENT_ERROR', ...INFRA_STATUSES]);
 
 export type StopReason = 'user_done' | 'agent_done' | 'max_turns' | 'llm_budget' | 'timeout' | 'error';
 

@@ -5,6 +5,7 @@ import { BenchrigError } from '../errors.ts';
 import { importUserModule } from '../loader/user-module.ts';
 import { installedSpec, isInstalledAgent } from './installed/resolve.ts';
 import type { InstalledAgentContext } from './installed/agent.ts';
+import type { Protocol } from '../gateway/types.ts';
 import type { AgentFactory, TrustedAgentContext } from './types.ts';
 
 /**
@@ -65,6 +66,31 @@ const loadInstalled = async (): Promise<LoadedAgent> => ({
 export type BuiltinAgent = keyof typeof BUILTIN_AGENTS;
 
 const isBuiltin = (name: string): name is BuiltinAgent => Object.hasOwn(BUILTIN_AGENTS, name);
+
+/** Whether a built-in calls the run's model (its ctx.llm), known without loading it. */
+const CALLS_RUN_MODEL: Record<BuiltinAgent, boolean> = {
+  oracle: false,
+  nop: false,
+  react: true,
+  http: false, // its server's model is its own
+  predictions: false,
+  replay: false,
+};
+
+/**
+ * The wire APIs an agent calls the run's model with, asked at load (run/model-check.ts): a built-in
+ * as declared above; an installed agent its preset's, through the gateway; a user's module its
+ * ctx.llm when the run set a model (`modelSet`: [llm] or --model), since it may use none.
+ */
+export function modelApis(
+  agent: { name: string; module?: string },
+  options: Record<string, unknown>,
+  modelSet: boolean,
+): Protocol[] {
+  if (agent.module) return modelSet ? ['chat'] : [];
+  if (isBuiltin(agent.name)) return CALLS_RUN_MODEL[agent.name] ? ['chat'] : [];
+  return isInstalledAgent(agent.name) ? [installedSpec(agent.name, options).api] : [];
+}
 
 /** Decide, in the main process and before anything runs, what `--agent` names (exit 2 if nothing). */
 export function resolveAgentRef(ref: string, cwd: string): { name: string; module?: string } {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BenchrigError, describe as describeError } from '../errors.ts';
 import { GATE_METRICS, type CheckConfig, type Config } from '../config/schema.ts';
-import { displayPath, resolveConfig } from '../config/load.ts';
+import { displayPath, resolveConfig, setAboveBase } from '../config/load.ts';
 import { sourceFor, type Sources } from '../config/layers.ts';
 import { CHECKS, getCheck } from '../checks/index.ts';
 import { openDataset } from '../dataset/read.ts';
@@ -116,6 +116,7 @@ async function load(ref: string, opts: LoadBenchmarkOptions, stream: boolean): P
     dataset,
     ...(hooks ? { hooks } : {}),
     templates,
+    modelSet: setAboveBase(sources, 'llm'),
     ...(tasks ? { unknownKeys: tasks.flatMap((t) => t.unknownKeys.map((k) => `${t.id}/task.toml: ${k}`)) } : {}),
     ...(notes.length ? { notes } : {}),
     ...(environment ? { environment } : {}),

@@ -43,4 +43,6 @@ export interface Benchmark<S extends Samples = Sample[]> {
   environment?: EnvironmentSpec;
   /** Key path -> the string as written, for config values that came from the environment: what `redact` shows. */
   templates: Record<string, string>;
+  /** The run set the agent's model: `[llm]` in a file, BENCHRIG_MODEL, BENCHRIG_LLM__*, --model (docs/agents.md#models). */
+  modelSet: boolean;
 }

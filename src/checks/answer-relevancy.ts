@@ -4,6 +4,7 @@
 // pass score; a judge that cannot answer is ungradable, a reply with no JSON object fails).
 // An empty reply fails without asking anything.
 import type { CheckConfig } from '../config/schema.ts';
+import { ModelEndpointError } from '../errors.ts';
 import type { Verdict } from '../types.ts';
 import { askJudge, judgeSpec, verdictFromReply, type JudgeSpec } from './llm-judge.ts';
 import { backendOf, embed } from './similarity.ts';
@@ -52,6 +53,7 @@ async function byJudge(input: CheckInput): Promise<Verdict> {
   try {
     reply = await askJudge(input, input.judge, s, undefined);
   } catch (err) {
+    if (err instanceof ModelEndpointError) throw err; // ungradable too, and the trial is told (grade.ts)
     return ungradable(`judge unavailable: ${(err as Error)?.message ?? String(err)}`);
   }
   return verdictFromReply(s, reply);

@@ -1,9 +1,11 @@
 // Grade one trial: run every check of the benchmark against what the trial produced. A check that
 // throws becomes ungradable with the error as its reason; only a Docker failure (SandboxError)
-// escapes, because the infrastructure, not the agent, failed.
+// escapes, because the infrastructure, not the agent, failed. A judge whose endpoint failed
+// (ModelEndpointError) leaves its check ungradable and is handed back as `outage`: the trial decides
+// (trial/grading.ts).
 import type { CheckConfig } from '../config/schema.ts';
 import type { CheckVerdict, Sample, Verdict } from '../types.ts';
-import { describe, SandboxError } from '../errors.ts';
+import { describe, ModelEndpointError, SandboxError } from '../errors.ts';
 import { getCheck } from './index.ts';
 import type { GradeModels, TrialOutputs } from './types.ts';
 import { ungradable } from './text.ts';
@@ -25,6 +27,8 @@ export interface GradeInput extends TrialOutputs, GradeModels {
 export interface GradeOutput {
   verdicts: CheckVerdict[];
   artifacts: Record<string, unknown>;
+  /** The first judge call whose endpoint failed (docs/agents.md#when-the-model-endpoint-fails). */
+  outage?: ModelEndpointError;
 }
 
 /** The per-sample input of a check (docs/benchmarks.md#sample-fields): its own expectation, the sample's, or the literal. */
@@ -54,6 +58,7 @@ export function normalizeVerdict(v: Verdict): Verdict {
 export async function gradeTrial(input: GradeInput): Promise<GradeOutput> {
   const artifacts: Record<string, unknown> = { ...input.artifacts };
   const verdicts: CheckVerdict[] = [];
+  let outage: ModelEndpointError | undefined;
   for (const check of input.checks) {
     const label = { name: check.name, type: check.type };
     const impl = getCheck(check.type);
@@ -94,8 +99,10 @@ export async function gradeTrial(input: GradeInput): Promise<GradeOutput> {
     } catch (err) {
       // Docker failing under a check is the infrastructure's fault: the trial is SANDBOX_ERROR (and retried).
       if (err instanceof SandboxError) throw err;
-      verdicts.push({ ...label, ...ungradable(`check error: ${describe(err)}`) });
+      if (err instanceof ModelEndpointError) outage ??= err;
+      const why = err instanceof ModelEndpointError ? 'judge unavailable' : 'check error';
+      verdicts.push({ ...label, ...ungradable(`${why}: ${describe(err)}`) });
     }
   }
-  return { verdicts, artifacts };
+  return { verdicts, artifacts, ...(outage ? { outage } : {}) };
 }

@@ -6,11 +6,13 @@
 // - passes when the average ≥ `thresholds.pass_score` (default: three quarters up the scale);
 // - a criterion below its `critical_min` fails the check whatever the average;
 // - scores outside `score_range` are clamped first; a missing or non-numeric criterion score, or a
-//   judge model that fails after retries: ungradable; a reply with no JSON object at all: failed.
+//   judge model that fails after retries: ungradable (its endpoint's failure is also said to the
+//   trial: checks/grade.ts); a reply with no JSON object at all: failed.
 // The judge's calls count against no budget and are recorded as `llm_call` events, role 'judge'.
 import type { CheckImpl, CheckInput } from './types.ts';
 import type { CheckConfig, LlmConfig } from '../config/schema.ts';
 import type { Verdict } from '../types.ts';
+import { ModelEndpointError } from '../errors.ts';
 import { firstJsonObject } from './json-field.ts';
 import { asText, excerpt, ungradable } from './text.ts';
 
@@ -215,8 +217,13 @@ export async function askJudge(
     signal: input.signal,
     cache: input.cache,
   });
-  const res = await client.chat({ messages: judgePrompt(spec, input.sample.input, input.response, rubric) });
-  return res.message.content ?? '';
+  try {
+    const res = await client.chat({ messages: judgePrompt(spec, input.sample.input, input.response, rubric) });
+    return res.message.content ?? '';
+  } catch (err) {
+    const outage = client.outageIn(err);
+    throw outage ? new ModelEndpointError(outage.message) : err;
+  }
 }
 
 export const llmJudge: CheckImpl = {
@@ -233,6 +240,7 @@ export const llmJudge: CheckImpl = {
         input.expectation === undefined || input.expectation === null ? undefined : asText(input.expectation);
       reply = await askJudge(input, input.judge, spec, rubric);
     } catch (err) {
+      if (err instanceof ModelEndpointError) throw err; // ungradable too, and the trial is told (grade.ts)
       return ungradable(`judge unavailable: ${(err as Error)?.message ?? String(err)}`);
     }
     return verdictFromReply(spec, reply);

@@ -24,6 +24,8 @@ function statusOfError(error: ErrorValue | null): TrialStatus | null {
     case 'sandbox':
     case 'docker_unavailable':
       return 'SANDBOX_ERROR';
+    case 'model':
+      return 'MODEL_ERROR';
     case 'timeout':
       return 'TIMEOUT';
     case 'agent':
@@ -46,7 +48,7 @@ function statusOfError(error: ErrorValue | null): TrialStatus | null {
 export function decideStatus(input: StatusInput): { status: TrialStatus; score: number | null } {
   const mean = meanVerdictScore(input.verdicts);
   const fromError = statusOfError(input.error);
-  if (fromError === 'SANDBOX_ERROR') return { status: fromError, score: mean };
+  if (fromError === 'SANDBOX_ERROR' || fromError === 'MODEL_ERROR') return { status: fromError, score: mean };
   if (fromError) return { status: fromError, score: mean ?? 0 };
   if (input.verdicts.some((v) => v.type === 'manual' && v.passed === null))
     return { status: 'AWAITING_REVIEW', score: mean };

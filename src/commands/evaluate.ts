@@ -130,7 +130,7 @@ export async function rebuildReport(o: RebuildOptions): Promise<EvaluationReport
 }
 
 /** Errors that stopped a trial before grading: such a trial was never graded and is not now. */
-const NEVER_GRADED = new Set(['sandbox', 'docker_unavailable', 'interrupted']);
+const NEVER_GRADED = new Set(['sandbox', 'docker_unavailable', 'interrupted', 'model']);
 
 /** What model-backed and custom checks need to grade again (as the run had it). */
 export async function gradeModels(b: Benchmark, cwd: string): Promise<GradeModels> {
@@ -173,6 +173,8 @@ export async function regradeResult(
     previous,
     ...models,
   });
+  // A judge whose endpoint fails would overwrite its saved verdicts with nothing: evaluate stops instead (exit 3).
+  if (graded.outage) throw new BenchrigError('llm', `${r.task_id}: ${graded.outage.message}`);
   const verdicts = graded.verdicts;
   const { status, score } = decideStatus({
     error: r.error,

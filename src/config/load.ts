@@ -65,6 +65,12 @@ export async function resolveConfig(
   };
 }
 
+/** Whether a layer above the base one (a benchmark.toml, --config, BENCHRIG_*, a flag) set a key inside table `table`. */
+export function setAboveBase(sources: Sources, table: string): boolean {
+  const base = displayPath(DEFAULT_CONFIG_FILE);
+  return Object.entries(sources).some(([key, source]) => key.startsWith(`${table}.`) && source !== base);
+}
+
 /** Read, parse and `${VAR}`-expand one TOML file into a layer. */
 export function readTomlLayer(file: string, env: NodeJS.ProcessEnv, what = 'configuration file'): Layer {
   const label = displayPath(file);

@@ -10,13 +10,14 @@ import type {
 import type { ChatMessage, ChatRequest, ChatResponse, LlmClient } from '../agents/types.ts';
 import type { LlmConfig } from '../config/schema.ts';
 import { scrubberFor, secretValues, type Scrubber } from '../config/scrub.ts';
-import { abortReason, causeChain, LlmError } from '../errors.ts';
+import { abortReason, causeChain, causes, LlmError } from '../errors.ts';
 import type { NewEvent } from '../types.ts';
 import { CallBudget } from './budget.ts';
 import { cacheKey, LlmCache, replayMissMessage, type CacheMode } from './cache.ts';
 import { addCost, priceCall } from './prices.ts';
 import { withRetry } from './retry.ts';
 import { postChat } from './chat-http.ts';
+import { endpointFailed } from './outage.ts';
 
 export type LlmRole = 'agent' | 'user' | 'judge';
 
@@ -47,6 +48,11 @@ export interface BenchrigLlmClient extends LlmClient {
   readonly tokens: TokenCount;
   /** null when a call's model has no price (docs/agents.md#cost) */
   readonly costUsd: number | null;
+  /**
+   * The error this client threw because its endpoint failed (llm/outage.ts), when `err` is it or has
+   * it among its causes; null otherwise. Kept by the client: an error made elsewhere is never one.
+   */
+  outageIn(err: unknown): LlmError | null;
 }
 
 /** One scrubber per model config (a run's config lives as long as the run): its regex is costly to make per trial. */
@@ -66,6 +72,7 @@ export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
   const cache = opts.cache && cacheMode !== 'off' ? new LlmCache(opts.cache.dir, scrub) : null;
   const tokens: TokenCount = { input: 0, output: 0 };
   let cost: number | null = 0;
+  const outages = new WeakSet<object>();
 
   const emit = (model: string, latency_ms: number, usage: Usage, error?: string) => {
     const priced = priceCall(usage, { answered: usage.model, configured: model }, config.price);
@@ -125,10 +132,12 @@ export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
       const cause = aborted ? 'aborted' : scrub.text(describeCause(err, config) + hintFor(err, role, config));
       emit(params.model, performance.now() - started, { input: 0, output: 0 }, cause);
       if (signal?.aborted) throw abortReason(signal);
-      throw new LlmError(
+      const failed = new LlmError(
         `${role} model ${params.model} failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${cause}`,
         err instanceof APIError ? (err.status as number | undefined) : undefined,
       );
+      if (endpointFailed(err, params.model, config.model)) outages.add(failed);
+      throw failed;
     }
     const latency = performance.now() - started;
     emit(params.model, latency, account(res));
@@ -153,6 +162,7 @@ export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
     get costUsd() {
       return cost;
     },
+    outageIn: (err) => ([...causes(err, 6)].find((e) => outages.has(e as object)) as LlmError | undefined) ?? null,
   };
 }
 

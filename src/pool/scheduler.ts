@@ -15,6 +15,8 @@ export interface ScheduleOptions {
   infraRetries?: number;
   infraBackoffMs?: number;
   onRetry?(trial: TrialInput, attempt: number, result: TrialSummary): void;
+  /** Before a lane takes its next trial: null to take it now, else a promise to wait for and ask again (the circuit breaker's hold). */
+  admit?(signal: AbortSignal): Promise<void> | null;
   /**
    * Readies a trial before it runs (its own sandbox image found or built): the trial to run, or the
    * result (already saved) that stands for it when it cannot run.
@@ -48,7 +50,10 @@ export async function schedule(pool: Pool, trials: Iterable<TrialInput>, opts: S
     }
   };
   const lane = async () => {
-    for (let next = queue.next(); !next.done && !opts.signal.aborted; next = queue.next()) {
+    for (;;) {
+      for (let wait = opts.admit?.(opts.signal); wait; wait = opts.admit?.(opts.signal)) await wait;
+      const next = opts.signal.aborted ? null : queue.next();
+      if (!next || next.done) return;
       opts.onStart?.(next.value);
       const result = await runOne(next.value);
       if (result.error?.kind !== 'interrupted') opts.onResult?.(result);

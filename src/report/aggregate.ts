@@ -29,6 +29,7 @@ const FAILURE_RANK: Partial<Record<TrialStatus, number>> = {
   TIMEOUT: 1,
   AGENT_ERROR: 2,
   SANDBOX_ERROR: 3,
+  MODEL_ERROR: 3,
   UNGRADABLE: 4,
 };
 

@@ -15,7 +15,7 @@ import type { EvaluationReport, Metrics, TaskStats } from './types.ts';
  * - unanswered: every trial is AGENT_ERROR or TIMEOUT: the agent never answered, which is an
  *   outage rather than a regression.
  * - failing: some gradable trial failed (and it is not unanswered).
- * - not_graded: no gradable trial (SANDBOX_ERROR, UNGRADABLE, AWAITING_REVIEW only): no evidence.
+ * - not_graded: no gradable trial (SANDBOX_ERROR, MODEL_ERROR, UNGRADABLE, AWAITING_REVIEW only): no evidence.
  */
 export type TaskState = 'passing' | 'failing' | 'unanswered' | 'not_graded';
 

@@ -1,8 +1,8 @@
 // The benchmark's gate (docs/reports.md#metrics): value >= threshold on a higher-is-better metric. A metric
 // without a value (nothing gradable) fails the gate: no evidence is not a pass. Neither is an
-// incomplete run: trials without a verdict (SANDBOX_ERROR, UNGRADABLE, AWAITING_REVIEW) are left
-// out of pass_rate, so 12 passes and 24 sandbox errors would read 1.0; the gate fails instead,
-// unless their share is within `max_missing_rate` (default 0).
+// incomplete run: trials without a verdict (SANDBOX_ERROR, MODEL_ERROR, UNGRADABLE, AWAITING_REVIEW)
+// are left out of pass_rate, so 12 passes and 24 sandbox errors would read 1.0; the gate fails
+// instead, unless their share is within `max_missing_rate` (default 0).
 import { MISSING_STATUSES } from '../types.ts';
 import type { GateResult, Metrics } from './types.ts';
 

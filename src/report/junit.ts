@@ -1,7 +1,7 @@
 // `benchrig report --format junit`: one <testsuite> for the run, one <testcase> per trial
 // (classname = benchmark, name = task id), for CI systems that read JUnit XML.
-// FAILED/TIMEOUT/AGENT_ERROR are <failure>, SANDBOX_ERROR an <error>, UNGRADABLE/AWAITING_REVIEW <skipped>.
-import { FAILING_STATUSES, type TrialResult } from '../types.ts';
+// FAILED/TIMEOUT/AGENT_ERROR are <failure>, SANDBOX_ERROR/MODEL_ERROR an <error>, UNGRADABLE/AWAITING_REVIEW <skipped>.
+import { FAILING_STATUSES, INFRA_STATUSES, type TrialResult } from '../types.ts';
 import { failureReason } from './aggregate.ts';
 import type { EvaluationReport } from './types.ts';
 
@@ -53,7 +53,7 @@ function testcase(suite: string, r: TrialResult): string {
   if (FAILING_STATUSES.has(status)) {
     const reason = failureReason(r);
     body = `    <failure message="${xmlEscape(clip(reason, 1024), true)}" type="${status}">${xmlEscape(details(r))}</failure>\n`;
-  } else if (status === 'SANDBOX_ERROR') {
+  } else if (INFRA_STATUSES.includes(status)) {
     const reason = failureReason(r);
     body = `    <error message="${xmlEscape(clip(reason, 1024), true)}" type="${status}">${xmlEscape(details(r))}</error>\n`;
   } else if (SKIPPED.has(status)) {
@@ -76,7 +76,7 @@ export async function formatJunit(
   let time = 0;
   for await (const r of results) {
     if (FAILING_STATUSES.has(r.status)) failures++;
-    else if (r.status === 'SANDBOX_ERROR') errors++;
+    else if (INFRA_STATUSES.includes(r.status)) errors++;
     else if (SKIPPED.has(r.status)) skipped++;
     if (typeof r.metadata?.execution_time_s === 'number') time += r.metadata.execution_time_s;
     cases.push(testcase(suite, r));

@@ -74,7 +74,9 @@ const metricsSchema = z.looseObject({
   /** PASSED + FAILED + AGENT_ERROR + TIMEOUT */
   n_gradable: count,
   n_passed: count,
-  n_missing: count.optional().describe('trials without a verdict: SANDBOX_ERROR + UNGRADABLE + AWAITING_REVIEW'),
+  n_missing: count
+    .optional()
+    .describe('trials without a verdict: SANDBOX_ERROR + MODEL_ERROR + UNGRADABLE + AWAITING_REVIEW'),
   missing_rate: rate.optional().describe('n_missing / n_trials'),
   status_counts: z.record(z.string(), count),
   pass_rate: rate,

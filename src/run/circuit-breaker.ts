@@ -1,6 +1,11 @@
-// The run's circuit breaker (docs/agents.md#circuit-breaker): when the first N trials to finish (default 5) all ended with
-// the same model error (AGENT_ERROR kind 'llm': the model failed after its retries), the model side
-// is down, not the agent: scheduling stops (trials in flight finish) and the run exits 3 naming it.
+// The run's circuit breaker (docs/agents.md#circuit-breaker), N = `[run] circuit_breaker` (0: off). It
+// trips when the model side is down, not the agent: scheduling stops (trials in flight finish) and
+// the run exits 3 naming it. Two rules:
+// - the endpoint: N trials in a row ended MODEL_ERROR. Once one has, no trial starts while another
+//   is in flight: those tell whether the endpoint is back, then one is tried at a time, so that a
+//   dead endpoint costs N trials (or the pool's width), not the whole run;
+// - the same model error: the first N trials to finish all ended AGENT_ERROR kind 'llm' (the model
+//   failed the call itself: a timeout, a 400…) with the same message: the run's model is set up wrong.
 import type { TrialSummary } from '../trial/types.ts';
 
 export interface BreakerTrip {
@@ -14,7 +19,13 @@ export class ModelCircuitBreaker {
   private same = true;
   private planned = 0;
   private started = 0;
+  private ended = 0;
+  /** MODEL_ERROR trials in a row, the last one to end included. */
+  private streak = 0;
+  private waiting: Array<() => void> = [];
   trip: BreakerTrip | null = null;
+  /** What tripped it, for the console. */
+  why = '';
 
   /** n = 0: never trips. */
   constructor(private readonly n: number) {}
@@ -29,15 +40,43 @@ export class ModelCircuitBreaker {
     }
   }
 
+  /**
+   * null when the next trial may start now; else a promise that settles when that may have changed
+   * (ask again). While the endpoint looks down, a trial starts only when none is in flight.
+   */
+  admit(signal: AbortSignal): Promise<void> | null {
+    if (this.n === 0 || this.streak === 0 || this.trip || signal.aborted || this.started === this.ended) return null;
+    return new Promise<void>((resolve) => {
+      const done = () => (signal.removeEventListener('abort', done), resolve());
+      signal.addEventListener('abort', done, { once: true });
+      this.waiting.push(done);
+    });
+  }
+
   observe(result: TrialSummary): void {
-    if (this.n === 0 || this.seen >= this.n) return;
+    this.ended++;
+    if (this.n > 0 && !this.trip) {
+      this.streak = result.status === 'MODEL_ERROR' ? this.streak + 1 : 0;
+      if (this.streak >= this.n) {
+        this.trip = { error: result.error?.message ?? 'the model endpoint failed', trials_not_started: 0 };
+        this.why = `${this.n} trials in a row failed because the model endpoint did`;
+      } else this.sameError(result);
+    }
+    for (const wake of this.waiting.splice(0)) wake();
+  }
+
+  /** The rule of the first N trials: all the same model error. */
+  private sameError(result: TrialSummary): void {
+    if (this.seen >= this.n) return;
     this.seen++;
     // Numbers differ between otherwise identical errors (ports, attempt counts, ms).
     const key = result.error?.kind === 'llm' ? result.error.message.replace(/\d+/g, 'N') : null;
     if (key === null || (this.first !== null && key !== this.first)) this.same = false;
     this.first ??= key;
-    if (this.seen === this.n && this.same && key !== null && result.error)
+    if (this.seen === this.n && this.same && key !== null && result.error) {
       this.trip = { error: result.error.message, trials_not_started: 0 };
+      this.why = `the first ${this.n} trials all failed with the same model error`;
+    }
   }
 
   /** After scheduling: how many trials never started. */

@@ -3,7 +3,7 @@
 // acquired (the fleet, the installed agent's socket folder) goes on the run's cleanup stack.
 import { existsSync } from 'node:fs';
 import { basename, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { resolveAgentRef } from '../agents/load.ts';
+import { modelApis, resolveAgentRef } from '../agents/load.ts';
 import { agentModuleHash } from '../agents/module-hash.ts';
 import { checkPredictionsOptions } from '../agents/predictions.ts';
 import { checkAgentModule, type LoadCheckContext } from '../agents/probe.ts';
@@ -22,7 +22,6 @@ import { telemetrySettings, type TelemetrySettings } from '../telemetry/otel.ts'
 import type { Cleanup } from './cleanup.ts';
 import { prepareInstalledAgent, type PreparedInstalledAgent } from './installed-agent.ts';
 import { checkModelEndpoints } from './model-check.ts';
-import { modelProtocols } from './model-protocols.ts';
 import { checkpoint, type RunOptions } from './options.ts';
 import { checkOutputWritable } from './output-dir.ts';
 import { hashOf, type RunSettings } from './resume.ts';
@@ -104,9 +103,9 @@ export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<Pr
   const installed = await prepareInstalledAgent(cfg, agentRef.name, sandbox, opts.console.info, shared?.images);
   if (installed) cleanup.defer("the installed agent's socket folder", installed.dispose);
   checkpoint(opts, 'installed-agent');
-  // The model side, once, before anything is written: a wrong URL or key is not 100% AGENT_ERROR.
+  // The model side, once, before anything is written: a wrong URL or key is not 100% MODEL_ERROR.
   if (cfg.run.llm_cache !== 'replay')
-    await checkModelEndpoints(cfg.llm, modelProtocols(agentRef.name, cfg.agent.options), {
+    await checkModelEndpoints(cfg.llm, modelApis(agentRef, cfg.agent.options, benchmark.modelSet), {
       templates: benchmark.templates,
       env: opts.env ?? process.env,
     });

@@ -34,22 +34,21 @@ export async function runTrials(
   cleanup: Cleanup,
 ): Promise<TrialsOutcome> {
   const disk = new StorageWatch(open.runDir, opts.signal, opts.console.warn);
-  let tripped: BreakerTrip | null = null;
+  let stop: Stop | null = null;
   try {
     const run = await trialContext(p, open, opts);
     checkpoint(opts, 'shared');
-    tripped = await scheduleTrials(p, open, run, disk, opts, cleanup);
+    stop = await scheduleTrials(p, open, run, disk, opts, cleanup);
   } catch (err) {
     // single mode: a result that could not be saved rejects the trial itself
     if (isStorageError(err)) disk.stop(join(open.runDir, 'results'), err);
     if (!opts.signal.aborted && !disk.stopped) throw err;
   }
   let status: RunStatus = disk.stopped ? 'failed' : opts.signal.aborted ? 'interrupted' : 'complete';
-  if (tripped && status === 'complete') {
+  const tripped = stop?.trip ?? null;
+  if (stop && tripped && status === 'complete') {
     status = 'failed';
-    opts.console.warn(
-      `stopped: the first ${p.cfg.run.circuit_breaker} trials all failed with the same model error (${tripped.error}); ${tripped.trials_not_started} trial(s) never started`,
-    );
+    opts.console.warn(`stopped: ${stop.why} (${tripped.error}); ${tripped.trials_not_started} trial(s) never started`);
   }
   open.runJson.status = status;
   return { status, tripped, storage: disk.stopped };
@@ -78,6 +77,12 @@ async function trialContext(p: PreparedRun, open: OpenRun, opts: RunOptions): Pr
   return run;
 }
 
+/** The circuit breaker's trip, and what tripped it. */
+interface Stop {
+  trip: BreakerTrip;
+  why: string;
+}
+
 /** Every trial on the chosen pool; the breaker's trip, if it stopped the run. */
 async function scheduleTrials(
   p: PreparedRun,
@@ -86,7 +91,7 @@ async function scheduleTrials(
   disk: StorageWatch,
   opts: RunOptions,
   cleanup: Cleanup,
-): Promise<BreakerTrip | null> {
+): Promise<Stop | null> {
   const { cfg } = p;
   const prepare = samplePreparer(p, open.runDir, run, opts);
   // Under a debugger trials run in this process (pool/single.ts): so does an installed agent's gateway.
@@ -110,6 +115,7 @@ async function scheduleTrials(
       hooks: opts.console.wantsEvents ? { onEvent: opts.console.event } : {},
       onStart: opts.console.trialStarted,
       onResult: (r) => (breaker.observe(r), opts.console.trialFinished(r), disk.checkSaved(r)),
+      admit: (signal) => breaker.admit(signal),
       onRetry: (t, attempt, r) =>
         opts.console.warn(
           `${t.taskId}: infrastructure error (${r.error?.message ?? 'sandbox'}); retrying with a fresh sandbox (${attempt})`,
@@ -119,7 +125,8 @@ async function scheduleTrials(
   } finally {
     await closePool();
   }
-  return breaker.finish();
+  const trip = breaker.finish();
+  return trip && { trip, why: breaker.why };
 }
 
 /** Samples that bring their own sandbox get its image (found, built or pulled) before they run. */

@@ -5,8 +5,8 @@ import { loadAgent, type LoadedAgent } from '../agents/load.ts';
 import type { Agent, AgentContext, LlmClient, ServiceHandle } from '../agents/types.ts';
 import { publicSample } from '../benchmark/public.ts';
 import type { LlmConfig } from '../config/schema.ts';
-import { abortReason } from '../errors.ts';
-import { createLlmClient } from '../llm/client.ts';
+import { abortReason, ModelEndpointError } from '../errors.ts';
+import { createLlmClient, type BenchrigLlmClient } from '../llm/client.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import type { NewEvent } from '../types.ts';
 import { loadUser } from '../user/load.ts';
@@ -87,11 +87,29 @@ export async function runAgentPhase(
     );
     const patch = loaded.patchOf ? { modelPatch: loaded.patchOf(outcome) } : {};
     return { ...outcome, ...patch };
+  } catch (err) {
+    throw endpointOrOwn(err, [agentLlm, userLlm]);
   } finally {
     // close() is the agent's own cleanup; it must not hold the trial either
     if (agent?.close) await raceAbort(agent.close(), AbortSignal.timeout(5000)).catch(() => {});
     await turn.end(); // its hands leave the sandbox, whatever its code still runs
   }
+}
+
+type Outages = Pick<BenchrigLlmClient, 'outageIn'>;
+
+/**
+ * What the agent's phase failed with. An error one of the trial's model clients threw because its
+ * endpoint failed, let through by the agent or the cause of its own, is the endpoint's (MODEL_ERROR,
+ * docs/agents.md#when-the-model-endpoint-fails); only the clients know their errors, so one the
+ * agent made itself, however it looks, stays the agent's.
+ */
+function endpointOrOwn(err: unknown, clients: Outages[]): unknown {
+  for (const c of clients) {
+    const outage = c.outageIn(err);
+    if (outage) return new ModelEndpointError(outage.message);
+  }
+  return err instanceof ModelEndpointError ? Object.assign(new Error(err.message), { stack: err.stack }) : err;
 }
 
 /** ctx.services: each service's exec, readFile and writeFile, recorded (naming the service) and revoked with the turn. */
@@ -165,11 +183,12 @@ function loadedAgent(agent: AgentRef): Promise<LoadedAgent> {
  * The simulated user's model client, made on first use: most users (none, scripted) never call a
  * model, and making it for every trial was ~4 KB of garbage a trial (issue 17).
  */
-function lazyClient(make: () => LlmClient): LlmClient {
-  let made: LlmClient | undefined;
+function lazyClient(make: () => BenchrigLlmClient): LlmClient & Outages {
+  let made: BenchrigLlmClient | undefined;
   const get = () => (made ??= make());
   return {
     chat: (req) => get().chat(req),
+    outageIn: (err) => made?.outageIn(err) ?? null,
     get callsUsed() {
       return get().callsUsed;
     },

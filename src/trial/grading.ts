@@ -50,7 +50,7 @@ export async function collectAndGrade(s: Session, outcome: AgentPhaseOutcome | u
         }),
       );
       const finalState = { ...(outcome?.state ?? {}), ...(collected?.final_state ?? {}) };
-      const { verdicts, artifacts } = await gradeTrial({
+      const { verdicts, artifacts, outage } = await gradeTrial({
         checks: run.benchmark.checks,
         sample: input.sample,
         replies,
@@ -83,6 +83,9 @@ export async function collectAndGrade(s: Session, outcome: AgentPhaseOutcome | u
       if (sandbox && gradesInSandbox(s)) await confirmHost(sandbox, 'its checks ran on a sandbox that went away');
       // The services beside main: taken away (infrastructure) or stopped by the agent (graded as left).
       await confirmSidecars(sidecarsOf(s), (line) => recorder.log('warn', line));
+      // No verdict because the judge's endpoint failed: MODEL_ERROR, not UNGRADABLE (the breaker counts it).
+      // With a verdict from another check, the trial is graded on it, as without a judge (docs/checks.md).
+      if (outage && verdicts.every((v) => v.passed === null)) throw outage;
       return { verdicts, artifacts, finalState, ...(s.modelPatch ? { modelPatch: s.modelPatch } : {}) };
     });
   } catch (err) {

@@ -4,7 +4,7 @@
 import { appendFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import { type ErrorValue, LlmError, SandboxError, toErrorValue } from '../errors.ts';
+import { type ErrorValue, LlmError, ModelEndpointError, SandboxError, toErrorValue } from '../errors.ts';
 import { blame, blameAgentError } from './blame.ts';
 import { sidecarsOf } from './sidecars.ts';
 import { trialTimeoutOf } from './per-trial.ts';
@@ -35,8 +35,8 @@ export async function runTrial(run: RunContext, input: TrialInput, opts: TrialOp
     } catch (err) {
       error = await classify(s, err);
     }
-    // 6: collect and grade, unless interrupted (not saved) or the sandbox never came up
-    if (error?.kind !== 'interrupted' && error?.kind !== 'sandbox') {
+    // 6: collect and grade, unless interrupted (not saved), the sandbox never came up or the model endpoint failed
+    if (error?.kind !== 'interrupted' && error?.kind !== 'sandbox' && error?.kind !== 'model') {
       try {
         graded = await collectAndGrade(s, outcome);
       } catch (err) {
@@ -146,7 +146,9 @@ async function classify(s: Session, err: unknown): Promise<ErrorValue> {
   if (signal.aborted) return { kind: 'interrupted', message: 'the run was interrupted' };
   // From the agent's phase on, a Docker failure is the agent's unless the daemon itself failed.
   if (err instanceof SandboxError && s.phase !== 'environment') return blame(err, s.sandbox, sidecarsOf(s));
-  if (err instanceof SandboxError || err instanceof LlmError) return toErrorValue(err);
+  // ModelEndpointError: made by the harness from its own model client's error (agent-phase.ts, llm-judge.ts).
+  if (err instanceof SandboxError || err instanceof LlmError || err instanceof ModelEndpointError)
+    return toErrorValue(err);
   // Whatever else an agent or a hook throws (even a BenchrigError) is the agent's failure, unless
   // its sandbox's host was lost under it.
   const value: ErrorValue = { ...toErrorValue(err), kind: 'agent' };

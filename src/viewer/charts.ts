@@ -15,6 +15,7 @@ export const STATUS_ORDER = [
   'TIMEOUT',
   'AGENT_ERROR',
   'SANDBOX_ERROR',
+  'MODEL_ERROR',
   'UNGRADABLE',
   'AWAITING_REVIEW',
 ];

@@ -1,5 +1,6 @@
 // The real CLI grading with an llm_judge whose model is the scripted server: the per-criterion
 // scores land in the result file, and the judge's calls are recorded but not counted as the agent's.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
@@ -70,5 +71,59 @@ describe('benchrig run with an llm_judge check', () => {
     const [res] = results(onlyRunDir(out, 'oracle', 'grading-judge'));
     expect(res.checks.map((c: { passed: boolean | null }) => c.passed)).toEqual([true, null]);
     expect(res.status).toBe('PASSED');
+  });
+
+  it('a judge whose endpoint fails (5xx after its retries) is ungradable too: the other check decides', async () => {
+    server.setScript(() => ({ status: 503, message: 'judge overloaded' }));
+    const out = tempDir();
+    await runCli(['run', bench, '--mode', 'single', '--output', out, '--quiet'], {
+      env: { OPENAI_BASE_URL: server.url, BENCHRIG_LLM__MAX_RETRIES: '0' },
+    });
+    const [res] = results(onlyRunDir(out, 'oracle', 'grading-judge'));
+    expect(res.checks.map((c: { passed: boolean | null }) => c.passed)).toEqual([true, null]);
+    expect(res.checks[1].reason).toMatch(/^judge unavailable: judge model \S+ failed after 1 attempt: HTTP 503/);
+    expect(res.status).toBe('PASSED');
+  });
+
+  it('a judge whose endpoint fails, as the only check: MODEL_ERROR (not UNGRADABLE), exit 3', async () => {
+    server.setScript(() => ({ status: 503, message: 'judge overloaded' }));
+    const out = tempDir();
+    const judgeOnly = join(out, 'judge-only.toml');
+    writeFileSync(
+      judgeOnly,
+      '[[checks]]\ntype = "llm_judge"\nname = "explanation"\n[checks.criteria.relevant]\ndescription = "Is it relevant?"\n',
+    );
+    const before = server.requests.length;
+    const r = await runCli(['run', bench, '--mode', 'single', '--output', out, '--quiet', '--config', judgeOnly], {
+      env: { OPENAI_BASE_URL: server.url, BENCHRIG_LLM__MAX_RETRIES: '1' },
+    });
+    const dir = onlyRunDir(out, 'oracle', 'grading-judge');
+    const [res] = results(dir);
+    expect(res.status, r.stderr).toBe('MODEL_ERROR');
+    expect(res.error).toMatchObject({ kind: 'model' });
+    expect(res.error?.message).toMatch(/^judge model \S+ failed after 2 attempts: HTTP 503: judge overloaded/);
+    expect(server.requests.length - before).toBe(2);
+    expect(readJson(join(dir, 'evaluation_report.json')).metrics.status_counts.MODEL_ERROR).toBe(1);
+    expect(readJson(join(dir, 'evaluation_report.json')).metrics.pass_rate).toBeNull();
+    expect(r.code).toBe(3); // its only trial an infrastructure error
+  });
+
+  it('evaluate with the judge endpoint down stops (exit 3) and leaves the saved verdicts as they were', async () => {
+    server.setScript(() => ({
+      content: '{"relevant": {"score": 5, "reasoning": "ok"}, "concise": {"score": 5, "reasoning": "ok"}}',
+    }));
+    const out = tempDir();
+    const env = { OPENAI_BASE_URL: server.url, BENCHRIG_LLM__MAX_RETRIES: '0' };
+    await runCli(['run', bench, '--mode', 'single', '--output', out, '--quiet'], { env });
+    const dir = onlyRunDir(out, 'oracle', 'grading-judge');
+    const file = join(dir, 'results', readdirSync(join(dir, 'results'))[0]);
+    const saved = readFileSync(file, 'utf8');
+    expect(JSON.parse(saved).checks[1]).toMatchObject({ name: 'explanation', passed: true });
+    server.setScript(() => ({ status: 503, message: 'judge overloaded' }));
+    const r = await runCli(['evaluate', dir], { env });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/one: judge model \S+ failed after 1 attempt: HTTP 503: judge overloaded/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(readFileSync(file, 'utf8')).toBe(saved);
   });
 });

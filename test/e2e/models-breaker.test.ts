@@ -1,6 +1,7 @@
 // The circuit breaker through the real CLI (docs/agents.md#circuit-breaker): a model that answers the start-time check and
-// then drops every call fails the first N trials with one connection error; the run stops there,
-// exits 3 naming the error, and its report says how many trials never started.
+// then drops every call fails N trials in a row (MODEL_ERROR); the run stops there, exits 3 naming
+// the error, and its report says how many trials never started. The same model error on the first N
+// trials (AGENT_ERROR kind llm: here a 400) trips it too.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -39,21 +40,28 @@ async function run(script: Script, breaker: number | null) {
 }
 
 describe('the model circuit breaker', () => {
-  it('the first N trials all dropped by the model: no further trial starts, exit 3, the report counts the rest', async () => {
+  it('N trials in a row dropped by the model: no further trial starts, exit 3, the report counts the rest', async () => {
     const r = await run(() => ({ drop: true }), 2);
     expect(r.code, r.stderr).toBe(3);
     expect(r.results).toHaveLength(2);
-    expect(r.results.every((x) => x.status === 'AGENT_ERROR' && defined(x.error).kind === 'llm')).toBe(true);
+    expect(r.results.every((x) => x.status === 'MODEL_ERROR' && defined(x.error).kind === 'model')).toBe(true);
     expect(r.calls).toBe(2); // nothing was sent for the trials that never started
     expect(r.stderr).toMatch(
-      /stopped: the first 2 trials all failed with the same model error \(.*(other side closed|UND_ERR_SOCKET|socket hang up|ECONNRESET).*\); 4 trial\(s\) never started/,
+      /stopped: 2 trials in a row failed because the model endpoint did \(.*(other side closed|UND_ERR_SOCKET|socket hang up|ECONNRESET).*\); 4 trial\(s\) never started/,
     );
     expect(r.report.circuit_breaker).toEqual({ error: defined(r.results[0].error).message, trials_not_started: 4 });
     expect(r.run.status).toBe('failed');
   });
 
-  it('a different error among the first N does not trip it: every trial runs', async () => {
-    const r = await run((_q, n) => (n === 2 ? { status: 400, message: 'bad request' } : { drop: true }), 2);
+  it('the same 400 on the first N trials trips it; an endpoint failure between others does not', async () => {
+    const same = await run(() => ({ status: 400, message: 'bad request' }), 2);
+    expect(same.code, same.stderr).toBe(3);
+    expect(same.results.every((x) => x.status === 'AGENT_ERROR' && defined(x.error).kind === 'llm')).toBe(true);
+    expect(same.stderr).toMatch(
+      /stopped: the first 2 trials all failed with the same model error \(.*HTTP 400: bad request\); 4 trial\(s\) never started/,
+    );
+    // drop, 400, drop, 400…: never two endpoint failures in a row, never the same error on the first two
+    const r = await run((_q, n) => (n % 2 === 0 ? { status: 400, message: 'bad request' } : { drop: true }), 2);
     expect(r.results).toHaveLength(6);
     expect(r.report.circuit_breaker).toBeUndefined();
     expect(r.stderr).not.toContain('never started');

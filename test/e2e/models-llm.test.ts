@@ -63,7 +63,7 @@ describe('models: client, retries and simulated users', () => {
     expect(readdirSync(o)).toEqual([]); // checked before anything is written
   });
 
-  it('a model that answers the check but drops every call ends the trial as AGENT_ERROR naming the cause', async () => {
+  it('a model that answers the check but drops every call ends the trial as MODEL_ERROR naming the cause', async () => {
     const server = await startModelServer(() => ({ drop: true }));
     try {
       const o = out();
@@ -72,7 +72,7 @@ describe('models: client, retries and simulated users', () => {
         { env: modelEnv(server.url), timeoutMs: 60_000 },
       );
       const [res] = results(onlyRunDir(o, 'react', 'models-local'));
-      expect(res.status, r.stderr).toBe('AGENT_ERROR');
+      expect(res.status, r.stderr).toBe('MODEL_ERROR'); // the endpoint's failure, not the agent's
       expect(defined(res.error).message).toMatch(/failed after 4 attempts/);
       expect(defined(res.error).message).toMatch(/ECONNRESET|socket hang up|connection/i);
       expect(server.requests).toHaveLength(4);
@@ -126,7 +126,8 @@ describe('models: client, retries and simulated users', () => {
     const o = out();
     const r = await runCli(
       ['run', bench('models-module'), '--agent', join(FIXTURES, 'agents/echo.ts'), '--mode', 'single', '--output', o],
-      { env: modelEnv('http://127.0.0.1:9/v1') },
+      // No model set ([llm], --model, BENCHRIG_MODEL): a module agent is not checked at load; one it called would fail.
+      { env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } },
     );
     const [res] = results(onlyRunDir(o, 'echo', 'models-module'));
     expect(res.status, r.stderr).toBe('PASSED');

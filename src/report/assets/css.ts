@@ -26,7 +26,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 tbody tr.clickable { cursor: pointer; } tbody tr.clickable:hover { background: #eef4fd; } tr.selected { background: var(--info-bg); }
 .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 12px; font-weight: 600; border: 1px solid currentColor; white-space: nowrap; }
 .s-PASSED, .v-pass { color: var(--pass); } .s-FAILED, .s-TIMEOUT, .s-AGENT_ERROR, .v-fail { color: var(--fail); }
-.s-SANDBOX_ERROR, .s-UNGRADABLE, .s-AWAITING_REVIEW, .v-null { color: var(--warn); }
+.s-SANDBOX_ERROR, .s-MODEL_ERROR, .s-UNGRADABLE, .s-AWAITING_REVIEW, .v-null { color: var(--warn); }
 .controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0; }
 .controls label { color: var(--muted); } select, input, button { font: inherit; padding: 2px 8px; }
 button { border: 1px solid var(--line); background: var(--soft); border-radius: 6px; cursor: pointer; }
@@ -61,7 +61,7 @@ svg.plot .band { fill: #54aeff; fill-opacity: .25; } svg.plot .line { fill: none
 svg.plot .line2 { fill: none; stroke: var(--tool); stroke-width: 2; stroke-dasharray: 6 3; } svg.plot .dot { fill: var(--info); } svg.plot .dot2 { fill: var(--tool); }
 svg.plot .gate-line { stroke: var(--warn); stroke-dasharray: 2 3; }
 .st-PASSED { fill: #2da44e; } .st-FAILED { fill: #fa4549; } .st-TIMEOUT { fill: #bc4c00; } .st-AGENT_ERROR { fill: #a40e26; }
-.st-SANDBOX_ERROR { fill: #d4a72c; } .st-UNGRADABLE { fill: #bf8700; } .st-AWAITING_REVIEW { fill: #8c959f; }
+.st-SANDBOX_ERROR { fill: #d4a72c; } .st-MODEL_ERROR { fill: #8250df; } .st-UNGRADABLE { fill: #bf8700; } .st-AWAITING_REVIEW { fill: #8c959f; }
 
 .charts.wide { grid-template-columns: 1fr; }
 /* the trial page */

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerRelevancy } from '../../../src/checks/answer-relevancy.ts';
 import type { LlmConfig } from '../../../src/config/schema.ts';
+import { ModelEndpointError } from '../../../src/errors.ts';
 import { startModelServer, type ModelServer } from '../../support/model-server.ts';
 import { cfg, input, sample, validate } from './helpers.ts';
 
@@ -86,7 +87,8 @@ describe('answer_relevancy (judge = true)', () => {
       passed: null,
       reason: 'no judge model configured ([judge.llm])',
     });
-    expect((await run('x', 'y', { judge: true }, judge('http://127.0.0.1:9/v1'))).reason).toMatch(/^judge unavailable/);
+    // Its endpoint refusing is an outage: handed to grade.ts, which makes the check ungradable and tells the trial.
+    await expect(run('x', 'y', { judge: true }, judge('http://127.0.0.1:9/v1'))).rejects.toThrow(ModelEndpointError);
     server.setScript([{ content: 'Looks relevant to me' }]);
     expect(await run('x', 'y', { judge: true }, judge(server.url))).toMatchObject({ passed: false, score: 0 });
     server.setScript([{ content: '{"other": 5}' }]);

@@ -163,3 +163,20 @@ describe('gradeTrial', () => {
     expect(verdicts[0]).toMatchObject({ passed: null, reason: 'check error: grading aborted' });
   });
 });
+
+describe('a judge whose endpoint fails', () => {
+  it('leaves its check ungradable, the others graded, and hands the outage back (docs/agents.md#when-the-model-endpoint-fails)', async () => {
+    const judge = { base_url: 'http://127.0.0.1:9/v1', api_key: '', model: 'j', max_retries: 0, timeout_s: 5 };
+    const criteria = { relevant: { description: 'Is it relevant?' } };
+    const out = await grade({
+      checks: [cfg('contains', { value: 'hi' }), cfg('llm_judge', { criteria })],
+      replies: ['hi there'],
+      judge,
+    });
+    expect(out.verdicts.map((v) => v.passed)).toEqual([true, null]);
+    expect(out.verdicts[1].reason).toMatch(
+      /^judge unavailable: judge model j failed after 1 attempt: connection error: .*ECONNREFUSED/,
+    );
+    expect(out.outage?.message).toMatch(/^judge model j failed after 1 attempt/);
+  });
+});

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { judgeSpec, llmJudge, verdictFromReply } from '../../../src/checks/llm-judge.ts';
+import { ModelEndpointError } from '../../../src/errors.ts';
 import type { LlmConfig } from '../../../src/config/schema.ts';
 import type { NewEvent } from '../../../src/types.ts';
 import { startModelServer, type ModelServer } from '../../support/model-server.ts';
@@ -200,15 +201,26 @@ describe('llm_judge against a scripted model', () => {
     expect(v).toMatchObject({ passed: true, details: { raw_scores: { correct: 7 }, scores: { correct: 5 } } });
   });
 
-  it('is ungradable, never failed, when the judge keeps failing after retries; the key never shows', async () => {
+  it('a judge whose endpoint keeps failing after retries throws the outage for grade.ts to tell the trial; the key never shows', async () => {
     server.setScript([{ status: 500 }, { status: 503 }]);
     const events: NewEvent[] = [];
-    const v = await grade(events, {}, undefined, server.url, 1);
-    expect(v.passed).toBeNull();
-    expect(v.reason).toMatch(/^judge unavailable: judge model judge-model failed after 2 attempts: HTTP 503/);
+    const err: unknown = await Promise.resolve()
+      .then(() => grade(events, {}, undefined, server.url, 1))
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelEndpointError);
+    expect((err as Error).message).toMatch(/^judge model judge-model failed after 2 attempts: HTTP 503/);
     expect(server.requests).toHaveLength(2);
     expect(events).toEqual([expect.objectContaining({ role: 'judge', error: expect.stringContaining('503') })]);
-    expect(JSON.stringify([v, events])).not.toContain('sk-judge-secret');
+    expect(JSON.stringify([(err as Error).message, events])).not.toContain('sk-judge-secret');
+  });
+
+  it('is ungradable, never failed, when the judge fails for a reason of its call (a 400)', async () => {
+    server.setScript([{ status: 400, message: 'prompt too long' }]);
+    const v = await grade([], {}, undefined, server.url, 1);
+    expect(v.passed).toBeNull();
+    expect(v.reason).toMatch(
+      /^judge unavailable: judge model judge-model failed after 1 attempt: HTTP 400: prompt too long/,
+    );
   });
 
   it('is ungradable without a judge configuration', async () => {

@@ -1,5 +1,6 @@
-// The run's circuit breaker (docs/agents.md#circuit-breaker): the first N finished trials decide; only the same model error
-// in all of them trips it, and then the trials not yet handed out are never started.
+// The run's circuit breaker (docs/agents.md#circuit-breaker): N MODEL_ERROR trials in a row trip it, and while one
+// is the last to have ended no trial starts beside another; the first N finished trials with the
+// same model error trip it too. Then the trials not yet handed out are never started.
 import { describe, expect, it } from 'vitest';
 import { ModelCircuitBreaker } from '../../../src/run/circuit-breaker.ts';
 import type { TrialResult } from '../../../src/types.ts';
@@ -18,6 +19,10 @@ const agentBug = {
   error: { kind: 'agent', message: 'model call failed after 4 attempts: connect ECONNREFUSED 127.0.0.1:1' },
 } as unknown as TrialResult;
 const passed = { status: 'PASSED' } as unknown as TrialResult;
+const down = {
+  status: 'MODEL_ERROR',
+  error: { kind: 'model', message: 'agent model m failed after 4 attempts: HTTP 503: overloaded' },
+} as unknown as TrialResult;
 
 /** Runs `planned` trials one at a time, each finishing with the next of `outcomes` (then passes). */
 function drive(n: number, planned: number, outcomes: TrialResult[]) {
@@ -78,5 +83,44 @@ describe('the model circuit breaker', () => {
     breaker.observe(passed); // the third, in flight, finishes after the trip
     expect(it.next().done).toBe(true);
     expect(breaker.finish()).toMatchObject({ trials_not_started: 2 });
+  });
+
+  it('N endpoint failures in a row trip it, wherever in the run; anything else in between starts the count again', () => {
+    const { started, trip } = drive(3, 10, [passed, down, down, passed, down, down, down]);
+    expect(started).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(trip).toEqual({ error: down.error?.message, trials_not_started: 3 });
+  });
+
+  it('after an endpoint failure no trial starts while another is in flight; one starts alone when none is', async () => {
+    const breaker = new ModelCircuitBreaker(5);
+    const signal = new AbortController().signal;
+    const it = breaker.gate([0, 1, 2, 3, 4, 5])[Symbol.iterator]();
+    for (let i = 0; i < 3; i++) it.next(); // three lanes busy
+    expect(breaker.admit(signal)).toBeNull(); // nothing suspected yet
+    breaker.observe(down);
+    const wait = breaker.admit(signal);
+    expect(wait).toBeInstanceOf(Promise); // two still in flight: they tell whether the endpoint is back
+    breaker.observe(down);
+    await wait; // woken to ask again: one is still in flight
+    expect(breaker.admit(signal)).toBeInstanceOf(Promise);
+    breaker.observe(down);
+    expect(breaker.admit(signal)).toBeNull(); // none in flight: one is tried
+    it.next();
+    expect(breaker.admit(signal)).toBeInstanceOf(Promise); // and only one
+    breaker.observe(passed); // the endpoint answered: every lane goes again
+    expect(breaker.admit(signal)).toBeNull();
+  });
+
+  it('a run stopped meanwhile wakes the lanes that wait', async () => {
+    const breaker = new ModelCircuitBreaker(5);
+    const stop = new AbortController();
+    const it = breaker.gate([0, 1, 2])[Symbol.iterator]();
+    it.next();
+    it.next();
+    breaker.observe(down);
+    const wait = breaker.admit(stop.signal);
+    stop.abort();
+    await expect(wait).resolves.toBeUndefined();
+    expect(breaker.admit(stop.signal)).toBeNull();
   });
 });

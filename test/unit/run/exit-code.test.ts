@@ -17,6 +17,12 @@ describe('exit codes (docs/cli.md)', () => {
     expect(exitCode(report('complete', null, 1))).toBe(0);
   });
 
+  it('3 also when the infrastructure errors are sandboxes and model endpoints together', () => {
+    const mixed = report('complete', false, 2);
+    mixed.metrics.status_counts.MODEL_ERROR = 2;
+    expect(exitCode(mixed)).toBe(3);
+  });
+
   it('evaluate and review answer with the gate even for an interrupted run', () => {
     expect(gateExitCode(report('interrupted', true, 0))).toBe(0);
     expect(gateExitCode(report('interrupted', false, 0))).toBe(1);
