@@ -48,7 +48,7 @@ export function registerRun(program: Command): void {
     .command('run')
     .description('run a benchmark; writes a run folder; the exit code is the gate')
     .argument(
-      '<benchmark...>',
+      '[benchmark...]',
       'a benchmark folder or a name under ./benchmarks; several, or a job file (job.toml), make a job',
     )
     .option(
@@ -118,6 +118,7 @@ export function registerRun(program: Command): void {
       const job = jobOf(benchmarks, o, process.cwd());
       if (job) return runJobCommand(job, o);
       const benchmark = benchmarks[0];
+      if (!benchmark) throw new BenchrigError('usage', 'run needs a benchmark (or --resume JOB_DIR)');
       const flags = flagsToConfig({ ...o, agent: o.agent?.[0], model: o.model?.[0] });
       const label = runText('label', o.label);
       const note = runText('note', o.note);

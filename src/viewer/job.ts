@@ -79,3 +79,4 @@ function flips(b: JobPageBenchmark, i: number): void {
 }
 
 data.benchmarks.forEach(flips);
+document.body.setAttribute('data-ready', '1');
