@@ -102,3 +102,84 @@ describe('a job of 2 agents × 2 models', () => {
     }
   }, 60_000);
 });
+
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+describe('a job file', () => {
+  it('one model endpoint down: its cell gets an infrastructure verdict, the other runs on; gate_any passes the job', async () => {
+    const out = tempDir('benchrig-job-down-');
+    const port = await closedPort();
+    const file = join(out, 'job.toml');
+    writeFileSync(
+      file,
+      `benchmarks = ["${bench}"]\ngate_any = true\n[run]\noutput = "${out}"\ncircuit_breaker = 3\nworkers = 1\n[[agents]]\nname = "${askModel}"\n` +
+        `[[models]]\nname = "right"\n[[models]]\nname = "down"\nbase_url = "http://127.0.0.1:${port}/v1"\n`,
+    );
+    const cfg = join(out, 'llm.toml');
+    writeFileSync(cfg, '[llm]\nmax_retries = 0\n[gate]\nmetric = "pass_rate"\nthreshold = 0.5\n');
+    const r = await runCli(['run', file, '--config', cfg], { env: env(), timeoutMs: 120_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const jobDir = onlyJob(out);
+    const job = readJson(join(jobDir, 'job.json'));
+    const down = job.cells.find((c: { model: string }) => c.model === 'down');
+    const right = job.cells.find((c: { model: string }) => c.model === 'right');
+    expect(right).toMatchObject({ status: 'complete', exit_code: 0 });
+    expect(down).toMatchObject({ status: 'failed', exit_code: 3 });
+    const report = readJson(join(jobDir, down.run_dir, 'evaluation_report.json'));
+    expect(report.metrics.status_counts.MODEL_ERROR).toBeGreaterThanOrEqual(3);
+    expect(report.metrics.status_counts.AGENT_ERROR).toBe(0);
+    expect(report.circuit_breaker.trials_not_started).toBeGreaterThan(0);
+    expect(results(join(jobDir, right.run_dir)).every((x) => x.status === 'PASSED')).toBe(true);
+  }, 150_000);
+
+  it('a bad key is exit 2 naming the file and the key', async () => {
+    const out = tempDir('benchrig-job-bad-');
+    const file = join(out, 'job.toml');
+    writeFileSync(file, `benchmarks = ["${bench}"]\n[[agents]]\nname = "react"\n[[models]]\nnmae = "x"\n`);
+    const r = await runCli(['run', file], { env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file}: key models[0].nmae: unknown key (did you mean "name"?)`);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(join(out, 'jobs'))).toBe(false);
+  });
+});
+
+describe('--resume JOB_DIR', () => {
+  it('after a SIGKILL finishes the job without repeating a finished trial', async () => {
+    const out = tempDir('benchrig-job-resume-');
+    const slow = await startModelServer((q) => ({ content: answer(q.body.model), delayMs: 300 }));
+    try {
+      const envSlow = { OPENAI_BASE_URL: slow.url, OPENAI_API_KEY: 'sk-job-test', NO_COLOR: '1' };
+      const args = ['run', bench, '--agent', askModel, '--model', 'right', '--model', 'wrong', '--output', out, '--workers', '1', '--per-worker', '2'];
+      const child = execa('node', [BIN, ...args], { env: envSlow, reject: false, stdin: 'ignore' });
+      const dirs = () => (existsSync(join(out, 'jobs')) ? readdirSync(join(out, 'jobs')).map((j) => join(out, 'jobs', j)) : []);
+      const saved = () => dirs().flatMap((j) => readdirSync(j).filter((c) => existsSync(join(j, c, 'results'))).flatMap((c) => readdirSync(join(j, c, 'results')).map((f) => join(j, c, 'results', f))));
+      for (let i = 0; i < 200 && saved().length < 4; i++) await new Promise((r) => setTimeout(r, 50));
+      child.kill('SIGKILL');
+      await child;
+      const before = new Map(saved().map((f) => [f, statSync(f).mtimeMs]));
+      expect(before.size).toBeGreaterThanOrEqual(4);
+      expect(before.size).toBeLessThan(16);
+      const requestsBefore = slow.requests.length;
+      const [jobDir] = dirs();
+      const r = await runCli(['run', '--resume', jobDir], { env: envSlow, timeoutMs: 120_000 });
+      expect(r.code, r.stderr).toBe(0);
+      const job = readJson(join(jobDir, 'job.json'));
+      expect(job.status).toBe('complete');
+      expect(job.resumed_at).toHaveLength(1);
+      for (const c of job.cells) expect(results(join(jobDir, c.run_dir))).toHaveLength(8);
+      for (const [f, mtime] of before) expect(statSync(f).mtimeMs, f).toBe(mtime);
+      // only the missing trials asked the model: one call each
+      expect(slow.requests.length - requestsBefore).toBe(16 - before.size);
+      expect(readJson(join(jobDir, 'job_report.json')).benchmarks[0].best).toMatch(/__right$/);
+    } finally {
+      await slow.close();
+    }
+  }, 150_000);
+});
