@@ -56,7 +56,11 @@ export function cellFlags(
     ...(key ? { api_key: key } : {}),
     ...(m.price ? { price: m.price } : {}),
   };
-  const agent = { name: cell.agent.name, id: cell.agentId, ...(cell.agent.options ? { options: cell.agent.options } : {}) };
+  const agent = {
+    name: cell.agent.name,
+    id: cell.agentId,
+    ...(cell.agent.options ? { options: cell.agent.options } : {}),
+  };
   return {
     ...base,
     ...(job.n_trials ? { n_trials: job.n_trials } : {}),

@@ -25,7 +25,10 @@ const modelSchema = z
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
       .optional(),
     /** USD per million tokens. */
-    price: z.object({ input: z.number().min(0), output: z.number().min(0) }).strict().optional(),
+    price: z
+      .object({ input: z.number().min(0), output: z.number().min(0) })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -70,7 +73,10 @@ export function loadJobFile(path: string): JobSpec {
   try {
     raw = parseToml(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw new BenchrigError('config', `${path}: not a readable TOML job file (${(err as Error).message.split('\n')[0]})`);
+    throw new BenchrigError(
+      'config',
+      `${path}: not a readable TOML job file (${(err as Error).message.split('\n')[0]})`,
+    );
   }
   return validateJob(raw, path);
 }
@@ -83,7 +89,10 @@ export function validateJob(raw: unknown, where: string): JobSpec {
 }
 
 function issueLine(i: z.core.$ZodIssue): string {
-  const path = i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+  const path = i.path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+    .join('')
+    .replace(/^\./, '');
   if (i.code === 'unrecognized_keys') {
     const known = knownKeys(i.path);
     return i.keys
@@ -114,7 +123,8 @@ function knownKeys(path: readonly PropertyKey[]): string[] {
 function checkIds(job: JobSpec, where: string): JobSpec {
   const dup = (xs: string[]) => xs.find((x, i) => xs.indexOf(x) !== i);
   const agent = dup(job.agents.map(agentIdOf));
-  if (agent) throw new BenchrigError('config', `${where}: key agents: two agents have the id "${agent}"; give one an id`);
+  if (agent)
+    throw new BenchrigError('config', `${where}: key agents: two agents have the id "${agent}"; give one an id`);
   const model = dup(job.models.map((m) => m.name));
   if (model) throw new BenchrigError('config', `${where}: key models: the model "${model}" is listed twice`);
   const bench = dup(job.benchmarks);

@@ -21,7 +21,18 @@ ${td(c.cost_per_trial_usd === null ? 'n/a' : `$${c.cost_per_trial_usd.toFixed(4)
 ${td(c.duration_s === null ? 'n/a' : `${c.duration_s.toFixed(1)} s`, c.duration_s)}${td(passK(c.pass_at))}${td(passK(c.pass_hat))}
 <td>${escapeHtml(c.status)}${c.gate_passed === null ? '' : c.gate_passed ? ' · gate passed' : ' · gate failed'}</td></tr>`,
   );
-  const heads = ['cell', 'pass rate', '95% interval', 'mean score', 'cost/trial', 'tokens/trial', 'time', 'pass@k', 'pass^k', 'status'];
+  const heads = [
+    'cell',
+    'pass rate',
+    '95% interval',
+    'mean score',
+    'cost/trial',
+    'tokens/trial',
+    'time',
+    'pass@k',
+    'pass^k',
+    'status',
+  ];
   return `<table class="job-cells"><thead><tr>${heads.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table>`;
@@ -35,7 +46,9 @@ const passK = (m: Record<string, number>) =>
 function pairsTable(b: JobBenchmark, label: (id: string) => string): string {
   if (b.pairs.length === 0) return '<p class="note">no two cells differ on the tasks they share</p>';
   const rows = b.pairs.map(
-    (p) => `<tr class="${p.significant ? 'significant' : ''}"><td>${escapeHtml(label(p.b))} − ${escapeHtml(label(p.a))}</td>
+    (
+      p,
+    ) => `<tr class="${p.significant ? 'significant' : ''}"><td>${escapeHtml(label(p.b))} − ${escapeHtml(label(p.a))}</td>
 ${td(p.diff === null ? 'n/a' : `${(p.diff * 100).toFixed(1)} pts`, p.diff)}<td>${escapeHtml(p.ci95 ? `${(p.ci95[0] * 100).toFixed(1)} – ${(p.ci95[1] * 100).toFixed(1)} pts` : '')}</td>
 ${td(String(p.n), p.n)}${td(`${p.only_a} / ${p.only_b}`)}${td(p.p_value.toPrecision(3), p.p_value)}${td(p.p_adjusted.toPrecision(3), p.p_adjusted)}
 <td>${p.significant ? `significant: ${escapeHtml(label(p.better ?? ''))} is better` : 'not significant'}</td></tr>`,
@@ -51,7 +64,8 @@ function matrixTable(b: JobBenchmark): string {
     const cells = r.states.map((s, i) => {
       const link = r.links[i];
       const text = s ?? '–';
-      const body = s && s !== 'passing' && link ? `<a href="${escapeHtml(link)}">${escapeHtml(text)}</a>` : escapeHtml(text);
+      const body =
+        s && s !== 'passing' && link ? `<a href="${escapeHtml(link)}">${escapeHtml(text)}</a>` : escapeHtml(text);
       return `<td class="state-${escapeHtml(s ?? 'none')}">${body}</td>`;
     });
     return `<tr><td>${escapeHtml(r.sample_id)}</td>${cells.join('')}</tr>`;
@@ -76,7 +90,13 @@ ${pairsTable(b, label)}
 ${matrixTable(b)}
 </section>`;
   });
-  const data = { benchmarks: r.benchmarks.map((b) => ({ name: b.name, cells: b.cells.map((c) => ({ id: c.id, label: c.label })), matrix: b.matrix })) };
+  const data = {
+    benchmarks: r.benchmarks.map((b) => ({
+      name: b.name,
+      cells: b.cells.map((c) => ({ id: c.id, label: c.label })),
+      matrix: b.matrix,
+    })),
+  };
   return `${pageStart(`benchrig job ${r.job_id}`, JOB_JS)}<h1>job ${escapeHtml(r.job_id)}</h1>
 <p class="sub">status ${escapeHtml(r.status)} · ${escapeHtml(r.passing_rule)}</p>
 ${sections.join('\n')}

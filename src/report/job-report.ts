@@ -95,7 +95,12 @@ export function buildJobReport(jobId: string, status: string, cells: JobCellInpu
     status,
     alpha: ALPHA,
     passing_rule: 'a task passes in a cell when every gradable trial of it passed; tasks pair by input hash',
-    benchmarks: names.map((name) => benchmarkOf(name, cells.filter((c) => c.report.benchmark.name === name))),
+    benchmarks: names.map((name) =>
+      benchmarkOf(
+        name,
+        cells.filter((c) => c.report.benchmark.name === name),
+      ),
+    ),
   };
 }
 
@@ -166,7 +171,17 @@ function pairsOf(cells: JobCellInput[]): JobPair[] {
       }
       const d = pairedDifference(both);
       if (onlyA + onlyB === 0 && (d.diff ?? 0) === 0) continue; // they do not differ
-      pairs.push({ a: a.id, b: b.id, n: d.n, diff: d.diff, ci95: d.ci95, only_a: onlyA, only_b: onlyB, test: 'mcnemar', p_value: mcnemarExact(onlyA, onlyB) });
+      pairs.push({
+        a: a.id,
+        b: b.id,
+        n: d.n,
+        diff: d.diff,
+        ci95: d.ci95,
+        only_a: onlyA,
+        only_b: onlyB,
+        test: 'mcnemar',
+        p_value: mcnemarExact(onlyA, onlyB),
+      });
     }
   const adjusted = holm(pairs.map((p) => p.p_value));
   return pairs.map((p, i) => {
@@ -182,7 +197,12 @@ function matrixOf(cells: JobCellInput[]): JobMatrixRow[] {
       const key = t.input_hash || `id:${t.sample_id}`;
       let row = rows.get(key);
       if (!row) {
-        row = { sample_id: t.sample_id, input_hash: t.input_hash, states: cells.map(() => null), links: cells.map(() => null) };
+        row = {
+          sample_id: t.sample_id,
+          input_hash: t.input_hash,
+          states: cells.map(() => null),
+          links: cells.map(() => null),
+        };
         rows.set(key, row);
       }
       row.states[i] = taskState(t);

@@ -105,7 +105,7 @@ async function scheduleAll(live: LiveCell[], signal: AbortSignal, opts: RunOptio
 function* interleave(live: LiveCell[]): Iterable<TrialInput> {
   const queues = live.map((c) => c.open.toRun[Symbol.iterator]());
   const done = live.map(() => false);
-  for (let left = live.length; left > 0; ) {
+  for (let left = live.length; left > 0;) {
     for (let i = 0; i < live.length; i++) {
       if (done[i]) continue;
       const next = live[i].breaker.trip ? null : queues[i].next();

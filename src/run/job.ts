@@ -53,8 +53,15 @@ export async function runJob(o: JobOptions): Promise<JobOutcome> {
     reported.push({ cell: cells[i], runDir: outcome.runDir, report: outcome.report, exitCode: outcome.exitCode });
   }
   const gateAny = o.gateAny ?? json.spec.gate_any ?? false;
-  const exitCode = jobExitCode(reported.map((r) => r.exitCode), gateAny);
-  json.status = o.signal.aborted ? 'interrupted' : reported.every((r) => r.report.run.status === 'complete') ? 'complete' : 'failed';
+  const exitCode = jobExitCode(
+    reported.map((r) => r.exitCode),
+    gateAny,
+  );
+  json.status = o.signal.aborted
+    ? 'interrupted'
+    : reported.every((r) => r.report.run.status === 'complete')
+      ? 'complete'
+      : 'failed';
   json.finished_at = new Date().toISOString();
   await writeJobJson(jobDir, json);
   await publishJobReport(jobDir, json, reported, { gateAny, exitCode, console: o.console });
@@ -70,7 +77,7 @@ async function openJob(o: JobOptions): Promise<{ jobDir: string; json: JobJson }
     json.status = 'running';
     return { jobDir, json };
   }
-  const root = resolve(o.cwd, o.job.run?.output ?? ((o.flags.run as { output?: string })?.output ?? 'evals'), 'jobs');
+  const root = resolve(o.cwd, o.job.run?.output ?? (o.flags.run as { output?: string })?.output ?? 'evals', 'jobs');
   await mkdir(root, { recursive: true });
   let jobDir = join(root, timestamp());
   for (let i = 2; existsSync(jobDir); i++) jobDir = join(root, `${timestamp()}-${i}`);

@@ -34,9 +34,8 @@ export async function openRunFolder(p: PreparedRun, opts: RunOptions, cleanup: C
   const resumed = opts.resume ? await prepareResume(opts.resume, opts.cwd, p.settings, p.trials) : null;
   const runDir =
     resumed?.runDir ??
-    (await (opts.runFolder
-      ? createRunDirAt(opts.runFolder)
-      : createRunDir(p.outputRoot, p.agentId, p.benchmark.name)
+    (await (
+      opts.runFolder ? createRunDirAt(opts.runFolder) : createRunDir(p.outputRoot, p.agentId, p.benchmark.name)
     ).catch(asStorage(opts.runFolder ?? p.outputRoot)));
   const lock = resumed?.lock ?? acquireRunLock(runDir, runDir); // a fresh folder: no one else's
   cleanup.defer('the run lock', lock.release);

@@ -41,7 +41,11 @@ for (const t of Array.from(document.querySelectorAll('table.job-cells'))) sortab
 function flips(b: JobPageBenchmark, i: number): void {
   const box = byId(`flips-${i}`);
   const pick = (which: number) => {
-    const s = el('select', null, b.cells.map((c, k) => Object.assign(el('option', null, c.label), { value: String(k) })));
+    const s = el(
+      'select',
+      null,
+      b.cells.map((c, k) => Object.assign(el('option', null, c.label), { value: String(k) })),
+    );
     s.id = `pick-${i}-${which}`;
     s.value = String(Math.min(which, b.cells.length - 1));
     return s;

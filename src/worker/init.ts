@@ -42,7 +42,16 @@ interface LoopState {
  * and those wait here, in order, and start as places free, without a round trip to the main side.
  */
 export function createWorkerLoop(send: (msg: WorkerMessage) => void, board?: PhaseBoard, limit = Infinity): WorkerLoop {
-  const s: LoopState = { send, board, limit, run: undefined, cells: undefined, running: new Map(), waiting: [], nextReq: 0 };
+  const s: LoopState = {
+    send,
+    board,
+    limit,
+    run: undefined,
+    cells: undefined,
+    running: new Map(),
+    waiting: [],
+    nextReq: 0,
+  };
   return {
     get waiting() {
       return s.waiting.length;

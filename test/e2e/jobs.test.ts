@@ -16,7 +16,10 @@ const answer = (model: unknown) => (model === 'right' ? 'The sky is blue.' : 'It
 
 let server: ModelServer;
 beforeAll(async () => {
-  server = await startModelServer((q) => ({ content: answer(q.body.model), usage: { prompt_tokens: 10, completion_tokens: 4 } }));
+  server = await startModelServer((q) => ({
+    content: answer(q.body.model),
+    usage: { prompt_tokens: 10, completion_tokens: 4 },
+  }));
 });
 afterAll(() => server.close());
 
@@ -37,7 +40,22 @@ describe('a job of 2 agents × 2 models', () => {
     const gate = join(out, 'gate.toml');
     writeFileSync(gate, '[gate]\nmetric = "pass_rate"\nthreshold = 0.5\n');
     const r = await runCli(
-      ['run', bench, '--agent', askModel, '--agent', 'react', '--model', 'right', '--model', 'wrong', '--output', out, '--config', gate],
+      [
+        'run',
+        bench,
+        '--agent',
+        askModel,
+        '--agent',
+        'react',
+        '--model',
+        'right',
+        '--model',
+        'wrong',
+        '--output',
+        out,
+        '--config',
+        gate,
+      ],
       { env: env(), timeoutMs: 120_000 },
     );
     [code, stderr] = [r.code, r.stderr];
@@ -69,11 +87,25 @@ describe('a job of 2 agents × 2 models', () => {
     const r = readJson(join(jobDir, 'job_report.json'));
     const b = r.benchmarks[0];
     expect(b.best).toMatch(/__right$/);
-    const pair = b.pairs.find((p: { a: string; b: string }) => p.a === 'job-qa__react__right' && p.b === 'job-qa__react__wrong');
-    expect(pair).toMatchObject({ n: 8, diff: -1, only_a: 8, only_b: 0, test: 'mcnemar', significant: true, better: 'job-qa__react__right' });
+    const pair = b.pairs.find(
+      (p: { a: string; b: string }) => p.a === 'job-qa__react__right' && p.b === 'job-qa__react__wrong',
+    );
+    expect(pair).toMatchObject({
+      n: 8,
+      diff: -1,
+      only_a: 8,
+      only_b: 0,
+      test: 'mcnemar',
+      significant: true,
+      better: 'job-qa__react__right',
+    });
     expect(pair.p_adjusted).toBeLessThan(0.05);
     // the same model under two agents does not differ: no pair
-    expect(b.pairs.some((p: { a: string; b: string }) => p.a === 'job-qa__ask-model__right' && p.b === 'job-qa__react__right')).toBe(false);
+    expect(
+      b.pairs.some(
+        (p: { a: string; b: string }) => p.a === 'job-qa__ask-model__right' && p.b === 'job-qa__react__right',
+      ),
+    ).toBe(false);
     expect(stderr).toMatch(/significant: \S+ · right is better/);
   });
 
@@ -156,10 +188,31 @@ describe('--resume JOB_DIR', () => {
     const slow = await startModelServer((q) => ({ content: answer(q.body.model), delayMs: 300 }));
     try {
       const envSlow = { OPENAI_BASE_URL: slow.url, OPENAI_API_KEY: 'sk-job-test', NO_COLOR: '1' };
-      const args = ['run', bench, '--agent', askModel, '--model', 'right', '--model', 'wrong', '--output', out, '--workers', '1', '--per-worker', '2'];
+      const args = [
+        'run',
+        bench,
+        '--agent',
+        askModel,
+        '--model',
+        'right',
+        '--model',
+        'wrong',
+        '--output',
+        out,
+        '--workers',
+        '1',
+        '--per-worker',
+        '2',
+      ];
       const child = execa('node', [BIN, ...args], { env: envSlow, reject: false, stdin: 'ignore' });
-      const dirs = () => (existsSync(join(out, 'jobs')) ? readdirSync(join(out, 'jobs')).map((j) => join(out, 'jobs', j)) : []);
-      const saved = () => dirs().flatMap((j) => readdirSync(j).filter((c) => existsSync(join(j, c, 'results'))).flatMap((c) => readdirSync(join(j, c, 'results')).map((f) => join(j, c, 'results', f))));
+      const dirs = () =>
+        existsSync(join(out, 'jobs')) ? readdirSync(join(out, 'jobs')).map((j) => join(out, 'jobs', j)) : [];
+      const saved = () =>
+        dirs().flatMap((j) =>
+          readdirSync(j)
+            .filter((c) => existsSync(join(j, c, 'results')))
+            .flatMap((c) => readdirSync(join(j, c, 'results')).map((f) => join(j, c, 'results', f))),
+        );
       for (let i = 0; i < 200 && saved().length < 4; i++) await new Promise((r) => setTimeout(r, 50));
       child.kill('SIGKILL');
       await child;
