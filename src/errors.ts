@@ -110,7 +110,10 @@ export class SandboxError extends Error {
   }
 }
 
-/** The model failed after every retry (docs/agents.md#the-conversation): the trial is AGENT_ERROR with this cause. */
+/**
+ * The model failed after every retry (docs/agents.md#the-conversation): the trial is AGENT_ERROR with this
+ * cause, unless its endpoint failed and the client says so (MODEL_ERROR: llm/outage.ts, trial/agent-phase.ts).
+ */
 export class LlmError extends Error {
   constructor(
     message: string,
