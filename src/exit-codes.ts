@@ -62,3 +62,12 @@ export function errorExitCode(err: unknown): number {
   }
   return EXIT.infra; // a SandboxError (Docker failed) or an internal error
 }
+
+/**
+ * A job's exit code (docs/running.md#jobs): its worst cell's (an interrupt over infrastructure over a
+ * refusal over a failed gate); with `--gate-any`, 0 when at least one cell passed.
+ */
+export function jobExitCode(cells: readonly number[], gateAny: boolean): number {
+  if (gateAny && cells.some((c) => c === EXIT.ok)) return EXIT.ok;
+  return cells.reduce((worst, c) => Math.max(worst, c), EXIT.ok);
+}

@@ -4,7 +4,12 @@ import { Option } from 'commander';
 import { createRunConsole } from '../run/console.ts';
 import { runBenchmark } from '../run/orchestrator.ts';
 import { installInterruptHandlers } from '../run/cancel.ts';
-import { flagsToConfig, int, runText, type RunFlags } from './flags.ts';
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadJobFile, validateJob, type JobSpec } from '../job/file.ts';
+import { JOB_FILE, readJobJson } from '../job/job-json.ts';
+import { runJob } from '../run/job.ts';
+import { flagsToConfig, int, parseAgentOpts, runText, type RunFlags } from './flags.ts';
 import { BenchrigError } from '../errors.ts';
 import { withInterrupt } from '../exit-codes.ts';
 
@@ -17,7 +22,10 @@ const collectList = (v: string, acc: string[] = []) => [
     .filter(Boolean),
 ];
 
-interface RunCommandOptions extends RunFlags {
+interface RunCommandOptions extends Omit<RunFlags, 'agent' | 'model'> {
+  agent?: string[];
+  model?: string[];
+  gateAny?: boolean;
   sample?: string[];
   limit?: string;
   shuffle?: boolean;
@@ -39,8 +47,15 @@ export function registerRun(program: Command): void {
   program
     .command('run')
     .description('run a benchmark; writes a run folder; the exit code is the gate')
-    .argument('<benchmark>', 'a benchmark folder or a name under ./benchmarks')
-    .option('--agent <name|path>', 'built-in agent (oracle, nop, react, …) or a module path')
+    .argument(
+      '[benchmark...]',
+      'a benchmark folder or a name under ./benchmarks; several, or a job file (job.toml), make a job',
+    )
+    .option(
+      '--agent <name|path>',
+      'built-in agent (oracle, nop, react, …) or a module path (repeatable: a job of every agent)',
+      collect,
+    )
     .option('--agent-opt <k=v>', 'agent option (repeatable)', collect)
     .option('--agent-id <id>', 'names the run folder evals/<agent-id>/…')
     .option('--label <text>', 'names this run in compare, history, view and the report (one line, ≤ 80 characters)')
@@ -54,7 +69,8 @@ export function registerRun(program: Command): void {
     .option('--limit <n>', 'the first N samples (after --shuffle)')
     .option('--shuffle', 'shuffle the samples (reproducible with --seed)')
     .option('--seed <s>', 'seed for --shuffle')
-    .option('--model <name>', "the agent's model (over BENCHRIG_MODEL and [llm] model)")
+    .option('--model <name>', "the agent's model (over BENCHRIG_MODEL and [llm] model; repeatable: a job)", collect)
+    .option('--gate-any', 'a job passes when at least one cell passes its gate')
     .option('--max-llm-calls <n>', "the agent's LLM-call budget per trial")
     .option('--max-turns <n>', 'user turns per trial')
     .option('--trial-timeout <s>', 'seconds per trial (after the sandbox is ready)')
@@ -98,8 +114,12 @@ export function registerRun(program: Command): void {
     .option('--quiet', 'print nothing but the summary')
     .addOption(new Option('--log-level <level>').choices(['debug', 'info', 'warn', 'error']))
     .option('--no-progress', 'no progress display')
-    .action(async (benchmark: string, o: RunCommandOptions) => {
-      const flags = flagsToConfig(o);
+    .action(async (benchmarks: string[], o: RunCommandOptions) => {
+      const job = jobOf(benchmarks, o, process.cwd());
+      if (job) return runJobCommand(job, o);
+      const benchmark = benchmarks[0];
+      if (!benchmark) throw new BenchrigError('usage', 'run needs a benchmark (or --resume JOB_DIR)');
+      const flags = flagsToConfig({ ...o, agent: o.agent?.[0], model: o.model?.[0] });
       const label = runText('label', o.label);
       const note = runText('note', o.note);
       // Debugging one sample: without an explicit --mode it runs in the main thread.
@@ -123,13 +143,7 @@ export function registerRun(program: Command): void {
           trace: o.trace,
           label,
           note,
-          console: createRunConsole({
-            verbose: !!o.verbose,
-            level: o.logLevel as 'debug' | 'info' | 'warn' | 'error' | undefined,
-            quiet: !!o.quiet,
-            color: !!process.stderr.isTTY && !process.env.NO_COLOR,
-            progress: o.progress !== false && !!process.stderr.isTTY,
-          }),
+          console: consoleOf(o),
         });
         // 130 for an interrupted run; 129 when it was the terminal's hang-up
         process.exitCode = withInterrupt(outcome.exitCode, () => interrupt.exitCode());
@@ -142,4 +156,69 @@ export function registerRun(program: Command): void {
         interrupt.dispose();
       }
     });
+}
+
+function consoleOf(o: RunCommandOptions) {
+  return createRunConsole({
+    verbose: !!o.verbose,
+    level: o.logLevel as 'debug' | 'info' | 'warn' | 'error' | undefined,
+    quiet: !!o.quiet,
+    color: !!process.stderr.isTTY && !process.env.NO_COLOR,
+    progress: o.progress !== false && !!process.stderr.isTTY,
+  });
+}
+
+/** The job these arguments ask for (a job file, several benchmarks, agents or models, or --resume of a job), or null: a plain run. */
+function jobOf(benchmarks: string[], o: RunCommandOptions, cwd: string): JobSpec | { resume: string } | null {
+  if (o.resume && existsSync(join(resolve(cwd, o.resume), JOB_FILE))) return { resume: o.resume };
+  const [first] = benchmarks;
+  if (benchmarks.length === 1 && first.endsWith('.toml')) {
+    const path = resolve(cwd, first);
+    if (!existsSync(path) || statSync(path).isDirectory())
+      throw new BenchrigError('usage', `${first}: no such job file`);
+    return loadJobFile(path);
+  }
+  if (benchmarks.length === 1 && (o.agent?.length ?? 0) <= 1 && (o.model?.length ?? 0) <= 1) return null;
+  const options = o.agentOpt?.length ? parseAgentOpts(o.agentOpt) : undefined;
+  const agents = (o.agent?.length ? o.agent : ['react']).map((name) => ({
+    name,
+    ...(options ? { options } : {}),
+    ...(o.agentId && o.agent?.length === 1 ? { id: o.agentId } : {}),
+  }));
+  const models = o.model?.length ? o.model.map((name) => ({ name })) : [];
+  if (models.length === 0) throw new BenchrigError('usage', 'a job needs at least one --model');
+  return validateJob({ benchmarks, agents, models }, 'the command line');
+}
+
+async function runJobCommand(job: JobSpec | { resume: string }, o: RunCommandOptions): Promise<void> {
+  // The job's own flags: everything but what makes a cell (its agent and model).
+  const flags = flagsToConfig({ ...o, agent: undefined, agentOpt: undefined, agentId: undefined, model: undefined });
+  const interrupt = installInterruptHandlers((line) => process.stderr.write(line + '\n'));
+  try {
+    const resume = 'resume' in job ? job.resume : undefined;
+    const outcome = await runJob({
+      job: 'resume' in job ? readJobJson(resolve(process.cwd(), job.resume)).spec : job,
+      ...(resume ? { resume } : {}),
+      ...(o.gateAny ? { gateAny: true } : {}),
+      cwd: process.cwd(),
+      configFile: o.config,
+      env: process.env,
+      flags,
+      sample: o.sample,
+      limit: int('limit', o.limit, 1),
+      shuffle: o.shuffle,
+      seed: o.seed,
+      signal: interrupt.signal,
+      dockerHosts: o.dockerHost,
+      trace: o.trace,
+      console: consoleOf(o),
+    });
+    process.exitCode = withInterrupt(outcome.exitCode, () => interrupt.exitCode());
+  } catch (err) {
+    if (!(err instanceof BenchrigError && err.kind === 'interrupted')) throw err;
+    process.stderr.write(`benchrig: ${err.message}\n`);
+    process.exitCode = interrupt.exitCode();
+  } finally {
+    interrupt.dispose();
+  }
 }

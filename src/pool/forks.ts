@@ -123,7 +123,7 @@ function onMessage(state: ForkPoolState, w: ForkWorker, msg: WorkerMessage): voi
   if (msg.type === 'ready') {
     w.ready = true;
     state.bootFailures = 0;
-    w.child.send({ type: 'init', run: state.run });
+    w.child.send({ type: 'init', run: state.run, ...(state.opts.cells ? { cells: state.opts.cells } : {}) });
     // Trials start once every worker is up: processes booting mid-run (node and the harness)
     // starve the trials already running, as in threads.ts.
     if (++state.readyCount >= state.opts.workers) state.firstReady();

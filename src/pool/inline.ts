@@ -1,6 +1,7 @@
 // `single` under a debugger (single.ts): every trial in the main thread, one at a time, in order,
 // so that a breakpoint pauses everything. A trial here cannot be stopped while it blocks the event loop.
 import { toErrorValue } from '../errors.ts';
+import { contextOf } from './cells.ts';
 import { failedResult, saveFailedResult } from '../trial/result.ts';
 import { defaultMaxSandboxes, Semaphore } from './semaphore.ts';
 import type { Pool, PoolFactory } from './types.ts';
@@ -15,14 +16,14 @@ export const createInlinePool: PoolFactory = async (run, opts) => {
     async run(trial, { signal, hooks }) {
       const startedAt = new Date();
       try {
-        return await runTrial(run, trial, {
+        return await runTrial(contextOf(run, opts.cells, trial), trial, {
           signal,
           hooks: { ...hooks, acquireSandbox: async (s) => ({ release: await sandboxes.acquire(s) }) },
         });
       } catch (err) {
         // As in the worker pools: a trial that could not even produce its result costs only itself.
-        const result = failedResult(run, trial, toErrorValue(err, 'agent'), startedAt);
-        if (!signal.aborted) await saveFailedResult(run, result);
+        const result = failedResult(contextOf(run, opts.cells, trial), trial, toErrorValue(err, 'agent'), startedAt);
+        if (!signal.aborted) await saveFailedResult(contextOf(run, opts.cells, trial), result);
         return signal.aborted
           ? { ...result, error: { kind: 'interrupted', message: 'the run was interrupted' } }
           : result;

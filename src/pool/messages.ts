@@ -11,7 +11,7 @@ export type CancelReason = 'interrupt' | 'timeout';
 /** Main side → worker. */
 export type MainMessage =
   /** Once per worker, before any trial: the RunContext is never repeated per trial. */
-  | { type: 'init'; run: RunContext }
+  | { type: 'init'; run: RunContext; cells?: RunContext[] }
   /**
    * `events`: forward trajectory events (only when the main side has an onEvent hook). `slot`: the
    * trial's slot on the thread pool's phase board (phase-board.ts); without one, 'agent' messages.

@@ -12,6 +12,7 @@ import { placementFor, providerFor, type SandboxSlot } from '../sandbox/index.ts
 import { failedResult, resultFile, saveFailedResult } from '../trial/result.ts';
 import type { RunContext, TrialHooks, TrialInput, TrialSummary } from '../trial/types.ts';
 import type { TrialResult } from '../types.ts';
+import { contextOf } from './cells.ts';
 import { forMainSide, type CancelReason, type MainMessage, type TrialMessage } from './messages.ts';
 import { defaultMaxSandboxes, Semaphore } from './semaphore.ts';
 import type { PoolOptions } from './types.ts';
@@ -20,6 +21,8 @@ import { EventLoopWatchdog } from './watchdog.ts';
 
 export interface RemoteSettings {
   run: RunContext;
+  /** A job's cells (cells.ts). */
+  cells?: RunContext[];
   sandboxes: Semaphore;
   /** How long a worker has to answer a cancel before it is killed; also added to every deadline. */
   graceMs: number;
@@ -60,6 +63,7 @@ export interface RemotePoolOptions extends PoolOptions {
 export function remoteSettings(run: RunContext, opts: RemotePoolOptions): RemoteSettings {
   return {
     run,
+    ...(opts.cells ? { cells: opts.cells } : {}),
     sandboxes: new Semaphore(opts.maxSandboxes ?? defaultMaxSandboxes()),
     graceMs: opts.graceMs ?? DEFAULT_GRACE_MS,
     sandboxStartMs: opts.sandboxStartMs ?? DEFAULT_SANDBOX_START_MS,
@@ -88,6 +92,10 @@ export class RemoteTrial {
   readonly #watchdog: EventLoopWatchdog;
   readonly #slots = new Map<number, { abort: AbortController; granted?: SandboxSlot }>();
   readonly #onInterrupt = () => this.cancel('interrupt');
+  /** The RunContext of the trial's cell (a job), else the pool's. */
+  private get cellRun(): RunContext {
+    return contextOf(this.s.run, this.s.cells, this.input);
+  }
 
   constructor(
     private readonly s: RemoteSettings,
@@ -198,12 +206,12 @@ export class RemoteTrial {
     else if (this.#blocked)
       error = {
         kind: 'timeout',
-        message: `the trial exceeded trial_timeout_s = ${trialTimeoutOf(this.s.run, this.input)} and its worker did not answer for ${this.s.graceMs} ms (its event loop was blocked), so the worker was killed`,
+        message: `the trial exceeded trial_timeout_s = ${trialTimeoutOf(this.cellRun, this.input)} and its worker did not answer for ${this.s.graceMs} ms (its event loop was blocked), so the worker was killed`,
       };
     else if (this.#cancelled === 'timeout')
       error = {
         kind: 'timeout',
-        message: `the trial exceeded trial_timeout_s = ${trialTimeoutOf(this.s.run, this.input)} and its worker did not stop within ${this.s.graceMs} ms, so it was killed`,
+        message: `the trial exceeded trial_timeout_s = ${trialTimeoutOf(this.cellRun, this.input)} and its worker did not stop within ${this.s.graceMs} ms, so it was killed`,
       };
     else error = { kind: 'agent', message: `the worker running this trial died: ${cause}` };
     await this.#fail(error);
@@ -218,16 +226,16 @@ export class RemoteTrial {
       await this.#remove(container, this.#containerHost);
       this.opts.hooks?.onSandbox?.(this.input.taskId, null);
     }
-    const result = failedResult(this.s.run, this.input, error, this.startedAt, { containerId: container });
+    const result = failedResult(this.cellRun, this.input, error, this.startedAt, { containerId: container });
     // An interrupted trial is not saved (as in runTrial): --resume runs it again.
-    if (error.kind !== 'interrupted') await saveFailedResult(this.s.run, result).catch(() => {});
+    if (error.kind !== 'interrupted') await saveFailedResult(this.cellRun, result).catch(() => {});
     this.#resolve(result);
   }
 
   /** This attempt's result file, when its worker wrote one (not an earlier attempt's: it started after this trial was sent). */
   async #savedByWorker(): Promise<TrialSummary | null> {
     try {
-      const r = JSON.parse(await readFile(resultFile(this.s.run.runDir, this.input.taskId), 'utf8')) as TrialResult;
+      const r = JSON.parse(await readFile(resultFile(this.cellRun.runDir, this.input.taskId), 'utf8')) as TrialResult;
       return typeof r.started_at === 'string' && r.started_at >= this.startedAt.toISOString() ? forMainSide(r) : null;
     } catch {
       return null; // none, or not readable: the worker did not finish it
@@ -236,7 +244,7 @@ export class RemoteTrial {
 
   /** Removes a dead worker's sandbox through the trial's provider; gone already is fine, and the run's label sweep is the backstop. */
   async #remove(id: string, host?: string): Promise<void> {
-    const spec = sandboxSpecOf(this.s.run, this.input);
+    const spec = sandboxSpecOf(this.cellRun, this.input);
     if (spec) await (await providerFor(spec)).remove(id, host).catch(() => {});
   }
 
@@ -249,7 +257,7 @@ export class RemoteTrial {
   // The watchdog needs to act a grace period before the timeout at the earliest, counted from the
   // agent phase's start, which is not before now: nothing to look at until then. A phase not started
   // by then is looked at again as late; one started is handed to the watchdog with its start time.
-  #phaseLookMs = () => Math.max(100, trialTimeoutOf(this.s.run, this.input) * 1000 - this.s.graceMs);
+  #phaseLookMs = () => Math.max(100, trialTimeoutOf(this.cellRun, this.input) * 1000 - this.s.graceMs);
   #lookAtPhase = () => {
     const phase = this.channel?.agentPhase?.();
     if (this.#settled || !phase || phase.at === 'after') return;
@@ -275,8 +283,8 @@ export class RemoteTrial {
   #arm(): void {
     clearTimeout(this.#deadline);
     const ms =
-      trialTimeoutOf(this.s.run, this.input) * 1000 +
-      (sandboxSpecOf(this.s.run, this.input) ? this.s.sandboxStartMs : 0) +
+      trialTimeoutOf(this.cellRun, this.input) * 1000 +
+      (sandboxSpecOf(this.cellRun, this.input) ? this.s.sandboxStartMs : 0) +
       this.s.graceMs;
     this.#deadline = setTimeout(() => this.cancel('timeout'), ms);
   }
@@ -286,7 +294,7 @@ export class RemoteTrial {
     const abort = new AbortController();
     this.#slots.set(reqId, { abort });
     // On a fleet the run's Fleet places the sandbox (and bounds it); else the --max-sandboxes semaphore.
-    const fleet = placementFor(this.s.run.runId);
+    const fleet = placementFor(this.cellRun.runId);
     const granted: Promise<SandboxSlot> = fleet
       ? fleet.acquire(abort.signal)
       : this.s.sandboxes.acquire(abort.signal).then((release) => ({ release }));

@@ -10,7 +10,8 @@ export interface ScheduleOptions {
   signal: AbortSignal;
   hooks?: TrialHooks;
   onStart?(trial: TrialInput): void;
-  onResult?(result: TrialSummary): void;
+  /** `trial`: the one that was planned (a job routes the result to its cell by it). */
+  onResult?(result: TrialSummary, trial: TrialInput): void;
   /** A SANDBOX_ERROR trial runs again this many times (fresh sandbox, backoff) before it stands. */
   infraRetries?: number;
   infraBackoffMs?: number;
@@ -56,7 +57,7 @@ export async function schedule(pool: Pool, trials: Iterable<TrialInput>, opts: S
       if (!next || next.done) return;
       opts.onStart?.(next.value);
       const result = await runOne(next.value);
-      if (result.error?.kind !== 'interrupted') opts.onResult?.(result);
+      if (result.error?.kind !== 'interrupted') opts.onResult?.(result, next.value);
     }
   };
   await Promise.all(Array.from({ length: lanes }, lane));

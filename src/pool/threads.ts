@@ -140,7 +140,13 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
     // Atomics would let an idle thread block its event loop waiting for tasks: our trials are async
     // and their ports must keep being read.
     atomics: 'disabled',
-    workerData: { run, entry: await compiledUrl(ENTRY), board: board.init, perWorker: opts.perWorker },
+    workerData: {
+      run,
+      ...(opts.cells ? { cells: opts.cells } : {}),
+      entry: await compiledUrl(ENTRY),
+      board: board.init,
+      perWorker: opts.perWorker,
+    },
     // The young generation capped: left to grow, each thread's reaches ~32 MB under a fast trial
     // stream (10,000 trials: +100 MB resident for 2 threads), for no gain in CPU time. 4 MB rather
     // than 8: ~10 MB less for 2 threads, the same CPU time (measured, 2,000 one-call trials × 3);

@@ -16,6 +16,8 @@ export interface PoolOptions {
   perWorker: number;
   /** Live sandboxes at once across every worker (default 2 × CPU cores). */
   maxSandboxes?: number;
+  /** A job's cells, each its own RunContext; a trial with `cell` runs in that one (pool/cells.ts). */
+  cells?: RunContext[];
 }
 
 export type PoolFactory = (run: RunContext, opts: PoolOptions) => Promise<Pool>;

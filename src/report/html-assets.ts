@@ -15,6 +15,8 @@ export const COMPARE_JS = bundles.compare;
 export const HISTORY_JS = bundles.history;
 /** The run list of `benchrig view DIR`. */
 export const INDEX_JS = bundles.index;
+/** A job's report.html (docs/running.md#jobs). */
+export const JOB_JS = bundles.job;
 
 const sha256 = (s: string) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
 

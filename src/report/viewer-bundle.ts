@@ -19,6 +19,7 @@ export interface ViewerBundles {
   compare: string;
   history: string;
   index: string;
+  job: string;
 }
 
 const VIEWER_DIR = fileURLToPath(new URL('../viewer/', import.meta.url));
@@ -27,6 +28,7 @@ const ENTRIES: Record<keyof ViewerBundles, string> = {
   compare: 'compare.ts',
   history: 'history.ts',
   index: 'run-index.ts',
+  job: 'job.ts',
 };
 /** Bumped when what this file produces changes for the same sources (the options below). */
 const FORMAT = 1;
@@ -85,7 +87,13 @@ function build(): ViewerBundles {
     if (js === undefined) throw new Error(`the viewer's build made no ${page}.js`);
     return `\n${js}`;
   };
-  return { report: text('report'), compare: text('compare'), history: text('history'), index: text('index') };
+  return {
+    report: text('report'),
+    compare: text('compare'),
+    history: text('history'),
+    index: text('index'),
+    job: text('job'),
+  };
 }
 
 function readCached(path: string): ViewerBundles | null {
@@ -94,8 +102,9 @@ function readCached(path: string): ViewerBundles | null {
     return typeof v.report === 'string' &&
       typeof v.compare === 'string' &&
       typeof v.history === 'string' &&
-      typeof v.index === 'string'
-      ? { report: v.report, compare: v.compare, history: v.history, index: v.index }
+      typeof v.index === 'string' &&
+      typeof v.job === 'string'
+      ? { report: v.report, compare: v.compare, history: v.history, index: v.index, job: v.job }
       : null;
   } catch {
     return null;

@@ -12,7 +12,7 @@ import { asStorage } from './output-dir.ts';
 import type { PreparedRun } from './prepare.ts';
 import { prepareResume, type ResumeState } from './resume.ts';
 import { PRICE_TABLE } from '../llm/price-table.ts';
-import { createRunDir, gitCommit, HARNESS_VERSION, redact } from './run-dir.ts';
+import { createRunDir, createRunDirAt, gitCommit, HARNESS_VERSION, redact } from './run-dir.ts';
 import { acquireRunLock } from './run-lock.ts';
 import { guardRunJson, type RunStatus } from './run-status.ts';
 
@@ -33,7 +33,10 @@ export interface OpenRun {
 export async function openRunFolder(p: PreparedRun, opts: RunOptions, cleanup: Cleanup): Promise<OpenRun> {
   const resumed = opts.resume ? await prepareResume(opts.resume, opts.cwd, p.settings, p.trials) : null;
   const runDir =
-    resumed?.runDir ?? (await createRunDir(p.outputRoot, p.agentId, p.benchmark.name).catch(asStorage(p.outputRoot)));
+    resumed?.runDir ??
+    (await (
+      opts.runFolder ? createRunDirAt(opts.runFolder) : createRunDir(p.outputRoot, p.agentId, p.benchmark.name)
+    ).catch(asStorage(opts.runFolder ?? p.outputRoot)));
   const lock = resumed?.lock ?? acquireRunLock(runDir, runDir); // a fresh folder: no one else's
   cleanup.defer('the run lock', lock.release);
   checkpoint(opts, 'run-folder');

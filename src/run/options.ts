@@ -29,6 +29,10 @@ export interface RunOptions {
   label?: string;
   /** `--note`: a free text kept with the run (run.json `note`). */
   note?: string;
+  /** A job's cell (run/job.ts): the run folder to make, at this exact path (else evals/<agent>/<benchmark>/<time>). */
+  runFolder?: string;
+  /** A job's cell: a model endpoint that does not answer at load is a warning; its trials end MODEL_ERROR. */
+  endpointDownIsWarning?: boolean;
   /** For tests: throw right after this step, to prove that what the steps before acquired is released. */
   failAfter?: RunStep;
 }

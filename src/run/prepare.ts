@@ -108,6 +108,10 @@ export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<Pr
     await checkModelEndpoints(cfg.llm, modelApis(agentRef, cfg.agent.options, benchmark.modelSet), {
       templates: benchmark.templates,
       env: opts.env ?? process.env,
+    }).catch((err: unknown) => {
+      // A job's cell: one model that is down costs its own cells (their trials end MODEL_ERROR), not the job.
+      if (!(opts.endpointDownIsWarning && err instanceof BenchrigError && err.kind === 'llm')) throw err;
+      opts.console.warn(`${benchmark.name} · ${cfg.llm.model}: ${err.message}`);
     });
   const trials = new TrialPlan(benchmark.samples, cfg.n_trials);
   return {

@@ -1,7 +1,7 @@
 // The run folder (docs/reports.md#files): evals/<agent-id>/<benchmark>/<YYYYMMDD-HHMMSS>[-N]/ and run.json.
 import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -32,6 +32,15 @@ export async function createRunDir(
     await mkdir(join(dir, 'logs'));
     return dir;
   }
+}
+
+/** A job's cell: its run folder at a path the job chose (run/job.ts); refused if it exists. */
+export async function createRunDirAt(dir: string): Promise<string> {
+  await mkdir(dirname(dir), { recursive: true });
+  await mkdir(dir);
+  await mkdir(join(dir, 'results'));
+  await mkdir(join(dir, 'logs'));
+  return dir;
 }
 
 /** File-safe: letters, digits, dot, dash, underscore; anything else becomes `_`. */

@@ -55,7 +55,7 @@ export async function runTrials(
 }
 
 /** The shared volume made and filled, the benchmark's prepareShared run, and the context every trial gets. */
-async function trialContext(p: PreparedRun, open: OpenRun, opts: RunOptions): Promise<RunContext> {
+export async function trialContext(p: PreparedRun, open: OpenRun, opts: RunOptions): Promise<RunContext> {
   const { benchmark, cfg, shared, sandbox } = p;
   if (shared && cfg.sandbox?.shared)
     open.volume = await shared.createSharedVolume(open.runId, cfg.sandbox.shared.source);
@@ -130,7 +130,7 @@ async function scheduleTrials(
 }
 
 /** Samples that bring their own sandbox get its image (found, built or pulled) before they run. */
-function samplePreparer(
+export function samplePreparer(
   p: PreparedRun,
   runDir: string,
   run: RunContext,

@@ -54,6 +54,8 @@ export interface TrialInput {
    * every image resolved by the main process (docs/sandboxes.md#multi-service-environments).
    */
   environment?: EnvironmentSpec;
+  /** A job's trial: the index of its cell in the pool's `cells` (pool/cells.ts); absent in a plain run. */
+  cell?: number;
 }
 
 /** Callbacks a trial may use while it runs; pools forward them across the boundary as messages. Functions that use no `this`. */

@@ -54,7 +54,7 @@ const send = (msg: WorkerMessage) => {
     holdTimer = setTimeout(flushLater, HOLD_MS);
   }
 };
-const data = workerData as { run: RunContext; board: PhaseBoardInit; perWorker: number };
+const data = workerData as { run: RunContext; cells?: RunContext[]; board: PhaseBoardInit; perWorker: number };
 const holdMax = data.perWorker;
 const loop = createWorkerLoop(send, PhaseBoard.attach(data.board), data.perWorker);
 // The main side batches its messages too (src/pool/threads.ts): one, or an array of them in order.
@@ -63,7 +63,7 @@ port.on('message', (msg: MainMessage | MainMessage[]) => {
   else loop.handle(msg);
 });
 const run = data.run;
-loop.handle({ type: 'init', run });
+loop.handle({ type: 'init', run, ...(data.cells ? { cells: data.cells } : {}) });
 // What the first model call needs is loaded with this module (chat-http.ts and undici's Agent), before
 // the main side hears that this thread is ready, and piscina too (its own ready message follows once
 // this module's evaluation ends). The agent module starts loading after both, so that the first trial
@@ -72,7 +72,9 @@ loop.handle({ type: 'init', run });
 // The run's sandbox provider too (client-node for Kubernetes), so that no trial waits for it.
 await preloadProvider(run.sandbox);
 port.postMessage({ type: 'ready' } satisfies WorkerMessage);
-setImmediate(() => void preloadAgent(run.agent));
+setImmediate(() => {
+  for (const r of data.cells ?? [run]) void preloadAgent(r.agent);
+});
 
 /** Piscina's task function: never called (trials arrive over the port), but piscina needs one. */
 export default function runTask(): never {

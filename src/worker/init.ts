@@ -2,6 +2,7 @@
 // One RunContext per worker (the 'init' message), then any number of trials in flight at once.
 import { abortReason, toErrorValue } from '../errors.ts';
 import { forMainSide, type MainMessage, type WorkerMessage } from '../pool/messages.ts';
+import { contextOf } from '../pool/cells.ts';
 import type { PhaseBoard } from '../pool/phase-board.ts';
 import type { HostFailure, SandboxSlot } from '../sandbox/index.ts';
 import { runTrial, TrialTimeout } from '../trial/lifecycle.ts';
@@ -28,6 +29,8 @@ interface LoopState {
   board: PhaseBoard | undefined;
   limit: number;
   run: RunContext | undefined;
+  /** A job's cells (pool/cells.ts). */
+  cells: RunContext[] | undefined;
   running: Map<number, Running>;
   waiting: RunMessage[];
   nextReq: number;
@@ -39,7 +42,16 @@ interface LoopState {
  * and those wait here, in order, and start as places free, without a round trip to the main side.
  */
 export function createWorkerLoop(send: (msg: WorkerMessage) => void, board?: PhaseBoard, limit = Infinity): WorkerLoop {
-  const s: LoopState = { send, board, limit, run: undefined, running: new Map(), waiting: [], nextReq: 0 };
+  const s: LoopState = {
+    send,
+    board,
+    limit,
+    run: undefined,
+    cells: undefined,
+    running: new Map(),
+    waiting: [],
+    nextReq: 0,
+  };
   return {
     get waiting() {
       return s.waiting.length;
@@ -48,6 +60,7 @@ export function createWorkerLoop(send: (msg: WorkerMessage) => void, board?: Pha
       switch (msg.type) {
         case 'init':
           s.run = msg.run;
+          s.cells = msg.cells;
           return;
         case 'run':
           if (!s.run)
@@ -91,7 +104,7 @@ function start(s: LoopState, id: number, trial: TrialInput, events: boolean, slo
   };
   // Events cost a message each: only when the main side listens.
   if (events) hooks.onEvent = (taskId, event) => send({ type: 'event', id, taskId, event });
-  runTrial(run, trial, { signal: abort.signal, hooks })
+  runTrial(contextOf(run, s.cells, trial), trial, { signal: abort.signal, hooks })
     .then(
       // The trial's spans leave before its result does: a worker may be killed or ended (pool
       // close, Ctrl-C) right after, and the run's report waits for nothing else. A no-op when off.

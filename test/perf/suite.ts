@@ -26,6 +26,7 @@ import {
   type MultiServiceSizes,
 } from './multi-service.ts';
 import { runDistinctSamples } from './samples.ts';
+import { jobVsSeparate, type JobSizes } from './jobs.ts';
 import { PEER_FULL, type PeerSizes } from './peer-promptfoo.ts';
 import { HARBOR_FULL, type HarborSizes } from './peer-harbor.ts';
 import { measurePeers, PEER_TARGETS, PEERS, type Peer, type PeerKey } from './peers.ts';
@@ -55,6 +56,8 @@ export interface Sizes {
   multi: MultiServiceSizes;
   /** Distinct samples × 1 trial through the CLI, peak RSS of the whole process (test/perf/samples.ts). */
   distinct: number;
+  /** A 2 agents × 2 models job of `samples` one-call samples against the 50 ms model (test/perf/jobs.ts). */
+  job: JobSizes;
   /** One-command trials on a Kubernetes cluster, `concurrency` at a time (`--k8s`; test/perf/kubernetes.ts). */
   k8s: K8sSizes;
 }
@@ -71,6 +74,7 @@ export const FULL: Sizes = {
   swebench: { predictions: 50, concurrency: 4 },
   multi: { trials: 40, concurrency: 4 },
   distinct: 100_000,
+  job: { samples: 200 },
   k8s: { trials: 20, concurrency: 4 },
 };
 
@@ -87,6 +91,7 @@ export const TINY: Sizes = {
   swebench: { predictions: 2, concurrency: 2 },
   multi: { trials: 2, concurrency: 2 },
   distinct: 20,
+  job: { samples: 4 },
   k8s: { trials: 2, concurrency: 2 },
 };
 
@@ -110,6 +115,8 @@ export const TARGETS = {
   evaluate_100k_s: { max: 10 },
   // issue 28: memory that does not grow with the number of distinct samples
   peak_rss_mb_100k_samples: { max: 200 },
+  // issue 39: a job's cells share one pool
+  job_vs_separate_wall: { max: 0.7 },
 } as const;
 
 /** Only with `npm run perf -- --k8s` (a cluster: KUBECONFIG's, or the local one of scripts/k8s-up.sh). */
@@ -146,6 +153,7 @@ export interface PerfReport {
   cpu_ms_per_trial: number;
   evaluate_100k_s: number;
   peak_rss_mb_100k_samples: number;
+  job_vs_separate_wall: number;
   grading_verdicts_per_s: number;
   evaluate_10k_s: number;
   gateway_overhead_ms: number;
@@ -611,6 +619,23 @@ async function multiServiceRow(ctx: Ctx, z: Sizes): Promise<Measured> {
   });
 }
 
+/** `job_vs_separate_wall` (issue 39): the job's wall time over its four runs' one after the other, a 50 ms model. */
+async function jobRow(ctx: Ctx, z: Sizes): Promise<Measured> {
+  ctx.latencyMs = z === TINY ? 0 : 50;
+  try {
+    const r = await jobVsSeparate(
+      ctx.root,
+      ctx.fx.localBenchmark(z.job.samples),
+      ctx.fx.agents.oneCall,
+      ctx.model.url,
+      ctx.say,
+    );
+    return row('job_vs_separate_wall', r.value, { ...r.raw, samples: z.job.samples, latency_ms: ctx.latencyMs });
+  } finally {
+    ctx.latencyMs = 0;
+  }
+}
+
 /** `peak_rss_mb_100k_samples` (issue 28): z.distinct samples × 1 trial, `benchrig run` under GNU time. */
 async function distinctSamplesRow(ctx: Ctx, z: Sizes): Promise<Measured> {
   const r = await runDistinctSamples(ctx.fx.localBenchmark(z.distinct), ctx.root, ctx.model.url);
@@ -656,6 +681,8 @@ async function floorRows(ctx: Ctx, z: Sizes): Promise<FloorFields> {
   const mem = await memoryRows(ctx, z);
   say('peak memory over distinct samples');
   const distinct = await distinctSamplesRow(ctx, z);
+  say('a job against its runs one by one');
+  const job = await jobRow(ctx, z);
   say('grading');
   const grading = await gradingRow(ctx, z);
   say('evaluate');
@@ -681,6 +708,7 @@ async function floorRows(ctx: Ctx, z: Sizes): Promise<FloorFields> {
     cpu_ms_per_trial: mem.cpu.value,
     evaluate_100k_s: evaluate100k.value,
     peak_rss_mb_100k_samples: distinct.value,
+    job_vs_separate_wall: job.value,
     grading_verdicts_per_s: grading.value,
     evaluate_10k_s: evaluate.value,
     gateway_overhead_ms: gateway.value,
@@ -705,6 +733,7 @@ async function floorRows(ctx: Ctx, z: Sizes): Promise<FloorFields> {
       cpu_ms_per_trial: mem.cpu,
       evaluate_100k_s: evaluate100k,
       peak_rss_mb_100k_samples: distinct,
+      job_vs_separate_wall: job,
     },
   };
 }

@@ -28,6 +28,7 @@ describe('perf suite (tiny)', () => {
       'cpu_ms_per_trial',
       'evaluate_100k_s',
       'peak_rss_mb_100k_samples',
+      'job_vs_separate_wall',
     ]) {
       expect(Number.isFinite(saved[key]), key).toBe(true);
       expect(saved[key], key).toBeGreaterThan(0);

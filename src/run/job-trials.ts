@@ -1,0 +1,138 @@
+// A job's trials (docs/running.md#jobs): every cell's trials on ONE pool, interleaved cell by cell so
+// that the pool stays full to the end, each result routed to its cell (its run folder, its breaker).
+// The circuit breaker is per upstream (the model's endpoint and name): a model that is down stops
+// the trials of its own cells, and the others run on.
+import { join } from 'node:path';
+import { poolFor } from '../pool/index.ts';
+import { schedule } from '../pool/scheduler.ts';
+import type { RunContext, TrialInput, TrialResult } from '../trial/types.ts';
+import { ModelCircuitBreaker, type BreakerTrip } from './circuit-breaker.ts';
+import type { Cleanup } from './cleanup.ts';
+import type { OpenRun } from './open.ts';
+import type { RunOptions } from './options.ts';
+import { isStorageError } from './output-dir.ts';
+import type { PreparedRun } from './prepare.ts';
+import type { RunStatus } from './run-status.ts';
+import { samplePreparer, trialContext, type TrialsOutcome } from './run-trials.ts';
+import { StorageWatch } from './storage-watch.ts';
+
+/** One cell, prepared and opened as a run. */
+export interface OpenCell {
+  opts: RunOptions;
+  prepared: PreparedRun;
+  open: OpenRun;
+}
+
+interface LiveCell extends OpenCell {
+  context: RunContext;
+  disk: StorageWatch;
+  breaker: ModelCircuitBreaker;
+  prepare: ((t: TrialInput) => Promise<TrialInput | TrialResult>) | null;
+  started: number;
+}
+
+/** The upstream a cell's agent calls: one breaker for all the cells that share it. */
+const upstreamOf = (p: PreparedRun) => `${p.cfg.llm.base_url}\n${p.cfg.llm.model}`;
+
+export async function runJobTrials(cells: OpenCell[], opts: RunOptions, cleanup: Cleanup): Promise<TrialsOutcome[]> {
+  const breakers = new Map<string, ModelCircuitBreaker>();
+  const live: LiveCell[] = [];
+  for (const c of cells) {
+    const context = await trialContext(c.prepared, c.open, c.opts);
+    const key = upstreamOf(c.prepared);
+    const n = c.prepared.cfg.agent.name === 'nop' ? 0 : c.prepared.cfg.run.circuit_breaker;
+    if (!breakers.has(key)) breakers.set(key, new ModelCircuitBreaker(n));
+    live.push({
+      ...c,
+      context: c.open.trace?.carry(context) ?? context,
+      disk: new StorageWatch(c.open.runDir, opts.signal, opts.console.warn),
+      breaker: breakers.get(key) as ModelCircuitBreaker,
+      prepare: samplePreparer(c.prepared, c.open.runDir, context, c.opts),
+      started: 0,
+    });
+  }
+  const signal = AbortSignal.any([opts.signal, ...live.map((c) => c.disk.signal)]);
+  try {
+    await scheduleAll(live, signal, opts, cleanup);
+  } catch (err) {
+    if (isStorageError(err)) live[0]?.disk.stop(join(live[0].open.runDir, 'results'), err);
+    if (!opts.signal.aborted && !live.some((c) => c.disk.stopped)) throw err;
+  }
+  return live.map((c) => settle(c, opts));
+}
+
+async function scheduleAll(live: LiveCell[], signal: AbortSignal, opts: RunOptions, cleanup: Cleanup): Promise<void> {
+  const first = live[0];
+  if (!first) return;
+  const { cfg } = first.prepared;
+  for (const c of live)
+    if (c.prepared.installed)
+      cleanup.defer('the model gateways', async () =>
+        (await import('../agents/installed/worker-gateway.ts')).closeRunGateways(c.open.runId),
+      );
+  const pool = await poolFor(cfg.run.mode)(first.context, {
+    workers: cfg.run.workers,
+    perWorker: cfg.run.per_worker,
+    maxSandboxes: cfg.run.max_sandboxes ?? first.prepared.shared?.limit,
+    cells: live.map((c) => c.context),
+  });
+  const closePool = cleanup.defer('the pool', () => pool.close());
+  const total = live.reduce((n, c) => n + c.open.toRun.length, 0);
+  opts.console.start(first.prepared.benchmark, total, join(first.open.runDir, '..'), cfg.run.mode);
+  try {
+    await schedule(pool, interleave(live), {
+      signal,
+      hooks: opts.console.wantsEvents ? { onEvent: opts.console.event } : {},
+      onStart: opts.console.trialStarted,
+      onResult: (r, t) => {
+        const c = live[t.cell ?? 0];
+        c.breaker.observe(r);
+        opts.console.trialFinished(r);
+        c.disk.checkSaved(r);
+      },
+      onRetry: (t, attempt, r) =>
+        opts.console.warn(
+          `${t.taskId}: infrastructure error (${r.error?.message ?? 'sandbox'}); retrying with a fresh sandbox (${attempt})`,
+        ),
+      prepare: (t) => live[t.cell ?? 0].prepare?.(t) ?? Promise.resolve(t),
+    });
+  } finally {
+    await closePool();
+  }
+}
+
+/** One trial of each cell in turn (a cell whose upstream's breaker tripped is skipped), each tagged with its cell. */
+function* interleave(live: LiveCell[]): Iterable<TrialInput> {
+  const queues = live.map((c) => c.open.toRun[Symbol.iterator]());
+  const done = live.map(() => false);
+  for (let left = live.length; left > 0;) {
+    for (let i = 0; i < live.length; i++) {
+      if (done[i]) continue;
+      const next = live[i].breaker.trip ? null : queues[i].next();
+      if (!next || next.done) {
+        done[i] = true;
+        left--;
+        continue;
+      }
+      live[i].started++;
+      yield { ...next.value, cell: i };
+    }
+  }
+}
+
+/** How the cell's run ended (as run-trials.ts decides for a run), its run.json status set. */
+function settle(c: LiveCell, opts: RunOptions): TrialsOutcome {
+  const stopped = c.disk.stopped ?? null;
+  let status: RunStatus = stopped ? 'failed' : opts.signal.aborted ? 'interrupted' : 'complete';
+  const trip = c.breaker.trip;
+  let tripped: BreakerTrip | null = null;
+  if (trip) {
+    tripped = { error: trip.error, trials_not_started: c.open.toRun.length - c.started };
+    if (status === 'complete') status = 'failed';
+    opts.console.warn(
+      `${c.open.runDir}: stopped: ${c.breaker.why} (${trip.error}); ${tripped.trials_not_started} trial(s) never started`,
+    );
+  }
+  c.open.runJson.status = status;
+  return { status, tripped, storage: stopped };
+}

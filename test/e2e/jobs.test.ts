@@ -1,0 +1,238 @@
+// Jobs (issue #39, docs/running.md#jobs): one command runs benchmarks × agents × models and answers
+// "which is better". Through the real CLI, against one scripted model server on loopback where the
+// model `right` answers right and `wrong` wrong: a job of a module agent and `react` × both models.
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, FIXTURES, readJson, results, runCli, tempDir } from '../support/cli.ts';
+import { launchBrowser, openPage, screenshot } from '../support/browser.ts';
+import { startModelServer, type ModelServer } from '../support/model-server.ts';
+
+const bench = join(FIXTURES, 'benchmarks/job-qa'); // 8 questions, no sandbox, "blue" passes
+const askModel = join(FIXTURES, 'agents/ask-model.ts');
+const answer = (model: unknown) => (model === 'right' ? 'The sky is blue.' : 'It is red.');
+
+let server: ModelServer;
+beforeAll(async () => {
+  server = await startModelServer((q) => ({
+    content: answer(q.body.model),
+    usage: { prompt_tokens: 10, completion_tokens: 4 },
+  }));
+});
+afterAll(() => server.close());
+
+const env = () => ({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-job-test', NO_COLOR: '1' });
+const onlyJob = (out: string) => {
+  const jobs = readdirSync(join(out, 'jobs'));
+  expect(jobs).toHaveLength(1);
+  return join(out, 'jobs', jobs[0]);
+};
+
+describe('a job of 2 agents × 2 models', () => {
+  let out: string;
+  let jobDir: string;
+  let code: number;
+  let stderr: string;
+  beforeAll(async () => {
+    out = tempDir('benchrig-job-');
+    const gate = join(out, 'gate.toml');
+    writeFileSync(gate, '[gate]\nmetric = "pass_rate"\nthreshold = 0.5\n');
+    const r = await runCli(
+      [
+        'run',
+        bench,
+        '--agent',
+        askModel,
+        '--agent',
+        'react',
+        '--model',
+        'right',
+        '--model',
+        'wrong',
+        '--output',
+        out,
+        '--config',
+        gate,
+      ],
+      { env: env(), timeoutMs: 120_000 },
+    );
+    [code, stderr] = [r.code, r.stderr];
+    jobDir = onlyJob(out);
+  }, 150_000);
+
+  it('makes four ordinary run folders, job.json and the job report; the exit code is the worst gate', () => {
+    expect(code, stderr).toBe(1); // the `wrong` cells fail the gate
+    const job = readJson(join(jobDir, 'job.json'));
+    expect(job.status).toBe('complete');
+    expect(job.cells.map((c: { id: string }) => c.id).sort()).toEqual([
+      'job-qa__ask-model__right',
+      'job-qa__ask-model__wrong',
+      'job-qa__react__right',
+      'job-qa__react__wrong',
+    ]);
+    for (const c of job.cells) {
+      const run = join(jobDir, c.run_dir);
+      expect(readJson(join(run, 'run.json')).status).toBe('complete');
+      expect(results(run)).toHaveLength(8);
+      const report = readJson(join(run, 'evaluation_report.json'));
+      expect(report.agent.model).toBe(c.model);
+      expect(report.metrics.pass_rate).toBe(c.model === 'right' ? 1 : 0);
+      expect(c.exit_code).toBe(c.model === 'right' ? 0 : 1);
+    }
+  });
+
+  it('names the better model with a significant paired difference', () => {
+    const r = readJson(join(jobDir, 'job_report.json'));
+    const b = r.benchmarks[0];
+    expect(b.best).toMatch(/__right$/);
+    const pair = b.pairs.find(
+      (p: { a: string; b: string }) => p.a === 'job-qa__react__right' && p.b === 'job-qa__react__wrong',
+    );
+    expect(pair).toMatchObject({
+      n: 8,
+      diff: -1,
+      only_a: 8,
+      only_b: 0,
+      test: 'mcnemar',
+      significant: true,
+      better: 'job-qa__react__right',
+    });
+    expect(pair.p_adjusted).toBeLessThan(0.05);
+    // the same model under two agents does not differ: no pair
+    expect(
+      b.pairs.some(
+        (p: { a: string; b: string }) => p.a === 'job-qa__ask-model__right' && p.b === 'job-qa__react__right',
+      ),
+    ).toBe(false);
+    expect(stderr).toMatch(/significant: \S+ · right is better/);
+  });
+
+  it('shows the matrix in Chromium; two cells picked list the tasks that flip, linked to the trial pages', async () => {
+    const browser = await launchBrowser();
+    try {
+      const o = await openPage(browser, join(jobDir, 'report.html'));
+      const { page } = o;
+      expect(await page.locator('table.job-matrix tbody tr').count()).toBe(8);
+      expect(await page.locator('table.job-matrix thead th').count()).toBe(5);
+      await page.selectOption('#pick-0-0', { label: 'react · right' });
+      await page.selectOption('#pick-0-1', { label: 'react · wrong' });
+      const flips = page.locator('#flips-list-0 li a');
+      expect(await flips.count()).toBe(8);
+      expect(await flips.first().getAttribute('href')).toBe('job-qa__react__wrong/report.html#trial=q1');
+      // sort by pass rate: the best on top after two clicks (descending)
+      const head = page.locator('table.job-cells thead th', { hasText: 'pass rate' });
+      await head.click();
+      await head.click();
+      expect(await page.locator('table.job-cells tbody tr').first().getAttribute('data-cell')).toMatch(/__right$/);
+      await screenshot(page, 'job-report');
+      expect(o.errors).toEqual([]);
+      expect(o.foreign).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+});
+
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+describe('a job file', () => {
+  it('one model endpoint down: its cell gets an infrastructure verdict, the other runs on; gate_any passes the job', async () => {
+    const out = tempDir('benchrig-job-down-');
+    const port = await closedPort();
+    const file = join(out, 'job.toml');
+    writeFileSync(
+      file,
+      `benchmarks = ["${bench}"]\ngate_any = true\n[run]\noutput = "${out}"\ncircuit_breaker = 3\nworkers = 1\n[[agents]]\nname = "${askModel}"\n` +
+        `[[models]]\nname = "right"\n[[models]]\nname = "down"\nbase_url = "http://127.0.0.1:${port}/v1"\n`,
+    );
+    const cfg = join(out, 'llm.toml');
+    writeFileSync(cfg, '[llm]\nmax_retries = 0\n[gate]\nmetric = "pass_rate"\nthreshold = 0.5\n');
+    const r = await runCli(['run', file, '--config', cfg], { env: env(), timeoutMs: 120_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const jobDir = onlyJob(out);
+    const job = readJson(join(jobDir, 'job.json'));
+    const down = job.cells.find((c: { model: string }) => c.model === 'down');
+    const right = job.cells.find((c: { model: string }) => c.model === 'right');
+    expect(right).toMatchObject({ status: 'complete', exit_code: 0 });
+    expect(down).toMatchObject({ status: 'failed', exit_code: 3 });
+    const report = readJson(join(jobDir, down.run_dir, 'evaluation_report.json'));
+    expect(report.metrics.status_counts.MODEL_ERROR).toBeGreaterThanOrEqual(3);
+    expect(report.metrics.status_counts.AGENT_ERROR).toBe(0);
+    expect(report.circuit_breaker.trials_not_started).toBeGreaterThan(0);
+    expect(results(join(jobDir, right.run_dir)).every((x) => x.status === 'PASSED')).toBe(true);
+  }, 150_000);
+
+  it('a bad key is exit 2 naming the file and the key', async () => {
+    const out = tempDir('benchrig-job-bad-');
+    const file = join(out, 'job.toml');
+    writeFileSync(file, `benchmarks = ["${bench}"]\n[[agents]]\nname = "react"\n[[models]]\nnmae = "x"\n`);
+    const r = await runCli(['run', file], { env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file}: key models[0].nmae: unknown key (did you mean "name"?)`);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(join(out, 'jobs'))).toBe(false);
+  });
+});
+
+describe('--resume JOB_DIR', () => {
+  it('after a SIGKILL finishes the job without repeating a finished trial', async () => {
+    const out = tempDir('benchrig-job-resume-');
+    const slow = await startModelServer((q) => ({ content: answer(q.body.model), delayMs: 300 }));
+    try {
+      const envSlow = { OPENAI_BASE_URL: slow.url, OPENAI_API_KEY: 'sk-job-test', NO_COLOR: '1' };
+      const args = [
+        'run',
+        bench,
+        '--agent',
+        askModel,
+        '--model',
+        'right',
+        '--model',
+        'wrong',
+        '--output',
+        out,
+        '--workers',
+        '1',
+        '--per-worker',
+        '2',
+      ];
+      const child = execa('node', [BIN, ...args], { env: envSlow, reject: false, stdin: 'ignore' });
+      const dirs = () =>
+        existsSync(join(out, 'jobs')) ? readdirSync(join(out, 'jobs')).map((j) => join(out, 'jobs', j)) : [];
+      const saved = () =>
+        dirs().flatMap((j) =>
+          readdirSync(j)
+            .filter((c) => existsSync(join(j, c, 'results')))
+            .flatMap((c) => readdirSync(join(j, c, 'results')).map((f) => join(j, c, 'results', f))),
+        );
+      for (let i = 0; i < 200 && saved().length < 4; i++) await new Promise((r) => setTimeout(r, 50));
+      child.kill('SIGKILL');
+      await child;
+      const before = new Map(saved().map((f) => [f, statSync(f).mtimeMs]));
+      expect(before.size).toBeGreaterThanOrEqual(4);
+      expect(before.size).toBeLessThan(16);
+      const requestsBefore = slow.requests.length;
+      const [jobDir] = dirs();
+      const r = await runCli(['run', '--resume', jobDir], { env: envSlow, timeoutMs: 120_000 });
+      expect(r.code, r.stderr).toBe(0);
+      const job = readJson(join(jobDir, 'job.json'));
+      expect(job.status).toBe('complete');
+      expect(job.resumed_at).toHaveLength(1);
+      for (const c of job.cells) expect(results(join(jobDir, c.run_dir))).toHaveLength(8);
+      for (const [f, mtime] of before) expect(statSync(f).mtimeMs, f).toBe(mtime);
+      // only the missing trials asked the model: one call each
+      expect(slow.requests.length - requestsBefore).toBe(16 - before.size);
+      expect(readJson(join(jobDir, 'job_report.json')).benchmarks[0].best).toMatch(/__right$/);
+    } finally {
+      await slow.close();
+    }
+  }, 150_000);
+});
