@@ -32,8 +32,9 @@ async function run(server: ModelServer, agentName: string, extra: string[] = [])
     ['run', bench, '--agent', agent(agentName), '--sample', 'greet', '--mode', 'single', '--output', o, ...extra],
     { env: modelEnv(server.url) },
   );
-  const [res] = results(onlyRunDir(o, agentName, 'models-local'));
-  return { r, res };
+  const dir = onlyRunDir(o, agentName, 'models-local');
+  const [res] = results(dir);
+  return { r, res, dir };
 }
 
 /** The characters of every distinct message text of the conversation. */
@@ -48,7 +49,7 @@ describe('transcripts of model calls', () => {
   it('a 40-call conversation of growing history is stored once per message, within 1.5x its distinct text; --verbose shows the answers', async () => {
     const server = await startModelServer((_req, n) => ({ content: answer(n) }));
     try {
-      const { r, res } = await run(server, 'long-conversation', ['--verbose']);
+      const { r, res, dir } = await run(server, 'long-conversation', ['--verbose']);
       expect(res.status, r.stderr).not.toBe('AGENT_ERROR');
       const t = defined(res.transcript);
       expect(t.calls).toHaveLength(40);
@@ -68,6 +69,23 @@ describe('transcripts of model calls', () => {
       expect(whole).toBeGreaterThan(15 * stored);
       // --verbose: each answer's first line under the trial's task id.
       for (const n of [1, 40]) expect(r.stderr).toMatch(new RegExp(`^  ${res.task_id} │ Answer ${n}: yes\\.$`, 'm'));
+      // report --trial: every call, each new question once, each answer; a resent history is not printed again.
+      const shown = await runCli(['report', dir, '--trial', res.task_id]);
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout).toContain('40 model call(s), 81 distinct message(s)');
+      expect(shown.stdout).toMatch(
+        /^── c40 agent chat fake-model-1 · \d+ ms · in \d+ out \d+ · stop · \{"temperature":0\}$/m,
+      );
+      expect(shown.stdout.match(/^ {5}Question \d+ about/gm)).toHaveLength(40);
+      expect(shown.stdout.match(/^ {7}Answer \d+: yes\.$/gm)).toHaveLength(40);
+      expect(shown.stdout).toContain('   … 79 earlier message(s)');
+      const json = await runCli(['report', dir, '--trial', res.sample_id, '--format', 'json']);
+      expect(JSON.parse(json.stdout)).toEqual(t);
+      const missing = await runCli(['report', dir, '--trial', 'nope']);
+      expect([missing.code, missing.stderr.trim()]).toEqual([
+        2,
+        `benchrig: --trial nope: no such trial in ${dir} (trials: ${res.task_id})`,
+      ]);
     } finally {
       await server.close();
     }
