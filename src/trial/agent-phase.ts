@@ -8,7 +8,7 @@ import type { LlmConfig } from '../config/schema.ts';
 import { abortReason, ModelEndpointError } from '../errors.ts';
 import { createLlmClient, type BenchrigLlmClient } from '../llm/client.ts';
 import type { Sandbox } from '../sandbox/types.ts';
-import type { NewEvent } from '../types.ts';
+import type { CallSink, NewEvent } from '../types.ts';
 import { loadUser } from '../user/load.ts';
 import { AgentTurn } from './agent-turn.ts';
 import { agentRecord } from './contexts.ts';
@@ -45,6 +45,7 @@ export async function runAgentPhase(
       signal,
       cache: { ...run.llmCache, scope: `trial ${input.trial}` },
       onEvent: recorder.record,
+      onCall: recorder.transcript ? recorder.recordCall : undefined,
     });
   const agentLlm = client(run.llm.agent, 'agent', run.limits.max_llm_calls, agentSignal);
   const userLlm = lazyClient(() => client(run.llm.user, 'user', run.limits.max_user_llm_calls, signal));
@@ -70,7 +71,9 @@ export async function runAgentPhase(
   let agent: Agent | undefined;
   try {
     // What the factory returned is checked against the contract: no respond is an AGENT_ERROR that says so.
-    agent = checkAgent(await raceAbort(Promise.resolve(createAgent(loaded, ctx, run, input)), signal));
+    // An installed agent's gateway hands its calls' transcripts to the trial (the agent's own ctx.record cannot).
+    const recordCall = recorder.transcript ? turn.record(recorder.recordCall) : undefined;
+    agent = checkAgent(await raceAbort(Promise.resolve(createAgent(loaded, ctx, run, { input, recordCall })), signal));
     const user = await loadUser(run.user, run.benchmark.dir);
     const outcome = await raceAbort(
       converse({
@@ -139,7 +142,7 @@ function createAgent(
   loaded: LoadedAgent,
   ctx: AgentContext,
   run: RunContext,
-  input: TrialInput,
+  { input, recordCall }: { input: TrialInput; recordCall?: CallSink },
 ): Agent | Promise<Agent> {
   switch (loaded.context) {
     case 'public':
@@ -147,7 +150,7 @@ function createAgent(
     case 'trusted':
       return loaded.factory({ ...ctx, groundTruth: input.sample, benchmarkDir: run.benchmark.dir });
     case 'installed':
-      return loaded.factory({ ...ctx, installed: { run, input } });
+      return loaded.factory({ ...ctx, installed: { run, input, recordCall } });
   }
 }
 

@@ -71,11 +71,15 @@ export async function openSession(run: RunContext, input: TrialInput, opts: Tria
   const sessionId = sessionIdOf(run.runId, input.taskId);
   const logLines: string[] = [];
   const spans = await startTrialSpans(run, input, sessionId); // a no-op when telemetry is off
-  const recorder = new Recorder((e) => {
-    logLines.push(formatEvent(e));
-    spans.event(e);
-    opts.hooks?.onEvent?.(input.taskId, e);
-  }, runScrubber(run));
+  const recorder = new Recorder(
+    (e) => {
+      logLines.push(formatEvent(e));
+      spans.event(e);
+      opts.hooks?.onEvent?.(input.taskId, e);
+    },
+    runScrubber(run),
+    run.transcripts !== 'metadata',
+  );
   const hooks = await loadHooks(run.benchmark.hooks);
   const spec = sandboxSpecOf(run, input);
   const provider = spec ? (opts.provider ?? (await providerFor(spec))) : undefined;

@@ -23,6 +23,7 @@ import {
   type PresetRun,
 } from './harness.ts';
 import { eventsOf } from '../../support/events.ts';
+import { defined } from '../../support/defined.ts';
 
 export async function presetSuite(preset: string, o: { shellTool: string; api: 'chat' | 'responses' | 'messages' }) {
   describe.skipIf(!(await requireDocker()))(`cli:${preset}`, () => {
@@ -61,6 +62,22 @@ export async function presetSuite(preset: string, o: { shellTool: string; api: '
       expect(calls.some((e) => e.tokens.input === USAGE.tool.input && e.tokens.output === USAGE.tool.output)).toBe(
         true,
       );
+      // Every call in the transcript, in the one shape whatever API the CLI speaks: the answer that
+      // asked for the shell tool, and the next call's input holding that tool's result.
+      const t = defined(r.transcript);
+      const api = { chat: 'chat', responses: 'responses', messages: 'anthropic' }[o.api];
+      expect(t.calls.map((c) => [c.source, c.api])).toEqual(calls.map(() => ['installed', api]));
+      expect(calls.map((e) => e.call)).toEqual(t.calls.map((c) => c.id));
+      const asked = t.calls.findIndex((c) =>
+        t.messages[c.output?.message ?? '']?.tool_calls?.some((tc) => tc.name === o.shellTool),
+      );
+      expect(asked).toBeGreaterThanOrEqual(0);
+      const callId = defined(t.messages[defined(t.calls[asked].output).message].tool_calls)[0].id;
+      expect(
+        t.calls
+          .slice(asked + 1)
+          .some((c) => c.input.some((k) => t.messages[k].role === 'tool' && t.messages[k].tool_call_id === callId)),
+      ).toBe(true);
       const tools = eventsOf(r.events, 'tool_call');
       expect(tools.map((e) => e.tool)).toContain(o.shellTool);
       expect(JSON.stringify(tools[0].args)).toContain('echo 42 > answer.txt');
