@@ -1,9 +1,12 @@
 // One trial's result file as an ATIF v1.7 trajectory (docs/export.md#atif). Steps follow the events:
 // a user message is a user step; each agent model call opens an agent step (its metrics, and the
 // tool calls it asked for, their results as the step's observation linked by `source_call_id`); the
-// reply closes it. Calls of the simulated user and the judge, retrieved contexts, logs, limits and
-// verdicts are benchrig's own: they ride in the `extra.events` of the step they happened in.
+// reply closes it. With a transcript, the agent's system prompt opens the trajectory as system steps
+// and each agent step's message is the model's answer, with its reasoning (atif-transcript.ts).
+// Calls of the simulated user and the judge, retrieved contexts, logs, limits and verdicts are
+// benchrig's own: they ride in the `extra.events` of the step they happened in.
 import type { TrajectoryEvent, TrialResult } from '../types.ts';
+import { atifTranscript, type AtifTranscript } from './atif-transcript.ts';
 import {
   ATIF_VERSION,
   type AtifFinalMetrics,
@@ -33,7 +36,13 @@ class StepBuilder {
   /** Tool calls of the current step not answered yet, by id. */
   private open: AtifToolCall[] = [];
 
-  constructor(private readonly start: number) {}
+  constructor(
+    private readonly start: number,
+    private readonly transcript: AtifTranscript | null,
+  ) {
+    for (const message of transcript?.system ?? [])
+      this.push({ timestamp: new Date(start).toISOString(), source: 'system', message });
+  }
 
   private at(e: TrajectoryEvent): string {
     return new Date(this.start + Math.max(0, e.ts) * 1000).toISOString();
@@ -67,14 +76,17 @@ class StepBuilder {
         }),
       ),
     });
+    const answer = this.transcript?.answer((e as { call?: unknown }).call);
+    const extra = defined({ error: e.error, transcript: answer?.extra });
     this.push({
       timestamp: this.at(e),
       source: 'agent',
       model_name: e.response_model ?? e.model,
-      message: '',
+      message: answer?.message ?? '',
+      ...(answer?.reasoning_content ? { reasoning_content: answer.reasoning_content } : {}),
       metrics,
       llm_call_count: 1,
-      ...(e.error ? { extra: { error: e.error } } : {}),
+      ...(Object.keys(extra).length ? { extra } : {}),
     });
   }
 
@@ -115,11 +127,12 @@ class StepBuilder {
     });
   }
 
+  /** The reply ends the agent's step that answered it (its message, when the model's answer was it or empty). */
   reply(e: Ev<'agent_message'>): void {
-    const step =
-      this.current?.source === 'agent' && this.current.message === ''
-        ? this.current
-        : this.push({ timestamp: this.at(e), source: 'agent', message: '', llm_call_count: 0 });
+    const open = this.current?.source === 'agent' && [e.content, ''].includes(this.current.message);
+    const step = open
+      ? (this.current as AtifStep)
+      : this.push({ timestamp: this.at(e), source: 'agent', message: '', llm_call_count: 0 });
     step.message = e.content;
     const extra = defined({ done: e.done, blocked: e.blocked });
     if (Object.keys(extra).length) step.extra = { ...step.extra, reply: extra };
@@ -140,7 +153,7 @@ class StepBuilder {
 const asList = (v: unknown): unknown[] | undefined => (Array.isArray(v) ? v : undefined);
 
 function stepsOf(r: TrialResult): AtifStep[] {
-  const b = new StepBuilder(Date.parse(r.started_at) || 0);
+  const b = new StepBuilder(Date.parse(r.started_at) || 0, atifTranscript(r));
   for (const e of r.events) {
     if (e.type === 'user_message') b.user(e);
     else if (e.type === 'llm_call' && (e.role ?? 'agent') === 'agent') b.llmCall(e);
