@@ -49,7 +49,56 @@ export const eventSchema = z.looseObject({
     .optional()
     .describe('retrieved: what the agent retrieved, best first (docs/agents.md#retrieved-contexts)'),
   source: z.string().optional().describe('retrieved: reply (the reply of turn `turn` carried them) or tool'),
+  call: z.string().optional().describe("llm_call: the call's id in `transcript.calls`"),
 });
+
+const usage = z.looseObject({ input: count, output: count, cached: count.optional() });
+
+export const transcriptMessageSchema = z.looseObject({
+  role: z.enum(['system', 'user', 'assistant', 'tool']),
+  content: z.union([z.string(), z.array(z.unknown())]).describe('text, or the parts of a message with images'),
+  name: z.string().optional(),
+  tool_call_id: z.string().optional(),
+  tool_calls: z
+    .array(z.looseObject({ id: z.string(), name: z.string(), arguments: z.string().describe('raw JSON text') }))
+    .optional(),
+  reasoning: z.string().optional().describe("the model's reasoning, where the API returns it"),
+  truncated: z
+    .looseObject({ original_chars: count })
+    .optional()
+    .describe('a text of it was over the bound: head and tail kept, the cut marked in the text'),
+});
+
+export const transcriptCallSchema = z.looseObject({
+  id: z.string().describe("what the llm_call event's `call` names"),
+  source: z.enum(['agent', 'user', 'judge', 'installed']),
+  api: z.enum(['chat', 'responses', 'anthropic', 'gemini']).describe('the wire API the call was made in'),
+  model: z.string(),
+  started_at: timestamp,
+  latency_ms: z.number().min(0),
+  input: z.array(z.string()).describe("the call's whole input: keys of `messages`, in order"),
+  tools: z
+    .array(z.looseObject({ name: z.string(), description: z.string().optional(), parameters: z.unknown().optional() }))
+    .optional(),
+  params: record.optional().describe('temperature, max_tokens, response_format, tool_choice, …'),
+  output: z
+    .looseObject({ message: z.string(), finish_reason: z.string().optional(), usage: usage.optional() })
+    .nullable()
+    .describe('null: the call failed, or its content was not kept'),
+  error: z.looseObject({ status: z.number().int().optional(), body: z.string() }).optional(),
+  metadata_only: z.literal(true).optional().describe("past the trial's bound: input and output not kept"),
+});
+
+export const transcriptSchema = z
+  .looseObject({
+    version: z.literal(1),
+    messages: z
+      .record(z.string(), transcriptMessageSchema)
+      .describe('every distinct message of the trial once, keyed by sha256 of its canonical JSON (16 hex)'),
+    calls: z.array(transcriptCallSchema),
+    truncated: z.looseObject({ calls_without_content: count, reason: z.string() }).optional(),
+  })
+  .describe("every model call's messages and answer (docs/reports.md#transcripts); absent with transcripts off");
 
 const errorValue = z.looseObject({
   kind: z.string(),
@@ -82,6 +131,7 @@ export const resultFileSchema = z
       .describe(
         'SWE-bench: the diff of the workdir against base_commit after the agent (clipped; whole: trials/<task-id>/model.patch)',
       ),
+    transcript: transcriptSchema.optional(),
     metadata: z.looseObject({
       llm_calls: count,
       user_llm_calls: count,

@@ -120,6 +120,13 @@ export type TrajectoryEvent =
       /** The wire API the upstream spoke: another than `api` when the gateway translated (docs/agents.md#translation). */
       upstream_api?: 'chat' | 'responses' | 'messages';
       stream?: boolean;
+      /** The call's id in the result's `transcript.calls` (docs/reports.md#transcripts); absent with transcripts off. */
+      call?: string;
+      /**
+       * Never in the result file: the answer's first lines, on the copy of the event the trial's log
+       * and `--verbose` get (trial/recorder.ts).
+       */
+      preview?: string;
     }
   | { step: number; ts: number; type: 'tool_call'; tool: string; args: Record<string, unknown>; id?: string }
   | {
@@ -156,6 +163,51 @@ export type TrajectoryEvent =
   /** A limit stopped the agent (docs/agents.md#the-conversation): `value` is what would have passed `limit`. */
   | { step: number; ts: number; type: 'limit'; kind: string; value: number; limit: number };
 
+/** The wire API a model call was made in (the gateway's `messages` is `anthropic` here). */
+export type TranscriptApi = 'chat' | 'responses' | 'anthropic' | 'gemini';
+
+/** Who made a model call: the agent's client, the simulated user, the judge, an installed agent via the gateway. */
+export type TranscriptSource = 'agent' | 'user' | 'judge' | 'installed';
+
+/** One message of a model call as the transcript keeps it (docs/reports.md#transcripts): Chat Completions' shape. */
+export interface TranscriptMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  /** Text, or the parts of a message with images (each as its API sent it). */
+  content: string | unknown[];
+  name?: string;
+  tool_call_id?: string;
+  /** `arguments`: the raw JSON text the model wrote. */
+  tool_calls?: Array<{ id: string; name: string; arguments: string }>;
+  /** The model's reasoning, where the API returns it. */
+  reasoning?: string;
+  /** Set by the transcript when a text was cut to its bound (head and tail kept). */
+  truncated?: { original_chars: number };
+}
+
+/**
+ * A model call as its client hands it to the trial (trial/transcript.ts stores each message once).
+ * The model and the latency are the `llm_call` event's.
+ */
+export interface CallTranscript {
+  source: TranscriptSource;
+  api: TranscriptApi;
+  started_at: string;
+  input: TranscriptMessage[];
+  tools?: Array<{ name: string; description?: string; parameters?: unknown }>;
+  /** What changes the answer: temperature, max_tokens, response_format, tool_choice, … */
+  params?: Record<string, unknown>;
+  output: {
+    message: TranscriptMessage;
+    finish_reason?: string;
+    usage?: { input: number; output: number; cached?: number };
+  } | null;
+  /** A failed call: the HTTP status when there was one, the body (or the failure) as text. */
+  error?: { status?: number; body: string };
+}
+
+/** Where a model client hands a call's event and its transcript (the trial's recorder: `recordCall`). */
+export type CallSink = (event: NewEvent, call: CallTranscript) => void;
+
 /** An event as an agent records it: the lifecycle stamps `step` and `ts`. */
 export type NewEvent = TrajectoryEvent extends infer E
   ? E extends TrajectoryEvent
@@ -165,6 +217,11 @@ export type NewEvent = TrajectoryEvent extends infer E
 
 /** The result file as its schema has it (result-schema.ts). */
 type ResultFile = Known<z.infer<typeof resultFileSchema>>;
+
+/** A trial's transcript as the result file has it (docs/reports.md#transcripts). */
+export type Transcript = Omit<NonNullable<ResultFile['transcript']>, 'messages'> & {
+  messages: Record<string, TranscriptMessage>;
+};
 
 /** A check's verdict as the result file records it (docs/checks.md): `passed: null` means ungradable. */
 export type CheckVerdict = ResultFile['checks'][number];
@@ -185,7 +242,12 @@ export interface ExecOutput {
  * Its schema's type, made exact where the schema is deliberately loose so that older and newer files
  * stay readable: the typed events, stop reasons and error kinds, the keys this version always writes.
  */
-export type TrialResult = Omit<ResultFile, 'replies' | 'blocked' | 'stop_reason' | 'events' | 'metadata' | 'error'> & {
+export type TrialResult = Omit<
+  ResultFile,
+  'replies' | 'blocked' | 'stop_reason' | 'events' | 'metadata' | 'error' | 'transcript'
+> & {
+  /** Every model call's messages and answer (docs/reports.md#transcripts); absent with transcripts off. */
+  transcript?: Transcript;
   /** Every agent reply of the trial, in order (for `scope = "transcript"` and re-grading). */
   replies: string[];
   blocked: boolean;

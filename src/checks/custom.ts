@@ -29,7 +29,7 @@ export const custom: CheckImpl = {
     if (typeof fn !== 'function')
       return ungradable(`hooks export no check function "${name}" (export const checks = { ${name}(input) {…} })`);
     // A hook is the benchmark's own code, but it has no business with the judge's api key.
-    const { judge: _judge, onEvent: _onEvent, customChecks: _fns, ...visible } = input;
+    const { judge: _judge, onEvent: _onEvent, onCall: _onCall, customChecks: _fns, ...visible } = input;
     let v: Verdict;
     try {
       v = await fn(visible);

@@ -85,6 +85,7 @@ export async function gradeTrial(input: GradeInput): Promise<GradeOutput> {
         judge: input.judge,
         cache: input.cache,
         onEvent: input.onEvent,
+        onCall: input.onCall,
         customChecks: input.customChecks,
       });
       // Most checks answer synchronously: awaiting only real promises spares a microtask turn per

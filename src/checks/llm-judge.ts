@@ -212,6 +212,7 @@ export async function askJudge(
     role: 'judge',
     budget: null,
     onEvent: input.onEvent,
+    onCall: input.onCall,
     signal: input.signal,
     cache: input.cache,
   });

@@ -1,5 +1,5 @@
 // The check seam: a typed map from type name to implementation (see index.ts), no registration.
-import type { CheckVerdict, NewEvent, Sample, TrajectoryEvent, Verdict } from '../types.ts';
+import type { CallSink, CheckVerdict, NewEvent, Sample, TrajectoryEvent, Verdict } from '../types.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import type { CheckConfig, LlmConfig } from '../config/schema.ts';
 
@@ -14,6 +14,8 @@ export interface GradeModels {
   cache?: { mode: 'off' | 'record' | 'replay'; dir: string };
   /** Records the judge's `llm_call` events (role 'judge': counted against no budget). */
   onEvent?: (event: NewEvent) => void;
+  /** With transcripts kept: the judge's calls with their transcripts (instead of onEvent). */
+  onCall?: CallSink;
   /** The hooks module's `checks` export (custom checks). */
   customChecks?: Record<string, CustomCheckFn>;
 }

@@ -20,6 +20,8 @@ export interface RunFlags {
   provider?: 'docker' | 'kubernetes';
   push?: boolean;
   llmCache?: string;
+  /** false with `--no-transcripts`. */
+  transcripts?: boolean;
   logLevel?: string;
   model?: string;
 }
@@ -111,6 +113,7 @@ export function flagsToConfig(f: RunFlags): Record<string, unknown> {
     pull: f.pull || undefined,
     no_network: f.network === 'none' || undefined,
     llm_cache: f.llmCache,
+    transcripts: f.transcripts === false ? 'metadata' : undefined,
     log_level: f.logLevel,
     provider: f.provider,
     push: f.push || undefined,

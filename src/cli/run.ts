@@ -88,6 +88,10 @@ export function registerRun(program: Command): void {
       collect,
     )
     .addOption(new Option('--llm-cache <mode>', 'record or replay LLM responses').choices(['off', 'record', 'replay']))
+    .option(
+      '--no-transcripts',
+      'keep only each model call\'s metadata, not its messages ([run] transcripts = "metadata")',
+    )
     .addOption(
       new Option(
         '--trace <exporter>',

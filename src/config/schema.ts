@@ -289,6 +289,8 @@ export const configSchema = z
           output: z.string().default('evals'),
           keep_sandbox: z.boolean().default(false),
           llm_cache: z.enum(['off', 'record', 'replay']).default('off'),
+          /** Every model call's messages and answer in the result file (docs/reports.md#transcripts), or its metadata only. */
+          transcripts: z.enum(['full', 'metadata']).default('full'),
           log_level: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
           /** Per-sample image builds at once (an environment per sample). */
           max_builds: z.number().int().min(1).default(2),
@@ -331,6 +333,7 @@ export const configSchema = z
       output: 'evals',
       keep_sandbox: false,
       llm_cache: 'off',
+      transcripts: 'full',
       log_level: 'info',
       max_builds: 2,
       build_timeout_s: 600,

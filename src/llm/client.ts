@@ -11,12 +11,13 @@ import type { ChatMessage, ChatRequest, ChatResponse, LlmClient } from '../agent
 import type { LlmConfig } from '../config/schema.ts';
 import { scrubberFor, secretValues, type Scrubber } from '../config/scrub.ts';
 import { abortReason, causeChain, LlmError } from '../errors.ts';
-import type { NewEvent } from '../types.ts';
+import type { CallSink, CallTranscript, NewEvent } from '../types.ts';
 import { CallBudget } from './budget.ts';
 import { cacheKey, LlmCache, replayMissMessage, type CacheMode } from './cache.ts';
 import { addCost, priceCall } from './prices.ts';
 import { withRetry } from './retry.ts';
 import { postChat } from './chat-http.ts';
+import { chatCall, chatMessage } from './transcript.ts';
 
 export type LlmRole = 'agent' | 'user' | 'judge';
 
@@ -25,8 +26,8 @@ export interface TokenCount {
   output: number;
 }
 
-/** A response as the client keeps it: the model's name and cached tokens as the upstream reported them. */
-type Answer = ChatResponse & { model?: string; cached?: number };
+/** A response as the client keeps it: the model's name, cached tokens, finish reason and reasoning as the upstream reported them. */
+type Answer = ChatResponse & { model?: string; cached?: number; finish?: string; reasoning?: string };
 
 export interface LlmClientOptions {
   config: LlmConfig;
@@ -34,6 +35,8 @@ export interface LlmClientOptions {
   /** Max calls of this client; null: unlimited (the judge). */
   budget: number | null;
   onEvent?: (e: NewEvent) => void;
+  /** Set when the trial keeps transcripts: each call's event goes here with its transcript, not to onEvent. */
+  onCall?: CallSink;
   signal?: AbortSignal;
   /** `scope` separates identical requests that must get answers of their own (one per trial). */
   cache?: { mode: CacheMode; dir: string; scope?: string };
@@ -67,10 +70,10 @@ export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
   const tokens: TokenCount = { input: 0, output: 0 };
   let cost: number | null = 0;
 
-  const emit = (model: string, latency_ms: number, usage: Usage, error?: string) => {
+  const emit = (model: string, latency_ms: number, usage: Usage, error?: string, call?: () => CallTranscript) => {
     const priced = priceCall(usage, { answered: usage.model, configured: model }, config.price);
     cost = addCost(cost, priced.cost_usd);
-    opts.onEvent?.({
+    const event: NewEvent = {
       type: 'llm_call',
       model,
       ...(usage.model && usage.model !== model ? { response_model: usage.model } : {}),
@@ -79,7 +82,9 @@ export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
       cost_usd: priced.cost_usd,
       role,
       ...(error ? { error } : {}),
-    });
+    };
+    if (opts.onCall && call) opts.onCall(event, call());
+    else opts.onEvent?.(event);
   };
 
   const account = (res: Answer): Usage => {
@@ -94,17 +99,21 @@ export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
     budget.take(); // throws LlmBudgetExceeded before any network or cache
     const params = toParams(req, config);
     const key = cache ? cacheKey(scrub.value(params), opts.cache?.scope) : '';
+    const startedAt = new Date();
+    // The call's transcript, made only when the trial keeps it.
+    const answered = (res: Answer) => () => chatCall(role, startedAt, { ...params }, outputOf(res));
+    const failed = (e: CallTranscript['error']) => () => chatCall(role, startedAt, { ...params }, null, e);
 
     if (cache) {
       const hit = await cache.get(key);
       if (hit) {
         const res: Answer = structuredClone(hit.response);
-        emit(params.model, hit.latency_ms, account(res));
+        emit(params.model, hit.latency_ms, account(res), undefined, answered(res));
         return plain(res);
       }
       if (cacheMode === 'replay') {
         const message = replayMissMessage(key, params.model);
-        emit(params.model, 0, { input: 0, output: 0 }, message);
+        emit(params.model, 0, { input: 0, output: 0 }, message, failed({ body: message }));
         throw new LlmError(message);
       }
     }
@@ -123,7 +132,7 @@ export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
     } catch (err) {
       const aborted = signal?.aborted ?? false;
       const cause = aborted ? 'aborted' : scrub.text(describeCause(err, config) + hintFor(err, role, config));
-      emit(params.model, performance.now() - started, { input: 0, output: 0 }, cause);
+      emit(params.model, performance.now() - started, { input: 0, output: 0 }, cause, failed(errorOf(err, cause)));
       if (signal?.aborted) throw abortReason(signal);
       throw new LlmError(
         `${role} model ${params.model} failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${cause}`,
@@ -131,7 +140,7 @@ export function createLlmClient(opts: LlmClientOptions): BenchrigLlmClient {
       );
     }
     const latency = performance.now() - started;
-    emit(params.model, latency, account(res));
+    emit(params.model, latency, account(res), undefined, answered(res));
     if (cache)
       await cache.put({ key, model: params.model, latency_ms: Math.round(latency), response: res, request: params });
     return plain(res);
@@ -209,12 +218,38 @@ function fromCompletion(c: ChatCompletion): Answer {
   );
   if (calls.length) message.tool_calls = calls;
   const cached = c.usage?.prompt_tokens_details?.cached_tokens;
+  // Reasoning as OpenAI-compatible servers return it (vLLM, DeepSeek: reasoning_content; others: reasoning).
+  const extra = msg as { reasoning_content?: unknown; reasoning?: unknown };
+  const reasoning = typeof extra.reasoning_content === 'string' ? extra.reasoning_content : extra.reasoning;
+  const finish = c.choices[0].finish_reason;
   return {
     message,
+    ...(typeof finish === 'string' ? { finish } : {}),
+    ...(typeof reasoning === 'string' && reasoning ? { reasoning } : {}),
     usage: { input_tokens: c.usage?.prompt_tokens ?? 0, output_tokens: c.usage?.completion_tokens ?? 0 },
     ...(typeof c.model === 'string' && c.model ? { model: c.model } : {}),
     ...(typeof cached === 'number' && cached > 0 ? { cached } : {}),
   };
+}
+
+/** An answer as the transcript keeps it. */
+function outputOf(res: Answer): CallTranscript['output'] {
+  return {
+    message: chatMessage({ ...res.message, ...(res.reasoning ? { reasoning: res.reasoning } : {}) }),
+    ...(res.finish ? { finish_reason: res.finish } : {}),
+    usage: {
+      input: res.usage.input_tokens,
+      output: res.usage.output_tokens,
+      ...(res.cached ? { cached: res.cached } : {}),
+    },
+  };
+}
+
+/** A failed call as the transcript keeps it: the HTTP status and the server's body, or the failure. */
+function errorOf(err: unknown, cause: string): CallTranscript['error'] {
+  if (err instanceof APIError && err.status !== undefined)
+    return { status: err.status as number, body: err.error === undefined ? err.message : JSON.stringify(err.error) };
+  return { body: cause };
 }
 
 const TABLE: Record<LlmRole, string> = {

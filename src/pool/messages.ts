@@ -59,6 +59,7 @@ export function forMainSide(r: TrialResult): TrialSummary {
     response: _response,
     replies: _replies,
     events: _events,
+    transcript: _transcript,
     final_state: _state,
     artifacts: _artifacts,
     ...summary

@@ -44,5 +44,6 @@ export function runContext(
     },
     keepSandbox: cfg.run.keep_sandbox,
     llmCache: { mode: cfg.run.llm_cache, dir: join(resolve(cwd, cfg.run.output), '.llm-cache') },
+    transcripts: cfg.run.transcripts,
   };
 }

@@ -45,6 +45,7 @@ export async function runAgentPhase(
       signal,
       cache: { ...run.llmCache, scope: `trial ${input.trial}` },
       onEvent: recorder.record,
+      onCall: recorder.transcript ? recorder.recordCall : undefined,
     });
   const agentLlm = client(run.llm.agent, 'agent', run.limits.max_llm_calls, agentSignal);
   const userLlm = lazyClient(() => client(run.llm.user, 'user', run.limits.max_user_llm_calls, signal));

@@ -60,6 +60,7 @@ export async function collectAndGrade(s: Session, outcome: AgentPhaseOutcome | u
         judge: run.llm.judge,
         cache: run.llmCache,
         onEvent: recorder.record,
+        onCall: recorder.transcript ? recorder.recordCall : undefined,
         customChecks: s.hooks.checks,
       });
       if (s.modelPatch)

@@ -60,6 +60,7 @@ export async function runTrial(run: RunContext, input: TrialInput, opts: TrialOp
       blocked: outcome?.blocked ?? false,
       stopReason: outcome?.stopReason,
       events: s.recorder.events,
+      transcript: s.recorder.transcript?.toJSON(),
       metadata: {
         llm_calls: s.recorder.llmCalls,
         user_llm_calls: s.recorder.userLlmCalls,

@@ -20,6 +20,8 @@ export interface ResultParts extends Graded {
   blocked: boolean;
   stopReason: StopReason | undefined;
   events: TrialResult['events'];
+  /** The trial's model calls (docs/reports.md#transcripts); absent with transcripts off or no call. */
+  transcript?: TrialResult['transcript'];
   metadata: Pick<
     TrialResult['metadata'],
     | 'llm_calls'
@@ -61,6 +63,7 @@ export function resultOf(run: RunContext, input: TrialInput, p: ResultParts): Tr
     score,
     checks: p.verdicts,
     events: p.events,
+    ...(p.transcript ? { transcript: p.transcript } : {}),
     final_state: p.finalState,
     artifacts: p.artifacts,
     ...(p.modelPatch ? { model_patch: clippedPatch(p.modelPatch.text) } : {}),

@@ -75,7 +75,7 @@ export async function openSession(run: RunContext, input: TrialInput, opts: Tria
     logLines.push(formatEvent(e));
     spans.event(e);
     opts.hooks?.onEvent?.(input.taskId, e);
-  }, runScrubber(run));
+  }, runScrubber(run), run.transcripts !== 'metadata');
   const hooks = await loadHooks(run.benchmark.hooks);
   const spec = sandboxSpecOf(run, input);
   const provider = spec ? (opts.provider ?? (await providerFor(spec))) : undefined;

@@ -35,6 +35,8 @@ export interface RunContext {
   /** An installed agent (docs/agents.md#installed-agents): its cached runtime and the gateway's socket folder; absent otherwise. */
   installed?: InstalledRun;
   llmCache: { mode: 'off' | 'record' | 'replay'; dir: string };
+  /** `[run] transcripts` (docs/reports.md#transcripts); absent: full. */
+  transcripts?: 'full' | 'metadata';
   /** The trace context of the run span, when telemetry is on. */
   traceparent?: string;
   /** Which exporters workers start, like the main process did (no secrets: those stay in the environment). */
@@ -73,14 +75,14 @@ export interface TrialHooks {
 /**
  * What of a trial's result reaches the main side of a run, which reads a result's status, score,
  * error, checks and metadata only (the scheduler, the console's line, the circuit breaker, the
- * fleet's counts): not its trajectory and texts (events, replies, prompt, response, final state,
+ * fleet's counts): not its trajectory and texts (events, transcript, replies, prompt, response, final state,
  * artifacts), which are in the result file already. A trial's trajectory can be megabytes, and
  * cloning it cost both threads CPU and left the main thread garbage per trial (issue 17).
  * A TrialResult is one (the inline pool's trials run in the main thread).
  */
 export type TrialSummary = Omit<
   TrialResult,
-  'prompt' | 'response' | 'replies' | 'events' | 'final_state' | 'artifacts'
+  'prompt' | 'response' | 'replies' | 'events' | 'transcript' | 'final_state' | 'artifacts'
 >;
 
 export type { TrialResult };

@@ -22,7 +22,11 @@ const IDS = ['count-lines', 'csv-select-columns', 'sort-versions'];
 function solver(req: RecordedRequest): Step {
   const msgs = req.body.messages;
   if (msgs.at(-1)?.role === 'tool') return { tool_calls: [{ name: 'submit', arguments: { answer: 'done' } }] };
-  return { tool_calls: [{ name: 'bash', arguments: { command: solutionOf(msgs[1].content) } }] };
+  // The model echoes the key it was called with: no file of the run may hold it (afterAll).
+  return {
+    content: `Running the solution (called with ${req.headers.authorization})`,
+    tool_calls: [{ name: 'bash', arguments: { command: solutionOf(msgs[1].content) } }],
+  };
 }
 
 const outputs: string[] = [];
@@ -34,6 +38,35 @@ const out = () => {
 type ToolCall = Extract<TrajectoryEvent, { type: 'tool_call' }>;
 const tools = (events: TrajectoryEvent[]) =>
   events.filter((e) => e.type === 'tool_call' || e.type === 'tool_result').map(({ step: _s, ts: _t, ...e }) => e);
+
+/** Each call's messages and answer are in the result: the second call's input holds the first's tool result. */
+function expectTranscript(x: TrialResult) {
+  const t = defined(x.transcript);
+  const msg = (key: string) => defined(t.messages[key]);
+  expect(t.calls.map((c) => [c.source, c.api, c.model])).toEqual([
+    ['agent', 'chat', 'fake-model-1'],
+    ['agent', 'chat', 'fake-model-1'],
+  ]);
+  const calls = x.events.filter((e) => e.type === 'llm_call');
+  expect(calls.map((e) => e.call)).toEqual(['c1', 'c2']);
+  const [first, second] = t.calls;
+  expect(first.input.map((k) => msg(k).role)).toEqual(['system', 'user']);
+  expect(msg(first.input[1]).content).toBe(x.prompt);
+  expect(first.tools?.map((tool) => tool.name)).toEqual(expect.arrayContaining(['bash', 'submit']));
+  const answer = msg(defined(first.output).message);
+  expect(answer.tool_calls?.map((c) => c.name)).toEqual(['bash']);
+  expect(answer.content).toBe('Running the solution (called with Bearer ***)'); // the echoed key, scrubbed
+  expect(first.output?.finish_reason).toBeDefined();
+  // The second call resends the first's input: the same keys, then the answer and the bash result.
+  expect(second.input.slice(0, 3)).toEqual([...first.input, first.output?.message]);
+  const result = msg(defined(second.input[3]));
+  const bash = x.events.find((e) => e.type === 'tool_result' && e.tool === 'bash');
+  expect(result).toMatchObject({ role: 'tool', tool_call_id: answer.tool_calls?.[0].id });
+  expect(result.content).toContain((bash as { output: string }).output.trim());
+  expect(msg(defined(second.output).message).tool_calls?.map((c) => c.name)).toEqual(['submit']);
+  // Stored once: four distinct messages in the calls' inputs, two answers.
+  expect(Object.keys(t.messages)).toHaveLength(5);
+}
 
 afterAll(() => {
   for (const d of outputs) expect(filesContaining(d, SECRET), d).toEqual([]);
@@ -64,6 +97,7 @@ describe.skipIf(!hasDocker)('react agent against the scripted model server', () 
         expect((tools(x.events)[1] as { exit_code?: number }).exit_code).toBe(0); // the bash tool_result (asserted above)
         expect(x.metadata.llm_calls).toBe(2);
         expect(x.stop_reason).toBe('agent_done');
+        expectTranscript(x);
       }
       live = { dir, requests: [...server.requests] };
     } finally {
@@ -95,7 +129,8 @@ describe.skipIf(!hasDocker)('react agent against the scripted model server', () 
       { role: 'tool', tool_call_id: submitCall.id, content: 'submitted' },
     ];
     const o = out();
-    const file = join(o, 'transcripts.jsonl');
+    // Outside the scanned output: the live answers it is made of echo the key (solver).
+    const file = join(tempDir('benchrig-replay-'), 'transcripts.jsonl');
     writeFileSync(file, JSON.stringify({ sample_id: 'count-lines', messages }) + '\n');
     await runCli([
       'run',
