@@ -76,7 +76,7 @@ class StepBuilder {
         }),
       ),
     });
-    const answer = this.transcript?.answer((e as { call?: unknown }).call);
+    const answer = this.transcript?.answer(e.call);
     const extra = defined({ error: e.error, transcript: answer?.extra });
     this.push({
       timestamp: this.at(e),

@@ -2,60 +2,18 @@
 // places that show it: the trial page's data, the ATIF export and the GenAI spans. Every distinct
 // message is stored once, keyed by its hash; a call names its input and its answer by those keys.
 // Read defensively: a file of another version, or hand-edited, yields no transcript, never a throw.
-import type { TrialResult } from '../types.ts';
+import type { Transcript, TranscriptMessage, TrialResult } from '../types.ts';
 
-export interface TranscriptToolCall {
-  id: string;
-  name: string;
-  /** The raw JSON text the model sent. */
-  arguments: string;
-}
+export type { Transcript, TranscriptMessage };
 
-export interface TranscriptMessage {
-  /** system, user, assistant or tool. */
-  role: string;
-  /** Text, or the wire API's content parts. */
-  content: string | unknown[] | null;
-  name?: string;
-  tool_call_id?: string;
-  tool_calls?: TranscriptToolCall[];
-  reasoning?: string;
-  truncated?: { original_chars: number };
-}
-
-export interface TranscriptCall {
-  id: string;
-  /** Who called: agent (its model client), user (the simulated user), judge, installed (an installed agent). */
-  source: string;
-  api?: string;
-  model?: string;
-  started_at?: string;
-  latency_ms?: number;
-  /** Message keys, in order: the whole input of the call. */
-  input: string[];
-  tools?: Array<{ name: string; description?: string; parameters?: unknown }>;
-  params?: Record<string, unknown>;
-  output: {
-    message: string;
-    finish_reason?: string;
-    usage?: { input?: number; output?: number; cached?: number };
-  } | null;
-  error?: { status?: number; body: string };
-  metadata_only?: true;
-}
-
-export interface Transcript {
-  version: 1;
-  messages: Record<string, TranscriptMessage>;
-  calls: TranscriptCall[];
-  truncated?: { calls_without_content: number; reason: string };
-}
+/** One model call of a transcript. */
+export type TranscriptCall = Transcript['calls'][number];
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The trial's transcript when it has one of the version this code reads (the rest of the file is still shown). */
 export function transcriptOf(r: TrialResult): Transcript | null {
-  const t = (r as { transcript?: unknown }).transcript;
+  const t: unknown = r.transcript;
   if (!isObject(t) || t.version !== 1 || !isObject(t.messages) || !Array.isArray(t.calls)) return null;
   const calls = t.calls.filter(
     (c): c is TranscriptCall => isObject(c) && typeof c.id === 'string' && Array.isArray(c.input),
@@ -71,7 +29,7 @@ export function messageAt(t: Transcript, key: string | undefined): TranscriptMes
 }
 
 /** A message's content as text: text parts joined, other parts named in brackets (an image as `[image_url]`). */
-export function contentText(content: TranscriptMessage['content']): string {
+export function contentText(content: TranscriptMessage['content'] | null | undefined): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
