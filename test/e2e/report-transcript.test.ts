@@ -120,3 +120,46 @@ describe('the model calls on the trial page', () => {
     expect(html.split('</script>').length - 1).toBe(2);
   });
 });
+
+describe('two runs compared', () => {
+  it("shows their answers to the same calls side by side, from the task's row, the differing ones marked", async () => {
+    const run = async (answer: string) =>
+      (await writeRun([...fixedTrials(), transcriptTrial(trialResult('calls-t1', 'PASSED'), answer)])).dir;
+    const [a, b] = [await run('It has 3 lines.'), await run('It has 4 lines.')];
+    const file = join(a, 'compare.html');
+    const r = await runCli(['compare', a, b, '--format', 'html', '--out', file]);
+    expect(r.code, r.stderr).toBe(0);
+    const o = await openPage(browser, file);
+    const p = o.page;
+    // only the task whose trials kept their calls offers it
+    expect(await p.$$eval('#matrix button.answers', (ns) => ns.length)).toBe(1);
+    await p.click('#matrix tbody tr:has-text("calls") button.answers');
+    await p.waitForSelector('#detail table.answers');
+    expect(await p.isVisible('#matrix-section')).toBe(false);
+    const rows = await p.$$eval('#detail section[data-task="calls-t1"] table.answers tbody tr', (trs) =>
+      trs.map((tr) => [tr.getAttribute('data-call'), tr.classList.contains('differs')]),
+    );
+    expect(rows).toEqual([
+      ['agent:1', false],
+      ['agent:2', true],
+      ['user:1', false],
+      ['judge:1', false],
+    ]);
+    const second = '#detail tr[data-call="agent:2"] td.answer-cell';
+    expect(await p.$$eval(`${second} pre`, (ns) => ns.map((n) => n.textContent))).toEqual([
+      'It has 3 lines.',
+      'It has 4 lines.',
+    ]);
+    expect(await p.textContent('#detail tr[data-call="agent:1"] td.answer-cell .msg-tool-call')).toContain('bash');
+    // a deep link opens the same view; back returns to the matrix
+    const hash = new URL(p.url()).hash;
+    expect(hash).toMatch(/^#answers=.*&a=0&b=1$/);
+    await p.goto(`${p.url().split('#')[0]}`);
+    await p.goto(`${p.url()}${hash}`);
+    await p.waitForSelector('#detail table.answers');
+    await screenshot(p, 'compare-answers');
+    await p.click('#detail button.close');
+    expect(await p.isVisible('#matrix-section')).toBe(true);
+    clean(o);
+  });
+});

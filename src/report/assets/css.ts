@@ -120,6 +120,8 @@ table.matrix td.cell:hover { outline: 2px solid var(--info); outline-offset: -2p
 .c-passing { background: var(--pass-bg); color: var(--pass); } .c-failing { background: var(--fail-bg); color: var(--fail); }
 .c-unanswered { background: var(--warn-bg); color: var(--warn); } .c-not_graded { background: var(--none-bg); color: var(--muted); } .c-absent { background: #fff; color: var(--muted); font-weight: 400; }
 td.diff { font-size: 11px; color: var(--muted); white-space: nowrap; } td.diff-cell { min-width: 220px; } table.runs-table td.note { max-width: 200px; overflow-wrap: anywhere; }
+table.answers { margin-bottom: 12px; } table.answers td:first-child { white-space: nowrap; } table.answers td.answer-cell { width: 45%; } table.answers tr.differs > td:first-child { color: var(--warn); font-weight: 600; }
+button.answers { font-size: 11px; padding: 0 6px; margin-left: 6px; }
 .legend { display: flex; gap: 12px; flex-wrap: wrap; font-size: 12px; color: var(--muted); align-items: center; }
 .legend span.sw { display: inline-block; padding: 0 6px; border-radius: 4px; font-weight: 600; }
 `;
