@@ -127,15 +127,24 @@ class StepBuilder {
     });
   }
 
-  /** The reply ends the agent's step that answered it (its message, when the model's answer was it or empty). */
+  /**
+   * The reply ends the agent's step that answered it: its message when the model's answer was the
+   * reply or empty; beside the model's own answer (a transcript's) under `extra.reply` when it was
+   * another text (a reply given through a tool, as react's submit); else a step of its own.
+   */
   reply(e: Ev<'agent_message'>): void {
-    const open = this.current?.source === 'agent' && [e.content, ''].includes(this.current.message);
-    const step = open
-      ? (this.current as AtifStep)
-      : this.push({ timestamp: this.at(e), source: 'agent', message: '', llm_call_count: 0 });
+    const cur = this.current?.source === 'agent' ? this.current : null;
+    const flags = defined({ done: e.done, blocked: e.blocked });
+    if (cur && cur.message !== '' && cur.message !== e.content && cur.extra?.transcript) {
+      cur.extra = { ...cur.extra, reply: { content: e.content, ...flags } };
+      return;
+    }
+    const step =
+      cur && [e.content, ''].includes(cur.message)
+        ? cur
+        : this.push({ timestamp: this.at(e), source: 'agent', message: '', llm_call_count: 0 });
     step.message = e.content;
-    const extra = defined({ done: e.done, blocked: e.blocked });
-    if (Object.keys(extra).length) step.extra = { ...step.extra, reply: extra };
+    if (Object.keys(flags).length) step.extra = { ...step.extra, reply: flags };
   }
 
   other(e: TrajectoryEvent): void {

@@ -92,6 +92,16 @@ describe.skipIf(!hasDocker)('benchrig export and priced runs', () => {
       // The malformed call the model sent second keeps its text under extra.
       expect(agentSteps[1].tool_calls[0]).toMatchObject({ arguments: {}, extra: { raw_arguments: '{"command": "ls' } });
       expect(agentSteps[0].observation.results[0].source_call_id).toBe(agentSteps[0].tool_calls[0].tool_call_id);
+      // From the transcript: the agent's system prompt first, each agent step's message the model's answer.
+      expect(t.steps[0].source).toBe('system');
+      expect(t.steps[0].message).toContain('submit');
+      expect(t.steps[1]).toMatchObject({ source: 'user', message: res.prompt });
+      expect(agentSteps.map((s: { message: string }) => s.message)).toEqual(Array(3).fill('(key ***) <b>step</b>'));
+      expect(agentSteps.map((s: { extra: { transcript: { call: string } } }) => s.extra.transcript.call)).toEqual([
+        'c1',
+        'c2',
+        'c3',
+      ]);
     }
   });
 

@@ -7,10 +7,13 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage, screenshot, type Opened } from '../support/browser.ts';
-import { runCli } from '../support/cli.ts';
+import { FIXTURES, onlyRunDir, results, runCli, tempDir } from '../support/cli.ts';
+import { requireDocker } from '../support/docker.ts';
+import { startModelServer, type RecordedRequest, type Step } from '../support/model-server.ts';
 import { SYSTEM, TOOL_OUTPUT, transcriptTrial } from '../support/transcript-fixture.ts';
 import { fixedTrials, HOSTILE, trialResult, writeRun } from './report-run.ts';
 
+const hasDocker = await requireDocker();
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -160,6 +163,57 @@ describe('two runs compared', () => {
     await screenshot(p, 'compare-answers');
     await p.click('#detail button.close');
     expect(await p.isVisible('#matrix-section')).toBe(true);
+    clean(o);
+  });
+});
+
+/** mini-shell's inputs are shell commands: the model runs the input with bash, then says it is done and submits. */
+function solver(req: RecordedRequest): Step {
+  const msgs = req.body.messages;
+  if (msgs.at(-1)?.role === 'tool')
+    return { content: 'All done: the command ran.', tool_calls: [{ name: 'submit', arguments: { answer: 'done' } }] };
+  return { tool_calls: [{ name: 'bash', arguments: { command: msgs[1].content } }] };
+}
+
+describe.skipIf(!hasDocker)('a real run', () => {
+  it("report.html shows the recorded calls: the second call's input holds the bash result, its answer the model's text", async () => {
+    const server = await startModelServer(solver);
+    const out = tempDir();
+    try {
+      const r = await runCli(
+        [
+          'run',
+          join(FIXTURES, 'benchmarks/mini-shell'),
+          '--agent',
+          'react',
+          '--limit',
+          '1',
+          '--output',
+          out,
+          '--quiet',
+        ],
+        { env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-test', BENCHRIG_MODEL: 'fake-model-1' } },
+      );
+      expect(r.code, r.stderr).toBe(0);
+    } finally {
+      await server.close();
+    }
+    const dir = onlyRunDir(out, 'react', 'mini-shell');
+    const [trial] = results(dir);
+    const bash = trial.events.find((e) => e.type === 'tool_result' && e.tool === 'bash') as { output: string };
+    const o = await openPage(browser, join(dir, 'report.html'));
+    const p = o.page;
+    await p.goto(`${p.url()}#trial=${trial.task_id}`);
+    const second = '#detail details.llm[data-call="c2"]';
+    await p.waitForSelector(second);
+    const answer = p.locator(`${second} .msg.answer`);
+    expect(await answer.isVisible()).toBe(false);
+    await p.click(`${second} > summary`);
+    expect(await answer.locator('pre.msg-text').textContent()).toBe('All done: the command ran.');
+    expect(await answer.locator('.msg-tool-call').getAttribute('data-tool')).toBe('submit');
+    expect(await p.textContent(`${second} .msg.fresh[data-role="tool"] pre`)).toBe(bash.output);
+    await p.click('#detail details.llm[data-call="c1"] > summary');
+    expect(await p.textContent('#detail details.llm[data-call="c1"] .msg[data-role="user"] pre')).toBe(trial.prompt);
     clean(o);
   });
 });

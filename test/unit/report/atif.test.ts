@@ -225,6 +225,13 @@ describe('a result file as ATIF', () => {
       llm_call_count: 1,
       extra: { transcript: { call: 'c2', finish_reason: 'stop' } },
     });
+    // a reply that is not the model's text (given through a tool): beside the answer, not a step of its own
+    const viaTool = transcriptTrial(result([]), 'It has 3 lines.');
+    const reply = viaTool.events.find((e) => e.type === 'agent_message');
+    Object.assign(reply ?? {}, { content: '3', done: true });
+    const v = toAtif(viaTool, AGENT, RUN);
+    expect(v.steps).toHaveLength(5);
+    expect(v.steps[3]).toMatchObject({ message: 'It has 3 lines.', extra: { reply: { content: '3', done: true } } });
     // the simulated user's and the judge's calls stay benchrig's own events
     expect(m.steps[3].extra?.events).toEqual([expect.objectContaining({ type: 'llm_call', role: 'user' })]);
     expect(m.steps[4].extra?.events).toEqual([expect.objectContaining({ type: 'llm_call', role: 'judge' })]);
