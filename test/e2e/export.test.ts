@@ -132,7 +132,13 @@ describe.skipIf(!hasDocker)('benchrig export and priced runs', () => {
     });
     const t = readJson(join(trial, 'agent/trajectory.json'));
     expect(atifProblems(t)).toEqual([]);
-    expect(t.steps.map((s: { source: string }) => s.source)).toEqual(['user', 'agent', 'user', 'agent']);
+    // the agent's system prompt first (from the transcript), then the conversation: the model's answers
+    const steps = t.steps.map((s: { source: string; message: string }) => [s.source, s.message]);
+    expect(steps.map(([source]: string[]) => source)).toEqual(['system', 'user', 'agent', 'user', 'agent']);
+    expect(steps.filter(([source]: string[]) => source === 'agent')).toEqual([
+      ['agent', 'Which order number?'],
+      ['agent', 'Order 4242 is with the courier.'],
+    ]);
   });
 
   it('a bad run folder or format: exit 2 and one clear line', async () => {
