@@ -2,7 +2,7 @@
 // checked against its schema, or one clear error naming the file and key.
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { BenchrigError } from '../errors.ts';
 import { slowestTrials, type SlowTrial } from '../report/analysis.ts';
 import { assertFile, reportFileSchema, resultFileSchema, runFileSchema } from '../report/schema.ts';
@@ -36,6 +36,36 @@ async function* checkedResults(runDir: string): AsyncIterable<TrialResult> {
     const file = `results/${name}`;
     yield assertFile(resultFileSchema, await readJsonFile(join(runDir, file), file), file) as TrialResult;
   }
+}
+
+/**
+ * One trial's result file (`report RUN --trial ID`): its task id, or a sample id that names one
+ * trial; a run that is not finished is read too. Anything else is one clear error.
+ */
+export async function loadTrialResult(dirArg: string, id: string): Promise<TrialResult> {
+  const dir = resolve(dirArg);
+  if (!existsSync(join(dir, 'results')))
+    throw new BenchrigError('usage', `${dirArg}: no results/ folder (not a run folder?)`);
+  const file = `results/${id}.json`;
+  if (basename(id) === id && !id.startsWith('.') && existsSync(join(dir, file)))
+    return assertFile(resultFileSchema, await readJsonFile(join(dir, file), file), file) as TrialResult;
+  const ids: string[] = [];
+  const ofSample: TrialResult[] = [];
+  for await (const r of checkedResults(dir)) {
+    ids.push(r.task_id);
+    if (r.sample_id === id) ofSample.push(r);
+  }
+  if (ofSample.length === 1) return ofSample[0];
+  const known = (list: string[]) => `${list.slice(0, 10).join(', ')}${list.length > 10 ? ', …' : ''}`;
+  if (ofSample.length > 1)
+    throw new BenchrigError(
+      'usage',
+      `--trial ${id}: sample ${id} has ${ofSample.length} trials; name one: ${known(ofSample.map((r) => r.task_id))}`,
+    );
+  throw new BenchrigError(
+    'usage',
+    `--trial ${id}: no such trial in ${dirArg}${ids.length ? ` (trials: ${known(ids)})` : ''}`,
+  );
 }
 
 export interface LoadedRun {

@@ -10,10 +10,11 @@ import { BenchrigError } from '../errors.ts';
 import { formatSummary } from '../report/console.ts';
 import { renderHtmlReport } from '../report/html.ts';
 import { formatJunit } from '../report/junit.ts';
+import { formatTrialTranscript } from '../report/transcript-console.ts';
 import { appendStepSummary, formatMarkdown } from '../report/markdown.ts';
 import { writeTextAtomic } from '../report/write.ts';
 import { int } from './flags.ts';
-import { loadRun, type LoadedRun } from './load-run.ts';
+import { loadRun, loadTrialResult, type LoadedRun } from './load-run.ts';
 
 export { loadRun, type LoadedRun };
 
@@ -44,9 +45,22 @@ export function registerReportCommands(program: Command): void {
     .argument('<run-dir>')
     .addOption(new Option('--format <format>', 'output format').choices([...FORMATS]).default('console'))
     .option('--out <file>', 'write to this file (atomically) instead of printing')
-    .action(async (runDir: string, o: { format: Format; out?: string }) => {
-      const run = await loadRun(runDir);
+    .option('--trial <id>', "print one trial's transcript: every model call's messages and answer")
+    .action(async (runDir: string, o: { format: Format; out?: string; trial?: string }) => {
       const color = !o.out && !!process.stdout.isTTY && !process.env.NO_COLOR;
+      if (o.trial !== undefined) {
+        if (o.format !== 'console' && o.format !== 'json')
+          throw new BenchrigError('usage', `--trial prints a transcript as console text or json, not ${o.format}`);
+        const trial = await loadTrialResult(runDir, o.trial);
+        const text =
+          o.format === 'json'
+            ? `${JSON.stringify(trial.transcript ?? null, null, 2)}\n`
+            : formatTrialTranscript(trial, { color });
+        if (o.out) await writeTextAtomic(resolve(o.out), text);
+        else print(text);
+        return;
+      }
+      const run = await loadRun(runDir);
       const text = await renderReport(run, o.format, color);
       if (o.out) {
         await writeTextAtomic(resolve(o.out), text);

@@ -11,10 +11,12 @@ import { describeFailure, eachChunk, forward, readBody, upstreamHeaders } from '
 import { fieldValue, withModel } from './json-fields.ts';
 import { READERS, type CallSummary } from './protocols.ts';
 import { SseReader } from './sse.ts';
+import { gatewayCall, streamAnswer, wholeAnswer, type AnswerAssembler } from './transcript.ts';
 import type { TrialEntry } from './tokens.ts';
 import type { Protocol, Upstream } from './types.ts';
 import { upstreamUrl } from './upstreams.ts';
 import type { Json, Translation } from './translate/index.ts';
+import type { CallTranscript, NewEvent } from '../types.ts';
 
 /** What `--llm-cache record` stores for a gateway call: the answer as the agent got it. */
 export interface StoredAnswer {
@@ -49,7 +51,10 @@ export interface CallContext {
 
 const ZERO: CallSummary = { tokens: { input: 0, output: 0 }, toolCalls: [] };
 
-type Record_ = (summary: CallSummary, latency: number, error?: string, fatal?: boolean) => void;
+/** The transcript's part of a call (made only when the trial keeps transcripts): the answer, or the failure. */
+type Part = () => { output?: CallTranscript['output']; error?: CallTranscript['error'] };
+
+type Record_ = (summary: CallSummary, latency: number, error?: string, fatal?: boolean, part?: Part) => void;
 
 /** The cache's part of one call: the request parsed (only the cache needs it whole) and its key. */
 interface CacheSlot {
@@ -106,7 +111,8 @@ export async function handleCall(c: CallContext): Promise<void> {
  * error included, is not.
  */
 function recorder(c: CallContext, stream: boolean): Record_ {
-  return (summary, latency, error = summary.error, fatal = false) => {
+  const startedAt = new Date();
+  return (summary, latency, error = summary.error, fatal = false, part) => {
     if (!c.recorded) return;
     const { trial, usage } = c.entry;
     usage.calls++;
@@ -117,7 +123,7 @@ function recorder(c: CallContext, stream: boolean): Record_ {
       { answered: summary.model, configured: c.upstream.model },
       c.upstream.price,
     );
-    trial.onEvent({
+    const event: NewEvent = {
       type: 'llm_call',
       model: c.upstream.model,
       ...(summary.model && summary.model !== c.upstream.model ? { response_model: summary.model } : {}),
@@ -129,7 +135,14 @@ function recorder(c: CallContext, stream: boolean): Record_ {
       upstream_api: c.upstream.protocol,
       stream,
       ...(error ? { error } : {}),
-    });
+    };
+    if (trial.onCall) {
+      const p = part?.() ?? {};
+      const failure = p.error ?? (error ? { body: error } : undefined);
+      // The usage as the gateway counted it, where the answer itself says none (a stream without it).
+      const output = p.output && { ...p.output, usage: p.output.usage ?? { ...summary.tokens } };
+      trial.onCall(event, gatewayCall(c.protocol, c.raw, startedAt, output ?? null, failure));
+    } else trial.onEvent(event);
     for (const t of summary.toolCalls)
       trial.onEvent({ type: 'tool_call', tool: t.name, args: t.args, ...(t.id ? { id: t.id } : {}) });
     if (error && fatal) trial.onModelError?.(error);
@@ -151,7 +164,9 @@ async function answerFromCache(c: CallContext, slot: CacheSlot, record: Record_)
   const hit = await slot.cache.store.get<StoredAnswer>(slot.key);
   if (hit && hit.response.gateway === 1) {
     const a = hit.response;
-    record(summarize(c.protocol, a.stream, a.body), hit.latency_ms);
+    record(summarize(c.protocol, a.stream, a.body), hit.latency_ms, undefined, false, () => ({
+      output: a.stream ? assembleStream(c.protocol, a.body) : wholeAnswer(c.protocol, a.body),
+    }));
     c.res.writeHead(a.status, {
       'content-type': a.content_type,
       ...(a.stream ? { 'cache-control': 'no-cache' } : { 'content-length': Buffer.byteLength(a.body) }),
@@ -186,7 +201,8 @@ async function relayStream(
   const contentType = c.translation ? 'text/event-stream' : a.contentType;
   res.writeHead(a.status, { 'content-type': contentType, 'cache-control': 'no-cache' });
   const watcher = READERS[c.protocol].stream();
-  const sse = new SseReader((e) => watcher.event(e));
+  const answer: AnswerAssembler | null = c.entry.trial.onCall ? streamAnswer(c.protocol) : null;
+  const sse = new SseReader((e) => (watcher.event(e), answer?.event(e)));
   const kept: Buffer[] = [];
   const send = (chunk: Buffer) => {
     if (!chunk.length) return;
@@ -213,7 +229,7 @@ async function relayStream(
   }
   const latency = performance.now() - a.started;
   const summary = watcher.summary();
-  record(summary, latency, failure ?? summary.error, fatal);
+  record(summary, latency, failure ?? summary.error, fatal, () => ({ output: answer?.output() ?? null }));
   if (!failure && !summary.error && slot) {
     const body = Buffer.concat(kept).toString('utf8');
     const { scrub } = slot.cache;
@@ -255,16 +271,19 @@ async function relayWhole(
   }
   const latency = performance.now() - a.started;
   let scrubbed = scrub(text, upstream.apiKey);
+  const upstreamText = scrubbed;
   if (c.translation) [status, scrubbed] = translateWhole(c.translation, status, scrubbed);
   const contentType = c.translation ? 'application/json' : a.contentType;
   // Recorded (and stored) before the agent has the answer: a trial that ends when its agent exits
   // has every event of it, and a replay right after a record finds every answer.
   if (status < 200 || status >= 300) {
     // The upstream's own refusal (context too long, bad key): the agent sees it, the trial records it.
-    record(ZERO, latency, `HTTP ${status}: ${errorMessage(scrubbed)}`);
+    record(ZERO, latency, `HTTP ${status}: ${errorMessage(scrubbed)}`, false, () => ({
+      error: { status: a.status, body: upstreamText.toString('utf8') },
+    }));
   } else {
     const summary = summarize(c.protocol, false, scrubbed.toString('utf8'));
-    record(summary, latency);
+    record(summary, latency, undefined, false, () => ({ output: wholeAnswer(c.protocol, scrubbed.toString('utf8')) }));
     if (slot && !summary.error)
       await store(
         c,
@@ -291,6 +310,15 @@ function summarize(protocol: Protocol, stream: boolean, body: string): CallSumma
   sse.push(Buffer.from(body));
   sse.end();
   return watcher.summary();
+}
+
+/** A stored stream (SSE text) as the transcript's answer. */
+function assembleStream(protocol: Protocol, body: string): CallTranscript['output'] {
+  const answer = streamAnswer(protocol);
+  const sse = new SseReader((e) => answer.event(e));
+  sse.push(Buffer.from(body));
+  sse.end();
+  return answer.output();
 }
 
 async function store(c: CallContext, slot: CacheSlot, answer: StoredAnswer, latency: number): Promise<void> {

@@ -4,7 +4,7 @@
 import type { PriceOverride } from '../llm/prices.ts';
 import type { CacheMode } from '../llm/cache.ts';
 import type { LlmBudgetExceeded } from '../errors.ts';
-import type { NewEvent } from '../types.ts';
+import type { CallSink, NewEvent } from '../types.ts';
 import type { GatewayLimits } from './limits.ts';
 
 /** The three wire APIs the gateway speaks. */
@@ -50,6 +50,8 @@ export interface GatewayTrial {
   volatile?: RegExp[];
   /** Every `llm_call` and `tool_call` event, in the order the calls finish. */
   onEvent(event: NewEvent): void;
+  /** Set when the trial keeps transcripts: each call's `llm_call` event goes here with its transcript, not to onEvent. */
+  onCall?: CallSink;
   /** Once, at the first request past the budget (it was refused with a 400): stop with `llm_budget`. */
   onBudgetExhausted?(err: LlmBudgetExceeded): void;
   /** A call that failed after the gateway's retries (upstream down, replay miss): the trial is AGENT_ERROR. */

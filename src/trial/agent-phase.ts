@@ -8,7 +8,7 @@ import type { LlmConfig } from '../config/schema.ts';
 import { abortReason } from '../errors.ts';
 import { createLlmClient } from '../llm/client.ts';
 import type { Sandbox } from '../sandbox/types.ts';
-import type { NewEvent } from '../types.ts';
+import type { CallSink, NewEvent } from '../types.ts';
 import { loadUser } from '../user/load.ts';
 import { AgentTurn } from './agent-turn.ts';
 import { agentRecord } from './contexts.ts';
@@ -71,7 +71,9 @@ export async function runAgentPhase(
   let agent: Agent | undefined;
   try {
     // What the factory returned is checked against the contract: no respond is an AGENT_ERROR that says so.
-    agent = checkAgent(await raceAbort(Promise.resolve(createAgent(loaded, ctx, run, input)), signal));
+    // An installed agent's gateway hands its calls' transcripts to the trial (the agent's own ctx.record cannot).
+    const recordCall = recorder.transcript ? turn.record(recorder.recordCall) : undefined;
+    agent = checkAgent(await raceAbort(Promise.resolve(createAgent(loaded, ctx, run, { input, recordCall })), signal));
     const user = await loadUser(run.user, run.benchmark.dir);
     const outcome = await raceAbort(
       converse({
@@ -122,7 +124,7 @@ function createAgent(
   loaded: LoadedAgent,
   ctx: AgentContext,
   run: RunContext,
-  input: TrialInput,
+  { input, recordCall }: { input: TrialInput; recordCall?: CallSink },
 ): Agent | Promise<Agent> {
   switch (loaded.context) {
     case 'public':
@@ -130,7 +132,7 @@ function createAgent(
     case 'trusted':
       return loaded.factory({ ...ctx, groundTruth: input.sample, benchmarkDir: run.benchmark.dir });
     case 'installed':
-      return loaded.factory({ ...ctx, installed: { run, input } });
+      return loaded.factory({ ...ctx, installed: { run, input, recordCall } });
   }
 }
 

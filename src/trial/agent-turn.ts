@@ -76,9 +76,9 @@ export class AgentTurn {
   }
 
   /** ctx.record: an event the agent records after its turn is dropped (throwing from its timer would end the worker). */
-  record(record: (e: NewEvent) => void): (e: NewEvent) => void {
-    return (e) => {
-      if (!this.ended) record(e);
+  record<A extends [NewEvent, ...unknown[]]>(record: (...a: A) => void): (...a: A) => void {
+    return (...a) => {
+      if (!this.ended) record(...a);
     };
   }
 

@@ -26,6 +26,7 @@ import {
   type MultiServiceSizes,
 } from './multi-service.ts';
 import { runDistinctSamples } from './samples.ts';
+import { transcriptBytesRow, type TranscriptSizes } from './transcripts.ts';
 import { PEER_FULL, type PeerSizes } from './peer-promptfoo.ts';
 import { HARBOR_FULL, type HarborSizes } from './peer-harbor.ts';
 import { measurePeers, PEER_TARGETS, PEERS, type Peer, type PeerKey } from './peers.ts';
@@ -57,6 +58,8 @@ export interface Sizes {
   distinct: number;
   /** One-command trials on a Kubernetes cluster, `concurrency` at a time (`--k8s`; test/perf/kubernetes.ts). */
   k8s: K8sSizes;
+  /** One trial's conversation of `calls` calls resending its history, `turnChars` a question and an answer (test/perf/transcripts.ts). */
+  transcripts: TranscriptSizes;
 }
 
 export const FULL: Sizes = {
@@ -72,6 +75,7 @@ export const FULL: Sizes = {
   multi: { trials: 40, concurrency: 4 },
   distinct: 100_000,
   k8s: { trials: 20, concurrency: 4 },
+  transcripts: { calls: 40, turnChars: 2048 },
 };
 
 /** The same code paths at a size that runs in seconds (the unit test). */
@@ -88,6 +92,7 @@ export const TINY: Sizes = {
   multi: { trials: 2, concurrency: 2 },
   distinct: 20,
   k8s: { trials: 2, concurrency: 2 },
+  transcripts: { calls: 4, turnChars: 2048 },
 };
 
 export const TARGETS = {
@@ -110,6 +115,8 @@ export const TARGETS = {
   evaluate_100k_s: { max: 10 },
   // issue 28: memory that does not grow with the number of distinct samples
   peak_rss_mb_100k_samples: { max: 200 },
+  // issue #37: a transcript linear in what was said (1.5 × a 2,048-character question and answer per call)
+  result_bytes_per_call: { max: 1.5 * 2 * 2048 },
 } as const;
 
 /** Only with `npm run perf -- --k8s` (a cluster: KUBECONFIG's, or the local one of scripts/k8s-up.sh). */
@@ -146,6 +153,7 @@ export interface PerfReport {
   cpu_ms_per_trial: number;
   evaluate_100k_s: number;
   peak_rss_mb_100k_samples: number;
+  result_bytes_per_call: number;
   grading_verdicts_per_s: number;
   evaluate_10k_s: number;
   gateway_overhead_ms: number;
@@ -627,6 +635,15 @@ async function distinctSamplesRow(ctx: Ctx, z: Sizes): Promise<Measured> {
   });
 }
 
+/** `result_bytes_per_call` (issue #37): one trial's transcript per model call (test/perf/transcripts.ts). */
+async function transcriptRow(ctx: Ctx, z: Sizes): Promise<Measured> {
+  const r = await transcriptBytesRow(ctx.root, ctx.fx.localBenchmark(1), z.transcripts);
+  ctx.say(
+    `  transcripts: ${Math.round(r.value)} bytes a call (${String(r.raw.ratio_to_distinct_text)}× the distinct text)`,
+  );
+  return row('result_bytes_per_call', r.value, r.raw);
+}
+
 type FloorFields = Omit<
   PerfReport,
   'schema_version' | 'created_at' | 'commit' | 'dirty' | 'cpus' | 'cpu_model' | 'node' | 'load_average' | 'sizes'
@@ -656,6 +673,8 @@ async function floorRows(ctx: Ctx, z: Sizes): Promise<FloorFields> {
   const mem = await memoryRows(ctx, z);
   say('peak memory over distinct samples');
   const distinct = await distinctSamplesRow(ctx, z);
+  say('transcript bytes per call');
+  const transcripts = await transcriptRow(ctx, z);
   say('grading');
   const grading = await gradingRow(ctx, z);
   say('evaluate');
@@ -681,6 +700,7 @@ async function floorRows(ctx: Ctx, z: Sizes): Promise<FloorFields> {
     cpu_ms_per_trial: mem.cpu.value,
     evaluate_100k_s: evaluate100k.value,
     peak_rss_mb_100k_samples: distinct.value,
+    result_bytes_per_call: transcripts.value,
     grading_verdicts_per_s: grading.value,
     evaluate_10k_s: evaluate.value,
     gateway_overhead_ms: gateway.value,
@@ -705,6 +725,7 @@ async function floorRows(ctx: Ctx, z: Sizes): Promise<FloorFields> {
       cpu_ms_per_trial: mem.cpu,
       evaluate_100k_s: evaluate100k,
       peak_rss_mb_100k_samples: distinct,
+      result_bytes_per_call: transcripts,
     },
   };
 }

@@ -15,6 +15,7 @@ import { trialTimeoutOf } from '../../trial/per-trial.ts';
 import { runScrubber } from '../../trial/scrub.ts';
 import type { RunContext, TrialInput } from '../../trial/types.ts';
 import type { Agent, AgentContext, AgentReply } from '../types.ts';
+import type { CallSink } from '../../types.ts';
 import {
   AGENT_PATH,
   GLIBC_LOADER,
@@ -30,7 +31,8 @@ import { workerGateway } from './worker-gateway.ts';
 
 /** What an installed agent is made with: the run and the trial it serves, besides the usual context. */
 export interface InstalledAgentContext extends AgentContext {
-  installed: { run: RunContext; input: TrialInput };
+  /** `recordCall`: where the gateway hands each call with its transcript, when the trial keeps them. */
+  installed: { run: RunContext; input: TrialInput; recordCall?: CallSink };
 }
 
 const HOME = '/home/benchrig-agent';
@@ -85,6 +87,7 @@ export default async function createInstalledAgent(ctx: InstalledAgentContext): 
     cacheScope: `trial ${input.trial}`,
     volatile: spec.volatile,
     onEvent: (event) => ctx.record(event),
+    ...(ctx.installed.recordCall ? { onCall: ctx.installed.recordCall } : {}),
     onBudgetExhausted: (err) => (budgetSpent = err), // the CLI exits by itself on the 400 (0.4–7 s)
     onModelError: (message) => ((modelError ??= message), stopCurrent?.()), // CLIs retry a 502 for minutes
   });

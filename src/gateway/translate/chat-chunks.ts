@@ -14,6 +14,8 @@ export interface ChatChunk {
   id?: string;
   created?: number;
   text: string;
+  /** Reasoning text, where the server streams it (`reasoning_content`, `reasoning`). */
+  reasoning?: string;
   tools: ToolPiece[];
   finish?: string;
   usage?: ChatUsage;
@@ -43,6 +45,8 @@ export function readChatChunk(data: string): ChatChunk {
   const choice = obj(list(chunk.choices)[0]);
   const delta = obj(choice.delta);
   out.text = str(delta.content) ?? '';
+  const reasoning = str(delta.reasoning_content) ?? str(delta.reasoning);
+  if (reasoning) out.reasoning = reasoning;
   out.finish = str(choice.finish_reason);
   for (const t of list(delta.tool_calls).map(obj)) {
     const f = obj(t.function);

@@ -26,6 +26,7 @@ function recordedTrial(budget: number | null = null) {
     scrubberFor(secretValues({ llm: { api_key: SECRET } })),
   );
   sink.trial.onEvent = recorder.record;
+  sink.trial.onCall = recorder.recordCall;
   return { trial: sink.trial, recorder, lines };
 }
 
@@ -83,6 +84,13 @@ describe('an upstream that echoes its key', () => {
     });
     expect(formsIn(JSON.stringify(events), SECRET)).toEqual([]);
     expect(formsIn(lines.join('\n'), SECRET)).toEqual([]);
+    // The transcript holds each answer assembled (a key streamed in pieces is whole there), scrubbed.
+    const transcript = recorder.transcript?.toJSON();
+    expect(transcript?.calls).toHaveLength(7);
+    const answers = Object.values(transcript?.messages ?? {}).filter((m) => m.role === 'assistant');
+    expect(answers.length).toBeGreaterThan(0);
+    for (const m of answers) expect(m.content).toMatch(/^your key is \*\*\*/);
+    expect(formsIn(JSON.stringify(transcript), SECRET)).toEqual([]);
     // whole answers are stored scrubbed; a streamed one holding the key (maybe in pieces) is not stored
     const stored = filesOf(dir);
     expect(stored).toHaveLength(3);
