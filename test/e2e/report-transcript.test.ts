@@ -128,7 +128,7 @@ describe('two runs compared', () => {
   it("shows their answers to the same calls side by side, from the task's row, the differing ones marked", async () => {
     const run = async (answer: string) =>
       (await writeRun([...fixedTrials(), transcriptTrial(trialResult('calls-t1', 'PASSED'), answer)])).dir;
-    const [a, b] = [await run('It has 3 lines.'), await run('It has 4 lines.')];
+    const [a, b] = [await run('It has 3 lines.'), await run(HOSTILE)];
     const file = join(a, 'compare.html');
     const r = await runCli(['compare', a, b, '--format', 'html', '--out', file]);
     expect(r.code, r.stderr).toBe(0);
@@ -149,10 +149,9 @@ describe('two runs compared', () => {
       ['judge:1', false],
     ]);
     const second = '#detail tr[data-call="agent:2"] td.answer-cell';
-    expect(await p.$$eval(`${second} pre`, (ns) => ns.map((n) => n.textContent))).toEqual([
-      'It has 3 lines.',
-      'It has 4 lines.',
-    ]);
+    // the other run's answer was markup: it shows as text
+    expect(await p.$$eval(`${second} pre`, (ns) => ns.map((n) => n.textContent))).toEqual(['It has 3 lines.', HOSTILE]);
+    expect(await p.$$('#detail img, #detail [onerror]')).toHaveLength(0);
     expect(await p.textContent('#detail tr[data-call="agent:1"] td.answer-cell .msg-tool-call')).toContain('bash');
     // a deep link opens the same view; back returns to the matrix
     const hash = new URL(p.url()).hash;
