@@ -15,6 +15,7 @@ import type { GateConfig } from '../report/gate.ts';
 import { writeJsonAtomic } from '../report/write.ts';
 import type { GradeModels } from '../checks/types.ts';
 import { loadHooks } from '../trial/hooks.ts';
+import { RegradeRecord } from '../trial/regrade-record.ts';
 import { resultFile } from '../trial/result.ts';
 import { publishReport } from '../run/publish.ts';
 import type { Sample, TrialResult } from '../types.ts';
@@ -132,8 +133,11 @@ export async function rebuildReport(o: RebuildOptions): Promise<EvaluationReport
 /** Errors that stopped a trial before grading: such a trial was never graded and is not now. */
 const NEVER_GRADED = new Set(['sandbox', 'docker_unavailable', 'interrupted']);
 
+/** What model-backed and custom checks need to grade again (as the run had it), and whether the judge's calls are transcribed. */
+export type RegradeModels = GradeModels & { transcripts?: boolean };
+
 /** What model-backed and custom checks need to grade again (as the run had it). */
-export async function gradeModels(b: Benchmark, cwd: string): Promise<GradeModels> {
+export async function gradeModels(b: Benchmark, cwd: string): Promise<RegradeModels> {
   const cfg = b.config;
   const judge = {
     ...cfg.llm,
@@ -144,6 +148,7 @@ export async function gradeModels(b: Benchmark, cwd: string): Promise<GradeModel
     judge,
     cache: { mode: cfg.run.llm_cache, dir: join(resolve(cwd, cfg.run.output), '.llm-cache') },
     customChecks: hooks.checks,
+    transcripts: cfg.run.transcripts !== 'metadata',
   };
 }
 
@@ -156,11 +161,14 @@ export async function regradeResult(
   r: TrialResult,
   b: Benchmark,
   sample: Sample | undefined,
-  models: GradeModels = {},
+  models: RegradeModels = {},
 ): Promise<TrialResult> {
   if (!sample) return r; // the sample left the dataset: its saved verdicts stand
   if (r.error && (NEVER_GRADED.has(r.error.kind) || (r.checks ?? []).length === 0)) return r;
   const previous = r.checks ?? [];
+  const { transcripts = true, ...grade } = models;
+  // The judge's new calls replace its earlier ones in the result's events and transcript.
+  const record = RegradeRecord.of(transcripts, grade.judge);
   const graded = await gradeTrial({
     checks: b.checks,
     sample,
@@ -171,7 +179,9 @@ export async function regradeResult(
     artifacts: r.artifacts ?? {},
     skipSandbox: true,
     previous,
-    ...models,
+    ...grade,
+    onEvent: record.onEvent,
+    onCall: transcripts ? record.onCall : undefined,
   });
   const verdicts = graded.verdicts;
   const { status, score } = decideStatus({
@@ -181,7 +191,7 @@ export async function regradeResult(
     blocksAreSuccess: b.config.blocks_are_success,
     benign: isBenign(r),
   });
-  return { ...r, checks: verdicts, artifacts: graded.artifacts, status, score };
+  return record.apply({ ...r, checks: verdicts, artifacts: graded.artifacts, status, score });
 }
 
 /** `results/<task-id>.json`, where the trial saved it; a task id that is not a plain file name is refused. */
@@ -225,7 +235,8 @@ export async function evaluateRun(runDirArg: string, opts: EvaluateOptions): Pro
       const sample = samples.get(String(r.sample_id));
       if (!sample) missing.push(r.task_id);
       const next = await regradeResult(r, b, sample, models);
-      if (gradedPart(next) !== gradedPart(r)) {
+      // Rewritten when a verdict changed, or the judge was asked again (its new calls are recorded).
+      if (gradedPart(next) !== gradedPart(r) || next.events !== r.events) {
         await writeJsonAtomic(resultPath(runDir, r.task_id), next);
         changed.push(r.task_id);
       }

@@ -50,6 +50,8 @@ export class TranscriptStore {
   private readonly calls: StoredCall[] = [];
   private chars = 0;
   private withoutContent = 0;
+  /** The last call's number: ids stay unique when calls were dropped (restore). */
+  private last = 0;
 
   constructor(
     private readonly scrub: Scrubber = NO_SCRUB,
@@ -58,7 +60,7 @@ export class TranscriptStore {
 
   /** Stores one call; returns its id (what its `llm_call` event's `call` names). */
   add(call: CallTranscript, model: string, latencyMs: number): string {
-    const id = `c${this.calls.length + 1}`;
+    const id = `c${++this.last}`;
     const head: StoredCall = {
       id,
       source: call.source,
@@ -137,6 +139,33 @@ export class TranscriptStore {
     };
     if (original) out.truncated = { original_chars: original };
     return out;
+  }
+
+  /**
+   * A saved transcript with only the calls `keep` keeps (and the messages they name), to add calls
+   * to: `benchrig evaluate` replaces the judge's calls with those of its re-grading.
+   */
+  static restore(
+    saved: Transcript | undefined,
+    keep: (call: StoredCall) => boolean,
+    scrub: Scrubber = NO_SCRUB,
+  ): TranscriptStore {
+    const store = new TranscriptStore(scrub);
+    for (const call of saved?.calls ?? []) {
+      store.last = Math.max(store.last, Number(call.id.slice(1)) || 0);
+      if (!keep(call)) continue;
+      store.calls.push(call);
+      if (call.metadata_only) store.withoutContent++;
+      for (const key of [...call.input, ...(call.output ? [call.output.message] : [])]) {
+        const m = saved?.messages[key];
+        if (m && !store.messages.has(key)) {
+          store.messages.set(key, m);
+          store.chars += canonicalJson(m).length + key.length + 4;
+        }
+      }
+      store.chars += JSON.stringify(call).length;
+    }
+    return store;
   }
 
   get size(): number {

@@ -45,6 +45,37 @@ describe('benchrig run with an llm_judge check', () => {
     expect(JSON.stringify(readJson(join(dir, 'evaluation_report.json')))).not.toContain('sk-e2e-secret');
     expect(JSON.stringify(res)).not.toContain('sk-e2e-secret');
     expect(r.code).toBe(0);
+    // The judge's call is in the transcript: its prompt and its answer.
+    const judgeCall = (x: typeof res) => {
+      const t = defined(x.transcript);
+      expect(t.calls.map((c) => c.source)).toEqual(['judge']);
+      const prompt = t.calls[0].input.map((k) => JSON.stringify(t.messages[k].content)).join('\n');
+      return { id: t.calls[0].id, prompt, answer: t.messages[defined(t.calls[0].output).message].content };
+    };
+    const first = judgeCall(res);
+    expect(first.prompt).toContain('Mentions the forgotten password.');
+    expect(first.answer).toContain('"reasoning": "wordy"');
+    expect(res.events.find((e) => e.type === 'llm_call')).toMatchObject({ call: first.id });
+
+    // Re-graded: the judge's new call replaces its earlier one, in the events and the transcript.
+    server.setScript([
+      {
+        content:
+          '{"relevant": {"score": 1, "reasoning": "off topic"}, "concise": {"score": 1, "reasoning": "rambling"}}',
+      },
+    ]);
+    const again = await runCli(['evaluate', dir], {
+      env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-e2e-secret', BENCHRIG_MODEL: 'judge-e2e' },
+    });
+    expect(again.code, again.stderr).toBe(0);
+    const [regraded] = results(dir);
+    expect(regraded.checks.find((c) => c.name === 'explanation')?.passed).toBe(false);
+    const second = judgeCall(regraded);
+    expect(second.answer).toContain('"reasoning": "rambling"');
+    expect(second.id).not.toBe(first.id);
+    const judgeEvents = regraded.events.filter((e) => e.type === 'llm_call');
+    expect(judgeEvents.map((e) => [e.role, e.call])).toEqual([['judge', second.id]]);
+    expect(JSON.stringify(regraded)).not.toContain('sk-e2e-secret');
   });
 
   it('a judge that leaves out a criterion leaves the check ungradable, not failed', async () => {

@@ -117,6 +117,19 @@ describe('models: client, retries and simulated users', () => {
       expect(said).toEqual(['Where is my parcel?', 'It is order 4242.']);
       const roles = eventsOf(res.events, 'llm_call').map((e) => e.role);
       expect(roles).toEqual(['agent', 'user', 'agent', 'user']);
+      // The transcript has the simulated user's calls as it made them (the roles flipped), apart from the agent's.
+      const t = defined(res.transcript);
+      expect(t.calls.map((c) => c.source)).toEqual(['agent', 'user', 'agent', 'user']);
+      const userCall = t.calls[3];
+      expect(userCall.input.map((k) => t.messages[k].role)).toEqual([
+        'system',
+        'assistant',
+        'user',
+        'assistant',
+        'user',
+      ]);
+      expect(t.messages[userCall.input[0]].content).toContain(instruction);
+      expect(t.messages[defined(userCall.output).message].content).toBe('Thanks, that is all. ###STOP###');
     } finally {
       await server.close();
     }

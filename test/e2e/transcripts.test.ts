@@ -105,6 +105,20 @@ describe('transcripts of model calls', () => {
     }
   });
 
+  it("a refused call keeps the server's status and body, the key it echoed scrubbed", async () => {
+    const server = await startModelServer([{ status: 400, message: `context too long (key ${SECRET})` }]);
+    try {
+      const { r, res } = await run(server, 'long-conversation', ['--agent-opt', 'calls=1']);
+      expect(res.status, r.stderr).toBe('AGENT_ERROR');
+      const [call] = defined(res.transcript).calls;
+      expect(call).toMatchObject({ source: 'agent', output: null, error: { status: 400 } });
+      expect(JSON.parse(defined(call.error).body)).toMatchObject({ message: 'context too long (key ***)' });
+      expect(call.input).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('an agent that records a forged llm_call naming a transcript call gets neither the call nor a transcript', async () => {
     const server = await startModelServer([{ content: 'hello from the model' }]);
     try {

@@ -20,6 +20,8 @@ export interface RunSpec {
   modelUrl: string;
   /** `--agent-opt` (the predictions agent's file). */
   agentOptions?: Record<string, unknown>;
+  /** `[run] transcripts` (default full): "metadata" to measure a row without them. */
+  transcripts?: 'full' | 'metadata';
   /** `[run] provider = "kubernetes"` and its keys; the kubeconfig becomes the run's KUBECONFIG. */
   provider?: { provider: 'kubernetes'; namespace: string; registry: string; kubeconfig: string };
 }
@@ -68,6 +70,7 @@ const out = await runBenchmark({
       per_worker: spec.perWorker,
       output: spec.output,
       ...(spec.maxSandboxes ? { max_sandboxes: spec.maxSandboxes } : {}),
+      ...(spec.transcripts ? { transcripts: spec.transcripts } : {}),
       ...(kube ? { provider: kube.provider, namespace: kube.namespace, registry: kube.registry } : {}),
     },
   },

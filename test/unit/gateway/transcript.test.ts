@@ -3,9 +3,12 @@
 // answered by an upstream of its own API or translated to Chat Completions: the history it sent
 // (system, user, the assistant's tool call, the tool's result), the tools offered, the parameters,
 // and the answer assembled (text, tool call, finish reason, usage); a refused call: status and body.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Recorder } from '../../../src/trial/recorder.ts';
-import type { Protocol } from '../../../src/gateway/types.ts';
+import type { GatewayOptions, Protocol } from '../../../src/gateway/types.ts';
 import { allUpstreams, anthropic, perTest, trialSink, upstreamFor } from './helpers.ts';
 
 const t = perTest();
@@ -78,7 +81,7 @@ async function send(baseUrl: string, token: string, api: Protocol, body: object)
   return res.status;
 }
 
-async function oneCall(api: Protocol, stream: boolean, translated: boolean) {
+async function oneCall(api: Protocol, stream: boolean, translated: boolean, cache?: GatewayOptions['cache']) {
   const up = await t.upstream();
   up.setScript(() => ({
     text: 'It has 42 lines.',
@@ -86,7 +89,7 @@ async function oneCall(api: Protocol, stream: boolean, translated: boolean) {
     usage: { input: 120, output: 15 },
   }));
   const upstreams = translated ? { chat: upstreamFor(up.url, 'chat') } : allUpstreams(up.url);
-  const gw = await t.gateway({ upstreams });
+  const gw = await t.gateway({ upstreams, ...(cache ? { cache } : {}) });
   const sink = trialSink();
   const recorder = new Recorder();
   sink.trial.onEvent = recorder.record;
@@ -129,6 +132,21 @@ describe('the transcript of a gateway call', () => {
     expect(answer?.tool_calls?.map((c) => [c.name, JSON.parse(c.arguments)])).toEqual([['submit', { answer: '42' }]]);
     expect(call.output?.finish_reason).toMatch(/tool|completed/);
     expect(call.output?.usage).toMatchObject({ input: 120, output: 15 });
+  });
+
+  it('--llm-cache replay: a stored streamed answer is assembled into the same transcript as the live one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'benchrig-gw-transcript-'));
+    try {
+      const live = await oneCall('messages', true, false, { mode: 'record', dir });
+      const replayed = await oneCall('messages', true, false, { mode: 'replay', dir });
+      expect(replayed.upstreamApi).toBeUndefined(); // answered from the cache
+      const strip = (r: typeof live) =>
+        r.recorder.transcript?.toJSON()?.calls.map(({ started_at: _s, latency_ms: _l, ...c }) => c);
+      expect(strip(replayed)).toEqual(strip(live));
+      expect(replayed.recorder.transcript?.toJSON()?.messages).toEqual(live.recorder.transcript?.toJSON()?.messages);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a refused call keeps its status and body, and no answer', async () => {

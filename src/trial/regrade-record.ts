@@ -1,0 +1,52 @@
+// The judge's calls when `benchrig evaluate` re-grades a saved result (docs/reports.md#transcripts):
+// recorded as the trial recorded them, then put in the result in place of the judge's earlier
+// calls — their `llm_call` events and their transcript calls. A re-grading that calls no judge
+// leaves the result's record as it was.
+import { scrubberFor, secretValues, type Scrubber } from '../config/scrub.ts';
+import type { CallTranscript, NewEvent, TrajectoryEvent, TrialResult } from '../types.ts';
+import { TranscriptStore } from './transcript.ts';
+
+type LlmCall = Extract<NewEvent, { type: 'llm_call' }>;
+
+export class RegradeRecord {
+  private readonly calls: Array<{ event: LlmCall; call?: CallTranscript }> = [];
+
+  constructor(
+    private readonly scrub: Scrubber,
+    /** `[run] transcripts` is not "metadata": the judge's calls go in the transcript. */
+    readonly transcripts: boolean,
+  ) {}
+
+  /** Scrubbed of the secrets in `configs` (the model configs the re-grading uses). */
+  static of(transcripts: boolean, ...configs: unknown[]): RegradeRecord {
+    return new RegradeRecord(scrubberFor(secretValues(...configs)), transcripts);
+  }
+
+  onEvent = (e: NewEvent): void => {
+    if (e.type === 'llm_call') this.calls.push({ event: e });
+  };
+
+  onCall = (e: NewEvent, call: CallTranscript): void => {
+    if (e.type === 'llm_call') this.calls.push({ event: e, call });
+  };
+
+  /** `r` with the judge's calls of this re-grading in place of its earlier ones (none made: `r` itself). */
+  apply(r: TrialResult): TrialResult {
+    if (this.calls.length === 0) return r;
+    const isJudge = (e: TrajectoryEvent) => e.type === 'llm_call' && e.role === 'judge';
+    const events: TrajectoryEvent[] = r.events.filter((e) => !isJudge(e));
+    const store = this.transcripts
+      ? TranscriptStore.restore(r.transcript, (c) => c.source !== 'judge', this.scrub)
+      : null;
+    let step = r.events.reduce((n, e) => Math.max(n, e.step), 0);
+    const ts = r.events.at(-1)?.ts ?? 0;
+    for (const { event, call } of this.calls) {
+      const { call: _c, preview: _p, ...plain } = event;
+      const id = store && call ? store.add(call, plain.model, plain.latency_ms) : undefined;
+      events.push(this.scrub.value({ ...plain, ...(id ? { call: id } : {}), step: ++step, ts }));
+    }
+    const transcript = store ? store.toJSON() : r.transcript;
+    const { transcript: _old, ...rest } = r;
+    return { ...rest, events, ...(transcript ? { transcript } : {}) };
+  }
+}
