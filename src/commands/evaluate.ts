@@ -1,6 +1,6 @@
 // `benchrig evaluate RUN_DIR` (docs/cli.md, docs/running.md): re-grade the saved results without an agent or a new
 // sandbox, then rebuild evaluation_report.json. Each result file is read once and streamed: it is
-// re-graded, rewritten only when its verdicts changed, folded into the report and dropped.
+// re-graded, rewritten only when its verdicts changed or its judge was asked again, folded into the report and dropped.
 import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { loadBenchmark } from '../benchmark/load.ts';

@@ -279,7 +279,7 @@ async function relayWhole(
   if (status < 200 || status >= 300) {
     // The upstream's own refusal (context too long, bad key): the agent sees it, the trial records it.
     record(ZERO, latency, `HTTP ${status}: ${errorMessage(scrubbed)}`, false, () => ({
-      error: { status: a.status, body: upstreamText.toString('utf8') },
+      error: { status, body: upstreamText.toString('utf8') },
     }));
   } else {
     const summary = summarize(c.protocol, false, scrubbed.toString('utf8'));

@@ -33,7 +33,8 @@ export class Recorder {
    * call here, only `recordCall` gives it one.
    */
   record = (event: NewEvent): void => {
-    if (event.type === 'llm_call' && ('call' in event || 'preview' in event)) {
+    // `?.`: an agent's ctx.record may be handed anything (null included), recorded as it was before.
+    if (event?.type === 'llm_call' && ('call' in event || 'preview' in event)) {
       const { call: _call, preview: _preview, ...rest } = event;
       return this.stamp(rest);
     }
