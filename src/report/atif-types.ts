@@ -33,6 +33,8 @@ export interface AtifStep {
   source: 'system' | 'user' | 'agent';
   model_name?: string;
   message: string;
+  /** An agent step's model reasoning, when the transcript kept it. */
+  reasoning_content?: string;
   tool_calls?: AtifToolCall[];
   observation?: { results: AtifObservationResult[] };
   metrics?: AtifMetrics;

@@ -1,9 +1,12 @@
 // One trial's result file as an ATIF v1.7 trajectory (docs/export.md#atif). Steps follow the events:
 // a user message is a user step; each agent model call opens an agent step (its metrics, and the
 // tool calls it asked for, their results as the step's observation linked by `source_call_id`); the
-// reply closes it. Calls of the simulated user and the judge, retrieved contexts, logs, limits and
-// verdicts are benchrig's own: they ride in the `extra.events` of the step they happened in.
+// reply closes it. With a transcript, the agent's system prompt opens the trajectory as system steps
+// and each agent step's message is the model's answer, with its reasoning (atif-transcript.ts).
+// Calls of the simulated user and the judge, retrieved contexts, logs, limits and verdicts are
+// benchrig's own: they ride in the `extra.events` of the step they happened in.
 import type { TrajectoryEvent, TrialResult } from '../types.ts';
+import { atifTranscript, type AtifTranscript } from './atif-transcript.ts';
 import {
   ATIF_VERSION,
   type AtifFinalMetrics,
@@ -33,7 +36,13 @@ class StepBuilder {
   /** Tool calls of the current step not answered yet, by id. */
   private open: AtifToolCall[] = [];
 
-  constructor(private readonly start: number) {}
+  constructor(
+    private readonly start: number,
+    private readonly transcript: AtifTranscript | null,
+  ) {
+    for (const message of transcript?.system ?? [])
+      this.push({ timestamp: new Date(start).toISOString(), source: 'system', message });
+  }
 
   private at(e: TrajectoryEvent): string {
     return new Date(this.start + Math.max(0, e.ts) * 1000).toISOString();
@@ -67,14 +76,17 @@ class StepBuilder {
         }),
       ),
     });
+    const answer = this.transcript?.answer(e.call);
+    const extra = defined({ error: e.error, transcript: answer?.extra });
     this.push({
       timestamp: this.at(e),
       source: 'agent',
       model_name: e.response_model ?? e.model,
-      message: '',
+      message: answer?.message ?? '',
+      ...(answer?.reasoning_content ? { reasoning_content: answer.reasoning_content } : {}),
       metrics,
       llm_call_count: 1,
-      ...(e.error ? { extra: { error: e.error } } : {}),
+      ...(Object.keys(extra).length ? { extra } : {}),
     });
   }
 
@@ -115,14 +127,24 @@ class StepBuilder {
     });
   }
 
+  /**
+   * The reply ends the agent's step that answered it: its message when the model's answer was the
+   * reply or empty; beside the model's own answer (a transcript's) under `extra.reply` when it was
+   * another text (a reply given through a tool, as react's submit); else a step of its own.
+   */
   reply(e: Ev<'agent_message'>): void {
+    const cur = this.current?.source === 'agent' ? this.current : null;
+    const flags = defined({ done: e.done, blocked: e.blocked });
+    if (cur && cur.message !== '' && cur.message !== e.content && cur.extra?.transcript) {
+      cur.extra = { ...cur.extra, reply: { content: e.content, ...flags } };
+      return;
+    }
     const step =
-      this.current?.source === 'agent' && this.current.message === ''
-        ? this.current
+      cur && [e.content, ''].includes(cur.message)
+        ? cur
         : this.push({ timestamp: this.at(e), source: 'agent', message: '', llm_call_count: 0 });
     step.message = e.content;
-    const extra = defined({ done: e.done, blocked: e.blocked });
-    if (Object.keys(extra).length) step.extra = { ...step.extra, reply: extra };
+    if (Object.keys(flags).length) step.extra = { ...step.extra, reply: flags };
   }
 
   other(e: TrajectoryEvent): void {
@@ -140,7 +162,7 @@ class StepBuilder {
 const asList = (v: unknown): unknown[] | undefined => (Array.isArray(v) ? v : undefined);
 
 function stepsOf(r: TrialResult): AtifStep[] {
-  const b = new StepBuilder(Date.parse(r.started_at) || 0);
+  const b = new StepBuilder(Date.parse(r.started_at) || 0, atifTranscript(r));
   for (const e of r.events) {
     if (e.type === 'user_message') b.user(e);
     else if (e.type === 'llm_call' && (e.role ?? 'agent') === 'agent') b.llmCall(e);

@@ -11,9 +11,13 @@ import { cspFor, REPORT_CSS, REPORT_JS } from './html-assets.ts';
 import { meanScoreLabel } from './metrics.ts';
 import type { EvaluationReport } from './types.ts';
 import type { TrialPageSpool } from './html-spool.ts';
+import { pageTranscript } from './html-transcript.ts';
+import { clipFor, clipString, clipValue, type Clip, type CutCounter } from './clip.ts';
 import { writeChunksAtomic } from './write.ts';
 
 export const PAGE_SIZE = 200;
+
+export { clipFor, type Clip } from './clip.ts';
 
 /** Escapes text for HTML content and quoted attributes. */
 export function escapeHtml(text: unknown): string {
@@ -38,62 +42,6 @@ const SCRIPT_ESCAPES: Record<string, string> = {
 export function scriptJson(value: unknown): string {
   // One pass, and none for the usual trial without any of these characters (five passes were ~5 µs a trial).
   return JSON.stringify(value).replace(SCRIPT_UNSAFE, (c) => SCRIPT_ESCAPES[c]);
-}
-
-// ------------------------------------------------------------------ embedded data, bounded in size
-
-/** Character budget of the whole embedded trial data: a 10,000-trial page stays openable. */
-const TOTAL_BUDGET = 48_000_000;
-
-export interface Clip {
-  /** Longest string kept whole; longer ones keep head and tail. */
-  maxString: number;
-  /** Most events kept per trial; the rest are replaced by one `cut` marker. */
-  maxEvents: number;
-}
-
-export function clipFor(nTrials: number): Clip {
-  const perTrial = Math.min(2_000_000, Math.max(16_000, Math.floor(TOTAL_BUDGET / Math.max(1, nTrials))));
-  return {
-    maxString: Math.min(50_000, Math.max(600, Math.floor(perTrial / 8))),
-    maxEvents: Math.min(2000, Math.max(40, Math.floor(perTrial / 400))),
-  };
-}
-
-interface CutCounter {
-  chars: number;
-  events: number;
-}
-
-function clipString(s: string, max: number, cut: CutCounter): string {
-  if (s.length <= max) return s;
-  const head = Math.ceil(max * 0.6);
-  const tail = max - head;
-  cut.chars += s.length - max;
-  return `${s.slice(0, head)}\n… [${s.length - max} characters cut] …\n${s.slice(s.length - tail)}`;
-}
-
-/** Whether clipValue would change anything in `v`: most trials have nothing to clip, and copying each of their values cost the report's main thread ~10 µs a trial. */
-function needsClip(v: unknown, max: number, depth: number): boolean {
-  if (typeof v === 'string') return v.length > max;
-  if (v === null || typeof v !== 'object') return false;
-  if (depth > 12) return true;
-  if (Array.isArray(v)) {
-    for (const x of v) if (needsClip(x, max, depth + 1)) return true;
-    return false;
-  }
-  for (const k in v)
-    if (Object.hasOwn(v, k) && needsClip((v as Record<string, unknown>)[k], max, depth + 1)) return true;
-  return false;
-}
-
-function clipValue(v: unknown, clip: Clip, cut: CutCounter, depth = 0): unknown {
-  if (!needsClip(v, clip.maxString, depth)) return v;
-  if (typeof v === 'string') return clipString(v, clip.maxString, cut);
-  if (v === null || typeof v !== 'object') return v;
-  if (depth > 12) return clipString(JSON.stringify(v), clip.maxString, cut);
-  if (Array.isArray(v)) return v.map((x) => clipValue(x, clip, cut, depth + 1));
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clipValue(x, clip, cut, depth + 1)]));
 }
 
 function clipEvents(events: TrialResult['events'], clip: Clip, cut: CutCounter): unknown[] {
@@ -140,6 +88,7 @@ const KNOWN_KEYS = new Set([
   'trace_id',
   'started_at',
   'finished_at',
+  'transcript',
 ]);
 
 const firstOf = (events: TrialResult['events'], type: string) =>
@@ -176,6 +125,7 @@ export function pageTrial(r: TrialResult, clip: Clip): Record<string, unknown> {
     response:
       lastOf(r.events, 'agent_message')?.content === response ? undefined : clipString(response, clip.maxString, cut),
     events: clipEvents(r.events, clip, cut),
+    transcript: pageTranscript(r, clip, cut),
     artifacts: clipValue(r.artifacts ?? {}, clip, cut),
     final_state: clipValue(r.final_state ?? {}, clip, cut),
     metadata: clipValue(metadata, clip, cut),

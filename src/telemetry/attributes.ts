@@ -10,6 +10,11 @@ export const GEN_AI_USAGE_INPUT_TOKENS = 'gen_ai.usage.input_tokens';
 export const GEN_AI_USAGE_OUTPUT_TOKENS = 'gen_ai.usage.output_tokens';
 export const GEN_AI_TOOL_NAME = 'gen_ai.tool.name';
 export const GEN_AI_TOOL_CALL_ID = 'gen_ai.tool.call.id';
+/** A call's messages, as JSON strings (genai-messages.ts): only when the trial keeps a transcript. */
+export const GEN_AI_INPUT_MESSAGES = 'gen_ai.input.messages';
+export const GEN_AI_OUTPUT_MESSAGES = 'gen_ai.output.messages';
+export const GEN_AI_SYSTEM_INSTRUCTIONS = 'gen_ai.system_instructions';
+export const GEN_AI_RESPONSE_FINISH_REASONS = 'gen_ai.response.finish_reasons';
 
 /** The model client speaks the OpenAI chat API (to OpenAI or any compatible server). */
 export const GEN_AI_SYSTEM_OPENAI = 'openai';
@@ -35,6 +40,7 @@ export const ATTR = {
   stopReason: 'benchrig.stop_reason',
   errorKind: 'benchrig.error.kind',
   llmRole: 'benchrig.llm.role',
+  llmInputDropped: 'benchrig.llm.input_messages_dropped',
   turn: 'benchrig.turn',
   toolArgs: 'benchrig.tool.args',
   toolExitCode: 'benchrig.tool.exit_code',

@@ -4,7 +4,8 @@
 // Inside a trial the tree is built from the trajectory events the Recorder already sees, so no span
 // is threaded through agents or the model client:
 //   user_message → an agent.turn opens (the agent answers it)   agent_message → it ends, a user.turn opens
-//   llm_call     → an llm.call span, back-dated by its latency, under the open turn (or grade)
+//   llm_call     → an llm.call span, back-dated by its latency, under the open turn (or grade); with
+//                  a transcript it ends with the trial, given the call's messages (genai-messages.ts)
 //   tool_call / tool_result → a tool.exec span under the open turn
 // sandbox.start, grade and sandbox.stop are opened and ended by the lifecycle.
 import type { Attributes, Context, Span } from '@opentelemetry/api';
@@ -28,6 +29,7 @@ import {
   STATUS_OK,
 } from './attributes.ts';
 import { carryTrace, formatTraceparent, traceOf, type TelemetrySettings } from './context.ts';
+import { callMessageAttributes } from './genai-messages.ts';
 import { shutdownTelemetry, startTelemetry, type Telemetry } from './otel.ts';
 
 export interface PhaseSpan {
@@ -122,6 +124,8 @@ class TrialTree implements TrialSpans {
   private turn: Span | null = null;
   private turns = 0;
   private readonly tools: { id?: string; tool: string; span: Span }[] = [];
+  /** Model calls with a transcript: ended with the trial, when its messages are known (genai-messages.ts). */
+  private readonly calls: { id: string; span: Span; end: number }[] = [];
 
   constructor(
     private readonly t: Telemetry,
@@ -168,7 +172,8 @@ class TrialTree implements TrialSpans {
         if (typeof responseModel === 'string') attrs[GEN_AI_RESPONSE_MODEL] = responseModel;
         const span = this.child(SPAN.llmCall, this.parent, attrs, end - e.latency_ms);
         if (e.error) fail(span, e.error);
-        span.end(end);
+        if (e.call) this.calls.push({ id: e.call, span, end });
+        else span.end(end);
         return;
       }
       case 'tool_call': {
@@ -227,6 +232,11 @@ class TrialTree implements TrialSpans {
   }
 
   end(r: TrialResult): void {
+    const messagesOf = callMessageAttributes(r);
+    for (const c of this.calls.splice(0)) {
+      c.span.setAttributes(messagesOf(c.id));
+      c.span.end(c.end);
+    }
     const message = r.error ? `${r.error.kind}: ${r.error.message}` : undefined;
     for (const c of this.tools.splice(0)) {
       if (message) fail(c.span, message);

@@ -4,6 +4,7 @@
 import { mountChart, rateBars } from './charts.ts';
 import { append, attr, byId, el, pageData, pct, secs, usd } from './dom.ts';
 import { type Column, Table } from './table.ts';
+import { comparable, renderAnswers } from './compare-answers.ts';
 import { parseHash, renderTrial, selectStep, setHash, stepIndexOf, stepKeys, type TrialView } from './trial.ts';
 import type { CompareData, MatrixCell, MatrixRow, PageTrial } from './types.ts';
 
@@ -174,6 +175,7 @@ const columns: Array<Column<MatrixRow>> = [
       r.names.length > 1 ? el('div', 'note', 'also named ' + r.names.slice(1).join(', ')) : null,
       r.regression ? el('span', 'tag', 'regression') : null,
       r.fixed ? el('span', 'tag', 'fixed') : null,
+      comparable(r, byRun) ? el('button', 'answers', 'answers side by side') : null,
     ],
   },
 ];
@@ -219,6 +221,7 @@ const matrix = new Table<MatrixRow>({
   },
   columns,
   onClick: (r, _tr, ev) => {
+    if (ev.target instanceof Element && ev.target.closest('button.answers')) return openAnswers(r);
     const td = ev.target instanceof Element ? ev.target.closest('td.cell') : null;
     if (!td) return;
     const i = Number(td.getAttribute('data-run'));
@@ -256,12 +259,15 @@ byId('m-search', HTMLInputElement).addEventListener('input', (ev) => {
 const detail = byId('detail');
 const listParts = ['summary', 'matrix-section'];
 let open: { run: number; id: string } | null = null;
+/** The row whose answers are shown side by side, if any. */
+let answersOf: MatrixRow | null = null;
 let view: TrialView | null = null;
 let listScroll = 0;
 
 function showList(): void {
   detail.hidden = true;
   open = null;
+  answersOf = null;
   view = null;
   for (const id of listParts) byId(id).hidden = false;
   setHash({});
@@ -309,6 +315,26 @@ function openTrial(run: number, id: string, step: number | null): void {
   }
 }
 
+const rowKey = (r: MatrixRow) => r.input_hash + '|' + r.sample_id;
+/** The runs of a row that kept its model calls. */
+const withCalls = (r: MatrixRow) =>
+  runs.map((_, i) => i).filter((i) => (r.cells[i]?.task_ids ?? []).some((id) => byRun[i][id]?.transcript));
+
+/** Two runs' answers to a row's calls, side by side (first the first two runs that kept them). */
+function openAnswers(r: MatrixRow, a?: number, b?: number): void {
+  const kept = withCalls(r);
+  const x = a ?? kept[0] ?? 0;
+  const y = b ?? kept.find((i) => i !== x) ?? (x === 0 ? 1 : 0);
+  if (open === null && answersOf === null) listScroll = window.scrollY || 0;
+  open = null;
+  answersOf = r;
+  for (const pid of listParts) byId(pid).hidden = true;
+  renderAnswers(detail, r, runs, byRun, x, y, { close: showList, pick: (i, j) => openAnswers(r, i, j) });
+  detail.hidden = false;
+  window.scrollTo(0, 0);
+  setHash({ answers: rowKey(r), a: x, b: y });
+}
+
 function move(d: number): void {
   if (!open) return;
   const s = seq(open.run);
@@ -323,13 +349,15 @@ function moveStep(d: number): void {
   setHash({ run: open.run, trial: open.id, step: selectStep(view, i) });
 }
 
-stepKeys({ move, moveStep, isOpen: () => open !== null, close: showList });
+stepKeys({ move, moveStep, isOpen: () => open !== null || answersOf !== null, close: showList });
 matrix.refresh(true);
 
 function fromHash(): void {
   const h = parseHash();
   const run = Number(h.run || 0);
-  if (h.trial !== undefined && byRun[run] && byRun[run][h.trial])
+  const row = h.answers === undefined ? undefined : rows.find((r) => rowKey(r) === h.answers);
+  if (row && runs[Number(h.a)] && runs[Number(h.b)]) openAnswers(row, Number(h.a), Number(h.b));
+  else if (h.trial !== undefined && byRun[run] && byRun[run][h.trial])
     openTrial(run, h.trial, h.step === undefined ? null : Number(h.step));
 }
 window.addEventListener('hashchange', fromHash);

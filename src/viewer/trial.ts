@@ -17,7 +17,18 @@ import {
   verdict,
 } from './dom.ts';
 import { retrievedNode } from './contexts.ts';
+import { indexCalls, type CallIndex } from './calls.ts';
+import { callNode, callSummary } from './call-view.ts';
+import { callSearch, type ShownCall } from './call-search.ts';
 import type { CheckVerdict, PageTrial, TrialEvent } from './types.ts';
+
+/** What rendering the steps carries along: the simulated user's turns so far, the trial's model calls. */
+interface StepContext {
+  userTurns: number;
+  calls: CallIndex | null;
+  /** The calls shown so far, for the search. */
+  shown: ShownCall[];
+}
 
 /** One step of the trajectory: a tool call and its result are one step. */
 export interface Step {
@@ -151,7 +162,7 @@ function toolStep(s: Step): HTMLDetailsElement {
   return d;
 }
 
-function eventNode(e: TrialEvent, ctx: { userTurns: number }): HTMLElement {
+function eventNode(e: TrialEvent, ctx: StepContext): HTMLElement {
   if (e.type === 'user_message') {
     const sim = ctx.userTurns++ > 0;
     return el('div', 'turn ' + (sim ? 'sim-user' : 'user'), [
@@ -172,20 +183,14 @@ function eventNode(e: TrialEvent, ctx: { userTurns: number }): HTMLElement {
     return el('div', 'turn agent', [el('div', 'who', ['agent', ...flags]), el('div', 'body', e.content)]);
   }
   if (e.type === 'llm_call') {
-    const role = e.role || 'agent';
-    const parts: HTMLElement[] = [
-      el('span', 'dotm'),
-      el('span', null, 'model call'),
-      el('b', null, role === 'user' ? 'simulated user' : role),
-      el('span', 'mono', String(e.model)),
-      el('span', 'latency', e.latency_ms === undefined ? '' : textOf(e.latency_ms) + ' ms'),
-      el('span', 'tokens', e.tokens ? e.tokens.input + ' in / ' + e.tokens.output + ' out tokens' : ''),
-    ];
-    const x = rest(e, ['type', 'step', 'ts', 'role', 'model', 'latency_ms', 'tokens', 'error']);
-    if (x) parts.push(el('span', 'note', JSON.stringify(x)));
-    const box = el('div', 'marker-line' + (e.error ? ' err' : ''), parts);
-    if (e.error) box.appendChild(el('span', null, 'error: ' + textOf(e.error)));
-    return box;
+    const extra = rest(e, ['type', 'step', 'ts', 'role', 'model', 'latency_ms', 'tokens', 'error', 'call']);
+    const c = ctx.calls ? ctx.calls.call(e.call) : undefined;
+    if (c && ctx.calls) {
+      const d = callNode(e, c, ctx.calls, extra);
+      ctx.shown.push({ node: d, call: c });
+      return d;
+    }
+    return el('div', 'marker-line' + (e.error ? ' err' : ''), callSummary(e, undefined, extra));
   }
   if (e.type === 'check') {
     return el('div', 'marker-line', [
@@ -216,7 +221,7 @@ function eventNode(e: TrialEvent, ctx: { userTurns: number }): HTMLElement {
   ]);
 }
 
-function stepNode(s: Step, ctx: { userTurns: number }): HTMLLIElement {
+function stepNode(s: Step, ctx: StepContext): HTMLLIElement {
   const box = s.kind === 'tool' || !s.event ? toolStep(s) : eventNode(s.event, ctx);
   const li = el('li', 'step', [el('span', 'n', String(s.first)), box]);
   attr(li, 'data-step', s.first);
@@ -342,6 +347,44 @@ function trialHead(t: PageTrial, nav: TrialNav): HTMLElement {
   return head;
 }
 
+/** The trajectory's steps as a timeline (the prompt and response first and last when no event holds them). */
+function timeline(t: PageTrial, events: TrialEvent[], hasUser: boolean, hasAgent: boolean) {
+  const tl = el('ol', 'timeline');
+  if (!hasUser && t.prompt)
+    tl.appendChild(
+      el(
+        'li',
+        'step',
+        el('div', 'turn user', [
+          el('div', 'who', ['user', el('span', 'tag', 'task prompt')]),
+          el('div', 'body', t.prompt),
+        ]),
+      ),
+    );
+  const steps = stepsOf(events);
+  const ctx: StepContext = { userTurns: 0, calls: t.transcript ? indexCalls(t.transcript) : null, shown: [] };
+  const nodes: HTMLLIElement[] = [];
+  for (const s of steps) {
+    const n = stepNode(s, ctx);
+    s.node = n;
+    nodes.push(n);
+    tl.appendChild(n);
+  }
+  if (steps.length === 0) tl.appendChild(el('li', 'note', 'no events recorded'));
+  if (!hasAgent && t.response)
+    tl.appendChild(
+      el(
+        'li',
+        'step',
+        el('div', 'turn agent', [
+          el('div', 'who', ['agent', el('span', 'tag', 'final response')]),
+          el('div', 'body', t.response),
+        ]),
+      ),
+    );
+  return { tl, steps, nodes, ctx };
+}
+
 /** The trial page into root. */
 export function renderTrial(root: HTMLElement, t: PageTrial, nav: TrialNav): TrialView {
   clear(root);
@@ -360,40 +403,13 @@ export function renderTrial(root: HTMLElement, t: PageTrial, nav: TrialNav): Tri
   const events = t.events || [];
   root.appendChild(el('h3', null, 'trajectory (' + events.length + ' events)'));
   const hasUser = events.some((e) => e.type === 'user_message');
-  const tl = el('ol', 'timeline');
-  if (!hasUser && t.prompt)
-    tl.appendChild(
-      el(
-        'li',
-        'step',
-        el('div', 'turn user', [
-          el('div', 'who', ['user', el('span', 'tag', 'task prompt')]),
-          el('div', 'body', t.prompt),
-        ]),
-      ),
-    );
-  const steps = stepsOf(events);
-  const ctx = { userTurns: 0 };
-  const nodes: HTMLLIElement[] = [];
-  for (const s of steps) {
-    const n = stepNode(s, ctx);
-    s.node = n;
-    nodes.push(n);
-    tl.appendChild(n);
-  }
-  if (steps.length === 0) tl.appendChild(el('li', 'note', 'no events recorded'));
   const hasAgent = events.some((e) => e.type === 'agent_message');
-  if (!hasAgent && t.response)
-    tl.appendChild(
-      el(
-        'li',
-        'step',
-        el('div', 'turn agent', [
-          el('div', 'who', ['agent', el('span', 'tag', 'final response')]),
-          el('div', 'body', t.response),
-        ]),
-      ),
-    );
+  const { tl, steps, nodes, ctx } = timeline(t, events, hasUser, hasAgent);
+  if (ctx.calls) {
+    const cut = ctx.calls.transcript.truncated;
+    if (cut) root.appendChild(el('p', 'cut', 'transcript: ' + cut.reason));
+    append(root, callSearch(ctx.shown, ctx.calls));
+  }
   root.appendChild(tl);
 
   root.appendChild(el('h3', null, 'verdicts'));

@@ -31,7 +31,44 @@ export interface TrialEvent {
   exit_code?: unknown;
   denied?: unknown;
   output?: unknown;
+  /** llm_call: its id in the trial's transcript. */
+  call?: string;
   [key: string]: unknown;
+}
+
+/** One distinct message of a trial's transcript, its content as text (html-transcript.ts). */
+export interface PageMessage {
+  role: string;
+  text: string;
+  name?: string;
+  tool_call_id?: string;
+  tool_calls?: Array<{ id: string; name: string; arguments: string }>;
+  reasoning?: string;
+  truncated?: { original_chars: number };
+}
+
+/** One model call of the transcript: its input and answer as keys of the messages. */
+export interface PageCall {
+  id: string;
+  source: string;
+  api?: string;
+  model?: string;
+  started_at?: string;
+  latency_ms?: number;
+  input: string[];
+  /** Index of the tool definitions it was offered, in `tool_sets`. */
+  tools?: number;
+  params?: Record<string, unknown>;
+  output: { message: string; finish_reason?: string; usage?: Record<string, unknown> } | null;
+  error?: { status?: number; body: string };
+  metadata_only?: boolean;
+}
+
+export interface PageTranscript {
+  messages: Record<string, PageMessage>;
+  calls: PageCall[];
+  tool_sets?: unknown[][];
+  truncated?: { calls_without_content: number; reason: string };
 }
 
 export interface CheckVerdict {
@@ -65,6 +102,7 @@ export interface PageTrial {
   prompt?: string;
   response?: string;
   events?: TrialEvent[];
+  transcript?: PageTranscript;
   artifacts?: Record<string, unknown>;
   final_state?: Record<string, unknown>;
   metadata?: TrialMetadata;

@@ -92,6 +92,16 @@ describe.skipIf(!hasDocker)('benchrig export and priced runs', () => {
       // The malformed call the model sent second keeps its text under extra.
       expect(agentSteps[1].tool_calls[0]).toMatchObject({ arguments: {}, extra: { raw_arguments: '{"command": "ls' } });
       expect(agentSteps[0].observation.results[0].source_call_id).toBe(agentSteps[0].tool_calls[0].tool_call_id);
+      // From the transcript: the agent's system prompt first, each agent step's message the model's answer.
+      expect(t.steps[0].source).toBe('system');
+      expect(t.steps[0].message).toContain('submit');
+      expect(t.steps[1]).toMatchObject({ source: 'user', message: res.prompt });
+      expect(agentSteps.map((s: { message: string }) => s.message)).toEqual(Array(3).fill('(key ***) <b>step</b>'));
+      expect(agentSteps.map((s: { extra: { transcript: { call: string } } }) => s.extra.transcript.call)).toEqual([
+        'c1',
+        'c2',
+        'c3',
+      ]);
     }
   });
 
@@ -122,7 +132,13 @@ describe.skipIf(!hasDocker)('benchrig export and priced runs', () => {
     });
     const t = readJson(join(trial, 'agent/trajectory.json'));
     expect(atifProblems(t)).toEqual([]);
-    expect(t.steps.map((s: { source: string }) => s.source)).toEqual(['user', 'agent', 'user', 'agent']);
+    // the agent's system prompt first (from the transcript), then the conversation: the model's answers
+    const steps = t.steps.map((s: { source: string; message: string }) => [s.source, s.message]);
+    expect(steps.map(([source]: string[]) => source)).toEqual(['system', 'user', 'agent', 'user', 'agent']);
+    expect(steps.filter(([source]: string[]) => source === 'agent')).toEqual([
+      ['agent', 'Which order number?'],
+      ['agent', 'Order 4242 is with the courier.'],
+    ]);
   });
 
   it('a result file edited to a hostile task_id: refused naming the file (exit 2), nothing written outside --out or read outside the run', async () => {

@@ -93,9 +93,13 @@ describe.skipIf(!hasDocker)('screenshots of real runs for the README', () => {
     const trial = await openPage(browser, join(dirs[0], 'report.html'));
     await trial.page.goto(`${trial.page.url()}#trial=count-lines`);
     await trial.page.waitForSelector('#detail details.tool');
-    await trial.page.click('#detail details.tool summary');
-    await trial.page.keyboard.press(']');
     expect(await trial.page.textContent('#detail details.tool summary .tool-name')).toBe('bash');
+    // the second model call opened: the bash result new in its input, then the model's answer
+    await trial.page.click('#detail details.llm[data-call="c2"] > summary');
+    expect(await trial.page.textContent('#detail details.llm[data-call="c2"] .msg.answer pre')).toBe(
+      'The task is done: I ran the command and checked its output.',
+    );
+    await trial.page.keyboard.press(']');
     await trial.page.screenshot({ path: join(REPO, 'docs', 'trial-page.png') });
     await screenshot(trial.page, 'trial-page-real', true);
     expect([trial.dialogs, trial.foreign, trial.errors]).toEqual([[], [], []]);

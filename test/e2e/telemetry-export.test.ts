@@ -93,6 +93,18 @@ function expectRunTree(spans: CollectedSpan[], resultFiles: TrialResult[]) {
         'gen_ai.usage.input_tokens': 11,
         'gen_ai.usage.output_tokens': 7,
       });
+    // transcripts are on: each call's messages and answer, the second call's input ending with the bash result
+    const [first, second] = [...llm].sort((x, y) => x.startMs - y.startMs);
+    const messages = (s: CollectedSpan, k: string) =>
+      JSON.parse(String(s.attributes[k])) as Array<{ role: string; parts: Array<{ type: string; name?: string }> }>;
+    expect(messages(first, 'gen_ai.input.messages').map((m) => m.role)).toEqual(['system', 'user']);
+    expect(messages(first, 'gen_ai.output.messages')[0].parts).toEqual([
+      expect.objectContaining({ type: 'tool_call', name: 'bash' }),
+    ]);
+    expect(messages(second, 'gen_ai.input.messages').at(-1)).toMatchObject({
+      role: 'tool',
+      parts: [{ type: 'tool_call_response' }],
+    });
     const tools = inTurn.filter((s) => s.name === 'tool.exec');
     expect(tools.map((s) => s.attributes['gen_ai.tool.name'])).toEqual(['bash', 'submit']);
     expect(tools[0].attributes['benchrig.tool.exit_code']).toBe(0);
@@ -172,19 +184,31 @@ describe.skipIf(!hasDocker)('telemetry export from benchrig run', () => {
     }
   });
 
-  it("never sends the OTLP backend's headers to Langfuse when both are on", async () => {
+  it("never sends the OTLP backend's headers to Langfuse when both are on; no messages with --no-transcripts", async () => {
     const keys = { publicKey: 'pk-lf-test', secretKey: 'sk-lf-test-secret' };
     const collector = await startCollector({ langfuse: keys });
     try {
       const out = tempDir();
-      const r = await runReact(server, 'single', out, {
-        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-        OTEL_EXPORTER_OTLP_HEADERS: 'x-otlp-secret=otlp-only-credential',
-        LANGFUSE_PUBLIC_KEY: keys.publicKey,
-        LANGFUSE_SECRET_KEY: keys.secretKey,
-        LANGFUSE_BASE_URL: collector.url,
-      });
+      const r = await runReact(
+        server,
+        'single',
+        out,
+        {
+          OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+          OTEL_EXPORTER_OTLP_HEADERS: 'x-otlp-secret=otlp-only-credential',
+          LANGFUSE_PUBLIC_KEY: keys.publicKey,
+          LANGFUSE_SECRET_KEY: keys.secretKey,
+          LANGFUSE_BASE_URL: collector.url,
+        },
+        ['--no-transcripts'],
+      );
       expect(r.code, r.stderr).toBe(0);
+      // without transcripts the model calls carry no messages
+      const calls = collector.spans('otlp').filter((s) => s.name === 'llm.call');
+      expect(calls.length).toBeGreaterThan(0);
+      expect(calls.flatMap((s) => Object.keys(s.attributes).filter((k) => /messages|instructions/.test(k)))).toEqual(
+        [],
+      );
       const otlp = collector.requests.filter((q) => q.path === '/v1/traces');
       const langfuse = collector.requests.filter((q) => q.path.startsWith('/api/public/'));
       expect(otlp.length).toBeGreaterThan(0);

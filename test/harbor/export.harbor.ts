@@ -3,7 +3,7 @@
 // installed agent's trial (the gateway's recorded calls: Responses and streamed Anthropic Messages,
 // over real HTTP); `harbor view` on loopback lists every trial of the exported job folders.
 import { execFileSync, spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { makeExportRuns, SECRET, type ExportRuns } from '../support/export-runs.
 import { allUpstreams, anthropic, bashTool, perTest, trialSink } from '../unit/gateway/helpers.ts';
 import { filesContaining } from '../e2e/models-helpers.ts';
 import { harborBin } from './harbor-venv.ts';
+import { transcriptTrial } from '../support/transcript-fixture.ts';
 
 let bin: string;
 let runs: ExportRuns;
@@ -145,6 +146,37 @@ describe("Harbor's own validator and viewer", () => {
       dir,
     );
     const [file] = trajectories(dir);
+    expect(validate(file)).toContain('valid');
+    expect(validate(file)).not.toMatch(/INVALID/);
+  });
+
+  it("a trial's transcript (the system prompt, each answer with its reasoning) exports to valid ATIF", async () => {
+    const base = await installedAgentTrial();
+    const r = transcriptTrial({ ...base, task_id: 'calls', sample_id: 'calls' }, 'It has 3 lines.');
+    const dir = join(out, 'atif', 'transcript');
+    const run = {
+      run_id: 'transcript',
+      benchmark: { name: 'calls' },
+      agent: { id: 'react', name: 'react' },
+      started_at: r.started_at,
+    };
+    await exportRun(
+      {
+        dir: out,
+        run,
+        results: async function* () {
+          yield r;
+        },
+      },
+      'atif',
+      dir,
+    );
+    const [file] = trajectories(dir);
+    const t = JSON.parse(readFileSync(file, 'utf8')) as {
+      steps: Array<{ source: string; reasoning_content?: string }>;
+    };
+    expect(t.steps[0].source).toBe('system');
+    expect(t.steps.some((s) => s.reasoning_content)).toBe(true);
     expect(validate(file)).toContain('valid');
     expect(validate(file)).not.toMatch(/INVALID/);
   });

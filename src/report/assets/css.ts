@@ -93,6 +93,23 @@ details.tool .tool-body { padding: 0 8px 6px; }
 .marker-line { font-size: 12px; color: var(--muted); display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
 .marker-line .dotm { width: 8px; height: 8px; border-radius: 50%; background: #8c959f; display: inline-block; }
 .marker-line.err { color: var(--fail); } .marker-line.warn { color: var(--warn); }
+details.llm > summary { cursor: pointer; list-style: none; }
+details.llm > summary::before { content: "\25B8"; color: var(--muted); font-size: 11px; } details.llm[open] > summary::before { content: "\25BE"; }
+details.llm.miss > summary { opacity: .45; } details.llm.hit > summary { background: var(--warn-bg); border-radius: 4px; }
+.err-text { color: var(--fail); }
+.call-body { border-left: 3px solid #8c959f; margin: 4px 0 2px 3px; padding: 2px 0 2px 10px; }
+.call-part { margin-top: 6px; font-weight: 600; }
+details.earlier > summary { font-size: 12px; color: var(--muted); cursor: pointer; }
+.msg { border: 1px solid var(--line); border-radius: 6px; padding: 3px 8px; margin: 4px 0; background: #fff; }
+.msg.fresh { border-left: 3px solid var(--info); } .msg.answer { border-left: 3px solid var(--pass); } .msg.hit { outline: 2px solid var(--warn); }
+.msg-head { display: flex; gap: 6px; align-items: baseline; font-size: 12px; flex-wrap: wrap; }
+.msg-head .role { font-weight: 600; color: var(--muted); }
+.tag.new { color: var(--info); border-color: var(--info); background: var(--info-bg); }
+pre.msg-text.folded { max-height: 15em; overflow: hidden; }
+button.unfold { font-size: 12px; padding: 0 6px; }
+details.reasoning > summary { font-size: 12px; color: var(--muted); cursor: pointer; }
+.msg-tool-call { border-left: 3px solid var(--tool); padding-left: 6px; margin: 4px 0; }
+.call-search { margin: 4px 0 8px; } .call-search input { min-width: 280px; }
 .verdict-row { display: flex; gap: 8px; align-items: baseline; padding: 4px 0; border-bottom: 1px solid var(--line); flex-wrap: wrap; }
 .verdict-row .vname { font-weight: 600; } .verdict-row .vreason { color: var(--muted); overflow-wrap: anywhere; flex-basis: 100%; padding-left: 4px; }
 table.criteria { width: auto; min-width: 50%; margin: 4px 0 8px 16px; font-size: 13px; }
@@ -103,6 +120,8 @@ table.matrix td.cell:hover { outline: 2px solid var(--info); outline-offset: -2p
 .c-passing { background: var(--pass-bg); color: var(--pass); } .c-failing { background: var(--fail-bg); color: var(--fail); }
 .c-unanswered { background: var(--warn-bg); color: var(--warn); } .c-not_graded { background: var(--none-bg); color: var(--muted); } .c-absent { background: #fff; color: var(--muted); font-weight: 400; }
 td.diff { font-size: 11px; color: var(--muted); white-space: nowrap; } td.diff-cell { min-width: 220px; } table.runs-table td.note { max-width: 200px; overflow-wrap: anywhere; }
+table.answers { margin-bottom: 12px; } table.answers td:first-child { white-space: nowrap; } table.answers td.answer-cell { width: 45%; } table.answers tr.differs > td:first-child { color: var(--warn); font-weight: 600; }
+button.answers { font-size: 11px; padding: 0 6px; margin-left: 6px; }
 .legend { display: flex; gap: 12px; flex-wrap: wrap; font-size: 12px; color: var(--muted); align-items: center; }
 .legend span.sw { display: inline-block; padding: 0 6px; border-radius: 4px; font-weight: 600; }
 `;

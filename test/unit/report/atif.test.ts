@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { exportName, toAtif } from '../../../src/report/atif.ts';
 import type { TrajectoryEvent, TrialResult } from '../../../src/types.ts';
 import { atifProblems } from '../../support/atif-check.ts';
+import { SYSTEM, TOOL_OUTPUT, transcriptTrial } from '../../support/transcript-fixture.ts';
 
 type NewEv = TrajectoryEvent extends infer E ? (E extends TrajectoryEvent ? Omit<E, 'step' | 'ts'> : never) : never;
 
@@ -201,5 +202,38 @@ describe('a result file as ATIF', () => {
     expect(exportName({ task_id: 'count-lines', trial: 1 })).toBe('count-lines');
     expect(exportName({ task_id: 'count-lines-t1', trial: 1 })).toBe('count-lines');
     expect(exportName({ task_id: 'count-lines-t3', trial: 3 })).toBe('count-lines__3');
+  });
+
+  it("with a transcript: the system prompt opens it, each agent step's message is the model's answer, with its reasoning", () => {
+    const m = toAtif(transcriptTrial(result([]), 'It has 3 lines.'), AGENT, RUN);
+    expect(atifProblems(m)).toEqual([]);
+    expect(m.steps.map((s) => [s.source, s.message])).toEqual([
+      ['system', SYSTEM],
+      ['user', 'How many lines in notes.txt?'],
+      ['agent', ''], // the first answer was a tool call
+      ['agent', 'It has 3 lines.'],
+      ['user', 'thanks, bye'],
+    ]);
+    expect(m.steps[2]).toMatchObject({
+      reasoning_content: 'I should count the lines first.',
+      tool_calls: [{ tool_call_id: 'call_1', function_name: 'bash', arguments: { command: 'wc -l notes.txt' } }],
+      observation: { results: [{ source_call_id: 'call_1', content: TOOL_OUTPUT }] },
+      extra: { transcript: { call: 'c1', finish_reason: 'tool_calls' } },
+    });
+    // the reply was the model's answer: the step that answered, not a step of its own
+    expect(m.steps[3]).toMatchObject({
+      llm_call_count: 1,
+      extra: { transcript: { call: 'c2', finish_reason: 'stop' } },
+    });
+    // a reply that is not the model's text (given through a tool): beside the answer, not a step of its own
+    const viaTool = transcriptTrial(result([]), 'It has 3 lines.');
+    const reply = viaTool.events.find((e) => e.type === 'agent_message');
+    Object.assign(reply ?? {}, { content: '3', done: true });
+    const v = toAtif(viaTool, AGENT, RUN);
+    expect(v.steps).toHaveLength(5);
+    expect(v.steps[3]).toMatchObject({ message: 'It has 3 lines.', extra: { reply: { content: '3', done: true } } });
+    // the simulated user's and the judge's calls stay benchrig's own events
+    expect(m.steps[3].extra?.events).toEqual([expect.objectContaining({ type: 'llm_call', role: 'user' })]);
+    expect(m.steps[4].extra?.events).toEqual([expect.objectContaining({ type: 'llm_call', role: 'judge' })]);
   });
 });

@@ -15,6 +15,7 @@ import {
 import { REPORT_CSS, REPORT_JS } from '../../../src/report/html-assets.ts';
 import type { TrialResult } from '../../../src/types.ts';
 import { trial } from './fixtures.ts';
+import { transcriptOf, transcriptTrial } from '../../support/transcript-fixture.ts';
 import { defined } from '../../support/defined.ts';
 
 const HOSTILE = '</script><script>alert(1)</script><img src=x onerror=alert(1)>\u2028&amp;';
@@ -105,6 +106,33 @@ describe('report.html', () => {
     expect(t.cut).toMatch(/shortened the trial by \d+ characters and \d+ events/);
     const small = pageTrial(trial('a', 'PASSED', { response: 'short' }), clipFor(10)) as PageTrial;
     expect([small.response, small.cut]).toEqual(['short', null]);
+  });
+
+  it("keeps a trial's transcript as its messages once and the calls' keys, cut to the trial's share", async () => {
+    const t = pageTrial(transcriptTrial(trial('a', 'PASSED'), 'three'), clipFor(1)) as unknown as {
+      transcript: { messages: Record<string, { role: string; text: string }>; calls: unknown[]; tool_sets: unknown[] };
+    };
+    expect(t.transcript.calls.map((c) => (c as { input: string[] }).input.length)).toEqual([2, 4, 2, 1]);
+    // two calls offered the same tool: its definition is in the page once, both calls point at it
+    expect(t.transcript.tool_sets).toHaveLength(1);
+    expect(t.transcript.calls.map((c) => (c as { tools?: number }).tools)).toEqual([0, 0, undefined, undefined]);
+    expect(Object.values(t.transcript.messages).filter((m) => m.role === 'system')).toHaveLength(2);
+
+    // a transcript past the trial's share of the page: every long message cut, the page says so
+    const long = (i: number) => ({ role: 'user' as const, content: `${i}:${'z'.repeat(40_000)}` });
+    const big = transcriptOf(
+      Array.from({ length: 40 }, (_, i) => ({ source: 'agent' as const, input: [long(i)], output: null })),
+    );
+    const clip = clipFor(100);
+    const cut = pageTrial({ ...trial('b', 'PASSED'), transcript: big } as TrialResult, clip) as unknown as {
+      transcript: { messages: Record<string, { text: string }> };
+      cut: string;
+    };
+    const texts = Object.values(cut.transcript.messages).map((m) => m.text);
+    expect(texts).toHaveLength(40);
+    expect(texts.reduce((n, s) => n + s.length, 0)).toBeLessThan(clip.maxTranscript);
+    expect(texts.every((s) => /\[\d+ characters cut\]/.test(s))).toBe(true);
+    expect(cut.cut).toMatch(/shortened the trial by \d+ characters/);
   });
 
   it('10,000 trials stay within a page a browser opens', async () => {

@@ -6,6 +6,7 @@ import type { RunContext, TrialInput } from '../../../src/trial/types.ts';
 import type { TrajectoryEvent, TrialResult } from '../../../src/types.ts';
 import { startCollector, type CollectedSpan, type Collector } from '../../support/collector.ts';
 import { defined } from '../../support/defined.ts';
+import { SYSTEM, TOOL_OUTPUT, transcriptTrial } from '../../support/transcript-fixture.ts';
 
 const KEYS = { publicKey: 'pk-unit', secretKey: 'sk-unit' };
 let collector: Collector;
@@ -103,7 +104,17 @@ describe('the trial span tree', () => {
     const c = await startTrialSpans(traced, input('c'), 's-c');
     c.end(result('c', { status: 'UNGRADABLE', score: null }));
 
-    traceIds = [a.traceId, b.traceId, c.traceId];
+    // 4: transcripts on: the calls' messages and answers (the judge's call in the Anthropic API).
+    const d = await startTrialSpans(traced, input('d'), 's-d');
+    const withCalls = transcriptTrial(result('d', { status: 'UNGRADABLE', score: null }), 'It has 3 lines.');
+    const judgeCall = (withCalls.transcript?.calls ?? [])[3];
+    Object.assign(judgeCall, { api: 'anthropic' });
+    const judgeInput = judgeCall.input;
+    judgeCall.input = [Object.keys(defined(withCalls.transcript).messages)[0], ...judgeInput]; // the agent's system prompt
+    for (const e of withCalls.events) d.event(e);
+    d.end(withCalls);
+
+    traceIds = [a.traceId, b.traceId, c.traceId, d.traceId];
     await trace.end('complete');
     spans = collector.spans('otlp');
   });
@@ -123,8 +134,8 @@ describe('the trial span tree', () => {
       kids(run)
         .map((s) => s.attributes['benchrig.task_id'])
         .sort(),
-    ).toEqual(['a', 'b', 'c']);
-    expect(traceIds).toEqual([run.traceId, run.traceId, run.traceId]);
+    ).toEqual(['a', 'b', 'c', 'd']);
+    expect(traceIds).toEqual([run.traceId, run.traceId, run.traceId, run.traceId]);
   });
 
   it('turns: agent.turn from each user message, user.turn in between, each holding its own model calls', () => {
@@ -170,7 +181,10 @@ describe('the trial span tree', () => {
 
   it('grade holds the judge call (ERROR) and the verdicts; the trial carries its verdict', () => {
     const grade = one('grade');
-    const judge = one('llm.call', (s) => s.attributes['benchrig.llm.role'] === 'judge');
+    const judge = one(
+      'llm.call',
+      (s) => s.attributes['benchrig.llm.role'] === 'judge' && s.attributes['gen_ai.request.model'] === 'm-judge',
+    );
     expect(judge.parentSpanId).toBe(grade.spanId);
     expect(judge.status).toEqual({ code: 2, message: 'judge model failed: 500' });
     expect(grade.events.map((e) => e.name)).toContain('check');
@@ -196,6 +210,47 @@ describe('the trial span tree', () => {
     const turn = defined(kids(b).find((s) => s.name === 'agent.turn'));
     expect(turn.status.code).toBe(2);
     expect(kids(turn).map((s) => [s.name, s.status.code])).toEqual([['tool.exec', 2]]);
+  });
+
+  it('with a transcript, each llm.call carries its input and output messages as the GenAI conventions write them', () => {
+    const calls = kids(trialOf('d'))
+      .flatMap((p) => [p, ...kids(p)])
+      .filter((s) => s.name === 'llm.call')
+      .sort((x, y) => x.startMs - y.startMs);
+    expect(calls.map((c) => c.attributes['benchrig.llm.role'])).toEqual(['agent', 'agent', 'user', 'judge']);
+    const json = (c: CollectedSpan, k: string) => JSON.parse(String(c.attributes[k])) as unknown;
+    // the second call's input holds the first call's tool call and its result; its output is the answer
+    expect(json(calls[1], 'gen_ai.input.messages')).toEqual([
+      { role: 'system', parts: [{ type: 'text', content: SYSTEM }] },
+      { role: 'user', parts: [{ type: 'text', content: 'How many lines in notes.txt?' }] },
+      {
+        role: 'assistant',
+        parts: [
+          { type: 'reasoning', content: 'I should count the lines first.' },
+          { type: 'tool_call', id: 'call_1', name: 'bash', arguments: { command: 'wc -l notes.txt' } },
+        ],
+      },
+      { role: 'tool', parts: [{ type: 'tool_call_response', id: 'call_1', response: TOOL_OUTPUT }] },
+    ]);
+    expect(json(calls[1], 'gen_ai.output.messages')).toEqual([
+      { role: 'assistant', parts: [{ type: 'text', content: 'It has 3 lines.' }], finish_reason: 'stop' },
+    ]);
+    expect(json(calls[0], 'gen_ai.output.messages')).toMatchObject([{ finish_reason: 'tool_call' }]);
+    expect(calls[0].attributes['gen_ai.response.finish_reasons']).toEqual(['tool_call']);
+    expect(calls[1].attributes['gen_ai.system_instructions']).toBeUndefined(); // Chat Completions: a message
+    // an API with the system prompt apart (the judge's, in Anthropic's): in gen_ai.system_instructions
+    expect(json(calls[3], 'gen_ai.system_instructions')).toEqual([{ type: 'text', content: SYSTEM }]);
+    expect(json(calls[3], 'gen_ai.input.messages')).toEqual([
+      { role: 'user', parts: [{ type: 'text', content: 'Grade this answer: It has 3 lines.' }] },
+    ]);
+    // the span keeps the call's time, though it ended with the trial
+    expect(calls[1].endMs).toBeLessThanOrEqual(trialOf('d').endMs);
+    // Langfuse gets the same attributes: its generation's input and output
+    const lf = defined(collector.spans('langfuse').find((s) => s.spanId === calls[1].spanId));
+    expect(lf.attributes['gen_ai.output.messages']).toBe(calls[1].attributes['gen_ai.output.messages']);
+    // without a transcript (trial a), no messages on the spans
+    const plain = one('llm.call', (s) => s.attributes['gen_ai.request.model'] === 'm-agent');
+    expect(Object.keys(plain.attributes).filter((k) => /messages|instructions/.test(k))).toEqual([]);
   });
 
   it('Langfuse gets the same spans and one score per verdict on the trial observation', () => {
