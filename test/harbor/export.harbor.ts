@@ -165,7 +165,7 @@ describe("Harbor's own validator and viewer", () => {
         dir: out,
         run,
         results: async function* () {
-          yield r;
+          yield { file: 'results/calls.json', result: r };
         },
       },
       'atif',
