@@ -11,7 +11,7 @@ import { resolveConfig } from '../config/load.ts';
 import { BenchrigError } from '../errors.ts';
 import { redact } from '../run/run-dir.ts';
 import { checkDocker } from '../sandbox/client.ts';
-import { ensureImage } from '../sandbox/images.ts';
+import { buildNetworkOf, ensureImage } from '../sandbox/images.ts';
 import { hostScript } from '../sandbox/build-context.ts';
 import { sweep } from '../sandbox/sweep.ts';
 import { sweepBuildDirs } from '../sandbox/build-dirs.ts';
@@ -95,18 +95,21 @@ function registerSandbox(program: Command): void {
     .action(async (ref: string, o: { rebuild?: boolean; tag?: string }) => {
       const dir = resolve(ref);
       let spec: { image: string; build?: string };
+      let network = false; // a sandbox folder builds offline
       if (existsSync(join(dir, 'Dockerfile')) && !existsSync(join(dir, 'benchmark.toml'))) {
         spec = { image: o.tag ?? `benchrig/${basename(dir)}:1`, build: dir };
       } else {
         const b = await loadBenchmark(ref, { cwd: process.cwd(), env: process.env });
-        if (!b.config.sandbox) throw new BenchrigError('benchmark', `${b.name} has no [sandbox]: nothing to build`);
-        spec = { image: b.config.sandbox.image, build: b.config.sandbox.build };
+        const s = b.config.sandbox;
+        if (!s) throw new BenchrigError('benchmark', `${b.name} has no [sandbox]: nothing to build`);
+        spec = { image: s.image, build: s.build };
+        network = buildNetworkOf({ buildNetwork: s.build_network, network: s.network });
       }
       await checkDocker();
       // The folder the user named, or the benchmark's own build: its prepare.sh may run here.
       await ensureImage(
         { ...spec, trusted: true },
-        { rebuild: !!o.rebuild, onProgress: (line: string) => process.stderr.write(line + '\n') },
+        { rebuild: !!o.rebuild, network, onProgress: (line: string) => process.stderr.write(line + '\n') },
       );
       print(`image ${spec.image} ready`);
     });

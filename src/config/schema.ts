@@ -146,6 +146,11 @@ const sandboxSchema = plain(
       build: z.string().optional(),
       workdir: z.string().default('/workspace'),
       network: z.enum(['none', 'bridge']).default('none'),
+      /**
+       * Image builds (the benchmark's, a row's or task's, a service's) may use the network; unset: only
+       * where their sandbox gets one. No default, so that benchmark versions made before the key stay.
+       */
+      build_network: z.boolean().optional(),
       memory: z
         .string()
         .regex(/^\d+(\.\d+)?[kmg]?$/i, 'a size like "512m"')

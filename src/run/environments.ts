@@ -14,7 +14,7 @@ import { isTemplate } from '../benchmark/sample-sandbox.ts';
 import { absoluteFrom } from '../environment/relocate.ts';
 import type { EnvironmentSpec, ServiceSpec } from '../environment/spec.ts';
 import { Semaphore } from '../pool/semaphore.ts';
-import { missingImageMessage, type SampleImages } from '../sandbox/index.ts';
+import { buildNetworkOf, missingImageMessage, type SampleImages } from '../sandbox/index.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 import type { TrialInput } from '../trial/types.ts';
 import type { Sample, SampleSandbox } from '../types.ts';
@@ -61,10 +61,17 @@ export class SampleEnvironments {
   async prepare(trial: TrialInput): Promise<TrialInput | ErrorValue> {
     const own = trial.sample.sandbox;
     const environment = trial.sample.environment ?? this.o.environment;
+    // A build reaches no further than its sandbox will (docs/sandboxes.md#images), unless `[sandbox] build_network`.
+    const network = this.o.noNetwork ? 'none' : (own?.network ?? this.base.network);
+    const buildNetwork = buildNetworkOf({ buildNetwork: this.base.buildNetwork, network });
+    const servicesNetwork = buildNetworkOf({
+      buildNetwork: this.base.buildNetwork,
+      network: environment?.internet ? network : 'none',
+    });
     try {
       let ready = trial;
       if (own) {
-        const image = await this.imageFor(own);
+        const image = await this.imageFor(own, buildNetwork);
         const spec = specFor(
           this.base,
           own,
@@ -73,7 +80,7 @@ export class SampleEnvironments {
         );
         ready = { ...ready, sandbox: this.o.noNetwork ? { ...spec, network: 'none' } : spec };
       }
-      if (environment) ready = { ...ready, environment: await this.environmentFor(environment) };
+      if (environment) ready = { ...ready, environment: await this.environmentFor(environment, servicesNetwork) };
       return ready;
     } catch (err) {
       return { kind: 'sandbox', message: describe(err), retryable: false };
@@ -81,33 +88,33 @@ export class SampleEnvironments {
   }
 
   /** Every service's image but main's (the trial's sandbox) found, built once per build, or pulled; paths absolute. */
-  private environmentFor(env: EnvironmentSpec): Promise<EnvironmentSpec> {
-    const key = `env\n${JSON.stringify(env)}`;
+  private environmentFor(env: EnvironmentSpec, network: boolean): Promise<EnvironmentSpec> {
+    const key = `env\n${network}\n${JSON.stringify(env)}`;
     let p = this.#environments.get(key);
-    if (!p) this.#environments.set(key, (p = this.resolveEnvironment(absoluteFrom(env, this.o.benchmarkDir))));
+    if (!p) this.#environments.set(key, (p = this.resolveEnvironment(absoluteFrom(env, this.o.benchmarkDir), network)));
     return p;
   }
 
-  private async resolveEnvironment(env: EnvironmentSpec): Promise<EnvironmentSpec> {
+  private async resolveEnvironment(env: EnvironmentSpec, network: boolean): Promise<EnvironmentSpec> {
     const services: Record<string, ServiceSpec> = {};
     for (const [name, s] of Object.entries(env.services)) {
       if (name === env.main) services[name] = s;
       else {
         const { build: _build, ...rest } = s;
-        services[name] = { ...rest, image: await this.serviceImage(name, s) };
+        services[name] = { ...rest, image: await this.serviceImage(name, s, network) };
       }
     }
     return { ...env, services };
   }
 
-  private serviceImage(name: string, s: ServiceSpec): Promise<string> {
-    const key = `service\n${JSON.stringify(s.build ?? s.image)}`;
+  private serviceImage(name: string, s: ServiceSpec, network: boolean): Promise<string> {
+    const key = `service\n${network}\n${JSON.stringify(s.build ?? s.image)}`;
     let p = this.#images.get(key);
-    if (!p) this.#images.set(key, (p = this.resolveService(name, s)));
+    if (!p) this.#images.set(key, (p = this.resolveService(name, s, network)));
     return p;
   }
 
-  private async resolveService(name: string, s: ServiceSpec): Promise<string> {
+  private async resolveService(name: string, s: ServiceSpec, network: boolean): Promise<string> {
     const b = s.build;
     if (b) {
       const options = JSON.stringify([b.dockerfile, b.target ?? null, b.args]);
@@ -121,6 +128,7 @@ export class SampleEnvironments {
         dockerfile: b.dockerfile,
         ...(b.target ? { target: b.target } : {}),
         args: b.args,
+        network,
       });
       return tag;
     }
@@ -134,20 +142,20 @@ export class SampleEnvironments {
     throw new Error(`service ${name}: ${missingImageMessage(image)}`);
   }
 
-  private imageFor(own: SampleSandbox): Promise<string> {
+  private imageFor(own: SampleSandbox, network: boolean): Promise<string> {
     // A row that only overrides limits or env runs in the benchmark's own image (made before the run).
     if (own.image === undefined && own.build === undefined) return Promise.resolve(this.base.image);
-    const key = `${own.image ?? ''}\n${own.build ?? ''}`;
+    const key = `${own.image ?? ''}\n${own.build ?? ''}\n${network}`;
     let p = this.#images.get(key);
-    if (!p) this.#images.set(key, (p = this.resolve(own)));
+    if (!p) this.#images.set(key, (p = this.resolve(own, network)));
     return p;
   }
 
-  private async resolve(own: SampleSandbox): Promise<string> {
+  private async resolve(own: SampleSandbox, network: boolean): Promise<string> {
     // A prebuilt image wins when it is here (a Harbor task's docker_image), else its build context.
     const image = own.image;
     if (image && (await this.images.exists(image))) return image;
-    if (own.build) return this.build(own, own.build);
+    if (own.build) return this.build(own, own.build, network);
     if (image && this.o.pull) {
       await this.images.pull(image, { ...this.o.pull, onProgress: (line) => this.o.log?.(line) });
       return image;
@@ -155,12 +163,12 @@ export class SampleEnvironments {
     throw new Error(missingImageMessage(own.image ?? ''));
   }
 
-  private async build(own: SampleSandbox, build: string): Promise<string> {
+  private async build(own: SampleSandbox, build: string, network: boolean): Promise<string> {
     const dir = path.resolve(this.o.benchmarkDir, build);
     const digest = await folderDigest(dir);
     const tag = envImageTag(this.o.benchmark, digest);
     if (await this.images.exists(tag)) return tag;
-    await this.buildTag(tag, dir, build, { timeoutS: own.build_timeout_s });
+    await this.buildTag(tag, dir, build, { timeoutS: own.build_timeout_s, network });
     return tag;
   }
 
@@ -169,7 +177,7 @@ export class SampleEnvironments {
     tag: string,
     dir: string,
     what: string,
-    extra: { timeoutS?: number; dockerfile?: string; target?: string; args?: Record<string, string> },
+    extra: { timeoutS?: number; network: boolean; dockerfile?: string; target?: string; args?: Record<string, string> },
   ): Promise<void> {
     const { timeoutS, ...buildOptions } = extra;
     const [name, digest] = tag.split(':');
@@ -185,7 +193,7 @@ export class SampleEnvironments {
         await this.images.build(tag, dir, {
           timeoutMs: (timeoutS ?? this.o.buildTimeoutS) * 1000,
           benchmark: this.o.benchmark,
-          ...(base ? { base: { image: base.image, build: base.build } } : {}),
+          ...(base ? { base: { image: base.image, build: base.build, network: buildNetworkOf(base) } } : {}),
           onProgress: (line) => log.write(line + '\n'),
           ...buildOptions,
         });

@@ -209,6 +209,7 @@ function sandboxSpec(cfg: Config): SandboxSpec | null {
     build: s.build,
     workdir: s.workdir,
     network: cfg.run.no_network ? 'none' : s.network,
+    ...(s.build_network ? { buildNetwork: true } : {}),
     memory: s.memory,
     disk: s.disk,
     cpus: s.cpus,

@@ -12,7 +12,7 @@ import { startDiskWatch } from './disk.ts';
 import { DockerProvider } from './docker.ts';
 import { checkHost } from './host-check.ts';
 import { clientFor, type DockerHostSpec } from './hosts.ts';
-import { ensureImage } from './images.ts';
+import { buildNetworkOf, ensureImage } from './images.ts';
 import type {
   DiskWatch,
   Environment,
@@ -60,6 +60,7 @@ export class DockerEnvironments implements EnvironmentProvider {
           client: this.client,
           onProgress: (line: string) => run.info(line),
           signal: run.signal,
+          network: buildNetworkOf(run.spec),
           ...(run.pull ? { pull: run.pull } : {}),
         },
       );

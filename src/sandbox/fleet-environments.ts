@@ -7,7 +7,7 @@ import { DockerEnvironments, sweepLeftBuilds } from './docker-environments.ts';
 import { dockerKeptLines } from './kept.ts';
 import { startDiskWatch } from './disk.ts';
 import type { DockerHostSpec } from './hosts.ts';
-import { ensureImage } from './images.ts';
+import { buildNetworkOf, ensureImage } from './images.ts';
 import type {
   DiskWatch,
   Environment,
@@ -48,6 +48,7 @@ export class FleetEnvironments implements EnvironmentProvider {
           client: engines[0].client,
           onProgress: (line: string) => run.info(line),
           signal: run.signal,
+          network: buildNetworkOf(run.spec),
           ...(run.pull ? { pull: run.pull } : {}),
         },
       );
@@ -71,7 +72,7 @@ export class FleetEnvironments implements EnvironmentProvider {
             run.buildImage &&
             (await ensureImage(
               { image: run.spec.image, build: run.spec.build, trusted: true },
-              { client, ...(run.pull ? { pull: run.pull } : {}) },
+              { client, network: buildNetworkOf(run.spec), ...(run.pull ? { pull: run.pull } : {}) },
             ));
           if (built) run.info(`built ${run.spec.image} on ${host.url}`);
           if (shared) await createSharedVolume(shared.runId, shared.sourceDir, run.spec.image, client);

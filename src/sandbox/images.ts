@@ -52,7 +52,20 @@ export interface EnsureImageOptions {
   buildArgs?: Record<string, string>;
   /** `--pull`: an image without a build that is not here is pulled, under this deadline; absent: refused. */
   pull?: { timeoutMs: number };
+  /**
+   * The build's RUN steps may use the network (`[sandbox] build_network`, or a sandbox that gets one:
+   * buildNetworkOf). Absent or false: `networkmode none`, only the build container's loopback.
+   */
+  network?: boolean;
 }
+
+/** Said after a build without network failed: the key that gives builds one (docs/configuration.md). */
+export const NO_BUILD_NETWORK =
+  'image builds have no network: if this one needs it, set [sandbox] build_network = true';
+
+/** Whether the builds of a sandbox's image may use the network: `[sandbox] build_network`, or the sandbox gets one itself. */
+export const buildNetworkOf = (spec: { buildNetwork?: boolean; network?: 'none' | 'bridge' }): boolean =>
+  !!spec.buildNetwork || spec.network === 'bridge';
 
 /** The image's inspect data; its name checked against the reference grammar and URL-encoded first. */
 export function inspectImage(
@@ -135,6 +148,8 @@ async function buildImage(image: string, dir: string, trusted: boolean, opts: En
           labels: { ...opts.labels, [LABEL.marker]: '1' },
           rm: true,
           forcerm: true,
+          // No host, bridge or internet for a third-party Dockerfile's RUN steps unless the benchmark allows it.
+          ...(opts.network ? {} : { networkmode: 'none' }),
           ...(opts.dockerfile ? { dockerfile: opts.dockerfile } : {}),
           ...(opts.target ? { target: opts.target } : {}),
           ...(opts.buildArgs && Object.keys(opts.buildArgs).length ? { buildargs: opts.buildArgs } : {}),
@@ -154,7 +169,7 @@ async function buildImage(image: string, dir: string, trusted: boolean, opts: En
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
-    if (error) throw fail(error);
+    if (error) throw fail(opts.network ? error : `${error} (${NO_BUILD_NETWORK})`);
   } finally {
     await temp?.release();
   }

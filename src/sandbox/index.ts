@@ -61,3 +61,5 @@ export { trustedArgv } from './toolbox.ts';
 export { killByMarkerScript } from './exec.ts';
 // The refusal of a missing image (run/environments.ts, at run time).
 export { missingImageMessage } from './image-ref.ts';
+// Whether a sample's or service's build may use the network (run/environments.ts).
+export { buildNetworkOf } from './images.ts';

@@ -96,8 +96,10 @@ export interface SampleImages {
     opts: {
       timeoutMs: number;
       benchmark: string;
-      base?: { image: string; build?: string };
+      base?: { image: string; build?: string; network?: boolean };
       onProgress: (line: string) => void;
+      /** The build may use the network (images.ts buildNetworkOf); false: `networkmode none`. */
+      network: boolean;
       /** A compose service's build: its Dockerfile (relative to `dir`), stage and args. */
       dockerfile?: string;
       target?: string;

@@ -20,7 +20,10 @@ export function sampleImages(clients: Docker[]): SampleImages {
         // The benchmark's own image first, where it has a build: a sample's Dockerfile is often
         // FROM it, and on a fleet host it may not be made yet (a base with a build is built, not pulled).
         if (opts.base?.build)
-          await ensureImage({ image: opts.base.image, build: opts.base.build, trusted: true }, { client });
+          await ensureImage(
+            { image: opts.base.image, build: opts.base.build, trusted: true },
+            { client, network: !!opts.base.network },
+          );
         // A sample's build context is third-party content: its prepare.sh never runs here.
         await ensureImage(
           { image: tag, build: dir },
@@ -29,6 +32,7 @@ export function sampleImages(clients: Docker[]): SampleImages {
             timeoutMs: opts.timeoutMs,
             labels: { [ENV_LABEL]: opts.benchmark, [ENV_IMAGE_LABEL]: tag },
             onProgress: opts.onProgress,
+            network: opts.network,
             ...(opts.dockerfile ? { dockerfile: opts.dockerfile } : {}),
             ...(opts.target ? { target: opts.target } : {}),
             ...(opts.args ? { buildArgs: opts.args } : {}),

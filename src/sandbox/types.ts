@@ -86,6 +86,8 @@ export interface SandboxSpec {
   build?: string; // absolute path of a folder with a Dockerfile
   workdir: string;
   network: 'none' | 'bridge';
+  /** `[sandbox] build_network`: image builds may use the network (docs/sandboxes.md#images); else only when `network` is bridge. */
+  buildNetwork?: boolean;
   memory: string; // "512m"
   /** `[sandbox] disk` ("10g"): what the sandbox may write (docs/sandboxes.md#disk); absent: unbounded (hand-made specs). */
   disk?: string;

@@ -17,6 +17,9 @@ export const CONTAINER = 'main';
  */
 const IDLE = ['sh', '-c', 'trap "" TERM INT HUP QUIT USR1 USR2; while :; do sleep 86399 & wait $!; done'];
 
+/** The container runtime's default seccomp profile (containerd's is Docker's): on the pod and each container. */
+const RUNTIME_DEFAULT = { type: 'RuntimeDefault' } as const;
+
 export interface PodInput {
   /** The trial's name: a DNS label, unique in the namespace (names.ts). */
   trial: string;
@@ -99,6 +102,8 @@ export function podFor(p: PodInput): V1Pod {
       subdomain: p.trial,
       dnsConfig: { searches: [`${p.trial}.${p.namespace}.svc.${domain}`] },
       ...(p.runtimeClass ? { runtimeClassName: p.runtimeClass } : {}),
+      // The runtime's default seccomp profile, as Docker applies its own: the kubelet's default is none (Unconfined).
+      securityContext: { seccompProfile: RUNTIME_DEFAULT },
       ...(p.toolbox ? toolboxParts(p.toolbox) : {}),
       containers: [
         {
@@ -113,6 +118,7 @@ export function podFor(p: PodInput): V1Pod {
             privileged: false,
             allowPrivilegeEscalation: false,
             capabilities: { drop: ['ALL'], ...(p.spec.capAdd?.length ? { add: p.spec.capAdd } : {}) },
+            seccompProfile: RUNTIME_DEFAULT,
           },
         },
       ],
@@ -142,7 +148,12 @@ function toolboxParts(image: string): Pick<V1PodSpec, 'initContainers' | 'volume
         command: ['/busybox', 'sh', '-c', FILL],
         volumeMounts: [{ name: TOOLBOX_VOLUME, mountPath: '/t' }],
         resources: { limits: { cpu: '100m', memory: '32Mi' }, requests: { cpu: '10m', memory: '32Mi' } },
-        securityContext: { privileged: false, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+        securityContext: {
+          privileged: false,
+          allowPrivilegeEscalation: false,
+          capabilities: { drop: ['ALL'] },
+          seccompProfile: RUNTIME_DEFAULT,
+        },
       },
     ],
   };

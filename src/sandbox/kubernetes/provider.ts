@@ -7,7 +7,7 @@ import { BenchrigError } from '../../errors.ts';
 import { checkDocker, docker } from '../client.ts';
 import { sweepLeftBuilds } from '../docker-environments.ts';
 import { hasServices } from '../environment-start.ts';
-import { ensureImage } from '../images.ts';
+import { buildNetworkOf, ensureImage } from '../images.ts';
 import type {
   DiskWatch,
   Environment,
@@ -77,6 +77,7 @@ export class KubernetesEnvironments implements EnvironmentProvider {
           client: docker(),
           onProgress: (line: string) => run.info(line),
           signal: run.signal,
+          network: buildNetworkOf(run.spec),
           ...(run.pull ? { pull: run.pull } : {}),
         },
       );

@@ -79,6 +79,16 @@ describe('a single-service environment on the local Kubernetes cluster', () => {
     expect(caps.stdout).toMatch(/NoNewPrivs:\s+1/);
   });
 
+  it("runs under the runtime's default seccomp profile, as Docker does: no user namespace for the agent", async () => {
+    const main = env?.main;
+    if (!main) throw new Error('no environment');
+    expect((await main.exec("grep '^Seccomp:' /proc/self/status")).stdout).toMatch(/Seccomp:\s+2/); // 2: a filter
+    // unshare(CLONE_NEWUSER) needs no capability; RuntimeDefault refuses it (without CAP_SYS_ADMIN), as Docker's does.
+    const userns = await main.exec('unshare -U true');
+    expect(userns.exitCode).not.toBe(0);
+    expect(userns.stderr).toContain('Operation not permitted');
+  });
+
   it("runs a command asked as the pod's own user, and refuses one asked as another rather than run it as root", async () => {
     const main = env?.main;
     if (!main) throw new Error('no environment');

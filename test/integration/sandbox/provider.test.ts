@@ -59,9 +59,12 @@ describe.skipIf(!ok)('DockerProvider', () => {
       expect(net.exitCode).not.toBe(0);
       expect(net.stdout).toMatch(/unreachable/i);
       expect(net.timedOut).toBe(false);
-      const status = (await sb.exec('grep -E "^(CapEff|NoNewPrivs)" /proc/self/status')).stdout;
+      const status = (await sb.exec('grep -E "^(CapEff|NoNewPrivs|Seccomp):" /proc/self/status')).stdout;
       expect(status).toMatch(/CapEff:\s+0000000000000000/);
       expect(status).toMatch(/NoNewPrivs:\s+1/);
+      // Docker's default seccomp profile (Kubernetes pods ask for the runtime's: kubernetes-environment.test.ts).
+      expect(status).toMatch(/Seccomp:\s+2/);
+      expect((await sb.exec('unshare -U true')).stderr).toContain('Operation not permitted');
     } finally {
       await provider.stop(sb, { interrupted: false });
     }

@@ -58,13 +58,20 @@ describe('podFor', () => {
     expect(bare?.requests?.cpu).toBe('10m');
   });
 
-  it('drops every capability, forbids privilege escalation and mounts no service account token', () => {
+  it("drops every capability, forbids privilege escalation, runs under the runtime's seccomp profile, mounts no token", () => {
     const spec = pod().spec;
     expect(spec?.containers[0].securityContext).toEqual({
       privileged: false,
       allowPrivilegeEscalation: false,
       capabilities: { drop: ['ALL'] },
+      seccompProfile: { type: 'RuntimeDefault' },
     });
+    expect(spec?.securityContext?.seccompProfile).toEqual({ type: 'RuntimeDefault' });
+    // The toolbox's init container too: every container of the pod.
+    const withToolbox = podFor({ ...podInput(), toolbox: '127.0.0.1:5100/benchrig/toolbox:1' }).spec;
+    for (const c of [...(withToolbox?.initContainers ?? []), ...(withToolbox?.containers ?? [])])
+      expect(c.securityContext?.seccompProfile, c.name).toEqual({ type: 'RuntimeDefault' });
+    expect(withToolbox?.initContainers).toHaveLength(1);
     expect(spec?.automountServiceAccountToken).toBe(false);
     expect(spec?.enableServiceLinks).toBe(false);
     expect(pod({ capAdd: ['NET_ADMIN'] }).spec?.containers[0].securityContext?.capabilities).toEqual({
