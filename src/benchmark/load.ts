@@ -26,6 +26,7 @@ import { imageRefProblem } from '../sandbox/image-ref.ts';
 import { contextProblem } from '../sandbox/build-context.ts';
 import { parseSubnetPool } from '../sandbox/subnet-pool.ts';
 import { fileLayer } from '../config/layers.ts';
+import { inOrder, registryBenchmark } from './registry.ts';
 import { MAX_TRIALS_PER_RUN } from '../limits.ts';
 import { environmentFromConfig } from '../environment/from-config.ts';
 
@@ -64,8 +65,18 @@ export function loadBenchmarkStreamed(ref: string, opts: LoadBenchmarkOptions = 
 
 async function load(ref: string, opts: LoadBenchmarkOptions, stream: boolean): Promise<Benchmark<Samples>> {
   const cwd = opts.cwd ?? process.cwd();
-  const { dir, toml, harbor } = locateBenchmark(ref, cwd);
   const configFile = opts.configFile ? path.resolve(cwd, opts.configFile) : undefined;
+  let local: ReturnType<typeof locateBenchmark> | null = null;
+  let notLocal: unknown;
+  try {
+    local = locateBenchmark(ref, cwd);
+  } catch (err) {
+    notLocal = err;
+  }
+  const fromRegistry = local ? null : await registryBenchmark(ref, cwd, { ...opts, configFile }, notLocal);
+  const located = local ?? fromRegistry;
+  if (!located) throw notLocal;
+  const { dir, toml, harbor } = located;
   const tasks = harbor ? readHarborTasks(dir) : null;
   const { config, sources, templates, ownLimits } = await resolveConfig({
     ...(tasks
@@ -90,7 +101,10 @@ async function load(ref: string, opts: LoadBenchmarkOptions, stream: boolean): P
 
   const notes: string[] = [];
   const { all, dataset } = tasks
-    ? { all: tasks.map((t) => harborSample(t, dir, notes)), dataset: { source: 'harbor', resolved_revision: null } }
+    ? {
+        all: tasks.map((t) => harborSample(t, dir, notes)),
+        dataset: fromRegistry?.record ?? { source: 'harbor', resolved_revision: null },
+      }
     : await readSamples(config, dir, src, toml, opts, stream);
   if (Array.isArray(all)) applyImageTemplate(all, config.sandbox, src('sandbox', 'image'));
   else if (config.sandbox && isTemplate(config.sandbox.image)) for (const s of all) void s; // a read fills (or refuses) each image
@@ -100,7 +114,12 @@ async function load(ref: string, opts: LoadBenchmarkOptions, stream: boolean): P
 
   const hooks = HOOK_FILES.map((f) => path.join(dir, f)).find((f) => existsSync(f));
   const version = await benchmarkVersion({ config, ownLimits, checks, samples: all, dir, hooks });
-  const samples = Array.isArray(all) ? filterSamples(all, opts) : filterLazy(all, opts);
+  // A registry dataset was selected before it was fetched: its folder holds the selection only.
+  const samples = fromRegistry
+    ? inOrder(all as Sample[], fromRegistry.order)
+    : Array.isArray(all)
+      ? filterSamples(all, opts)
+      : filterLazy(all, opts);
   refuseTooManyTrials(samples.length, config.n_trials, src('n_trials'));
 
   return {
@@ -111,8 +130,8 @@ async function load(ref: string, opts: LoadBenchmarkOptions, stream: boolean): P
     config: { ...config, checks, sandbox },
     checks,
     samples,
-    nSamplesTotal: all.length,
-    datasetIds: Array.isArray(all) ? all.map((s) => s.id) : all.ids,
+    nSamplesTotal: fromRegistry ? fromRegistry.allNames.length : all.length,
+    datasetIds: fromRegistry ? fromRegistry.allNames : Array.isArray(all) ? all.map((s) => s.id) : all.ids,
     dataset,
     ...(hooks ? { hooks } : {}),
     templates,

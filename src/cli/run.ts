@@ -39,7 +39,11 @@ export function registerRun(program: Command): void {
   program
     .command('run')
     .description('run a benchmark; writes a run folder; the exit code is the gate')
-    .argument('<benchmark>', 'a benchmark folder or a name under ./benchmarks')
+    .argument(
+      '<benchmark>',
+      'a benchmark folder, a name under ./benchmarks, or a registry dataset NAME[@VERSION] (docs/benchmarks.md#registries)',
+    )
+    .option('--registry <url|file>', 'the registry of datasets (over BENCHRIG_REGISTRY and [registry] url)')
     .option('--agent <name|path>', 'built-in agent (oracle, nop, react, …) or a module path')
     .option('--agent-opt <k=v>', 'agent option (repeatable)', collect)
     .option('--agent-id <id>', 'names the run folder evals/<agent-id>/…')
