@@ -1,5 +1,6 @@
 // What a run prints while it goes: one line per finished trial (or nothing with --quiet), every
 // event of every trial with --verbose, and the summary at the end.
+import { relative } from 'node:path';
 import type { Benchmark, Samples } from '../benchmark/types.ts';
 import { failureReason } from '../report/aggregate.ts';
 import { formatSummary } from '../report/console.ts';
@@ -144,6 +145,9 @@ export function createRunConsole(o: ConsoleOptions): RunConsole {
       out(formatSummary(report, { color: o.color }));
       out(`wall time  ${wallTime((performance.now() - began) / 1000)}`);
       out(`report: ${runDir}/evaluation_report.json (and report.html)`);
+      // The name to give report, compare, evaluate, view: relative to here when it is below here.
+      const rel = relative(process.cwd(), runDir);
+      out(`run folder: ${rel && !rel.startsWith('..') ? rel : runDir}  (or \`latest\`: benchrig report latest)`);
     },
   };
 }
