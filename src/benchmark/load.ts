@@ -9,6 +9,7 @@ import { BenchrigError, describe as describeError } from '../errors.ts';
 import { GATE_METRICS, type CheckConfig, type Config } from '../config/schema.ts';
 import { displayPath, resolveConfig } from '../config/load.ts';
 import { sourceFor, type Sources } from '../config/layers.ts';
+import { closest } from '../config/suggest.ts';
 import { CHECKS, getCheck } from '../checks/index.ts';
 import { openDataset } from '../dataset/read.ts';
 import type { HfProgress } from '../dataset/hf.ts';
@@ -268,10 +269,11 @@ function validateChecks(checks: CheckConfig[], file: string) {
   checks.forEach((check, i) => {
     const impl = getCheck(check.type);
     if (!impl) {
-      const known = Object.keys(CHECKS).join(', ');
+      const known = Object.keys(CHECKS);
+      const near = closest(check.type, known);
       throw new BenchrigError(
         'benchmark',
-        `${file}: key checks[${i}].type: unknown check type "${check.type}" (known: ${known})`,
+        `${file}: key checks[${i}].type: unknown check type "${check.type}"${near ? `; did you mean "${near}"?` : ''} (known: ${known.join(', ')})`,
       );
     }
     try {

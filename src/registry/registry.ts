@@ -41,7 +41,7 @@ export async function readRegistry(source: string, cwd: string): Promise<Registr
     const issue = parsed.error.issues[0];
     throw new BenchrigError(
       'benchmark',
-      `registry ${source}: [${issue.path.join('].[')}]: ${issue.message} (expected Harbor's format: a list of {name, version, tasks: [{name, git_url, git_commit_id, path}]})`,
+      `registry ${source}: [${issue.path.join('].[')}]: ${issue.message.replace(/, received undefined$/, ', missing')} (expected Harbor's format: a list of {name, version, tasks: [{name, git_url, git_commit_id, path}]})`,
     );
   }
   return parsed.data;

@@ -77,7 +77,9 @@ export function wallTime(seconds: number): string {
 
 /** Every line of a --verbose event under its trial's task id, so that trials running together stay apart. */
 export function verboseLines(taskId: string, text: string): string[] {
-  return text.split('\n').map((line, i) => `  ${taskId} ${i ? '│ ' : ''}${line}`);
+  // A blank continuation (a trailing newline, an empty line in an output) says nothing: dropped.
+  const [first, ...rest] = text.split('\n');
+  return [`  ${taskId} ${first}`, ...rest.filter((l) => l.trim()).map((l) => `  ${taskId} │ ${l}`)];
 }
 
 export function createRunConsole(o: ConsoleOptions): RunConsole {
@@ -127,7 +129,8 @@ export function createRunConsole(o: ConsoleOptions): RunConsole {
       clearLine();
       const sandbox = r.metadata.sandbox;
       // How to reach what `--keep-sandbox` kept (docs/sandboxes.md#kept-sandboxes): the provider's lines.
-      if (sandbox?.kept) for (const line of sandbox.kept_lines ?? []) err(`  ${r.task_id}: ${line}`);
+      // With --verbose they were already printed as the trial's log events: once is enough.
+      if (sandbox?.kept && !verbose) for (const line of sandbox.kept_lines ?? []) err(`  ${r.task_id}: ${line}`);
       if (o.quiet) return;
       // On a live display only what needs attention gets a line of its own.
       if (live && r.status === 'PASSED') return drawProgress();

@@ -181,7 +181,10 @@ function eventNode(e: TrialEvent, ctx: { userTurns: number }): HTMLElement {
       el('span', 'latency', e.latency_ms === undefined ? '' : textOf(e.latency_ms) + ' ms'),
       el('span', 'tokens', e.tokens ? e.tokens.input + ' in / ' + e.tokens.output + ' out tokens' : ''),
     ];
-    const x = rest(e, ['type', 'step', 'ts', 'role', 'model', 'latency_ms', 'tokens', 'error']);
+    // A call's price: null is a model without a price (docs/agents.md#cost), said in words.
+    if ('cost_usd' in e)
+      parts.push(el('span', 'note', typeof e.cost_usd === 'number' ? '$' + e.cost_usd.toFixed(4) : 'unpriced'));
+    const x = rest(e, ['type', 'step', 'ts', 'role', 'model', 'latency_ms', 'tokens', 'error', 'cost_usd']);
     if (x) parts.push(el('span', 'note', JSON.stringify(x)));
     const box = el('div', 'marker-line' + (e.error ? ' err' : ''), parts);
     if (e.error) box.appendChild(el('span', null, 'error: ' + textOf(e.error)));

@@ -28,10 +28,14 @@ describe('a kept sandbox', () => {
       '--sample',
       'greet',
       '--keep-sandbox',
+      '--verbose',
       '--output',
       tempDir(),
     ]);
     expect(kept.code, kept.stderr).toBe(0);
+    // --verbose prints the line as the trial's event, and not a second time at its end.
+    expect(kept.stderr.split('\n').filter((l) => l.includes('sandbox kept:'))).toHaveLength(1);
+    expect(kept.stderr.split('\n').filter((l) => /│\s*$/.test(l))).toEqual([]);
     const line = defined(
       kept.stderr.split('\n').find((l) => l.includes('sandbox kept:')),
       kept.stderr,
