@@ -7,6 +7,7 @@ export type ErrorKind =
   | 'benchmark' // bad benchmark.toml, check missing its input (exit 2)
   | 'dataset' // malformed row, duplicate id (exit 2)
   | 'docker_unavailable' // daemon unreachable (exit 3)
+  | 'unreachable' // a registry or a task's repository did not answer (exit 3)
   | 'storage' // the run folder's disk failed mid-run: full, read-only (exit 3)
   | 'sandbox' // infrastructure: could not create/start/exec the sandbox
   | 'agent' // the agent threw or its process died

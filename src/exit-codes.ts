@@ -56,7 +56,13 @@ export const withInterrupt = (code: number, interruptCode: () => number): number
  */
 export function errorExitCode(err: unknown): number {
   if (err instanceof BenchrigError) {
-    if (err.kind === 'docker_unavailable' || err.kind === 'storage' || err.kind === 'llm' || err.kind === 'sandbox')
+    if (
+      err.kind === 'docker_unavailable' ||
+      err.kind === 'unreachable' ||
+      err.kind === 'storage' ||
+      err.kind === 'llm' ||
+      err.kind === 'sandbox'
+    )
       return EXIT.infra;
     return err.kind === 'interrupted' ? EXIT.interrupted : EXIT.usage;
   }

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { BenchrigError } from '../errors.ts';
+import { closest } from '../config/suggest.ts';
 import { importUserModule } from '../loader/user-module.ts';
 import { installedSpec, isInstalledAgent } from './installed/resolve.ts';
 import type { InstalledAgentContext } from './installed/agent.ts';
@@ -98,10 +99,11 @@ export function resolveAgentRef(ref: string, cwd: string): { name: string; modul
   // cli:<preset> (or cli with [agent.options]): checked in full by the run, with the options
   if (isInstalledAgent(ref)) return ref === 'cli' ? { name: ref } : (installedSpec(ref, {}), { name: ref });
   const looksLikePath = /[\\/]/.test(ref) || /\.(m?[jt]s|cjs)$/.test(ref);
+  const near = looksLikePath ? null : closest(ref, Object.keys(BUILTIN_AGENTS));
   if (!looksLikePath)
     throw new BenchrigError(
       'usage',
-      `unknown agent "${ref}": use a built-in (${Object.keys(BUILTIN_AGENTS).join(', ')}), cli:<preset> or a path to a module`,
+      `unknown agent "${ref}"${near ? `; did you mean "${near}"?` : ''}: use a built-in (${Object.keys(BUILTIN_AGENTS).join(', ')}), cli:<preset> or a path to a module`,
     );
   const abs = isAbsolute(ref) ? ref : resolve(cwd, ref);
   if (!existsSync(abs)) throw new BenchrigError('usage', `agent module not found: ${ref} (looked at ${abs})`);

@@ -9,6 +9,7 @@ import { BenchrigError, describe as describeError } from '../errors.ts';
 import { GATE_METRICS, type CheckConfig, type Config } from '../config/schema.ts';
 import { displayPath, resolveConfig, setAboveBase } from '../config/load.ts';
 import { sourceFor, type Sources } from '../config/layers.ts';
+import { closest } from '../config/suggest.ts';
 import { CHECKS, getCheck } from '../checks/index.ts';
 import { openDataset } from '../dataset/read.ts';
 import type { HfProgress } from '../dataset/hf.ts';
@@ -26,6 +27,7 @@ import { imageRefProblem } from '../sandbox/image-ref.ts';
 import { contextProblem } from '../sandbox/build-context.ts';
 import { parseSubnetPool } from '../sandbox/subnet-pool.ts';
 import { fileLayer } from '../config/layers.ts';
+import { inOrder, registryBenchmark } from './registry.ts';
 import { MAX_TRIALS_PER_RUN } from '../limits.ts';
 import { environmentFromConfig } from '../environment/from-config.ts';
 
@@ -64,8 +66,18 @@ export function loadBenchmarkStreamed(ref: string, opts: LoadBenchmarkOptions = 
 
 async function load(ref: string, opts: LoadBenchmarkOptions, stream: boolean): Promise<Benchmark<Samples>> {
   const cwd = opts.cwd ?? process.cwd();
-  const { dir, toml, harbor } = locateBenchmark(ref, cwd);
   const configFile = opts.configFile ? path.resolve(cwd, opts.configFile) : undefined;
+  let local: ReturnType<typeof locateBenchmark> | null = null;
+  let notLocal: unknown;
+  try {
+    local = locateBenchmark(ref, cwd);
+  } catch (err) {
+    notLocal = err;
+  }
+  const fromRegistry = local ? null : await registryBenchmark(ref, cwd, { ...opts, configFile }, notLocal);
+  const located = local ?? fromRegistry;
+  if (!located) throw notLocal;
+  const { dir, toml, harbor } = located;
   const tasks = harbor ? readHarborTasks(dir) : null;
   const { config, sources, templates, ownLimits } = await resolveConfig({
     ...(tasks
@@ -90,7 +102,10 @@ async function load(ref: string, opts: LoadBenchmarkOptions, stream: boolean): P
 
   const notes: string[] = [];
   const { all, dataset } = tasks
-    ? { all: tasks.map((t) => harborSample(t, dir, notes)), dataset: { source: 'harbor', resolved_revision: null } }
+    ? {
+        all: tasks.map((t) => harborSample(t, dir, notes)),
+        dataset: fromRegistry?.record ?? { source: 'harbor', resolved_revision: null },
+      }
     : await readSamples(config, dir, src, toml, opts, stream);
   if (Array.isArray(all)) applyImageTemplate(all, config.sandbox, src('sandbox', 'image'));
   else if (config.sandbox && isTemplate(config.sandbox.image)) for (const s of all) void s; // a read fills (or refuses) each image
@@ -100,7 +115,12 @@ async function load(ref: string, opts: LoadBenchmarkOptions, stream: boolean): P
 
   const hooks = HOOK_FILES.map((f) => path.join(dir, f)).find((f) => existsSync(f));
   const version = await benchmarkVersion({ config, ownLimits, checks, samples: all, dir, hooks });
-  const samples = Array.isArray(all) ? filterSamples(all, opts) : filterLazy(all, opts);
+  // A registry dataset was selected before it was fetched: its folder holds the selection only.
+  const samples = fromRegistry
+    ? inOrder(all as Sample[], fromRegistry.order)
+    : Array.isArray(all)
+      ? filterSamples(all, opts)
+      : filterLazy(all, opts);
   refuseTooManyTrials(samples.length, config.n_trials, src('n_trials'));
 
   return {
@@ -111,8 +131,8 @@ async function load(ref: string, opts: LoadBenchmarkOptions, stream: boolean): P
     config: { ...config, checks, sandbox },
     checks,
     samples,
-    nSamplesTotal: all.length,
-    datasetIds: Array.isArray(all) ? all.map((s) => s.id) : all.ids,
+    nSamplesTotal: fromRegistry ? fromRegistry.allNames.length : all.length,
+    datasetIds: fromRegistry ? fromRegistry.allNames : Array.isArray(all) ? all.map((s) => s.id) : all.ids,
     dataset,
     ...(hooks ? { hooks } : {}),
     templates,
@@ -250,10 +270,11 @@ function validateChecks(checks: CheckConfig[], file: string) {
   checks.forEach((check, i) => {
     const impl = getCheck(check.type);
     if (!impl) {
-      const known = Object.keys(CHECKS).join(', ');
+      const known = Object.keys(CHECKS);
+      const near = closest(check.type, known);
       throw new BenchrigError(
         'benchmark',
-        `${file}: key checks[${i}].type: unknown check type "${check.type}" (known: ${known})`,
+        `${file}: key checks[${i}].type: unknown check type "${check.type}"${near ? `; did you mean "${near}"?` : ''} (known: ${known.join(', ')})`,
       );
     }
     try {

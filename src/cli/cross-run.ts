@@ -1,6 +1,7 @@
 // The commands that work on saved runs: evaluate, compare, history, review; and `validate --run`.
 // No logic of its own: parse, call, print, set the exit code.
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { BenchrigError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -12,6 +13,7 @@ import { history } from '../report/history.ts';
 import { renderHistoryHtml } from '../report/history-html.ts';
 import { writeTextAtomic } from '../report/write.ts';
 import { loadRun } from './report-commands.ts';
+import { refuseFolderOfRuns, resolveRunRef, withRunRefOptions, type RunRefOptions } from './run-ref.ts';
 import { installInterruptHandlers } from '../run/cancel.ts';
 import { evaluateRun } from '../commands/evaluate.ts';
 import { reviewTrial } from '../commands/review.ts';
@@ -23,12 +25,15 @@ const color = () => !!process.stdout.isTTY && !process.env.NO_COLOR;
 
 // eslint-disable-next-line max-lines-per-function -- commander declarations, one option per line: compare, history and view stay readable as one list
 export function registerCrossRun(program: Command): void {
-  program
-    .command('evaluate')
-    .description('re-grade saved results (no agent, no new sandbox) and rewrite the report; exit code = gate')
-    .argument('<run-dir>')
+  withRunRefOptions(
+    program
+      .command('evaluate')
+      .description('re-grade saved results (no agent, no new sandbox) and rewrite the report; exit code = gate')
+      .argument('<run-dir>', 'a run folder, `latest`, `latest~N`, or a run id or its unique suffix'),
+  )
     .option('--config <file>', 'an extra TOML layer, when the run used one')
-    .action(async (runDir: string, o: { config?: string }) => {
+    .action(async (runArg: string, o: RunRefOptions & { config?: string }) => {
+      const runDir = resolveRunRef(runArg, o);
       const out = await evaluateRun(runDir, { cwd: process.cwd(), env: process.env, configFile: o.config, say });
       say(
         `re-graded ${out.report.metrics.n_trials} trial(s): ${out.changed.length} result file(s) changed${out.changed.length ? ` (${out.changed.slice(0, 10).join(', ')}${out.changed.length > 10 ? ', …' : ''})` : ''}`,
@@ -38,8 +43,7 @@ export function registerCrossRun(program: Command): void {
       process.exitCode = out.exitCode;
     });
 
-  program
-    .command('compare')
+  withRunRefOptions(program.command('compare'))
     .description(
       'new failures, regressions, fixed, persistent and unanswered tasks between runs (tasks matched by input hash); --format html: a tasks × runs page; exits 0',
     )
@@ -51,8 +55,10 @@ export function registerCrossRun(program: Command): void {
     .option('--json', 'print the comparison as JSON (same as --format json)')
     .addOption(new Option('--format <format>', 'output format').choices(['console', 'json', 'html']).default('console'))
     .option('--out <file>', 'write to this file (atomically) instead of printing')
-    .action(async (baseDir: string, runDirs: string[], o: { json?: boolean; format: string; out?: string }) => {
+    .option('--force', 'compare runs of different benchmarks')
+    .action(async (baseArg: string, runArgs: string[], o: CompareOptions) => {
       const format = o.json ? 'json' : o.format;
+      const [baseDir, ...runDirs] = comparedRuns([baseArg, ...runArgs], o);
       if (format === 'html') {
         if (!o.out)
           throw new BenchrigError('usage', 'compare --format html needs --out FILE (the page of the comparison)');
@@ -104,23 +110,58 @@ export function registerCrossRun(program: Command): void {
       } else print(text);
     });
 
-  program
-    .command('review')
-    .description("settle an AWAITING_REVIEW trial; the run's metrics and gate are recomputed (exit code = gate)")
-    .argument('<run-dir>')
+  withRunRefOptions(
+    program
+      .command('review')
+      .description("settle an AWAITING_REVIEW trial; the run's metrics and gate are recomputed (exit code = gate)")
+      .argument('<run-dir>', 'a run folder, `latest`, `latest~N`, or a run id or its unique suffix'),
+  )
     .argument('<task-id>')
     .option('--pass', 'the answer is right')
     .option('--fail', 'the answer is wrong')
     .requiredOption('--reason <text>', 'why (kept in the result)')
-    .action(async (runDir: string, taskId: string, o: { pass?: boolean; fail?: boolean; reason: string }) => {
-      if (!!o.pass === !!o.fail) throw new BenchrigError('usage', 'review: give exactly one of --pass or --fail');
-      const out = await reviewTrial(runDir, taskId, { passed: !!o.pass, reason: o.reason }, { cwd: process.cwd() });
-      say(
-        `${out.result.task_id}: ${out.settled.join(', ')} settled as ${o.pass ? 'passed' : 'failed'}; the trial is now ${out.result.status}`,
-      );
-      print(formatSummary(out.report, { color: color() }));
-      process.exitCode = out.exitCode;
-    });
+    .action(
+      async (runArg: string, taskId: string, o: RunRefOptions & { pass?: boolean; fail?: boolean; reason: string }) => {
+        const runDir = resolveRunRef(runArg, o);
+        if (!!o.pass === !!o.fail) throw new BenchrigError('usage', 'review: give exactly one of --pass or --fail');
+        const out = await reviewTrial(runDir, taskId, { passed: !!o.pass, reason: o.reason }, { cwd: process.cwd() });
+        say(
+          `${out.result.task_id}: ${out.settled.join(', ')} settled as ${o.pass ? 'passed' : 'failed'}; the trial is now ${out.result.status}`,
+        );
+        print(formatSummary(out.report, { color: color() }));
+        process.exitCode = out.exitCode;
+      },
+    );
+}
+
+interface CompareOptions extends RunRefOptions {
+  json?: boolean;
+  format: string;
+  out?: string;
+  force?: boolean;
+}
+
+/** Each argument a run folder; a folder of runs is refused with its runs; two benchmarks only with --force. */
+function comparedRuns(args: string[], o: CompareOptions): string[] {
+  const dirs = args.map((a) => resolveRunRef(a, o));
+  dirs.forEach((d, i) => refuseFolderOfRuns(d, args[i]));
+  const names = dirs.map((d) => benchmarkOf(d));
+  const distinct = [...new Set(names.filter((n): n is string => n !== null))];
+  if (distinct.length > 1 && !o.force)
+    throw new BenchrigError(
+      'usage',
+      `compare: the runs are of different benchmarks (${distinct.map((n) => `"${n}"`).join(', ')}): their tasks do not match; --force compares them anyway`,
+    );
+  return dirs;
+}
+
+function benchmarkOf(dir: string): string | null {
+  try {
+    const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { benchmark?: { name?: string } };
+    return run.benchmark?.name ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** `validate --run`: oracle must pass every sample, nop none. Exit 0 when both hold, else 1. */

@@ -6,21 +6,25 @@ import type { Command } from 'commander';
 import { BenchrigError } from '../errors.ts';
 import { EXPORT_FORMATS, exportRun, type ExportFormat, type RunJson } from '../report/export.ts';
 import { loadRun } from './load-run.ts';
+import { resolveRunRef, type RunRefOptions } from './run-ref.ts';
 
 export function registerExport(program: Command): void {
   program
     .command('export')
     .description('write a run as ATIF trajectories (--format atif) or a Harbor job folder (--format harbor)')
-    .argument('<run-dir>')
+    .argument('<run-dir>', 'a run folder, `latest`, `latest~N`, or a run id or its unique suffix')
+    .option('--output <dir>', 'where `latest`, `latest~N` and run ids are looked up (default: evals)')
+    .option('--agent <id>', 'the agent id of the run named by `latest`… or an id suffix')
+    .option('--benchmark <name>', 'the benchmark of the run named by `latest`… or an id suffix')
     .requiredOption('--format <format>', `${EXPORT_FORMATS.join(' or ')}`)
     .requiredOption('--out <dir>', 'the folder to write (for harbor: the job folder)')
-    .action(async (runDir: string, o: { format: string; out: string }) => {
+    .action(async (runArg: string, o: RunRefOptions & { format: string; out: string }) => {
       if (!(EXPORT_FORMATS as readonly string[]).includes(o.format))
         throw new BenchrigError(
           'usage',
           `--format ${o.format}: unknown export format (use ${EXPORT_FORMATS.join(' or ')})`,
         );
-      const run = await loadRun(runDir);
+      const run = await loadRun(resolveRunRef(runArg, o));
       const runJson = JSON.parse(await readFile(join(run.dir, 'run.json'), 'utf8')) as RunJson;
       const input = { dir: run.dir, run: runJson, results: run.resultFiles };
       const n = await exportRun(input, o.format as ExportFormat, o.out);

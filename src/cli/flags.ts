@@ -24,6 +24,7 @@ export interface RunFlags {
   transcripts?: boolean;
   logLevel?: string;
   model?: string;
+  registry?: string;
 }
 
 export function int(flag: string, value: string | undefined, min = 0): number | undefined {
@@ -120,5 +121,6 @@ export function flagsToConfig(f: RunFlags): Record<string, unknown> {
   });
   if (Object.keys(run).length) layer.run = run;
   if (f.model !== undefined) layer.llm = { model: f.model }; // over BENCHRIG_MODEL and every file
+  if (f.registry !== undefined) layer.registry = { url: f.registry };
   return layer;
 }

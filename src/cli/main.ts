@@ -7,6 +7,7 @@ import { registerTools } from './tools.ts';
 import { registerReportCommands } from './report-commands.ts';
 import { registerCrossRun } from './cross-run.ts';
 import { registerExport } from './export.ts';
+import { registerDatasets } from './datasets.ts';
 import { guardStdio } from './stdio.ts';
 import { errorExitCode, EXIT } from '../exit-codes.ts';
 
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerReportCommands(program);
   registerCrossRun(program);
   registerExport(program);
+  registerDatasets(program);
   for (const cmd of program.commands) cmd.exitOverride();
   return program;
 }

@@ -15,6 +15,7 @@ import { appendStepSummary, formatMarkdown } from '../report/markdown.ts';
 import { writeTextAtomic } from '../report/write.ts';
 import { int } from './flags.ts';
 import { loadRun, loadTrialResult, type LoadedRun } from './load-run.ts';
+import { resolveRunRef, type RunRefOptions } from './run-ref.ts';
 
 export { loadRun, type LoadedRun };
 
@@ -42,11 +43,15 @@ export function registerReportCommands(program: Command): void {
   program
     .command('report')
     .description('print or write the report of a run (console summary, Markdown, JSON, HTML, JUnit)')
-    .argument('<run-dir>')
+    .argument('<run-dir>', 'a run folder, `latest`, `latest~N`, or a run id or its unique suffix')
+    .option('--output <dir>', 'where `latest`, `latest~N` and run ids are looked up (default: evals)')
+    .option('--agent <id>', 'the agent id of the run named by `latest`… or an id suffix')
+    .option('--benchmark <name>', 'the benchmark of the run named by `latest`… or an id suffix')
     .addOption(new Option('--format <format>', 'output format').choices([...FORMATS]).default('console'))
     .option('--out <file>', 'write to this file (atomically) instead of printing')
     .option('--trial <id>', "print one trial's transcript: every model call's messages and answer")
-    .action(async (runDir: string, o: { format: Format; out?: string; trial?: string }) => {
+    .action(async (runArg: string, o: RunRefOptions & { format: Format; out?: string; trial?: string }) => {
+      const runDir = resolveRunRef(runArg, o);
       const color = !o.out && !!process.stdout.isTTY && !process.env.NO_COLOR;
       if (o.trial !== undefined) {
         if (o.format !== 'console' && o.format !== 'json')
@@ -79,7 +84,7 @@ export function registerReportCommands(program: Command): void {
     .action(async (dirArg: string, o: { port?: string }) => {
       const port = int('port', o.port, 0) ?? 0;
       if (port > 65535) throw new BenchrigError('usage', `--port takes a port number up to 65535, got "${o.port}"`);
-      const dir = resolve(dirArg);
+      const dir = resolveRunRef(dirArg, {});
       if (!existsSync(dir) || !(await stat(dir)).isDirectory())
         throw new BenchrigError('usage', `${dirArg}: no such folder`);
       const { serveView } = await import('./view.ts');

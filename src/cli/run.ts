@@ -49,8 +49,9 @@ export function registerRun(program: Command): void {
     .description('run a benchmark; writes a run folder; the exit code is the gate')
     .argument(
       '[benchmark...]',
-      'a benchmark folder or a name under ./benchmarks; several, or a job file (job.toml), make a job',
+      'a benchmark folder, a name under ./benchmarks or a registry dataset NAME[@VERSION] (docs/benchmarks.md#registries); several, or a job file (job.toml), make a job',
     )
+    .option('--registry <url|file>', 'the registry of datasets (over BENCHRIG_REGISTRY and [registry] url)')
     .option(
       '--agent <name|path>',
       'built-in agent (oracle, nop, react, …) or a module path (repeatable: a job of every agent)',

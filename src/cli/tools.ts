@@ -22,6 +22,7 @@ import { checkHost, sweepClusterOf } from '../sandbox/index.ts';
 import { validateWithRuns } from './cross-run.ts';
 
 const print = (s: string) => process.stdout.write(s + '\n');
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 export function registerTools(program: Command): void {
   registerList(program);
@@ -47,12 +48,14 @@ function registerList(program: Command): void {
       const w = Math.max(...rows.map((r) => r.name.length), 9);
       print(`${'BENCHMARK'.padEnd(w)}  SAMPLES  VERSION           DESCRIPTION`);
       for (const r of rows) {
-        if ('error' in r) print(`${r.name.padEnd(w)}  ${'-'.padStart(7)}  ${'invalid'.padEnd(16)}  ${r.error}`);
+        // An error under the table (its row says which), so that the table stays one line per benchmark.
+        if ('error' in r) print(`${r.name.padEnd(w)}  ${'-'.padStart(7)}  ${'invalid'.padEnd(16)}  (see below)`);
         else
           print(
             `${r.name.padEnd(w)}  ${String(r.n_samples).padStart(7)}  ${r.version.padEnd(16)}  ${r.builtIn ? '(built in) ' : ''}${r.description ?? ''}`,
           );
       }
+      for (const r of rows) if ('error' in r) print(`\n${r.name}: ${r.error.replace(/\s*\n\s*/g, '\n  ')}`);
     });
 }
 
@@ -67,7 +70,7 @@ function registerValidate(program: Command): void {
       const b = await loadBenchmark(ref, { cwd: process.cwd(), env: process.env });
       await checkBenchmarkModules(b);
       print(
-        `ok: ${b.name} — ${b.samples.length} samples, ${b.checks.length} check(s) (${b.checks.map((c) => c.name).join(', ')}), version ${b.version}`,
+        `ok: ${b.name} — ${count(b.samples.length, 'sample')}, ${count(b.checks.length, 'check')} (${b.checks.map((c) => c.name).join(', ')}), version ${b.version}`,
       );
       // A Harbor task.toml may carry keys benchrig does not read: ignored, as Harbor does, but named.
       for (const k of b.unknownKeys ?? []) print(`note: ignored key ${k}`);

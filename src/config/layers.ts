@@ -112,6 +112,7 @@ const ENV_SHORT: Record<string, string[]> = {
   BENCHRIG_TRIAL_TIMEOUT: ['limits', 'trial_timeout_s'],
   // Over a file's [llm] model too, as every BENCHRIG_* variable (the base layer reads it as well).
   BENCHRIG_MODEL: ['llm', 'model'],
+  BENCHRIG_REGISTRY: ['registry', 'url'],
 };
 
 /**

@@ -133,7 +133,7 @@ export function describeIssues(issues: z.core.$ZodIssue[], sources: Sources, inp
     }
     const missing = issue.code === 'invalid_type' && valueAt(input, at) === undefined;
     const message = missing
-      ? `required key is missing (${issue.message.replace(/^Invalid input: /, '')})`
+      ? `required key is missing (${issue.message.replace(/^Invalid input: /, '').replace(/, received undefined$/, '')})`
       : issue.message;
     lines.push(`${sourceFor(sources, at) ?? 'configuration'}: key ${formatPath(at)}: ${message}`);
   }

@@ -249,6 +249,8 @@ export const configSchema = z
         })
         .strict(),
     ).optional(),
+    /** Where `benchrig run NAME@VERSION` finds datasets (docs/benchmarks.md#registries): a URL or a file. */
+    registry: plain(z.object({ url: z.string().min(1).optional() }).strict()).optional(),
     /** `[dataset] format = "swebench"` (docs/swebench.md#configuration). */
     swebench: plain(
       z

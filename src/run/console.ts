@@ -1,5 +1,6 @@
 // What a run prints while it goes: one line per finished trial (or nothing with --quiet), every
 // event of every trial with --verbose, and the summary at the end.
+import { relative } from 'node:path';
 import type { Benchmark, Samples } from '../benchmark/types.ts';
 import { failureReason } from '../report/aggregate.ts';
 import { formatSummary } from '../report/console.ts';
@@ -76,7 +77,9 @@ export function wallTime(seconds: number): string {
 
 /** Every line of a --verbose event under its trial's task id, so that trials running together stay apart. */
 export function verboseLines(taskId: string, text: string): string[] {
-  return text.split('\n').map((line, i) => `  ${taskId} ${i ? '│ ' : ''}${line}`);
+  // A blank continuation (a trailing newline, an empty line in an output) says nothing: dropped.
+  const [first, ...rest] = text.split('\n');
+  return [`  ${taskId} ${first}`, ...rest.filter((l) => l.trim()).map((l) => `  ${taskId} │ ${l}`)];
 }
 
 export function createRunConsole(o: ConsoleOptions): RunConsole {
@@ -126,7 +129,8 @@ export function createRunConsole(o: ConsoleOptions): RunConsole {
       clearLine();
       const sandbox = r.metadata.sandbox;
       // How to reach what `--keep-sandbox` kept (docs/sandboxes.md#kept-sandboxes): the provider's lines.
-      if (sandbox?.kept) for (const line of sandbox.kept_lines ?? []) err(`  ${r.task_id}: ${line}`);
+      // With --verbose they were already printed as the trial's log events: once is enough.
+      if (sandbox?.kept && !verbose) for (const line of sandbox.kept_lines ?? []) err(`  ${r.task_id}: ${line}`);
       if (o.quiet) return;
       // On a live display only what needs attention gets a line of its own.
       if (live && r.status === 'PASSED') return drawProgress();
@@ -144,6 +148,9 @@ export function createRunConsole(o: ConsoleOptions): RunConsole {
       out(formatSummary(report, { color: o.color }));
       out(`wall time  ${wallTime((performance.now() - began) / 1000)}`);
       out(`report: ${runDir}/evaluation_report.json (and report.html)`);
+      // The name to give report, compare, evaluate, view: relative to here when it is below here.
+      const rel = relative(process.cwd(), runDir);
+      out(`run folder: ${rel && !rel.startsWith('..') ? rel : runDir}  (or \`latest\`: benchrig report latest)`);
     },
   };
 }

@@ -44,8 +44,8 @@ export const asStorage =
   };
 
 /**
- * Refuses (exit 2) an output folder the run could not write: a path that is a file, a missing
- * parent folder, a read-only, unwritable or full file system. Writes and removes one probe file;
+ * Refuses (exit 2) an output folder the run could not write: a path that is a file, a parent that
+ * is a file, a read-only, unwritable or full file system. Writes and removes one probe file;
  * a folder that does not exist yet is not made here (nothing is left behind on exit 2).
  */
 export function checkOutputWritable(root: string, what = '--output'): void {
@@ -54,10 +54,11 @@ export function checkOutputWritable(root: string, what = '--output'): void {
   const st = statOrNull(root);
   if (st && !st.isDirectory()) throw refuse('is not a folder');
   if (!st) {
-    const parent = dirname(root);
-    const pst = statOrNull(parent);
-    if (!pst) throw refuse(`its parent folder ${parent} does not exist`);
-    if (!pst.isDirectory()) throw refuse(`its parent ${parent} is not a folder`);
+    // Missing folders are made by the run (run-dir.ts): the nearest one that exists must be a writable folder.
+    let parent = dirname(root);
+    let pst = statOrNull(parent);
+    while (!pst && dirname(parent) !== parent) pst = statOrNull((parent = dirname(parent)));
+    if (!pst?.isDirectory()) throw refuse(`its parent ${parent} is not a folder`);
     probeIn = parent;
   }
   const err = probeWrite(probeIn);

@@ -18,6 +18,9 @@ export function callSummary(e: TrialEvent, c: PageCall | undefined, extra: Recor
     el('span', 'latency', e.latency_ms === undefined ? '' : textOf(e.latency_ms) + ' ms'),
     el('span', 'tokens', e.tokens ? e.tokens.input + ' in / ' + e.tokens.output + ' out tokens' : ''),
   ];
+  // A call's price: null is a model without a price (docs/agents.md#cost), said in words.
+  if ('cost_usd' in e)
+    parts.push(el('span', 'note', typeof e.cost_usd === 'number' ? '$' + e.cost_usd.toFixed(4) : 'unpriced'));
   if (extra) parts.push(el('span', 'note', JSON.stringify(extra)));
   if (e.error) parts.push(el('span', 'err-text', 'error: ' + textOf(e.error)));
   return parts;

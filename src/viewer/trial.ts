@@ -183,7 +183,7 @@ function eventNode(e: TrialEvent, ctx: StepContext): HTMLElement {
     return el('div', 'turn agent', [el('div', 'who', ['agent', ...flags]), el('div', 'body', e.content)]);
   }
   if (e.type === 'llm_call') {
-    const extra = rest(e, ['type', 'step', 'ts', 'role', 'model', 'latency_ms', 'tokens', 'error', 'call']);
+    const extra = rest(e, ['type', 'step', 'ts', 'role', 'model', 'latency_ms', 'tokens', 'error', 'call', 'cost_usd']);
     const c = ctx.calls ? ctx.calls.call(e.call) : undefined;
     if (c && ctx.calls) {
       const d = callNode(e, c, ctx.calls, extra);

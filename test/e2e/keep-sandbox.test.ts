@@ -23,8 +23,22 @@ async function stateOf(id: string): Promise<'running' | 'stopped' | 'gone'> {
 /** A run of one sample with --keep-sandbox: its folder, its kept container and the line it printed. */
 async function keptRun(sample: string): Promise<{ dir: string; id: string; line: string }> {
   const out = tempDir();
-  const r = await runCli(['run', mini, '--agent', 'oracle', '--sample', sample, '--keep-sandbox', '--output', out]);
+  const r = await runCli([
+    'run',
+    mini,
+    '--agent',
+    'oracle',
+    '--sample',
+    sample,
+    '--keep-sandbox',
+    '--verbose',
+    '--output',
+    out,
+  ]);
   expect(r.code, r.stderr).toBe(0);
+  // --verbose prints the line as the trial's event, and not a second time at its end; no empty continuation lines.
+  expect(r.stderr.split('\n').filter((l) => l.includes('sandbox kept:'))).toHaveLength(1);
+  expect(r.stderr.split('\n').filter((l) => /│\s*$/.test(l))).toEqual([]);
   const line = defined(
     r.stderr.split('\n').find((l) => l.includes('sandbox kept:')),
     r.stderr,

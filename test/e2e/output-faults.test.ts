@@ -54,17 +54,26 @@ describe('an output folder the run cannot write is refused at the start (exit 2,
     return r;
   };
 
-  it('a missing parent folder, a path that is a file', async () => {
+  it('a path that is a file, or under one; missing parent folders are made', async () => {
     const base = tempDir();
-    await refused(
-      join(base, 'missing', 'evals'),
-      new RegExp(
-        `--output ${join(base, 'missing', 'evals')}: its parent folder ${join(base, 'missing')} does not exist`,
-      ),
-    );
-    expect(existsSync(join(base, 'missing'))).toBe(false);
     writeFileSync(join(base, 'file'), 'not a folder');
     await refused(join(base, 'file'), new RegExp(`--output ${join(base, 'file')}: is not a folder`));
+    await refused(
+      join(base, 'file', 'evals'),
+      new RegExp(`--output ${join(base, 'file', 'evals')}: its parent ${join(base, 'file')} is not a folder`),
+    );
+    const made = await runCli([
+      'run',
+      local,
+      '--agent',
+      'oracle',
+      '--mode',
+      'single',
+      '--output',
+      join(base, 'a', 'b', 'evals'),
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    expect(existsSync(join(base, 'a', 'b', 'evals', 'oracle'))).toBe(true);
   });
 
   it('a read-only file system, and a full one', async () => {

@@ -219,6 +219,30 @@ function stateFromResults(trials: TrialResult[]): string {
 }
 
 describe('runs side by side', () => {
+  it('says a model call without a price is "unpriced", and shows a priced one in dollars, never as JSON', async () => {
+    const call = (step: number, cost: number | null) =>
+      ({
+        step,
+        ts: step / 10,
+        type: 'llm_call',
+        model: 'm',
+        latency_ms: 5,
+        tokens: { input: 1, output: 1 },
+        cost_usd: cost,
+      }) as TrajectoryEvent;
+    const t = trialResult('alpha-t1', 'PASSED', { events: [call(1, null), call(2, 0.0012)] });
+    const { dir } = await writeRun([t], join(tempDir('benchrig-unpriced-'), 'a'));
+    const file = join(dir, 'page.html');
+    expect((await runCli(['report', dir, '--format', 'html', '--out', file])).code).toBe(0);
+    const o = await openPage(browser, file);
+    await o.page.click('#trials tr[data-id="alpha-t1"]');
+    const first = await o.page.textContent('#detail li[data-step="1"]');
+    expect(first).toContain('unpriced');
+    expect(first).not.toContain('cost_usd');
+    expect(await o.page.textContent('#detail li[data-step="2"]')).toContain('$0.0012');
+    clean(o);
+  });
+
   it("shows cost from the prices: the report's card, each trial's and task's, each matrix cell's, compare's per task", async () => {
     const root = tempDir('benchrig-cost-');
     const priced = (id: string, cost: number | null) => {

@@ -33,4 +33,8 @@ describe('verboseLines', () => {
       '  b-t2 │ three',
     ]);
   });
+
+  it('drops blank continuation lines (a trailing newline, an empty line of output)', () => {
+    expect(verboseLines('t', 'tool -> 0 out\n\n  \nlast\n')).toEqual(['  t tool -> 0 out', '  t │ last']);
+  });
 });
