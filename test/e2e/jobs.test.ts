@@ -109,6 +109,14 @@ describe('a job of 2 agents × 2 models', () => {
     expect(stderr).toMatch(/significant: \S+ · right is better/);
   });
 
+  it('names the cell on every trial line', () => {
+    const lines = stderr.split('\n').filter((l) => /^\[\s*\d+\/32\] /.test(l));
+    expect(lines).toHaveLength(32);
+    for (const cell of ['ask-model · right', 'ask-model · wrong', 'react · right', 'react · wrong'])
+      expect(lines.filter((l) => l.includes(`[${cell}] q`))).toHaveLength(8);
+    expect(lines.find((l) => l.includes('[react · wrong] q3'))).toMatch(/FAILED/);
+  });
+
   it('shows the matrix in Chromium; two cells picked list the tasks that flip, linked to the trial pages', async () => {
     const browser = await launchBrowser();
     try {
