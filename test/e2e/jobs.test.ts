@@ -143,6 +143,42 @@ describe('a job of 2 agents × 2 models', () => {
   }, 60_000);
 });
 
+describe('a job on graded scores', () => {
+  it('tests the paired scores with the sign test when pass/fail cannot tell; trial links use the file-safe task id', async () => {
+    const out = tempDir('benchrig-job-scores-');
+    const scores = join(FIXTURES, 'benchmarks/job-scores'); // both models fail; right names blue (0.5), wrong nothing (0)
+    const r = await runCli(
+      ['run', scores, '--agent', askModel, '--model', 'right', '--model', 'wrong', '--output', out],
+      { env: env(), timeoutMs: 120_000 },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const jobDir = onlyJob(out);
+    const b = readJson(join(jobDir, 'job_report.json')).benchmarks[0];
+    const [right, wrong] = ['job-scores__ask-model__right', 'job-scores__ask-model__wrong'];
+    expect(b.pairs).toHaveLength(1);
+    expect(b.pairs[0]).toMatchObject({ a: right, b: wrong, only_a: 0, only_b: 0, p_value: 1, significant: false });
+    expect(b.pairs[0].score).toMatchObject({
+      n: 8,
+      diff: -0.5,
+      higher_a: 8,
+      higher_b: 0,
+      test: 'sign',
+      significant: true,
+      better: right,
+    });
+    expect(b.pairs[0].score.p_value).toBeCloseTo(2 / 256, 12); // 2 × 0.5^8
+    expect(b.pairs[0].score.p_adjusted).toBeCloseTo(4 / 256, 12); // Holm over the pair's two tests
+    expect(r.stderr).toMatch(
+      /mean score -0\.500 over 8 task\(s\), sign test p = 0\.0156 \(Holm\) — significant: ask-model · right scores higher/,
+    );
+    // the id "q 8/x" is saved as results/q_8_x.json: its failing cells link there, not to the raw id
+    const row = b.matrix.find((m: { sample_id: string }) => m.sample_id === 'q 8/x');
+    expect(row.links[1]).toBe(`${wrong}/report.html#trial=q_8_x`);
+    expect(existsSync(join(jobDir, wrong, 'results', 'q_8_x.json'))).toBe(true);
+    expect(r.stderr).toMatch(/FAILED\s+\[ask-model · wrong\] q_8_x /);
+  }, 150_000);
+});
+
 async function closedPort(): Promise<number> {
   const s = createServer();
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
