@@ -1,7 +1,7 @@
 // Jobs (issue #39, docs/running.md#jobs): one command runs benchmarks × agents × models and answers
 // "which is better". Through the real CLI, against one scripted model server on loopback where the
 // model `right` answers right and `wrong` wrong: a job of a module agent and `react` × both models.
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, FIXTURES, readJson, results, runCli, tempDir } from '../support/cli.ts';
 import { launchBrowser, openPage, screenshot } from '../support/browser.ts';
 import { startModelServer, type ModelServer } from '../support/model-server.ts';
+import { removeImage } from '../support/registry.ts';
 
 const bench = join(FIXTURES, 'benchmarks/job-qa'); // 8 questions, no sandbox, "blue" passes
 const askModel = join(FIXTURES, 'agents/ask-model.ts');
@@ -177,6 +178,35 @@ describe('a job on graded scores', () => {
     expect(existsSync(join(jobDir, wrong, 'results', 'q_8_x.json'))).toBe(true);
     expect(r.stderr).toMatch(/FAILED\s+\[ask-model · wrong\] q_8_x /);
   }, 150_000);
+});
+
+describe('a sandboxed job of 2 agents × 1 model', () => {
+  it("builds the benchmark's image once: the second cell builds nothing", async () => {
+    const out = tempDir('benchrig-job-image-');
+    const image = `benchrig-test/job-once:${Date.now().toString(36)}`;
+    mkdirSync(join(out, 'image'));
+    writeFileSync(join(out, 'image', 'Dockerfile'), `FROM benchrig/busybox:1\nRUN echo ${image} > /built\n`);
+    const shell = readFileSync(join(FIXTURES, 'benchmarks/mini-shell/tasks.jsonl'), 'utf8').split('\n')[0];
+    mkdirSync(join(out, 'bench'));
+    writeFileSync(join(out, 'bench', 'tasks.jsonl'), `${shell}\n`);
+    writeFileSync(
+      join(out, 'bench', 'benchmark.toml'),
+      `name = "job-image"\n[dataset]\nsource = "tasks.jsonl"\n[sandbox]\nimage = "${image}"\nbuild = "../image"\n` +
+        `[[checks]]\ntype = "sandbox_test"\nname = "tests pass"\ncommand = "sh .tests/test.sh"\n`,
+    );
+    try {
+      const r = await runCli(
+        ['run', join(out, 'bench'), '--agent', 'oracle', '--agent', 'nop', '--model', 'right', '--output', out],
+        { env: env(), timeoutMs: 60_000 },
+      );
+      const job = readJson(join(onlyJob(out), 'job.json'));
+      expect(job.cells.map((c: { status: string }) => c.status)).toEqual(['complete', 'complete']);
+      // each build of the image streams its Dockerfile's steps: one build in all
+      expect(r.stderr.match(/Step 1\/\d : FROM benchrig\/busybox:1/g), r.stderr).toHaveLength(1);
+    } finally {
+      await removeImage(image);
+    }
+  }, 90_000);
 });
 
 async function closedPort(): Promise<number> {
