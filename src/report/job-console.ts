@@ -1,5 +1,5 @@
 // A job's summary on the console (docs/running.md#jobs): per benchmark its cells, the best one and
-// the pairs that differ significantly.
+// every pair that differs: pass rate (McNemar) and, when scores are graded, mean score (sign test).
 import type { JobReport } from './job-report.ts';
 
 const pct = (x: number | null) => (x === null ? '  n/a' : `${(x * 100).toFixed(1)}%`);
@@ -22,6 +22,13 @@ export function jobConsoleLines(r: JobReport, jobDir: string): string[] {
       const verdict = p.significant ? `significant: ${label(p.better ?? '')} is better` : 'not significant';
       out.push(
         `  ${label(p.b)} vs ${label(p.a)}: ${d} over ${p.n} task(s), McNemar p = ${p.p_adjusted.toPrecision(3)} (Holm) — ${verdict}`,
+      );
+      const s = p.score;
+      if (!s) continue;
+      const sd = s.diff === null ? 'n/a' : `${s.diff > 0 ? '+' : ''}${s.diff.toFixed(3)}`;
+      const sv = s.significant ? `significant: ${label(s.better ?? '')} scores higher` : 'not significant';
+      out.push(
+        `  ${label(p.b)} vs ${label(p.a)}: mean score ${sd} over ${s.n} task(s), sign test p = ${s.p_adjusted.toPrecision(3)} (Holm) — ${sv}`,
       );
     }
   }

@@ -45,17 +45,53 @@ const passK = (m: Record<string, number>) =>
 
 function pairsTable(b: JobBenchmark, label: (id: string) => string): string {
   if (b.pairs.length === 0) return '<p class="note">no two cells differ on the tasks they share</p>';
-  const rows = b.pairs.map(
-    (
-      p,
-    ) => `<tr class="${p.significant ? 'significant' : ''}"><td>${escapeHtml(label(p.b))} − ${escapeHtml(label(p.a))}</td>
-${td(p.diff === null ? 'n/a' : `${(p.diff * 100).toFixed(1)} pts`, p.diff)}<td>${escapeHtml(p.ci95 ? `${(p.ci95[0] * 100).toFixed(1)} – ${(p.ci95[1] * 100).toFixed(1)} pts` : '')}</td>
-${td(String(p.n), p.n)}${td(`${p.only_a} / ${p.only_b}`)}${td(p.p_value.toPrecision(3), p.p_value)}${td(p.p_adjusted.toPrecision(3), p.p_adjusted)}
-<td>${p.significant ? `significant: ${escapeHtml(label(p.better ?? ''))} is better` : 'not significant'}</td></tr>`,
-  );
-  return `<table class="job-pairs"><thead><tr><th>pair</th><th>difference</th><th>95% interval</th><th>tasks</th><th>only first / only second passes</th><th>McNemar p</th><th>Holm p</th><th>verdict</th></tr></thead><tbody>
+  const pts = (x: number) => `${(x * 100).toFixed(1)} pts`;
+  const rows = b.pairs.flatMap((p) => {
+    const name = `${escapeHtml(label(p.b))} − ${escapeHtml(label(p.a))}`;
+    const pass = testRow(name, 'pass rate', p, pts, `${p.only_a} / ${p.only_b}`, 'McNemar', label, 'is better');
+    const s = p.score;
+    if (!s) return [pass];
+    const score = testRow(
+      name,
+      'mean score',
+      s,
+      (x) => x.toFixed(3),
+      `${s.higher_a} / ${s.higher_b}`,
+      'sign',
+      label,
+      'scores higher',
+    );
+    return [pass, score];
+  });
+  return `<table class="job-pairs"><thead><tr><th>pair</th><th>measure</th><th>difference</th><th>95% interval</th><th>tasks</th><th>first / second ahead</th><th>test</th><th>p</th><th>Holm p</th><th>verdict</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table>`;
+}
+
+interface TestCells {
+  n: number;
+  diff: number | null;
+  ci95: [number, number] | null;
+  p_value: number;
+  p_adjusted: number;
+  significant: boolean;
+  better: string | null;
+}
+
+function testRow(
+  name: string,
+  measure: string,
+  t: TestCells,
+  fmt: (x: number) => string,
+  ahead: string,
+  test: string,
+  label: (id: string) => string,
+  better: string,
+): string {
+  return `<tr class="${t.significant ? 'significant' : ''}" data-measure="${measure}"><td>${name}</td><td>${measure}</td>
+${td(t.diff === null ? 'n/a' : fmt(t.diff), t.diff)}<td>${escapeHtml(t.ci95 ? `${fmt(t.ci95[0])} – ${fmt(t.ci95[1])}` : '')}</td>
+${td(String(t.n), t.n)}${td(ahead)}<td>${test}</td>${td(t.p_value.toPrecision(3), t.p_value)}${td(t.p_adjusted.toPrecision(3), t.p_adjusted)}
+<td>${t.significant ? `significant: ${escapeHtml(label(t.better ?? ''))} ${better}` : 'not significant'}</td></tr>`;
 }
 
 function matrixTable(b: JobBenchmark): string {

@@ -1,11 +1,12 @@
 // The job report (docs/running.md#jobs): per benchmark, its cells side by side (pass rate and its 95%
 // interval, mean score, cost and tokens per trial, time; pass@k and pass^k with n_trials > 1), the
 // best cell, every pair that differs compared on the same tasks (paired difference with its interval,
-// McNemar's test, Holm-corrected over the benchmark's pairs), and the tasks × cells matrix.
+// McNemar's test for pass/fail and the sign test for scores, Holm-corrected over all the benchmark's
+// tests), and the tasks × cells matrix.
 import { matchTasks, taskState, type TaskState } from './compare.ts';
-import { holm, mcnemarExact } from './mcnemar.ts';
+import { holm, mcnemarExact, signTest } from './mcnemar.ts';
 import { pairedDifference } from './paired.ts';
-import type { EvaluationReport } from './types.ts';
+import type { EvaluationReport, TaskStats } from './types.ts';
 
 export interface JobCellInput {
   id: string;
@@ -56,6 +57,25 @@ export interface JobPair {
   p_adjusted: number;
   significant: boolean;
   /** The better of the two when significant. */
+  better: string | null;
+  /** The scores' paired test; null when the scores say no more than pass/fail (every task's mean score is its pass fraction). */
+  score: JobScoreTest | null;
+}
+
+export interface JobScoreTest {
+  /** Tasks with a mean score in both. */
+  n: number;
+  /** Mean over tasks of (mean score in b − in a), and its 95% interval. */
+  diff: number | null;
+  ci95: [number, number] | null;
+  /** Tasks scoring higher in a / in b (ties dropped). */
+  higher_a: number;
+  higher_b: number;
+  test: 'sign';
+  p_value: number;
+  /** Holm-adjusted with the benchmark's pass/fail tests. */
+  p_adjusted: number;
+  significant: boolean;
   better: string | null;
 }
 
@@ -150,44 +170,80 @@ function bestOf(rows: JobCellRow[]): string | null {
 
 const fraction = (t: { passed: number; gradable: number }) => (t.gradable > 0 ? t.passed / t.gradable : null);
 
+type Unadjusted<T> = Omit<T, 'p_adjusted' | 'significant' | 'better'>;
+type PairDraft = Unadjusted<Omit<JobPair, 'score'>> & { score: Unadjusted<JobScoreTest> | null };
+
 function pairsOf(cells: JobCellInput[]): JobPair[] {
-  const pairs: Array<Omit<JobPair, 'p_adjusted' | 'significant' | 'better'>> = [];
+  const drafts: PairDraft[] = [];
   for (let i = 0; i < cells.length; i++)
     for (let j = i + 1; j < cells.length; j++) {
-      const [a, b] = [cells[i], cells[j]];
-      const matched = matchTasks(a.report.tasks, b.report.tasks).pairs;
-      const both: Array<[number, number]> = [];
-      let onlyA = 0;
-      let onlyB = 0;
-      for (const [ta, tb] of matched) {
-        const fa = ta && fraction(ta);
-        const fb = fraction(tb);
-        if (!ta || fa === null || fb === null) continue;
-        both.push([fa, fb]);
-        const pa = taskState(ta) === 'passing';
-        const pb = taskState(tb) === 'passing';
-        if (pa && !pb) onlyA++;
-        if (pb && !pa) onlyB++;
-      }
-      const d = pairedDifference(both);
-      if (onlyA + onlyB === 0 && (d.diff ?? 0) === 0) continue; // they do not differ
-      pairs.push({
-        a: a.id,
-        b: b.id,
-        n: d.n,
-        diff: d.diff,
-        ci95: d.ci95,
-        only_a: onlyA,
-        only_b: onlyB,
-        test: 'mcnemar',
-        p_value: mcnemarExact(onlyA, onlyB),
-      });
+      const d = pairOf(cells[i], cells[j]);
+      if (d) drafts.push(d);
     }
-  const adjusted = holm(pairs.map((p) => p.p_value));
-  return pairs.map((p, i) => {
-    const significant = adjusted[i] < ALPHA;
-    return { ...p, p_adjusted: adjusted[i], significant, better: significant ? ((p.diff ?? 0) > 0 ? p.b : p.a) : null };
+  // One family: every pass/fail test and every score test of the benchmark.
+  const ps = drafts.flatMap((d) => (d.score ? [d.p_value, d.score.p_value] : [d.p_value]));
+  const adjusted = holm(ps);
+  let k = 0;
+  const verdict = <T extends { diff: number | null }>(t: T, a: string, b: string) => {
+    const p = adjusted[k++];
+    const significant = p < ALPHA;
+    return { ...t, p_adjusted: p, significant, better: significant ? ((t.diff ?? 0) > 0 ? b : a) : null };
+  };
+  return drafts.map((d) => {
+    const pass = verdict(d, d.a, d.b);
+    return { ...pass, score: d.score ? verdict(d.score, d.a, d.b) : null };
   });
+}
+
+/** Two cells on the tasks graded in both; null when they differ in neither pass/fail nor score. */
+function pairOf(a: JobCellInput, b: JobCellInput): PairDraft | null {
+  const matched = matchTasks(a.report.tasks, b.report.tasks).pairs.filter(
+    (m): m is [TaskStats, TaskStats] => m[0] !== null && fraction(m[0]) !== null && fraction(m[1]) !== null,
+  );
+  let onlyA = 0;
+  let onlyB = 0;
+  for (const [ta, tb] of matched) {
+    const pa = taskState(ta) === 'passing';
+    const pb = taskState(tb) === 'passing';
+    if (pa && !pb) onlyA++;
+    if (pb && !pa) onlyB++;
+  }
+  const d = pairedDifference(matched.map(([ta, tb]) => [fraction(ta) ?? 0, fraction(tb) ?? 0]));
+  const score = scoreTestOf(matched);
+  if (onlyA + onlyB === 0 && (d.diff ?? 0) === 0 && !score) return null;
+  return {
+    a: a.id,
+    b: b.id,
+    n: d.n,
+    diff: d.diff,
+    ci95: d.ci95,
+    only_a: onlyA,
+    only_b: onlyB,
+    test: 'mcnemar',
+    p_value: mcnemarExact(onlyA, onlyB),
+    score,
+  };
+}
+
+/** The sign test of the tasks' mean scores, when scores are more than pass/fail and some differ. */
+function scoreTestOf(matched: Array<[TaskStats, TaskStats]>): Unadjusted<JobScoreTest> | null {
+  const scored = matched.filter(([ta, tb]) => typeof ta.mean_score === 'number' && typeof tb.mean_score === 'number');
+  const graded = (t: TaskStats) => t.mean_score !== fraction(t);
+  if (!scored.some(([ta, tb]) => graded(ta) || graded(tb))) return null;
+  const pairs = scored.map(([ta, tb]) => [ta.mean_score ?? 0, tb.mean_score ?? 0] as const);
+  const higherA = pairs.filter(([x, y]) => x > y).length;
+  const higherB = pairs.filter(([x, y]) => y > x).length;
+  if (higherA + higherB === 0) return null;
+  const d = pairedDifference(pairs);
+  return {
+    n: d.n,
+    diff: d.diff,
+    ci95: d.ci95,
+    higher_a: higherA,
+    higher_b: higherB,
+    test: 'sign',
+    p_value: signTest(higherA, higherB),
+  };
 }
 
 function matrixOf(cells: JobCellInput[]): JobMatrixRow[] {
@@ -206,9 +262,13 @@ function matrixOf(cells: JobCellInput[]): JobMatrixRow[] {
         rows.set(key, row);
       }
       row.states[i] = taskState(t);
-      const taskId = c.report.run.trials > 1 ? `${t.sample_id}-t1` : t.sample_id;
-      row.links[i] = `${c.run_dir}/report.html#trial=${encodeURIComponent(taskId)}`;
+      row.links[i] = trialLink(c, t);
     }
   });
   return [...rows.values()];
+}
+
+/** The trial page a matrix cell opens: the task's trial id (file-safe, as its result file is named), not its sample id. */
+export function trialLink(c: Pick<JobCellInput, 'run_dir'>, t: Pick<TaskStats, 'task_id'>): string | null {
+  return t.task_id ? `${c.run_dir}/report.html#trial=${encodeURIComponent(t.task_id)}` : null;
 }

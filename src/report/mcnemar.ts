@@ -1,8 +1,23 @@
 // Paired tests of two cells of a job on the same tasks (docs/running.md#jobs), beside paired.ts's
-// interval: McNemar's exact test for pass/fail, and Holm's correction for the number of pairs.
+// interval: McNemar's exact test for pass/fail, the exact sign test for scores, and Holm's
+// correction for the number of tests.
 
 /** Exact two-sided McNemar p-value: b tasks pass only in A, c only in B; under H0 each is 50/50. */
 export function mcnemarExact(b: number, c: number): number {
+  return binomialHalfTwoSided(b, c);
+}
+
+/**
+ * Exact two-sided sign test of paired scores: `plus` tasks score higher in one cell, `minus` in the
+ * other, ties dropped; under H0 a non-tied task is as likely either way. It needs no assumption on
+ * the scores' distribution (a paired t would, and scores in 0..1 piled at the ends are not normal).
+ */
+export function signTest(plus: number, minus: number): number {
+  return binomialHalfTwoSided(plus, minus);
+}
+
+/** 2 × P(X ≤ min(b, c)) for X ~ Binomial(b + c, 1/2), at most 1. */
+function binomialHalfTwoSided(b: number, c: number): number {
   const n = b + c;
   if (n === 0) return 1;
   const k = Math.min(b, c);

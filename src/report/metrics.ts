@@ -30,6 +30,8 @@ const bump = (m: Record<string, number>, key: string, by = 1) => {
 };
 
 type TaskAcc = Omit<TaskStats, 'flaky'>;
+/** Per task: the sum of its gradable trials' scores (→ mean_score). */
+type ScoreSums = Map<string, number>;
 
 export class MetricsAccumulator {
   private trials = 0;
@@ -50,6 +52,7 @@ export class MetricsAccumulator {
   private stops: Record<string, number> = {};
   private errors: Record<string, number> = {};
   private tasks = new Map<string, TaskAcc>();
+  private taskScores: ScoreSums = new Map();
   private checks = new Map<string, { name: string; type: string; n: number; passed: number; score: number }>();
   /** Sums of each named reward of `reward` checks over gradable trials; null: no reward check seen. */
   private rewards: Map<string, number> | null = null;
@@ -98,10 +101,14 @@ export class MetricsAccumulator {
         gradable: 0,
         statuses: {},
         cost_usd: null,
+        task_id: r.task_id,
       };
       this.tasks.set(r.sample_id, task);
     }
+    // The trial a link to the task opens (job report): its first trial that did not pass, if any.
+    if (!passed && task.passed === task.trials) task.task_id = r.task_id;
     task.trials++;
+    if (gradable) this.taskScores.set(r.sample_id, (this.taskScores.get(r.sample_id) ?? 0) + (r.score ?? 0));
     if (typeof md.cost_usd === 'number') task.cost_usd = (task.cost_usd ?? 0) + md.cost_usd;
     if (gradable) task.gradable++;
     if (passed) task.passed++;
@@ -191,7 +198,12 @@ export class MetricsAccumulator {
       mean_score: ratio(c.score, c.n),
     }));
     // The accumulator's own entries become the report's (one entry per sample: not copied, issue 28).
-    const taskStats = tasks.map((t) => Object.assign(t, { flaky: t.passed > 0 && t.passed < t.gradable }));
+    const taskStats = tasks.map((t) =>
+      Object.assign(t, {
+        mean_score: ratio(this.taskScores.get(t.sample_id) ?? 0, t.gradable),
+        flaky: t.passed > 0 && t.passed < t.gradable,
+      }),
+    );
     return { metrics, checks, tasks: taskStats };
   }
 }

@@ -164,6 +164,15 @@ export const reportFileSchema = z
           .nullable()
           .optional()
           .describe("the sum of its trials' cost (docs/agents.md#cost); null when none has one"),
+        mean_score: z
+          .number()
+          .nullable()
+          .optional()
+          .describe('the mean score of its gradable trials (a trial without a score: 0); null when none'),
+        task_id: z
+          .string()
+          .optional()
+          .describe('the file-safe task id of its first trial that did not pass, else of its first trial'),
         /** Both passes and failures among its gradable trials. */
         flaky: z.boolean(),
       }),

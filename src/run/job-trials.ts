@@ -29,6 +29,8 @@ interface LiveCell extends OpenCell {
   breaker: ModelCircuitBreaker;
   prepare: ((t: TrialInput) => Promise<TrialInput | TrialResult>) | null;
   started: number;
+  /** What names the cell on the console's trial lines: `[agent · model]` (and its benchmark's name when the job has several). */
+  tag: string;
 }
 
 /** The upstream a cell's agent calls: one breaker for all the cells that share it. */
@@ -37,6 +39,7 @@ const upstreamOf = (p: PreparedRun) => `${p.cfg.llm.base_url}\n${p.cfg.llm.model
 export async function runJobTrials(cells: OpenCell[], opts: RunOptions, cleanup: Cleanup): Promise<TrialsOutcome[]> {
   const breakers = new Map<string, ModelCircuitBreaker>();
   const live: LiveCell[] = [];
+  const severalBenchmarks = new Set(cells.map((c) => c.prepared.benchmark.name)).size > 1;
   for (const c of cells) {
     const context = await trialContext(c.prepared, c.open, c.opts);
     const key = upstreamOf(c.prepared);
@@ -49,6 +52,7 @@ export async function runJobTrials(cells: OpenCell[], opts: RunOptions, cleanup:
       breaker: breakers.get(key) as ModelCircuitBreaker,
       prepare: samplePreparer(c.prepared, c.open.runDir, context, c.opts),
       started: 0,
+      tag: `[${severalBenchmarks ? `${c.prepared.benchmark.name} · ` : ''}${c.opts.label ?? c.open.runId}]`,
     });
   }
   const signal = AbortSignal.any([opts.signal, ...live.map((c) => c.disk.signal)]);
@@ -83,16 +87,16 @@ async function scheduleAll(live: LiveCell[], signal: AbortSignal, opts: RunOptio
     await schedule(pool, interleave(live), {
       signal,
       hooks: opts.console.wantsEvents ? { onEvent: opts.console.event } : {},
-      onStart: opts.console.trialStarted,
+      onStart: (t) => opts.console.trialStarted({ ...t, taskId: `${live[t.cell ?? 0].tag} ${t.taskId}` }),
       onResult: (r, t) => {
         const c = live[t.cell ?? 0];
         c.breaker.observe(r);
-        opts.console.trialFinished(r);
+        opts.console.trialFinished({ ...r, task_id: `${c.tag} ${r.task_id}` });
         c.disk.checkSaved(r);
       },
       onRetry: (t, attempt, r) =>
         opts.console.warn(
-          `${t.taskId}: infrastructure error (${r.error?.message ?? 'sandbox'}); retrying with a fresh sandbox (${attempt})`,
+          `${live[t.cell ?? 0].tag} ${t.taskId}: infrastructure error (${r.error?.message ?? 'sandbox'}); retrying with a fresh sandbox (${attempt})`,
         ),
       prepare: (t) => live[t.cell ?? 0].prepare?.(t) ?? Promise.resolve(t),
     });

@@ -1,7 +1,7 @@
 // Jobs (issue #39, docs/running.md#jobs): one command runs benchmarks × agents × models and answers
 // "which is better". Through the real CLI, against one scripted model server on loopback where the
 // model `right` answers right and `wrong` wrong: a job of a module agent and `react` × both models.
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, FIXTURES, readJson, results, runCli, tempDir } from '../support/cli.ts';
 import { launchBrowser, openPage, screenshot } from '../support/browser.ts';
 import { startModelServer, type ModelServer } from '../support/model-server.ts';
+import { removeImage } from '../support/registry.ts';
 
 const bench = join(FIXTURES, 'benchmarks/job-qa'); // 8 questions, no sandbox, "blue" passes
 const askModel = join(FIXTURES, 'agents/ask-model.ts');
@@ -109,6 +110,14 @@ describe('a job of 2 agents × 2 models', () => {
     expect(stderr).toMatch(/significant: \S+ · right is better/);
   });
 
+  it('names the cell on every trial line', () => {
+    const lines = stderr.split('\n').filter((l) => /^\[\s*\d+\/32\] /.test(l));
+    expect(lines).toHaveLength(32);
+    for (const cell of ['ask-model · right', 'ask-model · wrong', 'react · right', 'react · wrong'])
+      expect(lines.filter((l) => l.includes(`[${cell}] q`))).toHaveLength(8);
+    expect(lines.find((l) => l.includes('[react · wrong] q3'))).toMatch(/FAILED/);
+  });
+
   it('shows the matrix in Chromium; two cells picked list the tasks that flip, linked to the trial pages', async () => {
     const browser = await launchBrowser();
     try {
@@ -133,6 +142,71 @@ describe('a job of 2 agents × 2 models', () => {
       await browser.close();
     }
   }, 60_000);
+});
+
+describe('a job on graded scores', () => {
+  it('tests the paired scores with the sign test when pass/fail cannot tell; trial links use the file-safe task id', async () => {
+    const out = tempDir('benchrig-job-scores-');
+    const scores = join(FIXTURES, 'benchmarks/job-scores'); // both models fail; right names blue (0.5), wrong nothing (0)
+    const r = await runCli(
+      ['run', scores, '--agent', askModel, '--model', 'right', '--model', 'wrong', '--output', out],
+      { env: env(), timeoutMs: 120_000 },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const jobDir = onlyJob(out);
+    const b = readJson(join(jobDir, 'job_report.json')).benchmarks[0];
+    const [right, wrong] = ['job-scores__ask-model__right', 'job-scores__ask-model__wrong'];
+    expect(b.pairs).toHaveLength(1);
+    expect(b.pairs[0]).toMatchObject({ a: right, b: wrong, only_a: 0, only_b: 0, p_value: 1, significant: false });
+    expect(b.pairs[0].score).toMatchObject({
+      n: 8,
+      diff: -0.5,
+      higher_a: 8,
+      higher_b: 0,
+      test: 'sign',
+      significant: true,
+      better: right,
+    });
+    expect(b.pairs[0].score.p_value).toBeCloseTo(2 / 256, 12); // 2 × 0.5^8
+    expect(b.pairs[0].score.p_adjusted).toBeCloseTo(4 / 256, 12); // Holm over the pair's two tests
+    expect(r.stderr).toMatch(
+      /mean score -0\.500 over 8 task\(s\), sign test p = 0\.0156 \(Holm\) — significant: ask-model · right scores higher/,
+    );
+    // the id "q 8/x" is saved as results/q_8_x.json: its failing cells link there, not to the raw id
+    const row = b.matrix.find((m: { sample_id: string }) => m.sample_id === 'q 8/x');
+    expect(row.links[1]).toBe(`${wrong}/report.html#trial=q_8_x`);
+    expect(existsSync(join(jobDir, wrong, 'results', 'q_8_x.json'))).toBe(true);
+    expect(r.stderr).toMatch(/FAILED\s+\[ask-model · wrong\] q_8_x /);
+  }, 150_000);
+});
+
+describe('a sandboxed job of 2 agents × 1 model', () => {
+  it("builds the benchmark's image once: the second cell builds nothing", async () => {
+    const out = tempDir('benchrig-job-image-');
+    const image = `benchrig-test/job-once:${Date.now().toString(36)}`;
+    mkdirSync(join(out, 'image'));
+    writeFileSync(join(out, 'image', 'Dockerfile'), `FROM benchrig/busybox:1\nRUN echo ${image} > /built\n`);
+    const shell = readFileSync(join(FIXTURES, 'benchmarks/mini-shell/tasks.jsonl'), 'utf8').split('\n')[0];
+    mkdirSync(join(out, 'bench'));
+    writeFileSync(join(out, 'bench', 'tasks.jsonl'), `${shell}\n`);
+    writeFileSync(
+      join(out, 'bench', 'benchmark.toml'),
+      `name = "job-image"\n[dataset]\nsource = "tasks.jsonl"\n[sandbox]\nimage = "${image}"\nbuild = "../image"\n` +
+        `[[checks]]\ntype = "sandbox_test"\nname = "tests pass"\ncommand = "sh .tests/test.sh"\n`,
+    );
+    try {
+      const r = await runCli(
+        ['run', join(out, 'bench'), '--agent', 'oracle', '--agent', 'nop', '--model', 'right', '--output', out],
+        { env: env(), timeoutMs: 60_000 },
+      );
+      const job = readJson(join(onlyJob(out), 'job.json'));
+      expect(job.cells.map((c: { status: string }) => c.status)).toEqual(['complete', 'complete']);
+      // each build of the image streams its Dockerfile's steps: one build in all
+      expect(r.stderr.match(/Step 1\/\d : FROM benchrig\/busybox:1/g), r.stderr).toHaveLength(1);
+    } finally {
+      await removeImage(image);
+    }
+  }, 90_000);
 });
 
 async function closedPort(): Promise<number> {

@@ -80,6 +80,8 @@ describe('metrics: gradable and ungradable', () => {
         gradable: 2,
         statuses: { PASSED: 1, FAILED: 1, UNGRADABLE: 1 },
         cost_usd: null,
+        mean_score: 0.5, // (1 + 0) over its 2 gradable trials
+        task_id: results[1].task_id, // its first trial that did not pass: the one a link opens
         flaky: true,
       },
       {
@@ -90,6 +92,8 @@ describe('metrics: gradable and ungradable', () => {
         gradable: 3,
         statuses: { PASSED: 3 },
         cost_usd: null,
+        mean_score: 1,
+        task_id: results[3].task_id, // all passed: its first
         flaky: false,
       },
       {
@@ -100,6 +104,8 @@ describe('metrics: gradable and ungradable', () => {
         gradable: 0,
         statuses: { SANDBOX_ERROR: 1 },
         cost_usd: null,
+        mean_score: null,
+        task_id: results[6].task_id,
         flaky: false,
       },
     ]);
