@@ -46,6 +46,18 @@ if [ "$(id -u)" = 0 ] && ! (ulimit -Hn 1048576) 2>/dev/null; then
   fi
 fi
 
+# Docker sets iptables' FORWARD policy to DROP, and frames crossing a bridge go through iptables
+# (br_netfilter): two containers of one internal Podman network, for which netavark adds no rule,
+# could not reach each other. One rule in DOCKER-USER (the chain Docker leaves to the machine's
+# admin) accepts frames bridged within one Podman bridge: never routed from one network to another.
+if [ "$(id -u)" = 0 ] && command -v iptables >/dev/null 2>&1 && iptables -S DOCKER-USER >/dev/null 2>&1; then
+  rule=(-i podman+ -o podman+ -m physdev --physdev-is-bridged -j ACCEPT)
+  if ! iptables -C DOCKER-USER "${rule[@]}" 2>/dev/null; then
+    echo "setup-podman: Docker's FORWARD policy drops bridged frames: accepting those within one Podman bridge (DOCKER-USER)"
+    iptables -I DOCKER-USER "${rule[@]}"
+  fi
+fi
+
 if ! answers; then
   case $url in
     unix://*) sock=${url#unix://} ;;
