@@ -14,19 +14,8 @@ need_install=()
 command -v podman >/dev/null 2>&1 || need_install+=(podman)
 # Every sandbox runs under an init (HostConfig.Init); Podman's is catatonit, a package of its own.
 [ -x /usr/libexec/podman/catatonit ] || [ -x /usr/bin/catatonit ] || need_install+=(catatonit)
-if [ ${#need_install[@]} -gt 0 ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "setup-podman: installing ${need_install[*]} from the distribution's packages"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq "${need_install[@]}" >/dev/null
-  else
-    echo "setup-podman: missing ${need_install[*]}." >&2
-    echo "  On Debian/Ubuntu run as root: apt-get install -y ${need_install[*]}" >&2
-    echo "  Elsewhere: https://podman.io/docs/installation" >&2
-    exit 1
-  fi
-fi
+. "$(dirname "$0")/install-lib.sh"
+install_missing setup-podman https://podman.io/docs/installation ${need_install[@]+"${need_install[@]}"}
 
 # Rootful Podman gives every container RLIMIT_NOFILE and RLIMIT_NPROC of 1048576 (Docker: its daemon's
 # own). Where root cannot raise its hard limits that far (a VM's, a container's), every start fails
