@@ -3,6 +3,7 @@
 // the host out of an internal network's reach, the refusals at load, and nothing left after a run or
 // a SIGKILL. Podman missing fails these tests; they never skip.
 import { execa } from 'execa';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -16,6 +17,29 @@ import { podmanLeftovers, requirePodman } from '../support/podman.ts';
 const agent = (name: string) => join(FIXTURES, 'agents', `${name}.ts`);
 const bench = (name: string) => join(FIXTURES, 'benchmarks', name);
 const SIDECAR = join(FIXTURES, 'harbor-compose-k8s/sidecar');
+
+/**
+ * The sidecar task with main's `/solution` a named volume (the oracle's solution is copied into it)
+ * and a folder of the task bound at /app/data (a volume filled from it), which its verifier requires.
+ */
+function withVolumes(): string {
+  const dir = join(tempDir(), 'sidecar');
+  cpSync(SIDECAR, dir, { recursive: true });
+  const compose = join(dir, 'environment', 'docker-compose.yaml');
+  const text = readFileSync(compose, 'utf8').replace(
+    '  main:\n',
+    '  main:\n    volumes:\n      - ./data:/app/data:ro\n      - solution:/solution\n',
+  );
+  writeFileSync(compose, `${text}volumes:\n  solution: {}\n`);
+  mkdirSync(join(dir, 'environment', 'data'));
+  writeFileSync(join(dir, 'environment', 'data', 'seed.txt'), 'seed\n');
+  const test = join(dir, 'tests', 'test.sh');
+  writeFileSync(
+    test,
+    readFileSync(test, 'utf8').replace('if [ "$want"', 'if [ "$(cat /app/data/seed.txt)" = seed ] && [ "$want"'),
+  );
+  return dir;
+}
 
 /** A run on Podman through the CLI: its exit code, output, results and statuses by task, and run id. */
 async function onPodman(benchmark: string, agentName: string, mode: string, extra: string[] = [], env = {}) {
@@ -37,10 +61,11 @@ describe('benchrig run --provider podman', () => {
     await requirePodman();
   }, 300_000);
 
-  it('shell-tasks: the oracle passes (worker processes), nop fails (threads), and nothing is left', async () => {
-    const [oracle, nop] = await Promise.all([
+  it('shell-tasks: the oracle passes (worker processes), nop fails (threads), a shared folder is in every sandbox, and nothing is left', async () => {
+    const [oracle, nop, shared] = await Promise.all([
       onPodman('shell-tasks', 'oracle', 'processes', ['--limit', '6']),
       onPodman('shell-tasks', 'nop', 'threads', ['--limit', '6']),
+      onPodman(bench('shared-volume'), 'oracle', 'threads'), // [sandbox.shared]: a volume filled once, read-only
     ]);
     expect(Object.keys(oracle.statuses)).toHaveLength(6);
     expect(Object.entries(oracle.statuses).filter(([, s]) => s !== 'PASSED')).toEqual([]);
@@ -48,8 +73,8 @@ describe('benchrig run --provider podman', () => {
     expect(Object.keys(nop.statuses)).toHaveLength(6);
     expect(Object.entries(nop.statuses).filter(([, s]) => s !== 'FAILED')).toEqual([]);
     expect(nop.code).toBe(1); // the gate
-    expect(await podmanLeftovers(oracle.runId)).toEqual([]);
-    expect(await podmanLeftovers(nop.runId)).toEqual([]);
+    expect(shared.statuses).toEqual({ s1: 'PASSED', s2: 'PASSED' });
+    for (const r of [oracle, nop, shared]) expect(await podmanLeftovers(r.runId)).toEqual([]);
   }, 300_000);
 
   describe('a compose task with sidecars (a built one, a healthchecked one main waits for)', () => {
@@ -63,19 +88,21 @@ describe('benchrig run --provider podman', () => {
     });
     afterAll(() => new Promise<void>((resolve) => host.close(() => resolve())));
 
-    it('passes with the oracle; an agent probing the host from its internal network reaches nothing', async () => {
-      const [oracle, probe] = await Promise.all([
+    it('passes with the oracle, with a task folder and the solution in volumes too; an agent probing the host from its internal network reaches nothing', async () => {
+      const [oracle, inVolumes, probe] = await Promise.all([
         onPodman(SIDECAR, 'oracle', 'threads'),
+        onPodman(withVolumes(), 'oracle', 'threads'),
         onPodman(SIDECAR, agent('host-prober'), 'threads', [], { PROBE_PORT: String(port) }),
       ]);
       expect(oracle.statuses).toEqual({ sidecar: 'PASSED' }); // web by name, db healthy by name
+      // A task folder bound into main (a volume filled from it), the solution copied into a volume.
+      expect(inVolumes.statuses, inVolumes.stderr).toEqual({ sidecar: 'PASSED' });
       expect(probe.statuses).toEqual({ sidecar: 'FAILED' });
       const seen = JSON.parse(defined(probe.results.sidecar.response)) as Record<string, string>;
       expect(seen.own).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
       expect(Object.keys(seen)).toHaveLength(4); // its network's first address, Docker's and Podman's bridges
       for (const [address, answer] of Object.entries(seen)) if (address !== 'own') expect(answer, address).toBe('');
-      expect(await podmanLeftovers(oracle.runId)).toEqual([]);
-      expect(await podmanLeftovers(probe.runId)).toEqual([]);
+      for (const r of [oracle, inVolumes, probe]) expect(await podmanLeftovers(r.runId)).toEqual([]);
     }, 300_000);
   });
 
