@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the binaries of the local cluster (docs/kubernetes.md, "a local cluster") once into the
-# cache, from the Go module proxy: the Kubernetes components into $BENCHRIG_CACHE/k8s/<version>/bin,
-# kube-router, CoreDNS and the pause binary into $BENCHRIG_CACHE/k8s/addons/bin. A binary already
-# built is never built again. Arguments name what to build (default: everything): Kubernetes commands
+# cache, from the module proxy Go's own configuration names (`go env GOPROXY`): the Kubernetes
+# components into $BENCHRIG_CACHE/k8s/<version>/bin, kube-router, CoreDNS and the pause binary into
+# $BENCHRIG_CACHE/k8s/addons/bin. A binary already built is never built again. Arguments name what to build (default: everything): Kubernetes commands
 # (kube-apiserver, kubelet, ...), pause, kube-router, coredns.
 #
 # k8s.io/kubernetes replaces its staging modules (k8s.io/api, ...) with folders its module zip does not
@@ -14,7 +14,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 export GOPATH=$k8s_cache/go GOMODCACHE=$k8s_cache/go/mod GOCACHE=$k8s_cache/go/build
 export CGO_ENABLED=0 GOTOOLCHAIN=${GOTOOLCHAIN:-local}
-proxy=${GOPROXY:-https://proxy.golang.org}; proxy=${proxy%%,*}
 
 cmds=(kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl)
 addons=(pause kube-router coredns)
@@ -39,7 +38,11 @@ build_kubernetes() {
   [ ${#missing[@]} -eq 0 ] && return 0
   mkdir -p "$k8s_bin" "$src"
   if [ ! -f "$src/go.mod" ]; then
-    curl -fsS "$proxy/k8s.io/kubernetes/@v/$K8S_VERSION.mod" >"$src/kubernetes.mod"
+    # Fetched by `go` itself, from wherever its configuration says (no address named here).
+    local mod
+    mod=$(go mod download -json "k8s.io/kubernetes@$K8S_VERSION" | awk -F'"' '$2 == "GoMod" { print $4 }')
+    [ -s "$mod" ] || { echo "k8s-build: go mod download k8s.io/kubernetes@$K8S_VERSION gave no go.mod (see go env GOPROXY)" >&2; exit 1; }
+    cp "$mod" "$src/kubernetes.mod"
     {
       printf 'module benchrig.local/k8sbuild\n\n%s\n\nrequire k8s.io/kubernetes %s\n\nreplace (\n' \
         "$(grep -m1 '^go ' "$src/kubernetes.mod")" "$K8S_VERSION"

@@ -18,19 +18,10 @@ if [ ! -x /bin/busybox ] || { command -v ldd >/dev/null 2>&1 && ldd /bin/busybox
   need_install+=(busybox-static)
 fi
 
-if [ ${#need_install[@]} -gt 0 ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "setup-docker: installing ${need_install[*]} from the distribution's packages"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq "${need_install[@]}" >/dev/null
-  else
-    echo "setup-docker: missing ${need_install[*]}." >&2
-    echo "  On Debian/Ubuntu run as root: apt-get install -y ${need_install[*]}" >&2
-    echo "  Elsewhere: install Docker Engine (https://docs.docker.com/engine/install/) and a static busybox at /bin/busybox." >&2
-    exit 1
-  fi
-fi
+. "$(dirname "$0")/install-lib.sh"
+install_missing setup-docker \
+  'install Docker Engine (https://docs.docker.com/engine/install/) and a static busybox at /bin/busybox.' \
+  ${need_install[@]+"${need_install[@]}"}
 
 # Its log is appended to, never truncated: a daemon started earlier may still be writing to it.
 log=/var/log/benchrig-dockerd.log

@@ -8,10 +8,23 @@ set -eu
 ctx="${1:?usage: prepare.sh CONTEXT_DIR}"
 here="$(cd "$(dirname "$0")" && pwd)"
 cache="${BENCHRIG_CACHE:-/var/cache/benchrig}"
-mirror="${BENCHRIG_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 tarball="$cache/${ROOT_NAME:-debian-bookworm-minbase}.tar"
 
+# The mirror of bookworm's main component among this machine's own apt sources (a mirror or proxy
+# configured there, a local one or a caching proxy, is used); BENCHRIG_DEBIAN_MIRROR names another.
+apt_mirror() {
+  command -v apt-get >/dev/null 2>&1 || return 0
+  apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' 2>/dev/null |
+    awk '$2 == "bookworm" && $3 == "main" { print $1; exit }'
+}
+
 if [ ! -s "$tarball" ]; then
+  mirror="${BENCHRIG_DEBIAN_MIRROR:-$(apt_mirror)}"
+  if [ -z "$mirror" ]; then
+    echo "prepare.sh: this machine's apt sources have no Debian bookworm (main) to bootstrap from:" >&2
+    echo "  add one to /etc/apt/sources.list.d/, or set BENCHRIG_DEBIAN_MIRROR to a Debian mirror's URL" >&2
+    exit 1
+  fi
   if ! command -v debootstrap >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
       # A fresh machine may have no package lists yet: update once and try again.

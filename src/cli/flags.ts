@@ -17,7 +17,7 @@ export interface RunFlags {
   keepSandbox?: boolean;
   pull?: boolean;
   network?: string;
-  provider?: 'docker' | 'kubernetes';
+  provider?: 'docker' | 'kubernetes' | 'podman';
   push?: boolean;
   llmCache?: string;
   /** false with `--no-transcripts`. */

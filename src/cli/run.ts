@@ -95,8 +95,8 @@ export function registerRun(program: Command): void {
     .addOption(
       new Option(
         '--provider <name>',
-        'where sandboxes run: docker (default) or kubernetes ([run] namespace, registry)',
-      ).choices(['docker', 'kubernetes']),
+        'where sandboxes run: docker (default), kubernetes ([run] namespace, registry) or podman (its service: docs/podman.md)',
+      ).choices(['docker', 'kubernetes', 'podman']),
     )
     .option('--push', 'push the images the run builds or names to [run] registry, for the cluster to pull (kubernetes)')
     .option(

@@ -18,7 +18,7 @@ import { sweepBuildDirs } from '../sandbox/build-dirs.ts';
 import { clientFor, fleetHosts, parseDockerHostFlag, resolveTls, type DockerHostSpec } from '../sandbox/hosts.ts';
 import { dockerHostSchema } from '../config/schema.ts';
 import { readToml, displayPath } from '../config/load.ts';
-import { checkHost, sweepClusterOf } from '../sandbox/index.ts';
+import { checkHost, sweepClusterOf, sweepPodmanOf } from '../sandbox/index.ts';
 import { validateWithRuns } from './cross-run.ts';
 
 const print = (s: string) => process.stdout.write(s + '\n');
@@ -145,7 +145,11 @@ function registerSandbox(program: Command): void {
     )
     .option('--config <file>', 'a TOML file whose [[sandbox.hosts]] (or [run] namespace and kube_context) to clean')
     .addOption(
-      new Option('--provider <name>', 'where the sandboxes ran (default docker)').choices(['docker', 'kubernetes']),
+      new Option('--provider <name>', 'where the sandboxes ran (default docker)').choices([
+        'docker',
+        'kubernetes',
+        'podman',
+      ]),
     )
     .option('--namespace <name>', 'with --provider kubernetes: the namespace to clean (over --config)')
     .option('--kube-context <name>', "with --provider kubernetes: the kubeconfig's context (over --config)")
@@ -176,7 +180,7 @@ interface CleanupFlags {
   kept?: boolean;
   dockerHost?: string[];
   config?: string;
-  provider?: 'docker' | 'kubernetes';
+  provider?: 'docker' | 'kubernetes' | 'podman';
   namespace?: string;
   kubeContext?: string;
 }
@@ -187,6 +191,11 @@ async function cleanup(o: CleanupFlags): Promise<void> {
   if (o.provider === 'kubernetes') {
     const n = await sweepClusterOf(clusterKeys(o), which);
     print(`removed ${n} pod(s)`);
+    return;
+  }
+  if (o.provider === 'podman') {
+    const n = await sweepPodmanOf(which);
+    print(`removed ${n} container(s)/volume(s)`);
     return;
   }
   const hosts = cleanupHosts(o.dockerHost, o.config);

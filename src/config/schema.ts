@@ -312,8 +312,8 @@ export const configSchema = z
           no_network: z.boolean().default(false),
           /** Stop scheduling when the first N trials all fail with the same model error (docs/agents.md#circuit-breaker); 0: off. */
           circuit_breaker: z.number().int().min(0).default(5),
-          /** Where sandboxes run (docs/kubernetes.md): Docker (one engine or [[sandbox.hosts]]) or a Kubernetes cluster. */
-          provider: z.enum(['docker', 'kubernetes']).default('docker'),
+          /** Where sandboxes run: Docker (one engine or [[sandbox.hosts]]), a Kubernetes cluster (docs/kubernetes.md) or Podman's service (docs/podman.md). */
+          provider: z.enum(['docker', 'kubernetes', 'podman']).default('docker'),
           /** The kubeconfig's context (default: its current one). */
           kube_context: z.string().min(1).optional(),
           /** The namespace every pod of the run goes in (required with provider = "kubernetes"). */

@@ -198,7 +198,7 @@ async function sandboxWithFleet(benchmark: Benchmark<Samples>, opts: RunOptions)
     dockerHosts: opts.dockerHosts,
   });
   if (fleet) sandbox.fleet = fleet;
-  return withProvider(sandbox, benchmark.config.run, benchmark.config.limits.trial_timeout_s);
+  return withProvider(sandbox, benchmark.config.run, benchmark.config.limits.trial_timeout_s, opts.env ?? process.env);
 }
 
 function sandboxSpec(cfg: Config): SandboxSpec | null {

@@ -28,18 +28,22 @@ export const inContainer = (workdir: string, p: string) => path.posix.resolve(wo
 
 /**
  * Copy a host folder's contents, or a map of relative path -> content, under `dest`. The archive is
- * extracted at "/" with full paths and no entries for dest's ancestors: Docker creates missing
- * parents (root, 0755) and existing ones (/tmp's 1777) keep their modes.
+ * extracted at `at` (an existing folder holding `dest`; default "/") with paths from there and no
+ * entries for dest's ancestors: Docker creates missing parents (root, 0755) and existing ones (/tmp's
+ * 1777) keep their modes. A container never started has its volumes reached at their mount point
+ * only on Podman (entries crossing into one from "/" land beneath it): a helper filling a volume
+ * extracts there.
  */
 export async function copyIn(
   container: Docker.Container,
   src: string | Record<string, Content>,
   dest: string,
+  at = '/',
 ): Promise<void> {
-  const { pack, filling } = archiveFor(src, dest);
+  const { pack, filling } = archiveFor(src, path.posix.relative(at, dest));
   try {
     await withDeadline(
-      container.putArchive(pack as unknown as NodeJS.ReadableStream, { path: '/' }),
+      container.putArchive(pack as unknown as NodeJS.ReadableStream, { path: at }),
       DEFAULT_DEADLINE_MS * 4,
       `copy into ${dest}`,
     );

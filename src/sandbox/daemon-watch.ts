@@ -68,7 +68,9 @@ export function timeMs(iso: string): number {
 }
 
 async function openStream(client: Docker, w: Watch): Promise<number | undefined> {
-  const filters = { type: ['container' as const], event: ['kill', 'destroy'], label: [LABEL.marker] };
+  // The label with its value, and both names of a removal (Docker's `destroy`, Podman's `remove`): every
+  // engine that speaks the API filters the same way then (Podman matches a label filter by key=value only).
+  const filters = { type: ['container' as const], event: ['kill', 'destroy', 'remove'], label: [`${LABEL.marker}=1`] };
   let stream: NodeJS.ReadableStream & { socket?: { unref?(): void } };
   try {
     // Its own connection (never one a request hands back), with no idle timeout.
@@ -101,7 +103,7 @@ function record(w: Watch, line: string): void {
   }
   const id = e.Actor?.ID ?? e.id;
   if (!id) return;
-  if (e.Action === 'destroy') return void (w.kills.delete(id), ownKills.delete(id));
+  if (e.Action === 'destroy' || e.Action === 'remove') return void (w.kills.delete(id), ownKills.delete(id));
   if (e.Action !== 'kill') return;
   if (ownKills.delete(id)) return;
   w.kills.delete(id);

@@ -3,7 +3,8 @@
 // and, with services beside it, their own network and shared volumes (trial-scope.ts).
 import type Docker from 'dockerode';
 import type { EnvironmentSpec } from '../environment/spec.ts';
-import { checkDocker, DEFAULT_DEADLINE_MS, docker, dockerEndpoint, withDeadline } from './client.ts';
+import { DEFAULT_DEADLINE_MS, withDeadline } from './client.ts';
+import { DOCKER_API, localDocker, type DockerEngine } from './engine.ts';
 import { restartEnvironment } from './environment-restart.ts';
 import { hasServices, startServices } from './environment-start.ts';
 import { sweepBuildDirs } from './build-dirs.ts';
@@ -39,13 +40,24 @@ import type { Sandbox, SandboxLabels, SandboxSpec } from './types.ts';
 const REMOVE_BUDGET_MS = 30_000;
 
 export class DockerEnvironments implements EnvironmentProvider {
-  readonly #engine = new DockerProvider();
+  readonly #engine: DockerProvider;
+  /** The engine without a fleet: the local Docker daemon, or another that speaks its API (engine.ts). */
+  readonly #local: DockerEngine;
 
-  /** `host`: a fleet host (its client, its URL on the sandboxes); absent: the local daemon (DOCKER_HOST). */
-  constructor(readonly host?: DockerHostSpec) {}
+  /**
+   * `host`: a fleet host (its client, its URL on the sandboxes); absent: `engine`, by default the
+   * local Docker daemon (DOCKER_HOST).
+   */
+  constructor(
+    readonly host?: DockerHostSpec,
+    engine: DockerEngine = localDocker(),
+  ) {
+    this.#local = engine;
+    this.#engine = new DockerProvider(engine);
+  }
 
   get client(): Docker {
-    return this.host ? clientFor(this.host) : docker();
+    return this.host ? clientFor(this.host) : this.#local.client();
   }
 
   /** The engine answers, build folders of dead builds are gone, the run's image is here, dead runs are swept. */
@@ -78,7 +90,7 @@ export class DockerEnvironments implements EnvironmentProvider {
 
   /** Throws BenchrigError('docker_unavailable') naming the engine when it does not answer. */
   check(): Promise<void> {
-    return this.host ? checkHost(this.host) : checkDocker();
+    return this.host ? checkHost(this.host) : this.#local.check();
   }
 
   /** The start-up sweep of what dead runs left here; tolerant, reporting what it left on `warn`. */
@@ -94,7 +106,8 @@ export class DockerEnvironments implements EnvironmentProvider {
         const target = {
           engine: this.#engine,
           client: this.client,
-          hostKey: this.host?.url ?? `local:${dockerEndpoint()}`,
+          api: this.host ? DOCKER_API : this.#local.api,
+          hostKey: this.host?.url ?? this.#local.key,
         };
         const env = await startServices(
           this.host ? { ...target, host: this.host.url } : target,
@@ -186,7 +199,7 @@ export class DockerEnvironments implements EnvironmentProvider {
   }
 
   keptLines(env: Environment, runDir: string): string[] {
-    return dockerKeptLines(env, runDir);
+    return dockerKeptLines(env, runDir, this.host ? undefined : this.#local.kept);
   }
 
   watchDisk(sandbox: Sandbox, setting: string): DiskWatch | null {

@@ -16,7 +16,6 @@ import type {
 import {
   DEFAULT_DEADLINE_MS,
   docker,
-  dockerEndpoint,
   dockerError,
   dockerFacts,
   dockerMessage,
@@ -29,12 +28,13 @@ import { cancelOwnKill, expectOwnKill, killedByDocker, sameDaemon, timeMs, watch
 import { withStorageQuota } from './disk-quota.ts';
 import { copyIn, copyOut, inContainer, readFile, writeFile } from './copy.ts';
 import { runExec } from './exec.ts';
+import { DOCKER_API, localDocker, type DockerEngine, type EngineApi } from './engine.ts';
 import { inspectImage } from './images.ts';
 import { clientFor, HostError } from './hosts.ts';
 import { buildLabels } from './labels.ts';
 import { sweep } from './sweep.ts';
 import { ensureToolbox, KEEP_ALIVE, TOOLBOX_BIN, TOOLBOX_MOUNT } from './toolbox.ts';
-import { connectNetworks } from './networks.ts';
+import { connectNetworks, endpointConfig } from './networks.ts';
 import type { ServiceAttachment } from './trial-scope.ts';
 import { transferPath } from './transfer.ts';
 
@@ -225,6 +225,9 @@ function imagePath(client: Docker, image: string): Promise<string> {
  * environment providers (docker-environments.ts, fleet-environments.ts).
  */
 export class DockerProvider {
+  /** `engine`: where a start goes without a fleet (the local Docker daemon, or another engine: engine.ts). */
+  constructor(private readonly engine: DockerEngine = localDocker()) {}
+
   /** `attach`: a service of a multi-service trial, on its network and with its volumes (trial-scope.ts). */
   async start(
     spec: SandboxSpec,
@@ -232,7 +235,7 @@ export class DockerProvider {
     signal?: AbortSignal,
     attach?: ServiceAttachment,
   ): Promise<DockerSandbox> {
-    const { client, host } = placement(spec);
+    const { client, host, api } = placement(spec, this.engine);
     // On a fleet a failing host gives way to another one soon: fewer attempts on the same host.
     const attempts = host ? FLEET_START_ATTEMPTS : START_ATTEMPTS;
     let lastError: unknown;
@@ -249,12 +252,13 @@ export class DockerProvider {
         const options = await withStorageQuota(
           createOptions(spec, labels, toolbox, attach),
           client,
-          host ?? `local:${dockerEndpoint()}`,
+          host ?? this.engine.key,
           spec.disk ? parseMemory(spec.disk) : null,
           labels,
         );
         container = await withDeadline(client.createContainer(options), DEFAULT_DEADLINE_MS, 'create container');
         if (attach?.more?.length) await connectNetworks(client, container.id, attach.more);
+        await api.beforeStart?.(container);
         await withDeadline(container.start(), DEFAULT_DEADLINE_MS, 'start container');
         const sandbox = new DockerSandbox(container, spec.image, spec.workdir, spec, client, host, path);
         sandbox.daemonEpoch = epoch;
@@ -307,15 +311,15 @@ export class DockerProvider {
   }
 
   sweep(opts?: { all?: boolean; kept?: boolean; runId?: string }): Promise<number> {
-    return sweep(opts);
+    return sweep(opts, this.engine.client());
   }
 }
 
-/** The daemon a start goes to: the placed fleet host's, else the local one (no fleet: as before). */
-function placement(spec: SandboxSpec): { client: Docker; host?: string } {
-  if (!spec.fleet?.length) return { client: docker() };
+/** The daemon a start goes to: the placed fleet host's, else the provider's engine (no fleet: as before). */
+function placement(spec: SandboxSpec, engine: DockerEngine): { client: Docker; host?: string; api: EngineApi } {
+  if (!spec.fleet?.length) return { client: engine.client(), api: engine.api };
   const host = spec.fleet.find((h) => h.url === spec.host) ?? spec.fleet[0];
-  return { client: clientFor(host), host: host.url };
+  return { client: clientFor(host), host: host.url, api: DOCKER_API };
 }
 
 class SetupFailed extends Error {
@@ -363,7 +367,7 @@ export function createOptions(
     WorkingDir: spec.workdir, // Docker creates it when the image lacks it
     ...(spec.env ? { Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`) } : {}),
     Labels: buildLabels(labels),
-    ...(attach ? { NetworkingConfig: { EndpointsConfig: { [attach.network]: { Aliases: attach.aliases } } } } : {}),
+    ...(attach ? { NetworkingConfig: { EndpointsConfig: { [attach.network]: endpointConfig(attach) } } } : {}),
     HostConfig: {
       NetworkMode: attach?.network ?? spec.network ?? 'none',
       CapDrop: ['ALL'],
@@ -374,6 +378,7 @@ export function createOptions(
       NanoCpus: Math.round(spec.cpus * 1e9),
       PidsLimit: spec.pids,
       Init: true,
+      ...(attach?.hosts?.length ? { ExtraHosts: attach.hosts } : {}),
       // Not even logged: the agent can write to PID 1's stdout, and a json-file log grows on the host unbounded.
       LogConfig: { Type: 'none', Config: {} },
       Mounts: [

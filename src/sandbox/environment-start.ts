@@ -9,8 +9,10 @@ import type Docker from 'dockerode';
 import type { EnvironmentSpec, MountSpec, ServiceSpec } from '../environment/spec.ts';
 import { readBoundFile } from './bound-file.ts';
 import type { DockerProvider, DockerSandbox } from './docker.ts';
+import type { EngineApi } from './engine.ts';
 import type { Environment } from './provider.ts';
 import { startServiceContainer } from './service-container.ts';
+import { fixedAddress, hostEntries } from './service-names.ts';
 import { checkStillUp, waitForService, type Waited } from './service-wait.ts';
 import { subnetPool } from './subnet-pool.ts';
 import { fillTrialVolume } from './trial-volumes.ts';
@@ -26,6 +28,8 @@ import type { SandboxLabels, SandboxSpec } from './types.ts';
 export interface EngineTarget {
   engine: DockerProvider;
   client: Docker;
+  /** What the engine does its own way (engine.ts): its networks, how services find each other, healthchecks. */
+  api: EngineApi;
   /** The fleet URL of the engine; absent: the local daemon. */
   host?: string;
   hostKey: string;
@@ -55,6 +59,7 @@ export async function startServices(
     networks: networkPlan(env, internal),
     volumes,
     pool: subnetPool(process.env, spec.subnetPool),
+    api: t.api,
     signal,
   });
   const started = new Map<string, DockerSandbox>();
@@ -65,10 +70,10 @@ export async function startServices(
     }
     for (const name of env.order) {
       const svc = env.services[name];
-      await waitForDependencies(env, svc, started, signal);
+      await waitForDependencies(t, env, svc, started, signal);
       started.set(name, await startOne(t, spec, env, name, scope, labels, started, signal));
     }
-    for (const [name, box] of started) if (name !== env.main) await checkStillUp(waited(env, name, box));
+    for (const [name, box] of started) if (name !== env.main) await checkStillUp(waited(t, env, name, box));
     const main = started.get(env.main);
     if (!main) throw new Error(`internal: the environment's main service ${env.main} did not start`);
     const services = Object.fromEntries([...started].filter(([name]) => name !== env.main));
@@ -89,6 +94,7 @@ export async function startServices(
 }
 
 async function waitForDependencies(
+  t: EngineTarget,
   env: EnvironmentSpec,
   svc: ServiceSpec,
   started: Map<string, DockerSandbox>,
@@ -96,15 +102,15 @@ async function waitForDependencies(
 ): Promise<void> {
   for (const [dep, { condition }] of Object.entries(svc.dependsOn)) {
     const box = started.get(dep);
-    if (box) await waitForService(waited(env, dep, box), condition, signal); // not started: not required (compose's `required: false`)
+    if (box) await waitForService(waited(t, env, dep, box), condition, signal); // not started: not required (compose's `required: false`)
   }
 }
 
-const waited = (env: EnvironmentSpec, name: string, box: DockerSandbox): Waited => ({
-  name,
-  container: box.container,
-  ...(env.services[name].healthcheck ? { healthcheck: env.services[name].healthcheck } : {}),
-});
+function waited(t: EngineTarget, env: EnvironmentSpec, name: string, box: DockerSandbox): Waited {
+  const healthcheck = env.services[name].healthcheck;
+  const probe = t.api.runHealthcheck?.bind(t.api, t.client, box.id);
+  return { name, container: box.container, ...(healthcheck ? { healthcheck, ...(probe ? { probe } : {}) } : {}) };
+}
 
 function startOne(
   t: EngineTarget,
@@ -118,7 +124,7 @@ function startOne(
 ): Promise<DockerSandbox> {
   const svc = env.services[name];
   const mode = svc.networkMode;
-  const attach = attachmentOf(scope, name, svc, env);
+  const attach = attachmentOf(scope, name, svc, env, t.api.names);
   if (name === env.main) {
     const main = { ...spec, env: { ...svc.env, ...spec.env }, ...(t.host ? { host: t.host } : {}) };
     return startMain(t, main, labels, signal, attach, svc.mounts);
@@ -126,6 +132,7 @@ function startOne(
   const shareWith = mode?.kind === 'service' ? started.get(mode.service)?.id : undefined;
   return startServiceContainer({
     client: t.client,
+    api: t.api,
     ...(t.host ? { host: t.host } : {}),
     hostKey: t.hostKey,
     base: spec,
@@ -185,10 +192,15 @@ function attachmentOf(
   name: string,
   svc: ServiceSpec,
   env: EnvironmentSpec,
+  names: EngineApi['names'],
 ): ServiceAttachment {
+  const fixed = names === 'hosts';
   const joins = Object.entries(svc.networks).flatMap(([n, { aliases }]) => {
     const network = scope.networks[n];
-    return network ? [{ network: network.name, aliases: [...new Set([name, ...aliases])] }] : [];
+    const address = fixed ? fixedAddress(scope, env, n, name) : undefined;
+    return network
+      ? [{ network: network.name, aliases: [...new Set([name, ...aliases])], ...(address ? { address } : {}) }]
+      : [];
   });
   const [first = { network: scope.network.name, aliases: [name] }, ...more] = joins;
   const anon = anonymousVolumes(env).filter((a) => a.service === name);
@@ -200,7 +212,8 @@ function attachmentOf(
     if (!volume) throw new Error(`internal: volume ${String(scopeName)} of service ${name} is not the trial's`);
     return [{ source: volume.source, target: m.target, readOnly: m.readOnly }];
   });
-  return { ...first, ...(more.length ? { more } : {}), volumes };
+  const hosts = fixed ? hostEntries(scope, env, name) : [];
+  return { ...first, ...(more.length ? { more } : {}), ...(hosts.length ? { hosts } : {}), volumes };
 }
 
 /** Anonymous volumes (`- /data`): one trial volume each, named after its service and place. */

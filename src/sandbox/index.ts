@@ -11,23 +11,30 @@ const PROVIDERS = {
     new (await import('./fleet-environments.ts')).FleetEnvironments(spec.fleet ?? []),
   kubernetes: async (spec: SandboxSpec): Promise<EnvironmentProvider> =>
     new (await import('./kubernetes/provider.ts')).KubernetesEnvironments(spec.kubernetes),
+  podman: async (spec: SandboxSpec): Promise<EnvironmentProvider> =>
+    (await import('./podman/provider.ts')).podmanEnvironments(spec.podman ?? missing('podman')),
 } satisfies Record<string, (spec: SandboxSpec) => Promise<EnvironmentProvider>>;
 
 export type ProviderKind = keyof typeof PROVIDERS;
 
 /**
  * Which provider a spec asks for: `[run] provider = "kubernetes"` a cluster (docs/kubernetes.md),
- * `[[sandbox.hosts]]` / `--docker-host` a fleet (docs/fleet.md), else one engine.
+ * `"podman"` Podman's service (docs/podman.md), `[[sandbox.hosts]]` / `--docker-host` a fleet
+ * (docs/fleet.md), else one engine.
  */
 export const providerKind = (spec: SandboxSpec): ProviderKind =>
-  spec.kubernetes ? 'kubernetes' : spec.fleet?.length ? 'fleet' : 'docker';
+  spec.kubernetes ? 'kubernetes' : spec.podman ? 'podman' : spec.fleet?.length ? 'fleet' : 'docker';
+
+const missing = (kind: string): never => {
+  throw new Error(`internal: a ${kind} provider without its settings`);
+};
 
 const made = new Map<string, Promise<EnvironmentProvider>>();
 
 /** This process's provider for a spec (plain JSON, so a worker makes the same one from the run context). */
 export function providerFor(spec: SandboxSpec): Promise<EnvironmentProvider> {
   const kind = providerKind(spec);
-  const key = `${kind}:${JSON.stringify(spec.kubernetes ?? spec.fleet ?? null)}`;
+  const key = `${kind}:${JSON.stringify(spec.kubernetes ?? spec.podman ?? spec.fleet ?? null)}`;
   let p = made.get(key);
   if (!p) {
     p = PROVIDERS[kind](spec);
@@ -55,7 +62,13 @@ export { fleetHostsOf } from './hosts.ts';
 export { processAlive } from './process-alive.ts';
 export { checkHost } from './host-check.ts';
 // The run's provider from its [run] keys, and where an installed agent cannot run.
-export { remoteSandboxes, sweepClusterOf, withProvider, type ProviderKeys } from './provider-settings.ts';
+export {
+  remoteSandboxes,
+  sweepClusterOf,
+  sweepPodmanOf,
+  withProvider,
+  type ProviderKeys,
+} from './provider-settings.ts';
 // What an installed agent runs inside its sandbox: the toolbox's shell, and the kill of what it started.
 export { trustedArgv } from './toolbox.ts';
 export { killByMarkerScript } from './exec.ts';

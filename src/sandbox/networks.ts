@@ -7,6 +7,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type Docker from 'dockerode';
 import { SandboxError } from '../errors.ts';
 import { DEFAULT_DEADLINE_MS, dockerError, dockerMessage, sleep, statusOf, withDeadline } from './client.ts';
+import { DOCKER_API, type EngineApi } from './engine.ts';
 import { buildLabels } from './labels.ts';
 import { inNetworkLane } from './network-lanes.ts';
 import type { TrialNetwork } from './provider.ts';
@@ -42,6 +43,8 @@ export interface NetworkRequest {
   hosts?: number;
   /** Default: `subnetPool()` ($BENCHRIG_SUBNET_POOL or the default). */
   pool?: SubnetPool;
+  /** The engine's own network create (engine.ts); default Docker's. */
+  api?: Pick<EngineApi, 'createNetwork'>;
   signal?: AbortSignal;
 }
 
@@ -100,19 +103,12 @@ async function create(client: Docker, req: NetworkRequest, c: Cidr & { gateway: 
       client,
       () =>
         withDeadline(
-          client.createNetwork({
-            Name: name,
-            Driver: 'bridge',
-            CheckDuplicate: true,
-            Internal: req.internal,
-            Attachable: false,
-            Labels: buildLabels(req.labels),
-            IPAM: { Driver: 'default', Config: [{ Subnet: subnet, Gateway: c.gateway }] },
-            Options: {
-              'com.docker.network.bridge.enable_icc': 'true', // the trial's services reach each other
-              // An internal bridge still carries the gateway address, on which the host answers: not given one.
-              ...(req.internal ? { 'com.docker.network.bridge.inhibit_ipv4': 'true' } : {}),
-            },
+          (req.api ?? DOCKER_API).createNetwork(client, {
+            name,
+            subnet,
+            gateway: c.gateway,
+            internal: req.internal,
+            labels: buildLabels(req.labels),
           }),
           DEFAULT_DEADLINE_MS,
           `create network ${name}`,
@@ -126,8 +122,12 @@ async function create(client: Docker, req: NetworkRequest, c: Cidr & { gateway: 
   }
 }
 
-/** "Pool overlaps with other one on this address space" (older engines), "invalid pool request: …" (newer). */
-const isOverlap = (err: unknown): boolean => statusOf(err) !== undefined && /overlaps/i.test(dockerMessage(err));
+/**
+ * "Pool overlaps with other one on this address space" (older Docker engines), "invalid pool request: …"
+ * (newer), "subnet … is already used on the host or by another config" (Podman).
+ */
+const isOverlap = (err: unknown): boolean =>
+  statusOf(err) !== undefined && /overlaps|is already used/i.test(dockerMessage(err));
 
 /** The IPv4 subnets of the daemon's networks (after a refusal: what else to skip). */
 async function daemonSubnets(client: Docker): Promise<Cidr[]> {
@@ -176,12 +176,18 @@ async function disconnectAll(net: Docker.Network): Promise<void> {
 export async function connectNetworks(
   client: Docker,
   container: string,
-  more: ReadonlyArray<{ network: string; aliases: string[] }>,
+  more: ReadonlyArray<{ network: string; aliases: string[]; address?: string }>,
 ): Promise<void> {
   for (const m of more)
     await withDeadline(
-      client.getNetwork(m.network).connect({ Container: container, EndpointConfig: { Aliases: m.aliases } }),
+      client.getNetwork(m.network).connect({ Container: container, EndpointConfig: endpointConfig(m) }),
       DEFAULT_DEADLINE_MS,
       `connect to network ${m.network}`,
     );
 }
+
+/** A container's place on one network: its names, and its fixed address when it has one (engine.ts `names`). */
+export const endpointConfig = (m: { aliases: string[]; address?: string }): Docker.EndpointSettings => ({
+  Aliases: m.aliases,
+  ...(m.address ? { IPAMConfig: { IPv4Address: m.address } } : {}),
+});

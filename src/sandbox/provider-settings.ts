@@ -2,11 +2,12 @@
 // `[run]`'s provider keys turned into the spec's own fields, refused with the key's name when they do
 // not fit, and what an installed agent needs of its sandbox's provider. Nothing here connects.
 import { BenchrigError } from '../errors.ts';
+import { podmanSettings, withPodman } from './podman/settings.ts';
 import type { SandboxSpec } from './types.ts';
 
 /** The `[run]` keys that choose and place the provider (config/schema.ts). */
 export interface ProviderKeys {
-  provider: 'docker' | 'kubernetes';
+  provider: 'docker' | 'kubernetes' | 'podman';
   kube_context?: string;
   namespace?: string;
   registry?: string;
@@ -18,7 +19,13 @@ export interface ProviderKeys {
 const DEADLINE_MARGIN_S = 1800;
 
 /** The spec on the provider the keys choose; throws a config error (exit 2) naming the key that does not fit. */
-export function withProvider(spec: SandboxSpec, run: ProviderKeys, trialTimeoutS: number): SandboxSpec {
+export function withProvider(
+  spec: SandboxSpec,
+  run: ProviderKeys,
+  trialTimeoutS: number,
+  env: NodeJS.ProcessEnv = process.env,
+): SandboxSpec {
+  if (run.provider === 'podman') return withPodman(spec, env);
   if (run.provider !== 'kubernetes') return spec; // the cluster's keys wait unused (a --provider docker run)
   for (const key of ['namespace', 'registry'] as const)
     if (!run[key])
@@ -47,6 +54,8 @@ export function withProvider(spec: SandboxSpec, run: ProviderKeys, trialTimeoutS
  */
 export function remoteSandboxes(spec: SandboxSpec): string | null {
   if (spec.kubernetes) return 'not on Kubernetes: set [run] provider = "docker" (or drop --provider kubernetes)';
+  if (spec.podman)
+    return 'not on Podman: set [run] provider = "docker" (or drop --provider podman; docs/podman.md#what-podman-does-not-do)';
   if (spec.fleet?.length) return 'remove [[sandbox.hosts]] / --docker-host';
   return null;
 }
@@ -74,4 +83,13 @@ export async function sweepClusterOf(
   });
   await provider.check();
   return provider.sweep(which);
+}
+
+/** `benchrig sandbox cleanup --provider podman`: what dead runs left on Podman's service (docs/podman.md); how many. */
+export async function sweepPodmanOf(
+  which: { all?: boolean; kept?: boolean; runId?: string },
+  env = process.env,
+): Promise<number> {
+  const { sweepPodman } = await import('./podman/provider.ts');
+  return sweepPodman(podmanSettings(env), which);
 }

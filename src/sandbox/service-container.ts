@@ -13,8 +13,9 @@ import { DEFAULT_DEADLINE_MS, withDeadline } from './client.ts';
 import { copyIn } from './copy.ts';
 import { withStorageQuota } from './disk-quota.ts';
 import { DockerSandbox, parseMemory } from './docker.ts';
+import type { EngineApi } from './engine.ts';
 import { buildLabels, withoutOwnLabels } from './labels.ts';
-import { connectNetworks } from './networks.ts';
+import { connectNetworks, endpointConfig } from './networks.ts';
 import { ensureToolbox, TOOLBOX_MOUNT } from './toolbox.ts';
 import type { ServiceAttachment } from './trial-scope.ts';
 import type { SandboxLabels, SandboxSpec } from './types.ts';
@@ -28,6 +29,8 @@ const LOG = { Type: 'json-file', Config: { 'max-size': '1m', 'max-file': '1' } }
 
 export interface ServiceStart {
   client: Docker;
+  /** The engine's own ways (engine.ts); absent: Docker's. */
+  api?: Pick<EngineApi, 'beforeStart'>;
   /** The fleet URL of the engine, absent for the local one (the disk quota's cache key otherwise). */
   host?: string;
   hostKey: string;
@@ -55,6 +58,7 @@ export async function startServiceContainer(o: ServiceStart): Promise<DockerSand
   try {
     if (o.attach?.more?.length) await connectNetworks(o.client, container.id, o.attach.more);
     for (const m of o.service.mounts) if (m.type === 'bind') await copyBind(container, m.source, m.target);
+    await o.api?.beforeStart?.(container);
     await withDeadline(container.start(), DEFAULT_DEADLINE_MS, `start ${o.name}`);
     const info = await withDeadline(container.inspect(), DEFAULT_DEADLINE_MS, `inspect ${o.name}`);
     const workdir = o.service.workingDir ?? (info.Config.WorkingDir || '/');
@@ -94,9 +98,7 @@ export function serviceOptions(o: ServiceStart, image: string, toolbox: string):
     ...(s.healthcheck ? { Healthcheck: healthcheck(s.healthcheck) } : {}),
     // A task's own label under benchrig's prefix (refused at load) never stands: benchrig.keep would hide it from the sweeps.
     Labels: { ...withoutOwnLabels(s.labels), ...buildLabels(o.labels), [SERVICE_LABEL]: o.name },
-    ...(o.attach
-      ? { NetworkingConfig: { EndpointsConfig: { [o.attach.network]: { Aliases: o.attach.aliases } } } }
-      : {}),
+    ...(o.attach ? { NetworkingConfig: { EndpointsConfig: { [o.attach.network]: endpointConfig(o.attach) } } } : {}),
     HostConfig: {
       NetworkMode: o.attach?.network ?? (o.shareWith ? `container:${o.shareWith}` : 'none'),
       CapDrop: ['ALL'],
@@ -107,6 +109,7 @@ export function serviceOptions(o: ServiceStart, image: string, toolbox: string):
       NanoCpus: Math.round((s.cpus ?? o.base.cpus) * 1e9),
       PidsLimit: s.pids ?? o.base.pids,
       Init: s.init ?? true,
+      ...(o.attach?.hosts?.length ? { ExtraHosts: o.attach.hosts } : {}),
       ...(s.shmSizeBytes ? { ShmSize: s.shmSizeBytes } : {}),
       Ulimits: Object.entries(s.ulimits).map(([Name, l]) => ({ Name, Soft: l.soft, Hard: l.hard })),
       ...(Object.keys(s.tmpfs).length ? { Tmpfs: s.tmpfs } : {}),

@@ -24,14 +24,18 @@ export interface Waited {
   name: string;
   container: Docker.Container;
   healthcheck?: HealthcheckSpec;
+  /** Runs the healthcheck once, where the engine runs none on its own (engine.ts `runHealthcheck`): once per interval. */
+  probe?: () => Promise<void>;
 }
 
 /** Resolves once `condition` holds for the service; throws a SandboxError (not retryable) saying why it never will. */
 export async function waitForService(s: Waited, condition: DependencyCondition, signal?: AbortSignal): Promise<void> {
   const budget = healthBudgetMs(s.healthcheck ?? { test: [], ...HEALTHCHECK_DEFAULTS });
   const deadline = Date.now() + budget + DEFAULT_DEADLINE_MS / 6;
+  const probe = s.probe && s.healthcheck && condition === 'service_healthy' ? prober(s.probe, s.healthcheck) : null;
   for (;;) {
     signal?.throwIfAborted();
+    await probe?.();
     const state = await stateOf(s);
     const verdict = judge(state, condition, s);
     if (verdict === 'ok') return;
@@ -45,6 +49,19 @@ export async function waitForService(s: Waited, condition: DependencyCondition, 
       );
     await sleep(pollMs(s.healthcheck), signal);
   }
+}
+
+/**
+ * Runs the probe when an interval has passed since the last (the first, one interval after the wait
+ * began, as an engine would); a probe that fails to run leaves the state as it was, which says why.
+ */
+function prober(probe: () => Promise<void>, h: HealthcheckSpec): () => Promise<void> {
+  let last = Date.now();
+  return async () => {
+    if (Date.now() - last < h.intervalMs) return;
+    last = Date.now();
+    await withDeadline(probe(), h.timeoutMs + DEFAULT_DEADLINE_MS, 'healthcheck').catch(() => undefined);
+  };
 }
 
 /** A service that started but is no longer running with exit 0 (checked once every service is up). */

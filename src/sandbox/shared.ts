@@ -29,8 +29,10 @@ export async function createSharedVolume(
       `create volume ${name}`,
     );
     const mounts = [{ Type: 'volume' as const, Source: name, Target: FILL_MOUNT }];
-    await withHelperContainer(client, { image, purpose: 'shared-volume helper', labels, mounts }, (helper) =>
-      copyIn(helper, sourceDir, FILL_MOUNT),
+    await withHelperContainer(
+      client,
+      { image, purpose: 'shared-volume helper', labels, mounts },
+      (helper) => copyIn(helper, sourceDir, FILL_MOUNT, FILL_MOUNT), // at the volume itself (copy.ts copyIn)
     );
     return name;
   } catch (err) {

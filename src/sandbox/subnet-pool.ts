@@ -40,6 +40,8 @@ export function parseCidr(text: string): Cidr | null {
 
 const ipText = (n: number): string => [24, 16, 8, 0].map((s) => (n >>> s) & 255).join('.');
 export const cidrText = (c: Cidr): string => `${ipText(c.base)}/${c.prefix}`;
+/** The `n`th address of a subnet (1: its gateway). */
+export const addressIn = (c: Cidr, n: number): string => ipText(c.base + n);
 const sizeOf = (prefix: number): number => 2 ** (32 - prefix);
 
 export function overlaps(a: Cidr, b: Cidr): boolean {

@@ -2,6 +2,7 @@
 // its own network and the volumes its services share. Opened before its services start, closed after
 // they are gone (DockerEnvironments.stop), each part removed whatever happened to the others.
 import type Docker from 'dockerode';
+import type { EngineApi } from './engine.ts';
 import { createTrialNetwork, removeTrialNetwork, type DockerTrialNetwork } from './networks.ts';
 import type { TrialNetwork, TrialVolume } from './provider.ts';
 import type { SubnetPool } from './subnet-pool.ts';
@@ -22,6 +23,8 @@ export interface ScopeRequest {
   volumes?: readonly string[];
   /** Default: $BENCHRIG_SUBNET_POOL, else the default pool (subnet-pool.ts). */
   pool?: SubnetPool;
+  /** The engine's own network create (engine.ts); default Docker's. */
+  api?: Pick<EngineApi, 'createNetwork'>;
   signal?: AbortSignal;
 }
 
@@ -38,8 +41,12 @@ export interface ServiceAttachment {
   network: string;
   /** The names the other services reach it by (its service name). */
   aliases: string[];
+  /** Its fixed address there, when the engine's DNS is not used (engine.ts `names`). */
+  address?: string;
   /** Further networks of the trial it joins (connected before it starts), with its names on each. */
-  more?: Array<{ network: string; aliases: string[] }>;
+  more?: Array<{ network: string; aliases: string[]; address?: string }>;
+  /** `/etc/hosts` entries (`name:address`) of the services it shares a network with, when the engine's DNS is not used. */
+  hosts?: string[];
   volumes: Array<{ source: string; target: string; readOnly: boolean }>;
 }
 
@@ -66,6 +73,7 @@ export async function openTrialScope(
         internal: n.internal,
         hosts: n.services,
         pool: req.pool,
+        ...(req.api ? { api: req.api } : {}),
         signal: req.signal,
       });
     const volumes = await createTrialVolumes(client, labels, req.volumes ?? []);

@@ -95,7 +95,7 @@ export async function fillTrialVolume(
     await withHelperContainer(
       client,
       { image, purpose: `helper filling volume ${volume.name}`, labels: buildLabels(labels), mounts },
-      (helper) => copyIn(helper, dir, FILL_MOUNT),
+      (helper) => copyIn(helper, dir, FILL_MOUNT, FILL_MOUNT), // at the volume itself (copy.ts copyIn)
     );
   } catch (err) {
     throw dockerError(`could not copy ${dir} into the trial's volume: ${dockerMessage(err)}`, err);

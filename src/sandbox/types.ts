@@ -106,6 +106,8 @@ export interface SandboxSpec {
   fleet?: DockerHostSpec[] | null;
   /** A Kubernetes cluster every environment of the run starts on (docs/kubernetes.md); absent or null: Docker. */
   kubernetes?: ClusterSpec | null;
+  /** Podman's Docker-compatible service every environment of the run starts on (docs/podman.md); absent or null: Docker. */
+  podman?: PodmanSpec | null;
   /** `[sandbox] subnet_pool`: the range trial networks take subnets from (docs/sandboxes.md#networks-per-trial). */
   subnetPool?: string;
   /** The fleet host placed for this start (set per trial from its sandbox slot). */
@@ -138,4 +140,12 @@ export interface ClusterSpec {
   push: boolean;
   /** `activeDeadlineSeconds` of every pod: the backstop for a harness that dies. */
   deadlineSeconds: number;
+}
+
+/** Where a run's containers go with `[run] provider = "podman"` (docs/podman.md). */
+export interface PodmanSpec {
+  /** The service's unix socket: CONTAINER_HOST (Podman's own variable), else unix:///run/podman/podman.sock. */
+  url: string;
+  /** Who chose it, for messages. */
+  source: string;
 }
