@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Scrubber } from '../config/scrub.ts';
 import { LlmCache, replayMissMessage, type CacheMode } from '../llm/cache.ts';
+import { endpointFailed, endpointStatus } from '../llm/outage.ts';
 import { priceCall } from '../llm/prices.ts';
 import { gatewayCacheKey } from './cache-key.ts';
 import { sendError } from './error-body.ts';
@@ -53,7 +54,12 @@ export interface CallContext {
 
 const ZERO: CallSummary = { tokens: { input: 0, output: 0 }, toolCalls: [] };
 
-type Record_ = (summary: CallSummary, latency: number, error?: string, fatal?: boolean) => void;
+/** `fatal`: no answer for the agent; `endpoint`: the endpoint's failure (llm/outage.ts). */
+type Record_ = (summary: CallSummary, latency: number, error?: string, fatal?: boolean, endpoint?: boolean) => void;
+
+/** Whether a forward that threw failed for the endpoint's reasons: every forward names the run's model. */
+const endpointThrew = (c: CallContext, err: unknown) =>
+  !c.signal.aborted && endpointFailed(err, c.upstream.model, c.upstream.model);
 
 /** The cache's part of one call: the request parsed (only the cache needs it whole) and its key. */
 interface CacheSlot {
@@ -92,7 +98,7 @@ export async function handleCall(c: CallContext): Promise<void> {
     );
   } catch (err) {
     const cause = c.signal.aborted ? 'the agent closed the connection' : describeFailure(err, upstream.apiKey);
-    record(ZERO, performance.now() - started, cause, !c.signal.aborted);
+    record(ZERO, performance.now() - started, cause, !c.signal.aborted, endpointThrew(c, err));
     sendError(
       c.res,
       c.protocol,
@@ -113,11 +119,11 @@ export async function handleCall(c: CallContext): Promise<void> {
 
 /**
  * The record of one call. `fatal`: the gateway could not get an answer (upstream down after retries,
- * replay miss, a broken stream) and the trial should end as AGENT_ERROR; an answer the agent got, an
- * error included, is not.
+ * replay miss, a broken stream) and the trial's CLI is stopped; an answer the agent got, an error
+ * included, is not. `endpoint`: the endpoint failed it (told to the trial, fatal or not).
  */
 function recorder(c: CallContext, stream: boolean): Record_ {
-  return (summary, latency, error = summary.error, fatal = false) => {
+  return (summary, latency, error = summary.error, fatal = false, endpoint = false) => {
     if (!c.recorded) return;
     const { trial, usage } = c.entry;
     usage.calls++;
@@ -143,7 +149,8 @@ function recorder(c: CallContext, stream: boolean): Record_ {
     });
     for (const t of summary.toolCalls)
       trial.onEvent({ type: 'tool_call', tool: t.name, args: t.args, ...(t.id ? { id: t.id } : {}) });
-    if (error && fatal) trial.onModelError?.(error);
+    if (error && endpoint) trial.onEndpointFailure?.(error);
+    if (error && fatal) trial.onModelError?.(error, endpoint);
   };
 }
 
@@ -219,6 +226,7 @@ async function relayStream(
     translator && new SseReader((e) => send(Buffer.from(translator.event(scrubText(e.data, upstream.apiKey)))));
   let failure: string | undefined;
   let fatal = false;
+  let broken = false;
   try {
     await eachChunk(up, (chunk) => (upstreamSse ? upstreamSse.push(chunk) : send(chunk)));
     if (translator && upstreamSse) {
@@ -229,10 +237,11 @@ async function relayStream(
   } catch (err) {
     fatal = !c.signal.aborted;
     failure = fatal ? `the stream broke: ${describeFailure(err, upstream.apiKey)}` : 'the agent closed the connection';
+    broken = endpointThrew(c, err);
   }
   const latency = performance.now() - a.started;
   const summary = watcher.summary();
-  record(summary, latency, failure ?? summary.error, fatal);
+  record(summary, latency, failure ?? summary.error, fatal, broken);
   if (!failure && !summary.error && slot) {
     const body = Buffer.concat(kept).toString('utf8');
     const { scrub } = slot.cache;
@@ -268,7 +277,7 @@ async function relayWhole(
     text = await readBody(up);
   } catch (err) {
     const cause = describeFailure(err, upstream.apiKey);
-    record(ZERO, performance.now() - a.started, cause, true);
+    record(ZERO, performance.now() - a.started, cause, true, endpointThrew(c, err));
     sendError(res, c.protocol, 502, 'upstream_error', `benchrig gateway: the model ${upstream.model} failed: ${cause}`);
     return;
   }
@@ -279,8 +288,9 @@ async function relayWhole(
   // Recorded (and stored) before the agent has the answer: a trial that ends when its agent exits
   // has every event of it, and a replay right after a record finds every answer.
   if (status < 200 || status >= 300) {
-    // The upstream's own refusal (context too long, bad key): the agent sees it, the trial records it.
-    record(ZERO, latency, `HTTP ${status}: ${errorMessage(scrubbed)}`);
+    // The upstream's own refusal (context too long, bad key): the agent sees it, the trial records it;
+    // a key refused or the run's model not found is the endpoint's (every forward names the run's model).
+    record(ZERO, latency, `HTTP ${status}: ${errorMessage(scrubbed)}`, false, endpointStatus(a.status, true));
   } else {
     const summary = summarize(c.protocol, false, scrubbed.toString('utf8'));
     record(summary, latency);
