@@ -5,7 +5,7 @@ import { BenchrigError } from '../errors.ts';
 import { closest } from '../config/suggest.ts';
 import { importUserModule } from '../loader/user-module.ts';
 import { installedSpec, isInstalledAgent } from './installed/resolve.ts';
-import type { InstalledAgentContext } from './installed/agent.ts';
+import type { InstalledAgent, InstalledAgentContext } from './installed/agent.ts';
 import type { Protocol } from '../gateway/types.ts';
 import type { AgentFactory, TrustedAgentContext } from './types.ts';
 
@@ -27,7 +27,7 @@ export type LoadedAgent = {
 } & (
   | { context: 'public'; factory: AgentFactory }
   | { context: 'trusted'; factory: AgentFactory<TrustedAgentContext> }
-  | { context: 'installed'; factory: AgentFactory<InstalledAgentContext> }
+  | { context: 'installed'; factory: (ctx: InstalledAgentContext) => Promise<InstalledAgent> }
 );
 
 /** Built-ins load lazily so that a worker pays only for the agent it runs. */

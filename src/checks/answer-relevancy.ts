@@ -71,6 +71,7 @@ async function byEngine(input: CheckInput): Promise<Verdict> {
       const [r, q] = await embed(input, [response, question]);
       similarity = denseCosine(r, q);
     } catch (err) {
+      if (err instanceof ModelEndpointError) throw err; // ungradable too, and the trial is told (grade.ts)
       return ungradable((err as Error).message);
     }
   }

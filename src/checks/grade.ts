@@ -1,8 +1,8 @@
 // Grade one trial: run every check of the benchmark against what the trial produced. A check that
 // throws becomes ungradable with the error as its reason; only a Docker failure (SandboxError)
-// escapes, because the infrastructure, not the agent, failed. A judge whose endpoint failed
-// (ModelEndpointError) leaves its check ungradable and is handed back as `outage`: the trial decides
-// (trial/grading.ts).
+// escapes, because the infrastructure, not the agent, failed. A check whose model endpoint failed
+// (ModelEndpointError: a judge, embeddings) leaves its check ungradable and is handed back as `outage`:
+// the trial is MODEL_ERROR (trial/grading.ts), `evaluate` stops (commands/evaluate.ts).
 import type { CheckConfig } from '../config/schema.ts';
 import type { CheckVerdict, Sample, Verdict } from '../types.ts';
 import { describe, ModelEndpointError, SandboxError } from '../errors.ts';
@@ -27,7 +27,7 @@ export interface GradeInput extends TrialOutputs, GradeModels {
 export interface GradeOutput {
   verdicts: CheckVerdict[];
   artifacts: Record<string, unknown>;
-  /** The first judge call whose endpoint failed (docs/agents.md#when-the-model-endpoint-fails). */
+  /** The first check's model call whose endpoint failed (docs/agents.md#when-the-model-endpoint-fails). */
   outage?: ModelEndpointError;
 }
 

@@ -1,8 +1,10 @@
 // `hit_rate` and `reciprocal_rank` (docs/checks.md#retrieval): where the first of the sample's
 // expected contexts is among the top `k` the agent reported. No contexts reported fails the check:
-// the agent did not retrieve. An embeddings endpoint that cannot answer makes it ungradable.
+// the agent did not retrieve. An embeddings endpoint that cannot answer makes it ungradable (MODEL_ERROR
+// for the trial when it failed for its endpoint's reasons: grade.ts).
 import type { CheckConfig } from '../config/schema.ts';
 import type { Verdict } from '../types.ts';
+import { ModelEndpointError } from '../errors.ts';
 import { expectedOf, firstHit, gradedContexts, label, matchOptions, type FirstHit } from './retrieval.ts';
 import { optionalNumber, ungradable } from './text.ts';
 import type { CheckImpl, CheckInput } from './types.ts';
@@ -37,6 +39,7 @@ async function lookUp(input: CheckInput): Promise<Lookup> {
   try {
     hit = await firstHit(input, top, opts);
   } catch (err) {
+    if (err instanceof ModelEndpointError) throw err; // ungradable too, and the trial is told (grade.ts)
     return { verdict: ungradable((err as Error).message) };
   }
   const reported = graded.contexts.length;

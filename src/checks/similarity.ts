@@ -1,11 +1,13 @@
 // `similarity`: cosine similarity of the response to the expected text (or the best of a list of
 // texts) is at least `threshold` (default 0.8); score = the similarity (docs/checks.md). Backend `tfidf`
 // works offline (tfidf.ts); `embeddings` asks an OpenAI-compatible /embeddings endpoint, using
-// `[judge.llm]`'s base_url and api_key and the check's `model`. An endpoint that fails after
-// retries makes the check ungradable, never failed.
+// `[judge.llm]`'s base_url and api_key and the check's `model`. A call that fails after retries makes
+// the check ungradable, never failed; for its endpoint's reasons (llm/outage.ts) it is thrown as a
+// ModelEndpointError: the trial is MODEL_ERROR (checks/grade.ts).
 import type { CheckImpl, CheckInput } from './types.ts';
 import type { CheckConfig } from '../config/schema.ts';
 import type { Verdict } from '../types.ts';
+import { ModelEndpointError } from '../errors.ts';
 import { asTextList, optionalNumber, quote, ungradable } from './text.ts';
 import { denseCosine, tfidfSimilarities } from './tfidf.ts';
 
@@ -67,7 +69,11 @@ async function embedLive(input: CheckInput, model: string, texts: string[]): Pro
   const cfg = input.judge;
   if (!cfg) throw new Error('no [judge.llm] configured for embeddings');
   // Loaded on first use (the OpenAI SDK: ~10 MB that most runs never need in the main process).
-  const [{ default: OpenAI }, { withRetry }] = await Promise.all([import('openai'), import('../llm/retry.ts')]);
+  const [{ default: OpenAI }, { withRetry }, { endpointFailed }] = await Promise.all([
+    import('openai'),
+    import('../llm/retry.ts'),
+    import('../llm/outage.ts'),
+  ]);
   const sdk = new OpenAI({
     baseURL: cfg.base_url,
     apiKey: cfg.api_key || 'sk-none',
@@ -103,7 +109,10 @@ async function embedLive(input: CheckInput, model: string, texts: string[]): Pro
       role: 'judge',
       error: clean,
     });
-    throw new Error(`embeddings model ${model} failed: ${clean}`);
+    const message = `embeddings model ${model} failed: ${clean}`;
+    // The model is the benchmark's (the check's `model`), never the agent's choice: a 404 is the endpoint's too.
+    if (!input.signal?.aborted && endpointFailed(err, model, model)) throw new ModelEndpointError(message);
+    throw new Error(message);
   }
 }
 
@@ -132,6 +141,7 @@ export const similarity: CheckImpl = {
           const [r, ...ws] = await embed(input, [response, ...wanted]);
           sims = ws.map((w) => denseCosine(r, w));
         } catch (err) {
+          if (err instanceof ModelEndpointError) throw err; // ungradable too, and the trial is told (grade.ts)
           return ungradable((err as Error).message);
         }
       }

@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Scrubber } from '../config/scrub.ts';
 import { LlmCache, replayMissMessage, type CacheMode } from '../llm/cache.ts';
+import { endpointFailed, endpointStatus } from '../llm/outage.ts';
 import { priceCall } from '../llm/prices.ts';
 import { gatewayCacheKey } from './cache-key.ts';
 import { sendError } from './error-body.ts';
@@ -58,7 +59,19 @@ const ZERO: CallSummary = { tokens: { input: 0, output: 0 }, toolCalls: [] };
 /** The transcript's part of a call (made only when the trial keeps transcripts): the answer, or the failure. */
 type Part = () => { output?: CallTranscript['output']; error?: CallTranscript['error'] };
 
-type Record_ = (summary: CallSummary, latency: number, error?: string, fatal?: boolean, part?: Part) => void;
+/** `fatal`: no answer for the agent; `endpoint`: the endpoint's failure (llm/outage.ts). */
+type Record_ = (
+  summary: CallSummary,
+  latency: number,
+  error?: string,
+  fatal?: boolean,
+  endpoint?: boolean,
+  part?: Part,
+) => void;
+
+/** Whether a forward that threw failed for the endpoint's reasons: every forward names the run's model. */
+const endpointThrew = (c: CallContext, err: unknown) =>
+  !c.signal.aborted && endpointFailed(err, c.upstream.model, c.upstream.model);
 
 /** The cache's part of one call: the request parsed (only the cache needs it whole) and its key. */
 interface CacheSlot {
@@ -97,7 +110,7 @@ export async function handleCall(c: CallContext): Promise<void> {
     );
   } catch (err) {
     const cause = c.signal.aborted ? 'the agent closed the connection' : describeFailure(err, upstream.apiKey);
-    record(ZERO, performance.now() - started, cause, !c.signal.aborted);
+    record(ZERO, performance.now() - started, cause, !c.signal.aborted, endpointThrew(c, err));
     sendError(
       c.res,
       c.protocol,
@@ -118,12 +131,12 @@ export async function handleCall(c: CallContext): Promise<void> {
 
 /**
  * The record of one call. `fatal`: the gateway could not get an answer (upstream down after retries,
- * replay miss, a broken stream) and the trial should end as AGENT_ERROR; an answer the agent got, an
- * error included, is not.
+ * replay miss, a broken stream) and the trial's CLI is stopped; an answer the agent got, an error
+ * included, is not. `endpoint`: the endpoint failed it (told to the trial, fatal or not).
  */
 function recorder(c: CallContext, stream: boolean): Record_ {
   const startedAt = new Date();
-  return (summary, latency, error = summary.error, fatal = false, part) => {
+  return (summary, latency, error = summary.error, fatal = false, endpoint = false, part) => {
     if (!c.recorded) return;
     const { trial, usage } = c.entry;
     usage.calls++;
@@ -156,7 +169,8 @@ function recorder(c: CallContext, stream: boolean): Record_ {
     } else trial.onEvent(event);
     for (const t of summary.toolCalls)
       trial.onEvent({ type: 'tool_call', tool: t.name, args: t.args, ...(t.id ? { id: t.id } : {}) });
-    if (error && fatal) trial.onModelError?.(error);
+    if (error && endpoint) trial.onEndpointFailure?.(error);
+    if (error && fatal) trial.onModelError?.(error, endpoint);
   };
 }
 
@@ -175,7 +189,7 @@ async function answerFromCache(c: CallContext, slot: CacheSlot, record: Record_,
   const hit = await slot.cache.store.get<StoredAnswer>(slot.key);
   if (hit && hit.response.gateway === 1) {
     const a = hit.response;
-    record(summarize(c.protocol, a.stream, a.body), hit.latency_ms, undefined, false, () => ({
+    record(summarize(c.protocol, a.stream, a.body), hit.latency_ms, undefined, false, false, () => ({
       output: a.stream ? assembleStream(c.protocol, a.body) : wholeAnswer(c.protocol, a.body),
     }));
     c.res.writeHead(a.status, {
@@ -231,6 +245,7 @@ async function relayStream(
     translator && new SseReader((e) => send(Buffer.from(translator.event(scrubText(e.data, upstream.apiKey)))));
   let failure: string | undefined;
   let fatal = false;
+  let broken = false;
   try {
     await eachChunk(up, (chunk) => (upstreamSse ? upstreamSse.push(chunk) : send(chunk)));
     if (translator && upstreamSse) {
@@ -241,10 +256,11 @@ async function relayStream(
   } catch (err) {
     fatal = !c.signal.aborted;
     failure = fatal ? `the stream broke: ${describeFailure(err, upstream.apiKey)}` : 'the agent closed the connection';
+    broken = endpointThrew(c, err);
   }
   const latency = performance.now() - a.started;
   const summary = watcher.summary();
-  record(summary, latency, failure ?? summary.error, fatal, () => ({ output: answer?.output() ?? null }));
+  record(summary, latency, failure ?? summary.error, fatal, broken, () => ({ output: answer?.output() ?? null }));
   if (!failure && !summary.error && slot) {
     const body = Buffer.concat(kept).toString('utf8');
     const { scrub } = slot.cache;
@@ -280,7 +296,7 @@ async function relayWhole(
     text = await readBody(up);
   } catch (err) {
     const cause = describeFailure(err, upstream.apiKey);
-    record(ZERO, performance.now() - a.started, cause, true);
+    record(ZERO, performance.now() - a.started, cause, true, endpointThrew(c, err));
     sendError(res, c.protocol, 502, 'upstream_error', `benchrig gateway: the model ${upstream.model} failed: ${cause}`);
     return;
   }
@@ -292,13 +308,16 @@ async function relayWhole(
   // Recorded (and stored) before the agent has the answer: a trial that ends when its agent exits
   // has every event of it, and a replay right after a record finds every answer.
   if (status < 200 || status >= 300) {
-    // The upstream's own refusal (context too long, bad key): the agent sees it, the trial records it.
-    record(ZERO, latency, `HTTP ${status}: ${errorMessage(scrubbed)}`, false, () => ({
+    // The upstream's own refusal (context too long, bad key): the agent sees it, the trial records it;
+    // a key refused or the run's model not found is the endpoint's (every forward names the run's model).
+    record(ZERO, latency, `HTTP ${status}: ${errorMessage(scrubbed)}`, false, endpointStatus(a.status, true), () => ({
       error: { status, body: upstreamText.toString('utf8') },
     }));
   } else {
     const summary = summarize(c.protocol, false, scrubbed.toString('utf8'));
-    record(summary, latency, undefined, false, () => ({ output: wholeAnswer(c.protocol, scrubbed.toString('utf8')) }));
+    record(summary, latency, undefined, false, false, () => ({
+      output: wholeAnswer(c.protocol, scrubbed.toString('utf8')),
+    }));
     if (slot && !summary.error)
       await store(
         c,

@@ -238,7 +238,7 @@ async function modelRequest(
         stream,
         error: message,
       });
-      entry.trial.onModelError?.(message);
+      entry.trial.onModelError?.(message, false); // the run's config, not the endpoint
     }
     return;
   }

@@ -54,8 +54,18 @@ export interface GatewayTrial {
   onCall?: CallSink;
   /** Once, at the first request past the budget (it was refused with a 400): stop with `llm_budget`. */
   onBudgetExhausted?(err: LlmBudgetExceeded): void;
-  /** A call that failed after the gateway's retries (upstream down, replay miss): the trial is AGENT_ERROR. */
-  onModelError?(message: string): void;
+  /**
+   * A call the gateway could not answer after its retries (upstream down, replay miss): the trial's
+   * CLI is stopped. `endpoint`: it failed for the endpoint's reasons (llm/outage.ts), also told to
+   * onEndpointFailure.
+   */
+  onModelError?(message: string, endpoint: boolean): void;
+  /**
+   * A call that failed for the endpoint's reasons (llm/outage.ts: refused, reset, DNS, TLS, 401/403/404,
+   * 5xx after the retries), answered to the agent as an error or not answered at all: an agent that
+   * then fails is MODEL_ERROR (docs/agents.md#when-the-model-endpoint-fails).
+   */
+  onEndpointFailure?(message: string): void;
 }
 
 export interface GatewayUsage {

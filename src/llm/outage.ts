@@ -27,15 +27,24 @@ const endpointCode = (err: unknown): boolean =>
   });
 
 /**
+ * Whether an HTTP status the endpoint answered is its failure: the key refused, a 5xx, or a 404 when
+ * the call named the run's model (`runsModel`); a 404 for a model the caller chose is the caller's.
+ */
+export function endpointStatus(status: number, runsModel: boolean): boolean {
+  if (status === 401 || status === 403) return true;
+  if (status === 404) return runsModel;
+  return status >= 500;
+}
+
+/**
  * Whether the endpoint failed this call (the call itself cannot have caused it). `asked` is the model
- * the call named, `configured` the run's: a 404 for a model the caller chose is the caller's.
+ * the call named, `configured` the run's. Node's own socket errors (the model gateway's forwards) count
+ * by their code as the SDK's connection errors do.
  */
 export function endpointFailed(err: unknown, asked: string, configured: string): boolean {
   if (err instanceof APIConnectionTimeoutError) return false;
   if (err instanceof APIConnectionError) return endpointCode(err.cause);
-  if (!(err instanceof APIError)) return false;
+  if (!(err instanceof APIError)) return endpointCode(err);
   const status = err.status as number | undefined;
-  if (status === 401 || status === 403) return true;
-  if (status === 404) return asked === configured;
-  return status !== undefined && status >= 500;
+  return status !== undefined && endpointStatus(status, asked === configured);
 }

@@ -69,11 +69,15 @@ export async function runAgentPhase(
     record: turn.record(agentRecord(recorder.record)),
   };
   let agent: Agent | undefined;
+  // Whose errors may say the endpoint failed: the trial's model clients, and an installed agent's gateway.
+  const outages: Outages[] = [agentLlm, userLlm];
   try {
-    // What the factory returned is checked against the contract: no respond is an AGENT_ERROR that says so.
     // An installed agent's gateway hands its calls' transcripts to the trial (the agent's own ctx.record cannot).
     const recordCall = recorder.transcript ? turn.record(recorder.recordCall) : undefined;
-    agent = checkAgent(await raceAbort(Promise.resolve(createAgent(loaded, ctx, run, { input, recordCall })), signal));
+    const made = await raceAbort(createAgent(loaded, ctx, run, { input, recordCall }), signal);
+    if (made.outages) outages.push(made.outages);
+    // What the factory returned is checked against the contract: no respond is an AGENT_ERROR that says so.
+    agent = checkAgent(made.agent);
     const user = await loadUser(run.user, run.benchmark.dir);
     const outcome = await raceAbort(
       converse({
@@ -91,7 +95,7 @@ export async function runAgentPhase(
     const patch = loaded.patchOf ? { modelPatch: loaded.patchOf(outcome) } : {};
     return { ...outcome, ...patch };
   } catch (err) {
-    throw endpointOrOwn(err, [agentLlm, userLlm]);
+    throw endpointOrOwn(err, outages);
   } finally {
     // close() is the agent's own cleanup; it must not hold the trial either
     if (agent?.close) await raceAbort(agent.close(), AbortSignal.timeout(5000)).catch(() => {});
@@ -99,12 +103,16 @@ export async function runAgentPhase(
   }
 }
 
-type Outages = Pick<BenchrigLlmClient, 'outageIn'>;
+/** Knows the errors it threw because a model endpoint failed: a model client, an installed agent (its gateway's). */
+interface Outages {
+  outageIn(err: unknown): Error | null;
+}
 
 /**
  * What the agent's phase failed with. An error one of the trial's model clients threw because its
  * endpoint failed, let through by the agent or the cause of its own, is the endpoint's (MODEL_ERROR,
- * docs/agents.md#when-the-model-endpoint-fails); only the clients know their errors, so one the
+ * docs/agents.md#when-the-model-endpoint-fails); so is the one an installed agent threw when its
+ * gateway saw the endpoint fail and the CLI gave no answer. Only they know their errors, so one the
  * agent made itself, however it looks, stays the agent's.
  */
 function endpointOrOwn(err: unknown, clients: Outages[]): unknown {
@@ -137,20 +145,25 @@ function serviceHandles(
   return Object.freeze(Object.fromEntries(handles));
 }
 
-/** The agent, made with the context it takes (load.ts declares it: only a `trusted` agent sees the ground truth). */
-function createAgent(
+/**
+ * The agent, made with the context it takes (load.ts declares it: only a `trusted` agent sees the
+ * ground truth); an installed agent (built in) also knows its own MODEL_ERRORs.
+ */
+async function createAgent(
   loaded: LoadedAgent,
   ctx: AgentContext,
   run: RunContext,
   { input, recordCall }: { input: TrialInput; recordCall?: CallSink },
-): Agent | Promise<Agent> {
+): Promise<{ agent: unknown; outages?: Outages }> {
   switch (loaded.context) {
     case 'public':
-      return loaded.factory(ctx);
+      return { agent: await loaded.factory(ctx) };
     case 'trusted':
-      return loaded.factory({ ...ctx, groundTruth: input.sample, benchmarkDir: run.benchmark.dir });
-    case 'installed':
-      return loaded.factory({ ...ctx, installed: { run, input, recordCall } });
+      return { agent: await loaded.factory({ ...ctx, groundTruth: input.sample, benchmarkDir: run.benchmark.dir }) };
+    case 'installed': {
+      const agent = await loaded.factory({ ...ctx, installed: { run, input, recordCall } });
+      return { agent, outages: agent };
+    }
   }
 }
 

@@ -84,9 +84,9 @@ export async function collectAndGrade(s: Session, outcome: AgentPhaseOutcome | u
       if (sandbox && gradesInSandbox(s)) await confirmHost(sandbox, 'its checks ran on a sandbox that went away');
       // The services beside main: taken away (infrastructure) or stopped by the agent (graded as left).
       await confirmSidecars(sidecarsOf(s), (line) => recorder.log('warn', line));
-      // No verdict because the judge's endpoint failed: MODEL_ERROR, not UNGRADABLE (the breaker counts it).
-      // With a verdict from another check, the trial is graded on it, as without a judge (docs/checks.md).
-      if (outage && verdicts.every((v) => v.passed === null)) throw outage;
+      // A check whose model endpoint failed has no verdict for infrastructure's reasons: the trial is
+      // MODEL_ERROR whatever the other checks say, never passed without it (docs/checks.md#failed-or-ungradable).
+      if (outage) throw outage;
       return { verdicts, artifacts, finalState, ...(s.modelPatch ? { modelPatch: s.modelPatch } : {}) };
     });
   } catch (err) {

@@ -93,7 +93,7 @@ describe('benchrig run with an llm_judge check', () => {
     expect(res.status).toBe('PASSED'); // graded on the json_field check alone
   });
 
-  it('grades on the other checks when the judge is down (ungradable, not failed)', async () => {
+  it('grades on the other checks when the judge refuses the request (a 400 is not an outage: ungradable)', async () => {
     server.setScript([{ status: 400, message: 'bad request' }]); // not retried
     const out = tempDir();
     await runCli(['run', bench, '--mode', 'single', '--output', out, '--quiet'], {
@@ -104,16 +104,25 @@ describe('benchrig run with an llm_judge check', () => {
     expect(res.status).toBe('PASSED');
   });
 
-  it('a judge whose endpoint fails (5xx after its retries) is ungradable too: the other check decides', async () => {
-    server.setScript(() => ({ status: 503, message: 'judge overloaded' }));
+  it('a judge whose endpoint refuses connections: MODEL_ERROR although the other check passes, out of pass_rate', async () => {
+    const down = await startModelServer();
+    await down.close(); // the judge's port now refuses connections; the agent's model is up
     const out = tempDir();
-    await runCli(['run', bench, '--mode', 'single', '--output', out, '--quiet'], {
-      env: { OPENAI_BASE_URL: server.url, BENCHRIG_LLM__MAX_RETRIES: '0' },
+    const judgeDown = join(out, 'judge-down.toml');
+    writeFileSync(judgeDown, `[judge.llm]\nbase_url = "${down.url}"\nmax_retries = 0\n`);
+    const r = await runCli(['run', bench, '--mode', 'single', '--output', out, '--quiet', '--config', judgeDown], {
+      env: { OPENAI_BASE_URL: server.url },
     });
-    const [res] = results(onlyRunDir(out, 'oracle', 'grading-judge'));
-    expect(res.checks.map((c: { passed: boolean | null }) => c.passed)).toEqual([true, null]);
-    expect(res.checks[1].reason).toMatch(/^judge unavailable: judge model \S+ failed after 1 attempt: HTTP 503/);
-    expect(res.status).toBe('PASSED');
+    const dir = onlyRunDir(out, 'oracle', 'grading-judge');
+    const [res] = results(dir);
+    expect(res.status, r.stderr).toBe('MODEL_ERROR'); // not PASSED on the json_field check alone
+    expect(res.error).toMatchObject({ kind: 'model' });
+    expect(res.error?.message).toMatch(/^judge model \S+ failed after 1 attempt: connection error: .*ECONNREFUSED/);
+    const metrics = readJson(join(dir, 'evaluation_report.json')).metrics;
+    expect(metrics.status_counts).toMatchObject({ MODEL_ERROR: 1 });
+    expect(metrics.status_counts.PASSED ?? 0).toBe(0);
+    expect(metrics.pass_rate).toBeNull();
+    expect(r.code).toBe(3);
   });
 
   it('a judge whose endpoint fails, as the only check: MODEL_ERROR (not UNGRADABLE), exit 3', async () => {

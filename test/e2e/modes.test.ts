@@ -2,20 +2,30 @@
 // `validate --run` demands), and single, threads and processes give identical verdicts.
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
 import { benchrigContainers, requireDocker } from '../support/docker.ts';
+import { startModelServer, type ModelServer } from '../support/model-server.ts';
 
 const hasDocker = await requireDocker();
 const BENCHMARKS = readdirSync(join(REPO, 'benchmarks'), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
 
-// No model is reachable in tests: the judge and the models fail fast (nothing listens on port 9),
-// so llm_judge checks are ungradable and the deterministic checks decide, as docs/checks.md says.
-function offlineModels(): string {
-  const file = join(tempDir(), 'offline.toml');
-  writeFileSync(file, '[llm]\nbase_url = "http://127.0.0.1:9/v1"\nmax_retries = 0\ntimeout_s = 5\n');
+// The judge is a scripted server on loopback that scores every explanation 5 of 5, so the oracle's
+// llm_judge checks pass on their verdict (a judge that is down would make the trials MODEL_ERROR).
+// Nothing else needs a model: the oracle and nop call none.
+let judge: ModelServer;
+beforeAll(async () => {
+  judge = await startModelServer(() => ({
+    content: '{"relevant": {"score": 5, "reasoning": "ok"}, "concise": {"score": 5, "reasoning": "ok"}}',
+  }));
+});
+afterAll(() => judge.close());
+
+function scriptedJudge(): string {
+  const file = join(tempDir(), 'judge.toml');
+  writeFileSync(file, `[llm]\nbase_url = "${judge.url}"\nmax_retries = 0\ntimeout_s = 5\n`);
   return file;
 }
 
@@ -31,7 +41,7 @@ async function verdicts(bench: string, agent: string, mode: string) {
     '--workers',
     '3',
     '--config',
-    offlineModels(),
+    scriptedJudge(),
     '--output',
     out,
     '--quiet',

@@ -1,13 +1,14 @@
 // The installed agent (docs/agents.md#installed-agents): one trial's CLI in the sandbox, behind the worker's model gateway.
 // Each turn runs the CLI headless (later turns continue its own session); its model calls become the
 // trial's llm_call/tool_call events through the gateway; a spent budget ends the trial with
-// `llm_budget`, a model failure as AGENT_ERROR kind 'llm'. Its exit code, stdout and stderr (capped
-// as any exec output) are `log` events of the result; its session files are kept as artifacts.
+// `llm_budget`. A turn in which the model's endpoint failed (llm/outage.ts) and the CLI then gave no
+// answer is MODEL_ERROR; another model failure, AGENT_ERROR kind 'llm'. Its exit code, stdout and stderr
+// (capped as any exec output) are `log` events of the result; its session files are kept as artifacts.
 import { trustedArgv } from '../../sandbox/index.ts';
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
-import { LlmBudgetExceeded, LlmError } from '../../errors.ts';
+import { LlmBudgetExceeded, LlmError, ModelEndpointError } from '../../errors.ts';
 import { routeFor, upstreamsFromConfig } from '../../gateway/upstreams.ts';
 import type { GatewayRegistration } from '../../gateway/types.ts';
 import { scrubFiles } from '../../config/scrub-files.ts';
@@ -35,7 +36,14 @@ export interface InstalledAgentContext extends AgentContext {
   installed: { run: RunContext; input: TrialInput; recordCall?: CallSink };
 }
 
+/** An installed agent, and the MODEL_ERROR it threw itself (trial/agent-phase.ts trusts no other). */
+export interface InstalledAgent extends Agent {
+  outageIn(err: unknown): ModelEndpointError | null;
+}
+
 const HOME = '/home/benchrig-agent';
+/** How long a CLI whose model endpoint failed may take to answer anyway before it is stopped (they retry for minutes). */
+export const ENDPOINT_GRACE_MS = 5000;
 const AGENT_USER = '1000:1000';
 const ARTIFACT_BYTES = 50 * 1024 * 1024;
 
@@ -61,7 +69,7 @@ async function prepareHome(
 }
 
 // eslint-disable-next-line max-lines-per-function -- the agent's respond/close closures share the trial's gateway registration, home folder and turn state; split into steps next (issue #22 follow-up)
-export default async function createInstalledAgent(ctx: InstalledAgentContext): Promise<Agent> {
+export default async function createInstalledAgent(ctx: InstalledAgentContext): Promise<InstalledAgent> {
   const { run, input } = ctx.installed;
   const sandbox = ctx.sandbox;
   if (!sandbox) throw new Error('an installed agent (cli:<preset>) needs the benchmark to have a [sandbox]');
@@ -81,6 +89,14 @@ export default async function createInstalledAgent(ctx: InstalledAgentContext): 
   let budgetSpent: LlmBudgetExceeded | undefined;
   let modelError: string | undefined;
   let stopCurrent: (() => void) | undefined;
+  // This turn's: the first endpoint failure, the timer that stops the CLI after it, whether it was stopped.
+  const now: { endpointFailure?: string; grace?: NodeJS.Timeout; stopped: boolean } = { stopped: false };
+  const stop = () => {
+    if (!stopCurrent) return;
+    now.stopped = true;
+    stopCurrent();
+  };
+  const outages = new WeakSet<object>();
   const reg: GatewayRegistration = gateway.register({
     id: `${input.sample.id}#${input.trial}`,
     budget: run.limits.max_llm_calls,
@@ -89,7 +105,10 @@ export default async function createInstalledAgent(ctx: InstalledAgentContext): 
     onEvent: (event) => ctx.record(event),
     ...(ctx.installed.recordCall ? { onCall: ctx.installed.recordCall } : {}),
     onBudgetExhausted: (err) => (budgetSpent = err), // the CLI exits by itself on the 400 (0.4–7 s)
-    onModelError: (message) => ((modelError ??= message), stopCurrent?.()), // CLIs retry a 502 for minutes
+    onEndpointFailure: (message) => (now.endpointFailure ??= message),
+    // CLIs retry a 502 for minutes: stopped at once, or after a grace to answer anyway when the endpoint failed.
+    onModelError: (message, endpoint) =>
+      endpoint ? (now.grace ??= setTimeout(stop, ENDPOINT_GRACE_MS)) : ((modelError ??= message), stop()),
   });
   const upstream = routeFor(upstreamsFromConfig(run.llm.agent), spec.api)?.upstream; // its own, or [llm] translated
   const gw: GatewayView = {
@@ -113,6 +132,7 @@ export default async function createInstalledAgent(ctx: InstalledAgentContext): 
     async respond(message: string): Promise<AgentReply> {
       turn++;
       if (turn > 1 && !spec.multiTurn) throw new Error(`${spec.name} is single-turn: it cannot continue its session`);
+      Object.assign(now, { endpointFailure: undefined, stopped: false });
       const marker = randomUUID();
       const kill = () =>
         void sandbox.exec([...trustedArgv(KILL_AGENT_SCRIPT), 'sh', marker], { trusted: true, user }).catch(() => {});
@@ -126,10 +146,14 @@ export default async function createInstalledAgent(ctx: InstalledAgentContext): 
           env: { ...spec.env(gw), HOME, PATH: AGENT_PATH, TZ: 'UTC', LANG: 'C.UTF-8', [RUN_MARKER]: marker },
         });
       } finally {
+        clearTimeout(now.grace);
+        now.grace = undefined;
         stopCurrent = undefined;
         ctx.signal.removeEventListener('abort', kill);
       }
       await reg.settled(); // every call of this turn is an event before the turn ends
+      clearTimeout(now.grace); // one set by a call that ended after the CLI: nothing to stop
+      now.grace = undefined;
       ctx.record({
         type: 'log',
         level: r.exitCode === 0 ? 'info' : 'warn',
@@ -137,12 +161,26 @@ export default async function createInstalledAgent(ctx: InstalledAgentContext): 
       });
       if (r.stdout) ctx.record({ type: 'log', level: 'info', message: `${spec.name} stdout:\n${r.stdout}` });
       if (r.stderr) ctx.record({ type: 'log', level: 'info', message: `${spec.name} stderr:\n${r.stderr}` });
+      const failed = now.endpointFailure;
+      const answered = !now.stopped && r.exitCode === 0 && r.stdout.trim() !== '';
+      if (failed && !answered) {
+        const outage = new ModelEndpointError(`the model endpoint failed for ${spec.name}: ${failed}`);
+        outages.add(outage);
+        throw outage;
+      }
+      if (failed)
+        ctx.record({
+          type: 'log',
+          level: 'warn',
+          message: `${spec.name} answered after its model endpoint failed (${failed}): graded on its answer`,
+        });
       if (modelError) throw new LlmError(`the model failed for ${spec.name}: ${modelError}`);
       if (budgetSpent) throw budgetSpent; // stop reason llm_budget, graded on what it did
       if (r.exitCode !== 0 && r.exitCode !== 124 && !r.stdout.trim())
         throw new Error(`${spec.name} exited ${r.exitCode}: ${(r.stderr || r.stdout).trim().slice(-500)}`);
       return { content: r.stdout.trim(), done: true };
     },
+    outageIn: (err) => (err instanceof ModelEndpointError && outages.has(err) ? err : null),
     async close() {
       reg.unregister();
       await reg.settled();

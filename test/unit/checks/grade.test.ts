@@ -3,6 +3,7 @@ import { gradeTrial, normalizeVerdict, type GradeInput } from '../../../src/chec
 import type { Verdict } from '../../../src/types.ts';
 import { CHECKS, getCheck } from '../../../src/checks/index.ts';
 import { cfg, fakeSandbox, sample } from './helpers.ts';
+import { startModelServer } from '../../support/model-server.ts';
 
 function grade(extra: Partial<GradeInput>) {
   return gradeTrial({
@@ -178,5 +179,18 @@ describe('a judge whose endpoint fails', () => {
       /^judge unavailable: judge model j failed after 1 attempt: connection error: .*ECONNREFUSED/,
     );
     expect(out.outage?.message).toMatch(/^judge model j failed after 1 attempt/);
+  });
+
+  it('so does an embeddings endpoint under a similarity check', async () => {
+    const down = await startModelServer();
+    await down.close(); // its port now refuses connections
+    const judge = { base_url: down.url, api_key: '', model: 'j', max_retries: 0, timeout_s: 5 };
+    const out = await grade({
+      checks: [cfg('contains', { value: 'hi' }), cfg('similarity', { backend: 'embeddings', value: 'hello' })],
+      replies: ['hi there'],
+      judge,
+    });
+    expect(out.verdicts.map((v) => v.passed)).toEqual([true, null]);
+    expect(out.outage?.message).toMatch(/^embeddings model text-embedding-3-small failed: .*Connection error/);
   });
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gradedContexts, normalise } from '../../../src/checks/retrieval.ts';
 import { hitRate, reciprocalRank } from '../../../src/checks/rank.ts';
 import type { CheckInput } from '../../../src/checks/types.ts';
+import { ModelEndpointError } from '../../../src/errors.ts';
 import type { ExpectedContext, RetrievedContext, TrajectoryEvent } from '../../../src/types.ts';
 import { startModelServer, type ModelServer } from '../../support/model-server.ts';
 import { cfg, input, sample, validate } from './helpers.ts';
@@ -278,16 +279,18 @@ describe('match = "similarity" with embeddings', () => {
     });
   });
 
-  it('is ungradable when the endpoint is down', async () => {
-    const v = await hit(
+  it('an endpoint that refuses is an outage for the trial (ModelEndpointError: checks/grade.ts)', async () => {
+    const down = await startModelServer();
+    await down.close(); // its port now refuses connections
+    const v = hit(
       [{ text: 'a' }],
       [{ text: 'a' }],
       { match: 'similarity', backend: 'embeddings' },
       {
-        judge: judge('http://127.0.0.1:9/v1'),
+        judge: judge(down.url),
       },
     );
-    expect(v.passed).toBeNull();
-    expect(v.reason).toMatch(/embeddings model text-embedding-3-small failed/);
+    await expect(v).rejects.toThrow(ModelEndpointError);
+    await expect(v).rejects.toThrow(/embeddings model text-embedding-3-small failed/);
   });
 });

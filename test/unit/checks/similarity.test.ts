@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { similarity } from '../../../src/checks/similarity.ts';
 import { idf, tfidfSimilarities, tokenize } from '../../../src/checks/tfidf.ts';
 import type { LlmConfig } from '../../../src/config/schema.ts';
+import { ModelEndpointError } from '../../../src/errors.ts';
 import { startModelServer, type ModelServer } from '../../support/model-server.ts';
 import { cfg, input, validate } from './helpers.ts';
 import { defined } from '../../support/defined.ts';
@@ -107,15 +108,15 @@ describe('similarity (embeddings)', () => {
     expect(miss.reason).toMatch(/llm-cache replay: no recorded response/);
   });
 
-  it('is ungradable when the endpoint is down', async () => {
+  it('an endpoint that refuses is an outage for the trial (ModelEndpointError), its key not in the message', async () => {
     const down = await startModelServer();
     const url = down.url;
     await down.close();
-    const v = await similarity.run(
-      input(cfg('similarity', { backend: 'embeddings' }), 'x', 'y', { judge: judge(url) }),
-    );
-    expect(v.passed).toBeNull();
-    expect(v.reason).toMatch(/embeddings model text-embedding-3-small failed/);
-    expect(v.reason).not.toContain('sk-test-secret');
+    const err = await Promise.resolve()
+      .then(() => similarity.run(input(cfg('similarity', { backend: 'embeddings' }), 'x', 'y', { judge: judge(url) })))
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelEndpointError);
+    expect((err as Error).message).toMatch(/^embeddings model text-embedding-3-small failed: .*Connection error/);
+    expect((err as Error).message).not.toContain('sk-test-secret');
   });
 });

@@ -44,6 +44,8 @@ export function trialSink(id = 'sample-1#1', budget: number | null = 10, scope?:
   const events: NewEvent[] = [];
   const budgetStops: LlmBudgetExceeded[] = [];
   const modelErrors: string[] = [];
+  /** What the gateway called the endpoint's failure (llm/outage.ts), fatal or answered to the agent. */
+  const endpointFailures: string[] = [];
   const trial: GatewayTrial = {
     id,
     budget,
@@ -51,12 +53,14 @@ export function trialSink(id = 'sample-1#1', budget: number | null = 10, scope?:
     onEvent: (e) => events.push(e),
     onBudgetExhausted: (e) => budgetStops.push(e),
     onModelError: (m) => modelErrors.push(m),
+    onEndpointFailure: (m) => endpointFailures.push(m),
   };
   return {
     trial,
     events,
     budgetStops,
     modelErrors,
+    endpointFailures,
     llmCalls: () => events.filter((e): e is Extract<NewEvent, { type: 'llm_call' }> => e.type === 'llm_call'),
   };
 }

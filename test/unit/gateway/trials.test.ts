@@ -180,6 +180,26 @@ describe('upstreams', () => {
     expect(err.message).toMatch(/connection error: .*ECONNREFUSED/);
     expect(sink.llmCalls()[1].error).toMatch(/ECONNREFUSED/);
     expect(sink.modelErrors).toHaveLength(1);
+    expect(sink.endpointFailures).toEqual([expect.stringMatching(/ECONNREFUSED/)]); // the endpoint's: MODEL_ERROR
+  });
+
+  it('tells the trial which failures are the endpoint’s: a 5xx after the retries, a refused key; not a 400, a 429, a timeout', async () => {
+    const up = await t.upstream();
+    const statuses = [503, 401, 404, 400, 429];
+    up.setScript((_r, n) => ({ status: statuses[n - 1], message: `scripted ${statuses[n - 1]}` }));
+    const gw = await t.gateway({ upstreams: { chat: upstreamFor(up.url, 'chat', { maxRetries: 0 }) } });
+    const sink = trialSink('s#1', null);
+    const reg = gw.register(sink.trial);
+    const client = new OpenAI({ baseURL: `${reg.baseUrl}/v1`, apiKey: reg.token, maxRetries: 0 });
+    const got = [];
+    for (const _ of statuses) got.push((await client.chat.completions.create(hello).catch((e) => e)).status);
+    expect(got).toEqual([502, 401, 404, 400, 502]); // 5xx and 429 retried by the gateway: 502; the rest as they came
+    expect(sink.endpointFailures).toEqual([
+      expect.stringContaining('HTTP 503: scripted 503'),
+      expect.stringContaining('HTTP 401: scripted 401'),
+      expect.stringContaining('HTTP 404: scripted 404'),
+    ]);
+    expect(sink.modelErrors).toEqual([expect.stringContaining('HTTP 503'), expect.stringContaining('HTTP 429')]); // the ones the agent got no answer for: its CLI is stopped
   });
 
   it('an upstream that echoes the key it was sent: the agent and the trial see *** instead', async () => {
