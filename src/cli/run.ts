@@ -191,7 +191,6 @@ function jobOf(benchmarks: string[], o: RunCommandOptions, cwd: string): JobSpec
     ...(o.agentId && o.agent?.length === 1 ? { id: o.agentId } : {}),
   }));
   const models = o.model?.length ? o.model.map((name) => ({ name })) : [];
-  if (models.length === 0) throw new BenchrigError('usage', 'a job needs at least one --model');
   return validateJob({ benchmarks, agents, models }, 'the command line');
 }
 

@@ -6,14 +6,18 @@ import { BenchrigError } from '../errors.ts';
 import { safeName } from '../run/run-dir.ts';
 import { agentIdOf, type JobAgent, type JobModel, type JobSpec } from './file.ts';
 
+/** A cell's model in job.json and the report when the job names none: each run's own configured model. */
+export const CONFIGURED_MODEL = '(configured)';
+
 export interface Cell {
   /** File-safe, unique in the job: its run folder's name. */
   id: string;
   benchmark: string;
   agent: JobAgent;
   agentId: string;
-  model: JobModel;
-  /** What names the cell in reports: `agent · model`. */
+  /** None: the job names no model, and each run takes the model it is configured with. */
+  model?: JobModel;
+  /** What names the cell in reports: `agent · model`, or the agent alone. */
   label: string;
 }
 
@@ -21,16 +25,16 @@ export function cellsOf(job: JobSpec): Cell[] {
   const cells: Cell[] = [];
   for (const benchmark of job.benchmarks)
     for (const agent of job.agents)
-      for (const model of job.models) {
+      for (const model of job.models.length ? job.models : [undefined]) {
         const agentId = agentIdOf(agent);
         const bench = basename(benchmark.replace(/[\\/]+$/, ''));
         cells.push({
-          id: safeName(`${bench}__${agentId}__${model.name}`),
+          id: safeName(model ? `${bench}__${agentId}__${model.name}` : `${bench}__${agentId}`),
           benchmark,
           agent,
           agentId,
-          model,
-          label: `${agentId} · ${model.name}`,
+          ...(model ? { model } : {}),
+          label: model ? `${agentId} · ${model.name}` : agentId,
         });
       }
   return cells;
@@ -44,13 +48,13 @@ export function cellFlags(
   env: NodeJS.ProcessEnv,
 ): Record<string, unknown> {
   const m = cell.model;
-  const key = m.api_key_env === undefined ? undefined : env[m.api_key_env];
-  if (m.api_key_env !== undefined && !key)
+  const key = m?.api_key_env === undefined ? undefined : env[m.api_key_env];
+  if (m?.api_key_env !== undefined && !key)
     throw new BenchrigError(
       'config',
       `model ${m.name}: its key variable ${m.api_key_env} is not set (models.api_key_env); set it or drop the key`,
     );
-  const llm = {
+  const llm = m && {
     model: m.name,
     ...(m.base_url ? { base_url: m.base_url } : {}),
     ...(key ? { api_key: key } : {}),
@@ -67,6 +71,6 @@ export function cellFlags(
     limits: { ...(base.limits as object), ...job.limits },
     run: { ...(base.run as object), ...job.run },
     agent,
-    llm,
+    ...(llm ? { llm } : {}),
   };
 }

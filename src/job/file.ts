@@ -36,7 +36,8 @@ export const jobSchema = z
   .object({
     benchmarks: z.array(name).min(1),
     agents: z.array(agentSchema).min(1),
-    models: z.array(modelSchema).min(1),
+    /** None: every run takes the model it is configured with (a job of agents alone). */
+    models: z.array(modelSchema).default([]),
     n_trials: count.max(1000).optional(),
     limits: z
       .object({

@@ -1,7 +1,7 @@
 // A job's last step: the job report (report/job-report.ts) written as job_report.json and report.html
 // in the job folder, and summed up on the console.
 import { join, relative } from 'node:path';
-import type { Cell } from '../job/cells.ts';
+import { CONFIGURED_MODEL, type Cell } from '../job/cells.ts';
 import type { JobJson } from '../job/job-json.ts';
 import { jobConsoleLines } from '../report/job-console.ts';
 import { jobHtml } from '../report/job-html.ts';
@@ -32,7 +32,7 @@ export async function publishJobReport(
       id: c.cell.id,
       label: c.cell.label,
       agent: c.cell.agentId,
-      model: c.cell.model.name,
+      model: c.cell.model?.name ?? CONFIGURED_MODEL,
       run_dir: relative(jobDir, c.runDir).split('\\').join('/'),
       exit_code: c.exitCode,
       report: c.report,

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { cellFlags, cellsOf, type Cell } from '../job/cells.ts';
+import { cellFlags, cellsOf, CONFIGURED_MODEL, type Cell } from '../job/cells.ts';
 import type { JobSpec } from '../job/file.ts';
 import { readJobJson, writeJobJson, type JobJson } from '../job/job-json.ts';
 import { jobExitCode } from '../exit-codes.ts';
@@ -94,7 +94,7 @@ async function openJob(o: JobOptions): Promise<{ jobDir: string; json: JobJson }
       id: c.id,
       benchmark: c.benchmark,
       agent: c.agentId,
-      model: c.model.name,
+      model: c.model?.name ?? CONFIGURED_MODEL,
       label: c.label,
       run_dir: c.id,
       status: 'pending',

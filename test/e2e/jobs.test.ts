@@ -180,6 +180,25 @@ describe('a job on graded scores', () => {
   }, 150_000);
 });
 
+describe('a job of agents alone', () => {
+  it('without --model each cell runs on its configured model (none for oracle and nop): one cell per agent', async () => {
+    const out = tempDir('benchrig-job-agents-');
+    const r = await runCli(['run', bench, '--agent', 'oracle', '--agent', 'nop', '--output', out], {
+      env: { NO_COLOR: '1' },
+      timeoutMs: 120_000,
+    });
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    const jobDir = onlyJob(out);
+    const json = readJson(join(jobDir, 'job.json'));
+    expect(json.cells.map((c: { id: string; model: string }) => [c.id, c.model])).toEqual([
+      ['job-qa__oracle', '(configured)'],
+      ['job-qa__nop', '(configured)'],
+    ]);
+    expect(results(join(jobDir, 'job-qa__oracle')).every((t) => t.status === 'PASSED')).toBe(true);
+    expect(r.stderr).toMatch(/significant: oracle is better/);
+  }, 150_000);
+});
+
 describe('a sandboxed job of 2 agents × 1 model', () => {
   it("builds the benchmark's image once: the second cell builds nothing", async () => {
     const out = tempDir('benchrig-job-image-');

@@ -350,8 +350,11 @@ describe('bad input: one clear message, exit 2, no run folder', () => {
   });
 
   it('an unknown agent and a bad flag value are usage errors', async () => {
-    await expectRejected(bench, /unknown agent "telepath"/, ['--agent', 'telepath']);
     const out = tempDir();
+    const agent = await runCli(['run', bench, '--agent', 'telepath', '--mode', 'single', '--output', out]);
+    expect(agent.code).toBe(2);
+    expect(agent.stderr).toMatch(/unknown agent "telepath"/);
+    expect(readdirSync(out)).toEqual([]);
     const r = await runCli(['run', bench, '--mode', 'sideways', '--output', out]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/sideways/);
