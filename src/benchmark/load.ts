@@ -123,8 +123,10 @@ async function load(ref: string, opts: LoadBenchmarkOptions, stream: boolean): P
       : filterLazy(all, opts);
   refuseTooManyTrials(samples.length, config.n_trials, src('n_trials'));
 
+  const name = config.name ?? path.basename(dir);
   return {
-    name: config.name ?? path.basename(dir),
+    name,
+    id: identityOf(config.id, name, dir, fromRegistry?.record),
     description: config.description,
     dir,
     version,
@@ -141,6 +143,21 @@ async function load(ref: string, opts: LoadBenchmarkOptions, stream: boolean): P
     ...(notes.length ? { notes } : {}),
     ...(environment ? { environment } : {}),
   };
+}
+
+/**
+ * Who the benchmark is, for history and `--baseline auto`: two folders with one name are two benchmarks
+ * unless they declare the same `id`; a registry dataset is its registry and name, wherever it was fetched to.
+ */
+function identityOf(
+  declared: string | undefined,
+  name: string,
+  dir: string,
+  registry?: { registry: string; name: string },
+) {
+  if (declared) return declared;
+  if (registry) return `registry:${registry.registry}/${registry.name}`;
+  return `${name}:${dir}`;
 }
 
 /** The dataset of a benchmark.toml, read and mapped to samples. */

@@ -19,6 +19,8 @@ export interface Benchmark<S extends Samples = Sample[]> {
   description?: string;
   /** Absolute path of the benchmark folder (hooks, files, tests resolve against it). */
   dir: string;
+  /** Its identity (docs/benchmarks.md#identity): a declared `id`, a registry's `registry:<url>/<name>`, else `<name>:<dir>`. */
+  id: string;
   /** Content hash of everything that decides a verdict (docs/benchmarks.md#the-benchmark-version). */
   version: string;
   /** The effective configuration after every layer (docs/configuration.md). */

@@ -6,7 +6,7 @@ import { Option, type Command } from 'commander';
 import { BenchrigError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
 import { compareReports, loadBaselineReport, loadRunReport } from '../report/compare.ts';
-import { formatComparison, formatHistory } from '../report/compare-console.ts';
+import { formatComparison, formatHistories } from '../report/compare-console.ts';
 import { formatSummary } from '../report/console.ts';
 import { writeCompareHtml } from '../report/compare-html.ts';
 import { history } from '../report/history.ts';
@@ -103,7 +103,7 @@ export function registerCrossRun(program: Command): void {
           ? JSON.stringify(rows, null, 2)
           : format === 'html'
             ? renderHistoryHtml(dir, rows)
-            : formatHistory(dir, rows, { color: !o.out && color() });
+            : formatHistories(dir, rows, { color: !o.out && color() });
       if (o.out) {
         await writeTextAtomic(resolve(o.out), text);
         say(`wrote ${o.out}`);

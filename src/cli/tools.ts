@@ -1,6 +1,6 @@
 // The commands around a run: list, validate, sandbox build/cleanup, config show.
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { Option, type Command } from 'commander';
 import { stringify } from 'smol-toml';
@@ -46,14 +46,15 @@ function registerList(program: Command): void {
         return;
       }
       const w = Math.max(...rows.map((r) => r.name.length), 9);
-      print(`${'BENCHMARK'.padEnd(w)}  SAMPLES  VERSION           DESCRIPTION`);
+      // The folder: two benchmarks with one name are two histories (docs/benchmarks.md#identity).
+      const where = (r: (typeof rows)[number]) => (r.builtIn ? '(built in)' : relative(process.cwd(), r.dir) || '.');
+      const f = Math.max(...rows.map((r) => where(r).length), 6);
+      print(`${'BENCHMARK'.padEnd(w)}  SAMPLES  VERSION           ${'FOLDER'.padEnd(f)}  DESCRIPTION`);
       for (const r of rows) {
+        const head = `${r.name.padEnd(w)}  ${('error' in r ? '-' : String(r.n_samples)).padStart(7)}`;
         // An error under the table (its row says which), so that the table stays one line per benchmark.
-        if ('error' in r) print(`${r.name.padEnd(w)}  ${'-'.padStart(7)}  ${'invalid'.padEnd(16)}  (see below)`);
-        else
-          print(
-            `${r.name.padEnd(w)}  ${String(r.n_samples).padStart(7)}  ${r.version.padEnd(16)}  ${r.builtIn ? '(built in) ' : ''}${r.description ?? ''}`,
-          );
+        if ('error' in r) print(`${head}  ${'invalid'.padEnd(16)}  ${where(r).padEnd(f)}  (see below)`);
+        else print(`${head}  ${r.version.padEnd(16)}  ${where(r).padEnd(f)}  ${r.description ?? ''}`.trimEnd());
       }
       for (const r of rows) if ('error' in r) print(`\n${r.name}: ${r.error.replace(/\s*\n\s*/g, '\n  ')}`);
     });

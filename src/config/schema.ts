@@ -230,6 +230,8 @@ export const GATE_METRICS = ['pass_rate', 'pass_all_k', 'pass_at_k', 'mean_score
 export const configSchema = z
   .object({
     name: plain(z.string()).optional(),
+    /** The benchmark's identity for history and `--baseline auto` (docs/benchmarks.md#identity); default: its name and folder. */
+    id: plain(z.string().min(1)).optional(),
     description: plain(z.string()).optional(),
     version: plain(z.string()).optional(),
     n_trials: plain(

@@ -17,6 +17,7 @@ import type { Dispatcher } from 'undici';
 // CPU to load in every worker (undici-agent.d.ts gives it its type).
 import Agent from 'undici/lib/dispatcher/agent.js';
 import type { LlmConfig } from '../config/schema.ts';
+import { NotJsonAnswer } from './not-json.ts';
 
 // Local servers take any key; the SDK refuses an empty one (and sent this placeholder).
 const PLACEHOLDER_KEY = 'sk-none';
@@ -26,6 +27,7 @@ const PLACEHOLDER_KEY = 'sk-none';
 const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
 
 interface Endpoint {
+  url: string;
   origin: string;
   path: string;
   headers: Record<string, string>;
@@ -43,6 +45,7 @@ function endpointFor(config: LlmConfig): Endpoint {
     const base = (config.base_url ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
     const url = new URL(`${base}/chat/completions`);
     e = {
+      url: url.href,
       origin: url.origin,
       path: url.pathname + url.search,
       headers: {
@@ -122,20 +125,16 @@ export function postChat(
       onError: (err) => fail(connectionError(err)),
       onComplete: () => {
         const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
+        const json = safeJson(text);
+        const notJson = () =>
+          new NotJsonAnswer(e.url, status, headers['content-type'] ?? '', text, new Headers(headers));
         if (status < 200 || status > 299) {
-          const json = safeJson(text);
-          return fail(
-            APIError.generate(status, json as object | undefined, json ? undefined : text, new Headers(headers)),
-          );
+          if (json === undefined) return fail(notJson());
+          return fail(APIError.generate(status, json as object, undefined, new Headers(headers)));
         }
-        // As the SDK: JSON when the server says so, else the text (which then has no choices).
-        if (!/json/i.test(headers['content-type'] ?? '')) return done(text as unknown as ChatCompletion);
-        let value: ChatCompletion;
-        try {
-          value = JSON.parse(text) as ChatCompletion;
-        } catch (err) {
-          return fail(err as SyntaxError); // what JSON.parse throws
-        }
+        // Whatever the content-type says: JSON is read as JSON, anything else is reported as it is.
+        if (json === undefined || json === null || typeof json !== 'object') return fail(notJson());
+        const value = json as ChatCompletion;
         done(value);
       },
     };

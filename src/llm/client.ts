@@ -17,6 +17,7 @@ import { cacheKey, LlmCache, replayMissMessage, type CacheMode } from './cache.t
 import { addCost, priceCall } from './prices.ts';
 import { withRetry } from './retry.ts';
 import { postChat } from './chat-http.ts';
+import { NotJsonAnswer } from './not-json.ts';
 import { endpointFailed } from './outage.ts';
 import { chatCall, chatMessage } from './transcript.ts';
 
@@ -288,6 +289,7 @@ function hintFor(err: unknown, role: LlmRole, config: LlmConfig): string {
 function describeCause(err: unknown, config: LlmConfig): string {
   if (err instanceof APIConnectionTimeoutError) return `request timed out after ${config.timeout_s}s`;
   if (err instanceof APIConnectionError) return `connection error: ${causeChain(err.cause) || err.message}`;
+  if (err instanceof NotJsonAnswer) return err.cause_line;
   if (err instanceof APIError && err.status !== undefined) {
     const body = err.error as { message?: unknown } | undefined;
     const msg = typeof body?.message === 'string' ? body.message : err.message;

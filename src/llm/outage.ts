@@ -4,6 +4,7 @@
 // caller's request can cause those (a huge prompt, a malformed message, a name the endpoint lacks).
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai/error';
 import { causes, errorField } from '../errors.ts';
+import { NotJsonAnswer } from './not-json.ts';
 
 // Connection failures by their code: refused or reset, DNS, unreachable, TLS (also OpenSSL's and Node's codes).
 const CONNECTION = new Set([
@@ -46,5 +47,7 @@ export function endpointFailed(err: unknown, asked: string, configured: string):
   if (err instanceof APIConnectionError) return endpointCode(err.cause);
   if (!(err instanceof APIError)) return endpointCode(err);
   const status = err.status as number | undefined;
+  // A 2xx that is not JSON (a web page at the configured URL): the endpoint's, unless the caller picked the model.
+  if (err instanceof NotJsonAnswer && status !== undefined && status < 300) return asked === configured;
   return status !== undefined && endpointStatus(status, asked === configured);
 }

@@ -197,6 +197,22 @@ function historyCells(r: HistoryRow, show: { label: boolean; agent: boolean }, p
   ];
 }
 
+/**
+ * The history of a folder, one table per benchmark identity when it holds runs of more than one
+ * folder with this name (docs/benchmarks.md#identity); runs from before identities were recorded go with none.
+ */
+export function formatHistories(parent: string, rows: HistoryRow[], opts: { color: boolean }): string {
+  const ids = [...new Set(rows.map((r) => r.benchmark_id))];
+  if (ids.length < 2) return formatHistory(parent, rows, opts);
+  return ids
+    .map((id) => {
+      const mine = rows.filter((r) => r.benchmark_id === id);
+      const from = id === null ? 'runs that record no benchmark identity' : `benchmark ${mine[0].benchmark_dir ?? id}`;
+      return formatHistory(`${parent}, ${from}`, mine, opts);
+    })
+    .join('\n\n');
+}
+
 export function formatHistory(parent: string, rows: HistoryRow[], opts: { color: boolean }): string {
   const paint = painter(opts.color);
   const lines = [

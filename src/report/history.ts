@@ -21,6 +21,10 @@ export interface RunEntry {
 
 export interface HistoryRow {
   name: string;
+  /** The benchmark's identity (run.json's benchmark.id; null for a run from before it was recorded). */
+  benchmark_id: string | null;
+  /** The folder it was loaded from (null when run.json does not say). */
+  benchmark_dir: string | null;
   dir: string;
   /** run.json's run_id (null when neither file names it). */
   run_id: string | null;
@@ -95,25 +99,29 @@ export async function history(parent: string): Promise<HistoryRow[]> {
       'usage',
       `${parent}: no runs here (expected evals/<agent-id>/<benchmark>, holding one folder per run)`,
     );
-  let prev: string | null | undefined;
-  let prevAgent: string | null = null;
+  // One trend per identity: two folders with one name never share one (docs/benchmarks.md#identity).
+  const prev = new Map<string | null, string | null>();
+  const prevAgent = new Map<string | null, string>();
   return runs.map((r) => {
+    const id = identityOf(r);
     const m = r.report?.metrics;
     const g = r.report?.gate;
     const agent = agentOf(r);
     const who = agent && agentIdentity(agent);
     const row: HistoryRow = {
       name: r.name,
+      benchmark_id: id,
+      benchmark_dir: r.runJson?.benchmark?.dir ?? null,
       dir: r.dir,
       run_id: r.report?.run?.id ?? r.runJson?.run_id ?? null,
       label: r.report?.run?.label ?? r.runJson?.label ?? null,
       run_note: r.report?.run?.note ?? r.runJson?.note ?? null,
       agent_module: agent?.module ?? null,
       agent_sha256: agent?.sha256 ?? null,
-      agent_changed: !!who && prevAgent !== null && who !== prevAgent,
+      agent_changed: !!who && prevAgent.has(id) && who !== prevAgent.get(id),
       started_at: r.started_at,
       version: r.version,
-      version_changed: prev !== undefined && r.version !== prev,
+      version_changed: prev.has(id) && r.version !== prev.get(id),
       status: r.status,
       trials: m ? m.n_trials : null,
       pass_rate: m ? m.pass_rate : null,
@@ -122,11 +130,14 @@ export async function history(parent: string): Promise<HistoryRow[]> {
       gate: g ? { metric: g.metric, threshold: g.threshold, value: g.value, passed: g.passed, detail: g.detail } : null,
       note: r.report ? answeredNothing(r.report) : 'no evaluation_report.json',
     };
-    prev = r.version;
-    if (who) prevAgent = who;
+    prev.set(id, r.version);
+    if (who) prevAgent.set(id, who);
     return row;
   });
 }
+
+/** The benchmark's identity as run.json records it; null for a run from before it did. */
+export const identityOf = (r: RunEntry): string | null => r.runJson?.benchmark?.id ?? null;
 
 /** The run's agent as its report (else run.json) records it. */
 function agentOf(r: RunEntry) {
@@ -149,7 +160,7 @@ export interface BaselineChoice {
  */
 export async function resolveBaseline(
   ref: string,
-  opts: { cwd: string; runsDir: string; say: (line: string) => void; exclude?: string },
+  opts: { cwd: string; runsDir: string; say: (line: string) => void; exclude?: string; identity?: string },
 ): Promise<BaselineChoice | null> {
   if (ref !== 'auto') {
     const dir = resolve(opts.cwd, ref);
@@ -157,6 +168,12 @@ export async function resolveBaseline(
   }
   const runs = (await listRuns(opts.runsDir)).filter((r) => !opts.exclude || resolve(r.dir) !== resolve(opts.exclude));
   for (const run of runs.reverse()) {
+    const id = identityOf(run);
+    // A run of another folder with the same name is another benchmark; an older run (no id) matches by name.
+    if (opts.identity && id !== null && id !== opts.identity) {
+      opts.say(`baseline: skipped ${run.dir}: another benchmark of this name (${id})`);
+      continue;
+    }
     if (!run.report) {
       opts.say(`baseline: skipped ${run.dir}: no evaluation_report.json`);
       continue;

@@ -31,6 +31,10 @@ export const runFileSchema = z
     note: z.string().nullable().optional().describe('run --note'),
     benchmark: z.looseObject({
       name: z.string(),
+      id: z
+        .string()
+        .optional()
+        .describe("the benchmark's identity: a declared id, registry:<url>/<name>, or <name>:<dir> (older runs: none)"),
       version: z.string(),
       dir: z.string().optional(),
       n_samples: count,

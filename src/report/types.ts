@@ -18,5 +18,5 @@ export type RunJson = Known<z.infer<typeof runFileSchema>>;
 /** What the report side reads of a run's run.json, which a run still going may hold half of. */
 export type RunJsonSeen = Partial<Pick<RunJson, 'started_at' | 'status' | 'run_id' | 'label' | 'note'>> & {
   agent?: Partial<Pick<RunJson['agent'], 'id' | 'name' | 'module' | 'sha256'>>;
-  benchmark?: Partial<Pick<RunJson['benchmark'], 'name' | 'version'>>;
+  benchmark?: Partial<Pick<RunJson['benchmark'], 'name' | 'version' | 'id' | 'dir'>>;
 };

@@ -2,9 +2,11 @@
 // asked once for its model list, so that a wrong URL or key fails the run in a second, not after
 // minutes of retries on every sample. Unreachable: exit 3 naming the URL and where it came from;
 // 401/403: exit 2 naming the variable or key the key came from ("OPENAI_API_KEY is not set" when no
-// key was sent); any other answer (404 included: not every endpoint lists models) passes.
+// key was sent); a 2xx that is not JSON (a web page): exit 2 with the URL, status and the body's start;
+// any other answer (404 included: not every endpoint lists models) passes.
 import type { LlmConfig } from '../config/schema.ts';
 import { BenchrigError } from '../errors.ts';
+import { notJsonMessage } from '../llm/not-json.ts';
 import { routeFor, upstreamsFromConfig } from '../gateway/upstreams.ts';
 import type { Protocol, Upstream } from '../gateway/types.ts';
 import { originOf, settingPath, sourceWords, whatToSet, type Origin, type Templates } from './model-origin.ts';
@@ -44,10 +46,12 @@ async function checkOne(u: Upstream, from: { key: Origin; baseUrl: Origin }): Pr
         ? { authorization: `Bearer ${u.apiKey}` }
         : {};
   let status: number;
+  let notJson: string | null = null;
   try {
     const res = await fetch(url, { headers, signal: AbortSignal.timeout(Math.min(CHECK_TIMEOUT_MS, u.timeoutMs)) });
     status = res.status;
-    await res.body?.cancel().catch(() => {});
+    if (res.ok) notJson = notJsonList(url, res.status, res.headers.get('content-type') ?? '', await res.text());
+    else await res.body?.cancel().catch(() => {});
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
     const why =
@@ -57,6 +61,22 @@ async function checkOne(u: Upstream, from: { key: Origin; baseUrl: Origin }): Pr
     throw new BenchrigError('llm', `the model endpoint ${url} is unreachable (${why}); ${addressHint(from.baseUrl)}`);
   }
   if (status === 401 || status === 403) throw new BenchrigError('config', refusal(u, url, status, from.key));
+  if (notJson)
+    throw new BenchrigError(
+      'config',
+      `the model endpoint ${u.baseUrl} does not answer as a model API (${notJson}); ${addressHint(from.baseUrl)}`,
+    );
+}
+
+/** A 2xx model list that is not JSON (a web page at the configured address): its description; null when JSON. */
+function notJsonList(url: string, status: number, contentType: string, text: string): string | null {
+  try {
+    const v: unknown = JSON.parse(text);
+    if (v !== null && typeof v === 'object') return null;
+  } catch {
+    // described below
+  }
+  return notJsonMessage('GET', url, status, contentType, text);
 }
 
 /** Where the address came from, and what to set to change it. */

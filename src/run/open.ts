@@ -131,6 +131,7 @@ function runJsonOf(p: PreparedRun, opts: RunOptions, runId: string, resumed: Res
     ...labelAndNote(opts, resumed),
     benchmark: {
       name: benchmark.name,
+      id: benchmark.id,
       version: benchmark.version,
       dir: benchmark.dir,
       n_samples: benchmark.samples.length,

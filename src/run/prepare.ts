@@ -15,6 +15,7 @@ import type { Benchmark, Samples } from '../benchmark/types.ts';
 import type { Config } from '../config/schema.ts';
 import type { Sample } from '../types.ts';
 import { BenchrigError } from '../errors.ts';
+import { warnSameName } from './same-name.ts';
 import { resolveBaseline, type BaselineChoice } from '../report/history.ts';
 import { withProvider, type PreparedEnvironments } from '../sandbox/index.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
@@ -69,6 +70,7 @@ export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<Pr
   const agentModule = agentRef.module ? await moduleRecord(agentRef.module, opts.cwd) : null;
   const sandbox = await sandboxWithFleet(benchmark, opts);
   if (benchmark.samples.length === 0) throw new BenchrigError('dataset', `${benchmark.name}: no samples to run`);
+  if (!opts.resume) await warnSameName(outputRoot, benchmark, opts.console.warn);
   const traceSettings = telemetrySettings(opts.env ?? process.env, opts.trace, HARNESS_VERSION); // null: nothing loaded
   // the baseline is refused (exit 2) before anything is written
   const baseline = opts.baseline
@@ -77,6 +79,7 @@ export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<Pr
         say: opts.console.info,
         exclude: opts.resume && resolve(opts.cwd, opts.resume),
         runsDir: join(outputRoot, safeName(agentId), safeName(benchmark.name)),
+        identity: benchmark.id,
       })
     : null;
   const pull = cfg.run.pull ? { timeoutMs: cfg.run.pull_timeout_s * 1000 } : undefined;

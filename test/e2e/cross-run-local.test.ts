@@ -86,9 +86,11 @@ describe('comparison across runs', () => {
 
   it('compare matches renamed samples by input, flags the version change, and history shows the trend', async () => {
     const out = tempDir();
-    await run(echo, out, 'oracle');
-    // The same questions under new ids, one expectation changed: a new benchmark version.
-    const renamed = benchCopy((dir) => {
+    const renamed = benchCopy();
+    await run(renamed, out, 'oracle');
+    // The same questions under new ids, one expectation changed: a new version of the same benchmark
+    // (the same folder: another folder with this name would be another benchmark, docs/benchmarks.md#identity).
+    ((dir: string) => {
       const rows = readFileSync(join(dir, 'data.jsonl'), 'utf8')
         .trim()
         .split('\n')
@@ -99,7 +101,7 @@ describe('comparison across runs', () => {
         ...(row.id === 'a' ? { expected: 'pear', solution: { reply: 'apple' } } : {}),
       }));
       writeFileSync(join(dir, 'data.jsonl'), next.map((x) => JSON.stringify(x)).join('\n') + '\n');
-    });
+    })(renamed);
     await run(renamed, out, 'oracle');
     const [before, after] = runsOf(out, 'bot');
 

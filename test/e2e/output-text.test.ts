@@ -35,7 +35,9 @@ describe('output a person reads', () => {
     const [head, ...rest] = r.stdout.split('\n\n');
     const rows = head.split('\n');
     expect(rows[0]).toMatch(/^BENCHMARK\s+SAMPLES\s+VERSION/);
-    expect(rows.find((l) => l.startsWith('broken'))).toMatch(/^broken\s+-\s+invalid\s+\(see below\)$/);
+    expect(rows.find((l) => l.startsWith('broken'))).toMatch(
+      /^broken\s+-\s+invalid\s+benchmarks\/broken\s+\(see below\)$/,
+    );
     expect(rows.some((l) => l.startsWith('good'))).toBe(true);
     // The error is below, naming the benchmark; "did you mean" names the check type.
     expect(rest.join('\n')).toMatch(/^broken: .*unknown check type "containz"; did you mean "contains"\?/m);

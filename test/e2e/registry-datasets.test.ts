@@ -132,6 +132,8 @@ describe.skipIf(!hasDocker)('benchmarks by name from a registry', () => {
     ]);
     const dataset = readJson(join(dir, 'run.json')).dataset;
     expect(dataset).toMatchObject({ source: 'registry', registry: reg, name, version: '1.0' });
+    // its identity is the registry and name, not the folder it was fetched to (docs/benchmarks.md#identity)
+    expect(readJson(join(dir, 'run.json')).benchmark.id).toBe(`registry:${reg}/${name}`);
     expect(dataset.tasks).toContainEqual({
       name: 'hello',
       git_url: expect.stringMatching(/^git:/),

@@ -8,9 +8,11 @@
 // Blocks without `tutorial` are shown to the reader only. What a reader's machine does and a test
 // must not, the test does in their place, and says so here:
 //   - `cd DIR` and `export NAME=VALUE` change the folder and the environment of the commands after them;
-//   - `npm install [--save-dev] PKG…` installs the packed tarball of this repository for `benchrig`, and
-//     any other package at the version benchrig's own lockfile pins, from the npm cache
-//     (test/support/installed-package.ts): the registry is never asked;
+//   - the reader's clone (`benchrig`, beside the project) is this repository, linked: the page's
+//     `npm pack` runs for real in it, its --pack-destination taken from the folder the reader is in;
+//   - `npm install [--save-dev] PKG…` installs a tarball it names (the one `npm pack` wrote) as
+//     `benchrig`, and any other package at the version benchrig's own lockfile pins, from the npm
+//     cache (test/support/installed-package.ts): the registry is never asked;
 //   - `export OPENAI_BASE_URL=…` and `OPENAI_API_KEY=…` get the address of the scripted model server on
 //     loopback and a test key instead of the page's values; BENCHRIG_MODEL and --model are kept as
 //     written, and the server answers as the model they name (a model fake: never a real one).
@@ -19,12 +21,21 @@
 // labels and a per-check change, every model call carried the key and the model named, and no file
 // benchrig wrote holds the key.
 import { execa } from 'execa';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync, mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  appendFileSync,
+  mkdirSync,
+  symlinkSync,
+} from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docker } from '../../src/sandbox/client.ts';
 import { REPO, tempDir } from '../support/cli.ts';
-import { installPackages, packBenchrig, type Packed } from '../support/installed-package.ts';
+import { installPackages, packedFile } from '../support/installed-package.ts';
 import {
   startModelServer,
   type ModelServer,
@@ -106,12 +117,11 @@ async function containerState(id: string): Promise<'running' | 'stopped' | 'gone
 describe('docs/tutorial.md, followed', () => {
   const root = tempDir('benchrig-tutorial-');
   const shell: Shell = { cwd: root, env: freshEnv(), known: {} };
-  let packed: Packed | undefined;
   let server: ModelServer | undefined;
 
   beforeAll(async () => {
     server = await startModelServer(fakeModel(shell, exported.BENCHRIG_MODEL));
-    packed = await packBenchrig();
+    symlinkSync(REPO, join(root, 'benchrig')); // the reader's clone, with its dependencies installed
   }, 300_000);
 
   afterAll(async () => {
@@ -121,11 +131,13 @@ describe('docs/tutorial.md, followed', () => {
         .getContainer(shell.kept)
         .remove({ force: true })
         .catch(() => undefined);
-    for (const dir of [root, packed && dirname(packed.tarball)]) if (dir) rmSync(dir, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true }); // the link is removed, never what it points to
   });
 
   it('walks the whole first hour', () => {
     const has = (re: RegExp) => commands.some((c) => re.test(c));
+    expect(has(/^npm pack /)).toBe(true); // installed from a clone: the package is not published
+    expect(has(/^npm install \S+\.tgz$/)).toBe(true);
     expect(Object.keys(exported).sort()).toEqual(['BENCHRIG_MODEL', 'OPENAI_API_KEY', 'OPENAI_BASE_URL']);
     expect(has(/^npx benchrig run shell-tasks /)).toBe(true); // a built-in
     expect(has(/^npx benchrig init \S+ --template qa$/)).toBe(true);
@@ -179,16 +191,32 @@ describe('docs/tutorial.md, followed', () => {
     }
   }
 
-  /** `npm install` lines, done offline from the packed tarball and benchrig's lockfile. */
+  /** `npm install` lines, done offline from the tarball the page packed and benchrig's lockfile. */
   async function install(lines: string[]): Promise<void> {
-    if (!lines.length || !packed) return;
+    if (!lines.length) return;
     const wanted = { dependencies: [] as string[], devDependencies: [] as string[] };
+    let tarball: string | undefined;
     for (const line of lines) {
       const words = line.split(/\s+/).slice(2);
       const dev = words.some((w) => w === '--save-dev' || w === '-D');
-      (dev ? wanted.devDependencies : wanted.dependencies).push(...words.filter((w) => !w.startsWith('-')));
+      for (const w of words.filter((x) => !x.startsWith('-'))) {
+        if (w.endsWith('.tgz')) tarball = tarballAt(w);
+        (dev ? wanted.devDependencies : wanted.dependencies).push(w.endsWith('.tgz') ? 'benchrig' : w);
+      }
     }
-    await installPackages(shell.cwd, packed, wanted);
+    if (!tarball) throw new Error(`the tutorial installs no packed tarball: ${lines.join('; ')}`);
+    await installPackages(shell.cwd, packedFile(tarball), wanted);
+  }
+
+  /** The one file a `../benchrig-*.tgz` pattern names, from the project folder. */
+  function tarballAt(pattern: string): string {
+    const full = resolve(shell.cwd, pattern);
+    const [prefix, suffix] = basename(full).split('*');
+    const found = readdirSync(dirname(full)).filter(
+      (f) => f.startsWith(prefix) && f.endsWith(suffix ?? '') && f.length >= prefix.length + (suffix ?? '').length,
+    );
+    expect(found, `${pattern} from ${shell.cwd}`).toHaveLength(1);
+    return join(dirname(full), found[0]);
   }
 
   async function runCommand(command: string, exit: number, where: string): Promise<void> {
@@ -201,7 +229,12 @@ describe('docs/tutorial.md, followed', () => {
         shell.env[name] = name === 'OPENAI_BASE_URL' ? (server?.url ?? '') : name === 'OPENAI_API_KEY' ? SECRET : value;
       return;
     }
-    const r = await execa('bash', ['-c', command], {
+    // `..` is the clone's parent as the reader's shell sees it, not the linked repository's.
+    const run = command.replace(
+      /--pack-destination (\S+)/,
+      (_, d: string) => `--pack-destination ${resolve(shell.cwd, d)}`,
+    );
+    const r = await execa('bash', ['-c', run], {
       cwd: shell.cwd,
       env: shell.env,
       extendEnv: false,

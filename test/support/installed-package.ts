@@ -20,9 +20,16 @@ export async function packBenchrig(): Promise<Packed> {
   const r = await execa('npm', ['pack', '--json', '--pack-destination', dest], { cwd: REPO, reject: false });
   if (r.exitCode !== 0) throw new Error(`npm pack failed: ${r.stderr}`);
   const [info] = JSON.parse(r.stdout) as [{ filename: string; files: { path: string }[] }];
-  const tarball = join(dest, info.filename);
+  return packedFile(
+    join(dest, info.filename),
+    info.files.map((f) => f.path),
+  );
+}
+
+/** A tarball packed elsewhere (the tutorial's own `npm pack`), ready for installPackages. */
+export function packedFile(tarball: string, files: string[] = []): Packed {
   const integrity = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
-  return { tarball, files: info.files.map((f) => f.path), integrity };
+  return { tarball, files, integrity };
 }
 
 type LockEntry = { version?: string; dev?: boolean; dependencies?: Record<string, string> } & Record<string, unknown>;
