@@ -310,7 +310,7 @@ async function* htmlReportParts(
   yield pageHead(report, slowest);
   // scriptJson({ checks, tasks, metrics, trials }), a task at a time: one entry per sample
   yield `<script type="application/json" id="benchrig-data">{"report":{"checks":${scriptJson(report.checks)},"tasks":[`;
-  for (let i = 0; i < report.tasks.length; i++) yield (i ? ',' : '') + scriptJson(report.tasks[i]);
+  for (let i = 0; i < report.tasks.length; i++) yield (i ? ',' : '') + scriptJson(pageTask(report.tasks[i]));
   yield `],"metrics":${scriptJson(report.metrics)},"trials":${scriptJson(report.run.trials)}},"trials":[`;
   yield* trials;
   yield `],"page_size":${PAGE_SIZE}}</script>
@@ -439,4 +439,10 @@ export async function writeHtmlReport(
     ),
   );
   return out;
+}
+
+/** A task as the page reads it: without what only the job report reads (its trial link, its mean score). */
+function pageTask(task: EvaluationReport['tasks'][number]): Omit<typeof task, 'task_id' | 'mean_score'> {
+  const { task_id: _link, mean_score: _score, ...shown } = task;
+  return shown;
 }
