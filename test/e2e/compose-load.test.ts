@@ -15,7 +15,7 @@ describe('compose tasks from the command line', () => {
     const v = await runCli(['validate', dir]);
     expect(v.stderr).toBe('');
     expect(v.code).toBe(0);
-    expect(v.stdout).toMatch(/^ok: tasks — 1 samples/);
+    expect(v.stdout).toMatch(/^ok: tasks — 1 sample,/);
     expect(v.stdout).toContain(
       'note: ignored key full/environment/docker-compose.yaml: services.db.ports (not published: nothing outside the trial needs them; services reach each other by name)',
     );

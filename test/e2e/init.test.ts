@@ -110,7 +110,7 @@ describe('benchrig init', () => {
       expect(readFileSync(join(task, 'tests/test.sh'), 'utf8')).toContain('/logs/verifier/reward.txt');
       const v = await runCli(['validate', task]);
       expect(v.code, v.stderr).toBe(0);
-      expect(v.stdout).toContain('ok: hello — 1 samples');
+      expect(v.stdout).toContain('ok: hello — 1 sample, 1 check');
       expect(v.stdout + v.stderr).not.toContain('ignored key');
       const out = join(project, 'evals');
       const oracle = await runCli(['run', task, '--agent', 'oracle', '--output', out, '--quiet']);
