@@ -6,7 +6,7 @@
 // any other answer (404 included: not every endpoint lists models) passes.
 import type { LlmConfig } from '../config/schema.ts';
 import { BenchrigError } from '../errors.ts';
-import { notJsonMessage } from '../llm/not-json.ts';
+import { notJsonMessage } from '../llm/not-json-message.ts';
 import { routeFor, upstreamsFromConfig } from '../gateway/upstreams.ts';
 import type { Protocol, Upstream } from '../gateway/types.ts';
 import { originOf, settingPath, sourceWords, whatToSet, type Origin, type Templates } from './model-origin.ts';
