@@ -23,7 +23,7 @@ function viaPrinted(line: string, cmd: string): string {
 
 /** Runs the printed `benchrig sandbox cleanup …` as typed. */
 const printedCleanup = (line: string) =>
-  defined(/every kept one: benchrig (sandbox cleanup [^)]*)\)/.exec(line)?.[1], line).split(' ');
+  defined(/this run's: benchrig (sandbox cleanup [^)]*)\)/.exec(line)?.[1], line).split(' ');
 
 describe('kept pods', () => {
   let cluster: Cluster;
