@@ -5,10 +5,15 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { BenchrigError, type ErrorValue } from '../errors.ts';
 import { compiledUrl } from '../loader/compile.mjs';
-import type { RunContext } from '../trial/types.ts';
-import type { WorkerMessage } from './messages.ts';
-import { DEFAULT_WORKER_MEMORY_MB, RemoteTrial, remoteSettings, type RemotePoolOptions } from './remote.ts';
-import type { Pool } from './types.ts';
+import type { MainMessage, WorkerMessage } from './messages.ts';
+import {
+  DEFAULT_GRACE_MS,
+  DEFAULT_WORKER_MEMORY_MB,
+  RemoteTrial,
+  remoteSettings,
+  type RemotePoolOptions,
+} from './remote.ts';
+import type { BootingPool, PoolBoot } from './types.ts';
 
 /** The process's entry, compiled to JavaScript with the harness code it imports (no loader to register). */
 const ENTRY = new URL('../worker/entry-fork.ts', import.meta.url);
@@ -27,7 +32,9 @@ interface ForkWorker {
 
 /** The main side of the pool: its processes, the trials waiting for one, and how the pool's start is going. */
 interface ForkPoolState {
-  run: RunContext;
+  boot: PoolBoot;
+  /** The run and a job's cells, sent to each worker once it is ready: null until the pool starts. */
+  init: MainMessage | null;
   opts: RemotePoolOptions;
   memoryMb: number;
   /** The compiled entry's path. */
@@ -43,8 +50,8 @@ interface ForkPoolState {
   bootFailed: (err: Error) => void;
 }
 
-export async function createForkPool(run: RunContext, opts: RemotePoolOptions): Promise<Pool> {
-  const settings = remoteSettings(run, opts);
+/** The pool's processes start now; the run they serve is sent once it exists (`start`), before any trial. */
+export function bootForkPool(boot: PoolBoot, opts: RemotePoolOptions): BootingPool {
   // Set by the executor, which runs at once.
   let firstReady = (): void => {};
   let bootFailed = (_err: Error): void => {};
@@ -52,11 +59,13 @@ export async function createForkPool(run: RunContext, opts: RemotePoolOptions): 
     firstReady = resolve;
     bootFailed = reject;
   });
+  booted.catch(() => {}); // start() reports it
   const state: ForkPoolState = {
-    run,
+    boot,
+    init: null,
     opts,
     memoryMb: opts.workerMemoryMb ?? DEFAULT_WORKER_MEMORY_MB,
-    entry: fileURLToPath(await compiledUrl(ENTRY)),
+    entry: '',
     workers: new Set(),
     queue: [],
     closing: false,
@@ -65,37 +74,51 @@ export async function createForkPool(run: RunContext, opts: RemotePoolOptions): 
     firstReady,
     bootFailed,
   };
-
-  for (let i = 0; i < opts.workers; i++) spawn(state);
-  await booted;
-
+  const spawned = compiledUrl(ENTRY).then((url) => {
+    state.entry = fileURLToPath(url);
+    if (!state.closing) for (let i = 0; i < opts.workers; i++) spawn(state);
+  });
+  spawned.catch(() => {}); // start() reports it
+  const close = async () => {
+    state.closing = true;
+    await spawned.catch(() => {});
+    const all = [...state.workers];
+    // Ask politely (disconnect ends the worker loop), then insist after the grace period.
+    for (const w of all) if (w.child.connected) w.child.disconnect();
+    const timer = setTimeout(() => all.forEach((w) => w.child.kill('SIGKILL')), opts.graceMs ?? DEFAULT_GRACE_MS);
+    await Promise.all(all.map((w) => w.exited));
+    clearTimeout(timer);
+  };
   return {
-    concurrency: opts.workers * opts.perWorker,
-    run(input, { signal, hooks }) {
-      const trial = new RemoteTrial(settings, input, { signal, hooks });
-      if (state.closing) void trial.workerGone('the pool is closed');
-      else {
-        state.queue.push(trial);
-        dispatch(state);
-      }
-      return trial.done;
+    async start(run, more) {
+      const all = { ...opts, ...more };
+      const settings = remoteSettings(run, all);
+      state.init = { type: 'init', run, ...(all.cells ? { cells: all.cells } : {}) };
+      for (const w of state.workers) if (w.ready) w.child.send(state.init);
+      await spawned;
+      await booted;
+      return {
+        concurrency: opts.workers * opts.perWorker,
+        run(input, { signal, hooks }) {
+          const trial = new RemoteTrial(settings, input, { signal, hooks });
+          if (state.closing) void trial.workerGone('the pool is closed');
+          else {
+            state.queue.push(trial);
+            dispatch(state);
+          }
+          return trial.done;
+        },
+        close,
+      };
     },
-    async close() {
-      state.closing = true;
-      const all = [...state.workers];
-      // Ask politely (disconnect ends the worker loop), then insist after the grace period.
-      for (const w of all) if (w.child.connected) w.child.disconnect();
-      const timer = setTimeout(() => all.forEach((w) => w.child.kill('SIGKILL')), settings.graceMs);
-      await Promise.all(all.map((w) => w.exited));
-      clearTimeout(timer);
-    },
+    close,
   };
 }
 
 function spawn(state: ForkPoolState): void {
-  const { run } = state;
-  // The agent for the worker to start loading as it boots (name and module path only: argv is public).
-  const child = fork(state.entry, [JSON.stringify({ name: run.agent.name, module: run.agent.module })], {
+  // The agents for the worker to start loading as it boots (names and module paths only: argv is public).
+  const agents = state.boot.agents.map((a) => ({ name: a.name, module: a.module }));
+  const child = fork(state.entry, [JSON.stringify(agents)], {
     execArgv: [`--max-old-space-size=${state.memoryMb}`],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
@@ -123,7 +146,7 @@ function onMessage(state: ForkPoolState, w: ForkWorker, msg: WorkerMessage): voi
   if (msg.type === 'ready') {
     w.ready = true;
     state.bootFailures = 0;
-    w.child.send({ type: 'init', run: state.run, ...(state.opts.cells ? { cells: state.opts.cells } : {}) });
+    if (state.init) w.child.send(state.init);
     // Trials start once every worker is up: processes booting mid-run (node and the harness)
     // starve the trials already running, as in threads.ts.
     if (++state.readyCount >= state.opts.workers) state.firstReady();

@@ -7,12 +7,18 @@
 // timers included, where in a thread the main side would take the paused thread for a blocked one
 // and kill it at the trial's timeout. Someone is at the keyboard to stop a spinning agent.
 import inspector from 'node:inspector';
-import { createInlinePool } from './inline.ts';
-import { createThreadPool } from './threads.ts';
-import type { PoolFactory } from './types.ts';
+import { bootInlinePool } from './inline.ts';
+import { bootThreadPool } from './threads.ts';
+import type { PoolBooter } from './types.ts';
 
-export const createSinglePool: PoolFactory = async (run, opts) => {
-  if (inspector.url() !== undefined) return createInlinePool(run, opts);
-  const threads = await createThreadPool(run, { ...opts, workers: 1, perWorker: 1 });
-  return { concurrency: 1, run: (trial, o) => threads.run(trial, o), close: () => threads.close() };
+export const bootSinglePool: PoolBooter = (boot, opts) => {
+  if (inspector.url() !== undefined) return bootInlinePool(boot, opts);
+  const threads = bootThreadPool(boot, { ...opts, workers: 1, perWorker: 1 });
+  return {
+    async start(run, more) {
+      const pool = await threads.start(run, more);
+      return { concurrency: 1, run: (trial, o) => pool.run(trial, o), close: () => pool.close() };
+    },
+    close: () => threads.close(),
+  };
 };
