@@ -137,7 +137,8 @@ export function samplePreparer(
   opts: RunOptions,
 ): ((trial: TrialInput) => Promise<TrialInput | TrialResult>) | null {
   const { benchmark, cfg } = p;
-  if (!run.sandbox || !p.shared || !(bringsOwnSandbox(benchmark.samples) || benchmark.environment)) return null;
+  const own = !benchmark.noOwnEnvironments && bringsOwnSandbox(benchmark.samples); // known at load: no pass over a streamed dataset
+  if (!run.sandbox || !p.shared || !(own || benchmark.environment)) return null;
   const environments = new SampleEnvironments(run.sandbox, p.shared.images, {
     benchmark: benchmark.name,
     benchmarkDir: benchmark.dir,
