@@ -189,13 +189,18 @@ const loaderFor = (path) => (path.endsWith('x') ? 'tsx' : 'ts');
 let building = 0;
 
 async function build(file, opts) {
-  const esbuild = await import('esbuild');
+  // Counted before the import: two builds at once (a run's pool compiles its entry while the agent
+  // module is compiled) must not see the count at 0 between them, or the first to end stops the
+  // service under the other ("The service was stopped").
   building++;
   try {
-    return await bundle(esbuild, file, opts);
+    return await bundle(await import('esbuild'), file, opts);
   } finally {
     // Else esbuild's process would live as long as this one (a whole run) for nothing.
-    if (--building === 0) esbuild.stop();
+    if (--building === 0) {
+      const esbuild = await import('esbuild');
+      if (building === 0) esbuild.stop(); // none started meanwhile
+    }
   }
 }
 
