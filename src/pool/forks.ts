@@ -23,6 +23,8 @@ const MAX_BOOT_FAILURES = 3;
 interface ForkWorker {
   child: ChildProcess;
   ready: boolean;
+  /** Its agents are loaded ('loaded'), or it died after it was ready: the pool's start counts it. */
+  loaded: boolean;
   inflight: Map<number, RemoteTrial>;
   exited: Promise<void>;
   stderrTail: string;
@@ -44,8 +46,8 @@ interface ForkPoolState {
   closing: boolean;
   /** Workers in a row that died before they were ready. */
   bootFailures: number;
-  readyCount: number;
-  /** The pool's start: every worker ready, or workers cannot start at all. */
+  loadedCount: number;
+  /** The pool's start: every worker ready with its agents loaded, or workers cannot start at all. */
   firstReady: () => void;
   bootFailed: (err: Error) => void;
 }
@@ -70,7 +72,7 @@ export function bootForkPool(boot: PoolBoot, opts: RemotePoolOptions): BootingPo
     queue: [],
     closing: false,
     bootFailures: 0,
-    readyCount: 0,
+    loadedCount: 0,
     firstReady,
     bootFailed,
   };
@@ -126,6 +128,7 @@ function spawn(state: ForkPoolState): void {
   const w: ForkWorker = {
     child,
     ready: false,
+    loaded: false,
     inflight: new Map(),
     stderrTail: '',
     exited: new Promise((r) => child.once('exit', () => r())),
@@ -147,11 +150,9 @@ function onMessage(state: ForkPoolState, w: ForkWorker, msg: WorkerMessage): voi
     w.ready = true;
     state.bootFailures = 0;
     if (state.init) w.child.send(state.init);
-    // Trials start once every worker is up: processes booting mid-run (node and the harness)
-    // starve the trials already running, as in threads.ts.
-    if (++state.readyCount >= state.opts.workers) state.firstReady();
     return dispatch(state);
   }
+  if (msg.type === 'loaded') return loaded(state, w);
   if (msg.type === 'fatal') return void (w.fatal = msg.error);
   const trial = w.inflight.get(msg.id);
   trial?.handle(msg);
@@ -161,8 +162,20 @@ function onMessage(state: ForkPoolState, w: ForkWorker, msg: WorkerMessage): voi
   }
 }
 
+/**
+ * Trials start once every worker is up with its agents loaded: processes booting mid-run (node, the
+ * harness, an agent module) starve the trials already running, as in threads.ts. One that dies
+ * after it was ready (an agent that crashes it as it loads) counts: its replacement is not awaited.
+ */
+function loaded(state: ForkPoolState, w: ForkWorker): void {
+  if (w.loaded) return;
+  w.loaded = true;
+  if (++state.loadedCount >= state.opts.workers) state.firstReady();
+}
+
 function onExit(state: ForkPoolState, w: ForkWorker, code: number | null, signal: NodeJS.Signals | null): void {
   state.workers.delete(w);
+  if (w.ready) loaded(state, w);
   const cause = exitCause(w, code, signal, state.memoryMb);
   for (const trial of w.inflight.values()) void trial.workerGone(cause);
   w.inflight.clear();

@@ -133,7 +133,7 @@ interface ThreadPoolState {
   killed: Map<number, string>;
   /** Their exits, for close(). */
   dying: Set<Promise<unknown>>;
-  /** The threads the pool's start waits for, by threadId: called once the thread is ready, or exits. */
+  /** The threads the pool's start waits for, by threadId: called once the thread has loaded its agents, or exits. */
   booting: Map<number, () => void>;
   closing: boolean;
 }
@@ -161,9 +161,10 @@ export function bootThreadPool(boot: PoolBoot, opts: RemotePoolOptions): Booting
   const started = Promise.all([compiledUrl(ENTRY), import('piscina')]).then(([entry, { Piscina: Pool }]) => {
     if (state.closing) return;
     state.piscina = startThreads(state, boot, entry, Pool);
-    // Trials start once every thread has loaded its entry (the harness and the OpenAI SDK):
-    // started mid-run, 8 booting threads starve the trials already running (measured: 64 trials of
-    // 4 × 50 ms calls on 8 threads took 7.1 s instead of 1.6 s). A thread that dies booting counts as ready.
+    // Trials start once every thread has loaded its entry (the harness and the OpenAI SDK) and the
+    // agents: started mid-run, 8 booting threads starve the trials already running (measured: 64
+    // trials of 4 × 50 ms calls on 8 threads took 7.1 s instead of 1.6 s). A thread that dies booting
+    // (or loading an agent, after it said it was ready) counts as booted.
     return Promise.all(state.piscina.threads.map((worker) => booted(state, worker))).then(() => {});
   });
   started.catch(() => {}); // start() reports it
@@ -316,7 +317,7 @@ function gone(state: ThreadPoolState, thread: Thread, code: number): void {
     for (const route of queue.splice(0)) void route.trial.workerGone(`no worker thread could be started: ${cause}`);
 }
 
-/** Resolves once the thread is ready, or exits. */
+/** Resolves once the thread has loaded its agents ('loaded'), or exits. */
 function booted(state: ThreadPoolState, worker: Worker): Promise<void> {
   return new Promise<void>((resolve) => {
     const done = () => (state.booting.delete(worker.threadId), worker.off('exit', done), resolve());
@@ -355,9 +356,9 @@ function onThreadMessage(state: ThreadPoolState, thread: Thread, wm: WorkerMessa
   if (wm.type === 'ready') {
     thread.ready = true;
     restoreHeapFlags(); // the thread's start reset the process's V8 flags (loader/heap-flags.mjs)
-    state.booting.get(thread.threadId)?.();
     return dispatch(state);
   }
+  if (wm.type === 'loaded') return void state.booting.get(thread.threadId)?.();
   const route = 'id' in wm ? state.routes.get(wm.id) : undefined;
   if (route) route.trial.handle(wm as TrialMessage); // else a trial already settled
 }

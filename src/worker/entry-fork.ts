@@ -35,4 +35,4 @@ process.on('uncaughtException', (err) => {
 // must do so once the worker is ready, as before (workers that die booting end the run).
 send({ type: 'ready' });
 const agents = process.argv[2] ? (JSON.parse(process.argv[2]) as Array<{ name: string; module?: string }>) : [];
-for (const agent of agents) void preloadAgent(agent);
+void Promise.all(agents.map(preloadAgent)).then(() => send({ type: 'loaded' }));

@@ -72,7 +72,9 @@ port.on('message', (msg: MainMessage | MainMessage[]) => {
 await preloadProvider(data.boot.sandbox);
 port.postMessage({ type: 'ready' } satisfies WorkerMessage);
 setImmediate(() => {
-  for (const agent of data.boot.agents) void preloadAgent(agent);
+  void Promise.all(data.boot.agents.map(preloadAgent)).then(() =>
+    port.postMessage({ type: 'loaded' } satisfies WorkerMessage),
+  );
 });
 
 /** Piscina's task function: never called (trials arrive over the port), but piscina needs one. */
