@@ -1,9 +1,11 @@
-// `benchrig validate BENCH --run` (docs/cli.md): prove a benchmark grades what it claims. The `oracle`
-// (the reference solutions) must pass every sample and `nop` (an empty reply) must pass none. Both
-// run one trial per sample in `single` mode into a temporary output folder, removed afterwards.
+// `benchrig validate BENCH --run` (docs/cli.md): prove a benchmark grades what it claims. The reference
+// baseline (the oracle: the reference solutions) must pass every sample and the empty one (nop: an
+// empty reply) must pass none (agents/load.ts names them). Both run one trial per sample in `single`
+// mode into a temporary output folder, removed afterwards.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { baselineAgent } from '../agents/load.ts';
 import { BenchrigError } from '../errors.ts';
 import { readResults } from '../report/aggregate.ts';
 import type { TrialStatus } from '../types.ts';
@@ -41,7 +43,7 @@ function why(r: {
 
 /** One agent over every sample; the samples whose status breaks the rule. */
 async function runAgent(
-  agent: 'oracle' | 'nop',
+  agent: string,
   ref: string,
   opts: ValidateRunOptions,
   output: string,
@@ -77,10 +79,12 @@ export interface ValidateRunOptions {
 export async function validateRun(ref: string, opts: ValidateRunOptions): Promise<ValidateRunOutcome> {
   const output = await mkdtemp(join(tmpdir(), 'benchrig-validate-'));
   try {
-    opts.say('running oracle (must pass every sample)…');
-    const oracle = await runAgent('oracle', ref, opts, output, (s) => s !== 'PASSED');
-    opts.say('running nop (must pass none)…');
-    const nop = await runAgent('nop', ref, opts, output, (s) => s === 'PASSED');
+    const reference = baselineAgent('reference');
+    opts.say(`running ${reference} (must pass every sample)…`);
+    const oracle = await runAgent(reference, ref, opts, output, (s) => s !== 'PASSED');
+    const empty = baselineAgent('empty');
+    opts.say(`running ${empty} (must pass none)…`);
+    const nop = await runAgent(empty, ref, opts, output, (s) => s === 'PASSED');
     return {
       oracle: oracle.breaches,
       nop: nop.breaches,
