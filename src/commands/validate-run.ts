@@ -18,11 +18,17 @@ export interface Breach {
   reason: string;
 }
 
+/** One baseline's run: the built-in that is it, and the samples that broke its rule. */
+export interface BaselineOutcome {
+  agent: string;
+  breaches: Breach[];
+}
+
 export interface ValidateRunOutcome {
-  /** Samples the oracle did not pass. */
-  oracle: Breach[];
-  /** Samples nop passed. */
-  nop: Breach[];
+  /** Samples the reference baseline (the oracle) did not pass. */
+  reference: BaselineOutcome;
+  /** Samples the empty baseline (nop) passed. */
+  empty: BaselineOutcome;
   n_samples: number;
   ok: boolean;
 }
@@ -81,15 +87,15 @@ export async function validateRun(ref: string, opts: ValidateRunOptions): Promis
   try {
     const reference = baselineAgent('reference');
     opts.say(`running ${reference} (must pass every sample)…`);
-    const oracle = await runAgent(reference, ref, opts, output, (s) => s !== 'PASSED');
+    const all = await runAgent(reference, ref, opts, output, (s) => s !== 'PASSED');
     const empty = baselineAgent('empty');
     opts.say(`running ${empty} (must pass none)…`);
-    const nop = await runAgent(empty, ref, opts, output, (s) => s === 'PASSED');
+    const none = await runAgent(empty, ref, opts, output, (s) => s === 'PASSED');
     return {
-      oracle: oracle.breaches,
-      nop: nop.breaches,
-      n_samples: oracle.n,
-      ok: oracle.breaches.length === 0 && nop.breaches.length === 0,
+      reference: { agent: reference, breaches: all.breaches },
+      empty: { agent: empty, breaches: none.breaches },
+      n_samples: all.n,
+      ok: all.breaches.length === 0 && none.breaches.length === 0,
     };
   } finally {
     await rm(output, { recursive: true, force: true });
