@@ -225,6 +225,9 @@ const gradingSchema = z
   .strict();
 
 /** Metrics where higher is better: the only ones a gate may name (docs/reports.md#metrics). */
+/** `[agent] name` when none is set, and a job's agent when --agent is not given. */
+export const DEFAULT_AGENT = 'react';
+
 export const GATE_METRICS = ['pass_rate', 'pass_all_k', 'pass_at_k', 'mean_score'] as const;
 
 export const configSchema = z
@@ -267,12 +270,12 @@ export const configSchema = z
     sandbox: sandboxSchema.optional(),
     agent: z
       .object({
-        name: plain(z.string()).default('react'),
+        name: plain(z.string()).default(DEFAULT_AGENT),
         id: plain(z.string()).optional(),
         options: z.record(z.string(), z.unknown()).default({}),
       })
       .strict()
-      .default({ name: 'react', options: {} }),
+      .default({ name: DEFAULT_AGENT, options: {} }),
     user: z
       .object({
         kind: plain(z.enum(['none', 'scripted', 'llm', 'module'])).default('none'),

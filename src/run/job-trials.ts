@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { poolFor } from '../pool/index.ts';
 import { schedule } from '../pool/scheduler.ts';
 import type { RunContext, TrialInput, TrialResult } from '../trial/types.ts';
-import { ModelCircuitBreaker, type BreakerTrip } from './circuit-breaker.ts';
+import { breakerSize, ModelCircuitBreaker, type BreakerTrip } from './circuit-breaker.ts';
 import type { Cleanup } from './cleanup.ts';
 import type { OpenRun } from './open.ts';
 import type { RunOptions } from './options.ts';
@@ -43,7 +43,7 @@ export async function runJobTrials(cells: OpenCell[], opts: RunOptions, cleanup:
   for (const c of cells) {
     const context = await trialContext(c.prepared, c.open, c.opts);
     const key = upstreamOf(c.prepared);
-    const n = c.prepared.cfg.agent.name === 'nop' ? 0 : c.prepared.cfg.run.circuit_breaker;
+    const n = breakerSize(c.prepared.traits, c.prepared.cfg.run.circuit_breaker);
     if (!breakers.has(key)) breakers.set(key, new ModelCircuitBreaker(n));
     live.push({
       ...c,

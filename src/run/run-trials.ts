@@ -8,7 +8,7 @@ import { loadHooks } from '../trial/hooks.ts';
 import { failedResult, saveFailedResult } from '../trial/result.ts';
 import type { RunContext, TrialInput } from '../trial/types.ts';
 import type { TrialResult } from '../types.ts';
-import { ModelCircuitBreaker, type BreakerTrip } from './circuit-breaker.ts';
+import { breakerSize, ModelCircuitBreaker, type BreakerTrip } from './circuit-breaker.ts';
 import type { Cleanup } from './cleanup.ts';
 import { runContext } from './context.ts';
 import { bringsOwnSandbox, SampleEnvironments } from './environments.ts';
@@ -107,7 +107,7 @@ async function scheduleTrials(
   const closePool = cleanup.defer('the pool', () => pool.close());
   checkpoint(opts, 'pool');
   opts.console.start(p.benchmark, open.toRun.length, open.runDir, cfg.run.mode);
-  const breaker = new ModelCircuitBreaker(cfg.agent.name === 'nop' ? 0 : cfg.run.circuit_breaker);
+  const breaker = new ModelCircuitBreaker(breakerSize(p.traits, cfg.run.circuit_breaker));
   try {
     await schedule(pool, breaker.gate(open.toRun), {
       signal: disk.signal,
