@@ -79,6 +79,29 @@ const CALLS_RUN_MODEL: Record<BuiltinAgent, boolean> = {
 };
 
 /**
+ * What a built-in's trial waits on, known without loading it: none of them computes in its worker,
+ * so a run of one needs no thread per trial (run/layout.ts, docs/running.md#layout).
+ */
+const WAITS_ON: Record<BuiltinAgent, string> = {
+  oracle: 'its sandbox',
+  nop: 'nothing',
+  react: 'its model and its sandbox',
+  http: 'its HTTP endpoint',
+  predictions: 'its predictions file',
+  replay: 'its recorded replies',
+};
+
+/**
+ * What the agent's trials wait on, or null for a user's module: its own code, which may compute in
+ * its worker. An installed agent is a CLI in the sandbox, its model calls through the worker's gateway.
+ */
+export function agentWaitsOn(agent: { name: string; module?: string }): string | null {
+  if (agent.module) return null;
+  if (isBuiltin(agent.name)) return WAITS_ON[agent.name];
+  return isInstalledAgent(agent.name) ? 'its CLI in the sandbox' : null;
+}
+
+/**
  * The wire APIs an agent calls the run's model with, asked at load (run/model-check.ts): a built-in
  * as declared above; an installed agent its preset's, through the gateway; a user's module its
  * ctx.llm when the run set a model (`modelSet`: [llm] or --model), since it may use none.
