@@ -8,7 +8,6 @@
 import { agentWaitsOn } from '../agents/load.ts';
 import { getCheck } from '../checks/index.ts';
 import type { Config } from '../config/schema.ts';
-import type { AgentRef } from './prepare.ts';
 
 /** Trials in flight when the run picks its layout: what the default of 4 workers × 1 always ran. */
 export const IN_FLIGHT = 4;
@@ -31,7 +30,7 @@ export interface TrialWork {
 }
 
 /** From the parts' declarations (agents/load.ts `agentWaitsOn`, a check's `computes`), never their names' meaning. */
-export function trialWork(agent: AgentRef, cfg: Pick<Config, 'checks' | 'user'>): TrialWork {
+export function trialWork(agent: { name: string; module?: string }, cfg: Pick<Config, 'checks' | 'user'>): TrialWork {
   const waits: string[] = [];
   const computes: string[] = [];
   const on = agentWaitsOn(agent);
