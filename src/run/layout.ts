@@ -38,7 +38,8 @@ export function trialWork(agent: { name: string; module?: string }, cfg: Pick<Co
   else waits.push(`the agent ${agent.name} waits on ${on}`);
   if (cfg.user.kind === 'module') computes.push('the simulated user (a module)');
   const custom = cfg.checks.filter((c) => getCheck(c.type)?.computes).map((c) => c.name);
-  if (custom.length) computes.push(`the check${custom.length > 1 ? 's' : ''} ${custom.join(', ')} (the benchmark's code)`);
+  if (custom.length)
+    computes.push(`the check${custom.length > 1 ? 's' : ''} ${custom.join(', ')} (the benchmark's code)`);
   else if (cfg.checks.length) waits.push('no check runs code of the benchmark');
   return { waits, computes };
 }

@@ -97,7 +97,9 @@ describe.skipIf(!hasDocker)('the layout a run picks, and the flags that win', ()
     const mod = await run(benchmark(), join(agentDir, 'waiter.ts'));
     expect(mod.r.code, mod.r.stderr).toBe(0);
     expect(mod.runJson).toMatchObject({ workers: 4, per_worker: 1, layout: { picked: true } });
-    expect(mod.runJson.layout.why).toMatch(/^picked: a worker per trial, as the agent .*waiter\.ts \(a module\) may compute$/);
+    expect(mod.runJson.layout.why).toMatch(
+      /^picked: a worker per trial, as the agent .*waiter\.ts \(a module\) may compute$/,
+    );
   }, 240_000);
 
   it('keeps --workers and --per-worker as given, alone or together', async () => {

@@ -200,7 +200,8 @@ export async function measureInspectAgentic(
         docker_compose: compose,
         docker_engine: execFileSync('docker', ['version', '--format', '{{.Server.Version}}']).toString().trim(),
         inspect_cmd: `inspect eval task.py --model openai/perf-model -M responses_api=false --max-connections ${n} --max-samples ${n} --max-sandboxes ${n} --max-subprocesses ${n}`,
-        inspect_agent: 'react(tools=[bash()], submit=False), sandbox ("docker", compose.yaml: the image, network_mode none)',
+        inspect_agent:
+          'react(tools=[bash()], submit=False), sandbox ("docker", compose.yaml: the image, network_mode none)',
         benchrig: 'benchrig run BENCH --agent react --mode threads (no --workers/--per-worker: the layout it picks)',
         benchrig_layout: layout,
         measured:
