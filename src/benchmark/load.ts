@@ -25,7 +25,7 @@ import { applyImageTemplate, isTemplate } from './sample-sandbox.ts';
 import { HARBOR_IMAGE, harborConfig, harborSample, isHarborFolder, readHarborTasks } from './harbor/samples.ts';
 import { imageRefProblem } from '../sandbox/image-ref.ts';
 import { contextProblem } from '../sandbox/build-context.ts';
-import { parseSubnetPool } from '../sandbox/subnet-pool.ts';
+import { parseSubnetPool } from '../sandbox/docker/subnet-pool.ts';
 import { fileLayer } from '../config/layers.ts';
 import { inOrder, registryBenchmark } from './registry.ts';
 import { MAX_TRIALS_PER_RUN } from '../limits.ts';
