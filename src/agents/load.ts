@@ -50,6 +50,8 @@ interface BuiltinDefinition {
   baseline?: Baseline;
   /** Its options checked (and made absolute) in the main process before anything runs; a BenchrigError is exit 2. */
   checkOptions?: (options: Record<string, unknown>, at: OptionsCheckContext) => Promise<void>;
+  /** What its trials wait on: none of the built-ins computes in its worker, so a run of one needs no thread per trial. */
+  waitsOn: string;
   /** Loaded lazily, so that a worker pays only for the agent it runs. */
   load: () => Promise<LoadedAgent>;
 }
@@ -58,6 +60,7 @@ export const BUILTIN_AGENTS = {
   // Validates a benchmark: the one agent that sees the ground truth. It is never a module.
   oracle: {
     usesRunModel: false,
+    waitsOn: 'its sandbox',
     baseline: 'reference',
     load: async () => ({
       context: 'trusted',
@@ -67,21 +70,25 @@ export const BUILTIN_AGENTS = {
   },
   nop: {
     usesRunModel: false,
+    waitsOn: 'nothing',
     baseline: 'empty',
     load: async () => ({ context: 'public', recordsOwnToolCalls: false, factory: (await import('./nop.ts')).default }),
   },
   // Records its tool calls itself, under its own tools' names.
   react: {
     usesRunModel: true,
+    waitsOn: 'its model and its sandbox',
     load: async () => ({ context: 'public', recordsOwnToolCalls: true, factory: (await import('./react.ts')).default }),
   },
   http: {
     usesRunModel: false, // its server's model is its own
+    waitsOn: 'its HTTP endpoint',
     load: async () => ({ context: 'public', recordsOwnToolCalls: false, factory: (await import('./http.ts')).default }),
   },
   // Grades a predictions file (docs/agents.md#predictions): its reply is the instance's model_patch.
   predictions: {
     usesRunModel: false,
+    waitsOn: 'its predictions file',
     checkOptions: async (options, at) =>
       (await import('./predictions.ts')).checkPredictionsOptions(options, at.cwd, at.datasetIds),
     load: async () => {
@@ -91,6 +98,7 @@ export const BUILTIN_AGENTS = {
   },
   replay: {
     usesRunModel: false,
+    waitsOn: 'its recorded replies',
     load: async () => ({
       context: 'public',
       recordsOwnToolCalls: false,
@@ -122,6 +130,17 @@ export interface AgentTraits {
   baseline: Baseline | null;
   /** Runs in the sandbox behind the model gateway (run/installed-agent.ts prepares it). */
   installed: boolean;
+}
+
+/**
+/**
+ * What the agent's trials wait on, or null for a user's module: its own code, which may compute in
+ * its worker (run/layout.ts, docs/running.md#layout). An installed agent is a CLI in the sandbox.
+ */
+export function agentWaitsOn(agent: { name: string; module?: string }): string | null {
+  if (agent.module) return null;
+  if (isBuiltin(agent.name)) return builtin(agent.name).waitsOn;
+  return isInstalledAgent(agent.name) ? 'its CLI in the sandbox' : null;
 }
 
 /**

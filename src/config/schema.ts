@@ -297,8 +297,9 @@ export const configSchema = z
       z
         .object({
           mode: z.enum(['single', 'threads', 'processes']).default('processes'),
-          workers: z.number().int().min(1).default(4),
-          per_worker: z.number().int().min(1).default(1),
+          /** Absent with per_worker: the run picks its layout (run/layout.ts, docs/running.md#layout). */
+          workers: z.number().int().min(1).optional(),
+          per_worker: z.number().int().min(1).optional(),
           max_sandboxes: z.number().int().min(1).optional(),
           output: z.string().default('evals'),
           keep_sandbox: z.boolean().default(false),
@@ -342,8 +343,6 @@ export const configSchema = z
         .strict(),
     ).default({
       mode: 'processes',
-      workers: 4,
-      per_worker: 1,
       output: 'evals',
       keep_sandbox: false,
       llm_cache: 'off',

@@ -22,6 +22,7 @@ import { telemetrySettings, type TelemetrySettings } from '../telemetry/otel.ts'
 import type { Cleanup } from './cleanup.ts';
 import { prepareInstalledAgent, type PreparedInstalledAgent } from './installed-agent.ts';
 import { checkModelEndpoints } from './model-check.ts';
+import { chooseLayout, trialWork, type Layout } from './layout.ts';
 import { checkpoint, type RunOptions } from './options.ts';
 import { checkOutputWritable } from './output-dir.ts';
 import { hashOf, type RunSettings } from './resume.ts';
@@ -63,6 +64,8 @@ export interface PreparedRun {
   traceSettings: TelemetrySettings | null;
   trials: TrialPlan;
   settings: RunSettings;
+  /** Workers and trials in flight in each: given, or picked from what the trials do (layout.ts). */
+  layout: Layout;
 }
 
 export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<PreparedRun> {
@@ -136,6 +139,7 @@ export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<Pr
     traceSettings,
     trials,
     settings: runSettings(benchmark, agentRef, trials),
+    layout: chooseLayout(cfg.run, trialWork(agentRef, cfg)),
   };
 }
 

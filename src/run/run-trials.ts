@@ -100,13 +100,13 @@ async function scheduleTrials(
       (await import('../agents/installed/worker-gateway.ts')).closeRunGateways(open.runId),
     );
   const pool = await poolFor(cfg.run.mode)(open.trace?.carry(run) ?? run, {
-    workers: cfg.run.workers,
-    perWorker: cfg.run.per_worker,
+    workers: p.layout.workers,
+    perWorker: p.layout.per_worker,
     maxSandboxes: cfg.run.max_sandboxes ?? p.shared?.limit,
   });
   const closePool = cleanup.defer('the pool', () => pool.close());
   checkpoint(opts, 'pool');
-  opts.console.start(p.benchmark, open.toRun.length, open.runDir, cfg.run.mode);
+  opts.console.start(p.benchmark, open.toRun.length, open.runDir, cfg.run.mode, p.layout);
   const breaker = new ModelCircuitBreaker(breakerSize(p.traits, cfg.run.circuit_breaker));
   try {
     await schedule(pool, breaker.gate(open.toRun), {
