@@ -88,7 +88,7 @@ export function judgeSpec(check: CheckConfig): JudgeSpec {
 }
 
 /** The messages sent to the judge: the question, the response, the rubric and every criterion. */
-export function judgePrompt(spec: JudgeSpec, question: string, response: string, rubric: string | undefined) {
+function judgePrompt(spec: JudgeSpec, question: string, response: string, rubric: string | undefined) {
   const [lo, hi] = spec.range;
   const shape = `{${spec.criteria.map((c) => `${JSON.stringify(c.name)}: {"score": <number>, "reasoning": "<text>"}`).join(', ')}}`;
   const system =

@@ -37,10 +37,10 @@ const FRESH_VERIFIER_DIR = [
   'date +%s',
 ].join('\n');
 
-export const rewardArtifactKey = (name: string) => `reward:${name}`;
+const rewardArtifactKey = (name: string) => `reward:${name}`;
 
 /** What is saved under `artifacts["reward:<name>"]`, so `evaluate` re-grades without a sandbox. */
-export interface RewardArtifact {
+interface RewardArtifact {
   /** The named values read, or null when there was no usable reward; `problem` says why. */
   rewards: Record<string, number> | null;
   source: 'reward.json' | 'reward.txt' | null;
@@ -55,10 +55,7 @@ interface PerSample {
 }
 
 /** The rewards from the two files' contents (either may be null: absent). */
-export function parseRewards(
-  json: string | null,
-  txt: string | null,
-): Pick<RewardArtifact, 'rewards' | 'source' | 'problem'> {
+function parseRewards(json: string | null, txt: string | null): Pick<RewardArtifact, 'rewards' | 'source' | 'problem'> {
   if (json !== null && json.trim() !== '') {
     let v: unknown;
     try {
@@ -100,7 +97,7 @@ export function parseRewards(
   };
 }
 
-export function verdictFromReward(a: RewardArtifact, threshold: number, fromArtifact = false): Verdict {
+function verdictFromReward(a: RewardArtifact, threshold: number, fromArtifact = false): Verdict {
   const details = {
     rewards: a.rewards,
     source: a.source,

@@ -16,7 +16,7 @@ export interface Breach {
   reason: string;
 }
 
-export interface ValidateRunOutcome {
+interface ValidateRunOutcome {
   /** Samples the oracle did not pass. */
   oracle: Breach[];
   /** Samples nop passed. */
@@ -66,7 +66,7 @@ async function runAgent(
   return { breaches, n };
 }
 
-export interface ValidateRunOptions {
+interface ValidateRunOptions {
   cwd: string;
   env?: NodeJS.ProcessEnv;
   configFile?: string;

@@ -12,7 +12,7 @@ import type { Scrubber } from './scrub.ts';
 const CHUNK = 1024 * 1024;
 const SNIFF = 8 * 1024;
 
-export interface ScrubbedFiles {
+interface ScrubbedFiles {
   /** Files whose content held a secret (relative to the folder). */
   files: string[];
   /** Entries renamed because their name held one. */

@@ -12,7 +12,7 @@ import { SECRET_KEY } from './scrub.ts';
 import { configSchema } from './schema.ts';
 import type { Templates } from './layers.ts';
 
-export type Path = Array<string | number>;
+type Path = Array<string | number>;
 
 /** `value` (the configuration, or the part of it at `at`) as it may be shown. */
 export function redact<T>(value: T, templates: Templates = {}, at: Path = []): T {

@@ -20,7 +20,7 @@ export interface TreeEntry {
   size: number;
 }
 
-export interface RefEntry {
+interface RefEntry {
   commit: string;
   resolved_at: string;
 }
@@ -77,11 +77,11 @@ async function readJsonOr<T>(file: string): Promise<T | null> {
 }
 
 /** A temp file next to the target, renamed over it when complete. */
-export function tempPathFor(file: string): string {
+function tempPathFor(file: string): string {
   return `${file}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
 }
 
-export async function writeAtomic(file: string, data: string | Uint8Array): Promise<void> {
+async function writeAtomic(file: string, data: string | Uint8Array): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const tmp = tempPathFor(file);
   try {

@@ -10,9 +10,9 @@ import { BenchrigError, describe } from '../errors.ts';
 import { cacheRoot, DatasetCache, writeStreamAtomic, type TreeEntry } from './cache.ts';
 import { pickSplitFiles } from './hf-layout.ts';
 
-export const HUB_URL = 'https://huggingface.co';
+const HUB_URL = 'https://huggingface.co';
 /** A progress report every this many bytes of one file. */
-export const PROGRESS_STEP = 4 * 1024 * 1024;
+const PROGRESS_STEP = 4 * 1024 * 1024;
 /** Metadata calls that hang this long count as an unreachable hub. */
 const API_TIMEOUT_MS = 30_000;
 
@@ -40,7 +40,7 @@ export interface HfOptions {
   onNotice?: (message: string) => void;
 }
 
-export interface HfDatasetFiles {
+interface HfDatasetFiles {
   commit: string;
   /** The split's files in order: repository path and where it is cached. */
   files: Array<{ path: string; localPath: string }>;
@@ -260,7 +260,7 @@ class Hub {
 }
 
 /** The hub did not answer (connection refused, DNS, timeout, gateway errors): the cache may serve. */
-export function isUnreachable(err: unknown): boolean {
+function isUnreachable(err: unknown): boolean {
   if (err instanceof HubApiError) return err.statusCode === 502 || err.statusCode === 503 || err.statusCode === 504;
   const e = err as { name?: string; message?: string };
   return (

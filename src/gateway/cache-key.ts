@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../llm/cache.ts';
 
-export const VOLATILE_FIELDS = [
+const VOLATILE_FIELDS = [
   'metadata',
   'user',
   'safety_identifier',

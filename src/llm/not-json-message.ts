@@ -6,7 +6,7 @@
 const START = 200;
 
 /** The body's first characters on one line, quoted. */
-export function bodyStart(text: string): string {
+function bodyStart(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (!flat) return '(an empty body)';
   return JSON.stringify(flat.length > START ? `${flat.slice(0, START)}…` : flat);

@@ -47,9 +47,9 @@ export interface WorkerChannel {
   readonly clockFromPool?: boolean;
 }
 
-export const DEFAULT_GRACE_MS = 5_000;
+const DEFAULT_GRACE_MS = 5_000;
 /** The minute a start may take beyond the trial's timeout: the start's own deadline (trial/start-deadline.ts) comes first. */
-export const DEFAULT_SANDBOX_START_MS = SANDBOX_START_S * 1000;
+const DEFAULT_SANDBOX_START_MS = SANDBOX_START_S * 1000;
 export const DEFAULT_WORKER_MEMORY_MB = 1024;
 
 export interface RemotePoolOptions extends PoolOptions {

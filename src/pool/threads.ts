@@ -43,7 +43,7 @@ const WORKER_YOUNG_GENERATION_MB = 2;
  * development), or undefined when it has none (the threads inherit the flags). The threads run
  * compiled JavaScript, and a tsx registration would cost each of them ~27 MB resident for nothing.
  */
-export function workerExecArgv(argv: readonly string[] = process.execArgv): string[] | undefined {
+function workerExecArgv(argv: readonly string[] = process.execArgv): string[] | undefined {
   const isTsx = (v: string | undefined) => !!v && /^tsx(\/|$)/.test(v);
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {

@@ -7,7 +7,7 @@
 // grace period once the timeout has passed is blocked: `blocked` is called, once. An agent that
 // blocks early is caught at its timeout; one that blocks later, within a grace period and a fifth
 // of it. A worker that answers is left alone: its own timer ends the trial, as in any other worker.
-export interface WatchdogOptions {
+interface WatchdogOptions {
   /** From the start of the agent phase to its end at the latest: the trial's timeout. */
   afterMs: number;
   /** How long the worker has to answer a ping: the pool's grace period. */

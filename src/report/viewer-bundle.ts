@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { cacheDir } from '../loader/compile.mjs';
 
 /** The page scripts, by page. */
-export interface ViewerBundles {
+interface ViewerBundles {
   report: string;
   compare: string;
   history: string;

@@ -21,7 +21,7 @@ export function tempPathFor(path: string): string {
   return `${path.slice(0, cut)}.${path.slice(cut)}.${pid}.${threadId}.${(++tempSeq).toString(36)}.tmp`;
 }
 
-export interface WriteOptions {
+interface WriteOptions {
   /** fsync the file and its folder (default true): survive a power loss, not only a process crash. */
   durable?: boolean;
 }
