@@ -1,10 +1,7 @@
-// Hugging Face hub datasets (docs/benchmarks.md#hugging-face-datasets), through @huggingface/hub: resolve the revision to a
-// commit, list the repository at that commit, pick the split's files (hf-layout.ts) and download
-// the missing ones into the cache (cache.ts). Returns local files; read.ts reads them with the
-// same readers as local datasets.
-//
-// Offline: a pinned 40-hex commit whose files are cached never touches the network; a branch or
-// tag falls back to its last cached resolution when the hub is unreachable, and says so.
+// Hugging Face hub datasets (docs/benchmarks.md#hugging-face-datasets), through @huggingface/hub: the
+// revision resolved to a commit, the split's files (hf-layout.ts) downloaded into the cache (cache.ts)
+// and read by read.ts like local files. Offline, a pinned commit whose files are cached never touches
+// the network; a branch or tag falls back to its last cached resolution, and says so.
 import { datasetInfo, downloadFile, HubApiError, listFiles } from '@huggingface/hub';
 import { BenchrigError, describe } from '../errors.ts';
 import { cacheRoot, DatasetCache, writeStreamAtomic, type TreeEntry } from './cache.ts';

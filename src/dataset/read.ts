@@ -1,7 +1,7 @@
-// Dataset sources -> raw rows. One reader per format, chosen by file extension; a new format
-// plugs in as one more entry in READERS. `hf:owner/name` sources are downloaded (hf.ts) and then
-// read by the same readers. hf.ts (@huggingface/hub, ~40 MB resident) and parquet.ts (hyparquet)
-// load only when a source needs them: most runs read a local JSONL file.
+// Dataset sources -> raw rows. One reader per format, chosen by file extension; a new format plugs in
+// as one more entry in READERS. `hf:owner/name` sources are downloaded (hf.ts) and then read by the
+// same readers. hf.ts (@huggingface/hub, large) and parquet.ts (hyparquet) load only when a source
+// needs them: most runs read a local JSONL file.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BenchrigError } from '../errors.ts';
