@@ -74,7 +74,7 @@ async function runAgent(
   return { breaches, n };
 }
 
-export interface ValidateRunOptions {
+interface ValidateRunOptions {
   cwd: string;
   env?: NodeJS.ProcessEnv;
   configFile?: string;

@@ -18,13 +18,13 @@ export interface PriceOverride {
 }
 
 /** A call's usage: `input` includes `cached` (cache reads), as every API but Anthropic's reports it. */
-export interface CallUsage {
+interface CallUsage {
   input: number;
   output: number;
   cached?: number;
 }
 
-export interface CallPrice {
+interface CallPrice {
   /** null: the table does not know the model (and no `[llm] price` was set). */
   cost_usd: number | null;
   /** The model the price was looked up by. */
