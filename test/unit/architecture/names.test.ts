@@ -270,13 +270,7 @@ const KNOWN_FORMAT: Record<string, string> = {
   'src/types.ts': 'Harbor task fields of the sample: format-owned fields',
 };
 /** Files choosing by an agent's name today, each a debt of #38 item 3. */
-const KNOWN_AGENT: Record<string, string> = {
-  'src/cli/run.ts': "names the default agent again (`react`): take config/schema.ts's default",
-  'src/commands/validate-run.ts': 'runs the baselines `oracle` and `nop` by name: ask agents/ for them by capability',
-  'src/run/job-trials.ts': "no circuit breaker for `nop`: ask the agent's definition whether it calls a model",
-  'src/run/prepare.ts': "`predictions` needs a module: ask the agent's definition whether it reads predictions",
-  'src/run/run-trials.ts': "no circuit breaker for `nop`: ask the agent's definition whether it calls a model",
-};
+const KNOWN_AGENT: Record<string, string> = {};
 /** User-facing text that names an agent on purpose. */
 const ALLOWED_AGENT: Record<string, string> = {
   'src/benchmark/templates/qa.ts': 'the benchmark.toml `init` writes names the default agent (user-facing text)',
