@@ -4,7 +4,7 @@ import { bootSinglePool } from './single.ts';
 import { bootThreadPool } from './threads.ts';
 import type { PoolBooter, PoolFactory, PoolMode } from './types.ts';
 
-export const BOOTERS: Record<PoolMode, PoolBooter> = {
+const BOOTERS: Record<PoolMode, PoolBooter> = {
   single: bootSinglePool,
   threads: bootThreadPool,
   processes: bootForkPool,

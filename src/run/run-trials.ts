@@ -7,7 +7,7 @@ import { loadHooks } from '../trial/hooks.ts';
 import { failedResult, saveFailedResult } from '../trial/result.ts';
 import type { RunContext, TrialInput } from '../trial/types.ts';
 import type { TrialResult } from '../types.ts';
-import { ModelCircuitBreaker, type BreakerTrip } from './circuit-breaker.ts';
+import { breakerSize, ModelCircuitBreaker, type BreakerTrip } from './circuit-breaker.ts';
 import type { Cleanup } from './cleanup.ts';
 import { runContext } from './context.ts';
 import { bringsOwnSandbox, SampleEnvironments } from './environments.ts';
@@ -102,12 +102,12 @@ async function scheduleTrials(
   const context = open.trace?.carry(run) ?? run;
   const maxSandboxes = cfg.run.max_sandboxes ?? p.shared?.limit;
   // Booted while the run was checked (pool-boot.ts); a caller's prepared run without one boots it now.
-  const booted = p.pool ?? bootRunPool(p.benchmark, p.agentRef, run.sandbox, cleanup);
+  const booted = p.pool ?? bootRunPool(p.benchmark, p.agentRef, run.sandbox, p.layout, cleanup);
   const pool = await booted.booting.start(context, { maxSandboxes });
   const closePool = booted.close;
   checkpoint(opts, 'pool');
-  opts.console.start(p.benchmark, open.toRun.length, open.runDir, cfg.run.mode);
-  const breaker = new ModelCircuitBreaker(cfg.agent.name === 'nop' ? 0 : cfg.run.circuit_breaker);
+  opts.console.start(p.benchmark, open.toRun.length, open.runDir, cfg.run.mode, p.layout);
+  const breaker = new ModelCircuitBreaker(breakerSize(p.traits, cfg.run.circuit_breaker));
   try {
     await schedule(pool, breaker.gate(open.toRun), {
       signal: disk.signal,
