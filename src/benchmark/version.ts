@@ -28,7 +28,7 @@ interface VersionInput {
   hooks?: string;
 }
 
-export async function benchmarkVersion(input: VersionInput): Promise<string> {
+async function benchmarkVersion(input: VersionInput): Promise<string> {
   const hasher = await VersionHasher.start(input, sampleFolders(input.samples));
   for (const s of input.samples) hasher.see(s);
   return hasher.finish(input.samples);
