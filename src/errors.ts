@@ -35,12 +35,16 @@ export interface SandboxFacts {
   daemon: boolean;
   /** Why the daemon does not count, when it does not. */
   lost?: string;
-  /** gone: removed (never by the agent, which has no Docker access); unknown: the daemon did not say. */
+  /** gone: removed (never by the agent, which has no access to the infrastructure); unknown: the daemon did not say. */
   state: 'running' | 'stopped' | 'gone' | 'unknown';
   exitCode?: number;
-  oomKilled?: boolean;
-  /** Docker itself stopped it (a kill through its API, as its shutdown does), not a process inside. */
-  killedByDocker?: boolean;
+  /** Killed for memory (its memory bound). */
+  outOfMemory?: boolean;
+  /**
+   * The infrastructure stopped it, not a process inside (a kill through the engine's API, as its
+   * shutdown does; a cluster's eviction): who, as messages name it ("Docker"); absent: not so.
+   */
+  killedByInfrastructure?: string;
 }
 
 /** An error a user can cause or fix: printed as one line, never with a stack trace. */

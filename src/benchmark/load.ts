@@ -25,7 +25,7 @@ import { applyImageTemplate, isTemplate } from './sample-sandbox.ts';
 import { HARBOR_IMAGE, harborConfig, harborSample, isHarborFolder, readHarborTasks } from './harbor/samples.ts';
 import { imageRefProblem } from '../sandbox/image-ref.ts';
 import { contextProblem } from '../sandbox/build-context.ts';
-import { parseSubnetPool } from '../sandbox/docker/subnet-pool.ts';
+import { checkSandboxKeys } from '../sandbox/index.ts';
 import { fileLayer } from '../config/layers.ts';
 import { inOrder, registryBenchmark } from './registry.ts';
 import { MAX_TRIALS_PER_RUN } from '../limits.ts';
@@ -400,9 +400,8 @@ function resolveSandbox(
   const workdirProblem = badWorkdir(sandbox.workdir);
   if (workdirProblem)
     throw new BenchrigError('benchmark', `${src('sandbox', 'workdir')}: key sandbox.workdir: ${workdirProblem}`);
-  // A range that cannot hold a trial network's subnet is refused here, naming the file and the key (exit 2).
-  if (sandbox.subnet_pool !== undefined)
-    parseSubnetPool(sandbox.subnet_pool, `${src('sandbox', 'subnet_pool')}: key sandbox.subnet_pool`);
+  // The keys a provider reads beside its settings (`subnet_pool`'s range), refused naming the file and the key (exit 2).
+  checkSandboxKeys(sandbox, (key) => `${src('sandbox', key)}: key sandbox.${key}`);
   const folder = (rel: string, key: string[], needs?: string) => {
     const abs = path.resolve(dir, rel);
     const where = `${src(...key)}: key ${key.join('.')}`;

@@ -117,7 +117,7 @@ export async function confirmHost(sandbox: Sandbox, what: string): Promise<void>
   const health = await sandbox.health();
   if (sandboxLost(health))
     throw new SandboxError(
-      `the sandbox's host was lost during grading (${health.lost ?? `container ${health.state}${health.killedByDocker ? ', killed by Docker' : ''}`}): ${what}`,
+      `the sandbox's host was lost during grading (${health.lost ?? `container ${health.state}${health.killedByInfrastructure ? `, killed by ${health.killedByInfrastructure}` : ''}`}): ${what}`,
     );
 }
 

@@ -7,10 +7,26 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../../../src/benchmark/load.ts';
 import { BenchrigError } from '../../../../src/errors.ts';
-import { resolveFleet } from '../../../../src/run/sandboxes.ts';
+import { resolveProvider } from '../../../../src/sandbox/registry.ts';
 import { clientFor, fleetHosts, hostFromEnv, parseDockerHostFlag } from '../../../../src/sandbox/docker/hosts.ts';
 import { tempDir } from '../../../support/cli.ts';
 import { defined } from '../../../support/defined.ts';
+
+/** The fleet's hosts the run's keys and `--docker-host` values choose (the registry's resolution), or null. */
+const resolveFleet = (
+  config: { run: { provider: string }; sandbox?: Record<string, unknown> },
+  from: { benchmarkDir: string; env: NodeJS.ProcessEnv; dockerHosts?: string[] },
+) => {
+  const choice = resolveProvider({
+    run: config.run,
+    sandbox: config.sandbox ?? {},
+    flags: from.dockerHosts ? { dockerHost: from.dockerHosts } : {},
+    env: from.env,
+    benchmarkDir: from.benchmarkDir,
+    trialTimeoutS: 60,
+  });
+  return choice.kind === 'fleet' ? (choice.settings as { hosts: unknown[] }).hosts : null;
+};
 
 /** The thrown error, or fails the test when nothing is thrown. */
 function thrown(fn: () => unknown): BenchrigError {
