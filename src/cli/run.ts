@@ -94,7 +94,7 @@ export function registerRun(program: Command): void {
       ]),
     )
     .addOption(new Option('--provider <name>', providerHelp()).choices(providerNames()));
-  // Each sandbox provider's own flags (sandbox/registry.ts), e.g. the hosts of a fleet.
+  // Each sandbox provider's own flags (sandbox/registry.ts), e.g. the hosts it runs on.
   for (const f of runFlags()) run.addOption(commanderOption(f));
   run
     .addOption(new Option('--llm-cache <mode>', 'record or replay LLM responses').choices(['off', 'record', 'replay']))
