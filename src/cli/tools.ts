@@ -1,6 +1,6 @@
 // The commands around a run: list, validate, sandbox build/cleanup, config show.
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { stringify } from 'smol-toml';
 import { listBenchmarks } from '../benchmark/list.ts';
@@ -191,7 +191,7 @@ async function cleanup(o: CleanupFlags): Promise<void> {
           config: {
             file,
             shown: displayPath(file),
-            raw: readToml(file, process.env, '--config') as Record<string, unknown>,
+            raw: readToml(file, process.env, '--config'),
           },
         }
       : {}),

@@ -33,6 +33,16 @@ export interface ProviderInput {
   trialTimeoutS: number;
 }
 
+/** Where the run's `[sandbox]` keys came from, for a definition's checks at load. */
+export interface KeySources {
+  /** Who set `[sandbox] <key…>`: a file as messages show it, or "environment X" / "flag --x". */
+  setBy(...key: Array<string | number>): string;
+  /** The working directory: a path set by the environment or a flag is relative to it. */
+  cwd: string;
+  /** A path as messages show it (relative to the working directory when under it). */
+  shown(path: string): string;
+}
+
 /** Which sandboxes `sandbox cleanup` removes (docs/cli.md#sandbox-cleanup). */
 export interface CleanupWhich {
   all?: boolean;
@@ -68,8 +78,12 @@ export interface ProviderDefinition<S = unknown> {
    * The result is plain JSON: it crosses to workers inside the SandboxSpec.
    */
   settings(input: ProviderInput): S | null;
-  /** Checks of `[sandbox]` keys it reads that are not its settings' (e.g. `subnet_pool`), at load; `where(key)` names the file and key. */
-  checkSandboxKeys?(sandbox: Record<string, unknown>, where: (key: string) => string): void;
+  /**
+   * At load, the `[sandbox]` keys it reads: checked (e.g. `subnet_pool`'s range) and their paths made
+   * absolute (e.g. a host's TLS files, relative to the file that set them); returns the keys it
+   * changed. Refusals name the file and the key (exit 2).
+   */
+  sandboxKeys?(sandbox: Record<string, unknown>, at: KeySources): Record<string, unknown> | void;
   /** Its provider for these settings (loads its engine's client). */
   make(settings: S): Promise<EnvironmentProvider>;
   /** Why an installed agent (`cli:`, which reaches the model gateway through a unix socket on this machine) cannot run on it, or null. */

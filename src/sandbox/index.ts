@@ -38,7 +38,7 @@ export { placementFor } from './slots.ts';
 export { processAlive } from './process-alive.ts';
 // The registry: the run's provider from its keys and flags, their flags, cleanup, and where an installed agent cannot run.
 export {
-  checkSandboxKeys,
+  loadSandboxKeys,
   cleanup,
   cleanupFlags,
   cleanupProviders,

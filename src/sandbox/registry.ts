@@ -4,19 +4,14 @@
 // never learns which provider runs. Order matters where several share a `[run] provider` value: the
 // first whose settings apply wins (a fleet when hosts are named, else one engine).
 import { BenchrigError } from '../errors.ts';
-import type { CleanupRequest, ProviderDefinition, ProviderFlag, ProviderInput } from './definition.ts';
+import type { CleanupRequest, KeySources, ProviderDefinition, ProviderFlag, ProviderInput } from './definition.ts';
 import { docker } from './docker/definition.ts';
 import { fleet } from './fleet/definition.ts';
 import { kubernetes } from './kubernetes/definition.ts';
 import { podman } from './podman/definition.ts';
 import type { ProviderChoice } from './types.ts';
 
-export const PROVIDERS: readonly ProviderDefinition[] = [
-  fleet as ProviderDefinition,
-  docker as ProviderDefinition,
-  kubernetes as ProviderDefinition,
-  podman as ProviderDefinition,
-];
+export const PROVIDERS: readonly ProviderDefinition[] = [fleet, docker, kubernetes, podman];
 
 /** The provider a spec without one runs on. */
 export const DEFAULT_PROVIDER = 'docker';
@@ -43,9 +38,11 @@ export function resolveProvider(input: ProviderInput): ProviderChoice {
   );
 }
 
-/** Every provider's load-time checks of the `[sandbox]` keys it reads (`where(key)`: the file and the key). */
-export function checkSandboxKeys(sandbox: Record<string, unknown>, where: (key: string) => string): void {
-  for (const d of PROVIDERS) d.checkSandboxKeys?.(sandbox, where);
+/** Every provider's load-time checks of the `[sandbox]` keys it reads; the keys they changed (paths made absolute). */
+export function loadSandboxKeys(sandbox: Record<string, unknown>, at: KeySources): Record<string, unknown> {
+  let changed: Record<string, unknown> = {};
+  for (const d of PROVIDERS) changed = { ...changed, ...d.sandboxKeys?.(sandbox, at) };
+  return changed;
 }
 
 /** Why an installed agent cannot run on the spec's provider (the whole message), or null. */

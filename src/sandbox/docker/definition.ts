@@ -11,9 +11,10 @@ export const docker: ProviderDefinition<Record<string, never>> = {
   docs: 'docs/sandboxes.md',
   runFlags: [],
   settings: () => ({}),
-  checkSandboxKeys(sandbox, where) {
+  sandboxKeys(sandbox, at) {
     // A range that cannot hold a trial network's subnet is refused at load, naming the file and the key (exit 2).
-    if (typeof sandbox.subnet_pool === 'string') parseSubnetPool(sandbox.subnet_pool, where('subnet_pool'));
+    if (typeof sandbox.subnet_pool === 'string')
+      parseSubnetPool(sandbox.subnet_pool, `${at.setBy('subnet_pool')}: key sandbox.subnet_pool`);
   },
   make: async () => new (await import('./environments.ts')).DockerEnvironments(),
   installedAgents: () => null,

@@ -2,6 +2,7 @@
 // when the run names hosts (`--docker-host`, `[[sandbox.hosts]]`, DOCKER_HOST). `sandbox cleanup`
 // of its hosts is Docker's (docker/cleanup.ts).
 import type { ProviderDefinition } from '../definition.ts';
+import { hostsWithTls } from './host-tls.ts';
 import { fleetHostsIn, type FleetSettings } from './settings.ts';
 
 export const fleet: ProviderDefinition<FleetSettings> = {
@@ -20,6 +21,7 @@ export const fleet: ProviderDefinition<FleetSettings> = {
     const hosts = fleetHostsIn(input);
     return hosts ? { hosts } : null;
   },
+  sandboxKeys: (sandbox, at) => (Array.isArray(sandbox.hosts) ? { hosts: hostsWithTls(sandbox.hosts, at) } : {}),
   make: async (s) => new (await import('./environments.ts')).FleetEnvironments(s.hosts),
   installedAgents: () => 'remove [[sandbox.hosts]] / --docker-host',
 };

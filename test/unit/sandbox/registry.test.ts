@@ -2,12 +2,14 @@
 // flags and environment, refused with the key's (or file and key's) message; the flags each brings
 // to `run` and `sandbox cleanup`; where an installed agent cannot run; the config's values of
 // `[run] provider` are the registry's.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BenchrigError } from '../../../src/errors.ts';
 import { PROVIDER_VALUES } from '../../../src/sandbox/config-keys.ts';
 import type { ProviderInput } from '../../../src/sandbox/definition.ts';
 import {
-  checkSandboxKeys,
+  loadSandboxKeys,
   cleanupFlags,
   cleanupProviders,
   installedAgentRefusal,
@@ -18,6 +20,7 @@ import {
   runFlags,
   runFlagValues,
 } from '../../../src/sandbox/registry.ts';
+import { tempDir } from '../../support/cli.ts';
 
 const input = (over: Partial<ProviderInput> & { run?: Record<string, unknown> } = {}): ProviderInput => ({
   sandbox: {},
@@ -91,12 +94,41 @@ describe('docker and the fleet', () => {
     ).toEqual({ kind: 'config', message: 'Docker host tcp://b:2375 is listed twice' });
   });
 
-  it('checks `[sandbox] subnet_pool` at load, naming the file and key it is given', () => {
-    const where = (key: string) => `bench/benchmark.toml: key sandbox.${key}`;
-    expect(refusal(() => checkSandboxKeys({ subnet_pool: '10.0.0.0/30' }, where)).message).toMatch(
+  it('checks `[sandbox] subnet_pool` at load, naming the file and key', () => {
+    const at = { setBy: () => 'bench/benchmark.toml', cwd: '/', shown: (p: string) => p };
+    expect(refusal(() => loadSandboxKeys({ subnet_pool: '10.0.0.0/30' }, at)).message).toMatch(
       /^bench\/benchmark\.toml: key sandbox\.subnet_pool: /,
     );
-    expect(() => checkSandboxKeys({ subnet_pool: '10.213.0.0/16' }, where)).not.toThrow();
+    expect(loadSandboxKeys({ subnet_pool: '10.213.0.0/16' }, at)).toEqual({});
+  });
+
+  it("makes a host's TLS files absolute, relative to the file that set them, and refuses one that is not there", () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'conf', 'tls'), { recursive: true });
+    for (const f of ['ca', 'cert', 'key']) writeFileSync(join(dir, 'conf', 'tls', `${f}.pem`), f);
+    const tls = { ca: 'tls/ca.pem', cert: 'tls/cert.pem', key: 'tls/key.pem' };
+    const at = { setBy: () => join(dir, 'conf', 'fleet.toml'), cwd: '/', shown: (p: string) => p };
+    expect(loadSandboxKeys({ hosts: [{ url: 'tcp://a:2376', capacity: 1, tls }] }, at)).toEqual({
+      hosts: [
+        {
+          url: 'tcp://a:2376',
+          capacity: 1,
+          tls: {
+            ca: join(dir, 'conf/tls/ca.pem'),
+            cert: join(dir, 'conf/tls/cert.pem'),
+            key: join(dir, 'conf/tls/key.pem'),
+          },
+        },
+      ],
+    });
+    expect(
+      refusal(() =>
+        loadSandboxKeys({ hosts: [{ url: 'tcp://a:2376', capacity: 1, tls: { ...tls, key: 'no.pem' } }] }, at),
+      ),
+    ).toEqual({
+      kind: 'config',
+      message: `${join(dir, 'conf', 'fleet.toml')}: key sandbox.hosts[0].tls.key: file "no.pem" not found (looked at ${join(dir, 'conf', 'no.pem')})`,
+    });
   });
 });
 
