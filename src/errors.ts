@@ -25,8 +25,8 @@ export interface ErrorValue {
   stack?: string;
   /** Set false when running the trial again could not help (infrastructure errors only). */
   retryable?: boolean;
-  /** What the sandbox provider knew of the sandbox when a failure was blamed. */
-  sandbox?: SandboxFacts;
+  /** What the sandbox provider knew of the sandbox when a failure was blamed, as result files record it. */
+  sandbox?: RecordedSandboxFacts;
 }
 
 /** What the sandbox provider says of a sandbox after a failure: who is to blame depends on it (docs/sandboxes.md). */
@@ -45,6 +45,26 @@ export interface SandboxFacts {
    * shutdown does; a cluster's eviction): who, as messages name it ("Docker"); absent: not so.
    */
   killedByInfrastructure?: string;
+}
+
+/**
+ * SandboxFacts as a result file records them (docs/reports.md, `error.sandbox`): under the keys it
+ * has always had (`oomKilled`, `killedByDocker`), whatever the provider, so that the file is unchanged.
+ */
+export type RecordedSandboxFacts = Omit<SandboxFacts, 'outOfMemory' | 'killedByInfrastructure'> & {
+  oomKilled?: boolean;
+  killedByDocker?: boolean;
+};
+
+export function recordedFacts(h: SandboxFacts): RecordedSandboxFacts {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(h)) {
+    if (key === 'outOfMemory') out.oomKilled = value;
+    else if (key === 'killedByInfrastructure') {
+      if (value) out.killedByDocker = true;
+    } else out[key] = value;
+  }
+  return out as RecordedSandboxFacts;
 }
 
 /** An error a user can cause or fix: printed as one line, never with a stack trace. */

@@ -7,7 +7,7 @@
 // them, so one that stopped is its doing; one that is gone or that the infrastructure killed is the host's. Decided
 // from the values the provider gives (SandboxError.daemon, each service's health), never from a
 // client library's errors.
-import { describe, type ErrorValue, SandboxError, toErrorValue } from '../errors.ts';
+import { describe, type ErrorValue, recordedFacts, SandboxError, toErrorValue } from '../errors.ts';
 import type { Sandbox, SandboxHealth } from '../sandbox/types.ts';
 
 /** The services beside main, by name (a trial without any has none). */
@@ -91,14 +91,14 @@ export async function blame(
       message: err.message.startsWith(`service ${lost.name} was lost`) // confirmSidecars said it
         ? err.message
         : `service ${lost.name} was lost during the trial (${stateText(lost.health)}): ${err.message}`,
-      sandbox: lost.health,
+      sandbox: recordedFacts(lost.health),
     };
-  if (!fault) return { ...toErrorValue(err), sandbox: health };
+  if (!fault) return { ...toErrorValue(err), sandbox: recordedFacts(health) };
   return {
     kind: 'agent',
     message: `the sandbox failed during or after the agent's phase (${stateText(health)}; the daemon is healthy, so the agent's doing): ${err.message}`,
     ...(err.cause ? { cause: describe(err.cause) } : {}),
-    sandbox: health,
+    sandbox: recordedFacts(health),
   };
 }
 
@@ -118,12 +118,12 @@ export async function blameAgentError(
     return {
       kind: 'sandbox',
       message: `service ${lost.name} was lost during the agent's phase (${stateText(lost.health)}); the agent then failed: ${value.message}`,
-      sandbox: lost.health,
+      sandbox: recordedFacts(lost.health),
     };
   if (!sandboxLost(health)) return value;
   return {
     kind: 'sandbox',
     message: `the sandbox's host failed during the agent's phase (${stateText(health)}); the agent then failed: ${value.message}`,
-    sandbox: health,
+    sandbox: recordedFacts(health),
   };
 }

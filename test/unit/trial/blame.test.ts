@@ -60,7 +60,8 @@ describe('blame for a Docker failure once the agent had its sandbox', () => {
       answered(409, 'container is not running'),
       withHealth({ daemon: true, state: 'stopped', exitCode: 143, killedByInfrastructure: 'Docker' }),
     );
-    expect(killed).toMatchObject({ kind: 'sandbox', sandbox: { killedByInfrastructure: 'Docker' } });
+    // the result file records the facts under the keys it always had (docs/reports.md)
+    expect(killed).toMatchObject({ kind: 'sandbox', sandbox: { killedByDocker: true } });
   });
 
   it('the blamed error keeps what the provider knew of the sandbox', async () => {
@@ -91,7 +92,7 @@ describe('blame for a Docker failure once the agent had its sandbox', () => {
     // Killed for memory, the daemon answering: the agent's, as before.
     const oom = new SandboxError('exec failed', undefined, true, { daemon: 'answered', service: 'oom' });
     const e = await blame(oom, withHealth({ daemon: true, state: 'stopped', outOfMemory: true, exitCode: 137 }));
-    expect(e).toMatchObject({ kind: 'agent', sandbox: { outOfMemory: true } });
+    expect(e).toMatchObject({ kind: 'agent', sandbox: { oomKilled: true } });
     expect(e.message).toMatch(/killed for memory/);
     // The daemon did not answer (a timeout, a dropped connection): infrastructure, whatever the sandbox looks like now.
     const silent = new SandboxError('Docker did not answer within 30000 ms: exec', undefined, true, {
