@@ -238,7 +238,7 @@ describe('[[sandbox.hosts]] in a benchmark or --config file', () => {
         },
       },
     ]);
-    const hosts = await resolveFleet(b.config, { benchmarkDir: b.dir, env: {} });
+    const hosts = resolveFleet(b.config, { benchmarkDir: b.dir, env: {} });
     expect(hosts).toEqual([
       {
         url: 'unix:///var/run/docker.sock',
@@ -259,9 +259,9 @@ describe('[[sandbox.hosts]] in a benchmark or --config file', () => {
       },
     ]);
     // --docker-host replaces them.
-    expect(await resolveFleet(b.config, { benchmarkDir: b.dir, env: {}, dockerHosts: ['tcp://other:2375=3'] })).toEqual(
-      [{ url: 'tcp://other:2375', capacity: 3, tls: null, source: 'from --docker-host' }],
-    );
+    expect(resolveFleet(b.config, { benchmarkDir: b.dir, env: {}, dockerHosts: ['tcp://other:2375=3'] })).toEqual([
+      { url: 'tcp://other:2375', capacity: 3, tls: null, source: 'from --docker-host' },
+    ]);
   });
 
   it('in benchmark.toml, relative to the benchmark folder', async () => {
