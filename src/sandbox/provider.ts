@@ -1,8 +1,8 @@
 // The environment provider seam (docs/sandboxes.md#providers): what run/, trial/, pool/ and worker/
 // know of sandboxes. An environment is what one trial runs in: a main service (the agent's
 // `ctx.sandbox`) and named services beside it, on the trial's own network, with the volumes they
-// share. Docker on one engine is one provider, a fleet of engines another (sandbox/index.ts picks
-// one from the run's spec); failures cross this seam as SandboxError values (errors.ts) that say
+// share. Each provider is a folder of sandbox/ and a line of registry.ts (sandbox/index.ts makes the
+// one the run's spec names); failures cross this seam as SandboxError values (errors.ts) that say
 // what the provider knew, and as SandboxHealth.
 import type { EnvironmentSpec } from '../environment/spec.ts';
 import type { SandboxSlot } from './slots.ts';
