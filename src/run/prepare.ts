@@ -88,7 +88,6 @@ export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<Pr
     sandbox &&
     (await prepareSandboxes(sandbox, opts.console, {
       maxSandboxes: cfg.run.max_sandboxes,
-      cooldownMs: cfg.sandbox?.host_cooldown_s && cfg.sandbox.host_cooldown_s * 1000,
       buildImage: usesRunImage(benchmark.samples, cfg.sandbox),
       ...(pull ? { pull } : {}),
       signal: opts.signal,

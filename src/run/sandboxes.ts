@@ -17,7 +17,6 @@ export async function prepareSandboxes(
   console: RunConsole,
   settings: {
     maxSandboxes?: number;
-    cooldownMs?: number;
     buildImage: boolean;
     pull?: { timeoutMs: number };
     signal?: AbortSignal;
@@ -30,7 +29,6 @@ export async function prepareSandboxes(
     ...(settings.pull ? { pull: settings.pull } : {}),
     maxSandboxes: settings.maxSandboxes,
     hostCapacity: settings.maxSandboxes ?? defaultMaxSandboxes(),
-    cooldownMs: settings.cooldownMs,
     signal: settings.signal,
     info: (line) => console.info(line),
     warn: (line) => console.warn(line),

@@ -73,12 +73,10 @@ export interface RunSpec {
   buildImage: boolean;
   /** `--pull`: the run's image, when it is not here and has no build, is pulled under this deadline; absent: refused. */
   pull?: { timeoutMs: number };
-  /** `--max-sandboxes`: environments at once (a fleet's placement; else the pool's semaphore). */
+  /** `--max-sandboxes`: environments at once (a provider's placement, on several hosts; else the pool's semaphore). */
   maxSandboxes?: number;
-  /** A fleet host's capacity when its `[[sandbox.hosts]]` entry sets none (`--max-sandboxes`, else its default). */
+  /** A host's capacity, on a provider of several, when its settings give none (`--max-sandboxes`, else its default). */
   hostCapacity: number;
-  /** A fleet host that failed stays out of placement this long. */
-  cooldownMs?: number;
   /** Ctrl-C while the image builds: the build stops and leaves nothing behind. */
   signal?: AbortSignal;
   info: (line: string) => void;

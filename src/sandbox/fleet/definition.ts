@@ -19,9 +19,10 @@ export const fleet: ProviderDefinition<FleetSettings> = {
   ],
   settings(input) {
     const hosts = fleetHostsIn(input);
-    return hosts ? { hosts } : null;
+    const cooldownS = input.sandbox.host_cooldown_s;
+    return hosts ? { hosts, ...(typeof cooldownS === 'number' ? { cooldownMs: cooldownS * 1000 } : {}) } : null;
   },
   sandboxKeys: (sandbox, at) => (Array.isArray(sandbox.hosts) ? { hosts: hostsWithTls(sandbox.hosts, at) } : {}),
-  make: async (s) => new (await import('./environments.ts')).FleetEnvironments(s.hosts),
+  make: async (s) => new (await import('./environments.ts')).FleetEnvironments(s.hosts, s.cooldownMs),
   installedAgents: () => 'remove [[sandbox.hosts]] / --docker-host',
 };

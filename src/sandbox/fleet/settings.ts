@@ -7,6 +7,8 @@ import type { SandboxSpec } from '../types.ts';
 
 export interface FleetSettings {
   hosts: DockerHostSpec[];
+  /** `[sandbox] host_cooldown_s`: how long a failing host stays out of placement; absent: the default. */
+  cooldownMs?: number;
 }
 
 /** The hosts the run's keys, flags and environment name; null: none (the local daemon). */

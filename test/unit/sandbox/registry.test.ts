@@ -78,6 +78,10 @@ describe('docker and the fleet', () => {
       input({ sandbox: { hosts: [{ url: 'tcp://a:2375', capacity: 2 }] }, flags: { dockerHost: ['tcp://b:2375=3'] } }),
     );
     expect(fromFlag).toMatchObject({ kind: 'fleet', settings: { hosts: [{ url: 'tcp://b:2375', capacity: 3 }] } });
+    // `[sandbox] host_cooldown_s` is the fleet's too
+    expect(
+      resolveProvider(input({ sandbox: { hosts: [{ url: 'tcp://a:2375', capacity: 2 }], host_cooldown_s: 5 } })),
+    ).toMatchObject({ kind: 'fleet', settings: { cooldownMs: 5000 } });
     expect(resolveProvider(input({ env: { DOCKER_HOST: 'unix:///tmp/d.sock' } }))).toMatchObject({
       kind: 'fleet',
       settings: { hosts: [{ url: 'unix:///tmp/d.sock' }] },
