@@ -25,7 +25,7 @@ import { applyImageTemplate, isTemplate } from './sample-sandbox.ts';
 import { HARBOR_IMAGE, harborConfig, harborSample, isHarborFolder, readHarborTasks } from './harbor/samples.ts';
 import { imageRefProblem } from '../sandbox/image-ref.ts';
 import { contextProblem } from '../sandbox/build-context.ts';
-import { parseSubnetPool } from '../sandbox/docker/subnet-pool.ts';
+import { loadSandboxKeys } from '../sandbox/index.ts';
 import { fileLayer } from '../config/layers.ts';
 import { inOrder, registryBenchmark } from './registry.ts';
 import { MAX_TRIALS_PER_RUN } from '../limits.ts';
@@ -400,9 +400,8 @@ function resolveSandbox(
   const workdirProblem = badWorkdir(sandbox.workdir);
   if (workdirProblem)
     throw new BenchrigError('benchmark', `${src('sandbox', 'workdir')}: key sandbox.workdir: ${workdirProblem}`);
-  // A range that cannot hold a trial network's subnet is refused here, naming the file and the key (exit 2).
-  if (sandbox.subnet_pool !== undefined)
-    parseSubnetPool(sandbox.subnet_pool, `${src('sandbox', 'subnet_pool')}: key sandbox.subnet_pool`);
+  // The keys the providers read, checked and their paths made absolute (a fleet host's TLS files); refusals name the file and the key (exit 2).
+  const providerKeys = loadSandboxKeys(sandbox, { setBy: (...key) => src('sandbox', ...key), cwd, shown: displayPath });
   const folder = (rel: string, key: string[], needs?: string) => {
     const abs = path.resolve(dir, rel);
     const where = `${src(...key)}: key ${key.join('.')}`;
@@ -421,34 +420,6 @@ function resolveSandbox(
     ...(sandbox.shared
       ? { shared: { ...sandbox.shared, source: folder(sandbox.shared.source, ['sandbox', 'shared', 'source']) } }
       : {}),
-    ...(sandbox.hosts
-      ? { hosts: sandbox.hosts.map((h, i) => (h.tls ? { ...h, tls: hostTls(h.tls, i, src, cwd) } : h)) }
-      : {}),
+    ...(providerKeys as Partial<NonNullable<Config['sandbox']>>),
   };
-}
-
-/**
- * A fleet host's TLS files relative to the file that set them (docs/fleet.md), found through the config's
- * provenance; set by the environment or a flag: relative to the working directory.
- */
-function hostTls(
-  tls: { ca: string; cert: string; key: string },
-  i: number,
-  src: (...k: Array<string | number>) => string,
-  cwd: string,
-) {
-  const file = (name: 'ca' | 'cert' | 'key') => {
-    const setBy = src('sandbox', 'hosts', i, 'tls', name);
-    // File layers are named by displayPath (relative to process.cwd()); the others are "environment X" / "flag --x".
-    const base = /^(environment|flag) /.test(setBy) ? cwd : path.dirname(path.resolve(setBy));
-    const abs = path.resolve(base, tls[name]);
-    if (!statSync(abs, { throwIfNoEntry: false })?.isFile()) {
-      throw new BenchrigError(
-        'config',
-        `${setBy}: key sandbox.hosts[${i}].tls.${name}: file "${tls[name]}" not found (looked at ${displayPath(abs)})`,
-      );
-    }
-    return abs;
-  };
-  return { ca: file('ca'), cert: file('cert'), key: file('key') };
 }

@@ -20,7 +20,7 @@ export type MainMessage =
   | { type: 'cancel'; id: number; reason: CancelReason }
   /** Is the worker's event loop still running? Sent from a grace period before trial `id`'s timeout (watchdog.ts). */
   | { type: 'ping'; id: number }
-  /** A `--max-sandboxes` slot for the request `reqId` of trial `id`; on a fleet, the host placed (or why none could be). */
+  /** A `--max-sandboxes` slot for the request `reqId` of trial `id`; on several hosts, the host placed (or why none could be). */
   | { type: 'granted'; id: number; reqId: number; host?: string; refused?: string };
 
 /** Worker → main side. */

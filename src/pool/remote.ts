@@ -76,7 +76,7 @@ export class RemoteTrial {
   #resolve!: (r: TrialSummary) => void;
   #settled = false;
   #containerId: string | null = null;
-  /** The fleet host of that container (the host of the slot it was started under). */
+  /** The host of that container, on a provider of several (the host of the slot it was started under). */
   #containerHost: string | undefined;
   #cancelled: CancelReason | null = null;
   #deadline?: NodeJS.Timeout;
@@ -290,10 +290,10 @@ export class RemoteTrial {
     clearTimeout(this.#deadline); // waiting for a slot is the run's doing, not the trial's
     const abort = new AbortController();
     this.#slots.set(reqId, { abort });
-    // On a fleet the run's Fleet places the sandbox (and bounds it); else the --max-sandboxes semaphore.
-    const fleet = placementFor(this.cellRun.runId);
-    const granted: Promise<SandboxSlot> = fleet
-      ? fleet.acquire(abort.signal)
+    // A provider of several hosts places the sandbox (and bounds it); else the --max-sandboxes semaphore.
+    const placement = placementFor(this.cellRun.runId);
+    const granted: Promise<SandboxSlot> = placement
+      ? placement.acquire(abort.signal)
       : this.s.sandboxes.acquire(abort.signal).then((release) => ({ release }));
     granted.then(
       (granted) => {
@@ -301,7 +301,7 @@ export class RemoteTrial {
         if (!slot || this.#settled) return granted.release();
         slot.granted = granted;
         if (!this.#cancelled) this.#arm();
-        const placed = fleet ? { host: granted.host, refused: granted.refused } : {};
+        const placed = placement ? { host: granted.host, refused: granted.refused } : {};
         this.channel?.send({ type: 'granted', id: this.id, reqId, ...placed });
       },
       () => {}, // abandoned: the worker released the request, or the trial is over

@@ -50,7 +50,7 @@ export class SampleEnvironments {
 
   constructor(
     private readonly base: SandboxSpec,
-    /** The run's provider's images: on a fleet, made on every host (any may be given the trial). */
+    /** The run's provider's images: on several hosts, made on every one (any may be given the trial). */
     private readonly images: SampleImages,
     private readonly o: EnvironmentOptions,
   ) {

@@ -38,7 +38,7 @@ export async function reportRun(e: EndedRun, opts: RunOptions): Promise<RunOutco
     report = await buildReport(
       reportInput(e, true, spool ? spool.tee(readResults(runDir, names)) : readResults(runDir, names)),
     );
-    // on a fleet: trials and infrastructure errors per Docker host
+    // with a provider of several hosts: trials and infrastructure errors per host
     const hosts = e.prepared.shared?.hosts?.();
     if (hosts) Object.assign(report, { hosts: await hostsReport(hosts, readResults(runDir)) });
     if (e.trials.tripped) Object.assign(report, { circuit_breaker: e.trials.tripped });

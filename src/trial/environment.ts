@@ -76,7 +76,7 @@ export async function cleanUp(s: Session, error: ErrorValue | null): Promise<voi
 }
 
 /**
- * The environment started bare (on a fleet: placed, and moved to another host when one fails to
+ * The environment started bare (on several hosts: placed, and moved to another host when one fails to
  * start it), then the sample's files and the setup commands in its main service.
  */
 async function prepareEnvironment(s: Session, provider: EnvironmentProvider, spec: SandboxSpec): Promise<Environment> {

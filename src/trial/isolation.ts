@@ -117,7 +117,7 @@ export async function confirmHost(sandbox: Sandbox, what: string): Promise<void>
   const health = await sandbox.health();
   if (sandboxLost(health))
     throw new SandboxError(
-      `the sandbox's host was lost during grading (${health.lost ?? `container ${health.state}${health.killedByDocker ? ', killed by Docker' : ''}`}): ${what}`,
+      `the sandbox's host was lost during grading (${health.lost ?? `container ${health.state}${health.killedByInfrastructure ? `, killed by ${health.killedByInfrastructure}` : ''}`}): ${what}`,
     );
 }
 
@@ -125,7 +125,7 @@ const ROOT = '0:0';
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /**
- * Grading commands through the toolbox shell. A command Docker could not run while the daemon is
+ * Grading commands through the toolbox shell. A command the engine could not run while the daemon is
  * healthy (the agent broke its cwd, say) ran as far as it could: a failed command (exit 126), so the
  * check fails instead of dodging to ungradable; a daemon failure still throws (SANDBOX_ERROR).
  */

@@ -14,7 +14,7 @@ import { sessionIdOf } from './session-id.ts';
 import type { RunContext, TrialHooks, TrialInput } from './types.ts';
 
 /**
- * Loads the code of the provider `spec` asks for (client-node for Kubernetes: about a second a
+ * Loads the code of the provider `spec` asks for (a cluster's client library: about a second a
  * thread on a loaded 2-core machine, docs/performance.md) while a worker boots, not in its first
  * trial. Never rejects: a failure is left for the first trial to report.
  */

@@ -163,7 +163,7 @@ function granted(s: LoopState, msg: Extract<MainMessage, { type: 'granted' }>): 
   if (!state || !grant) return; // abandoned: the release we sent returns the slot
   state.waiting.delete(msg.reqId);
   let released = false;
-  // The slot carries its fleet host (docs/fleet.md); giving it back may report that host as failed.
+  // The slot carries its host (on a provider of several); giving it back may report that host as failed.
   const release = (failed?: HostFailure) => {
     if (released) return;
     released = true;

@@ -25,7 +25,11 @@ import type { Sandbox, SandboxLabels, SandboxSpec } from '../types.ts';
 export class FleetEnvironments implements EnvironmentProvider {
   readonly #hosts: Map<string, DockerEnvironments>;
 
-  constructor(readonly hosts: DockerHostSpec[]) {
+  constructor(
+    readonly hosts: DockerHostSpec[],
+    /** How long a failing host stays out of placement (`[sandbox] host_cooldown_s`); absent: DEFAULT_COOLDOWN_MS. */
+    readonly cooldownMs?: number,
+  ) {
     this.#hosts = new Map(hosts.map((h) => [h.url, new DockerEnvironments(h)]));
   }
 
@@ -64,7 +68,7 @@ export class FleetEnvironments implements EnvironmentProvider {
       this.hosts.map((h) => ({ ...h, capacity: h.capacity ?? run.hostCapacity })),
       {
         limit: run.maxSandboxes,
-        cooldownMs: run.cooldownMs ?? DEFAULT_COOLDOWN_MS,
+        cooldownMs: this.cooldownMs ?? DEFAULT_COOLDOWN_MS,
         log: (line) => run.info(line),
         // Once per host and run, under the Fleet's lock: the image built there from the build context, the shared volume filled.
         async prepareHost(host, client) {

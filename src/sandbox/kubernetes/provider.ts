@@ -17,7 +17,8 @@ import type {
   StartOptions,
 } from '../provider.ts';
 import { sampleImages } from '../docker/sample-images.ts';
-import type { ClusterSpec, Sandbox, SandboxLabels, SandboxSpec } from '../types.ts';
+import type { Sandbox, SandboxLabels, SandboxSpec } from '../types.ts';
+import type { ClusterSpec } from './settings.ts';
 import { apiStatus, connect, type Cluster } from './client.ts';
 import { watchPodDisk } from './disk.ts';
 import { startEnvironment, stopEnvironment } from './environments.ts';

@@ -5,8 +5,8 @@
 // following a link, and read only when it is still a file.
 import { constants, type Stats } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
-import { otherThanFileOrFolder } from '../environment/file-kind.ts';
-import { SandboxError } from '../errors.ts';
+import { otherThanFileOrFolder } from '../../environment/file-kind.ts';
+import { SandboxError } from '../../errors.ts';
 
 const FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
 
