@@ -9,6 +9,8 @@ import type { RunContext } from '../trial/types.ts';
 import type { WorkerMessage } from './messages.ts';
 import { DEFAULT_WORKER_MEMORY_MB, RemoteTrial, remoteSettings, type RemotePoolOptions } from './remote.ts';
 import type { Pool } from './types.ts';
+import { drainWorker } from './drain.ts';
+import { WorkerSlots } from './worker-slots.ts';
 
 /** The process's entry, compiled to JavaScript with the harness code it imports (no loader to register). */
 const ENTRY = new URL('../worker/entry-fork.ts', import.meta.url);
@@ -23,6 +25,10 @@ interface ForkWorker {
   stderrTail: string;
   fatal?: ErrorValue;
   killedFor?: string;
+  /** The `--max-sandboxes` slots it holds (worker-slots.ts). */
+  slots: WorkerSlots;
+  /** Called by its 'drained' (the pool closes: drain). */
+  drained?: () => void;
 }
 
 /** The main side of the pool: its processes, the trials waiting for one, and how the pool's start is going. */
@@ -83,6 +89,16 @@ export async function createForkPool(run: RunContext, opts: RemotePoolOptions): 
     async close() {
       state.closing = true;
       const all = [...state.workers];
+      // Every worker's environments started ahead and not taken go, and its removals end, before it is ended.
+      await Promise.all(
+        all.map((w) =>
+          drainWorker(w.child, (done) => {
+            w.drained = done;
+            if (w.child.connected) w.child.send({ type: 'drain' });
+            else done();
+          }),
+        ),
+      );
       // Ask politely (disconnect ends the worker loop), then insist after the grace period.
       for (const w of all) if (w.child.connected) w.child.disconnect();
       const timer = setTimeout(() => all.forEach((w) => w.child.kill('SIGKILL')), settings.graceMs);
@@ -105,6 +121,7 @@ function spawn(state: ForkPoolState): void {
     ready: false,
     inflight: new Map(),
     stderrTail: '',
+    slots: new WorkerSlots(),
     exited: new Promise((r) => child.once('exit', () => r())),
   };
   state.workers.add(w);
@@ -130,8 +147,11 @@ function onMessage(state: ForkPoolState, w: ForkWorker, msg: WorkerMessage): voi
     return dispatch(state);
   }
   if (msg.type === 'fatal') return void (w.fatal = msg.error);
+  if (msg.type === 'drained') return w.drained?.();
   const trial = w.inflight.get(msg.id);
   trial?.handle(msg);
+  // A trial already settled; its slot is given back once its environment is removed.
+  if (!trial && msg.type === 'release') w.slots.release(msg.reqId, msg.failed);
   if (trial?.settled) {
     w.inflight.delete(msg.id);
     dispatch(state);
@@ -143,6 +163,8 @@ function onExit(state: ForkPoolState, w: ForkWorker, code: number | null, signal
   const cause = exitCause(w, code, signal, state.memoryMb);
   for (const trial of w.inflight.values()) void trial.workerGone(cause);
   w.inflight.clear();
+  w.slots.releaseAll(); // its trials' environments died with it or are being removed from here
+  w.drained?.();
   if (state.closing) return;
   if (!w.ready && ++state.bootFailures >= MAX_BOOT_FAILURES) {
     state.closing = true;
@@ -167,6 +189,7 @@ function dispatch(state: ForkPoolState): void {
     const w = best;
     w.inflight.set(trial.id, trial);
     trial.start({
+      slots: w.slots,
       send: (msg) => w.child.connected && w.child.send(msg),
       kill: (cause) => {
         w.killedFor ??= cause;
