@@ -75,8 +75,7 @@ export class Semaphore {
   /** Serves waiters while there is room: ordinary ones first, in order, then those made ahead within their bound. */
   #pump(): void {
     while (this.#held < this.limit) {
-      const next =
-        this.#waiters.shift() ?? (this.#heldAhead < this.aheadLimit ? this.#ahead.shift() : undefined);
+      const next = this.#waiters.shift() ?? (this.#heldAhead < this.aheadLimit ? this.#ahead.shift() : undefined);
       if (!next) return;
       this.#held++;
       if (next.ahead) this.#heldAhead++;

@@ -57,7 +57,8 @@ export async function cleanUp(s: Session, error: ErrorValue | null): Promise<voi
     const { environment, sandbox, provider, recorder } = s;
     const interrupted = error?.kind === 'interrupted';
     // A provider error while the trial ran may mean its host is gone: the placement checks it.
-    const failure = error?.kind === 'sandbox' && sandbox?.host ? { reason: error.message, during: 'run' as const } : undefined;
+    const failure =
+      error?.kind === 'sandbox' && sandbox?.host ? { reason: error.message, during: 'run' as const } : undefined;
     const kept = !!environment && s.run.keepSandbox && !interrupted;
     if (kept && provider) {
       s.keptLines = provider.keptLines(environment, s.run.runDir);

@@ -118,7 +118,9 @@ function startAhead(s: LoopState, msg: RunMessage): void {
   s.ahead.set(msg.id, { prestart: prestarted, state });
   // Up: the main side learns of it, so that it is removed if this worker dies before the trial runs.
   void prestarted.env.then(
-    (env) => s.ahead.has(msg.id) && s.send({ type: 'sandbox', id: msg.id, taskId: msg.trial.taskId, containerId: env.main.id }),
+    (env) =>
+      s.ahead.has(msg.id) &&
+      s.send({ type: 'sandbox', id: msg.id, taskId: msg.trial.taskId, containerId: env.main.id }),
     () => {},
   );
 }

@@ -112,7 +112,9 @@ describe.skipIf(!hasDocker)('sandboxes started ahead of their trials', () => {
     expect(new Set(boxes).size).toBe(10); // one environment each
     expect(most).toBeLessThanOrEqual(3);
     // Started ahead: a trial's container was made before the trial had its place (started_at).
-    const ahead = saved.filter((x) => (created.get(x.metadata.sandbox?.container ?? '') ?? Infinity) < Date.parse(x.started_at));
+    const ahead = saved.filter(
+      (x) => (created.get(x.metadata.sandbox?.container ?? '') ?? Infinity) < Date.parse(x.started_at),
+    );
     expect(ahead.length, `created: ${JSON.stringify([...created])}`).toBeGreaterThan(0);
     expect(await madeByRun(readJson(join(dir, 'run.json')).run_id)).toEqual({ containers: 0, networks: 0, volumes: 0 });
   }, 300_000);
@@ -148,7 +150,11 @@ describe.skipIf(!hasDocker)('sandboxes started ahead of their trials', () => {
       expect(r.stderr).toMatch(/stopped: 2 trials in a row failed because the model endpoint did/);
       const dir = onlyRunDir(out, 'react', 'prestart');
       expect(results(dir).length).toBeLessThan(10);
-      expect(await madeByRun(readJson(join(dir, 'run.json')).run_id)).toEqual({ containers: 0, networks: 0, volumes: 0 });
+      expect(await madeByRun(readJson(join(dir, 'run.json')).run_id)).toEqual({
+        containers: 0,
+        networks: 0,
+        volumes: 0,
+      });
     } finally {
       await server.close();
     }

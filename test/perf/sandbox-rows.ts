@@ -19,10 +19,20 @@ const reps = Number(arg('--reps') ?? FULL.reps);
 const perLane = Number(arg('--per-lane') ?? SANDBOXES_PER_LANE);
 const root = mkdtempSync(join(tmpdir(), 'benchrig-perf-'));
 const say = (line: string) => void process.stderr.write(line + '\n');
-const ctx: Ctx = { fx: createFixtures(root), root, say, latencyMs: 0, model: await startModelServer(() => ({ content: 'pong' })) };
+const ctx: Ctx = {
+  fx: createFixtures(root),
+  root,
+  say,
+  latencyMs: 0,
+  model: await startModelServer(() => ({ content: 'pong' })),
+};
 try {
   const z = { ...FULL, reps };
-  say(`load average at the start: ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+  say(
+    `load average at the start: ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')}`,
+  );
   for (const r of rows) {
     const m = r === 'sandbox' ? await sandboxRow(ctx, z, perLane) : await multiServiceRow(ctx, z, perLane);
     process.stdout.write(JSON.stringify({ ...m, load_average: loadavg() }) + '\n');
