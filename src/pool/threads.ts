@@ -21,6 +21,8 @@ import {
   type RemoteSettings,
 } from './remote.ts';
 import type { Pool } from './types.ts';
+import { drainWorker } from './drain.ts';
+import { WorkerSlots } from './worker-slots.ts';
 
 /** The thread's entry, compiled to JavaScript with the harness code it imports: no loader per thread. */
 const ENTRY = new URL('../worker/entry-thread.ts', import.meta.url);
@@ -77,6 +79,10 @@ interface Thread {
   waiting: Route[];
   /** Messages for it not yet posted: they leave together at the end of this turn of the event loop. */
   outbox: MainMessage[] | null;
+  /** The `--max-sandboxes` slots it holds (worker-slots.ts). */
+  slots: WorkerSlots;
+  /** Called by its 'drained' (the pool closes: drain). */
+  drained?: () => void;
 }
 
 /** Where one trial's messages go: its thread's port once the trial is given to a thread. */
@@ -177,6 +183,15 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
     run: (input, runOpts) => runOnThread(state, settings, input, runOpts),
     async close() {
       state.closing = true;
+      // Every thread's environments started ahead and not taken go, and its removals end, before it is ended.
+      await Promise.all(
+        [...state.threads.values()].map((t) =>
+          drainWorker(t.worker, (done) => {
+            t.drained = done;
+            post(t, { type: 'drain' });
+          }),
+        ),
+      );
       await piscina.destroy();
       await Promise.all(state.dying);
     },
@@ -265,7 +280,10 @@ function gone(state: ThreadPoolState, thread: Thread, code: number): void {
   const unstarted = thread.waiting.splice(0).filter((r) => !r.trial.cancelled && !r.trial.settled);
   for (const route of thread.trials) if (route.started || route.trial.cancelled) void route.trial.workerGone(cause);
   thread.trials.clear();
+  thread.slots.releaseAll(); // its trials' environments died with it or are being removed from here
+  thread.drained?.();
   for (const route of unstarted.reverse()) {
+    route.trial.requeued();
     if (route.slot !== undefined) state.freeSlots.push(route.slot);
     Object.assign(route, { thread: undefined, slot: undefined, start: route.runMessage, started: false });
     queue.unshift(route);
@@ -299,6 +317,7 @@ function onThreadPort(state: ThreadPoolState, msg: unknown): void {
     trials: new Set(),
     waiting: [],
     outbox: null,
+    slots: new WorkerSlots(),
   };
   state.threads.set(thread.threadId, thread);
   // A thread batches its messages (entry-thread.ts): one message, or an array of them in order.
@@ -317,8 +336,11 @@ function onThreadMessage(state: ThreadPoolState, thread: Thread, wm: WorkerMessa
     state.booting.get(thread.threadId)?.();
     return dispatch(state);
   }
+  if (wm.type === 'drained') return thread.drained?.();
   const route = 'id' in wm ? state.routes.get(wm.id) : undefined;
-  if (route) route.trial.handle(wm as TrialMessage); // else a trial already settled
+  if (route) route.trial.handle(wm as TrialMessage);
+  // A trial already settled; its slot is given back once its environment is removed.
+  else if (wm.type === 'release') thread.slots.release(wm.reqId, wm.failed);
 }
 
 function terminate(state: ThreadPoolState, thread: Thread | undefined, cause: string): void {
@@ -355,6 +377,9 @@ function runOnThread(
     kill: (cause) => terminate(state, route.thread, cause),
     agentPhase: () => (route.slot === undefined ? { at: 'before' } : state.board.read(route.slot, trial.id)),
     clockFromPool: true,
+    get slots() {
+      return route.thread?.slots;
+    },
   });
   void trial.done.finally(() => {
     routes.delete(trial.id);

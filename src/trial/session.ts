@@ -6,6 +6,7 @@ import { providerFor, type Environment, type EnvironmentProvider, type SandboxSl
 import type { Sandbox } from '../sandbox/types.ts';
 import { startTrialSpans, type TrialSpans } from '../telemetry/spans.ts';
 import { loadHooks, type BenchmarkHooks } from './hooks.ts';
+import type { Prestart } from './prestart.ts';
 import { formatEvent, Recorder } from './recorder.ts';
 import { raceAbort } from './agent-phase.ts';
 import { sandboxSpecOf, trialTimeoutOf } from './per-trial.ts';
@@ -32,6 +33,13 @@ export interface TrialOptions {
   hooks?: TrialHooks;
   /** The environment provider (tests); default: the one the trial's sandbox spec asks for (sandbox/index.ts). */
   provider?: EnvironmentProvider;
+  /** Its environment, started ahead by its worker while it waited for its place (prestart.ts). */
+  prestarted?: Prestart;
+  /**
+   * Its environment removed after its result, in the background of its worker (removals.ts): the
+   * pools, which await every removal as they close. Else (a trial run on its own) before it returns.
+   */
+  removeInBackground?: boolean;
 }
 
 export interface Session {

@@ -69,9 +69,10 @@ export interface TrialHooks {
   onAgentPhase?: (taskId: string, phase: 'start' | 'end') => void;
   /**
    * Waits for one of the run's `--max-sandboxes` slots (a semaphore, or the provider's placement, held
-   * by the main process across every worker) and returns it. Absent: no bound.
+   * by the main process across every worker) and returns it. Absent: no bound. `ahead`: for a
+   * sandbox started before its trial has a place (trial/prestart.ts), served after every other request.
    */
-  acquireSandbox?: (signal: AbortSignal) => Promise<SandboxSlot>;
+  acquireSandbox?: (signal: AbortSignal, opts?: { ahead?: boolean }) => Promise<SandboxSlot>;
 }
 
 /**
