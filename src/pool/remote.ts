@@ -65,7 +65,7 @@ export interface RemotePoolOptions extends PoolOptions {
 }
 
 export function remoteSettings(run: RunContext, opts: RemotePoolOptions): RemoteSettings {
-  const max = opts.maxSandboxes ?? defaultMaxSandboxes();
+  const max = opts.maxSandboxes ?? defaultMaxSandboxes(opts.workers * opts.perWorker);
   return {
     run,
     ...(opts.cells ? { cells: opts.cells } : {}),

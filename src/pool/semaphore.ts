@@ -10,8 +10,11 @@
 import { availableParallelism } from 'node:os';
 import { abortReason } from '../errors.ts';
 
-/** docs/cli.md: `--max-sandboxes` defaults to 2 × CPU cores. */
-export const defaultMaxSandboxes = () => 2 * availableParallelism();
+/**
+ * docs/cli.md: `--max-sandboxes` defaults to 2 × CPU cores, or 2 × the trials in flight when more, so
+ * that by default each trial in flight may have the next one's sandbox started ahead.
+ */
+export const defaultMaxSandboxes = (inFlight = 0) => Math.max(2 * availableParallelism(), 2 * inFlight);
 
 /** Gives the slot back (idempotent); `promote` (ahead slots): it counts as an ordinary one from now on. */
 export type Release = (() => void) & { promote?: () => void };
