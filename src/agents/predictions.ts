@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { BenchrigError } from '../errors.ts';
-import { outsideDataset, readPredictions, type Predictions } from '../swebench/predictions.ts';
+import { outsideDataset, readPredictions, type Predictions } from '../formats/swebench/predictions.ts';
 import type { Agent, AgentContext } from './types.ts';
 
 /** The file's predictions, read once per process. */

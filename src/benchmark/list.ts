@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe } from '../errors.ts';
 import { BUILT_IN, loadBenchmark } from './load.ts';
-import { isHarborFolder } from './harbor/samples.ts';
+import { isHarborFolder } from '../formats/harbor/samples.ts';
 
 export type BenchmarkListing = (
   | { name: string; dir: string; description?: string; n_samples: number; version: string }

@@ -16,7 +16,7 @@ import { custom } from './custom.ts';
 import { reward } from './reward.ts';
 import { hitRate, reciprocalRank } from './rank.ts';
 import { answerRelevancy } from './answer-relevancy.ts';
-import { swebench } from './swebench.ts';
+import { swebench } from '../formats/swebench/check.ts';
 
 export const CHECKS = {
   exact,

@@ -22,8 +22,8 @@ import { badExpectedContexts } from './expected-contexts.ts';
 import { badFileKey, badFolder, badWorkdir } from './paths.ts';
 import { imageRefProblem } from '../sandbox/image-ref.ts';
 import { contextProblem, hostScriptProblem } from '../sandbox/build-context.ts';
-import type { SwebenchOptions } from '../swebench/sample.ts';
-import { mapSwebenchRows } from './swebench.ts';
+import type { SwebenchOptions } from '../formats/swebench/sample.ts';
+import { mapSwebenchRows } from '../formats/swebench/rows.ts';
 
 export const SAMPLE_FIELDS = [
   'id',

@@ -8,7 +8,7 @@ import { BenchrigError } from '../errors.ts';
 import { isInside } from '../paths.ts';
 import type { TrialResult } from '../types.ts';
 import { exportName, toAtif, type AtifAgent } from './atif.ts';
-import { jobConfig, jobResult, trialConfig, trialLock, trialResult, type JobInfo } from './harbor-job.ts';
+import { jobConfig, jobResult, trialConfig, trialLock, trialResult, type JobInfo } from '../formats/harbor/job.ts';
 import { writeJsonAtomic, writeTextAtomic } from './write.ts';
 
 export const EXPORT_FORMATS = ['atif', 'harbor'] as const;

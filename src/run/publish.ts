@@ -9,7 +9,7 @@ import { appendStepSummary } from '../report/markdown.ts';
 import type { EvaluationReport } from '../report/types.ts';
 import { reportJsonChunks } from '../report/report-json.ts';
 import { writeChunksAtomic } from '../report/write.ts';
-import { isSwebenchReport, publishSwebench } from './swebench-files.ts';
+import { isSwebenchReport, publishSwebench } from '../formats/swebench/run-files.ts';
 
 export interface PublishOptions {
   /** report.html's trial data, made in the report's own pass (report/html-spool.ts); else read from the result files. */

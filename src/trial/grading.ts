@@ -10,7 +10,7 @@ import { confirmSidecars } from './blame.ts';
 import { confirmHost, gradesInSandbox, isolateForGrading } from './isolation.ts';
 import { sidecarsOf } from './sidecars.ts';
 import { keepFolders } from './keep.ts';
-import { saveSwebenchFiles } from './swebench-files.ts';
+import { saveSwebenchFiles } from '../formats/swebench/trial-files.ts';
 import { bounded, timed, type Session } from './session.ts';
 
 export interface Graded {

@@ -1,11 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBenchmark } from '../../../src/benchmark/load.ts';
-import { publicSample } from '../../../src/benchmark/public.ts';
-import { swebenchSample } from '../../../src/swebench/sample.ts';
-import type { Sample } from '../../../src/types.ts';
-import { tempBenchmark, userError } from '../benchmark/helpers.ts';
+import { loadBenchmark } from '../../../../src/benchmark/load.ts';
+import { publicSample } from '../../../../src/benchmark/public.ts';
+import { swebenchSample } from '../../../../src/formats/swebench/sample.ts';
+import type { Sample } from '../../../../src/types.ts';
+import { tempBenchmark, userError } from '../../benchmark/helpers.ts';
 import { fixtureRows, fixtureText } from './helpers.ts';
 
 const sampleOf = (row: Record<string, unknown>, opts = {}): Sample => {

@@ -6,9 +6,9 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readHarborTask, sizeToMb, stripCanary } from '../../../src/benchmark/harbor/task.ts';
-import { harborSample, harborTaskDirs } from '../../../src/benchmark/harbor/samples.ts';
-import { FIXTURES } from '../../support/cli.ts';
+import { readHarborTask, sizeToMb, stripCanary } from '../../../../src/formats/harbor/task.ts';
+import { harborSample, harborTaskDirs } from '../../../../src/formats/harbor/samples.ts';
+import { FIXTURES } from '../../../support/cli.ts';
 
 const TB2 = join(FIXTURES, 'harbor-tb2-shapes');
 

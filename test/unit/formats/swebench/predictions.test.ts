@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { predictionLine, readPredictions } from '../../../src/swebench/predictions.ts';
+import { predictionLine, readPredictions } from '../../../../src/formats/swebench/predictions.ts';
 
 const ok = (text: string, name: string) => {
   const r = readPredictions(text, name);

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testConfigChanges } from '../../../src/swebench/test-config.ts';
-import { REPO } from '../../support/cli.ts';
+import { testConfigChanges } from '../../../../src/formats/swebench/test-config.ts';
+import { REPO } from '../../../support/cli.ts';
 import { fixtureRows } from './helpers.ts';
 
 /** A git diff of one file: `hunk` is its body after the `@@` line (context ' ', removed '-', added '+'). */

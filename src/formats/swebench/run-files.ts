@@ -8,11 +8,11 @@
 // trial is evaluation_report.json's pass_rate). The whole patch is read from trials/<task-id>/model.patch.
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readResults } from '../report/aggregate.ts';
-import type { EvaluationReport } from '../report/types.ts';
-import { writeJsonAtomic, writeTextAtomic } from '../report/write.ts';
-import { instanceOutcome, predictionLine, runReport, withSuspicious, type InstanceOutcome } from '../swebench/index.ts';
-import type { TrialResult } from '../types.ts';
+import { readResults } from '../../report/aggregate.ts';
+import type { EvaluationReport } from '../../report/types.ts';
+import { writeJsonAtomic, writeTextAtomic } from '../../report/write.ts';
+import { instanceOutcome, predictionLine, runReport, withSuspicious, type InstanceOutcome } from './index.ts';
+import type { TrialResult } from '../../types.ts';
 
 export const PREDICTIONS_FILE = 'predictions.jsonl';
 export const SWEBENCH_REPORT_FILE = 'swebench_report.json';

@@ -4,11 +4,11 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBenchmark } from '../../../src/benchmark/load.ts';
-import { evalScript } from '../../../src/swebench/eval-script.ts';
-import { parserFor } from '../../../src/swebench/parsers/index.ts';
-import type { SwebenchInstance } from '../../../src/swebench/row.ts';
-import { tempBenchmark, userError } from '../benchmark/helpers.ts';
+import { loadBenchmark } from '../../../../src/benchmark/load.ts';
+import { evalScript } from '../../../../src/formats/swebench/eval-script.ts';
+import { parserFor } from '../../../../src/formats/swebench/parsers/index.ts';
+import type { SwebenchInstance } from '../../../../src/formats/swebench/row.ts';
+import { tempBenchmark, userError } from '../../benchmark/helpers.ts';
 
 const TOML = `[dataset]
 source = "rows.jsonl"

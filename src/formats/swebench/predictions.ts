@@ -1,6 +1,6 @@
 // SWE-bench predictions (docs/swebench.md#predictions): `{instance_id, model_name_or_path, model_patch}`,
 // read from JSON Lines, a JSON list, or the official JSON map keyed by instance_id; written one per line.
-import { isPlainObject } from '../config/expand.ts';
+import { isPlainObject } from '../../config/expand.ts';
 
 export interface Prediction {
   instance_id: string;

@@ -16,7 +16,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { modelPatchScript } from '../../../src/swebench/model-patch.ts';
+import { modelPatchScript } from '../../../../src/formats/swebench/model-patch.ts';
 
 const env = {
   ...process.env,

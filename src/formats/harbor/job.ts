@@ -3,8 +3,8 @@
 // models. Pure: the files' contents; export.ts writes them.
 import { createHash } from 'node:crypto';
 import { basename, dirname } from 'node:path';
-import { ERROR_STATUSES, type TrialResult } from '../types.ts';
-import type { AtifAgent } from './atif.ts';
+import { ERROR_STATUSES, type TrialResult } from '../../types.ts';
+import type { AtifAgent } from '../../report/atif.ts';
 
 export interface JobInfo {
   /** The job folder (the export's --out). */

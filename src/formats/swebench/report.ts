@@ -5,7 +5,7 @@ import { logsEval, resolution, testsStatus, type TestsStatus } from './grading.t
 import { classifyLog } from './infra.ts';
 import type { Parser } from './parsers/index.ts';
 import { compareCodePoints, pySorted, pyStrip, universalNewlines } from './pystr.ts';
-import { isPlainObject } from '../config/expand.ts';
+import { isPlainObject } from '../../config/expand.ts';
 
 export interface InstanceReport {
   patch_is_None: boolean;

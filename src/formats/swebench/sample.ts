@@ -2,7 +2,7 @@
 // the hints with `[swebench] hints`), the sandbox the instance's image at /testbed; what grades the
 // instance (gold patch, test patch, test lists, eval script) is the sample's `expected`, never in
 // what the agent sees (`publicSample` passes id, input and metadata only).
-import type { Sample } from '../types.ts';
+import type { Sample } from '../../types.ts';
 import { applyPatchScript } from './apply-patch.ts';
 import { TESTBED } from './constants.ts';
 import { instanceKey } from './image.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { instanceKey, officialImage } from '../../../src/swebench/image.ts';
+import { instanceKey, officialImage } from '../../../../src/formats/swebench/image.ts';
 
 describe('official image names', () => {
   it('swebench/sweb.eval.x86_64.{instance_id}:latest, __ → _1776_, lower-cased', () => {

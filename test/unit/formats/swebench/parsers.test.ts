@@ -1,6 +1,6 @@
 // Each parser on its fixture log, with the statuses read off the log by hand.
 import { describe, expect, it } from 'vitest';
-import { PARSERS, parserFor, REPO_PARSERS } from '../../../src/swebench/parsers/index.ts';
+import { PARSERS, parserFor, REPO_PARSERS } from '../../../../src/formats/swebench/parsers/index.ts';
 import { fixtureText, statusOf } from './helpers.ts';
 
 const parse = (name: string, log: string, instance_id = 'o__r-1') => {

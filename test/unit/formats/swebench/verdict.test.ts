@@ -1,8 +1,8 @@
 // One instance's verdict from its log (docs/swebench.md#grading): what a user reads as the reason, and
 // the official report entry under it.
 import { describe, expect, it } from 'vitest';
-import { instanceVerdict, withTestConfig } from '../../../src/swebench/verdict.ts';
-import { parserFor, type SwebenchInstance } from '../../../src/swebench/index.ts';
+import { instanceVerdict, withTestConfig } from '../../../../src/formats/swebench/verdict.ts';
+import { parserFor, type SwebenchInstance } from '../../../../src/formats/swebench/index.ts';
 
 const instance: SwebenchInstance = {
   instance_id: 'calc__calc-1',

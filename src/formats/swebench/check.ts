@@ -3,8 +3,8 @@
 // the patch there: `modelPatchPlan`): the patch written in, applied with the official sequence, the eval
 // script run, its output parsed and graded. Score 1 when resolved, else 0. The test output is saved
 // so that `benchrig evaluate` re-grades it without a sandbox.
-import type { Verdict } from '../types.ts';
-import type { Sandbox } from '../sandbox/types.ts';
+import type { Verdict } from '../../types.ts';
+import type { Sandbox } from '../../sandbox/types.ts';
 import {
   APPLY_PATCH_FAIL,
   applyPatchScript,
@@ -21,9 +21,9 @@ import {
   timeoutLine,
   withTestConfig,
   type SwebenchInstance,
-} from '../swebench/index.ts';
-import type { CheckImpl, CheckInput } from './types.ts';
-import { optionalTimeout, ungradable } from './text.ts';
+} from './index.ts';
+import type { CheckImpl, CheckInput } from '../../checks/types.ts';
+import { optionalTimeout, ungradable } from '../../checks/text.ts';
 
 /** What is saved under `artifacts["swebench:<name>"]`: the log graded, whether a patch was there. */
 export interface SwebenchArtifact {

@@ -1,7 +1,7 @@
 // The C, Go, Java, PHP, Ruby and Rust parsers, and more JavaScript ones, on their fixture logs, statuses read off the logs by
 // hand (npm run test:parity holds them to the official ones on the same logs).
 import { describe, expect, it } from 'vitest';
-import { PARSERS, parserFor } from '../../../src/swebench/parsers/index.ts';
+import { PARSERS, parserFor } from '../../../../src/formats/swebench/parsers/index.ts';
 import { fixtureText, statusOf } from './helpers.ts';
 
 const parse = (name: string, log: string, instance_id = 'o__r-1') => {

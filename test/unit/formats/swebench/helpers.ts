@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const SWEBENCH_FIXTURES = fileURLToPath(new URL('../../fixtures/swebench/', import.meta.url));
+export const SWEBENCH_FIXTURES = fileURLToPath(new URL('../../../fixtures/swebench/', import.meta.url));
 export const fixtureText = (rel: string): string => readFileSync(SWEBENCH_FIXTURES + rel, 'utf8');
 export const fixtureRows = (): Array<Record<string, unknown>> =>
   fixtureText('rows.jsonl')

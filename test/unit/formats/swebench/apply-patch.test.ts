@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { applyPatchScript } from '../../../src/swebench/apply-patch.ts';
+import { applyPatchScript } from '../../../../src/formats/swebench/apply-patch.ts';
 
 let dir = '';
 afterEach(() => rmSync(dir, { recursive: true, force: true }));

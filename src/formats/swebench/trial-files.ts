@@ -4,10 +4,10 @@
 // by the harness from what it graded, never copied from a sandbox; each atomically.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ModelPatch } from '../checks/types.ts';
-import { officialEntry, officialReportWritten, swebenchArtifactKey } from '../checks/swebench.ts';
-import { writeJsonAtomic, writeTextAtomic } from '../report/write.ts';
-import type { CheckVerdict } from '../types.ts';
+import type { ModelPatch } from '../../checks/types.ts';
+import { officialEntry, officialReportWritten, swebenchArtifactKey } from './check.ts';
+import { writeJsonAtomic, writeTextAtomic } from '../../report/write.ts';
+import type { CheckVerdict } from '../../types.ts';
 
 export async function saveSwebenchFiles(
   dir: string,

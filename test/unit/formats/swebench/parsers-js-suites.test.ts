@@ -2,8 +2,8 @@
 // fixture logs, statuses read off the logs by hand (npm run test:parity holds them to the official
 // ones on the same logs), with the official parsers' quirks: where a line goes, what it is named.
 import { describe, expect, it } from 'vitest';
-import { parserFor } from '../../../src/swebench/parsers/index.ts';
-import { pyFloat } from '../../../src/swebench/pystr.ts';
+import { parserFor } from '../../../../src/formats/swebench/parsers/index.ts';
+import { pyFloat } from '../../../../src/formats/swebench/pystr.ts';
 import { fixtureText, statusOf } from './helpers.ts';
 
 const parse = (name: string, log: string, version?: string) => {

@@ -1,8 +1,8 @@
 // The official grading rules, with verdicts worked out by hand.
 import { describe, expect, it } from 'vitest';
-import type { StatusMap } from '../../../src/swebench/constants.ts';
-import { logsEval, resolution, resolveCase, testsStatus } from '../../../src/swebench/grading.ts';
-import { PARSERS } from '../../../src/swebench/parsers/index.ts';
+import type { StatusMap } from '../../../../src/formats/swebench/constants.ts';
+import { logsEval, resolution, resolveCase, testsStatus } from '../../../../src/formats/swebench/grading.ts';
+import { PARSERS } from '../../../../src/formats/swebench/parsers/index.ts';
 import { fixtureText, statusOf } from './helpers.ts';
 
 const pytest = PARSERS.parse_log_pytest ?? (() => new Map());

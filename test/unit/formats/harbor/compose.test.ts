@@ -5,9 +5,9 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBenchmark } from '../../../src/benchmark/load.ts';
-import { FIXTURES } from '../../support/cli.ts';
-import { userError } from './helpers.ts';
+import { loadBenchmark } from '../../../../src/benchmark/load.ts';
+import { FIXTURES } from '../../../support/cli.ts';
+import { userError } from '../../benchmark/helpers.ts';
 
 const COMPOSE = path.join(FIXTURES, 'harbor-compose');
 

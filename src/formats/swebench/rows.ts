@@ -1,13 +1,13 @@
 // `[dataset] format = "swebench"` (docs/swebench.md#the-format): each row read as a SWE-bench
 // instance (src/swebench/sample.ts), refused at load naming its file:line when it is not one.
-import { isPlainObject } from '../config/expand.ts';
-import { fileLayer, type Layer } from '../config/layers.ts';
-import { BenchrigError } from '../errors.ts';
-import type { Sample } from '../types.ts';
-import { imageRefProblem } from '../sandbox/image-ref.ts';
-import { OFFICIAL_IMAGE_TEMPLATE } from '../swebench/image.ts';
-import { swebenchSample, type SwebenchOptions } from '../swebench/sample.ts';
-import type { RawRow } from './rows.ts';
+import { isPlainObject } from '../../config/expand.ts';
+import { fileLayer, type Layer } from '../../config/layers.ts';
+import { BenchrigError } from '../../errors.ts';
+import type { Sample } from '../../types.ts';
+import { imageRefProblem } from '../../sandbox/image-ref.ts';
+import { OFFICIAL_IMAGE_TEMPLATE } from './image.ts';
+import { swebenchSample, type SwebenchOptions } from './sample.ts';
+import type { RawRow } from '../../dataset/rows.ts';
 
 export function mapSwebenchRows(rows: RawRow[], opts: SwebenchOptions): Sample[] {
   const seen = new Map<string, string>();

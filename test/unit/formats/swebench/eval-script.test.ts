@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { evalScript } from '../../../src/swebench/eval-script.ts';
-import { modifiedFiles, testDirectives } from '../../../src/swebench/patch-files.ts';
+import { evalScript } from '../../../../src/formats/swebench/eval-script.ts';
+import { modifiedFiles, testDirectives } from '../../../../src/formats/swebench/patch-files.ts';
 import { fixtureRows, fixtureText } from './helpers.ts';
 
 const script = (...args: Parameters<typeof evalScript>): string => {
