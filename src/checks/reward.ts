@@ -1,4 +1,4 @@
-// `reward` (docs/benchmarks.md#harbor-task-folders, Harbor's verifier): after the agent, run the tests' entry point (default
+// `reward` (docs/checks.md#reward, a task folder's verifier): after the agent, run the tests' entry point (default
 // `/tests/test.sh`, under bash when the image has it) from the working directory with the sample's
 // verifier env, output to `/logs/verifier/test-stdout.txt`; its exit code is ignored. The reward
 // decides: `/logs/verifier/reward.json` (an object of named numbers) wins over `reward.txt` (one

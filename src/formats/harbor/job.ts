@@ -4,19 +4,10 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname } from 'node:path';
 import { ERROR_STATUSES, type TrialResult } from '../../types.ts';
-import type { AtifAgent } from '../../report/atif.ts';
+import type { ExportJob } from '../../report/exporter.ts';
 
-export interface JobInfo {
-  /** The job folder (the export's --out). */
-  dir: string;
-  run_id: string;
-  benchmark: string;
-  benchmark_dir: string;
-  agent: AtifAgent;
-  trials: number;
-  started_at: string;
-  finished_at: string | null;
-}
+/** The run exported (report/exporter.ts). */
+export type JobInfo = ExportJob;
 
 /** A UUID made from names: the same run exports to the same ids. */
 export function uuidOf(...parts: string[]): string {

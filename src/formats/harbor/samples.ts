@@ -2,32 +2,19 @@
 // graded by the built-in `reward` check. The paths inside the container are Harbor's: the agent's
 // logs in /logs/agent, the verifier's in /logs/verifier, artifacts in /logs/artifacts, the tests in
 // /tests, the oracle's solution in /solution.
-import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { BenchrigError } from '../../errors.ts';
 import { imageRefProblem } from '../../sandbox/image-ref.ts';
 import { contextProblem, hostScriptProblem } from '../../sandbox/build-context.ts';
 import type { Sample } from '../../types.ts';
 import { harborEnvironment } from './compose.ts';
-import { isHarborTask, readHarborTask, type HarborTask } from './task.ts';
+import { harborTaskDirs } from './folder.ts';
+import { readHarborTask, type HarborTask } from './task.ts';
 
 export const HARBOR_LOGS = ['/logs/agent', '/logs/verifier', '/logs/artifacts'];
 export const HARBOR_TESTS_DIR = '/tests';
 /** `[sandbox] image` of a Harbor folder: never used (every task brings its own image or build). */
 export const HARBOR_IMAGE = '{harbor task image}';
-
-/** The Harbor task folders of `dir`: itself, or its subfolders that are tasks (a dataset); null: neither. */
-export function harborTaskDirs(dir: string): string[] | null {
-  if (isHarborTask(dir)) return [dir];
-  const subs = readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && isHarborTask(path.join(dir, e.name)))
-    .map((e) => path.join(dir, e.name))
-    .sort();
-  return subs.length ? subs : null;
-}
-
-export const isHarborFolder = (dir: string): boolean =>
-  !!statSync(dir, { throwIfNoEntry: false })?.isDirectory() && harborTaskDirs(dir) !== null;
 
 /**
  * A task as a sample; folder paths relative to `root`, the benchmark folder. A compose task's

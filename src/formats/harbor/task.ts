@@ -69,10 +69,6 @@ const KNOWN: Record<string, string[] | null> = {
   ],
 };
 
-export const isHarborTask = (dir: string): boolean =>
-  !!statSync(path.join(dir, 'task.toml'), { throwIfNoEntry: false })?.isFile() &&
-  !!statSync(path.join(dir, 'instruction.md'), { throwIfNoEntry: false })?.isFile();
-
 /** Harbor's size strings to MB: "2G" = 2048, "512M" = 512, "1024K" = 1. */
 export function sizeToMb(v: unknown, where: string): number | null {
   if (v === undefined || v === null) return null;

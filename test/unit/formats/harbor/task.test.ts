@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readHarborTask, sizeToMb, stripCanary } from '../../../../src/formats/harbor/task.ts';
-import { harborSample, harborTaskDirs } from '../../../../src/formats/harbor/samples.ts';
+import { harborTaskDirs } from '../../../../src/formats/harbor/folder.ts';
+import { harborSample } from '../../../../src/formats/harbor/samples.ts';
 import { FIXTURES } from '../../../support/cli.ts';
 
 const TB2 = join(FIXTURES, 'harbor-tb2-shapes');

@@ -1,7 +1,12 @@
 // The official per-instance and run-level report shapes.
 import { describe, expect, it } from 'vitest';
 import { PARSERS } from '../../../../src/formats/swebench/parsers/index.ts';
-import { instanceOutcome, instanceReport, readInstanceReport, runReport } from '../../../../src/formats/swebench/report.ts';
+import {
+  instanceOutcome,
+  instanceReport,
+  readInstanceReport,
+  runReport,
+} from '../../../../src/formats/swebench/report.ts';
 import { fixtureText } from './helpers.ts';
 
 const T = 'tests/test_core.py::';
