@@ -49,7 +49,7 @@ function swebenchTrial(taskId: string, patch: string, status: Record<string, unk
       },
     ],
     model_patch: patch,
-  } as Partial<TrialResult>);
+  });
 }
 
 describe('a SWE-bench trial on the trial page', () => {
