@@ -21,7 +21,7 @@ export interface RegistryLoadOptions extends FilterOptions {
   log?: (line: string) => void;
 }
 
-/** The registry's URL or file as the config layers set it (null: Harbor's own). */
+/** The registry's URL or file as the config layers set it (null: the default registry, registry/registry.ts). */
 export async function registrySetting(opts: RegistryLoadOptions): Promise<string | undefined> {
   const { config } = await resolveConfig({ configFile: opts.configFile, env: opts.env, flags: opts.flags });
   return config.registry?.url;
