@@ -22,8 +22,8 @@ describe('the format registry', () => {
   it('reads a folder of task folders by the format that knows them, and a benchmark folder by none', async () => {
     const tasks = path.join(REPO, 'test/fixtures/harbor');
     const reader = folderReader(tasks);
-    expect(reader).not.toBeNull();
-    const read = await reader!.read(tasks);
+    if (!reader) throw new Error('no format reads the task folders');
+    const read = await reader.read(tasks);
     const notes: string[] = [];
     expect(read.samples(notes).length).toBeGreaterThan(0);
     expect(read.config.checks).toEqual([{ type: 'reward', name: 'reward' }]);
