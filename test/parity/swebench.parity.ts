@@ -4,7 +4,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { instanceOutcome, logsEval, instanceReport, readInstanceReport, runReport } from '../../src/formats/swebench/index.ts';
+import {
+  instanceOutcome,
+  logsEval,
+  instanceReport,
+  readInstanceReport,
+  runReport,
+} from '../../src/formats/swebench/index.ts';
 import { APPLY_PATCH_FAIL, TESTS_TIMEOUT, timeoutLine } from '../../src/formats/swebench/constants.ts';
 import {
   evalScript,
