@@ -12,7 +12,7 @@ import { folderReader } from '../formats/index.ts';
 
 export { folderFormatTitles } from '../formats/index.ts';
 
-export type BenchmarkListing = (
+type BenchmarkListing = (
   | { name: string; dir: string; description?: string; n_samples: number; version: string }
   | { name: string; dir: string; error: string }
 ) & { builtIn?: true };

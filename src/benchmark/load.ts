@@ -31,7 +31,7 @@ import { inOrder, registryBenchmark } from './registry.ts';
 import { MAX_TRIALS_PER_RUN } from '../limits.ts';
 import { environmentFromConfig } from '../environment/from-config.ts';
 
-export interface LoadBenchmarkOptions {
+interface LoadBenchmarkOptions {
   cwd?: string;
   configFile?: string;
   env?: NodeJS.ProcessEnv;
@@ -45,7 +45,7 @@ export interface LoadBenchmarkOptions {
   log?: (line: string) => void;
 }
 
-export const HOOK_FILES = ['hooks.ts', 'hooks.js', 'hooks.mjs'];
+const HOOK_FILES = ['hooks.ts', 'hooks.js', 'hooks.mjs'];
 
 /** Lower-is-better metrics: a `value >= threshold` gate on them would reward failure (docs/reports.md#metrics). */
 const LOWER_IS_BETTER =
@@ -252,7 +252,7 @@ export const BUILT_IN = fileURLToPath(new URL('../../benchmarks/', import.meta.u
  * benchmark of that name; or a folder a format reads (`folder`: a task folder, or a folder of them,
  * docs/benchmarks.md), which has no benchmark.toml (`toml` then names the folder).
  */
-export function locateBenchmark(ref: string, cwd: string): { dir: string; toml: string; folder?: FolderReader } {
+function locateBenchmark(ref: string, cwd: string): { dir: string; toml: string; folder?: FolderReader } {
   const direct = path.resolve(cwd, ref);
   const folder = statSync(path.join(direct, 'benchmark.toml'), { throwIfNoEntry: false }) ? null : folderReader(direct);
   if (folder) return { dir: direct, toml: direct, folder };
@@ -269,7 +269,7 @@ export function locateBenchmark(ref: string, cwd: string): { dir: string; toml: 
 }
 
 /** Default names are the type; a repeated name gets `-2`, `-3`… (expectations are keyed by name). */
-export function nameChecks(checks: Config['checks']): CheckConfig[] {
+function nameChecks(checks: Config['checks']): CheckConfig[] {
   const taken = new Set<string>();
   return checks.map((c) => {
     const base = typeof c.name === 'string' && c.name ? c.name : c.type;

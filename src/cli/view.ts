@@ -48,7 +48,7 @@ async function reportFile(dir: string, say: (s: string) => void): Promise<string
   return file;
 }
 
-export interface ViewOptions {
+interface ViewOptions {
   port: number;
   print: (s: string) => void;
   say: (s: string) => void;

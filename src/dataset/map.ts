@@ -23,7 +23,7 @@ import { badFileKey, badFolder, badWorkdir } from './paths.ts';
 import { imageRefProblem } from '../sandbox/image-ref.ts';
 import { contextProblem, hostScriptProblem } from '../sandbox/build-context.ts';
 
-export const SAMPLE_FIELDS = [
+const SAMPLE_FIELDS = [
   'id',
   'input',
   'expected',
@@ -37,7 +37,7 @@ export const SAMPLE_FIELDS = [
   'metadata',
   'sandbox',
 ] as const;
-export type SampleField = (typeof SAMPLE_FIELDS)[number];
+type SampleField = (typeof SAMPLE_FIELDS)[number];
 
 /** Fields whose CSV cells hold JSON (objects or arrays). */
 const JSON_FIELDS: SampleField[] = [

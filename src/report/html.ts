@@ -17,7 +17,7 @@ import { writeChunksAtomic } from './write.ts';
 
 export const PAGE_SIZE = 200;
 
-export { clipFor, type Clip } from './clip.ts';
+export { clipFor } from './clip.ts';
 
 /** Escapes text for HTML content and quoted attributes. */
 export function escapeHtml(text: unknown): string {

@@ -5,7 +5,7 @@ import { ComposeProblem, flag, isFalse, isMap, text } from './problem.ts';
 import { volumeEntry } from './volumes.ts';
 
 /** Capabilities a compose service may add back: none (every capability is dropped, as in the main sandbox). */
-export const CAP_ADD_ALLOWED: readonly string[] = [];
+const CAP_ADD_ALLOWED: readonly string[] = [];
 
 /** The one `security_opt` that does not loosen anything (it is set anyway). */
 const SAFE_SECURITY_OPTS = ['no-new-privileges:true', 'no-new-privileges=true', 'no-new-privileges'];

@@ -2,9 +2,14 @@
 // stopped container), used, and removed in `finally`. It fills volumes (the toolbox, the shared
 // volume), probes what a daemon allows (a storage quota) and reads files out of an image. Every
 // call has a deadline (docs/sandboxes.md); its `benchrig.helper` label names the host that made it.
+// Never started, it still gets every hardening (hardened.ts), its root read-only and small bounds.
 import os from 'node:os';
 import type Docker from 'dockerode';
 import { DEFAULT_DEADLINE_MS, docker, statusOf, withDeadline } from './client.ts';
+import { hardened } from './hardened.ts';
+
+/** A helper runs nothing: bounds far below any sandbox's, in case something ever starts one. */
+const HELPER_BOUNDS = { memoryBytes: 64 * 1024 ** 2, cpus: 0.5, pids: 16 };
 
 export interface HelperSpec {
   image: string;
@@ -26,17 +31,20 @@ export async function withHelperContainer<T>(
   use: (helper: Docker.Container) => Promise<T>,
 ): Promise<T> {
   const helper = await withDeadline(
-    client.createContainer({
-      Image: spec.image,
-      Entrypoint: ['true'],
-      Cmd: [],
-      Labels: { ...spec.labels, 'benchrig.helper': os.hostname() },
-      HostConfig: {
-        NetworkMode: 'none',
-        ...(spec.mounts ? { Mounts: spec.mounts } : {}),
-        ...(spec.storageOpt ? { StorageOpt: spec.storageOpt } : {}),
-      },
-    }),
+    client.createContainer(
+      hardened(
+        {
+          Image: spec.image,
+          Entrypoint: ['true'],
+          Cmd: [],
+          HostConfig: {
+            ...(spec.mounts ? { Mounts: spec.mounts } : {}),
+            ...(spec.storageOpt ? { StorageOpt: spec.storageOpt } : {}),
+          },
+        },
+        { labels: { ...spec.labels, 'benchrig.helper': os.hostname() }, ...HELPER_BOUNDS },
+      ),
+    ),
     DEFAULT_DEADLINE_MS,
     `create ${spec.purpose}`,
   );

@@ -31,6 +31,7 @@ import { runExec } from './exec.ts';
 import { DOCKER_API, localDocker, type DockerEngine, type EngineApi } from './engine.ts';
 import { inspectImage } from './images.ts';
 import { clientFor, HostError } from './hosts.ts';
+import { hardened, type Hardening } from './hardened.ts';
 import { buildLabels } from './labels.ts';
 import { sweep } from './sweep.ts';
 import { ensureToolbox, KEEP_ALIVE, TOOLBOX_BIN, TOOLBOX_MOUNT } from './toolbox.ts';
@@ -357,56 +358,55 @@ export function createOptions(
   toolbox: string,
   attach?: ServiceAttachment,
 ): Docker.ContainerCreateOptions {
-  const memory = parseMemory(spec.memory);
   const slug = labels.sessionId.replace(/[^a-zA-Z0-9_.-]/g, '-').slice(0, 60);
-  return {
-    name: `benchrig-${slug}-${randomBytes(3).toString('hex')}`,
-    Image: spec.image,
-    Entrypoint: KEEP_ALIVE,
-    Cmd: [],
-    WorkingDir: spec.workdir, // Docker creates it when the image lacks it
-    ...(spec.env ? { Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`) } : {}),
-    Labels: buildLabels(labels),
-    ...(attach ? { NetworkingConfig: { EndpointsConfig: { [attach.network]: endpointConfig(attach) } } } : {}),
-    HostConfig: {
-      NetworkMode: attach?.network ?? spec.network ?? 'none',
-      CapDrop: ['ALL'],
-      CapAdd: spec.capAdd ?? [],
-      SecurityOpt: ['no-new-privileges'],
-      Memory: memory,
-      MemorySwap: memory,
-      NanoCpus: Math.round(spec.cpus * 1e9),
-      PidsLimit: spec.pids,
-      Init: true,
-      ...(attach?.hosts?.length ? { ExtraHosts: attach.hosts } : {}),
-      // Not even logged: the agent can write to PID 1's stdout, and a json-file log grows on the host unbounded.
-      LogConfig: { Type: 'none', Config: {} },
-      Mounts: [
-        {
-          Type: 'volume',
-          Source: toolbox,
-          Target: TOOLBOX_MOUNT,
-          ReadOnly: true,
-          VolumeOptions: { NoCopy: true } as Docker.MountSettings['VolumeOptions'],
-        },
-        ...(spec.shared
-          ? [{ Type: 'volume' as const, Source: spec.shared.volume, Target: spec.shared.mount, ReadOnly: true }]
-          : []),
-        ...(spec.mounts ?? []).map((m) => ({
-          Type: 'bind' as const,
-          Source: m.source,
-          Target: m.target,
-          ReadOnly: m.readOnly,
-        })),
-        ...(attach?.volumes ?? []).map((v) => ({
-          Type: 'volume' as const,
-          Source: v.source,
-          Target: v.target,
-          ReadOnly: v.readOnly,
-        })),
-      ],
-    },
+  const hardening: Hardening = {
+    labels: buildLabels(labels),
+    memoryBytes: parseMemory(spec.memory),
+    cpus: spec.cpus,
+    pids: spec.pids,
+    ...(attach || spec.network ? { network: attach?.network ?? spec.network } : {}),
+    ...(spec.capAdd?.length ? { capAdd: spec.capAdd } : {}),
+    writableRoot: true, // the agent works in it
   };
+  return hardened(
+    {
+      name: `benchrig-${slug}-${randomBytes(3).toString('hex')}`,
+      Image: spec.image,
+      Entrypoint: KEEP_ALIVE,
+      Cmd: [],
+      WorkingDir: spec.workdir, // Docker creates it when the image lacks it
+      ...(spec.env ? { Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`) } : {}),
+      ...(attach ? { NetworkingConfig: { EndpointsConfig: { [attach.network]: endpointConfig(attach) } } } : {}),
+      HostConfig: {
+        ...(attach?.hosts?.length ? { ExtraHosts: attach.hosts } : {}),
+        Mounts: [
+          {
+            Type: 'volume',
+            Source: toolbox,
+            Target: TOOLBOX_MOUNT,
+            ReadOnly: true,
+            VolumeOptions: { NoCopy: true } as Docker.MountSettings['VolumeOptions'],
+          },
+          ...(spec.shared
+            ? [{ Type: 'volume' as const, Source: spec.shared.volume, Target: spec.shared.mount, ReadOnly: true }]
+            : []),
+          ...(spec.mounts ?? []).map((m) => ({
+            Type: 'bind' as const,
+            Source: m.source,
+            Target: m.target,
+            ReadOnly: m.readOnly,
+          })),
+          ...(attach?.volumes ?? []).map((v) => ({
+            Type: 'volume' as const,
+            Source: v.source,
+            Target: v.target,
+            ReadOnly: v.readOnly,
+          })),
+        ],
+      },
+    },
+    hardening,
+  );
 }
 
 /** "512m" / "1g" / "1.5G" / "1048576" -> bytes. */

@@ -14,6 +14,7 @@ import { copyIn } from './copy.ts';
 import { withStorageQuota } from './disk-quota.ts';
 import { DockerSandbox, parseMemory } from './sandbox.ts';
 import type { EngineApi } from './engine.ts';
+import { hardened, type Hardening } from './hardened.ts';
 import { buildLabels, withoutOwnLabels } from './labels.ts';
 import { connectNetworks, endpointConfig } from './networks.ts';
 import { ensureToolbox, TOOLBOX_MOUNT } from './toolbox.ts';
@@ -24,8 +25,6 @@ import type { SandboxLabels, SandboxSpec } from '../types.ts';
 export const SERVICE_LABEL = 'benchrig.service';
 /** The longest a service's `stop_grace_period` holds a trial's cleanup. */
 const MAX_STOP_GRACE_S = 30;
-/** A sidecar's log, kept for the reason of a failed start and bounded (the agent may reach it). */
-const LOG = { Type: 'json-file', Config: { 'max-size': '1m', 'max-file': '1' } };
 
 export interface ServiceStart {
   client: Docker;
@@ -81,56 +80,60 @@ async function copyBind(container: Docker.Container, source: string, target: str
 
 export function serviceOptions(o: ServiceStart, image: string, toolbox: string): Docker.ContainerCreateOptions {
   const s = o.service;
-  const memory = s.memoryBytes ?? parseMemory(o.base.memory);
   const slug = `${o.labels.sessionId}-${o.name}`.replace(/[^a-zA-Z0-9_.-]/g, '-').slice(0, 60);
-  return {
-    name: `benchrig-${slug}-${randomBytes(3).toString('hex')}`,
-    Image: image,
-    ...(s.entrypoint ? { Entrypoint: s.entrypoint.length ? s.entrypoint : [''] } : {}),
-    ...(s.command ? { Cmd: s.command } : {}),
-    ...(s.workingDir ? { WorkingDir: s.workingDir } : {}),
-    ...(s.user ? { User: s.user } : {}),
-    Env: Object.entries(s.env).map(([k, v]) => `${k}=${v}`),
-    ...(s.expose.length ? { ExposedPorts: exposedPorts(s.expose) } : {}),
-    Tty: s.tty,
-    OpenStdin: s.stdinOpen,
-    ...(s.stopGracePeriodMs !== undefined ? { StopTimeout: Math.ceil(s.stopGracePeriodMs / 1000) } : {}),
-    ...(s.healthcheck ? { Healthcheck: healthcheck(s.healthcheck) } : {}),
-    // A task's own label under benchrig's prefix (refused at load) never stands: benchrig.keep would hide it from the sweeps.
-    Labels: { ...withoutOwnLabels(s.labels), ...buildLabels(o.labels), [SERVICE_LABEL]: o.name },
-    ...(o.attach ? { NetworkingConfig: { EndpointsConfig: { [o.attach.network]: endpointConfig(o.attach) } } } : {}),
-    HostConfig: {
-      NetworkMode: o.attach?.network ?? (o.shareWith ? `container:${o.shareWith}` : 'none'),
-      CapDrop: ['ALL'],
-      CapAdd: s.capAdd,
-      SecurityOpt: ['no-new-privileges'],
-      Memory: memory,
-      MemorySwap: memory,
-      NanoCpus: Math.round((s.cpus ?? o.base.cpus) * 1e9),
-      PidsLimit: s.pids ?? o.base.pids,
-      Init: s.init ?? true,
-      ...(o.attach?.hosts?.length ? { ExtraHosts: o.attach.hosts } : {}),
-      ...(s.shmSizeBytes ? { ShmSize: s.shmSizeBytes } : {}),
-      Ulimits: Object.entries(s.ulimits).map(([Name, l]) => ({ Name, Soft: l.soft, Hard: l.hard })),
-      ...(Object.keys(s.tmpfs).length ? { Tmpfs: s.tmpfs } : {}),
-      LogConfig: LOG,
-      Mounts: [
-        {
-          Type: 'volume',
-          Source: toolbox,
-          Target: TOOLBOX_MOUNT,
-          ReadOnly: true,
-          VolumeOptions: { NoCopy: true } as Docker.MountSettings['VolumeOptions'],
-        },
-        ...(o.attach?.volumes ?? o.volumes ?? []).map((v) => ({
-          Type: 'volume' as const,
-          Source: v.source,
-          Target: v.target,
-          ReadOnly: v.readOnly,
-        })),
-      ],
-    },
+  const network = o.attach?.network ?? (o.shareWith ? `container:${o.shareWith}` : undefined);
+  const hardening: Hardening = {
+    labels: { ...buildLabels(o.labels), [SERVICE_LABEL]: o.name },
+    memoryBytes: s.memoryBytes ?? parseMemory(o.base.memory),
+    cpus: s.cpus ?? o.base.cpus,
+    pids: s.pids ?? o.base.pids,
+    ...(network ? { network } : {}),
+    ...(s.capAdd.length ? { capAdd: s.capAdd } : {}),
+    ...(s.init === false ? { noInit: true } : {}),
+    boundedLog: true, // read for the reason of a failed start
+    writableRoot: true, // its image's own process writes where it will
   };
+  return hardened(
+    {
+      name: `benchrig-${slug}-${randomBytes(3).toString('hex')}`,
+      Image: image,
+      ...(s.entrypoint ? { Entrypoint: s.entrypoint.length ? s.entrypoint : [''] } : {}),
+      ...(s.command ? { Cmd: s.command } : {}),
+      ...(s.workingDir ? { WorkingDir: s.workingDir } : {}),
+      ...(s.user ? { User: s.user } : {}),
+      Env: Object.entries(s.env).map(([k, v]) => `${k}=${v}`),
+      ...(s.expose.length ? { ExposedPorts: exposedPorts(s.expose) } : {}),
+      Tty: s.tty,
+      OpenStdin: s.stdinOpen,
+      ...(s.stopGracePeriodMs !== undefined ? { StopTimeout: Math.ceil(s.stopGracePeriodMs / 1000) } : {}),
+      ...(s.healthcheck ? { Healthcheck: healthcheck(s.healthcheck) } : {}),
+      // A task's own label under benchrig's prefix (refused at load) never stands: benchrig.keep would hide it from the sweeps.
+      Labels: withoutOwnLabels(s.labels),
+      ...(o.attach ? { NetworkingConfig: { EndpointsConfig: { [o.attach.network]: endpointConfig(o.attach) } } } : {}),
+      HostConfig: {
+        ...(o.attach?.hosts?.length ? { ExtraHosts: o.attach.hosts } : {}),
+        ...(s.shmSizeBytes ? { ShmSize: s.shmSizeBytes } : {}),
+        Ulimits: Object.entries(s.ulimits).map(([Name, l]) => ({ Name, Soft: l.soft, Hard: l.hard })),
+        ...(Object.keys(s.tmpfs).length ? { Tmpfs: s.tmpfs } : {}),
+        Mounts: [
+          {
+            Type: 'volume',
+            Source: toolbox,
+            Target: TOOLBOX_MOUNT,
+            ReadOnly: true,
+            VolumeOptions: { NoCopy: true } as Docker.MountSettings['VolumeOptions'],
+          },
+          ...(o.attach?.volumes ?? o.volumes ?? []).map((v) => ({
+            Type: 'volume' as const,
+            Source: v.source,
+            Target: v.target,
+            ReadOnly: v.readOnly,
+          })),
+        ],
+      },
+    },
+    hardening,
+  );
 }
 
 /** `expose` as Docker records it (`8080/tcp`); a range is left to the documentation it is. */
