@@ -20,7 +20,7 @@ export interface ExportJob {
 }
 
 /** One trial as exported: its folder under --out (`dir`, named `name`) and the file it was read from. */
-export interface ExportTrial {
+interface ExportTrial {
   dir: string;
   name: string;
   /** `results/<name>.json`, which a refusal names. */

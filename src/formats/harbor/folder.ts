@@ -3,7 +3,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-export const isHarborTask = (dir: string): boolean =>
+const isHarborTask = (dir: string): boolean =>
   !!statSync(path.join(dir, 'task.toml'), { throwIfNoEntry: false })?.isFile() &&
   !!statSync(path.join(dir, 'instruction.md'), { throwIfNoEntry: false })?.isFile();
 

@@ -6,21 +6,18 @@ import { basename, dirname } from 'node:path';
 import { ERROR_STATUSES, type TrialResult } from '../../types.ts';
 import type { ExportJob } from '../../report/exporter.ts';
 
-/** The run exported (report/exporter.ts). */
-export type JobInfo = ExportJob;
-
 /** A UUID made from names: the same run exports to the same ids. */
 function uuidOf(...parts: string[]): string {
   const h = createHash('sha256').update(parts.join('\0')).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-const agentConfig = (job: JobInfo) => ({
+const agentConfig = (job: ExportJob) => ({
   name: job.agent.name,
   ...(job.agent.model_name ? { model_name: job.agent.model_name } : {}),
 });
 
-export function trialConfig(job: JobInfo, r: TrialResult, name: string) {
+export function trialConfig(job: ExportJob, r: TrialResult, name: string) {
   return {
     task: { path: `${job.benchmark_dir}/${r.sample_id}`, source: job.benchmark },
     trial_name: name,
@@ -34,7 +31,7 @@ export function trialConfig(job: JobInfo, r: TrialResult, name: string) {
  * The trial's lock.json: what Harbor resolved before running it. Harbor's viewer lists only trials
  * that have one. The task's digest is made from the sample's input hash (a sha256 as Harbor wants).
  */
-export function trialLock(job: JobInfo, r: TrialResult) {
+export function trialLock(job: ExportJob, r: TrialResult) {
   return {
     schema_version: 1,
     task: {
@@ -53,7 +50,7 @@ export function trialLock(job: JobInfo, r: TrialResult) {
 /** Gradable trials carry their score as the reward; a trial without a verdict has none. */
 const rewardOf = (r: TrialResult): number | null => (r.score === null ? null : r.score);
 
-export function trialResult(job: JobInfo, r: TrialResult, name: string) {
+export function trialResult(job: ExportJob, r: TrialResult, name: string) {
   const reward = rewardOf(r);
   const cached = r.events.reduce((n, e) => n + (e.type === 'llm_call' ? (e.tokens.cached ?? 0) : 0), 0);
   const failed = r.error && ERROR_STATUSES.has(r.status);
@@ -95,7 +92,7 @@ export function trialResult(job: JobInfo, r: TrialResult, name: string) {
   };
 }
 
-export function jobConfig(job: JobInfo) {
+export function jobConfig(job: ExportJob) {
   return {
     schema_version: 1,
     job_name: basename(job.dir),
@@ -110,7 +107,7 @@ export function jobConfig(job: JobInfo) {
 type Summary = Pick<TrialResult, 'status' | 'score' | 'error' | 'metadata' | 'events'> & { name: string };
 
 /** The job's result.json: its stats in the shape of Harbor's JobStats. */
-export function jobResult(job: JobInfo, trials: Summary[]) {
+export function jobResult(job: ExportJob, trials: Summary[]) {
   const evalKey = `${job.agent.name}__${job.agent.model_name ? `${job.agent.model_name}__` : ''}${job.benchmark}`;
   const rewardStats: Record<string, string[]> = {};
   const exceptionStats: Record<string, string[]> = {};

@@ -7,7 +7,7 @@ export { logsEval, resolution, testsStatus, type TestsStatus } from './grading.t
 export { instanceKey, officialImage } from './image.ts';
 export { parserFor, PARSERS, REPO_PARSERS, type Parser } from './parsers/index.ts';
 export { modifiedFiles, patchPaths, testDirectives } from './patch-files.ts';
-export { outsideDataset, predictionLine, readPredictions, type Prediction, type Predictions } from './predictions.ts';
+export { outsideDataset, predictionLine, readPredictions } from './predictions.ts';
 export {
   evaluationError,
   instanceOutcome,

@@ -19,9 +19,6 @@ export const SWEBENCH_REPORT_FILE = 'swebench_report.json';
 /** Where each trial index's files go when the run has several trials. */
 export const trialFolder = (k: number): string => join('swebench', `trial-${k}`);
 
-/** Whether the report is a SWE-bench run's (it has a `swebench` check). */
-export const isSwebenchReport = (report: EvaluationReport): boolean => report.checks.some((c) => c.type === 'swebench');
-
 /** One trial index's predictions and outcomes, by instance, and the instances whose patch changes test configuration. */
 interface Attempt {
   patches: Map<string, string | null>;

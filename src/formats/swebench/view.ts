@@ -17,7 +17,7 @@ function lineClass(line: string): string {
 }
 
 /** The patch, one element per line. */
-export function diffView(patch: string): HTMLPreElement {
+function diffView(patch: string): HTMLPreElement {
   const out = el('pre', 'diff');
   const lines = patch.split('\n');
   if (lines.at(-1) === '') lines.pop();
@@ -28,7 +28,7 @@ export function diffView(patch: string): HTMLPreElement {
 const names = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => String(x)) : []);
 
 /** One row per graded test: its group, its name, passed or failed; failures first within each group. */
-export function testsTable(status: Record<string, unknown>): HTMLTableElement {
+function testsTable(status: Record<string, unknown>): HTMLTableElement {
   const t = el('table', 'tests-status');
   t.appendChild(
     el('thead', null, el('tr', null, [el('th', null, 'group'), el('th', null, 'test'), el('th', null, 'result')])),
