@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { stringify } from 'smol-toml';
-import { listBenchmarks } from '../benchmark/list.ts';
+import { folderFormatTitles, listBenchmarks } from '../benchmark/list.ts';
 import { loadBenchmark } from '../benchmark/load.ts';
 import { checkBenchmarkModules } from '../benchmark/modules.ts';
 import { resolveConfig } from '../config/load.ts';
@@ -38,7 +38,7 @@ function registerList(program: Command): void {
   program
     .command('list')
     .description(
-      'benchmarks under ./benchmarks (or DIR) with sample counts and versions, then the built-in ones; Harbor task folders too',
+      `benchmarks under ./benchmarks (or DIR) with sample counts and versions, then the built-in ones; ${folderFormatTitles().join(', ')} task folders too`,
     )
     .argument('[dir]')
     .action(async (dir?: string) => {
@@ -75,7 +75,7 @@ function registerValidate(program: Command): void {
       print(
         `ok: ${b.name} — ${count(b.samples.length, 'sample')}, ${count(b.checks.length, 'check')} (${b.checks.map((c) => c.name).join(', ')}), version ${b.version}`,
       );
-      // A Harbor task.toml may carry keys benchrig does not read: ignored, as Harbor does, but named.
+      // A task folder's files may carry keys benchrig does not read: ignored, as their harness does, but named.
       for (const k of b.unknownKeys ?? []) print(`note: ignored key ${k}`);
       for (const n of b.notes ?? []) print(`note: ${n}`);
       // The benchmark's own build folder may hold host code: said, so that nobody learns it from `run`.

@@ -152,7 +152,7 @@ export class SampleEnvironments {
   }
 
   private async resolve(own: SampleSandbox, network: boolean): Promise<string> {
-    // A prebuilt image wins when it is here (a Harbor task's docker_image), else its build context.
+    // A prebuilt image wins when it is here (a task folder's own image), else its build context.
     const image = own.image;
     if (image && (await this.images.exists(image))) return image;
     if (own.build) return this.build(own, own.build, network);

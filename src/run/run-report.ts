@@ -47,7 +47,7 @@ export async function reportRun(e: EndedRun, opts: RunOptions): Promise<RunOutco
       spool: spool && !spool.failed ? spool : undefined,
       stepSummary,
       warn: opts.console.warn,
-      swebench: e.prepared.benchmark.checks.some((c) => c.type === 'swebench'),
+      checkTypes: e.prepared.benchmark.checks.map((c) => c.type),
     }).catch(asStorage(join(runDir, REPORT_FILE)));
   } finally {
     await spool?.dispose();

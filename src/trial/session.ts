@@ -63,7 +63,7 @@ export interface Session {
   sandbox?: Sandbox;
   /** With `[grading] isolation = "fresh"`: the environment the tests ran in. */
   gradingEnvironment?: Environment;
-  /** The agent's changes as a patch, for checks that grade one (docs/swebench.md#the-model-patch). */
+  /** The agent's changes as a patch, for checks that grade one (checks/types.ts `ModelPatchPlan`). */
   modelPatch?: ModelPatch;
   /** Where the trial is: failures from 'agent' on may be the agent's doing (see blame.ts). */
   phase: 'environment' | 'agent' | 'grading';
