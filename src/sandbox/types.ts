@@ -97,9 +97,9 @@ export interface SandboxSpec {
   shared?: { volume: string; mount: string } | null;
   execTimeoutMs: number;
   maxOutputBytes: number;
-  /** Environment variables of the container (a task's own, docs/benchmarks.md#harbor-task-folders). */
+  /** Environment variables of the container (a task's own). */
   env?: Record<string, string>;
-  /** auto: string commands run under bash when the image has /bin/bash, else sh (Harbor's rule). */
+  /** auto: string commands run under bash when the image has /bin/bash, else sh. */
   shell?: 'auto';
   /**
    * The run's provider and its settings (sandbox/registry.ts: its definition made them from the run's

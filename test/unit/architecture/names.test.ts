@@ -202,10 +202,7 @@ const KNOWN_FORMAT: Record<string, string> = {
   'src/registry/fetch.ts': "a registry dataset made a Harbor folder: the format's",
   'src/registry/registry.ts': "a registry in Harbor's format: the format's",
   'src/result-schema.ts': "the model patch's description names SWE-bench: a format-owned field",
-  'src/sandbox/build-context.ts': "a Harbor task's environment/, as an example",
-  'src/sandbox/image-ref.ts': "a Harbor task's docker_image, as an example",
-  'src/sandbox/kubernetes/disk.ts': 'a SWE-bench image, as an example',
-  'src/sandbox/types.ts': "Harbor's rule for bash, a task's env: neutral terms",
+  'src/sandbox/build-context.ts': "a Harbor task's environment/, in a comment and in the refusal's user-facing words",
 };
 /** Files choosing by an agent's name today, each a debt of #38 item 3. */
 const KNOWN_AGENT: Record<string, string> = {};
