@@ -16,7 +16,7 @@ import type { Sample } from '../types.ts';
 import { BenchrigError } from '../errors.ts';
 import { warnSameName } from './same-name.ts';
 import { resolveBaseline, type BaselineChoice } from '../report/history.ts';
-import { resolveProvider, type PreparedEnvironments } from '../sandbox/index.ts';
+import { resolveProvider, type ProviderRun } from '../sandbox/index.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 import { telemetrySettings, type TelemetrySettings } from '../telemetry/otel.ts';
 import type { Cleanup } from './cleanup.ts';
@@ -58,7 +58,7 @@ export interface PreparedRun {
   /** The run's `[sandbox]` (null: a benchmark without sandboxes), on its provider. */
   sandbox: SandboxSpec | null;
   /** The run's prepared environments (the provider's `prepare`): images, shared volume, placement, cleanup. */
-  shared: PreparedEnvironments | null;
+  shared: ProviderRun | null;
   installed: PreparedInstalledAgent | null;
   baseline: BaselineChoice | null;
   traceSettings: TelemetrySettings | null;

@@ -11,7 +11,7 @@ import type { TrialResult } from '../types.ts';
 import { breakerSize, ModelCircuitBreaker, type BreakerTrip } from './circuit-breaker.ts';
 import type { Cleanup } from './cleanup.ts';
 import { runContext } from './context.ts';
-import { bringsOwnSandbox, SampleEnvironments } from './environments.ts';
+import { bringsOwnSandbox, SampleSpecs } from './sample-specs.ts';
 import { checkpoint, type RunOptions } from './options.ts';
 import type { OpenRun } from './open.ts';
 import { isStorageError } from './output-dir.ts';
@@ -138,7 +138,7 @@ export function samplePreparer(
 ): ((trial: TrialInput) => Promise<TrialInput | TrialResult>) | null {
   const { benchmark, cfg } = p;
   if (!run.sandbox || !p.shared || !(bringsOwnSandbox(benchmark.samples) || benchmark.environment)) return null;
-  const environments = new SampleEnvironments(run.sandbox, p.shared.images, {
+  const environments = new SampleSpecs(run.sandbox, p.shared.images, {
     benchmark: benchmark.name,
     benchmarkDir: benchmark.dir,
     runDir,

@@ -2,7 +2,7 @@
 // (sandbox/index.ts): a reachable engine, the image, a sweep of what dead runs left, the run's
 // read-only shared volume and, with a provider of several hosts, the placement. Also the report's
 // `hosts` section.
-import { providerFor, type PreparedEnvironments } from '../sandbox/index.ts';
+import { providerFor, type ProviderRun } from '../sandbox/index.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 import { defaultMaxSandboxes } from '../pool/semaphore.ts';
 import type { TrialResult } from '../types.ts';
@@ -21,7 +21,7 @@ export async function prepareSandboxes(
     pull?: { timeoutMs: number };
     signal?: AbortSignal;
   },
-): Promise<PreparedEnvironments> {
+): Promise<ProviderRun> {
   const provider = await providerFor(spec);
   return provider.prepare({
     spec,

@@ -25,7 +25,7 @@ export type {
   DiskWatch,
   Environment,
   EnvironmentProvider,
-  PreparedEnvironments,
+  ProviderRun,
   RunSpec,
   SampleImages,
   StartOptions,
@@ -53,9 +53,9 @@ export {
 // What an installed agent runs inside its sandbox: the toolbox's shell, and the kill of what it started.
 export { trustedArgv } from './docker/toolbox.ts';
 export { killByMarkerScript } from './docker/exec.ts';
-// The refusal of a missing image (run/environments.ts, at run time).
+// The refusal of a missing image (run/sample-specs.ts, at run time).
 export { missingImageMessage } from './image-ref.ts';
-// Whether a sample's or service's build may use the network (run/environments.ts).
+// Whether a sample's or service's build may use the network (run/sample-specs.ts).
 export { buildNetworkOf } from './docker/images.ts';
 // `sandbox build | prune`: this machine's images, which every provider builds with (docs/cli.md#sandbox).
 export { buildImageHere, pruneSampleImages } from './docker/local-images.ts';

@@ -83,7 +83,7 @@ export interface RunSpec {
   warn: (line: string) => void;
 }
 
-/** Images for the samples that bring their own sandbox (run/environments.ts schedules the builds). */
+/** Images for the samples that bring their own sandbox (run/sample-specs.ts schedules the builds). */
 export interface SampleImages {
   /** The image is present wherever an environment may start. */
   exists(image: string): Promise<boolean>;
@@ -116,7 +116,7 @@ export interface SampleImages {
 }
 
 /** A run's prepared environments, in the main process: released by `close` and `cleanup` on the run's stack. */
-export interface PreparedEnvironments {
+export interface ProviderRun {
   /** Environments at once, when the provider bounds them itself (a fleet's capacity). */
   readonly limit?: number;
   readonly images: SampleImages;
@@ -134,7 +134,7 @@ export interface PreparedEnvironments {
 
 export interface EnvironmentProvider {
   /** Once per run, in the main process: the engine checked, images built, leftovers of dead runs swept. */
-  prepare(run: RunSpec): Promise<PreparedEnvironments>;
+  prepare(run: RunSpec): Promise<ProviderRun>;
   /** One trial's environment, started bare (the trial copies files in and runs setup). */
   start(spec: SandboxSpec, labels: SandboxLabels, opts?: StartOptions): Promise<Environment>;
   /**

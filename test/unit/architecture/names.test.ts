@@ -190,7 +190,7 @@ const ALLOWED_PROVIDER: Record<string, string> = {
   'src/checks/status.ts': 'the `docker_unavailable` error kind, a value stored in result files (docs/reports.md)',
   'src/cli/main.ts': "the program's description and the message of a daemon that failed (user-facing text)",
   'src/cli/tools.ts': "`sandbox build`'s check for a Dockerfile and `sandbox cleanup`'s help (user-facing text)",
-  'src/run/environments.ts': "a service build's `dockerfile` key (the compose file's own name for it)",
+  'src/run/sample-specs.ts': "a service build's `dockerfile` key (the compose file's own name for it)",
 };
 /** Files (or folders) naming a benchmark format today, each a debt of #38 item 2. */
 const KNOWN_FORMAT: Record<string, string> = {

@@ -1,4 +1,4 @@
-// An environment per sample, at run time (docs/benchmarks.md#a-sandbox-per-sample, docs/sandboxes.md): before a trial whose sample brings its own
+// The spec of each sample that brings its own sandbox, at run time, its images resolved (docs/benchmarks.md#a-sandbox-per-sample, docs/sandboxes.md): before a trial whose sample brings its own
 // sandbox is scheduled, its image is found here, built once per distinct build context (tagged
 // `benchrig-env/<benchmark>:<content hash>`, reused by later runs until the context changes), or
 // pulled with `--pull`. At most `[run] max_builds` builds run at once, each under its timeout, its
@@ -19,7 +19,7 @@ import type { SandboxSpec } from '../sandbox/types.ts';
 import type { TrialInput } from '../trial/types.ts';
 import type { Sample, SampleSandbox } from '../types.ts';
 
-export interface EnvironmentOptions {
+export interface SampleSpecOptions {
   benchmark: string;
   /** Build folders of samples are relative to it. */
   benchmarkDir: string;
@@ -43,7 +43,7 @@ export const envImageTag = (benchmark: string, digest: string) =>
       .replace(/^[-.]+/, '') || 'benchmark'
   }:${digest}`;
 
-export class SampleEnvironments {
+export class SampleSpecs {
   readonly #images = new Map<string, Promise<string>>();
   readonly #environments = new Map<string, Promise<EnvironmentSpec>>();
   readonly #builds: Semaphore;
@@ -52,7 +52,7 @@ export class SampleEnvironments {
     private readonly base: SandboxSpec,
     /** The run's provider's images: on several hosts, made on every one (any may be given the trial). */
     private readonly images: SampleImages,
-    private readonly o: EnvironmentOptions,
+    private readonly o: SampleSpecOptions,
   ) {
     this.#builds = new Semaphore(Math.max(1, o.maxBuilds));
   }
