@@ -25,8 +25,8 @@ export interface ErrorValue {
   stack?: string;
   /** Set false when running the trial again could not help (infrastructure errors only). */
   retryable?: boolean;
-  /** What the sandbox provider knew of the sandbox when a failure was blamed. */
-  sandbox?: SandboxFacts;
+  /** What the sandbox provider knew of the sandbox when a failure was blamed, as result files record it. */
+  sandbox?: RecordedSandboxFacts;
 }
 
 /** What the sandbox provider says of a sandbox after a failure: who is to blame depends on it (docs/sandboxes.md). */
@@ -35,12 +35,36 @@ export interface SandboxFacts {
   daemon: boolean;
   /** Why the daemon does not count, when it does not. */
   lost?: string;
-  /** gone: removed (never by the agent, which has no Docker access); unknown: the daemon did not say. */
+  /** gone: removed (never by the agent, which has no access to the infrastructure); unknown: the daemon did not say. */
   state: 'running' | 'stopped' | 'gone' | 'unknown';
   exitCode?: number;
+  /** Killed for memory (its memory bound). */
+  outOfMemory?: boolean;
+  /**
+   * The infrastructure stopped it, not a process inside (a kill through the engine's API, as its
+   * shutdown does; a cluster's eviction): who, as messages name it ("Docker"); absent: not so.
+   */
+  killedByInfrastructure?: string;
+}
+
+/**
+ * SandboxFacts as a result file records them (docs/reports.md, `error.sandbox`): under the keys it
+ * has always had (`oomKilled`, `killedByDocker`), whatever the provider, so that the file is unchanged.
+ */
+export type RecordedSandboxFacts = Omit<SandboxFacts, 'outOfMemory' | 'killedByInfrastructure'> & {
   oomKilled?: boolean;
-  /** Docker itself stopped it (a kill through its API, as its shutdown does), not a process inside. */
   killedByDocker?: boolean;
+};
+
+export function recordedFacts(h: SandboxFacts): RecordedSandboxFacts {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(h)) {
+    if (key === 'outOfMemory') out.oomKilled = value;
+    else if (key === 'killedByInfrastructure') {
+      if (value) out.killedByDocker = true;
+    } else out[key] = value;
+  }
+  return out as RecordedSandboxFacts;
 }
 
 /** An error a user can cause or fix: printed as one line, never with a stack trace. */

@@ -1,4 +1,4 @@
-// The bounds on what a benchmark.toml, a dataset row or a Harbor task.toml may ask for, each in one
+// The bounds on what a benchmark.toml, a dataset row or a task folder's task.toml may ask for, each in one
 // place. Past them a value can only fail at run time (a timer Node cannot hold fires at once, no
 // machine gives a sandbox a petabyte of memory, a billion trials never finish planning), so load
 // refuses it, naming the file, row and key. Each `bad…` returns why a value is refused, or null.

@@ -23,7 +23,7 @@ export interface Sample {
   metadata: Record<string, unknown>;
   /** The sample's own sandbox (docs/benchmarks.md#a-sandbox-per-sample, an environment per sample): overrides `[sandbox]` key by key. */
   sandbox?: SampleSandbox;
-  /** Per-sample limits (a Harbor task's `[agent] timeout_sec`). */
+  /** Per-sample limits (a task folder's own agent timeout). */
   limits?: { trial_timeout_s?: number };
   /** A compose task's services (docs/benchmarks.md#compose-tasks); paths relative to the benchmark folder. */
   environment?: EnvironmentSpec;
@@ -54,9 +54,9 @@ export interface SampleSandbox {
   build_timeout_s?: number;
   /** Bytes the sandbox may write, as `[sandbox] disk`. */
   disk?: string;
-  /** Set for Harbor tasks without a workdir: the image's own WORKDIR is the working directory. */
+  /** Set for task folders without a workdir: the image's own WORKDIR is the working directory. */
   workdir_from_image?: boolean;
-  /** auto: commands run under bash when the image has it, else sh (Harbor's rule). */
+  /** auto: commands run under bash when the image has it, else sh (as a task folder's harness does). */
   shell?: 'auto';
 }
 

@@ -20,7 +20,7 @@ import type { AgentFactory, TrustedAgentContext } from './types.ts';
 export type LoadedAgent = {
   recordsOwnToolCalls: boolean;
   /**
-   * It submits a model patch, graded as it is (docs/swebench.md#predictions), instead of working in a
+   * It submits a model patch, graded as it is (docs/agents.md#predictions), instead of working in a
    * sandbox: the patch its conversation gives (null: none submitted). A built-in only.
    */
   patchOf?: (outcome: { replies: string[]; state?: Record<string, unknown> }) => string | null;

@@ -32,7 +32,7 @@ export default function createOracleAgent(ctx: TrustedAgentContext): Agent {
             'benchmark',
             `sample ${sample.id}: the solution has commands but the benchmark has no [sandbox]`,
           );
-        // A solution folder (a Harbor task's solution/) goes in first, e.g. to /solution.
+        // A solution folder (a task folder's solution/) goes in first, e.g. to /solution.
         if (typeof solution === 'object' && solution?.files)
           await copyFolder(ctx, path.resolve(ctx.benchmarkDir, solution.files), solution.dest ?? '.');
         const env =

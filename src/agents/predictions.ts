@@ -2,18 +2,20 @@
 // harness produced. Its reply is the instance's `model_patch` from the file (JSON Lines, a JSON list or
 // the official map keyed by instance_id; null: an empty patch), which the trial grades as it is, in a
 // fresh sandbox of the instance's image, exactly as a patch taken from an agent's sandbox. An instance
-// the file has no prediction for submits none (`patchOf` is null): it is not graded, and the run's
-// swebench_report.json lists it in incomplete_ids, as the official harness does.
+// the file has no prediction for submits none (`patchOf` is null): it is not graded, and the format's
+// run report lists it as incomplete, as the official harness does. The file is read by the format
+// that reads predictions files (formats/index.ts `predictionsReader`).
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { BenchrigError } from '../errors.ts';
-import { outsideDataset, readPredictions, type Predictions } from '../swebench/predictions.ts';
+import { predictionsReader } from '../formats/index.ts';
+import type { PredictionsFile } from '../formats/types.ts';
 import type { Agent, AgentContext } from './types.ts';
 
 /** The file's predictions, read once per process. */
-const read = new Map<string, Predictions>();
+const read = new Map<string, PredictionsFile>();
 
-function predictionsOf(file: string): Predictions {
+function predictionsOf(file: string): PredictionsFile {
   let p = read.get(file);
   if (!p) {
     let text: string;
@@ -25,7 +27,7 @@ function predictionsOf(file: string): Predictions {
         `--agent predictions: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): pass --agent-opt file=<predictions.jsonl>`,
       );
     }
-    const r = readPredictions(text, file);
+    const r = predictionsReader().read(text, file);
     if ('problem' in r) throw new BenchrigError('usage', `--agent predictions: ${r.problem}`);
     p = r;
     read.set(file, p);
@@ -46,7 +48,7 @@ export function checkPredictionsOptions(
   if (typeof file !== 'string' || !file)
     throw new BenchrigError('usage', '--agent predictions needs the predictions file: --agent-opt file=preds.jsonl');
   options.file = isAbsolute(file) ? file : resolve(cwd, file);
-  const outside = outsideDataset(predictionsOf(options.file as string), new Set(datasetIds));
+  const outside = predictionsOf(options.file as string).outside(new Set(datasetIds));
   if (outside) throw new BenchrigError('usage', `--agent predictions: ${outside}`);
 }
 
@@ -61,7 +63,9 @@ export function patchOf(outcome: { replies: string[]; state?: Record<string, unk
 export default function createPredictionsAgent(ctx: AgentContext): Agent {
   const file = ctx.options.file;
   if (typeof file !== 'string') throw new Error('--agent predictions needs --agent-opt file=preds.jsonl');
-  const prediction = predictionsOf(file).predictions.get(ctx.sample.id);
-  if (!prediction) return { respond: async () => ({ content: '', done: true, state: { ...NO_PREDICTION } }) };
-  return { respond: async () => ({ content: prediction.model_patch ?? '', done: true }) };
+  const patches = predictionsOf(file).patches;
+  if (!patches.has(ctx.sample.id))
+    return { respond: async () => ({ content: '', done: true, state: { ...NO_PREDICTION } }) };
+  const patch = patches.get(ctx.sample.id) ?? '';
+  return { respond: async () => ({ content: patch, done: true }) };
 }

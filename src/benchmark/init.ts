@@ -1,4 +1,4 @@
-// `benchrig init NAME [--template qa|sandbox|harbor]`: a benchmark folder that works as generated —
+// `benchrig init NAME [--template qa|sandbox|…]` (a format's template too, formats/index.ts): a benchmark folder that works as generated —
 // `benchrig validate` accepts it, the oracle passes every sample and nop passes none — so a new
 // benchmark starts from something known to be right (docs/cli.md#init).
 import { existsSync } from 'node:fs';
@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BenchrigError } from '../errors.ts';
-import { harborTemplate } from './templates/harbor.ts';
+import { formatTemplates } from '../formats/index.ts';
 import { qaTemplate } from './templates/qa.ts';
 import { sandboxTemplate } from './templates/sandbox.ts';
 
@@ -20,8 +20,14 @@ interface InitOptions {
   template?: InitTemplate;
 }
 
-export const INIT_TEMPLATES = ['qa', 'sandbox', 'harbor'] as const;
-export type InitTemplate = (typeof INIT_TEMPLATES)[number];
+/** Each template with its line of `init --help`. */
+export const INIT_TEMPLATE_HELP: Record<string, string> = {
+  qa: 'questions answered in one reply, no sandbox',
+  sandbox: 'shell tasks graded by a test script',
+  ...Object.fromEntries(Object.entries(formatTemplates()).map(([name, t]) => [name, t.help])),
+};
+export const INIT_TEMPLATES = Object.keys(INIT_TEMPLATE_HELP);
+export type InitTemplate = string;
 
 interface InitResult {
   dir: string;
@@ -37,7 +43,7 @@ function sandboxBuildPath(from: string, projectDir: string): string {
 }
 
 export async function initBenchmark(name: string, opts: InitOptions): Promise<InitResult> {
-  if (opts.template && !(INIT_TEMPLATES as readonly string[]).includes(opts.template))
+  if (opts.template && !INIT_TEMPLATES.includes(opts.template))
     throw new BenchrigError('usage', `init: unknown template "${opts.template}" (${INIT_TEMPLATES.join(', ')})`);
   if (!NAME.test(name)) {
     throw new BenchrigError(
@@ -55,11 +61,12 @@ export async function initBenchmark(name: string, opts: InitOptions): Promise<In
     throw err;
   }
   const template = opts.template ?? 'sandbox';
+  const own = formatTemplates()[template];
   const made =
     template === 'qa'
       ? qaTemplate(name)
-      : template === 'harbor'
-        ? harborTemplate(name, sandboxBuildPath(opts.dir, opts.dir))
+      : own
+        ? own.files(name, sandboxBuildPath(opts.dir, opts.dir))
         : sandboxTemplate(name, sandboxBuildPath(target, opts.dir));
   for (const [path, text] of Object.entries(made)) {
     await mkdir(dirname(join(target, path)), { recursive: true });

@@ -1,6 +1,6 @@
 // `benchrig list [DIR]`: every benchmark under ./benchmarks (or DIR) with its sample count and
-// version — benchmark.toml folders and Harbor task folders alike; DIR that is itself a benchmark is
-// listed alone. Without DIR, benchrig's built-in benchmarks follow (those a project's own folder of
+// version — benchmark.toml folders and a format's task folders (formats/index.ts `folderReader`)
+// alike; DIR that is itself a benchmark is listed alone. Without DIR, benchrig's built-in benchmarks follow (those a project's own folder of
 // the same name does not shadow: `run NAME` finds the project's first). A broken benchmark is
 // listed with its error instead of hiding the others.
 import { readdir } from 'node:fs/promises';
@@ -8,14 +8,16 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe } from '../errors.ts';
 import { BUILT_IN, loadBenchmark } from './load.ts';
-import { isHarborFolder } from './harbor/samples.ts';
+import { folderReader } from '../formats/index.ts';
+
+export { folderFormatTitles } from '../formats/index.ts';
 
 type BenchmarkListing = (
   | { name: string; dir: string; description?: string; n_samples: number; version: string }
   | { name: string; dir: string; error: string }
 ) & { builtIn?: true };
 
-const isBenchmark = (dir: string) => existsSync(path.join(dir, 'benchmark.toml')) || isHarborFolder(dir);
+const isBenchmark = (dir: string) => existsSync(path.join(dir, 'benchmark.toml')) || folderReader(dir) !== null;
 
 export async function listBenchmarks(
   cwd: string,

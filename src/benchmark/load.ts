@@ -13,10 +13,9 @@ import { closest } from '../config/suggest.ts';
 import { CHECKS, getCheck } from '../checks/index.ts';
 import { openDataset } from '../dataset/read.ts';
 import type { HfProgress } from '../dataset/hf.ts';
-import { checkFieldMap, jsonColumns, mapRows, rowMapper, type MapOptions } from '../dataset/map.ts';
+import { checkFieldMap, jsonColumns, rowMapper, type MapOptions } from '../dataset/map.ts';
 import { LazyJsonlSamples } from '../dataset/lazy.ts';
 import type { RawRow } from '../dataset/rows.ts';
-import { swebenchDefaults } from '../dataset/swebench.ts';
 import { filterPositions, filterSamples } from '../dataset/filter.ts';
 import { badWorkdir } from '../dataset/paths.ts';
 import type { Sample } from '../types.ts';
@@ -24,10 +23,11 @@ import type { Benchmark, Samples } from './types.ts';
 import { VersionHasher } from './version.ts';
 import { SampleFacts } from './sample-facts.ts';
 import { applyImageTemplate, isTemplate } from './sample-sandbox.ts';
-import { HARBOR_IMAGE, harborConfig, harborSample, isHarborFolder, readHarborTasks } from './harbor/samples.ts';
+import { folderReader, rowsReader } from '../formats/index.ts';
+import type { FolderBenchmark, FolderReader } from '../formats/types.ts';
 import { imageRefProblem } from '../sandbox/image-ref.ts';
 import { contextProblem } from '../sandbox/build-context.ts';
-import { parseSubnetPool } from '../sandbox/docker/subnet-pool.ts';
+import { loadSandboxKeys } from '../sandbox/index.ts';
 import { fileLayer } from '../config/layers.ts';
 import { inOrder, registryBenchmark } from './registry.ts';
 import { MAX_TRIALS_PER_RUN } from '../limits.ts';
@@ -79,25 +79,24 @@ async function load(ref: string, opts: LoadBenchmarkOptions, stream: boolean): P
   const fromRegistry = local ? null : await registryBenchmark(ref, cwd, { ...opts, configFile }, notLocal);
   const located = local ?? fromRegistry;
   if (!located) throw notLocal;
-  const { dir, toml, harbor } = located;
-  const tasks = harbor ? readHarborTasks(dir) : null;
+  const { dir, toml } = located;
+  // A folder in a format's own layout (formats/types.ts FolderReader): read by that format.
+  const folder = located.folder ? await located.folder.read(dir) : null;
   const { config, sources, templates, ownLimits } = await resolveConfig({
-    ...(tasks
-      ? { benchmarkLayer: fileLayer(displayPath(dir), harborConfig(path.basename(dir))) }
-      : { benchmarkToml: toml }),
+    ...(folder ? { benchmarkLayer: fileLayer(displayPath(dir), folder.config) } : { benchmarkToml: toml }),
     configFile,
     env: opts.env,
     flags: opts.flags,
-    implied: swebenchDefaults,
+    implied: (merged) => rowsReader(datasetFormat(merged))?.implied?.(merged) ?? null,
   });
   const src = (...key: Array<string | number>) => sourceFor(sources, key) ?? displayPath(toml);
 
-  // A SWE-bench dataset is graded by the official rules unless the benchmark names its checks (docs/swebench.md).
-  const swebenchDefault = config.checks.length === 0 && config.dataset?.format === 'swebench';
-  const checks = nameChecks(swebenchDefault ? [{ type: 'swebench', scope: 'response' as const }] : config.checks);
+  // A dataset format's own checks when the benchmark names none (formats/types.ts RowsReader).
+  const formatChecks = folder ? undefined : rowsReader(config.dataset?.format)?.defaultChecks;
+  const checks = nameChecks(config.checks.length === 0 && formatChecks ? formatChecks : config.checks);
   validateChecks(checks, src('checks'));
   validateGate(config, sources);
-  const sandbox = resolveSandbox(config, dir, src, cwd, !!tasks);
+  const sandbox = resolveSandbox(config, dir, src, cwd, folder);
   const environment = sandbox
     ? environmentFromConfig(sandbox, dir, (...k) => `${src('sandbox', ...k)}: key sandbox.${k.join('.')}`)
     : null;
@@ -109,10 +108,10 @@ async function load(ref: string, opts: LoadBenchmarkOptions, stream: boolean): P
   const facts = new SampleFacts(checks);
   const see = (s: Sample) => (facts.see(s), version.see(s));
   const notes: string[] = [];
-  const { all, dataset } = tasks
+  const { all, dataset } = folder
     ? {
-        all: tasks.map((t) => harborSample(t, dir, notes)),
-        dataset: fromRegistry?.record ?? { source: 'harbor', resolved_revision: null },
+        all: folder.samples(notes),
+        dataset: fromRegistry?.record ?? { source: folder.source, resolved_revision: null },
       }
     : await readSamples(config, dir, src, toml, opts, stream, see);
   if (Array.isArray(all)) {
@@ -146,7 +145,7 @@ async function load(ref: string, opts: LoadBenchmarkOptions, stream: boolean): P
     ...(hooks ? { hooks } : {}),
     templates,
     modelSet: setAboveBase(sources, 'llm'),
-    ...(tasks ? { unknownKeys: tasks.flatMap((t) => t.unknownKeys.map((k) => `${t.id}/task.toml: ${k}`)) } : {}),
+    ...(folder ? { unknownKeys: folder.unknownKeys } : {}),
     ...(notes.length ? { notes } : {}),
     ...(environment ? { environment } : {}),
   };
@@ -190,8 +189,6 @@ async function readSamples(
     fields,
     baseDir: dir,
     noSandbox: !config.sandbox,
-    format: config.dataset.format,
-    swebench: config.swebench,
   };
   const file = path.resolve(dir, source);
   if (stream && !hf && !config.dataset.format && STREAMED.has(path.extname(file).toLowerCase()) && isFile(file)) {
@@ -212,7 +209,7 @@ async function readSamples(
   );
   if (rows.length === 0) throw noRows(src, source);
   return {
-    all: mapRows(rows, mapOptions),
+    all: rowsOf(config.dataset.format).map(rows, { fields, config, baseDir: dir }),
     // The resolved commit is recorded (run.json); the version hashes the rows themselves, so it
     // changes exactly when the content does, whatever commit carried it.
     dataset: hf
@@ -274,13 +271,13 @@ export const BUILT_IN = fileURLToPath(new URL('../../benchmarks/', import.meta.u
 
 /**
  * A folder (or its benchmark.toml) relative to cwd, else `<cwd>/benchmarks/<name>`, else a built-in
- * benchmark of that name; or a Harbor task folder, or a folder of them
- * (docs/benchmarks.md#harbor-task-folders), which has no benchmark.toml (`toml` then names the folder).
+ * benchmark of that name; or a folder a format reads (`folder`: a task folder, or a folder of them,
+ * docs/benchmarks.md), which has no benchmark.toml (`toml` then names the folder).
  */
-function locateBenchmark(ref: string, cwd: string): { dir: string; toml: string; harbor?: true } {
+function locateBenchmark(ref: string, cwd: string): { dir: string; toml: string; folder?: FolderReader } {
   const direct = path.resolve(cwd, ref);
-  if (!statSync(path.join(direct, 'benchmark.toml'), { throwIfNoEntry: false }) && isHarborFolder(direct))
-    return { dir: direct, toml: direct, harbor: true };
+  const folder = statSync(path.join(direct, 'benchmark.toml'), { throwIfNoEntry: false }) ? null : folderReader(direct);
+  if (folder) return { dir: direct, toml: direct, folder };
   const candidates = path.basename(direct) === 'benchmark.toml' ? [direct] : [path.join(direct, 'benchmark.toml')];
   if (!path.isAbsolute(ref) && !ref.includes('/') && !ref.includes(path.sep)) {
     candidates.push(path.join(cwd, 'benchmarks', ref, 'benchmark.toml'));
@@ -364,20 +361,22 @@ function resolveSandbox(
   dir: string,
   src: (...k: Array<string | number>) => string,
   cwd: string,
-  harbor: boolean,
+  fromFolder: FolderBenchmark | null,
 ): Config['sandbox'] {
   const sandbox = config.sandbox;
   if (!sandbox) return undefined;
-  // A template is checked once filled, per sample (sample-sandbox.ts); a Harbor folder's is never used.
+  // A template is checked once filled, per sample (sample-sandbox.ts); a task folder's is never used.
   const badImage =
-    isTemplate(sandbox.image) || (harbor && sandbox.image === HARBOR_IMAGE) ? null : imageRefProblem(sandbox.image);
+    isTemplate(sandbox.image) ||
+    (fromFolder?.placeholderImage !== undefined && sandbox.image === fromFolder.placeholderImage)
+      ? null
+      : imageRefProblem(sandbox.image);
   if (badImage) throw new BenchrigError('benchmark', `${src('sandbox', 'image')}: key sandbox.image: ${badImage}`);
   const workdirProblem = badWorkdir(sandbox.workdir);
   if (workdirProblem)
     throw new BenchrigError('benchmark', `${src('sandbox', 'workdir')}: key sandbox.workdir: ${workdirProblem}`);
-  // A range that cannot hold a trial network's subnet is refused here, naming the file and the key (exit 2).
-  if (sandbox.subnet_pool !== undefined)
-    parseSubnetPool(sandbox.subnet_pool, `${src('sandbox', 'subnet_pool')}: key sandbox.subnet_pool`);
+  // The keys the providers read, checked and their paths made absolute (a fleet host's TLS files); refusals name the file and the key (exit 2).
+  const providerKeys = loadSandboxKeys(sandbox, { setBy: (...key) => src('sandbox', ...key), cwd, shown: displayPath });
   const folder = (rel: string, key: string[], needs?: string) => {
     const abs = path.resolve(dir, rel);
     const where = `${src(...key)}: key ${key.join('.')}`;
@@ -396,34 +395,19 @@ function resolveSandbox(
     ...(sandbox.shared
       ? { shared: { ...sandbox.shared, source: folder(sandbox.shared.source, ['sandbox', 'shared', 'source']) } }
       : {}),
-    ...(sandbox.hosts
-      ? { hosts: sandbox.hosts.map((h, i) => (h.tls ? { ...h, tls: hostTls(h.tls, i, src, cwd) } : h)) }
-      : {}),
+    ...(providerKeys as Partial<NonNullable<Config['sandbox']>>),
   };
 }
 
-/**
- * A fleet host's TLS files relative to the file that set them (docs/fleet.md), found through the config's
- * provenance; set by the environment or a flag: relative to the working directory.
- */
-function hostTls(
-  tls: { ca: string; cert: string; key: string },
-  i: number,
-  src: (...k: Array<string | number>) => string,
-  cwd: string,
-) {
-  const file = (name: 'ca' | 'cert' | 'key') => {
-    const setBy = src('sandbox', 'hosts', i, 'tls', name);
-    // File layers are named by displayPath (relative to process.cwd()); the others are "environment X" / "flag --x".
-    const base = /^(environment|flag) /.test(setBy) ? cwd : path.dirname(path.resolve(setBy));
-    const abs = path.resolve(base, tls[name]);
-    if (!statSync(abs, { throwIfNoEntry: false })?.isFile()) {
-      throw new BenchrigError(
-        'config',
-        `${setBy}: key sandbox.hosts[${i}].tls.${name}: file "${tls[name]}" not found (looked at ${displayPath(abs)})`,
-      );
-    }
-    return abs;
-  };
-  return { ca: file('ca'), cert: file('cert'), key: file('key') };
+/** `[dataset] format` as the merged layers set it (unset: a plain dataset). */
+function datasetFormat(merged: Record<string, unknown>): string | undefined {
+  const d = merged.dataset;
+  const f = d && typeof d === 'object' ? (d as Record<string, unknown>).format : undefined;
+  return typeof f === 'string' ? f : undefined;
+}
+
+function rowsOf(format: string | undefined) {
+  const reader = rowsReader(format);
+  if (!reader) throw new BenchrigError('config', `key dataset.format: unknown format "${format}"`);
+  return reader;
 }

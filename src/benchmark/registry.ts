@@ -1,11 +1,15 @@
 // `benchrig run NAME[@VERSION]` (docs/benchmarks.md#registries): a name that is no local benchmark is a
-// dataset of the registry ([registry] url, BENCHRIG_REGISTRY, --registry), fetched and loaded as a
-// Harbor folder.
+// dataset of the registry ([registry] url, BENCHRIG_REGISTRY, --registry), fetched and loaded as the
+// folder of task folders it is (formats/index.ts `folderReader`).
 import { BenchrigError } from '../errors.ts';
+import { folderReader } from '../formats/index.ts';
+import type { FolderReader } from '../formats/types.ts';
 import { resolveConfig } from '../config/load.ts';
 import type { FilterOptions } from '../dataset/filter.ts';
 import { fetchDataset, type FetchedDataset } from '../registry/fetch.ts';
 import { byNewest, DEFAULT_REGISTRY, findDataset, readRegistry } from '../registry/registry.ts';
+
+export { REGISTRY_FORMAT } from '../registry/registry.ts';
 import type { Sample } from '../types.ts';
 
 const DATASET_REF = /^[A-Za-z0-9_][A-Za-z0-9_.-]*(@[A-Za-z0-9_.+-]+)?$/;
@@ -17,7 +21,7 @@ interface RegistryLoadOptions extends FilterOptions {
   log?: (line: string) => void;
 }
 
-/** The registry's URL or file as the config layers set it (null: Harbor's own). */
+/** The registry's URL or file as the config layers set it (null: the default registry, registry/registry.ts). */
 async function registrySetting(opts: RegistryLoadOptions): Promise<string | undefined> {
   const { config } = await resolveConfig({ configFile: opts.configFile, env: opts.env, flags: opts.flags });
   return config.registry?.url;
@@ -29,14 +33,16 @@ export async function registryBenchmark(
   cwd: string,
   opts: RegistryLoadOptions,
   local: unknown,
-): Promise<(FetchedDataset & { toml: string; harbor: true }) | null> {
+): Promise<(FetchedDataset & { toml: string; folder: FolderReader }) | null> {
   if (!DATASET_REF.test(ref)) return null;
   // A bare name is looked up only in a registry the user named: a mistyped local name stays offline.
   const registry = await registrySetting(opts);
   if (!ref.includes('@') && !registry) return null;
   try {
     const got = await fetchDataset(ref, { ...opts, registry, cwd, env: opts.env, log: opts.log });
-    return { ...got, toml: got.dir, harbor: true };
+    const folder = folderReader(got.dir);
+    if (!folder) throw new BenchrigError('dataset', `registry dataset ${ref}: ${got.dir} holds no task folder`);
+    return { ...got, toml: got.dir, folder };
   } catch (err) {
     // A bare name may have been a local benchmark mistyped: say both where it was looked for.
     if (ref.includes('@') || !(err instanceof BenchrigError) || !(local instanceof BenchrigError)) throw err;

@@ -1,5 +1,5 @@
 // An environment per sample, at load (docs/benchmarks.md#a-sandbox-per-sample): `[sandbox] image` may be a template over sample
-// fields (`swebench/sweb.eval.x86_64.{metadata.instance_key}:latest`), filled per sample; a row's
+// fields (`org/image.{metadata.instance_key}:latest`), filled per sample; a row's
 // own `sandbox` overrides `[sandbox]` key by key. A field a template names that a sample lacks is
 // refused here, naming the sample, before anything runs.
 import { BenchrigError } from '../errors.ts';

@@ -33,13 +33,13 @@ export interface Benchmark<S extends Samples = Sample[]> {
   noOwnEnvironments?: boolean;
   /** Number of samples in the dataset before filtering. */
   nSamplesTotal: number;
-  /** Every sample's id before filtering: what a predictions file is checked against (docs/swebench.md#predictions). */
+  /** Every sample's id before filtering: what a predictions file is checked against (docs/agents.md#predictions). */
   datasetIds: readonly string[];
   /** What run.json records: for `hf:` sources also the split, config, revision asked for, and the commit it resolved to. */
   dataset: { source: string; split?: string; config?: string; revision?: string; resolved_revision?: string | null };
   /** Absolute path of hooks.ts/.js/.mjs when present. */
   hooks?: string;
-  /** Keys of a Harbor task.toml benchrig does not know (ignored, as Harbor does; `validate` lists them). */
+  /** Keys of a task folder's files benchrig does not know (ignored, as their harness does; `validate` lists them). */
   unknownKeys?: string[];
   /** For `validate`: what a compose task's file has that benchrig ignores, or leaves empty (docs/benchmarks.md#compose-tasks). */
   notes?: string[];

@@ -1,5 +1,5 @@
 // Grade one trial: run every check of the benchmark against what the trial produced. A check that
-// throws becomes ungradable with the error as its reason; only a Docker failure (SandboxError)
+// throws becomes ungradable with the error as its reason; only a sandbox failure (SandboxError)
 // escapes, because the infrastructure, not the agent, failed. A check whose model endpoint failed
 // (ModelEndpointError: a judge, embeddings) leaves its check ungradable and is handed back as `outage`:
 // the trial is MODEL_ERROR (trial/grading.ts), `evaluate` stops (commands/evaluate.ts).
@@ -98,7 +98,7 @@ export async function gradeTrial(input: GradeInput): Promise<GradeOutput> {
       const verdict = pending instanceof Promise ? await pending : pending;
       verdicts.push({ ...label, ...normalizeVerdict(verdict) });
     } catch (err) {
-      // Docker failing under a check is the infrastructure's fault: the trial is SANDBOX_ERROR (and retried).
+      // The sandbox failing under a check is the infrastructure's fault: the trial is SANDBOX_ERROR (and retried).
       if (err instanceof SandboxError) throw err;
       if (err instanceof ModelEndpointError) outage ??= err;
       const why = err instanceof ModelEndpointError ? 'judge unavailable' : 'check error';

@@ -1,5 +1,6 @@
 // Check types as a typed map from name to implementation (no side-effect registration).
-// Adding a check type is one import and one line here.
+// Adding a check type is one import and one line here; a format's own check types come from the
+// format registry (formats/index.ts `FORMAT_CHECKS`).
 import type { CheckImpl } from './types.ts';
 import { exact } from './exact.ts';
 import { contains } from './contains.ts';
@@ -16,7 +17,7 @@ import { custom } from './custom.ts';
 import { reward } from './reward.ts';
 import { hitRate, reciprocalRank } from './rank.ts';
 import { answerRelevancy } from './answer-relevancy.ts';
-import { swebench } from './swebench.ts';
+import { FORMAT_CHECKS } from '../formats/index.ts';
 
 export const CHECKS = {
   exact,
@@ -38,7 +39,7 @@ export const CHECKS = {
   hit_rate: hitRate,
   reciprocal_rank: reciprocalRank,
   answer_relevancy: answerRelevancy,
-  swebench,
+  ...FORMAT_CHECKS,
 } satisfies Record<string, CheckImpl>;
 
 /** The implementation of a check type, or undefined for an unknown type. */

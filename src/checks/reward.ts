@@ -1,4 +1,4 @@
-// `reward` (docs/benchmarks.md#harbor-task-folders, Harbor's verifier): after the agent, run the tests'
+// `reward` (docs/checks.md#reward, a task folder's verifier): after the agent, run the tests'
 // entry point (default `/tests/test.sh`) and grade by the reward it writes: `/logs/verifier/reward.json`
 // (named numbers) over `reward.txt` (one number). Score = `reward`, else the mean, clamped to 0–1;
 // passes at `threshold` (default 1.0). A reward missing, unparsable, stale or from a verifier past its

@@ -31,7 +31,7 @@ export interface TrialOutputs {
   sandbox?: Sandbox;
   /** Saved outputs of sandbox checks from the trial, for re-grading without a sandbox. */
   artifacts: Record<string, unknown>;
-  /** What the agent changed, as a patch (docs/swebench.md#the-model-patch): taken for checks with `modelPatchPlan`. */
+  /** What the agent changed, as a patch: taken for checks with `modelPatchPlan`. */
   modelPatch?: ModelPatch;
   signal?: AbortSignal;
 }
@@ -58,7 +58,7 @@ export interface ModelPatch {
 }
 
 /**
- * How the model patch is taken (docs/swebench.md#the-model-patch): after the agent, its `workdir`
+ * How the model patch is taken: after the agent, its `workdir`
  * (less `skip`) is copied to `tree` in the fresh grading sandbox, where `script` prints the diff with
  * the image's own tools; nothing runs in the agent's sandbox.
  */

@@ -1,11 +1,11 @@
 // `benchrig datasets list|show` (docs/cli.md#datasets): what a registry holds, read as `run NAME@VERSION` reads it.
 import type { Command } from 'commander';
-import { registryDatasets } from '../benchmark/registry.ts';
+import { REGISTRY_FORMAT, registryDatasets } from '../benchmark/registry.ts';
 
 const print = (line: string) => process.stdout.write(line + '\n');
 
 export function registerDatasets(program: Command): void {
-  const datasets = program.command('datasets').description("a registry's datasets (Harbor's registry format)");
+  const datasets = program.command('datasets').description(`a registry's datasets (${REGISTRY_FORMAT})`);
   const registryOpt = ['--registry <url|file>', 'the registry (over BENCHRIG_REGISTRY and [registry] url)'] as const;
   datasets
     .command('list')

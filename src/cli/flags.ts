@@ -17,8 +17,8 @@ export interface RunFlags {
   keepSandbox?: boolean;
   pull?: boolean;
   network?: string;
-  provider?: 'docker' | 'kubernetes' | 'podman';
-  push?: boolean;
+  /** `--provider`: a registered sandbox provider (sandbox/registry.ts). */
+  provider?: string;
   llmCache?: string;
   /** false with `--no-transcripts`. */
   transcripts?: boolean;
@@ -117,7 +117,6 @@ export function flagsToConfig(f: RunFlags): Record<string, unknown> {
     transcripts: f.transcripts === false ? 'metadata' : undefined,
     log_level: f.logLevel,
     provider: f.provider,
-    push: f.push || undefined,
   });
   if (Object.keys(run).length) layer.run = run;
   if (f.model !== undefined) layer.llm = { model: f.model }; // over BENCHRIG_MODEL and every file

@@ -57,7 +57,7 @@ function exitSoonAnyway(code: number, graceMs = 2_000): void {
   }, graceMs).unref();
 }
 
-/** Every error is one line on stderr; its exit code is exit-codes.ts's (2 for a user's, 3 for Docker's). */
+/** Every error is one line on stderr; its exit code is exit-codes.ts's (2 for a user's, 3 for the sandbox engine's). */
 export function exitCodeFor(err: unknown): number {
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help')

@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { INIT_TEMPLATES, initBenchmark, type InitTemplate } from '../benchmark/init.ts';
+import { INIT_TEMPLATE_HELP, INIT_TEMPLATES, initBenchmark, type InitTemplate } from '../benchmark/init.ts';
 import { BenchrigError } from '../errors.ts';
 import { formatSummary } from '../report/console.ts';
 import { renderHtmlReport } from '../report/html.ts';
@@ -99,7 +99,9 @@ export function registerReportCommands(program: Command): void {
     .addOption(
       new Option(
         '--template <kind>',
-        'qa: questions answered in one reply, no sandbox; sandbox: shell tasks graded by a test script; harbor: a Harbor task folder',
+        Object.entries(INIT_TEMPLATE_HELP)
+          .map(([name, help]) => `${name}: ${help}`)
+          .join('; '),
       )
         .choices(INIT_TEMPLATES)
         .default('sandbox'),

@@ -12,6 +12,8 @@ import { runJob } from '../run/job.ts';
 import { flagsToConfig, int, parseAgentOpts, runText, type RunFlags } from './flags.ts';
 import { DEFAULT_AGENT } from '../config/schema.ts';
 import { BenchrigError } from '../errors.ts';
+import { providerHelp, providerNames, runFlags, runFlagValues } from '../sandbox/index.ts';
+import { commanderOption } from './provider-flags.ts';
 import { withInterrupt } from '../exit-codes.ts';
 
 const collect = (v: string, acc: string[] = []) => [...acc, v];
@@ -37,7 +39,6 @@ interface RunCommandOptions extends Omit<RunFlags, 'agent' | 'model'> {
   progress?: boolean;
   resume?: string;
   baseline?: string;
-  dockerHost?: string[];
   trace?: 'console' | 'otlp' | 'off';
   label?: string;
   note?: string;
@@ -45,7 +46,7 @@ interface RunCommandOptions extends Omit<RunFlags, 'agent' | 'model'> {
 
 // eslint-disable-next-line max-lines-per-function -- commander's declaration of `run`, one flag per line: the whole flag list reads in one place
 export function registerRun(program: Command): void {
-  program
+  const run = program
     .command('run')
     .description('run a benchmark; writes a run folder; the exit code is the gate')
     .argument(
@@ -93,18 +94,10 @@ export function registerRun(program: Command): void {
         'none',
       ]),
     )
-    .addOption(
-      new Option(
-        '--provider <name>',
-        'where sandboxes run: docker (default), kubernetes ([run] namespace, registry) or podman (its service: docs/podman.md)',
-      ).choices(['docker', 'kubernetes', 'podman']),
-    )
-    .option('--push', 'push the images the run builds or names to [run] registry, for the cluster to pull (kubernetes)')
-    .option(
-      '--docker-host <url=capacity>',
-      'a Docker host of the fleet, e.g. tcp://box:2376=8 (repeatable; over [[sandbox.hosts]])',
-      collect,
-    )
+    .addOption(new Option('--provider <name>', providerHelp()).choices(providerNames()));
+  // Each sandbox provider's own flags (sandbox/registry.ts), e.g. the hosts it runs on.
+  for (const f of runFlags()) run.addOption(commanderOption(f));
+  run
     .addOption(new Option('--llm-cache <mode>', 'record or replay LLM responses').choices(['off', 'record', 'replay']))
     .option(
       '--no-transcripts',
@@ -125,7 +118,7 @@ export function registerRun(program: Command): void {
       if (job) return runJobCommand(job, o);
       const benchmark = benchmarks[0];
       if (!benchmark) throw new BenchrigError('usage', 'run needs a benchmark (or --resume JOB_DIR)');
-      const flags = flagsToConfig({ ...o, agent: o.agent?.[0], model: o.model?.[0] });
+      const { flags, providerFlags } = flagsOf({ ...o, agent: o.agent?.[0], model: o.model?.[0] });
       const label = runText('label', o.label);
       const note = runText('note', o.note);
       // Debugging one sample: without an explicit --mode it runs in the main thread.
@@ -145,7 +138,7 @@ export function registerRun(program: Command): void {
           signal: interrupt.signal,
           resume: o.resume,
           baseline: o.baseline,
-          dockerHosts: o.dockerHost,
+          providerFlags,
           trace: o.trace,
           label,
           note,
@@ -162,6 +155,18 @@ export function registerRun(program: Command): void {
         interrupt.dispose();
       }
     });
+}
+
+/** The flags' configuration layer, the providers' flags that are keys merged in, and the values of their others. */
+function flagsOf(o: RunFlags & Record<string, unknown>): {
+  flags: Record<string, unknown>;
+  providerFlags: Record<string, unknown>;
+} {
+  const flags = flagsToConfig(o);
+  const { layer, flags: providerFlags } = runFlagValues(o);
+  for (const [table, keys] of Object.entries(layer))
+    flags[table] = { ...(flags[table] as Record<string, unknown> | undefined), ...keys };
+  return { flags, providerFlags };
 }
 
 function consoleOf(o: RunCommandOptions) {
@@ -197,7 +202,13 @@ function jobOf(benchmarks: string[], o: RunCommandOptions, cwd: string): JobSpec
 
 async function runJobCommand(job: JobSpec | { resume: string }, o: RunCommandOptions): Promise<void> {
   // The job's own flags: everything but what makes a cell (its agent and model).
-  const flags = flagsToConfig({ ...o, agent: undefined, agentOpt: undefined, agentId: undefined, model: undefined });
+  const { flags, providerFlags } = flagsOf({
+    ...o,
+    agent: undefined,
+    agentOpt: undefined,
+    agentId: undefined,
+    model: undefined,
+  });
   const interrupt = installInterruptHandlers((line) => process.stderr.write(line + '\n'));
   try {
     const resume = 'resume' in job ? job.resume : undefined;
@@ -214,7 +225,7 @@ async function runJobCommand(job: JobSpec | { resume: string }, o: RunCommandOpt
       shuffle: o.shuffle,
       seed: o.seed,
       signal: interrupt.signal,
-      dockerHosts: o.dockerHost,
+      providerFlags,
       trace: o.trace,
       console: consoleOf(o),
     });

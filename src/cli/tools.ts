@@ -1,30 +1,26 @@
 // The commands around a run: list, validate, sandbox build/cleanup, config show.
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
-import { z } from 'zod';
+import { basename, join, relative, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { stringify } from 'smol-toml';
-import { listBenchmarks } from '../benchmark/list.ts';
+import { folderFormatTitles, listBenchmarks } from '../benchmark/list.ts';
 import { loadBenchmark } from '../benchmark/load.ts';
 import { checkBenchmarkModules } from '../benchmark/modules.ts';
 import { resolveConfig } from '../config/load.ts';
 import { BenchrigError } from '../errors.ts';
 import { redact } from '../run/run-dir.ts';
-import { checkDocker } from '../sandbox/docker/client.ts';
-import { buildNetworkOf, ensureImage } from '../sandbox/docker/images.ts';
 import { hostScript } from '../sandbox/build-context.ts';
-import { sweep } from '../sandbox/docker/sweep.ts';
-import { sweepBuildDirs } from '../sandbox/build-dirs.ts';
-import {
-  clientFor,
-  fleetHosts,
-  parseDockerHostFlag,
-  resolveTls,
-  type DockerHostSpec,
-} from '../sandbox/docker/hosts.ts';
-import { dockerHostSchema } from '../config/schema.ts';
 import { readToml, displayPath } from '../config/load.ts';
-import { checkHost, sweepClusterOf, sweepPodmanOf } from '../sandbox/index.ts';
+import { commanderOption } from './provider-flags.ts';
+import {
+  buildImageHere,
+  buildNetworkOf,
+  cleanup as cleanupOn,
+  cleanupFlags,
+  cleanupProviders,
+  DEFAULT_PROVIDER,
+  pruneSampleImages,
+} from '../sandbox/index.ts';
 import { validateWithRuns } from './cross-run.ts';
 
 const print = (s: string) => process.stdout.write(s + '\n');
@@ -42,7 +38,7 @@ function registerList(program: Command): void {
   program
     .command('list')
     .description(
-      'benchmarks under ./benchmarks (or DIR) with sample counts and versions, then the built-in ones; Harbor task folders too',
+      `benchmarks under ./benchmarks (or DIR) with sample counts and versions, then the built-in ones; ${folderFormatTitles().join(', ')} task folders too`,
     )
     .argument('[dir]')
     .action(async (dir?: string) => {
@@ -79,7 +75,7 @@ function registerValidate(program: Command): void {
       print(
         `ok: ${b.name} — ${count(b.samples.length, 'sample')}, ${count(b.checks.length, 'check')} (${b.checks.map((c) => c.name).join(', ')}), version ${b.version}`,
       );
-      // A Harbor task.toml may carry keys benchrig does not read: ignored, as Harbor does, but named.
+      // A task folder's files may carry keys benchrig does not read: ignored, as their harness does, but named.
       for (const k of b.unknownKeys ?? []) print(`note: ignored key ${k}`);
       for (const n of b.notes ?? []) print(`note: ${n}`);
       // The benchmark's own build folder may hold host code: said, so that nobody learns it from `run`.
@@ -115,12 +111,12 @@ function registerSandbox(program: Command): void {
         spec = { image: s.image, build: s.build };
         network = buildNetworkOf({ buildNetwork: s.build_network, network: s.network });
       }
-      await checkDocker();
       // The folder the user named, or the benchmark's own build: its prepare.sh may run here.
-      await ensureImage(
-        { ...spec, trusted: true },
-        { rebuild: !!o.rebuild, network, onProgress: (line: string) => process.stderr.write(line + '\n') },
-      );
+      await buildImageHere(spec, {
+        rebuild: !!o.rebuild,
+        network,
+        onProgress: (line: string) => process.stderr.write(line + '\n'),
+      });
       print(`image ${spec.image} ready`);
     });
   sandbox
@@ -129,37 +125,31 @@ function registerSandbox(program: Command): void {
     .option('--older-than <duration>', 'only those built before, e.g. 7d, 12h')
     .option('--benchmark <name>', "only that benchmark's images")
     .action(async (o: { olderThan?: string; benchmark?: string }) => {
-      const { parseDuration, pruneEnvImages } = await import('../sandbox/docker/prune.ts');
-      const olderThanMs = o.olderThan !== undefined ? parseDuration(o.olderThan) : undefined;
-      await checkDocker();
-      const r = await pruneEnvImages({ olderThanMs, ...(o.benchmark ? { benchmark: o.benchmark } : {}) });
+      const r = await pruneSampleImages(o);
       for (const name of r.removed) print(`removed ${name}`);
       for (const f of r.failed) process.stderr.write(`not removed: ${f}\n`);
       print(`removed ${r.removed.length} image(s)${r.kept ? `, kept ${r.kept} newer than ${o.olderThan}` : ''}`);
     });
-  sandbox
+  const clean = sandbox
     .command('cleanup')
     .description(
       'remove containers and volumes left by dead runs, but sandboxes kept with --keep-sandbox (on every Docker host of the fleet)',
     )
     .option('--run <run-dir>', "exactly that run's sandboxes, kept ones included (what --keep-sandbox prints)")
     .option('--kept', 'the sandboxes kept with --keep-sandbox too, of every run that is over')
-    .option('--all', "every benchrig container and volume, kept ones included, but a run's still going on this machine")
     .option(
-      '--docker-host <url>',
-      'a Docker host to clean (repeatable; default: [[sandbox.hosts]] of --config, else DOCKER_HOST or the local daemon)',
-      (v: string, acc: string[] = []) => [...acc, v],
-    )
+      '--all',
+      "every benchrig container and volume, kept ones included, but a run's still going on this machine",
+    );
+  // Each provider's own flags (sandbox/registry.ts), e.g. the hosts or the namespace to clean.
+  for (const f of cleanupFlags()) clean.addOption(commanderOption(f));
+  clean
     .option('--config <file>', 'a TOML file whose [[sandbox.hosts]] (or [run] namespace and kube_context) to clean')
     .addOption(
-      new Option('--provider <name>', 'where the sandboxes ran (default docker)').choices([
-        'docker',
-        'kubernetes',
-        'podman',
-      ]),
+      new Option('--provider <name>', `where the sandboxes ran (default ${DEFAULT_PROVIDER})`).choices(
+        cleanupProviders(),
+      ),
     )
-    .option('--namespace <name>', 'with --provider kubernetes: the namespace to clean (over --config)')
-    .option('--kube-context <name>', "with --provider kubernetes: the kubeconfig's context (over --config)")
     .action(cleanup);
 }
 
@@ -181,48 +171,33 @@ function registerConfig(program: Command): void {
     });
 }
 
-interface CleanupFlags {
+interface CleanupFlags extends Record<string, unknown> {
   run?: string;
   all?: boolean;
   kept?: boolean;
-  dockerHost?: string[];
   config?: string;
-  provider?: 'docker' | 'kubernetes' | 'podman';
-  namespace?: string;
-  kubeContext?: string;
+  provider?: string;
 }
 
-/** `sandbox cleanup`: what dead runs left on the provider the flags name (its Docker hosts, or its cluster). */
+/** `sandbox cleanup`: what dead runs left on the provider the flags name (docs/cli.md#sandbox-cleanup). */
 async function cleanup(o: CleanupFlags): Promise<void> {
   const which = o.run !== undefined ? { runId: runIdOf(o), kept: true } : { all: !!o.all, kept: !!o.kept };
-  if (o.provider === 'kubernetes') {
-    const n = await sweepClusterOf(clusterKeys(o), which);
-    print(`removed ${n} pod(s)`);
-    return;
-  }
-  if (o.provider === 'podman') {
-    const n = await sweepPodmanOf(which);
-    print(`removed ${n} container(s)/volume(s)`);
-    return;
-  }
-  const hosts = cleanupHosts(o.dockerHost, o.config);
-  // image build folders (prepare.sh contexts) of builds whose process is gone, on this machine
-  const builds = await sweepBuildDirs();
-  if (builds > 0) print(`removed ${builds} image build folder(s)`);
-  if (!hosts) {
-    await checkDocker();
-    const n = await sweep(which);
-    print(`removed ${n} container(s)/volume(s)`);
-    return;
-  }
-  for (const h of hosts) await checkHost(h);
-  let total = 0;
-  for (const h of hosts) {
-    const n = await sweep(which, clientFor(h));
-    total += n;
-    if (hosts.length > 1) print(`${h.url}: removed ${n} container(s)/volume(s)`);
-  }
-  print(`removed ${total} container(s)/volume(s)`);
+  const file = o.config === undefined ? undefined : resolve(o.config);
+  await cleanupOn(o.provider, {
+    which,
+    flags: o,
+    ...(file
+      ? {
+          config: {
+            file,
+            shown: displayPath(file),
+            raw: readToml(file, process.env, '--config'),
+          },
+        }
+      : {}),
+    env: process.env,
+    print,
+  });
 }
 
 /** `--run RUN_DIR`: its run.json's run id (the label of every sandbox it made); alone, not with --kept or --all. */
@@ -248,38 +223,4 @@ function runIdOf(o: CleanupFlags): string {
   if (typeof runId !== 'string' || runId === '')
     throw new BenchrigError('usage', `${at}: its run.json has no run_id (not a run folder of benchrig)`);
   return runId;
-}
-
-/** The cluster `sandbox cleanup --provider kubernetes` cleans: the flags over --config's [run]. */
-function clusterKeys(o: CleanupFlags): { namespace?: string; kube_context?: string } {
-  const run = o.config
-    ? ((readToml(resolve(o.config), process.env, '--config') as { run?: Record<string, unknown> }).run ?? {})
-    : {};
-  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  const namespace = o.namespace ?? str(run.namespace);
-  const context = o.kubeContext ?? str(run.kube_context);
-  return { ...(namespace ? { namespace } : {}), ...(context ? { kube_context: context } : {}) };
-}
-
-/** The hosts `sandbox cleanup` sweeps: --docker-host, else --config's [[sandbox.hosts]], else DOCKER_HOST; null: the local daemon. */
-function cleanupHosts(flags: string[] | undefined, configFile: string | undefined): DockerHostSpec[] | null {
-  let fromConfig: DockerHostSpec[] | undefined;
-  if (configFile) {
-    const file = resolve(configFile);
-    const raw = (readToml(file, process.env, '--config') as { sandbox?: { hosts?: unknown } }).sandbox?.hosts;
-    const parsed = z.array(dockerHostSchema()).safeParse(raw ?? []);
-    if (!parsed.success)
-      throw new BenchrigError('config', `${displayPath(file)}: key sandbox.hosts: ${parsed.error.issues[0]?.message}`);
-    fromConfig = parsed.data.map((h) => ({
-      url: h.url,
-      capacity: h.capacity,
-      tls: resolveTls(h.tls, dirname(file)),
-      source: `from [[sandbox.hosts]] in ${displayPath(file)}`,
-    }));
-  }
-  return fleetHosts(
-    fromConfig,
-    flags?.map((v) => parseDockerHostFlag(v)),
-    process.env,
-  );
 }

@@ -4,6 +4,7 @@
 // else that did is shown unexpanded, as it may be a secret.
 import { z } from 'zod';
 import { plain, secret } from './plain.ts';
+import { clusterRunKeys, dockerHostSchema, PROVIDER_VALUES } from '../sandbox/config-keys.ts';
 import { MAX_CPUS, MAX_PIDS, MAX_TIMEOUT_S, MAX_TRIALS_PER_SAMPLE, badDisk, badMemory } from '../limits.ts';
 
 /** Seconds a timer waits: Node's timers hold no longer than MAX_TIMEOUT_S (a longer one fires at once). */
@@ -84,16 +85,6 @@ export const checkSchema = z
   })
   .passthrough(); // type-specific keys (pattern, command, tolerance, criteria…) are validated per type
 export type CheckConfig = z.infer<typeof checkSchema> & { name: string; [k: string]: unknown };
-
-export function dockerHostSchema() {
-  return z
-    .object({
-      url: z.string().regex(/^(unix:\/\/\/.+|tcp:\/\/[^/:]+(:\d+)?\/?)$/, 'unix:///path or tcp://host:port'),
-      capacity: z.number().int().min(1),
-      tls: z.object({ ca: z.string(), cert: z.string(), key: z.string() }).strict().optional(),
-    })
-    .strict();
-}
 
 /** A service's or volume's name (docs/sandboxes.md#multi-service-environments): also its host name on the environment's network. */
 const serviceName = () =>
@@ -318,27 +309,10 @@ export const configSchema = z
           no_network: z.boolean().default(false),
           /** Stop scheduling when the first N trials all fail with the same model error (docs/agents.md#circuit-breaker); 0: off. */
           circuit_breaker: z.number().int().min(0).default(5),
-          /** Where sandboxes run: Docker (one engine or [[sandbox.hosts]]), a Kubernetes cluster (docs/kubernetes.md) or Podman's service (docs/podman.md). */
-          provider: z.enum(['docker', 'kubernetes', 'podman']).default('docker'),
-          /** The kubeconfig's context (default: its current one). */
-          kube_context: z.string().min(1).optional(),
-          /** The namespace every pod of the run goes in (required with provider = "kubernetes"). */
-          namespace: z
-            .string()
-            .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'a namespace name (lowercase letters, digits and -)')
-            .optional(),
-          /** The registry the cluster pulls the run's images from, e.g. "registry.example:5000/benchrig". */
-          registry: z
-            .string()
-            .regex(/^[A-Za-z0-9.-]+(:\d+)?(\/[a-z0-9._/-]+)?$/, 'a registry host[:port][/path], e.g. "127.0.0.1:5100"')
-            .optional(),
-          /** The pods' RuntimeClass (e.g. gVisor's), where the cluster has it. */
-          runtime_class: z
-            .string()
-            .regex(/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, 'a RuntimeClass name (lowercase letters, digits, - and .)')
-            .optional(),
-          /** `--push`: the images the run builds or names are pushed to `registry` (provider = "kubernetes"). */
-          push: z.boolean().default(false),
+          /** Where sandboxes run (sandbox/registry.ts): docs/sandboxes.md#providers. */
+          provider: z.enum(PROVIDER_VALUES).default('docker'),
+          /** The keys of the providers that read `[run]` (a cluster's namespace, registry, …). */
+          ...clusterRunKeys(),
         })
         .strict(),
     ).default({

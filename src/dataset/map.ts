@@ -22,8 +22,6 @@ import { badExpectedContexts } from './expected-contexts.ts';
 import { badFileKey, badFolder, badWorkdir } from './paths.ts';
 import { imageRefProblem } from '../sandbox/image-ref.ts';
 import { contextProblem, hostScriptProblem } from '../sandbox/build-context.ts';
-import type { SwebenchOptions } from '../swebench/sample.ts';
-import { mapSwebenchRows } from './swebench.ts';
 
 const SAMPLE_FIELDS = [
   'id',
@@ -77,24 +75,13 @@ export interface MapOptions {
   baseDir: string;
   /** The benchmark has no `[sandbox]`: a row's solution may only be a reply (docs/benchmarks.md#sample-fields). */
   noSandbox?: boolean;
-  /** `[dataset] format`: "swebench" reads SWE-bench rows (docs/swebench.md), whose columns are fixed. */
-  format?: 'swebench';
-  /** `[swebench]`, for that format. */
-  swebench?: SwebenchOptions;
 }
 
 type Fail = (f: SampleField, what: string) => never;
 type Get = (f: SampleField) => unknown;
 
+/** Rows of a plain dataset (a format with fixed columns maps its own: formats/index.ts `rowsReader`). */
 export function mapRows(rows: RawRow[], opts: MapOptions): Sample[] {
-  if (opts.format === 'swebench') {
-    if (Object.keys(opts.fields).length > 0)
-      throw new BenchrigError(
-        'config',
-        'key dataset.fields: SWE-bench rows have fixed columns (docs/swebench.md); remove [dataset.fields] or the format',
-      );
-    return mapSwebenchRows(rows, opts.swebench ?? {});
-  }
   return rows.map(rowMapper(opts));
 }
 

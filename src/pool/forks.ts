@@ -14,6 +14,8 @@ import {
   type RemotePoolOptions,
 } from './remote.ts';
 import type { BootingPool, PoolBoot } from './types.ts';
+import { drainWorker } from './drain.ts';
+import { WorkerSlots } from './worker-slots.ts';
 
 /** The process's entry, compiled to JavaScript with the harness code it imports (no loader to register). */
 const ENTRY = new URL('../worker/entry-fork.ts', import.meta.url);
@@ -26,10 +28,19 @@ interface ForkWorker {
   /** Its agents are loaded ('loaded'), or it died after it was ready: the pool's start counts it. */
   loaded: boolean;
   inflight: Map<number, RemoteTrial>;
+  /**
+   * Of those, the ones waiting at the worker for a place, in order (as its loop keeps them:
+   * worker/init.ts): each process holds its next trials, whose environments it starts ahead.
+   */
+  waiting: RemoteTrial[];
   exited: Promise<void>;
   stderrTail: string;
   fatal?: ErrorValue;
   killedFor?: string;
+  /** The `--max-sandboxes` slots it holds (worker-slots.ts). */
+  slots: WorkerSlots;
+  /** Called by its 'drained' (the pool closes: drain). */
+  drained?: () => void;
 }
 
 /** The main side of the pool: its processes, the trials waiting for one, and how the pool's start is going. */
@@ -85,6 +96,19 @@ export function bootForkPool(boot: PoolBoot, opts: RemotePoolOptions): BootingPo
     state.closing = true;
     await spawned.catch(() => {});
     const all = [...state.workers];
+    // Every worker's environments started ahead and not taken go, and its removals end, before it is
+    // ended. One not ready yet (the pool closed as it booted: a run refused) has none.
+    await Promise.all(
+      all
+        .filter((w) => w.ready)
+        .map((w) =>
+          drainWorker(w.child, (done) => {
+            w.drained = done;
+            if (w.child.connected) w.child.send({ type: 'drain' });
+            else done();
+          }),
+        ),
+    );
     // Ask politely (disconnect ends the worker loop), then insist after the grace period.
     for (const w of all) if (w.child.connected) w.child.disconnect();
     const timer = setTimeout(() => all.forEach((w) => w.child.kill('SIGKILL')), opts.graceMs ?? DEFAULT_GRACE_MS);
@@ -100,7 +124,8 @@ export function bootForkPool(boot: PoolBoot, opts: RemotePoolOptions): BootingPo
       await spawned;
       await booted;
       return {
-        concurrency: opts.workers * opts.perWorker,
+        // Twice the trials that run at once: each process holds its next ones (dispatch), as threads do.
+        concurrency: 2 * opts.workers * opts.perWorker,
         run(input, { signal, hooks }) {
           const trial = new RemoteTrial(settings, input, { signal, hooks });
           if (state.closing) void trial.workerGone('the pool is closed');
@@ -120,7 +145,7 @@ export function bootForkPool(boot: PoolBoot, opts: RemotePoolOptions): BootingPo
 function spawn(state: ForkPoolState): void {
   // The agents for the worker to start loading as it boots (names and module paths only: argv is public).
   const agents = state.boot.agents.map((a) => ({ name: a.name, module: a.module }));
-  const child = fork(state.entry, [JSON.stringify(agents)], {
+  const child = fork(state.entry, [JSON.stringify(agents), String(state.opts.perWorker)], {
     execArgv: [`--max-old-space-size=${state.memoryMb}`],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
@@ -130,7 +155,9 @@ function spawn(state: ForkPoolState): void {
     ready: false,
     loaded: false,
     inflight: new Map(),
+    waiting: [],
     stderrTail: '',
+    slots: new WorkerSlots(),
     exited: new Promise((r) => child.once('exit', () => r())),
   };
   state.workers.add(w);
@@ -154,10 +181,13 @@ function onMessage(state: ForkPoolState, w: ForkWorker, msg: WorkerMessage): voi
   }
   if (msg.type === 'loaded') return loaded(state, w);
   if (msg.type === 'fatal') return void (w.fatal = msg.error);
+  if (msg.type === 'drained') return w.drained?.();
   const trial = w.inflight.get(msg.id);
   trial?.handle(msg);
+  // A trial already settled; its slot is given back once its environment is removed.
+  if (!trial && msg.type === 'release') w.slots.release(msg.reqId, msg.failed);
   if (trial?.settled) {
-    w.inflight.delete(msg.id);
+    leave(w, trial);
     dispatch(state);
   }
 }
@@ -173,12 +203,33 @@ function loaded(state: ForkPoolState, w: ForkWorker): void {
   if (++state.loadedCount >= state.opts.workers) state.firstReady();
 }
 
+/** A trial of the worker is over: a running one's place goes to the worker's next waiting trial, as in its loop. */
+function leave(w: ForkWorker, trial: RemoteTrial): void {
+  if (!w.inflight.delete(trial.id)) return;
+  const queued = w.waiting.indexOf(trial);
+  if (queued >= 0) return void w.waiting.splice(queued, 1);
+  // The first that is still to end: one cancelled while it waited is ending, and leaves by itself.
+  const i = w.waiting.findIndex((t) => !t.settled);
+  if (i < 0) return;
+  const [next] = w.waiting.splice(i, 1);
+  next.clockStarts();
+}
+
 function onExit(state: ForkPoolState, w: ForkWorker, code: number | null, signal: NodeJS.Signals | null): void {
   state.workers.delete(w);
   if (w.ready) loaded(state, w);
   const cause = exitCause(w, code, signal, state.memoryMb);
-  for (const trial of w.inflight.values()) void trial.workerGone(cause);
+  // Trials that never started there go to another worker, first in line; the others end with the cause.
+  const unstarted = w.waiting.splice(0).filter((t) => !t.cancelled && !t.settled);
+  for (const trial of w.inflight.values()) if (!unstarted.includes(trial)) void trial.workerGone(cause);
   w.inflight.clear();
+  for (const trial of unstarted.reverse()) {
+    trial.requeued();
+    if (!state.closing) state.queue.unshift(trial);
+    else void trial.workerGone(cause);
+  }
+  w.slots.releaseAll(); // its trials' environments died with it or are being removed from here
+  w.drained?.();
   if (state.closing) return;
   if (!w.ready && ++state.bootFailures >= MAX_BOOT_FAILURES) {
     state.closing = true;
@@ -196,20 +247,26 @@ function dispatch(state: ForkPoolState): void {
   while (queue.length > 0) {
     let best: ForkWorker | undefined;
     for (const w of state.workers)
-      if (w.ready && w.inflight.size < opts.perWorker && (!best || w.inflight.size < best.inflight.size)) best = w;
+      if (w.ready && w.inflight.size < 2 * opts.perWorker && (!best || w.inflight.size < best.inflight.size)) best = w;
     if (!best) return;
     const trial = queue.shift();
     if (!trial) return; // not reached: the queue is not empty
     const w = best;
     w.inflight.set(trial.id, trial);
+    // The worker does the same: it starts a trial at once while it runs fewer than --per-worker.
+    const started = w.inflight.size - w.waiting.length <= opts.perWorker;
+    if (!started) w.waiting.push(trial);
     trial.start({
+      slots: w.slots,
       send: (msg) => w.child.connected && w.child.send(msg),
       kill: (cause) => {
         w.killedFor ??= cause;
         w.child.kill('SIGKILL');
       },
+      clockFromPool: true,
     });
-    if (trial.settled) w.inflight.delete(trial.id);
+    if (started) trial.clockStarts();
+    if (trial.settled) leave(w, trial);
   }
 }
 

@@ -20,8 +20,10 @@ export type MainMessage =
   | { type: 'cancel'; id: number; reason: CancelReason }
   /** Is the worker's event loop still running? Sent from a grace period before trial `id`'s timeout (watchdog.ts). */
   | { type: 'ping'; id: number }
-  /** A `--max-sandboxes` slot for the request `reqId` of trial `id`; on a fleet, the host placed (or why none could be). */
-  | { type: 'granted'; id: number; reqId: number; host?: string; refused?: string };
+  /** A `--max-sandboxes` slot for the request `reqId` of trial `id`; on several hosts, the host placed (or why none could be). */
+  | { type: 'granted'; id: number; reqId: number; host?: string; refused?: string }
+  /** The pool closes: sandboxes started ahead that no trial took are removed, and every removal still running is awaited ('drained'). */
+  | { type: 'drain' };
 
 /** Worker → main side. */
 export type WorkerMessage =
@@ -41,7 +43,8 @@ export type WorkerMessage =
   | { type: 'event'; id: number; taskId: string; event: TrajectoryEvent }
   /** The trial's sandbox is up (or gone: null): the main side removes it if the worker dies. */
   | { type: 'sandbox'; id: number; taskId: string; containerId: string | null }
-  | { type: 'acquire'; id: number; reqId: number }
+  /** `ahead`: for a sandbox started before its trial has a place (trial/prestart.ts), served after every other request. */
+  | { type: 'acquire'; id: number; reqId: number; ahead?: boolean }
   /** The trial's agent phase starts (its timeout's clock) or ends: the main side's watchdog runs in between. */
   | { type: 'agent'; id: number; phase: 'start' | 'end' }
   /** The answer to a 'ping': this worker's event loop runs. */
@@ -49,7 +52,11 @@ export type WorkerMessage =
   /** The slot of `reqId` is given back, or the request is abandoned before it was granted. */
   | { type: 'release'; id: number; reqId: number; failed?: HostFailure }
   /** An uncaught exception: the worker is about to exit (processes only; threads report it as an 'error'). */
-  | { type: 'fatal'; error: ErrorValue };
+  | { type: 'fatal'; error: ErrorValue }
+  /** The environment started ahead with the slot of `reqId` was taken by its trial, which now has its place. */
+  | { type: 'taken'; id: number; reqId: number }
+  /** The answer to 'drain': nothing of this worker's is being started or removed any more. */
+  | { type: 'drained' };
 
 /** Threads: the key of the message in which a booting thread hands its MessagePort to the main side. */
 export const THREAD_PORT = 'benchrigThreadPort';

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { SANDBOX_START_S, sandboxSpecOf, trialTimeoutOf } from '../trial/per-trial.ts';
 import type { ErrorValue } from '../errors.ts';
-import { placementFor, providerFor, type SandboxSlot } from '../sandbox/index.ts';
+import { placementFor, providerFor, type HostFailure, type SandboxSlot } from '../sandbox/index.ts';
 import { failedResult, resultFile, saveFailedResult } from '../trial/result.ts';
 import type { RunContext, TrialHooks, TrialInput, TrialSummary } from '../trial/types.ts';
 import type { TrialResult } from '../types.ts';
@@ -15,6 +15,7 @@ import { defaultMaxSandboxes, Semaphore } from './semaphore.ts';
 import type { PoolOptions } from './types.ts';
 import type { AgentPhase } from './phase-board.ts';
 import { EventLoopWatchdog } from './watchdog.ts';
+import type { HeldSlot, WorkerSlots } from './worker-slots.ts';
 
 export interface RemoteSettings {
   run: RunContext;
@@ -42,6 +43,12 @@ export interface WorkerChannel {
    * may be after it is sent; without it, the clock starts as the trial is sent.
    */
   readonly clockFromPool?: boolean;
+  /**
+   * The slots its worker holds (worker-slots.ts): a granted slot is kept there, not by the trial, so
+   * that it outlives the trial's result while its environment is removed in the background; without
+   * it, the trial holds its slots and gives them back when it ends.
+   */
+  readonly slots?: WorkerSlots;
 }
 
 export const DEFAULT_GRACE_MS = 5_000;
@@ -58,10 +65,13 @@ export interface RemotePoolOptions extends PoolOptions {
 }
 
 export function remoteSettings(run: RunContext, opts: RemotePoolOptions): RemoteSettings {
+  const max = opts.maxSandboxes ?? defaultMaxSandboxes(opts.workers * opts.perWorker);
   return {
     run,
     ...(opts.cells ? { cells: opts.cells } : {}),
-    sandboxes: new Semaphore(opts.maxSandboxes ?? defaultMaxSandboxes()),
+    // Environments started ahead of their trials take only the slots that the trials with a place
+    // (workers × per-worker at once) cannot all need: no trial with a place waits behind one without.
+    sandboxes: new Semaphore(max, { ahead: max - opts.workers * opts.perWorker }),
     graceMs: opts.graceMs ?? DEFAULT_GRACE_MS,
     sandboxStartMs: opts.sandboxStartMs ?? DEFAULT_SANDBOX_START_MS,
   };
@@ -76,7 +86,7 @@ export class RemoteTrial {
   #resolve!: (r: TrialSummary) => void;
   #settled = false;
   #containerId: string | null = null;
-  /** The fleet host of that container (the host of the slot it was started under). */
+  /** The host of that container, on a provider of several (the host of the slot it was started under). */
   #containerHost: string | undefined;
   #cancelled: CancelReason | null = null;
   #deadline?: NodeJS.Timeout;
@@ -143,6 +153,8 @@ export class RemoteTrial {
   }
 
   handle(msg: TrialMessage): void {
+    // A slot goes back whenever its worker says so: after the trial's result too (its environment removed in the background).
+    if (msg.type === 'release') return this.#release(msg.reqId, msg.failed);
     if (this.#settled) return; // late messages of a trial whose worker died
     switch (msg.type) {
       case 'result':
@@ -154,24 +166,44 @@ export class RemoteTrial {
       case 'sandbox':
         // Ready: the trial's own time starts now (docs/running.md), so however long its environment took
         // to start (many services, health waits, a loaded engine) none of it is taken from the trial.
-        if (msg.containerId && !this.#cancelled) this.#arm();
+        // One started ahead, while the trial waits for its place (trial/prestart.ts), arms nothing yet.
+        if (msg.containerId && !this.#cancelled && this.#clockStarted) this.#arm();
+        if (msg.containerId && msg.containerId === this.#containerId) return; // started ahead, now taken: known
         this.#containerId = msg.containerId ?? null;
         this.#containerHost = [...this.#slots.values()].reverse().find((s) => s.granted?.host)?.granted?.host;
         return this.opts.hooks?.onSandbox?.(msg.taskId, msg.containerId);
       case 'acquire':
-        return this.#acquire(msg.reqId);
+        return this.#acquire(msg.reqId, msg.ahead);
+      case 'taken':
+        return this.channel?.slots?.promote(msg.reqId);
       case 'agent':
         return msg.phase === 'start' ? this.#watchdog.start() : this.#watchdog.stop();
       case 'pong':
         return this.#watchdog.answered();
-      case 'release': {
-        const slot = this.#slots.get(msg.reqId);
-        this.#slots.delete(msg.reqId);
-        slot?.abort.abort();
-        slot?.granted?.release(msg.failed);
-        return;
-      }
     }
+  }
+
+  #release(reqId: number, failed?: HostFailure): void {
+    const slot = this.#slots.get(reqId);
+    this.#slots.delete(reqId);
+    slot?.abort.abort();
+    slot?.granted?.release(failed);
+    this.channel?.slots?.release(reqId, failed);
+  }
+
+  /**
+   * Its worker died before the trial had a place there, and it goes to another: the environment
+   * started ahead for it there is removed, and what it asked for there given up.
+   */
+  requeued(): void {
+    const container = this.#containerId;
+    this.#containerId = null;
+    if (container) void this.#remove(container, this.#containerHost);
+    for (const slot of this.#slots.values()) {
+      slot.abort.abort();
+      slot.granted?.release();
+    }
+    this.#slots.clear();
   }
 
   /** Asks the worker to stop the trial; kills the worker if it has not answered after the grace period. */
@@ -286,22 +318,31 @@ export class RemoteTrial {
     this.#deadline = setTimeout(() => this.cancel('timeout'), ms);
   }
 
-  #acquire(reqId: number): void {
+  /** `ahead`: for an environment started before the trial has its place, served after every other (semaphore.ts). */
+  #acquire(reqId: number, ahead?: boolean): void {
     clearTimeout(this.#deadline); // waiting for a slot is the run's doing, not the trial's
     const abort = new AbortController();
     this.#slots.set(reqId, { abort });
-    // On a fleet the run's Fleet places the sandbox (and bounds it); else the --max-sandboxes semaphore.
-    const fleet = placementFor(this.cellRun.runId);
-    const granted: Promise<SandboxSlot> = fleet
-      ? fleet.acquire(abort.signal)
-      : this.s.sandboxes.acquire(abort.signal).then((release) => ({ release }));
+    // A provider of several hosts places the sandbox (and bounds it); else the --max-sandboxes semaphore.
+    // A placement serves its requests in order only: one made ahead is never served there (the trial
+    // abandons it when it has its place, and asks again in its turn).
+    const placement = placementFor(this.cellRun.runId);
+    if (placement && ahead) return;
+    const granted: Promise<HeldSlot> = placement
+      ? placement.acquire(abort.signal)
+      : this.s.sandboxes.acquire(abort.signal, { ahead }).then((release) => ({ release, promote: release.promote }));
     granted.then(
       (granted) => {
         const slot = this.#slots.get(reqId);
         if (!slot || this.#settled) return granted.release();
-        slot.granted = granted;
-        if (!this.#cancelled) this.#arm();
-        const placed = fleet ? { host: granted.host, refused: granted.refused } : {};
+        // The worker's from here (worker-slots.ts), when the pool keeps its workers' slots.
+        const ledger = this.channel?.slots;
+        if (ledger) {
+          this.#slots.delete(reqId);
+          ledger.hold(reqId, granted);
+        } else slot.granted = granted;
+        if (!this.#cancelled && this.#clockStarted) this.#arm();
+        const placed = placement ? { host: granted.host, refused: granted.refused } : {};
         this.channel?.send({ type: 'granted', id: this.id, reqId, ...placed });
       },
       () => {}, // abandoned: the worker released the request, or the trial is over

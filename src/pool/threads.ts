@@ -31,6 +31,8 @@ export interface ThreadData {
   board: PhaseBoardInit;
   perWorker: number;
 }
+import { drainWorker } from './drain.ts';
+import { WorkerSlots } from './worker-slots.ts';
 
 /** The thread's entry, compiled to JavaScript with the harness code it imports: no loader per thread. */
 const ENTRY = new URL('../worker/entry-thread.ts', import.meta.url);
@@ -87,6 +89,10 @@ interface Thread {
   waiting: Route[];
   /** Messages for it not yet posted: they leave together at the end of this turn of the event loop. */
   outbox: MainMessage[] | null;
+  /** The `--max-sandboxes` slots it holds (worker-slots.ts). */
+  slots: WorkerSlots;
+  /** Called by its 'drained' (the pool closes: drain). */
+  drained?: () => void;
 }
 
 /** Where one trial's messages go: its thread's port once the trial is given to a thread. */
@@ -161,6 +167,18 @@ export function bootThreadPool(boot: PoolBoot, opts: RemotePoolOptions): Booting
   const close = async () => {
     state.closing = true;
     await started.catch(() => {});
+    // Every thread's environments started ahead and not taken go, and its removals end, before it
+    // is ended. One not ready yet (the pool closed as it booted: a run refused) has none.
+    await Promise.all(
+      [...state.threads.values()]
+        .filter((t) => t.ready)
+        .map((t) =>
+          drainWorker(t.worker, (done) => {
+            t.drained = done;
+            post(t, { type: 'drain' });
+          }),
+        ),
+    );
     await state.piscina?.destroy();
     await Promise.all(state.dying);
   };
@@ -296,7 +314,10 @@ function gone(state: ThreadPoolState, thread: Thread, code: number): void {
   const unstarted = thread.waiting.splice(0).filter((r) => !r.trial.cancelled && !r.trial.settled);
   for (const route of thread.trials) if (route.started || route.trial.cancelled) void route.trial.workerGone(cause);
   thread.trials.clear();
+  thread.slots.releaseAll(); // its trials' environments died with it or are being removed from here
+  thread.drained?.();
   for (const route of unstarted.reverse()) {
+    route.trial.requeued();
     if (route.slot !== undefined) state.freeSlots.push(route.slot);
     Object.assign(route, { thread: undefined, slot: undefined, start: route.runMessage, started: false });
     queue.unshift(route);
@@ -330,6 +351,7 @@ function onThreadPort(state: ThreadPoolState, msg: unknown): void {
     trials: new Set(),
     waiting: [],
     outbox: null,
+    slots: new WorkerSlots(),
   };
   state.threads.set(thread.threadId, thread);
   if (state.init) post(thread, state.init);
@@ -349,8 +371,11 @@ function onThreadMessage(state: ThreadPoolState, thread: Thread, wm: WorkerMessa
     return dispatch(state);
   }
   if (wm.type === 'loaded') return void state.booting.get(thread.threadId)?.();
+  if (wm.type === 'drained') return thread.drained?.();
   const route = 'id' in wm ? state.routes.get(wm.id) : undefined;
-  if (route) route.trial.handle(wm as TrialMessage); // else a trial already settled
+  if (route) route.trial.handle(wm as TrialMessage);
+  // A trial already settled; its slot is given back once its environment is removed.
+  else if (wm.type === 'release') thread.slots.release(wm.reqId, wm.failed);
 }
 
 function terminate(state: ThreadPoolState, thread: Thread | undefined, cause: string): void {
@@ -387,6 +412,9 @@ function runOnThread(
     kill: (cause) => terminate(state, route.thread, cause),
     agentPhase: () => (route.slot === undefined ? { at: 'before' } : state.board.read(route.slot, trial.id)),
     clockFromPool: true,
+    get slots() {
+      return route.thread?.slots;
+    },
   });
   void trial.done.finally(() => {
     routes.delete(trial.id);

@@ -8,6 +8,9 @@ import { z } from 'zod';
 import { BenchrigError } from '../errors.ts';
 import { closest } from '../config/suggest.ts';
 
+/** What a registry is, for help text. */
+export const REGISTRY_FORMAT = "Harbor's registry format";
+
 /** Harbor's own registry, used when neither [registry] url, BENCHRIG_REGISTRY nor --registry names one. */
 export const DEFAULT_REGISTRY = 'https://raw.githubusercontent.com/laude-institute/harbor/main/registry.json';
 

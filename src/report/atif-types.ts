@@ -1,4 +1,4 @@
-// The shapes of Harbor's Agent Trajectory Interchange Format, v1.7 (docs/export.md#atif): only the
+// The shapes of the Agent Trajectory Interchange Format (ATIF), v1.7 (docs/export.md#atif): only the
 // fields benchrig writes. Every object is closed in the format (no unknown keys): what is
 // benchrig's own goes under `extra`.
 

@@ -138,7 +138,7 @@ function analysisLines(report: EvaluationReport, slowest: SlowTrial[] | null, pa
   return out;
 }
 
-/** What a fleet run's report says per Docker host (the `hosts` key; absent without a fleet). */
+/** What a run's report says per host of its provider (the `hosts` key; absent with one host). */
 interface HostCounts {
   trials?: number;
   infra_errors?: number;

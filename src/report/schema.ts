@@ -112,7 +112,7 @@ const metricsSchema = z.looseObject({
   tools_used: z.record(z.string(), count),
   stop_reasons: z.record(z.string(), count),
   error_kinds: z.record(z.string(), count),
-  /** `reward` checks (Harbor tasks): the mean of each named reward over gradable trials (missing: 0). */
+  /** `reward` checks (task folders): the mean of each named reward over gradable trials (missing: 0). */
   rewards: z.record(z.string(), z.number()).optional(),
 });
 

@@ -19,6 +19,7 @@ interface ViewerBundles {
 }
 
 const VIEWER_DIR = fileURLToPath(new URL('../viewer/', import.meta.url));
+const FORMATS_DIR = fileURLToPath(new URL('../formats/', import.meta.url));
 const ENTRIES: Record<keyof ViewerBundles, string> = {
   report: 'report.ts',
   compare: 'compare.ts',
@@ -34,14 +35,25 @@ const PRUNE_AFTER_MS = 60 * 60 * 1000;
 
 type Esbuild = typeof import('esbuild');
 
-/** Every file of the viewer's folder (sources and tsconfig), by name, with the build's options. */
+/** The formats' browser files the pages bundle too (formats/views.ts and each format's view.ts), relative to formats/. */
+function formatViewFiles(): string[] {
+  const own = readdirSync(FORMATS_DIR, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && statSync(join(FORMATS_DIR, e.name, 'view.ts'), { throwIfNoEntry: false }))
+    .map((e) => join(e.name, 'view.ts'));
+  return ['views.ts', 'view-types.ts', ...own].sort();
+}
+
+/** Every file of the viewer's folder (sources and tsconfig) and the formats' views, by name, with the build's options. */
 function cacheKey(): string {
   const hash = createHash('sha256').update(`benchrig viewer ${FORMAT}\0`);
-  for (const name of readdirSync(VIEWER_DIR).sort()) {
-    hash
-      .update(`${name}\0`)
-      .update(readFileSync(join(VIEWER_DIR, name)))
-      .update('\0');
+  const files = [
+    ...readdirSync(VIEWER_DIR)
+      .sort()
+      .map((name) => [name, join(VIEWER_DIR, name)]),
+    ...formatViewFiles().map((name) => [`formats/${name}`, join(FORMATS_DIR, name)]),
+  ];
+  for (const [name, file] of files) {
+    hash.update(`${name}\0`).update(readFileSync(file)).update('\0');
   }
   return hash.digest('hex').slice(0, 24);
 }

@@ -1,5 +1,5 @@
 // The run's cleanup stack: every step registers what it acquires (the installed agent's socket
-// folder, the fleet, the run lock, run.json's guard, the run span, the sandboxes and shared volume,
+// folder, the provider's placement, the run lock, run.json's guard, the run span, the sandboxes and shared volume,
 // the pool, the gateways) and the run releases all of it, last acquired first, whatever failed.
 // A release that fails or outlives its deadline is collected, never thrown over the error that
 // ended the run.

@@ -10,7 +10,7 @@ import { GLIBC_LOADER } from '../agents/installed/launch.ts';
 import { installedSpec, loadInstalledModule } from '../agents/installed/resolve.ts';
 import type { Config } from '../config/schema.ts';
 import { BenchrigError, SandboxError } from '../errors.ts';
-import { remoteSandboxes, type SampleImages } from '../sandbox/index.ts';
+import { installedAgentRefusal, type SampleImages } from '../sandbox/index.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 
 export interface PreparedInstalledAgent {
@@ -35,12 +35,9 @@ export async function prepareInstalledAgent(
       'benchmark',
       `${spec.name} is an installed agent: it runs inside the sandbox, and this benchmark has no [sandbox]`,
     );
-  const remote = remoteSandboxes(sandbox);
-  if (remote)
-    throw new BenchrigError(
-      'usage',
-      `${spec.name} is an installed agent, which runs only on the local Docker daemon (its sandbox reaches the model gateway through a unix socket on this machine); ${remote}`,
-    );
+  // Its sandbox reaches the model gateway through a unix socket on this machine: a provider may not mount it.
+  const refused = installedAgentRefusal(spec.name, sandbox.provider);
+  if (refused) throw new BenchrigError('usage', refused);
   if (!spec.multiTurn && cfg.user.kind !== 'none' && cfg.limits.max_turns > 1)
     throw new BenchrigError(
       'usage',

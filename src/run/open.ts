@@ -1,5 +1,5 @@
 // A run's second step: the run folder (a fresh one, or the one `--resume` finishes), its lock, run.json
-// (status running, settled on every way out but SIGKILL: run-status.ts), the fleet bound to the run
+// (status running, settled on every way out but SIGKILL: run-status.ts), the provider's placement bound to the run
 // id and the run span. Each goes on the cleanup stack as it is acquired.
 import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
@@ -86,14 +86,14 @@ export async function openRunFolder(p: PreparedRun, opts: RunOptions, cleanup: C
 }
 
 /**
- * The fleet places this run's sandboxes; at the end, a backstop: whatever a trial could not remove
+ * The provider places this run's sandboxes (when it has several hosts); at the end, a backstop: whatever a trial could not remove
  * is removed by its run label (the sweep leaves the kept ones), then the shared volume, unless kept
  * sandboxes still mount it (a later sweep removes it once they are gone).
  */
 function bindSandboxes(p: PreparedRun, open: OpenRun, cleanup: Cleanup): void {
   const shared = p.shared;
   if (!shared) return;
-  shared.bind?.(open.runId); // unbound with the fleet's close (prepare.ts)
+  shared.bind?.(open.runId); // unbound with the provider's close (prepare.ts)
   cleanup.defer("the run's sandboxes", async () => {
     await shared.cleanup(open.runId, p.cfg.run.keep_sandbox ? null : open.volume).catch(() => {});
   });

@@ -23,8 +23,8 @@ export interface RunOptions {
   baseline?: string;
   /** `--trace`: the OpenTelemetry exporter (default: OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set). */
   trace?: TraceMode;
-  /** `--docker-host URL=CAPACITY` (repeatable): the fleet of Docker hosts, over [[sandbox.hosts]]. */
-  dockerHosts?: string[];
+  /** The values of the sandbox providers' own `run` flags, by name (sandbox/registry.ts runFlagValues). */
+  providerFlags?: Record<string, unknown>;
   /** `--label`: names the run in compare, history, view and the report (run.json `label`). */
   label?: string;
   /** `--note`: a free text kept with the run (run.json `note`). */

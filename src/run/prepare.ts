@@ -1,6 +1,6 @@
 // A run's first step (docs/running.md): everything validated and everything all trials share made
 // ready before anything is written. A refusal here is exit 2 and leaves no run folder; what is
-// acquired (the fleet, the installed agent's socket folder) goes on the run's cleanup stack.
+// acquired (the provider's preparation, the installed agent's socket folder) goes on the run's cleanup stack.
 import { existsSync } from 'node:fs';
 import { basename, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { agentTraits, checkAgentOptions, resolveAgentRef, type AgentTraits } from '../agents/load.ts';
@@ -16,7 +16,7 @@ import type { Sample } from '../types.ts';
 import { BenchrigError } from '../errors.ts';
 import { warnSameName } from './same-name.ts';
 import { resolveBaseline, type BaselineChoice } from '../report/history.ts';
-import { withProvider, type PreparedEnvironments } from '../sandbox/index.ts';
+import { resolveProvider, type ProviderRun } from '../sandbox/index.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 import { telemetrySettings, type TelemetrySettings } from '../telemetry/otel.ts';
 import type { Cleanup } from './cleanup.ts';
@@ -29,7 +29,7 @@ import { hashOf, type RunSettings } from './resume.ts';
 import { HARNESS_VERSION, safeName } from './run-dir.ts';
 import { ensurePrebuiltImages } from './prebuilt-images.ts';
 import { bootRunPool, type RunPool } from './pool-boot.ts';
-import { prepareSandboxes, resolveFleet } from './sandboxes.ts';
+import { prepareSandboxes } from './sandboxes.ts';
 import { TrialPlan, taskIdsHash } from './trials.ts';
 
 export interface AgentRef {
@@ -56,10 +56,10 @@ export interface PreparedRun {
   agentId: string;
   /** The root of run folders (`[run] output`). */
   outputRoot: string;
-  /** The run's `[sandbox]` (null: a benchmark without sandboxes), its fleet filled in. */
+  /** The run's `[sandbox]` (null: a benchmark without sandboxes), on its provider. */
   sandbox: SandboxSpec | null;
   /** The run's prepared environments (the provider's `prepare`): images, shared volume, placement, cleanup. */
-  shared: PreparedEnvironments | null;
+  shared: ProviderRun | null;
   installed: PreparedInstalledAgent | null;
   baseline: BaselineChoice | null;
   traceSettings: TelemetrySettings | null;
@@ -78,7 +78,7 @@ export async function prepareRun(opts: RunOptions, cleanup: Cleanup, withPool = 
   if (benchmark.samples.length === 0) throw new BenchrigError('dataset', `${benchmark.name}: no samples to run`);
   const agentRef = resolveAgentRef(cfg.agent.name, opts.cwd);
   const traits = agentTraits(agentRef, cfg.agent.options, benchmark.modelSet);
-  const sandbox = await sandboxWithFleet(benchmark, opts);
+  const sandbox = sandboxOnProvider(benchmark, opts);
   const layout = chooseLayout(cfg.run, trialWork(agentRef, cfg));
   const pool = withPool ? bootRunPool(benchmark, agentRef, sandbox, layout, cleanup) : null;
   const { agentId, outputRoot } = await checkLoaded(benchmark, agentRef, opts);
@@ -96,17 +96,16 @@ export async function prepareRun(opts: RunOptions, cleanup: Cleanup, withPool = 
       })
     : null;
   const pull = cfg.run.pull ? { timeoutMs: cfg.run.pull_timeout_s * 1000 } : undefined;
-  // The shared environment: Docker checked and the image built (or pulled) before the run folder exists.
+  // The shared environment: the engine checked and the image built (or pulled) before the run folder exists.
   const shared =
     sandbox &&
     (await prepareSandboxes(sandbox, opts.console, {
       maxSandboxes: cfg.run.max_sandboxes,
-      cooldownMs: cfg.sandbox?.host_cooldown_s && cfg.sandbox.host_cooldown_s * 1000,
       buildImage: usesRunImage(benchmark.samples, cfg.sandbox),
       ...(pull ? { pull } : {}),
       signal: opts.signal,
     }));
-  if (shared?.close) cleanup.defer('the fleet', () => shared.close?.());
+  if (shared?.close) cleanup.defer('the sandbox provider', () => shared.close?.());
   // The samples' prebuilt images: here, pulled (--pull), or the run refused before it starts.
   if (shared)
     await ensurePrebuiltImages(benchmark, shared.images, {
@@ -173,7 +172,7 @@ async function checkLoaded(
   opts: RunOptions,
 ): Promise<{ agentId: string; outputRoot: string }> {
   const cfg = benchmark.config;
-  // an output folder the run cannot write is refused now, before Docker or an image build (exit 2)
+  // an output folder the run cannot write is refused now, before the sandbox engine or an image build (exit 2)
   const outputRoot = resolve(opts.cwd, cfg.run.output);
   if (!opts.resume) checkOutputWritable(outputRoot);
   else if (existsSync(resolve(opts.cwd, opts.resume))) checkOutputWritable(resolve(opts.cwd, opts.resume), '--resume');
@@ -210,19 +209,20 @@ async function moduleRecord(module: string, cwd: string): Promise<AgentModuleRec
   return { module: shown, sha256: (await agentModuleHash(module)).sha256 };
 }
 
-/** The run's `[sandbox]` as a SandboxSpec, on a fleet of Docker hosts (docs/fleet.md) or the provider `[run]` names. */
-async function sandboxWithFleet(benchmark: Benchmark<Samples>, opts: RunOptions): Promise<SandboxSpec | null> {
-  const sandbox = sandboxSpec(benchmark.config);
-  if (!sandbox) return null;
-  const fleet = await resolveFleet(benchmark.config, {
-    benchmarkDir: benchmark.dir,
-    configFile: opts.configFile && resolve(opts.cwd, opts.configFile),
+/** The run's `[sandbox]` as a SandboxSpec, on the provider its keys and flags choose (sandbox/registry.ts). */
+function sandboxOnProvider(benchmark: Benchmark<Samples>, opts: RunOptions): SandboxSpec | null {
+  const cfg = benchmark.config;
+  const sandbox = sandboxSpec(cfg);
+  if (!sandbox || !cfg.sandbox) return null;
+  const provider = resolveProvider({
+    run: cfg.run,
+    sandbox: cfg.sandbox,
+    flags: opts.providerFlags ?? {},
     env: opts.env ?? process.env,
-    flags: opts.flags,
-    dockerHosts: opts.dockerHosts,
+    benchmarkDir: benchmark.dir,
+    trialTimeoutS: cfg.limits.trial_timeout_s,
   });
-  if (fleet) sandbox.fleet = fleet;
-  return withProvider(sandbox, benchmark.config.run, benchmark.config.limits.trial_timeout_s, opts.env ?? process.env);
+  return { ...sandbox, provider };
 }
 
 function sandboxSpec(cfg: Config): SandboxSpec | null {

@@ -9,7 +9,7 @@ import { appendStepSummary } from '../report/markdown.ts';
 import type { EvaluationReport } from '../report/types.ts';
 import { reportJsonChunks } from '../report/report-json.ts';
 import { writeChunksAtomic } from '../report/write.ts';
-import { isSwebenchReport, publishSwebench } from './swebench-files.ts';
+import { writeRunFiles } from '../formats/index.ts';
 
 export interface PublishOptions {
   /** report.html's trial data, made in the report's own pass (report/html-spool.ts); else read from the result files. */
@@ -17,8 +17,8 @@ export interface PublishOptions {
   /** `$GITHUB_STEP_SUMMARY`: the Markdown report is appended there. */
   stepSummary?: string;
   warn?: (line: string) => void;
-  /** The benchmark grades SWE-bench instances (run knows it; evaluate and review: the report has a `swebench` check). */
-  swebench?: boolean;
+  /** The benchmark's check types, which say its format's run files (run knows them; evaluate and review: the report's checks). */
+  checkTypes?: string[];
 }
 
 export const REPORT_FILE = 'evaluation_report.json';
@@ -29,8 +29,8 @@ export async function publishReport(
   opts: PublishOptions = {},
 ): Promise<void> {
   await writeChunksAtomic(join(runDir, REPORT_FILE), reportJsonChunks(report));
-  // A SWE-bench run: predictions.jsonl and swebench_report.json beside it (docs/swebench.md#reports).
-  if (opts.swebench ?? isSwebenchReport(report)) await publishSwebench(runDir, report);
+  // The format's own run files beside it (formats/types.ts `runFiles`).
+  await writeRunFiles(runDir, report, opts.checkTypes);
   await writeHtmlReport(runDir, report, undefined, opts.spool).catch((err) =>
     opts.warn?.(`report.html not written: ${(err as Error).message}`),
   );

@@ -38,7 +38,7 @@ export async function reportRun(e: EndedRun, opts: RunOptions): Promise<RunOutco
     report = await buildReport(
       reportInput(e, true, spool ? spool.tee(readResults(runDir, names)) : readResults(runDir, names)),
     );
-    // on a fleet: trials and infrastructure errors per Docker host
+    // with a provider of several hosts: trials and infrastructure errors per host
     const hosts = e.prepared.shared?.hosts?.();
     if (hosts) Object.assign(report, { hosts: await hostsReport(hosts, readResults(runDir)) });
     if (e.trials.tripped) Object.assign(report, { circuit_breaker: e.trials.tripped });
@@ -47,7 +47,7 @@ export async function reportRun(e: EndedRun, opts: RunOptions): Promise<RunOutco
       spool: spool && !spool.failed ? spool : undefined,
       stepSummary,
       warn: opts.console.warn,
-      swebench: e.prepared.benchmark.checks.some((c) => c.type === 'swebench'),
+      checkTypes: e.prepared.benchmark.checks.map((c) => c.type),
     }).catch(asStorage(join(runDir, REPORT_FILE)));
   } finally {
     await spool?.dispose();

@@ -10,7 +10,7 @@ import type { TrialResult } from '../types.ts';
 import { breakerSize, ModelCircuitBreaker, type BreakerTrip } from './circuit-breaker.ts';
 import type { Cleanup } from './cleanup.ts';
 import { runContext } from './context.ts';
-import { bringsOwnSandbox, SampleEnvironments } from './environments.ts';
+import { bringsOwnSandbox, SampleSpecs } from './sample-specs.ts';
 import { checkpoint, type RunOptions } from './options.ts';
 import type { OpenRun } from './open.ts';
 import { isStorageError } from './output-dir.ts';
@@ -139,7 +139,7 @@ export function samplePreparer(
   const { benchmark, cfg } = p;
   const own = !benchmark.noOwnEnvironments && bringsOwnSandbox(benchmark.samples); // known at load: no pass over a streamed dataset
   if (!run.sandbox || !p.shared || !(own || benchmark.environment)) return null;
-  const environments = new SampleEnvironments(run.sandbox, p.shared.images, {
+  const environments = new SampleSpecs(run.sandbox, p.shared.images, {
     benchmark: benchmark.name,
     benchmarkDir: benchmark.dir,
     runDir,

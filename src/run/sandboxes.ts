@@ -1,9 +1,8 @@
 // What every sandboxed trial of a run shares, prepared once by the run's environment provider
 // (sandbox/index.ts): a reachable engine, the image, a sweep of what dead runs left, the run's
-// read-only shared volume and, on a fleet of Docker hosts, the placement. Also the fleet's hosts
-// from the config and flags, and the report's `hosts` section.
-import type { Config } from '../config/schema.ts';
-import { fleetHostsOf, providerFor, type FleetHost, type PreparedEnvironments } from '../sandbox/index.ts';
+// read-only shared volume and, with a provider of several hosts, the placement. Also the report's
+// `hosts` section.
+import { providerFor, type ProviderRun } from '../sandbox/index.ts';
 import type { SandboxSpec } from '../sandbox/types.ts';
 import { defaultMaxSandboxes } from '../pool/semaphore.ts';
 import type { TrialResult } from '../types.ts';
@@ -11,19 +10,18 @@ import type { RunConsole } from './console.ts';
 
 /**
  * Once per run, before the run folder exists: the run's provider (sandbox/index.ts) checks its
- * engine(s), builds the run's image, sweeps what dead runs left and, on a fleet, places sandboxes.
+ * engine(s), builds the run's image, sweeps what dead runs left and, on several hosts, places sandboxes.
  */
 export async function prepareSandboxes(
   spec: SandboxSpec,
   console: RunConsole,
   settings: {
     maxSandboxes?: number;
-    cooldownMs?: number;
     buildImage: boolean;
     pull?: { timeoutMs: number };
     signal?: AbortSignal;
   },
-): Promise<PreparedEnvironments> {
+): Promise<ProviderRun> {
   const provider = await providerFor(spec);
   return provider.prepare({
     spec,
@@ -31,30 +29,10 @@ export async function prepareSandboxes(
     ...(settings.pull ? { pull: settings.pull } : {}),
     maxSandboxes: settings.maxSandboxes,
     hostCapacity: settings.maxSandboxes ?? defaultMaxSandboxes(),
-    cooldownMs: settings.cooldownMs,
     signal: settings.signal,
     info: (line) => console.info(line),
     warn: (line) => console.warn(line),
   });
-}
-
-/**
- * The run's fleet (null: none, the local daemon as before). The TLS paths of [[sandbox.hosts]] are
- * absolute already: loadBenchmark resolved them against the file that set them.
- */
-export async function resolveFleet(
-  cfg: Config,
-  // configFile and flags are no longer read (loadBenchmark resolves the TLS paths); still accepted from callers.
-  from: {
-    benchmarkDir: string;
-    env: NodeJS.ProcessEnv;
-    dockerHosts?: string[];
-    configFile?: string;
-    flags?: Record<string, unknown>;
-  },
-): Promise<FleetHost[] | null> {
-  if (!cfg.sandbox) return null;
-  return fleetHostsOf(cfg.sandbox.hosts, from.dockerHosts, from.env, from.benchmarkDir);
 }
 
 export interface HostReport {
@@ -63,13 +41,13 @@ export interface HostReport {
   trials: number;
   /** Sandboxes placed there during this run (retries included). */
   sandboxes: number;
-  /** Failed starts and Docker errors while a trial ran there. */
+  /** Failed starts and engine errors while a trial ran there. */
   infra_errors: number;
   /** Times the host was taken out of placement. */
   cooldowns: number;
 }
 
-/** The report's `hosts` section: per fleet host, what ran there and what failed. */
+/** The report's `hosts` section: per host of the provider, what ran there and what failed. */
 export async function hostsReport(
   summary: Record<string, Omit<HostReport, 'trials'>>,
   results: AsyncIterable<TrialResult>,

@@ -1,4 +1,4 @@
-// Image references (`[sandbox] image`, a row's `sandbox.image`, a Harbor task's `docker_image`, a
+// Image references (`[sandbox] image`, a row's `sandbox.image`, a task folder's image, a
 // filled template) as Docker's reference grammar allows them: [host[:port]/]path[:tag][@digest],
 // lowercase path components, no `..`, no leading `/`. A name goes into the Docker API's URL path
 // (`/images/<name>/json`): one like `../../host:port/x` is cleaned by the daemon into a redirect

@@ -1,8 +1,8 @@
 // The environment provider seam (docs/sandboxes.md#providers): what run/, trial/, pool/ and worker/
 // know of sandboxes. An environment is what one trial runs in: a main service (the agent's
 // `ctx.sandbox`) and named services beside it, on the trial's own network, with the volumes they
-// share. Docker on one engine is one provider, a fleet of engines another (sandbox/index.ts picks
-// one from the run's spec); failures cross this seam as SandboxError values (errors.ts) that say
+// share. Each provider is a folder of sandbox/ and a line of registry.ts (sandbox/index.ts makes the
+// one the run's spec names); failures cross this seam as SandboxError values (errors.ts) that say
 // what the provider knew, and as SandboxHealth.
 import type { EnvironmentSpec } from '../environment/spec.ts';
 import type { SandboxSlot } from './slots.ts';
@@ -73,19 +73,17 @@ export interface RunSpec {
   buildImage: boolean;
   /** `--pull`: the run's image, when it is not here and has no build, is pulled under this deadline; absent: refused. */
   pull?: { timeoutMs: number };
-  /** `--max-sandboxes`: environments at once (a fleet's placement; else the pool's semaphore). */
+  /** `--max-sandboxes`: environments at once (a provider's placement, on several hosts; else the pool's semaphore). */
   maxSandboxes?: number;
-  /** A fleet host's capacity when its `[[sandbox.hosts]]` entry sets none (`--max-sandboxes`, else its default). */
+  /** A host's capacity, on a provider of several, when its settings give none (`--max-sandboxes`, else its default). */
   hostCapacity: number;
-  /** A fleet host that failed stays out of placement this long. */
-  cooldownMs?: number;
   /** Ctrl-C while the image builds: the build stops and leaves nothing behind. */
   signal?: AbortSignal;
   info: (line: string) => void;
   warn: (line: string) => void;
 }
 
-/** Images for the samples that bring their own sandbox (run/environments.ts schedules the builds). */
+/** Images for the samples that bring their own sandbox (run/sample-specs.ts schedules the builds). */
 export interface SampleImages {
   /** The image is present wherever an environment may start. */
   exists(image: string): Promise<boolean>;
@@ -118,7 +116,7 @@ export interface SampleImages {
 }
 
 /** A run's prepared environments, in the main process: released by `close` and `cleanup` on the run's stack. */
-export interface PreparedEnvironments {
+export interface ProviderRun {
   /** Environments at once, when the provider bounds them itself (a fleet's capacity). */
   readonly limit?: number;
   readonly images: SampleImages;
@@ -136,7 +134,7 @@ export interface PreparedEnvironments {
 
 export interface EnvironmentProvider {
   /** Once per run, in the main process: the engine checked, images built, leftovers of dead runs swept. */
-  prepare(run: RunSpec): Promise<PreparedEnvironments>;
+  prepare(run: RunSpec): Promise<ProviderRun>;
   /** One trial's environment, started bare (the trial copies files in and runs setup). */
   start(spec: SandboxSpec, labels: SandboxLabels, opts?: StartOptions): Promise<Environment>;
   /**

@@ -2,7 +2,6 @@
 // works in, its options and spec. The provider that starts them is in provider.ts.
 import type { SandboxFacts } from '../errors.ts';
 import type { ExtractReport } from './extract.ts';
-import type { DockerHostSpec } from './docker/hosts.ts';
 
 export interface ExecOptions {
   timeoutMs?: number;
@@ -36,7 +35,7 @@ export interface Sandbox {
   readonly id: string;
   readonly image: string;
   readonly workdir: string;
-  /** The Docker host (fleet URL) it runs on; absent without a fleet. */
+  /** The host it runs on, when the provider places sandboxes on several (its URL); absent otherwise. */
   readonly host?: string;
   exec(cmd: string | string[], opts?: ExecOptions): Promise<ExecResult>;
   readFile(path: string): Promise<string>;
@@ -98,19 +97,18 @@ export interface SandboxSpec {
   shared?: { volume: string; mount: string } | null;
   execTimeoutMs: number;
   maxOutputBytes: number;
-  /** Environment variables of the container (a task's own, docs/benchmarks.md#harbor-task-folders). */
+  /** Environment variables of the container (a task's own). */
   env?: Record<string, string>;
-  /** auto: string commands run under bash when the image has /bin/bash, else sh (Harbor's rule). */
+  /** auto: string commands run under bash when the image has /bin/bash, else sh. */
   shell?: 'auto';
-  /** The fleet of Docker hosts (docs/fleet.md); absent or null: the local daemon, as without a fleet. */
-  fleet?: DockerHostSpec[] | null;
-  /** A Kubernetes cluster every environment of the run starts on (docs/kubernetes.md); absent or null: Docker. */
-  kubernetes?: ClusterSpec | null;
-  /** Podman's Docker-compatible service every environment of the run starts on (docs/podman.md); absent or null: Docker. */
-  podman?: PodmanSpec | null;
+  /**
+   * The run's provider and its settings (sandbox/registry.ts: its definition made them from the run's
+   * keys, flags and environment); absent or null: the default provider, with no settings of its own.
+   */
+  provider?: ProviderChoice | null;
   /** `[sandbox] subnet_pool`: the range trial networks take subnets from (docs/sandboxes.md#networks-per-trial). */
   subnetPool?: string;
-  /** The fleet host placed for this start (set per trial from its sandbox slot). */
+  /** The host placed for this start, when the provider has several (set per trial from its sandbox slot). */
   host?: string;
   /**
    * Host folders bind-mounted into the container: only an installed agent's read-only runtime
@@ -128,24 +126,10 @@ export interface SandboxLabels {
   keep?: boolean;
 }
 
-/** Where a run's pods go (docs/kubernetes.md#running-on-a-cluster): `[run] provider = "kubernetes"` and its keys. */
-export interface ClusterSpec {
-  /** `[run] kube_context`; default: the kubeconfig's current context (KUBECONFIG, else ~/.kube/config). */
-  context?: string;
-  namespace: string;
-  /** Where the cluster pulls the run's images from: `<registry>/<image's repository>:<tag>`. */
-  registry: string;
-  runtimeClass?: string;
-  /** `--push`: images are pushed there from this machine's Docker before they are used. */
-  push: boolean;
-  /** `activeDeadlineSeconds` of every pod: the backstop for a harness that dies. */
-  deadlineSeconds: number;
-}
-
-/** Where a run's containers go with `[run] provider = "podman"` (docs/podman.md). */
-export interface PodmanSpec {
-  /** The service's unix socket: CONTAINER_HOST (Podman's own variable), else unix:///run/podman/podman.sock. */
-  url: string;
-  /** Who chose it, for messages. */
-  source: string;
+/** Which provider a run's sandboxes start on, and its settings: plain JSON (crosses workers). */
+export interface ProviderChoice {
+  /** A registered provider's name (sandbox/registry.ts). */
+  kind: string;
+  /** What its definition's `settings` made of the run's keys; read by that provider alone. */
+  settings?: unknown;
 }

@@ -2,12 +2,12 @@
 // agent's phase every failure is infrastructure. From then on the agent, root in its container, can
 // kill its processes, stop it, or break what a later step needs; only the daemon failing (no
 // answer on a fresh connection, gone away since the sandbox started, the container removed or
-// killed by Docker itself: the agent has no Docker access) stays SANDBOX_ERROR. The same holds for
-// the services beside main (docs/sandboxes.md#multi-service-environments): the agent reaches them,
-// so one that stopped is its doing; one that is gone or that Docker killed is the host's. Decided
+// killed by the infrastructure itself: the agent has no access to it) stays SANDBOX_ERROR. The same
+// holds for the services beside main (docs/sandboxes.md#multi-service-environments): the agent reaches
+// them, so one that stopped is its doing; one that is gone or that the infrastructure killed is the host's. Decided
 // from the values the provider gives (SandboxError.daemon, each service's health), never from a
 // client library's errors.
-import { describe, type ErrorValue, SandboxError, toErrorValue } from '../errors.ts';
+import { describe, type ErrorValue, recordedFacts, SandboxError, toErrorValue } from '../errors.ts';
 import type { Sandbox, SandboxHealth } from '../sandbox/types.ts';
 
 /** The services beside main, by name (a trial without any has none). */
@@ -16,13 +16,17 @@ export type Sidecars = Readonly<Record<string, Sandbox>>;
 function stateText(h: SandboxHealth): string {
   if (h.lost) return h.lost;
   if (h.state !== 'stopped') return `container ${h.state}`;
-  const how = h.killedByDocker ? ', killed by Docker' : h.oomKilled ? ', killed for memory' : '';
+  const how = h.killedByInfrastructure
+    ? `, killed by ${h.killedByInfrastructure}`
+    : h.outOfMemory
+      ? ', killed for memory'
+      : '';
   return `container stopped${how}${h.exitCode !== undefined ? `, exit ${h.exitCode}` : ''}`;
 }
 
-/** The sandbox's host failed it: its daemon is gone or not the same, or Docker removed or killed the container. */
+/** The sandbox's host failed it: its daemon is gone or not the same, or the infrastructure removed or killed the container. */
 export function sandboxLost(h: SandboxHealth): boolean {
-  return !h.daemon || h.state === 'gone' || h.state === 'unknown' || !!h.killedByDocker;
+  return !h.daemon || h.state === 'gone' || h.state === 'unknown' || !!h.killedByInfrastructure;
 }
 
 /** What each sidecar's daemon says of it, asked afresh (all at once). */
@@ -45,7 +49,7 @@ export async function confirmSidecars(sidecars: Sidecars, note: (line: string) =
   const asked = await askSidecars(sidecars);
   throwIfLost(asked);
   for (const { name, health: h } of asked)
-    if (h.state === 'stopped' && (h.exitCode !== 0 || h.oomKilled))
+    if (h.state === 'stopped' && (h.exitCode !== 0 || h.outOfMemory))
       note(
         `service ${name} stopped during the trial (${stateText(h)}): the agent's doing (it reaches it); graded as it was left`,
       );
@@ -87,14 +91,14 @@ export async function blame(
       message: err.message.startsWith(`service ${lost.name} was lost`) // confirmSidecars said it
         ? err.message
         : `service ${lost.name} was lost during the trial (${stateText(lost.health)}): ${err.message}`,
-      sandbox: lost.health,
+      sandbox: recordedFacts(lost.health),
     };
-  if (!fault) return { ...toErrorValue(err), sandbox: health };
+  if (!fault) return { ...toErrorValue(err), sandbox: recordedFacts(health) };
   return {
     kind: 'agent',
     message: `the sandbox failed during or after the agent's phase (${stateText(health)}; the daemon is healthy, so the agent's doing): ${err.message}`,
     ...(err.cause ? { cause: describe(err.cause) } : {}),
-    sandbox: health,
+    sandbox: recordedFacts(health),
   };
 }
 
@@ -114,12 +118,12 @@ export async function blameAgentError(
     return {
       kind: 'sandbox',
       message: `service ${lost.name} was lost during the agent's phase (${stateText(lost.health)}); the agent then failed: ${value.message}`,
-      sandbox: lost.health,
+      sandbox: recordedFacts(lost.health),
     };
   if (!sandboxLost(health)) return value;
   return {
     kind: 'sandbox',
     message: `the sandbox's host failed during the agent's phase (${stateText(health)}); the agent then failed: ${value.message}`,
-    sandbox: health,
+    sandbox: recordedFacts(health),
   };
 }

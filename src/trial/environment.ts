@@ -7,6 +7,7 @@ import type { Environment, EnvironmentProvider } from '../sandbox/index.ts';
 import type { Sandbox, SandboxSpec } from '../sandbox/types.ts';
 import { sandboxSpecOf, startDeadlineOf } from './per-trial.ts';
 import { startWithin } from './start-deadline.ts';
+import { inBackground } from './removals.ts';
 import type { Sample } from '../types.ts';
 import { bounded, timed, type Session } from './session.ts';
 import type { RunContext } from './types.ts';
@@ -47,53 +48,57 @@ export async function startEnvironment(s: Session): Promise<void> {
   }
 }
 
-/** Phase 8: stop the environment, always (unless kept for debugging), and give its slot back. */
+/**
+ * Phase 8: stop the environment, always (unless kept for debugging), and give its slot back once it
+ * is gone. In a pool, off the trial's critical path (removals.ts): the slot is held until then.
+ */
 export async function cleanUp(s: Session, error: ErrorValue | null): Promise<void> {
   await timed(s, 'cleanup', async () => {
     const { environment, sandbox, provider, recorder } = s;
     const interrupted = error?.kind === 'interrupted';
-    if (s.gradingEnvironment && provider) await provider.stop(s.gradingEnvironment, { interrupted }).catch(() => {}); // else the run's sweep
-    if (environment && sandbox && provider) {
-      if (s.run.keepSandbox && !interrupted) {
-        s.keptLines = provider.keptLines(environment, s.run.runDir);
-        for (const line of s.keptLines) recorder.log('info', line);
-      } else {
-        const span = s.spans.open('sandbox.stop');
-        try {
-          await provider.stop(environment, { interrupted });
-        } catch (err) {
-          // The end-of-run sweep removes it by label; a failed removal must not change the verdict.
-          recorder.log('warn', `removing sandbox ${sandbox.id.slice(0, 12)} failed: ${(err as Error)?.message ?? err}`);
-        } finally {
-          span.end();
-        }
-      }
-      s.opts.hooks?.onSandbox?.(s.input.taskId, null);
-    }
     // A provider error while the trial ran may mean its host is gone: the placement checks it.
-    s.slot?.release(error?.kind === 'sandbox' && sandbox?.host ? { reason: error.message, during: 'run' } : undefined);
+    const failure =
+      error?.kind === 'sandbox' && sandbox?.host ? { reason: error.message, during: 'run' as const } : undefined;
+    const kept = !!environment && s.run.keepSandbox && !interrupted;
+    if (kept && provider) {
+      s.keptLines = provider.keptLines(environment, s.run.runDir);
+      for (const line of s.keptLines) recorder.log('info', line);
+    }
+    const grading = s.gradingEnvironment;
+    const removal = async () => {
+      try {
+        if (grading && provider) await provider.stop(grading, { interrupted }).catch(() => {}); // else the run's sweep
+        if (environment && sandbox && provider && !kept) await stopEnvironment(s, provider, environment, interrupted);
+      } finally {
+        if (environment) s.opts.hooks?.onSandbox?.(s.input.taskId, null);
+        s.slot?.release(failure);
+      }
+    };
+    if (s.opts.removeInBackground && (grading || (environment && !kept))) inBackground(removal);
+    else await removal();
   });
 }
 
+async function stopEnvironment(s: Session, provider: EnvironmentProvider, env: Environment, interrupted: boolean) {
+  const span = s.spans.open('sandbox.stop');
+  try {
+    await provider.stop(env, { interrupted });
+  } catch (err) {
+    // The end-of-run sweep removes it by label; a failed removal must not change the verdict.
+    if (!s.opts.removeInBackground)
+      s.recorder.log('warn', `removing sandbox ${env.main.id.slice(0, 12)} failed: ${(err as Error)?.message ?? err}`);
+  } finally {
+    span.end();
+  }
+}
+
 /**
- * The environment started bare (on a fleet: placed, and moved to another host when one fails to
+ * The environment started bare (on several hosts: placed, and moved to another host when one fails to
  * start it), then the sample's files and the setup commands in its main service.
  */
 async function prepareEnvironment(s: Session, provider: EnvironmentProvider, spec: SandboxSpec): Promise<Environment> {
   const { run, input, abort } = s;
-  // `[sandbox] setup` runs after the sample's files are in (docs/benchmarks.md), so the provider starts bare.
-  const env = await startWithin(
-    provider,
-    { ...spec, setup: [] },
-    // Labels are set at creation: a run that keeps its sandboxes marks them so that no sweep removes them.
-    { runId: run.runId, sessionId: s.sessionId, pid: run.harnessPid, keep: run.keepSandbox },
-    {
-      signal: abort.signal,
-      acquire: s.opts.hooks?.acquireSandbox,
-      ...(input.environment ? { environment: input.environment } : {}),
-    },
-    startDeadlineOf(run, input),
-  );
+  const env = await startOrTake(s, provider, spec);
   s.slot = env.slot; // released at cleanup, whatever happens from here
   const sandbox = env.main;
   try {
@@ -116,6 +121,30 @@ async function prepareEnvironment(s: Session, provider: EnvironmentProvider, spe
     await provider.stop(env, { interrupted: abort.signal.aborted }).catch(() => {});
     throw err;
   }
+}
+
+/**
+ * The environment its worker started ahead (prestart.ts), when that one has its slot; else started
+ * now. One started ahead without a slot yet is abandoned: a trial with its place asks in its own turn.
+ */
+async function startOrTake(s: Session, provider: EnvironmentProvider, spec: SandboxSpec): Promise<Environment> {
+  const { run, input, abort } = s;
+  const ahead = s.opts.prestarted;
+  if (ahead?.granted) return ahead.take(abort.signal);
+  await ahead?.discard();
+  // `[sandbox] setup` runs after the sample's files are in (docs/benchmarks.md), so the provider starts bare.
+  return startWithin(
+    provider,
+    { ...spec, setup: [] },
+    // Labels are set at creation: a run that keeps its sandboxes marks them so that no sweep removes them.
+    { runId: run.runId, sessionId: s.sessionId, pid: run.harnessPid, keep: run.keepSandbox },
+    {
+      signal: abort.signal,
+      acquire: s.opts.hooks?.acquireSandbox,
+      ...(input.environment ? { environment: input.environment } : {}),
+    },
+    startDeadlineOf(run, input),
+  );
 }
 
 /** Where the tests go: `[grading] tests_dir`, else `<workdir>/.tests`. */

@@ -3,22 +3,21 @@
 // every check while the sandbox is alive.
 import { join } from 'node:path';
 import { gradeTrial } from '../checks/grade.ts';
-import type { ModelPatch } from '../checks/types.ts';
 import type { CheckVerdict } from '../types.ts';
 import type { AgentPhaseOutcome } from './agent-phase.ts';
 import { confirmSidecars } from './blame.ts';
 import { confirmHost, gradesInSandbox, isolateForGrading } from './isolation.ts';
 import { sidecarsOf } from './sidecars.ts';
 import { keepFolders } from './keep.ts';
-import { saveSwebenchFiles } from './swebench-files.ts';
+import { formatsGrading } from '../formats/index.ts';
 import { bounded, timed, type Session } from './session.ts';
 
 export interface Graded {
   verdicts: CheckVerdict[];
   artifacts: Record<string, unknown>;
   finalState: Record<string, unknown>;
-  /** The agent's changes as a patch, when a check grades one (docs/swebench.md#the-model-patch). */
-  modelPatch?: ModelPatch;
+  /** What the result file carries for the benchmark's format (formats/types.ts `resultFields`). */
+  fields?: Record<string, unknown>;
 }
 
 export const NOT_GRADED: Graded = { verdicts: [], artifacts: {}, finalState: {} };
@@ -67,14 +66,14 @@ export async function collectAndGrade(s: Session, outcome: AgentPhaseOutcome | u
         onCall: recorder.transcript ? recorder.recordCall : undefined,
         customChecks: s.hooks.checks,
       });
-      if (s.modelPatch && !s.modelPatch.unsubmitted)
-        await saveSwebenchFiles(
-          join(run.runDir, 'trials', input.taskId),
-          input.sample.id,
-          s.modelPatch,
-          verdicts,
-          artifacts,
-        );
+      // The format's own files of the trial and fields of its result (formats/types.ts).
+      const formats = formatsGrading(run.benchmark.checks);
+      const graded = { sampleId: input.sample.id, modelPatch: s.modelPatch, verdicts, artifacts };
+      for (const f of formats) await f.trialFiles?.(join(run.runDir, 'trials', input.taskId), graded);
+      const fields = Object.assign({}, ...formats.map((f) => f.resultFields?.(graded) ?? {})) as Record<
+        string,
+        unknown
+      >;
       for (const v of verdicts)
         recorder.record({ type: 'check', name: v.name, passed: v.passed, score: v.score, reason: v.reason });
       const { kept, skipped } = await keepFolders(s, sandbox);
@@ -87,7 +86,7 @@ export async function collectAndGrade(s: Session, outcome: AgentPhaseOutcome | u
       // A check whose model endpoint failed has no verdict for infrastructure's reasons: the trial is
       // MODEL_ERROR whatever the other checks say, never passed without it (docs/checks.md#failed-or-ungradable).
       if (outage) throw outage;
-      return { verdicts, artifacts, finalState, ...(s.modelPatch ? { modelPatch: s.modelPatch } : {}) };
+      return { verdicts, artifacts, finalState, ...(Object.keys(fields).length ? { fields } : {}) };
     });
   } catch (err) {
     span.end(err);

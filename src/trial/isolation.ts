@@ -30,7 +30,7 @@ export async function isolateForGrading(s: Session): Promise<Sandbox | undefined
   const untouched = patchPlan !== null && s.modelPatch !== undefined;
   if (!untouched) await endAgentProcesses(s, sandbox);
   if (patchPlan && !untouched) {
-    // Graded as a patch (docs/swebench.md): nothing of the agent's sandbox crosses but its diff,
+    // Graded as a patch (the check's `modelPatchPlan`): nothing of the agent's sandbox crosses but its diff,
     // taken in the fresh sandbox by the image's own git.
     target = await startFresh(s);
     s.modelPatch = await takeModelPatch(sandbox, target, patchPlan);
@@ -38,7 +38,7 @@ export async function isolateForGrading(s: Session): Promise<Sandbox | undefined
     target = await startFresh(s);
     for (const out of run.grading.outputs.length ? run.grading.outputs : [sandbox.workdir]) {
       // As root, in a container the agent never touched: its parent folders may not be in the image
-      // (a Harbor task's /logs, made by setup in the agent's sandbox only).
+      // (a task folder's /logs, made by setup in the agent's sandbox only).
       const dest = path.posix.resolve(sandbox.workdir, out);
       await trustedOk(
         target,
@@ -117,7 +117,7 @@ export async function confirmHost(sandbox: Sandbox, what: string): Promise<void>
   const health = await sandbox.health();
   if (sandboxLost(health))
     throw new SandboxError(
-      `the sandbox's host was lost during grading (${health.lost ?? `container ${health.state}${health.killedByDocker ? ', killed by Docker' : ''}`}): ${what}`,
+      `the sandbox's host was lost during grading (${health.lost ?? `container ${health.state}${health.killedByInfrastructure ? `, killed by ${health.killedByInfrastructure}` : ''}`}): ${what}`,
     );
 }
 
@@ -125,7 +125,7 @@ const ROOT = '0:0';
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /**
- * Grading commands through the toolbox shell. A command Docker could not run while the daemon is
+ * Grading commands through the toolbox shell. A command the engine could not run while the daemon is
  * healthy (the agent broke its cwd, say) ran as far as it could: a failed command (exit 126), so the
  * check fails instead of dodging to ungradable; a daemon failure still throws (SANDBOX_ERROR).
  */

@@ -1,4 +1,4 @@
-// `[grading] keep` (a Harbor task's /logs/agent, /logs/verifier, /logs/artifacts): folders copied
+// `[grading] keep` (a task folder's /logs/agent, /logs/verifier, /logs/artifacts): folders copied
 // out of the sandbox after grading into `<run>/trials/<task-id>/logs/<name>`, under the rules for
 // files that come out of a sandbox (regular files and folders only, nothing outside the
 // destination, bounded in bytes and entries: docs/sandboxes.md). The copies together are bounded in time too

@@ -145,7 +145,7 @@ async function classify(s: Session, err: unknown): Promise<ErrorValue> {
   const reason: unknown = signal.aborted ? signal.reason : undefined;
   if (reason instanceof TrialTimeout) return { kind: 'timeout', message: reason.message };
   if (signal.aborted) return { kind: 'interrupted', message: 'the run was interrupted' };
-  // From the agent's phase on, a Docker failure is the agent's unless the daemon itself failed.
+  // From the agent's phase on, a sandbox failure is the agent's unless the infrastructure itself failed.
   if (err instanceof SandboxError && s.phase !== 'environment') return blame(err, s.sandbox, sidecarsOf(s));
   // ModelEndpointError: made by the harness from its own model client's error (agent-phase.ts, llm-judge.ts).
   if (err instanceof SandboxError || err instanceof LlmError || err instanceof ModelEndpointError)

@@ -1,4 +1,4 @@
-// The model patch (docs/swebench.md#the-model-patch): what the agent changed, taken after every
+// The model patch (a check's `modelPatchPlan`, checks/types.ts): what the agent changed, taken after every
 // process of the agent is gone. Nothing runs in the agent's sandbox: its workdir (less `.git`) is
 // copied into the fresh grading sandbox, where the image's own git diffs it against the image's own
 // repository; the copy is removed before anything is graded there. The tree is the agent's: its
@@ -47,13 +47,4 @@ async function diff(grading: Sandbox, script: string): Promise<ModelPatch> {
   if (r.timedOut) return noPatch(`git diff did not finish in ${DIFF_TIMEOUT_MS / 1000} s`);
   if (r.exitCode !== 0) return noPatch(`git diff exited ${r.exitCode}: ${(r.stderr || r.stdout).trim().slice(-300)}`);
   return { text: r.stdout, truncated: r.truncated };
-}
-
-/** How much of the patch the result file keeps (the whole of it is trials/<task-id>/model.patch). */
-export const MODEL_PATCH_CLIP = 100_000;
-
-export function clippedPatch(text: string): string {
-  return text.length > MODEL_PATCH_CLIP
-    ? `${text.slice(0, MODEL_PATCH_CLIP)}\n… (clipped: ${text.length} chars in trials/<task-id>/model.patch)`
-    : text;
 }

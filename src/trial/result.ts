@@ -8,7 +8,6 @@ import { writeJsonAtomic } from '../report/write.ts';
 import { parseTraceparent } from '../telemetry/context.ts';
 import type { StopReason, TrialResult } from '../types.ts';
 import type { Graded } from './grading.ts';
-import { clippedPatch } from './model-patch.ts';
 import { sandboxSpecOf } from './per-trial.ts';
 import { runScrubber } from './scrub.ts';
 import { sessionIdOf } from './session-id.ts';
@@ -66,7 +65,7 @@ export function resultOf(run: RunContext, input: TrialInput, p: ResultParts): Tr
     ...(p.transcript ? { transcript: p.transcript } : {}),
     final_state: p.finalState,
     artifacts: p.artifacts,
-    ...(p.modelPatch && !p.modelPatch.unsubmitted ? { model_patch: clippedPatch(p.modelPatch.text) } : {}),
+    ...p.fields,
     metadata: {
       ...p.metadata,
       execution_time_s: p.executionTimeS,

@@ -6,6 +6,7 @@ import { providerFor, type Environment, type EnvironmentProvider, type SandboxSl
 import type { Sandbox } from '../sandbox/types.ts';
 import { startTrialSpans, type TrialSpans } from '../telemetry/spans.ts';
 import { loadHooks, type BenchmarkHooks } from './hooks.ts';
+import type { Prestart } from './prestart.ts';
 import { formatEvent, Recorder } from './recorder.ts';
 import { raceAbort } from './agent-phase.ts';
 import { sandboxSpecOf, trialTimeoutOf } from './per-trial.ts';
@@ -14,7 +15,7 @@ import { sessionIdOf } from './session-id.ts';
 import type { RunContext, TrialHooks, TrialInput } from './types.ts';
 
 /**
- * Loads the code of the provider `spec` asks for (client-node for Kubernetes: about a second a
+ * Loads the code of the provider `spec` asks for (a cluster's client library: about a second a
  * thread on a loaded 2-core machine, docs/performance.md) while a worker boots, not in its first
  * trial. Never rejects: a failure is left for the first trial to report.
  */
@@ -32,6 +33,13 @@ export interface TrialOptions {
   hooks?: TrialHooks;
   /** The environment provider (tests); default: the one the trial's sandbox spec asks for (sandbox/index.ts). */
   provider?: EnvironmentProvider;
+  /** Its environment, started ahead by its worker while it waited for its place (prestart.ts). */
+  prestarted?: Prestart;
+  /**
+   * Its environment removed after its result, in the background of its worker (removals.ts): the
+   * pools, which await every removal as they close. Else (a trial run on its own) before it returns.
+   */
+  removeInBackground?: boolean;
 }
 
 export interface Session {
@@ -55,7 +63,7 @@ export interface Session {
   sandbox?: Sandbox;
   /** With `[grading] isolation = "fresh"`: the environment the tests ran in. */
   gradingEnvironment?: Environment;
-  /** The agent's changes as a patch, for checks that grade one (docs/swebench.md#the-model-patch). */
+  /** The agent's changes as a patch, for checks that grade one (checks/types.ts `ModelPatchPlan`). */
   modelPatch?: ModelPatch;
   /** Where the trial is: failures from 'agent' on may be the agent's doing (see blame.ts). */
   phase: 'environment' | 'agent' | 'grading';

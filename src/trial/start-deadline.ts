@@ -1,7 +1,7 @@
 // An environment's start under its deadline (docs/sandboxes.md#multi-service-environments): whatever
 // holds it (a service's health budget of an hour, a daemon that does not answer), the trial goes on
 // at trial_timeout_s + 60 s as SANDBOX_ERROR, not retried. The clock runs from when the start has
-// its slot: waiting for one (`--max-sandboxes`, a fleet's placement) is the run's doing, not the start's.
+// its slot: waiting for one (`--max-sandboxes`, a provider's placement) is the run's doing, not the start's.
 import { SandboxError } from '../errors.ts';
 import type { Environment, EnvironmentProvider, StartOptions } from '../sandbox/index.ts';
 import type { SandboxLabels, SandboxSpec } from '../sandbox/types.ts';
@@ -32,7 +32,7 @@ export async function startWithin(
     timer = setTimeout(() => deadline.abort(late), seconds * 1000);
   };
   const acquire = opts.acquire;
-  // Armed again on each slot: a fleet that moves the start to another host asks for one per attempt.
+  // Armed again on each slot: a provider that moves the start to another host asks for one per attempt.
   const armed = acquire
     ? async (signal: AbortSignal) => {
         const slot = await acquire(signal);

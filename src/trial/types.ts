@@ -68,16 +68,17 @@ export interface TrialHooks {
   /** The agent phase starts or ends: a remote pool watches its worker's event loop in between. */
   onAgentPhase?: (taskId: string, phase: 'start' | 'end') => void;
   /**
-   * Waits for one of the run's `--max-sandboxes` slots (a semaphore, or the fleet's placement, held
-   * by the main process across every worker) and returns it. Absent: no bound.
+   * Waits for one of the run's `--max-sandboxes` slots (a semaphore, or the provider's placement, held
+   * by the main process across every worker) and returns it. Absent: no bound. `ahead`: for a
+   * sandbox started before its trial has a place (trial/prestart.ts), served after every other request.
    */
-  acquireSandbox?: (signal: AbortSignal) => Promise<SandboxSlot>;
+  acquireSandbox?: (signal: AbortSignal, opts?: { ahead?: boolean }) => Promise<SandboxSlot>;
 }
 
 /**
  * What of a trial's result reaches the main side of a run, which reads a result's status, score,
  * error, checks and metadata only (the scheduler, the console's line, the circuit breaker, the
- * fleet's counts): not its trajectory and texts (events, transcript, replies, prompt, response, final state,
+ * hosts' counts): not its trajectory and texts (events, transcript, replies, prompt, response, final state,
  * artifacts), which are in the result file already. A trial's trajectory can be megabytes, and
  * cloning it cost both threads CPU and left the main thread garbage per trial (issue 17).
  * A TrialResult is one (the inline pool's trials run in the main thread).

@@ -21,6 +21,7 @@ import { indexCalls, type CallIndex } from './calls.ts';
 import { callNode, callSummary } from './call-view.ts';
 import { callSearch, type ShownCall } from './call-search.ts';
 import type { CheckVerdict, PageTrial, TrialEvent } from './types.ts';
+import { FORMAT_VIEWS } from '../formats/views.ts';
 
 /** What rendering the steps carries along: the simulated user's turns so far, the trial's model calls. */
 interface StepContext {
@@ -414,6 +415,8 @@ export function renderTrial(root: HTMLElement, t: PageTrial, nav: TrialNav): Tri
 
   root.appendChild(el('h3', null, 'verdicts'));
   root.appendChild(verdicts(t.checks || []));
+  // What only the benchmark's format knows (a patch, its graded tests), shown its way (formats/views.ts).
+  for (const v of FORMAT_VIEWS) append(root, v.render(t));
   if ((t.prompt !== undefined && hasUser) || (t.response !== undefined && hasAgent)) {
     const pr: Node[] = [];
     if (t.prompt !== undefined && hasUser) pr.push(el('div', 'note', 'prompt'), pre(t.prompt));
@@ -438,7 +441,9 @@ export function renderTrial(root: HTMLElement, t: PageTrial, nav: TrialNav): Tri
   const artifacts = t.artifacts || {};
   for (const k of Object.keys(artifacts)) root.appendChild(artifact(k, artifacts[k]));
   if (t.final_state && Object.keys(t.final_state).length) root.appendChild(panel('final state', value(t.final_state)));
-  if (t.extra && Object.keys(t.extra).length) root.appendChild(panel('other fields', value(t.extra), true));
+  const shown = new Set(FORMAT_VIEWS.flatMap((v) => v.keys));
+  const extra = Object.fromEntries(Object.entries(t.extra || {}).filter(([k]) => !shown.has(k)));
+  if (Object.keys(extra).length) root.appendChild(panel('other fields', value(extra), true));
   return { steps, nodes };
 }
 

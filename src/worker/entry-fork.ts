@@ -9,7 +9,8 @@ import { guardStdio } from '../cli/stdio.ts';
 const send = (msg: WorkerMessage) => {
   if (process.connected) process.send?.(msg);
 };
-const loop = createWorkerLoop(send);
+// --per-worker trials at once; the main side gives this process its next ones too (pool/forks.ts), which wait here.
+const loop = createWorkerLoop(send, undefined, Number(process.argv[3]) || Infinity);
 process.on('message', (msg) => loop.handle(msg as MainMessage));
 // Ctrl-C in a terminal reaches the whole process group: the main process owns it and cancels our
 // trials by message so that their cleanup runs; dying here would skip every `finally`.

@@ -68,7 +68,7 @@ port.on('message', (msg: MainMessage | MainMessage[]) => {
 // this module's evaluation ends). The agent module starts loading after both, so that the first trial
 // finds it loaded or loading: an agent that crashes its worker while loading must do so once the
 // thread is ready, as before (piscina starts no new thread after one that failed booting).
-// The run's sandbox provider too (client-node for Kubernetes), so that no trial waits for it.
+// The run's sandbox provider too (a cluster's client library, say), so that no trial waits for it.
 await preloadProvider(data.boot.sandbox);
 port.postMessage({ type: 'ready' } satisfies WorkerMessage);
 setImmediate(() => {

@@ -34,7 +34,7 @@ const SCENARIOS: Scenario[] = [
     benchmark: join(FIXTURES, 'benchmarks/shared-volume'),
     agent: 'oracle',
     options: (output) => ({
-      dockerHosts: ['unix:///var/run/docker.sock=2'],
+      providerFlags: { dockerHost: ['unix:///var/run/docker.sock=2'] },
       flags: { agent: { name: 'oracle' }, run: { mode: 'single', output } },
     }),
     steps: RUN_STEPS,

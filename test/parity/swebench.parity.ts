@@ -1,11 +1,17 @@
 // Parity with the official SWE-bench harness (docs/swebench.md#parity): the same logs, patches, eval
-// scripts and run outcomes given to benchrig's src/swebench/ and to swebench 5.0.2 (a subprocess),
+// scripts and run outcomes given to benchrig's src/formats/swebench/ and to swebench 5.0.2 (a subprocess),
 // requiring the same per-test statuses, the same verdicts and reports, field for field.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { instanceOutcome, logsEval, instanceReport, readInstanceReport, runReport } from '../../src/swebench/index.ts';
-import { APPLY_PATCH_FAIL, TESTS_TIMEOUT, timeoutLine } from '../../src/swebench/constants.ts';
+import {
+  instanceOutcome,
+  logsEval,
+  instanceReport,
+  readInstanceReport,
+  runReport,
+} from '../../src/formats/swebench/index.ts';
+import { APPLY_PATCH_FAIL, TESTS_TIMEOUT, timeoutLine } from '../../src/formats/swebench/constants.ts';
 import {
   evalScript,
   modifiedFiles,
@@ -13,8 +19,8 @@ import {
   officialImage,
   parserFor,
   type InstanceOutcome,
-} from '../../src/swebench/index.ts';
-import type { EvalType } from '../../src/swebench/constants.ts';
+} from '../../src/formats/swebench/index.ts';
+import type { EvalType } from '../../src/formats/swebench/constants.ts';
 import { askOfficial, officialPython, SWEBENCH_VERSION } from './official-swebench.ts';
 
 const FIXTURES = path.join(import.meta.dirname, '../fixtures/swebench');

@@ -32,6 +32,12 @@ export interface ChildReport {
   wall_ms: number;
   /** From the pool being ready (console.start) to the last trial's result. */
   schedule_ms: number;
+  /**
+   * From the pool being ready to the run's summary: the pool closed (every sandbox removal it runs
+   * in the background awaited, docs/running.md#sandboxes-ready-before-they-are-needed), the run's
+   * sweep and its report.
+   */
+  settled_ms: number;
   /** CPU time of this process (every thread), user + system: steadier than wall time on a busy machine. */
   cpu_ms: number;
   /** The user and system parts of cpu_ms: system time is mostly the file system (result and log files). */
@@ -51,10 +57,12 @@ const kube = spec.provider;
 if (kube) process.env.KUBECONFIG = kube.kubeconfig;
 let t0 = 0;
 let tLast = 0;
+let tSummary = 0;
 const quiet: RunConsole = {
   ...silentConsole,
   start: () => void (t0 = performance.now()),
   trialFinished: () => void (tLast = performance.now()),
+  summary: () => void (tSummary = performance.now()),
 };
 const start = performance.now();
 const out = await runBenchmark({
@@ -83,6 +91,7 @@ const cpu = process.cpuUsage();
 const report: ChildReport = {
   wall_ms: wall,
   schedule_ms: tLast - t0,
+  settled_ms: tSummary - t0,
   cpu_ms: (cpu.user + cpu.system) / 1000,
   user_ms: cpu.user / 1000,
   sys_ms: cpu.system / 1000,

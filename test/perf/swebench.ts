@@ -19,7 +19,7 @@ import {
   parserFor,
   readRow,
   type SwebenchInstance,
-} from '../../src/swebench/index.ts';
+} from '../../src/formats/swebench/index.ts';
 import { removeByRun } from './docker-raw.ts';
 import { runChild } from './run-child.ts';
 

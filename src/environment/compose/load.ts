@@ -24,7 +24,7 @@ interface ComposeTask extends HarborEnvironment {
   internet: boolean;
 }
 
-interface LoadedEnvironment {
+interface LoadedCompose {
   spec: EnvironmentSpec;
   /** For `benchrig validate`: keys benchrig does not read (`services.web.ports (not published: …)`). */
   ignored: string[];
@@ -32,7 +32,7 @@ interface LoadedEnvironment {
   notes: string[];
 }
 
-export function loadComposeTask(t: ComposeTask): LoadedEnvironment {
+export function loadComposeTask(t: ComposeTask): LoadedCompose {
   try {
     return composeEnvironment(t);
   } catch (err) {
@@ -42,7 +42,7 @@ export function loadComposeTask(t: ComposeTask): LoadedEnvironment {
   }
 }
 
-function composeEnvironment(t: ComposeTask): LoadedEnvironment {
+function composeEnvironment(t: ComposeTask): LoadedCompose {
   const raw = readYaml(t.composeFile);
   const { value, unset } = interpolate(raw, harborVariables(t));
   validateCompose(value);

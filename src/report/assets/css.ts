@@ -38,6 +38,8 @@ pre { background: var(--soft); border: 1px solid var(--line); border-radius: 6px
 .kv th { width: 1%; white-space: nowrap; font-weight: 500; background: none; color: var(--muted); }
 .kv { width: auto; min-width: 40%; }
 .note { color: var(--muted); font-size: 12px; }
+pre.diff span { display: block; } pre.diff .diff-add { background: var(--pass-bg); color: var(--pass); } pre.diff .diff-del { background: var(--fail-bg); color: var(--fail); }
+pre.diff .diff-hunk { color: var(--info); } pre.diff .diff-file { font-weight: 600; }
 .cut { color: var(--warn); font-size: 12px; }
 ul.plain { margin: 4px 0; padding-left: 20px; }
 details > summary { cursor: pointer; }

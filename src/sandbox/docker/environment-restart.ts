@@ -72,7 +72,7 @@ async function startService(box: DockerSandbox): Promise<void> {
   } catch (err) {
     if (!(err instanceof SandboxError) || err.daemon !== 'answered') throw err;
     const h = await box.health();
-    if (!h.daemon || h.state !== 'stopped' || h.killedByDocker) throw err;
+    if (!h.daemon || h.state !== 'stopped' || h.killedByInfrastructure) throw err;
     throw new SandboxError(`its start failed: ${err.message}`, err, false);
   }
 }

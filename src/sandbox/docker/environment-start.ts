@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import type { EnvironmentSpec, MountSpec, ServiceSpec } from '../../environment/spec.ts';
-import { readBoundFile } from '../bound-file.ts';
+import { readBoundFile } from './bound-file.ts';
 import type { DockerProvider, DockerSandbox } from './sandbox.ts';
 import type { EngineApi } from './engine.ts';
 import type { Environment } from '../provider.ts';

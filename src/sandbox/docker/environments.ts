@@ -14,14 +14,7 @@ import { DockerProvider } from './sandbox.ts';
 import { checkHost } from './host-check.ts';
 import { clientFor, type DockerHostSpec } from './hosts.ts';
 import { buildNetworkOf, ensureImage } from './images.ts';
-import type {
-  DiskWatch,
-  Environment,
-  EnvironmentProvider,
-  PreparedEnvironments,
-  RunSpec,
-  StartOptions,
-} from '../provider.ts';
+import type { DiskWatch, Environment, EnvironmentProvider, ProviderRun, RunSpec, StartOptions } from '../provider.ts';
 import { sampleImages } from './sample-images.ts';
 import { createSharedVolume, removeVolume } from './shared.ts';
 import { subnetPool } from './subnet-pool.ts';
@@ -61,7 +54,7 @@ export class DockerEnvironments implements EnvironmentProvider {
   }
 
   /** The engine answers, build folders of dead builds are gone, the run's image is here, dead runs are swept. */
-  async prepare(run: RunSpec): Promise<PreparedEnvironments> {
+  async prepare(run: RunSpec): Promise<ProviderRun> {
     subnetPool(process.env, run.spec.subnetPool); // a bad $BENCHRIG_SUBNET_POOL is refused (exit 2) before anything starts
     await this.check();
     await sweepLeftBuilds(run);

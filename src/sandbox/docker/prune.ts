@@ -11,7 +11,7 @@ import { DEFAULT_DEADLINE_MS, docker, dockerMessage, statusOf, withDeadline } fr
 export const ENV_LABEL = 'benchrig.env';
 /** The tag benchrig built the image as: a child image inherits the label, never the tag. */
 export const ENV_IMAGE_LABEL = 'benchrig.env.image';
-/** How benchrig names those images (run/environments.ts): for images built before ENV_IMAGE_LABEL. */
+/** How benchrig names those images (run/sample-specs.ts): for images built before ENV_IMAGE_LABEL. */
 const ENV_TAG = /^benchrig-env\/[a-z0-9_.-]+:[0-9a-f]{16}$/;
 
 /** "7d", "12h", "30m", "45s" -> milliseconds. */

@@ -32,6 +32,7 @@ import { DOCKER_API, localDocker, type DockerEngine, type EngineApi } from './en
 import { inspectImage } from './images.ts';
 import { clientFor, HostError } from './hosts.ts';
 import { hardened, type Hardening } from './hardened.ts';
+import { hostsOf } from '../fleet/settings.ts';
 import { buildLabels } from './labels.ts';
 import { sweep } from './sweep.ts';
 import { ensureToolbox, KEEP_ALIVE, TOOLBOX_BIN, TOOLBOX_MOUNT } from './toolbox.ts';
@@ -179,8 +180,8 @@ export class DockerSandbox implements Sandbox {
       daemon: true,
       state: State.Running ? 'running' : 'stopped',
       exitCode: State.ExitCode,
-      oomKilled: State.OOMKilled,
-      ...(killed ? { killedByDocker: true } : {}),
+      outOfMemory: State.OOMKilled,
+      ...(killed ? { killedByInfrastructure: 'Docker' } : {}),
     };
   }
 
@@ -318,8 +319,9 @@ export class DockerProvider {
 
 /** The daemon a start goes to: the placed fleet host's, else the provider's engine (no fleet: as before). */
 function placement(spec: SandboxSpec, engine: DockerEngine): { client: Docker; host?: string; api: EngineApi } {
-  if (!spec.fleet?.length) return { client: engine.client(), api: engine.api };
-  const host = spec.fleet.find((h) => h.url === spec.host) ?? spec.fleet[0];
+  const hosts = hostsOf(spec);
+  if (!hosts.length) return { client: engine.client(), api: engine.api };
+  const host = hosts.find((h) => h.url === spec.host) ?? hosts[0];
   return { client: clientFor(host), host: host.url, api: DOCKER_API };
 }
 

@@ -8,7 +8,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import type { HealthcheckSpec, ServiceSpec } from '../../environment/spec.ts';
-import { readBoundFile } from '../bound-file.ts';
+import { readBoundFile } from './bound-file.ts';
 import { DEFAULT_DEADLINE_MS, withDeadline } from './client.ts';
 import { copyIn } from './copy.ts';
 import { withStorageQuota } from './disk-quota.ts';

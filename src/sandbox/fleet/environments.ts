@@ -8,14 +8,7 @@ import { dockerKeptLines } from '../docker/kept.ts';
 import { startDiskWatch } from '../docker/disk.ts';
 import type { DockerHostSpec } from '../docker/hosts.ts';
 import { buildNetworkOf, ensureImage } from '../docker/images.ts';
-import type {
-  DiskWatch,
-  Environment,
-  EnvironmentProvider,
-  PreparedEnvironments,
-  RunSpec,
-  StartOptions,
-} from '../provider.ts';
+import type { DiskWatch, Environment, EnvironmentProvider, ProviderRun, RunSpec, StartOptions } from '../provider.ts';
 import { sampleImages } from '../docker/sample-images.ts';
 import { createSharedVolume, removeVolume, sharedVolumeName } from '../docker/shared.ts';
 import { subnetPool } from '../docker/subnet-pool.ts';
@@ -25,7 +18,11 @@ import type { Sandbox, SandboxLabels, SandboxSpec } from '../types.ts';
 export class FleetEnvironments implements EnvironmentProvider {
   readonly #hosts: Map<string, DockerEnvironments>;
 
-  constructor(readonly hosts: DockerHostSpec[]) {
+  constructor(
+    readonly hosts: DockerHostSpec[],
+    /** How long a failing host stays out of placement (`[sandbox] host_cooldown_s`); absent: DEFAULT_COOLDOWN_MS. */
+    readonly cooldownMs?: number,
+  ) {
     this.#hosts = new Map(hosts.map((h) => [h.url, new DockerEnvironments(h)]));
   }
 
@@ -35,7 +32,7 @@ export class FleetEnvironments implements EnvironmentProvider {
     return found ?? new DockerEnvironments(this.hosts[0]);
   }
 
-  async prepare(run: RunSpec): Promise<PreparedEnvironments> {
+  async prepare(run: RunSpec): Promise<ProviderRun> {
     subnetPool(process.env, run.spec.subnetPool); // a bad $BENCHRIG_SUBNET_POOL is refused (exit 2) before anything starts
     const engines = [...this.#hosts.values()];
     await Promise.all(engines.map((e) => e.check()));
@@ -58,13 +55,13 @@ export class FleetEnvironments implements EnvironmentProvider {
     return this.#prepared(run, engines);
   }
 
-  #prepared(run: RunSpec, engines: DockerEnvironments[]): PreparedEnvironments {
+  #prepared(run: RunSpec, engines: DockerEnvironments[]): ProviderRun {
     let shared: { runId: string; sourceDir: string } | null = null;
     const fleet = new Fleet(
       this.hosts.map((h) => ({ ...h, capacity: h.capacity ?? run.hostCapacity })),
       {
         limit: run.maxSandboxes,
-        cooldownMs: run.cooldownMs ?? DEFAULT_COOLDOWN_MS,
+        cooldownMs: this.cooldownMs ?? DEFAULT_COOLDOWN_MS,
         log: (line) => run.info(line),
         // Once per host and run, under the Fleet's lock: the image built there from the build context, the shared volume filled.
         async prepareHost(host, client) {

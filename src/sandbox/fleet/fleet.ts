@@ -6,6 +6,7 @@ import type Docker from 'dockerode';
 import { abortReason, describe, SandboxError } from '../../errors.ts';
 import { withDeadline } from '../docker/client.ts';
 import { clientFor, HostError, type DockerHostSpec } from '../docker/hosts.ts';
+import { hostsOf } from './settings.ts';
 import {
   placementFor,
   registerPlacement,
@@ -241,7 +242,7 @@ export async function startOnFleet<T = Sandbox>(
 ): Promise<{ sandbox: T; slot?: SandboxSlot }> {
   const local = fleetFor(runId);
   let lastError: HostError | undefined;
-  for (let attempt = 0; attempt < (spec.fleet?.length ?? 1); attempt++) {
+  for (let attempt = 0; attempt < (hostsOf(spec).length || 1); attempt++) {
     const slot = local ? await local.acquire(signal) : await acquire?.(signal);
     if (slot?.refused) {
       slot.release();

@@ -18,7 +18,7 @@ import type { PodSandbox } from './sandbox.ts';
 const INTERVAL_MS = 2_000;
 /**
  * The pause after a measurement, in units of its own duration: the walk covers the image's files
- * too (a SWE-bench image holds 100,000 and more), so it takes at most a tenth of the pod's time.
+ * too (a large repository's image holds 100,000 and more), so it takes at most a tenth of the pod's time.
  */
 const PAUSE_PER_WALK = 9;
 /** One measurement's deadline (inside the pod, under `timeout -k`). */

@@ -1,6 +1,6 @@
 // What the cluster says of a service's pod after a failure (types.ts SandboxHealth), for blame
 // (docs/kubernetes.md#blame): the API server not answering is the infrastructure's, and so is a pod
-// the cluster ended (`killedByDocker`: evicted for the node's sake, its node lost, its deadline); a
+// the cluster ended (`killedByInfrastructure`: evicted for the node's sake, its node lost, its deadline); a
 // container OOM-killed, or a pod evicted past its own disk bound, is what the agent did.
 import type { V1Pod } from '@kubernetes/client-node';
 import type { SandboxHealth } from '../types.ts';
@@ -20,9 +20,14 @@ export function healthOf(pod: V1Pod): SandboxHealth {
   const c = pod.status?.containerStatuses?.find((s) => s.name === CONTAINER);
   const ended = c?.state?.terminated;
   if (endedByCluster(pod))
-    return { daemon: true, state: 'stopped', killedByDocker: true, ...(ended ? { exitCode: ended.exitCode } : {}) };
+    return {
+      daemon: true,
+      state: 'stopped',
+      killedByInfrastructure: 'Kubernetes',
+      ...(ended ? { exitCode: ended.exitCode } : {}),
+    };
   if (ended)
-    return { daemon: true, state: 'stopped', exitCode: ended.exitCode, oomKilled: ended.reason === 'OOMKilled' };
+    return { daemon: true, state: 'stopped', exitCode: ended.exitCode, outOfMemory: ended.reason === 'OOMKilled' };
   if (pod.status?.phase === 'Failed' || pod.status?.phase === 'Succeeded') return { daemon: true, state: 'stopped' };
   if (c?.state?.running) return { daemon: true, state: 'running' };
   return { daemon: true, state: 'unknown' };

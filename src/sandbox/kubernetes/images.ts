@@ -7,7 +7,7 @@ import { SandboxError } from '../../errors.ts';
 import { docker } from '../docker/client.ts';
 import { registryAuth } from '../docker/registry-auth.ts';
 import type { SampleImages } from '../provider.ts';
-import type { ClusterSpec } from '../types.ts';
+import type { ClusterSpec } from './settings.ts';
 
 /** The image as the cluster pulls it: its repository (less any registry host) under `registry`. */
 export function clusterImage(registry: string, image: string): string {

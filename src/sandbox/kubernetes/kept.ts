@@ -3,7 +3,7 @@
 // NetworkPolicy by its label, or every kept one of the run with `sandbox cleanup --run … --provider kubernetes`.
 import { shellWord } from '../docker/labels.ts';
 import type { Environment } from '../provider.ts';
-import type { ClusterSpec } from '../types.ts';
+import type { ClusterSpec } from './settings.ts';
 import { K8S_LABEL } from './objects.ts';
 
 export function podKeptLines(env: Environment, trial: string, s: ClusterSpec, runDir: string): string[] {

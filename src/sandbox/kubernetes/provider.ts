@@ -8,16 +8,10 @@ import { checkDocker, docker } from '../docker/client.ts';
 import { sweepLeftBuilds } from '../docker/environments.ts';
 import { hasServices } from '../docker/environment-start.ts';
 import { buildNetworkOf, ensureImage } from '../docker/images.ts';
-import type {
-  DiskWatch,
-  Environment,
-  EnvironmentProvider,
-  PreparedEnvironments,
-  RunSpec,
-  StartOptions,
-} from '../provider.ts';
+import type { DiskWatch, Environment, EnvironmentProvider, ProviderRun, RunSpec, StartOptions } from '../provider.ts';
 import { sampleImages } from '../docker/sample-images.ts';
-import type { ClusterSpec, Sandbox, SandboxLabels, SandboxSpec } from '../types.ts';
+import type { Sandbox, SandboxLabels, SandboxSpec } from '../types.ts';
+import type { ClusterSpec } from './settings.ts';
 import { apiStatus, connect, type Cluster } from './client.ts';
 import { watchPodDisk } from './disk.ts';
 import { startEnvironment, stopEnvironment } from './environments.ts';
@@ -66,7 +60,7 @@ export class KubernetesEnvironments implements EnvironmentProvider {
     }
   }
 
-  async prepare(run: RunSpec): Promise<PreparedEnvironments> {
+  async prepare(run: RunSpec): Promise<ProviderRun> {
     await this.check();
     await checkDocker(); // images are built (and pushed) by this machine's Docker
     await sweepLeftBuilds(run);

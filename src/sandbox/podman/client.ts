@@ -4,10 +4,7 @@
 import type Docker from 'dockerode';
 import { BenchrigError, describe } from '../../errors.ts';
 import { Dockerode, withDeadline } from '../docker/client.ts';
-import type { PodmanSpec } from '../types.ts';
-
-/** Podman's rootful socket, where `podman system service` and its systemd socket listen by default. */
-export const DEFAULT_PODMAN_URL = 'unix:///run/podman/podman.sock';
+import type { PodmanSpec } from './settings.ts';
 
 /**
  * Podman 4 answers 500 "container state improper" where Docker answers 409 (kill or exec in a

@@ -7,9 +7,9 @@ import type { DockerEngine } from '../docker/engine.ts';
 import type { EnvironmentProvider } from '../provider.ts';
 import { shellWord } from '../docker/labels.ts';
 import { sweep } from '../docker/sweep.ts';
-import type { PodmanSpec } from '../types.ts';
+import { DEFAULT_PODMAN_URL, type PodmanSpec } from './settings.ts';
 import { PODMAN_API } from './api.ts';
-import { checkPodman, DEFAULT_PODMAN_URL, podmanClient } from './client.ts';
+import { checkPodman, podmanClient } from './client.ts';
 
 const cleanup = (runDir: string) => `benchrig sandbox cleanup --run ${shellWord(runDir)} --provider podman`;
 

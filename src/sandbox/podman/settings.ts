@@ -1,20 +1,31 @@
-// The run's choice of Podman made the spec's (provider-settings.ts `withProvider`): where its service
-// listens, from Podman's own configuration (CONTAINER_HOST, else its rootful socket), checked at load.
+// The run's choice of Podman made the provider's settings: where its service listens, from Podman's
+// own configuration (CONTAINER_HOST, else its rootful socket), checked at load.
 import { BenchrigError } from '../../errors.ts';
+import type { ProviderInput } from '../definition.ts';
 import { fromEnv } from '../docker/diagnose.ts';
-import type { PodmanSpec, SandboxSpec } from '../types.ts';
-import { DEFAULT_PODMAN_URL } from './client.ts';
+import { fleetHostsIn } from '../fleet/settings.ts';
 
-/** The spec on Podman's service; throws a config error (exit 2) when it cannot be. */
-export function withPodman(spec: SandboxSpec, env: NodeJS.ProcessEnv): SandboxSpec {
+/** Podman's rootful socket, where `podman system service` and its systemd socket listen by default. */
+export const DEFAULT_PODMAN_URL = 'unix:///run/podman/podman.sock';
+
+/** Where a run's containers go with `[run] provider = "podman"`: the spec's `provider.settings`. */
+export interface PodmanSpec {
+  /** The service's unix socket: CONTAINER_HOST (Podman's own variable), else unix:///run/podman/podman.sock. */
+  url: string;
+  /** Who chose it, for messages. */
+  source: string;
+}
+
+/** The run's Podman service; throws a config error (exit 2) when it cannot be. */
+export function runPodmanSettings(input: ProviderInput): PodmanSpec {
   // DOCKER_HOST names the Docker daemon, not Podman: only hosts named for the run make a fleet here.
-  const fleet = (spec.fleet ?? []).filter((h) => h.source !== fromEnv(h.url));
+  const fleet = (fleetHostsIn(input) ?? []).filter((h) => h.source !== fromEnv(h.url));
   if (fleet.length)
     throw new BenchrigError(
       'usage',
       '[run] provider = "podman" and a fleet of Docker hosts ([[sandbox.hosts]] / --docker-host) exclude each other: keep one',
     );
-  return { ...spec, fleet: null, podman: podmanSettings(env) };
+  return podmanSettings(input.env);
 }
 
 /** Where Podman's service listens: CONTAINER_HOST (a unix socket: else exit 2), else its rootful socket. */

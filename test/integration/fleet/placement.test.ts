@@ -42,10 +42,15 @@ describe.skipIf(!ok)('Fleet on real Docker hosts', () => {
     registerFleet(runId, fleet);
     const provider = new DockerProvider();
     const spec = testSpec({
-      fleet: [
-        { url: GONE, capacity: 4 },
-        { url: LOCAL, capacity: 1 },
-      ],
+      provider: {
+        kind: 'fleet',
+        settings: {
+          hosts: [
+            { url: GONE, capacity: 4 },
+            { url: LOCAL, capacity: 1 },
+          ],
+        },
+      },
     });
     try {
       const { sandbox, slot: placed } = await startOnFleet(

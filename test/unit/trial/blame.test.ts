@@ -24,7 +24,7 @@ describe('blame for a Docker failure once the agent had its sandbox', () => {
 
   it('so is one killed for memory, or one still running that refused the call', async () => {
     expect(
-      (await blame(answered(409, 'x'), withHealth({ daemon: true, state: 'stopped', oomKilled: true }))).message,
+      (await blame(answered(409, 'x'), withHealth({ daemon: true, state: 'stopped', outOfMemory: true }))).message,
     ).toMatch(/killed for memory/);
     expect((await blame(answered(500, 'chdir failed'), withHealth({ daemon: true, state: 'running' }))).kind).toBe(
       'agent',
@@ -58,8 +58,9 @@ describe('blame for a Docker failure once the agent had its sandbox', () => {
     // Stopped by Docker itself (its shutdown, its API), which the agent cannot reach.
     const killed = await blame(
       answered(409, 'container is not running'),
-      withHealth({ daemon: true, state: 'stopped', exitCode: 143, killedByDocker: true }),
+      withHealth({ daemon: true, state: 'stopped', exitCode: 143, killedByInfrastructure: 'Docker' }),
     );
+    // the result file records the facts under the keys it always had (docs/reports.md)
     expect(killed).toMatchObject({ kind: 'sandbox', sandbox: { killedByDocker: true } });
   });
 
@@ -90,7 +91,7 @@ describe('blame for a Docker failure once the agent had its sandbox', () => {
     expect((await blame(stopped, withHealth({ daemon: true, state: 'stopped', exitCode: 137 }))).kind).toBe('agent');
     // Killed for memory, the daemon answering: the agent's, as before.
     const oom = new SandboxError('exec failed', undefined, true, { daemon: 'answered', service: 'oom' });
-    const e = await blame(oom, withHealth({ daemon: true, state: 'stopped', oomKilled: true, exitCode: 137 }));
+    const e = await blame(oom, withHealth({ daemon: true, state: 'stopped', outOfMemory: true, exitCode: 137 }));
     expect(e).toMatchObject({ kind: 'agent', sandbox: { oomKilled: true } });
     expect(e.message).toMatch(/killed for memory/);
     // The daemon did not answer (a timeout, a dropped connection): infrastructure, whatever the sandbox looks like now.
@@ -111,7 +112,7 @@ describe('blame for a Docker failure once the agent had its sandbox', () => {
       expect(gone.message).toMatch(/^service db was lost during the trial \(container gone\)/);
       const killed = await blameAgentError({ kind: 'agent', message: 'db did not answer' }, running, {
         web: running,
-        db: withHealth({ daemon: true, state: 'stopped', exitCode: 137, killedByDocker: true }),
+        db: withHealth({ daemon: true, state: 'stopped', exitCode: 137, killedByInfrastructure: 'Docker' }),
       });
       expect(killed).toMatchObject({
         kind: 'sandbox',
@@ -127,7 +128,7 @@ describe('blame for a Docker failure once the agent had its sandbox', () => {
       const own = { kind: 'agent' as const, message: 'x' };
       expect(
         await blameAgentError(own, running, {
-          db: withHealth({ daemon: true, state: 'stopped', oomKilled: true, exitCode: 137 }),
+          db: withHealth({ daemon: true, state: 'stopped', outOfMemory: true, exitCode: 137 }),
         }),
       ).toBe(own);
     });
@@ -142,7 +143,7 @@ describe('blame for a Docker failure once the agent had its sandbox', () => {
       const notes: string[] = [];
       await confirmSidecars(
         {
-          db: withHealth({ daemon: true, state: 'stopped', oomKilled: true, exitCode: 137 }),
+          db: withHealth({ daemon: true, state: 'stopped', outOfMemory: true, exitCode: 137 }),
           init: withHealth({ daemon: true, state: 'stopped', exitCode: 0 }),
           web: running,
         },

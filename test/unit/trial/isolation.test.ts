@@ -19,7 +19,7 @@ describe('grading on a host that is going away', () => {
       message: expect.stringContaining('the daemon does not answer'),
     });
     await expect(
-      confirmHost(withHealth({ daemon: true, state: 'stopped', exitCode: 143, killedByDocker: true }), 'x'),
+      confirmHost(withHealth({ daemon: true, state: 'stopped', exitCode: 143, killedByInfrastructure: 'Docker' }), 'x'),
     ).rejects.toThrow(/killed by Docker/);
   });
 

@@ -15,10 +15,15 @@ describe.skipIf(!ok)("a sandbox's health after a failure", () => {
   const provider = new DockerProvider();
   let proxy: DockerProxy | undefined;
   const start = (through?: DockerProxy) =>
-    provider.start(through ? testSpec({ fleet: [{ url: through.url }], host: through.url }) : testSpec(), {
-      runId,
-      sessionId: 'health',
-    });
+    provider.start(
+      through
+        ? testSpec({ provider: { kind: 'fleet', settings: { hosts: [{ url: through.url }] } }, host: through.url })
+        : testSpec(),
+      {
+        runId,
+        sessionId: 'health',
+      },
+    );
   afterEach(async () => {
     await proxy?.close();
     proxy = undefined;
@@ -63,13 +68,13 @@ describe.skipIf(!ok)("a sandbox's health after a failure", () => {
       daemon: true,
       state: 'stopped',
       exitCode: 143,
-      oomKilled: false,
-      killedByDocker: true,
+      outOfMemory: false,
+      killedByInfrastructure: 'Docker',
     });
-    expect(await own.health()).toEqual({ daemon: true, state: 'stopped', exitCode: 143, oomKilled: false });
+    expect(await own.health()).toEqual({ daemon: true, state: 'stopped', exitCode: 143, outOfMemory: false });
     await killed.restart(); // its own kill, before the new start, does not count
     expect(await killed.health()).toMatchObject({ daemon: true, state: 'running' });
-    expect((await killed.health()).killedByDocker).toBeUndefined();
+    expect((await killed.health()).killedByInfrastructure).toBeUndefined();
     for (const sb of [killed, own] as DockerSandbox[]) await provider.stop(sb, { interrupted: false });
     expect(await own.health()).toEqual({ daemon: true, state: 'gone' });
   });

@@ -49,7 +49,7 @@ describe('the memory limit and disk bound of a pod', () => {
     // it OOMKilled after the OOM kill of the test above in its cgroup (docs/kubernetes.md#status).
     const health = await main.health();
     expect(health).toMatchObject({ daemon: true, state: 'stopped' });
-    expect(health.killedByDocker).toBeUndefined(); // its own disk bound: the agent's writing, not the cluster's doing
+    expect(health.killedByInfrastructure).toBeUndefined(); // its own disk bound: the agent's writing, not the cluster's doing
     // What blame reads (trial/blame.ts): the API server answered the failed exec, and the pod is not lost.
     const failed = await main.exec('true').then(
       () => null,

@@ -3,8 +3,8 @@
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { harborSample } from '../../../../src/benchmark/harbor/samples.ts';
-import { readHarborTask } from '../../../../src/benchmark/harbor/task.ts';
+import { harborSample } from '../../../../src/formats/harbor/samples.ts';
+import { readHarborTask } from '../../../../src/formats/harbor/task.ts';
 import { BenchrigError } from '../../../../src/errors.ts';
 import type { EnvironmentSpec } from '../../../../src/environment/spec.ts';
 import { FIXTURES } from '../../../support/cli.ts';

@@ -7,10 +7,26 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../../../src/benchmark/load.ts';
 import { BenchrigError } from '../../../../src/errors.ts';
-import { resolveFleet } from '../../../../src/run/sandboxes.ts';
+import { resolveProvider } from '../../../../src/sandbox/registry.ts';
 import { clientFor, fleetHosts, hostFromEnv, parseDockerHostFlag } from '../../../../src/sandbox/docker/hosts.ts';
 import { tempDir } from '../../../support/cli.ts';
 import { defined } from '../../../support/defined.ts';
+
+/** The fleet's hosts the run's keys and `--docker-host` values choose (the registry's resolution), or null. */
+const resolveFleet = (
+  config: { run: { provider: string }; sandbox?: Record<string, unknown> },
+  from: { benchmarkDir: string; env: NodeJS.ProcessEnv; dockerHosts?: string[] },
+) => {
+  const choice = resolveProvider({
+    run: config.run,
+    sandbox: config.sandbox ?? {},
+    flags: from.dockerHosts ? { dockerHost: from.dockerHosts } : {},
+    env: from.env,
+    benchmarkDir: from.benchmarkDir,
+    trialTimeoutS: 60,
+  });
+  return choice.kind === 'fleet' ? (choice.settings as { hosts: unknown[] }).hosts : null;
+};
 
 /** The thrown error, or fails the test when nothing is thrown. */
 function thrown(fn: () => unknown): BenchrigError {
@@ -222,7 +238,7 @@ describe('[[sandbox.hosts]] in a benchmark or --config file', () => {
         },
       },
     ]);
-    const hosts = await resolveFleet(b.config, { benchmarkDir: b.dir, env: {} });
+    const hosts = resolveFleet(b.config, { benchmarkDir: b.dir, env: {} });
     expect(hosts).toEqual([
       {
         url: 'unix:///var/run/docker.sock',
@@ -243,9 +259,9 @@ describe('[[sandbox.hosts]] in a benchmark or --config file', () => {
       },
     ]);
     // --docker-host replaces them.
-    expect(await resolveFleet(b.config, { benchmarkDir: b.dir, env: {}, dockerHosts: ['tcp://other:2375=3'] })).toEqual(
-      [{ url: 'tcp://other:2375', capacity: 3, tls: null, source: 'from --docker-host' }],
-    );
+    expect(resolveFleet(b.config, { benchmarkDir: b.dir, env: {}, dockerHosts: ['tcp://other:2375=3'] })).toEqual([
+      { url: 'tcp://other:2375', capacity: 3, tls: null, source: 'from --docker-host' },
+    ]);
   });
 
   it('in benchmark.toml, relative to the benchmark folder', async () => {

@@ -271,7 +271,11 @@ describe('Fleet failures', () => {
 });
 
 describe('startOnFleet', () => {
-  const spec = (fleet: string[]) => ({ image: 'x', fleet: fleet.map((url) => ({ url })) }) as unknown as SandboxSpec;
+  const spec = (fleet: string[]) =>
+    ({
+      image: 'x',
+      provider: { kind: 'fleet', settings: { hosts: fleet.map((url) => ({ url })) } },
+    }) as unknown as SandboxSpec;
   const sandboxOn = (host: string) => ({ id: `c-${host}`, host }) as unknown as Sandbox;
 
   it('starts on the placed host; a host that fails the start is cooled and the trial starts on another', async () => {

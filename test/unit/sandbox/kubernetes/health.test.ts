@@ -16,7 +16,7 @@ describe('healthOf', () => {
       daemon: true,
       state: 'stopped',
       exitCode: 137,
-      oomKilled: true,
+      outOfMemory: true,
     });
   });
 
@@ -31,10 +31,14 @@ describe('healthOf', () => {
 
   it('a pod the cluster ended for its own sake (node pressure, deadline) is killed by the infrastructure', () => {
     const memory = { phase: 'Failed', reason: 'Evicted', message: 'The node was low on resource: memory.' };
-    expect(healthOf({ status: memory })).toEqual({ daemon: true, state: 'stopped', killedByDocker: true });
+    expect(healthOf({ status: memory })).toEqual({
+      daemon: true,
+      state: 'stopped',
+      killedByInfrastructure: 'Kubernetes',
+    });
     const ended = { name: 'main', state: { terminated: { exitCode: 137, reason: 'Error' } } };
     expect(
       healthOf({ status: { phase: 'Failed', reason: 'DeadlineExceeded', containerStatuses: [ended as never] } }),
-    ).toEqual({ daemon: true, state: 'stopped', killedByDocker: true, exitCode: 137 });
+    ).toEqual({ daemon: true, state: 'stopped', killedByInfrastructure: 'Kubernetes', exitCode: 137 });
   });
 });
