@@ -3,12 +3,13 @@
 // and so are kept folders); writes each file atomically, and only under --out: a task id comes from a
 // file that may have been edited or shared, so every path made of it is checked first.
 import { cp, lstat, mkdir, realpath } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join, normalize, resolve } from 'node:path';
 import { BenchrigError } from '../errors.ts';
 import { isInside } from '../paths.ts';
 import type { TrialResult } from '../types.ts';
 import { exportName, toAtif, type AtifAgent } from './atif.ts';
 import { jobConfig, jobResult, trialConfig, trialLock, trialResult, type JobInfo } from './harbor-job.ts';
+import { logFile } from './result-layout.ts';
 import { writeJsonAtomic, writeTextAtomic } from './write.ts';
 
 export const EXPORT_FORMATS = ['atif', 'harbor'] as const;
@@ -29,7 +30,7 @@ export interface RunJson {
 export interface ExportInput {
   dir: string;
   run: RunJson;
-  /** Each trial with the file it was read from (`results/<name>.json`), which a refusal names. */
+  /** Each trial with the file it was read from (`results/[<xy>/]<name>.json`), which a refusal names. */
   results: () => AsyncIterable<{ file: string; result: TrialResult }>;
 }
 
@@ -85,7 +86,7 @@ export async function exportRun(input: ExportInput, format: ExportFormat, outArg
  * (`verifier/`, `agent/`, … as in a Harbor trial) and an installed agent's session files under `agent/`.
  */
 async function copyKept(runDir: string, taskId: string, dir: string, file: string): Promise<void> {
-  const log = join(runDir, 'logs', `${taskId}.log`);
+  const log = normalize(logFile(runDir, taskId));
   const kept = join(runDir, 'trials', taskId);
   if (
     !isInside(join(runDir, 'logs'), log) ||
