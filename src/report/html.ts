@@ -23,9 +23,12 @@ const TRIAL_BYTES = { all: 12_000_000, more: 4_000_000 };
 /** Bytes of task entries such a page embeds. */
 const TASK_BYTES = 3_000_000;
 
-/** The budget of a page of `nTrials` trials: none (every trial) up to PAGE_FULL_TRIALS. */
-export const pageBudgetFor = (nTrials: number): PageBudget =>
-  new PageBudget(nTrials > PAGE_FULL_TRIALS ? TRIAL_BYTES : null);
+/**
+ * The budget of a page of `nTrials` trials: none (every trial) up to PAGE_FULL_TRIALS; `share` of
+ * it for one of several runs on one page (the comparison page).
+ */
+export const pageBudgetFor = (nTrials: number, share = 1): PageBudget =>
+  new PageBudget(nTrials > PAGE_FULL_TRIALS ? { all: TRIAL_BYTES.all * share, more: TRIAL_BYTES.more * share } : null);
 
 export { clipFor, type Clip } from './clip.ts';
 

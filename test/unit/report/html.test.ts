@@ -161,7 +161,7 @@ describe('report.html', () => {
     expect(ids.slice(0, 100)).toEqual(results.slice(0, 100).map((r) => r.task_id));
     const failed = results.filter((r) => r.status === 'FAILED').map((r) => r.task_id);
     expect(failed.every((id) => ids.includes(id))).toBe(true);
-    const lastPassed = ids.lastIndexOf(shown.findLast((t) => t.status === 'PASSED')?.task_id ?? '');
+    const lastPassed = shown.map((t) => t.status).lastIndexOf('PASSED');
     expect(shown.slice(lastPassed + 1).every((t) => t.status === 'FAILED')).toBe(true);
     expect(shown.slice(lastPassed + 1).length).toBeGreaterThan(0);
     // a page of fewer trials holds them all and says nothing
