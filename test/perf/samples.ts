@@ -73,7 +73,8 @@ export function runDistinctSamples(
     execFile(
       '/usr/bin/time',
       ['-f', '%M %e %U %S', '-o', timeFile, process.execPath, join(REPO, 'bin/benchrig.mjs'), ...args],
-      { cwd: root, env: { ...env }, maxBuffer: 64 * 1024 * 1024, timeout: 1_800_000 },
+      // a progress line a trial on stderr: ~55 MB at a million trials
+      { cwd: root, env: { ...env }, maxBuffer: 256 * 1024 * 1024, timeout: 3_600_000 },
       (err, _stdout, stderr) => {
         const settle = async () => {
           const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
