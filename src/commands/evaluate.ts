@@ -16,7 +16,7 @@ import { writeJsonAtomic } from '../report/write.ts';
 import type { GradeModels } from '../checks/types.ts';
 import { loadHooks } from '../trial/hooks.ts';
 import { RegradeRecord } from '../trial/regrade-record.ts';
-import { countResults, resultFile } from '../report/result-layout.ts';
+import { countResults, isSharded, resultFile } from '../report/result-layout.ts';
 import { pageBudgetFor, trialEntry } from '../report/html.ts';
 import { TrialPageSpool } from '../report/html-spool.ts';
 import { publishReport } from '../run/publish.ts';
@@ -259,7 +259,7 @@ export async function evaluateRun(runDirArg: string, opts: EvaluateOptions): Pro
       const next = await regradeResult(r, b, sample, models);
       // Rewritten when a verdict changed, or the judge was asked again (its new calls are recorded).
       if (gradedPart(next) !== gradedPart(r) || next.events !== r.events) {
-        await writeJsonAtomic(resultPath(runDir, r.task_id), next);
+        await writeJsonAtomic(resultPath(runDir, r.task_id), next, { compact: isSharded(runDir) });
         changed.push(r.task_id);
       }
       yield next;

@@ -177,5 +177,5 @@ async function save(run: RunContext, result: TrialResult, logLines: string[]): P
   const name = sharded ? `${shardOf(result.task_id)}${sep}${result.task_id}` : result.task_id;
   appendFileSync(`${logs}${sep}${name}.log`, logLines.join('\n') + '\n'); // a small file: see write.ts
   // Not fsync'd (see write.ts): it survives a harness crash; a power cut costs a re-run with --resume.
-  await writeJsonAtomic(`${results}${sep}${name}.json`, result, { durable: false });
+  await writeJsonAtomic(`${results}${sep}${name}.json`, result, { durable: false, compact: sharded });
 }

@@ -4,7 +4,7 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { decideStatus } from '../checks/status.ts';
 import type { ErrorValue } from '../errors.ts';
-import { logFile, resultFile } from '../report/result-layout.ts';
+import { isSharded, logFile, resultFile } from '../report/result-layout.ts';
 import { writeJsonAtomic } from '../report/write.ts';
 import { parseTraceparent } from '../telemetry/context.ts';
 import type { StopReason, TrialResult } from '../types.ts';
@@ -133,5 +133,5 @@ export async function saveFailedResult(run: RunContext, failed: TrialResult): Pr
   const log = logFile(run.runDir, result.task_id);
   await mkdir(dirname(log), { recursive: true });
   await appendFile(log, `[error] ${result.error?.kind}: ${result.error?.message}\n`);
-  await writeJsonAtomic(resultFile(run.runDir, result.task_id), result);
+  await writeJsonAtomic(resultFile(run.runDir, result.task_id), result, { compact: isSharded(run.runDir) });
 }

@@ -73,12 +73,16 @@ describe('a sharded run folder', () => {
     const perFolder = Math.max(...[...folders].map((s) => results.filter((f) => f.folder === s).length));
     expect(perFolder).toBeLessThan(20);
     for (const f of results.slice(0, 20)) {
-      const r = readJson(join(dir, 'results', f.folder, f.name));
+      const text = readFileSync(join(dir, 'results', f.folder, f.name), 'utf8');
+      expect(text.trimEnd().split('\n')).toHaveLength(1); // a sharded run's files are JSON on one line
+      const r = JSON.parse(text);
       expect(`${r.task_id}.json`).toBe(f.name);
       expect(existsSync(join(dir, 'logs', f.folder, `${r.task_id}.log`))).toBe(true);
     }
     // a run of fewer trials than the threshold stays flat, as every run before
-    expect(filesUnder(flat, 'results').filter((f) => f.folder === '' && f.name.endsWith('.json'))).toHaveLength(N);
+    const flatFiles = filesUnder(flat, 'results').filter((f) => f.folder === '' && f.name.endsWith('.json'));
+    expect(flatFiles).toHaveLength(N);
+    expect(readFileSync(join(flat, 'results', flatFiles[0].name), 'utf8')).toContain('\n  "task_id"'); // indented
   });
 
   it('reports every trial, and one by its id or its sample', async () => {
