@@ -7,11 +7,11 @@ const SCALE = ['test/e2e/compose-scale.test.ts'];
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // test/{integration,e2e}/**/kubernetes-*: `npm run test:k8s` (vitest.k8s.config.ts), on the local cluster.
+    // test/integration/sandbox/kubernetes/ and test/e2e/**/kubernetes-*: `npm run test:k8s` (vitest.k8s.config.ts), on the local cluster.
     exclude: [
       'test/perf/**',
       'node_modules/**',
-      'test/integration/**/kubernetes-*.test.ts',
+      'test/integration/sandbox/kubernetes/**/*.test.ts',
       'test/e2e/**/kubernetes-*.test.ts',
       ...(process.env.BENCHRIG_SCALE ? [] : SCALE),
     ],

@@ -58,7 +58,7 @@ export class BenchrigError extends Error {
 export const userError = (kind: 'usage' | 'config' | 'benchmark' | 'dataset', message: string) =>
   new BenchrigError(kind, message);
 
-export type LimitKind = 'llm_calls' | 'user_llm_calls' | 'turns' | 'time' | 'output_bytes' | 'disk';
+type LimitKind = 'llm_calls' | 'user_llm_calls' | 'turns' | 'time' | 'output_bytes' | 'disk';
 
 /** The one error every limit raises; the result records which limit stopped the trial. */
 export class LimitExceeded extends Error {

@@ -17,7 +17,7 @@ export const EXIT = {
 } as const;
 
 /** What of a report decides an exit code (report/types.ts EvaluationReport has it). */
-export interface GradedRun {
+interface GradedRun {
   run: { status: string };
   metrics: { n_trials: number; status_counts: { SANDBOX_ERROR?: number; MODEL_ERROR?: number } };
   gate?: { passed: boolean } | null;

@@ -6,10 +6,10 @@
 /** Node's timers hold at most 2^31-1 ms (about 24.8 days): a longer timeout fires at once. */
 export const MAX_TIMEOUT_S = Math.floor((2 ** 31 - 1) / 1000);
 /** Sandbox memory: no container starts with less than 6 MiB; 1 TiB is past any machine it runs on. */
-export const MIN_MEMORY_BYTES = 6 * 1024 ** 2;
-export const MAX_MEMORY_BYTES = 1024 ** 4;
+const MIN_MEMORY_BYTES = 6 * 1024 ** 2;
+const MAX_MEMORY_BYTES = 1024 ** 4;
 /** What a sandbox may write: 1 PiB is past any disk. */
-export const MAX_DISK_BYTES = 1024 ** 5;
+const MAX_DISK_BYTES = 1024 ** 5;
 export const MAX_CPUS = 1024;
 /** The kernel's own ceiling on process ids. */
 export const MAX_PIDS = 4_194_304;

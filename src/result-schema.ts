@@ -9,8 +9,6 @@ import { TRIAL_STATUSES } from './statuses.ts';
 
 export const SCHEMA_VERSION = 1;
 
-export { TRIAL_STATUSES };
-
 export const version = z
   .literal(SCHEMA_VERSION)
   .describe('Shape of this file; readers refuse versions they do not know');
@@ -19,7 +17,7 @@ export const timestamp = z.string().describe('ISO 8601');
 export const record = z.record(z.string(), z.unknown());
 export const status = z.enum(TRIAL_STATUSES);
 
-export const verdictSchema = z.looseObject({
+const verdictSchema = z.looseObject({
   name: z.string(),
   type: z.string(),
   score: z.number(),
@@ -29,7 +27,7 @@ export const verdictSchema = z.looseObject({
 });
 
 /** One trajectory event. Known fields are typed; new event types stay readable. */
-export const eventSchema = z.looseObject({
+const eventSchema = z.looseObject({
   step: z.number().int(),
   ts: z.number(),
   type: z.string().describe('user_message, agent_message, llm_call, tool_call, tool_result, retrieved, check, log, …'),
@@ -54,7 +52,7 @@ export const eventSchema = z.looseObject({
 
 const usage = z.looseObject({ input: count, output: count, cached: count.optional() });
 
-export const transcriptMessageSchema = z.looseObject({
+const transcriptMessageSchema = z.looseObject({
   role: z.enum(['system', 'user', 'assistant', 'tool']),
   content: z.union([z.string(), z.array(z.unknown())]).describe('text, or the parts of a message with images'),
   name: z.string().optional(),
@@ -69,7 +67,7 @@ export const transcriptMessageSchema = z.looseObject({
     .describe('a text of it was over the bound: head and tail kept, the cut marked in the text'),
 });
 
-export const transcriptCallSchema = z.looseObject({
+const transcriptCallSchema = z.looseObject({
   id: z.string().describe("what the llm_call event's `call` names"),
   source: z.enum(['agent', 'user', 'judge', 'installed']),
   api: z.enum(['chat', 'responses', 'anthropic', 'gemini']).describe('the wire API the call was made in'),
@@ -89,7 +87,7 @@ export const transcriptCallSchema = z.looseObject({
   metadata_only: z.literal(true).optional().describe("past the trial's bound: input and output not kept"),
 });
 
-export const transcriptSchema = z
+const transcriptSchema = z
   .looseObject({
     version: z.literal(1),
     messages: z

@@ -30,29 +30,82 @@ export type LoadedAgent = {
   | { context: 'installed'; factory: (ctx: InstalledAgentContext) => Promise<InstalledAgent> }
 );
 
-/** Built-ins load lazily so that a worker pays only for the agent it runs. */
+/** A baseline of `validate --run` (docs/cli.md): `reference` must pass every sample, `empty` none. */
+export type Baseline = 'reference' | 'empty';
+
+/** Where an agent's options are checked before anything runs. */
+export interface OptionsCheckContext {
+  cwd: string;
+  /** Every sample id of the dataset, whatever --sample picks. */
+  datasetIds: Iterable<string>;
+}
+
+/**
+ * A built-in as the run knows it without loading it: what it is and needs, declared here beside it,
+ * so that run/ asks these and never the agent's name.
+ */
+interface BuiltinDefinition {
+  /** It calls the run's model through its ctx.llm: the endpoint is checked at load (run/model-check.ts). */
+  usesRunModel: boolean;
+  baseline?: Baseline;
+  /** Its options checked (and made absolute) in the main process before anything runs; a BenchrigError is exit 2. */
+  checkOptions?: (options: Record<string, unknown>, at: OptionsCheckContext) => Promise<void>;
+  /** What its trials wait on: none of the built-ins computes in its worker, so a run of one needs no thread per trial. */
+  waitsOn: string;
+  /** Loaded lazily, so that a worker pays only for the agent it runs. */
+  load: () => Promise<LoadedAgent>;
+}
+
 export const BUILTIN_AGENTS = {
   // Validates a benchmark: the one agent that sees the ground truth. It is never a module.
-  oracle: async () => ({
-    context: 'trusted',
-    recordsOwnToolCalls: false,
-    factory: (await import('./oracle.ts')).default,
-  }),
-  nop: async () => ({ context: 'public', recordsOwnToolCalls: false, factory: (await import('./nop.ts')).default }),
-  // Records its tool calls itself, under its own tools' names.
-  react: async () => ({ context: 'public', recordsOwnToolCalls: true, factory: (await import('./react.ts')).default }),
-  http: async () => ({ context: 'public', recordsOwnToolCalls: false, factory: (await import('./http.ts')).default }),
-  // Grades a predictions file (docs/agents.md#predictions): its reply is the instance's model_patch.
-  predictions: async () => {
-    const m = await import('./predictions.ts');
-    return { context: 'public', recordsOwnToolCalls: false, patchOf: m.patchOf, factory: m.default };
+  oracle: {
+    usesRunModel: false,
+    waitsOn: 'its sandbox',
+    baseline: 'reference',
+    load: async () => ({
+      context: 'trusted',
+      recordsOwnToolCalls: false,
+      factory: (await import('./oracle.ts')).default,
+    }),
   },
-  replay: async () => ({
-    context: 'public',
-    recordsOwnToolCalls: false,
-    factory: (await import('./replay.ts')).default,
-  }),
-} satisfies Record<string, () => Promise<LoadedAgent>>;
+  nop: {
+    usesRunModel: false,
+    waitsOn: 'nothing',
+    baseline: 'empty',
+    load: async () => ({ context: 'public', recordsOwnToolCalls: false, factory: (await import('./nop.ts')).default }),
+  },
+  // Records its tool calls itself, under its own tools' names.
+  react: {
+    usesRunModel: true,
+    waitsOn: 'its model and its sandbox',
+    load: async () => ({ context: 'public', recordsOwnToolCalls: true, factory: (await import('./react.ts')).default }),
+  },
+  http: {
+    usesRunModel: false, // its server's model is its own
+    waitsOn: 'its HTTP endpoint',
+    load: async () => ({ context: 'public', recordsOwnToolCalls: false, factory: (await import('./http.ts')).default }),
+  },
+  // Grades a predictions file (docs/agents.md#predictions): its reply is the instance's model_patch.
+  predictions: {
+    usesRunModel: false,
+    waitsOn: 'its predictions file',
+    checkOptions: async (options, at) =>
+      (await import('./predictions.ts')).checkPredictionsOptions(options, at.cwd, at.datasetIds),
+    load: async () => {
+      const m = await import('./predictions.ts');
+      return { context: 'public', recordsOwnToolCalls: false, patchOf: m.patchOf, factory: m.default };
+    },
+  },
+  replay: {
+    usesRunModel: false,
+    waitsOn: 'its recorded replies',
+    load: async () => ({
+      context: 'public',
+      recordsOwnToolCalls: false,
+      factory: (await import('./replay.ts')).default,
+    }),
+  },
+} satisfies Record<string, BuiltinDefinition>;
 
 /**
  * An installed agent (`cli:<preset>`, docs/agents.md#installed-agents): the gateway records its
@@ -67,30 +120,63 @@ const loadInstalled = async (): Promise<LoadedAgent> => ({
 export type BuiltinAgent = keyof typeof BUILTIN_AGENTS;
 
 const isBuiltin = (name: string): name is BuiltinAgent => Object.hasOwn(BUILTIN_AGENTS, name);
+const builtin = (name: BuiltinAgent): BuiltinDefinition => BUILTIN_AGENTS[name];
 
-/** Whether a built-in calls the run's model (its ctx.llm), known without loading it. */
-const CALLS_RUN_MODEL: Record<BuiltinAgent, boolean> = {
-  oracle: false,
-  nop: false,
-  react: true,
-  http: false, // its server's model is its own
-  predictions: false,
-  replay: false,
-};
+/** What the run asks of the agent `resolveAgentRef` named, before anything runs (docs/agents.md#built-in-agents). */
+export interface AgentTraits {
+  /** The wire APIs it calls the run's model with, each upstream checked at load (run/model-check.ts); [] none. */
+  modelApis: Protocol[];
+  /** A baseline of `validate --run`; null for any other agent. */
+  baseline: Baseline | null;
+  /** Runs in the sandbox behind the model gateway (run/installed-agent.ts prepares it). */
+  installed: boolean;
+}
 
 /**
- * The wire APIs an agent calls the run's model with, asked at load (run/model-check.ts): a built-in
- * as declared above; an installed agent its preset's, through the gateway; a user's module its
- * ctx.llm when the run set a model (`modelSet`: [llm] or --model), since it may use none.
+/**
+ * What the agent's trials wait on, or null for a user's module: its own code, which may compute in
+ * its worker (run/layout.ts, docs/running.md#layout). An installed agent is a CLI in the sandbox.
  */
-export function modelApis(
+export function agentWaitsOn(agent: { name: string; module?: string }): string | null {
+  if (agent.module) return null;
+  if (isBuiltin(agent.name)) return builtin(agent.name).waitsOn;
+  return isInstalledAgent(agent.name) ? 'its CLI in the sandbox' : null;
+}
+
+/**
+ * A built-in as declared above; an installed agent calls its preset's API through the gateway; a
+ * user's module its ctx.llm when the run set a model (`modelSet`: [llm] or --model), since it may use
+ * none, and it is never a baseline, whatever its name.
+ */
+export function agentTraits(
   agent: { name: string; module?: string },
   options: Record<string, unknown>,
   modelSet: boolean,
-): Protocol[] {
-  if (agent.module) return modelSet ? ['chat'] : [];
-  if (isBuiltin(agent.name)) return CALLS_RUN_MODEL[agent.name] ? ['chat'] : [];
-  return isInstalledAgent(agent.name) ? [installedSpec(agent.name, options).api] : [];
+): AgentTraits {
+  if (agent.module) return { modelApis: modelSet ? ['chat'] : [], baseline: null, installed: false };
+  if (isBuiltin(agent.name)) {
+    const d = builtin(agent.name);
+    return { modelApis: d.usesRunModel ? ['chat'] : [], baseline: d.baseline ?? null, installed: false };
+  }
+  if (isInstalledAgent(agent.name))
+    return { modelApis: [installedSpec(agent.name, options).api], baseline: null, installed: true };
+  return { modelApis: [], baseline: null, installed: false };
+}
+
+/** The built-in that is the baseline `kind` (`validate --run` runs each). */
+export function baselineAgent(kind: Baseline): string {
+  const name = (Object.keys(BUILTIN_AGENTS) as BuiltinAgent[]).find((n) => builtin(n).baseline === kind);
+  if (!name) throw new Error(`no built-in agent is the ${kind} baseline`);
+  return name;
+}
+
+/** The agent's own check of its options, in the main process before anything runs (a built-in's only). */
+export async function checkAgentOptions(
+  agent: { name: string; module?: string },
+  options: Record<string, unknown>,
+  at: OptionsCheckContext,
+): Promise<void> {
+  if (!agent.module && isBuiltin(agent.name)) await builtin(agent.name).checkOptions?.(options, at);
 }
 
 /** Decide, in the main process and before anything runs, what `--agent` names (exit 2 if nothing). */
@@ -112,7 +198,7 @@ export function resolveAgentRef(ref: string, cwd: string): { name: string; modul
 
 /** The agent `resolveAgentRef` named: a built-in, an installed agent, or a user's module (public context). */
 export async function loadAgent(agent: { name: string; module?: string }): Promise<LoadedAgent> {
-  if (!agent.module && isBuiltin(agent.name)) return BUILTIN_AGENTS[agent.name]();
+  if (!agent.module && isBuiltin(agent.name)) return builtin(agent.name).load();
   if (!agent.module && isInstalledAgent(agent.name)) return loadInstalled();
   const mod: Record<string, unknown> = agent.module ? await importUserModule(agent.module) : {};
   const factory = mod.default ?? mod.createAgent;

@@ -13,7 +13,7 @@ import { sandboxTemplate } from './templates/sandbox.ts';
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
-export interface InitOptions {
+interface InitOptions {
   /** The project folder: the benchmark goes to `<dir>/benchmarks/<name>/`. */
   dir: string;
   /** What kind of benchmark (default sandbox). */
@@ -23,7 +23,7 @@ export interface InitOptions {
 export const INIT_TEMPLATES = ['qa', 'sandbox', 'harbor'] as const;
 export type InitTemplate = (typeof INIT_TEMPLATES)[number];
 
-export interface InitResult {
+interface InitResult {
   dir: string;
   /** Created files, relative to `dir`. */
   files: string[];

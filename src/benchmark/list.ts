@@ -10,7 +10,7 @@ import { describe } from '../errors.ts';
 import { BUILT_IN, loadBenchmark } from './load.ts';
 import { isHarborFolder } from './harbor/samples.ts';
 
-export type BenchmarkListing = (
+type BenchmarkListing = (
   | { name: string; dir: string; description?: string; n_samples: number; version: string }
   | { name: string; dir: string; error: string }
 ) & { builtIn?: true };

@@ -25,13 +25,13 @@ import { applyImageTemplate, isTemplate } from './sample-sandbox.ts';
 import { HARBOR_IMAGE, harborConfig, harborSample, isHarborFolder, readHarborTasks } from './harbor/samples.ts';
 import { imageRefProblem } from '../sandbox/image-ref.ts';
 import { contextProblem } from '../sandbox/build-context.ts';
-import { parseSubnetPool } from '../sandbox/subnet-pool.ts';
+import { parseSubnetPool } from '../sandbox/docker/subnet-pool.ts';
 import { fileLayer } from '../config/layers.ts';
 import { inOrder, registryBenchmark } from './registry.ts';
 import { MAX_TRIALS_PER_RUN } from '../limits.ts';
 import { environmentFromConfig } from '../environment/from-config.ts';
 
-export interface LoadBenchmarkOptions {
+interface LoadBenchmarkOptions {
   cwd?: string;
   configFile?: string;
   env?: NodeJS.ProcessEnv;
@@ -45,7 +45,7 @@ export interface LoadBenchmarkOptions {
   log?: (line: string) => void;
 }
 
-export const HOOK_FILES = ['hooks.ts', 'hooks.js', 'hooks.mjs'];
+const HOOK_FILES = ['hooks.ts', 'hooks.js', 'hooks.mjs'];
 
 /** Lower-is-better metrics: a `value >= threshold` gate on them would reward failure (docs/reports.md#metrics). */
 const LOWER_IS_BETTER =
@@ -255,7 +255,7 @@ export const BUILT_IN = fileURLToPath(new URL('../../benchmarks/', import.meta.u
  * benchmark of that name; or a Harbor task folder, or a folder of them
  * (docs/benchmarks.md#harbor-task-folders), which has no benchmark.toml (`toml` then names the folder).
  */
-export function locateBenchmark(ref: string, cwd: string): { dir: string; toml: string; harbor?: true } {
+function locateBenchmark(ref: string, cwd: string): { dir: string; toml: string; harbor?: true } {
   const direct = path.resolve(cwd, ref);
   if (!statSync(path.join(direct, 'benchmark.toml'), { throwIfNoEntry: false }) && isHarborFolder(direct))
     return { dir: direct, toml: direct, harbor: true };
@@ -272,7 +272,7 @@ export function locateBenchmark(ref: string, cwd: string): { dir: string; toml: 
 }
 
 /** Default names are the type; a repeated name gets `-2`, `-3`… (expectations are keyed by name). */
-export function nameChecks(checks: Config['checks']): CheckConfig[] {
+function nameChecks(checks: Config['checks']): CheckConfig[] {
   const taken = new Set<string>();
   return checks.map((c) => {
     const base = typeof c.name === 'string' && c.name ? c.name : c.type;

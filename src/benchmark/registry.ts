@@ -10,7 +10,7 @@ import type { Sample } from '../types.ts';
 
 const DATASET_REF = /^[A-Za-z0-9_][A-Za-z0-9_.-]*(@[A-Za-z0-9_.+-]+)?$/;
 
-export interface RegistryLoadOptions extends FilterOptions {
+interface RegistryLoadOptions extends FilterOptions {
   configFile?: string;
   env?: NodeJS.ProcessEnv;
   flags?: Record<string, unknown>;
@@ -18,7 +18,7 @@ export interface RegistryLoadOptions extends FilterOptions {
 }
 
 /** The registry's URL or file as the config layers set it (null: Harbor's own). */
-export async function registrySetting(opts: RegistryLoadOptions): Promise<string | undefined> {
+async function registrySetting(opts: RegistryLoadOptions): Promise<string | undefined> {
   const { config } = await resolveConfig({ configFile: opts.configFile, env: opts.env, flags: opts.flags });
   return config.registry?.url;
 }

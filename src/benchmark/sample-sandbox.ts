@@ -20,7 +20,7 @@ function fieldOf(sample: Sample, name: string): unknown {
   return cur;
 }
 
-export function fillTemplate(template: string, sample: Sample, where: string): string {
+function fillTemplate(template: string, sample: Sample, where: string): string {
   const image = template.replace(FIELD, (_, name: string) => {
     const v = fieldOf(sample, name);
     if (typeof v !== 'string' && typeof v !== 'number') {

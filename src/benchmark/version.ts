@@ -10,7 +10,7 @@ import path from 'node:path';
 import { RUN_LIMITS, type CheckConfig, type Config } from '../config/schema.ts';
 import type { Sample } from '../types.ts';
 
-export interface VersionInput {
+interface VersionInput {
   /** The effective config with sandbox paths as written (relative to the benchmark folder). */
   config: Config;
   /** Checks with names filled (expectations are keyed by name). */
@@ -100,7 +100,7 @@ export function inputHash(sample: Pick<Sample, 'input'>): string {
   return sha16(sample.input);
 }
 
-export function sha16(data: string | Buffer): string {
+function sha16(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex').slice(0, 16);
 }
 

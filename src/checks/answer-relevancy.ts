@@ -13,7 +13,7 @@ import { denseCosine, tfidfSimilarities } from './tfidf.ts';
 import type { CheckImpl, CheckInput } from './types.ts';
 
 /** TF-IDF gives an answer that takes up the question's words about 0.2–0.6, an unrelated one near 0. */
-export const DEFAULT_RELEVANCY_THRESHOLD = 0.2;
+const DEFAULT_RELEVANCY_THRESHOLD = 0.2;
 
 const CRITERION =
   'How relevant is the response to the question: does it address what was asked, ' +

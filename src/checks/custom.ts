@@ -19,6 +19,7 @@ function functionName(check: CheckConfig): string {
 
 export const custom: CheckImpl = {
   needsInput: false,
+  computes: true,
   validate(check) {
     functionName(check);
   },

@@ -24,7 +24,7 @@ export interface GradeInput extends TrialOutputs, GradeModels {
   previous?: CheckVerdict[];
 }
 
-export interface GradeOutput {
+interface GradeOutput {
   verdicts: CheckVerdict[];
   artifacts: Record<string, unknown>;
   /** The first check's model call whose endpoint failed (docs/agents.md#when-the-model-endpoint-fails). */
@@ -32,12 +32,12 @@ export interface GradeOutput {
 }
 
 /** The per-sample input of a check (docs/benchmarks.md#sample-fields): its own expectation, the sample's, or the literal. */
-export function expectationFor(check: CheckConfig, sample: Sample): unknown {
+function expectationFor(check: CheckConfig, sample: Sample): unknown {
   return sample.expectations?.[check.name] ?? sample.expected ?? check.value;
 }
 
 /** What a check grades: the last reply, or every reply with `scope = "transcript"`. */
-export function responseFor(check: CheckConfig, replies: string[]): string {
+function responseFor(check: CheckConfig, replies: string[]): string {
   if (check.scope === 'transcript') return replies.join('\n');
   return replies.length > 0 ? replies[replies.length - 1] : '';
 }

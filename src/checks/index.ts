@@ -41,8 +41,6 @@ export const CHECKS = {
   swebench,
 } satisfies Record<string, CheckImpl>;
 
-export type CheckType = keyof typeof CHECKS;
-
 /** The implementation of a check type, or undefined for an unknown type. */
 export function getCheck(type: string): CheckImpl | undefined {
   return Object.hasOwn(CHECKS, type) ? (CHECKS as Record<string, CheckImpl>)[type] : undefined;

@@ -1,14 +1,6 @@
-// `llm_judge` (docs/checks.md#llm_judge): a model scores the response on each criterion; the harness, not the
-// judge, works out the verdict from the scores:
-// - weighted average Σw·s / Σw over criteria with weight > 0 (weights default to 1, relative);
-//   a weight-0 criterion is scored and shown but does not count. A check whose weights are all 0
-//   has no average and is refused at load (use weight > 0 on at least one criterion);
-// - passes when the average ≥ `thresholds.pass_score` (default: three quarters up the scale);
-// - a criterion below its `critical_min` fails the check whatever the average;
-// - scores outside `score_range` are clamped first; a missing or non-numeric criterion score, or a
-//   judge model that fails after retries: ungradable (its endpoint's failure is also said to the
-//   trial: checks/grade.ts); a reply with no JSON object at all: failed.
-// The judge's calls count against no budget and are recorded as `llm_call` events, role 'judge'.
+// `llm_judge` (docs/checks.md#llm_judge): a model scores the response on each criterion and the
+// harness, not the judge, works out the verdict from the scores (verdictFromReply). The judge's calls
+// count against no budget and are recorded as `llm_call` events, role 'judge'.
 import type { CheckImpl, CheckInput } from './types.ts';
 import type { CheckConfig, LlmConfig } from '../config/schema.ts';
 import type { Verdict } from '../types.ts';
@@ -88,7 +80,7 @@ export function judgeSpec(check: CheckConfig): JudgeSpec {
 }
 
 /** The messages sent to the judge: the question, the response, the rubric and every criterion. */
-export function judgePrompt(spec: JudgeSpec, question: string, response: string, rubric: string | undefined) {
+function judgePrompt(spec: JudgeSpec, question: string, response: string, rubric: string | undefined) {
   const [lo, hi] = spec.range;
   const shape = `{${spec.criteria.map((c) => `${JSON.stringify(c.name)}: {"score": <number>, "reasoning": "<text>"}`).join(', ')}}`;
   const system =
@@ -134,7 +126,15 @@ const offFormat = (reason: string, reply: string): Verdict => ({
   details: { judge_reply: reply },
 });
 
-/** The verdict from the judge's reply text (pure: the model call is elsewhere). */
+/**
+ * The verdict from the judge's reply text (pure: the model call is elsewhere):
+ * - the weighted average Σw·s / Σw over criteria with weight > 0 (weights default to 1, relative);
+ *   a weight-0 criterion is scored and shown but does not count (all 0 is refused at load);
+ * - passes when the average ≥ `thresholds.pass_score` (default: three quarters up the scale);
+ * - a criterion below its `critical_min` fails the check whatever the average;
+ * - scores outside `score_range` are clamped first; a missing or non-numeric score is ungradable
+ *   (so is a judge that fails after retries: checks/grade.ts); a reply with no JSON object fails.
+ */
 export function verdictFromReply(spec: JudgeSpec, reply: string): Verdict {
   const obj = firstJsonObject(reply);
   if (!obj) return offFormat(`the judge's reply has no JSON object: "${excerpt(reply, 80)}"`, reply);

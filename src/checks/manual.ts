@@ -14,7 +14,7 @@ export interface Review {
 }
 
 /** The settled review stored on a saved verdict, or null. */
-export function settledReview(previous: CheckVerdict | undefined): Review | null {
+function settledReview(previous: CheckVerdict | undefined): Review | null {
   const r = previous?.details?.review as Partial<Review> | undefined;
   if (!r || typeof r !== 'object' || typeof r.passed !== 'boolean') return null;
   return {

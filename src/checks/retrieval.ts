@@ -12,10 +12,10 @@ import { optionalNumber, quote } from './text.ts';
 import { denseCosine, tfidfSimilarities } from './tfidf.ts';
 import type { CheckInput } from './types.ts';
 
-export const DEFAULT_K = 5;
+const DEFAULT_K = 5;
 const DEFAULT_MATCH_THRESHOLD = 0.8;
 
-export interface Graded {
+interface Graded {
   contexts: RetrievedContext[];
   source: 'reply' | 'tool';
   turn?: number;
@@ -42,7 +42,7 @@ const graded = (e: Extract<TrajectoryEvent, { type: 'retrieved' }>): Graded => (
   ...(e.turn !== undefined ? { turn: e.turn } : {}),
 });
 
-export interface Expected {
+interface Expected {
   id?: string;
   text?: string;
 }
@@ -57,7 +57,7 @@ export function normalise(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
 }
 
-export interface MatchOptions {
+interface MatchOptions {
   k: number;
   match: 'exact' | 'similarity';
   threshold: number;

@@ -1,12 +1,8 @@
-// `reward` (docs/benchmarks.md#harbor-task-folders, Harbor's verifier): after the agent, run the tests' entry point (default
-// `/tests/test.sh`, under bash when the image has it) from the working directory with the sample's
-// verifier env, output to `/logs/verifier/test-stdout.txt`; its exit code is ignored. The reward
-// decides: `/logs/verifier/reward.json` (an object of named numbers) wins over `reward.txt` (one
-// number, read as {"reward": n}). Score = `reward` when present, else the mean of the values,
-// clamped to 0–1; passes at `threshold` (default 1.0). A reward file older than the verifier's start
-// is not read (the verifier did not write it). A missing, empty or unparsable reward, a verifier past
-// its timeout, or a verifier folder that could not be made fresh before it ran, fails the check: the
-// verifier ran where the agent worked.
+// `reward` (docs/benchmarks.md#harbor-task-folders, Harbor's verifier): after the agent, run the tests'
+// entry point (default `/tests/test.sh`) and grade by the reward it writes: `/logs/verifier/reward.json`
+// (named numbers) over `reward.txt` (one number). Score = `reward`, else the mean, clamped to 0–1;
+// passes at `threshold` (default 1.0). A reward missing, unparsable, stale or from a verifier past its
+// timeout fails the check: the verifier ran where the agent worked.
 import type { Verdict } from '../types.ts';
 import { excerpt, optionalNumber, optionalTimeout, ungradable } from './text.ts';
 import type { Sandbox } from '../sandbox/types.ts';
@@ -37,10 +33,10 @@ const FRESH_VERIFIER_DIR = [
   'date +%s',
 ].join('\n');
 
-export const rewardArtifactKey = (name: string) => `reward:${name}`;
+const rewardArtifactKey = (name: string) => `reward:${name}`;
 
 /** What is saved under `artifacts["reward:<name>"]`, so `evaluate` re-grades without a sandbox. */
-export interface RewardArtifact {
+interface RewardArtifact {
   /** The named values read, or null when there was no usable reward; `problem` says why. */
   rewards: Record<string, number> | null;
   source: 'reward.json' | 'reward.txt' | null;
@@ -55,10 +51,7 @@ interface PerSample {
 }
 
 /** The rewards from the two files' contents (either may be null: absent). */
-export function parseRewards(
-  json: string | null,
-  txt: string | null,
-): Pick<RewardArtifact, 'rewards' | 'source' | 'problem'> {
+function parseRewards(json: string | null, txt: string | null): Pick<RewardArtifact, 'rewards' | 'source' | 'problem'> {
   if (json !== null && json.trim() !== '') {
     let v: unknown;
     try {
@@ -100,7 +93,7 @@ export function parseRewards(
   };
 }
 
-export function verdictFromReward(a: RewardArtifact, threshold: number, fromArtifact = false): Verdict {
+function verdictFromReward(a: RewardArtifact, threshold: number, fromArtifact = false): Verdict {
   const details = {
     rewards: a.rewards,
     source: a.source,

@@ -13,7 +13,7 @@ export interface SandboxTestArtifact {
   timed_out: boolean;
 }
 
-export const artifactKey = (name: string) => `sandbox_test:${name}`;
+const artifactKey = (name: string) => `sandbox_test:${name}`;
 
 /**
  * Counts from the last line that reports passes: `3 passed, 1 failed`, pytest's
@@ -45,7 +45,7 @@ function isArtifact(v: unknown): v is SandboxTestArtifact {
 }
 
 /** The verdict from a command's saved output; the same whether it just ran or is re-graded. */
-export function verdictFromArtifact(a: SandboxTestArtifact, fromArtifact: boolean): Verdict {
+function verdictFromArtifact(a: SandboxTestArtifact, fromArtifact: boolean): Verdict {
   const counts = parseTestCounts(`${a.stdout}\n${a.stderr ?? ''}`);
   const ok = a.exit_code === 0 && !a.timed_out;
   const total = counts ? counts.passed + counts.failed : 0;

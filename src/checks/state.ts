@@ -10,7 +10,7 @@ import type { SandboxTestArtifact } from './sandbox-test.ts';
 import { excerpt, lastLine, optionalTimeout, ungradable } from './text.ts';
 import type { CheckImpl } from './types.ts';
 
-export const stateArtifactKey = (name: string) => `state:${name}`;
+const stateArtifactKey = (name: string) => `state:${name}`;
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
@@ -26,7 +26,7 @@ export function lookup(state: unknown, path: string): { found: boolean; value?: 
 }
 
 /** Compare the expectation with a state; the verdict is the same whether the state is fresh or saved. */
-export function compareState(expected: Record<string, unknown>, state: unknown): Verdict {
+function compareState(expected: Record<string, unknown>, state: unknown): Verdict {
   const keys = Object.keys(expected);
   if (keys.length === 0) return ungradable('the expectation has no keys to compare');
   const mismatches: Array<{ key: string; expected: unknown; actual?: unknown; missing?: true }> = [];

@@ -12,7 +12,7 @@ export interface StatusInput {
 }
 
 /** Mean score of the checks that produced a verdict; null when none did. */
-export function meanVerdictScore(verdicts: CheckVerdict[]): number | null {
+function meanVerdictScore(verdicts: CheckVerdict[]): number | null {
   const graded = verdicts.filter((v) => v.passed !== null);
   if (graded.length === 0) return null;
   return graded.reduce((s, v) => s + v.score, 0) / graded.length;

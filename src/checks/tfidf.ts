@@ -1,11 +1,6 @@
-// TF-IDF cosine similarity, offline (the `similarity` check's default backend).
-//
-// The IDF is computed over the texts being compared (the response plus every expected text),
-// not over a fixed corpus: benchrig ships no corpus, and this keeps a score reproducible from the
-// result file alone. With so few documents the plain log(N/df) would give every shared word a
-// weight of 0 (two identical texts would score 0), so the smoothed form is used:
-// idf(t) = ln((1 + N) / (1 + df(t))) + 1, the one scikit-learn uses by default. Words present in
-// every text still count, words unique to one text count more. TF is the raw count.
+// TF-IDF cosine similarity, offline (the `similarity` check's default backend). The IDF is computed
+// over the texts being compared (the response and every expected text), not a fixed corpus: benchrig
+// ships none, and a score stays reproducible from the result file alone. TF is the raw count.
 
 /** Lower-cased runs of letters and digits (any script); punctuation and spacing separate words. */
 export function tokenize(text: string): string[] {
@@ -18,7 +13,11 @@ function counts(tokens: string[]): Map<string, number> {
   return m;
 }
 
-/** Smoothed IDF over `docs` (already tokenised). */
+/**
+ * Smoothed IDF over `docs` (already tokenised): ln((1 + N) / (1 + df)) + 1, scikit-learn's default.
+ * With so few documents the plain ln(N/df) would weigh every shared word 0 (two identical texts
+ * would score 0); here words in every text still count, words unique to one count more.
+ */
 export function idf(docs: string[][]): Map<string, number> {
   const df = new Map<string, number>();
   for (const d of docs) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);

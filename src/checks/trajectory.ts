@@ -6,12 +6,12 @@ import type { TrajectoryEvent, Verdict } from '../types.ts';
 import { deepEqual } from './json-field.ts';
 import { ungradable } from './text.ts';
 
-export interface ToolCall {
+interface ToolCall {
   tool: string;
   args: Record<string, unknown>;
   denied: boolean;
 }
-export interface ExpectedCall {
+interface ExpectedCall {
   tool: string;
   args: Record<string, unknown>;
 }
@@ -41,7 +41,7 @@ export function toolCalls(events: TrajectoryEvent[]): ToolCall[] {
 }
 
 /** The expectation as expected calls; throws (→ ungradable) on anything else. */
-export function expectedCalls(expectation: unknown): ExpectedCall[] {
+function expectedCalls(expectation: unknown): ExpectedCall[] {
   if (!Array.isArray(expectation)) throw new Error('the expectation must be a list of expected calls [{tool, args}]');
   return expectation.map((x, i) => {
     if (typeof x === 'string' && x) return { tool: x, args: {} };

@@ -77,6 +77,11 @@ export interface CheckImpl {
   /** The check runs in the sandbox while it is alive (after the agent finished). */
   needsSandbox?: boolean;
   /**
+   * The check runs code of the benchmark's own in the worker, which may hold its thread: a run
+   * with it gives each trial in flight a thread of its own (run/layout.ts, docs/running.md#layout).
+   */
+  computes?: boolean;
+  /**
    * The check grades the agent's work as a patch, in a fresh sandbox of the sample's image that the
    * agent never touched: how that patch is taken, or null when the sample has nothing to diff against.
    */

@@ -164,7 +164,7 @@ function benchmarkOf(dir: string): string | null {
   }
 }
 
-/** `validate --run`: oracle must pass every sample, nop none. Exit 0 when both hold, else 1. */
+/** `validate --run`: the reference baseline (oracle) must pass every sample, the empty one (nop) none. Exit 0 when both hold, else 1. */
 export async function validateWithRuns(ref: string, opts: { configFile?: string } = {}): Promise<void> {
   const interrupt = installInterruptHandlers(say);
   try {
@@ -177,20 +177,21 @@ export async function validateWithRuns(ref: string, opts: { configFile?: string 
     });
     const list = (bs: Breach[]) =>
       bs.map((b) => `  ${b.sample_id}  ${b.status}  ${b.reason.replace(/\s+/g, ' ').slice(0, 160)}`);
-    if (out.oracle.length === 0) print(`oracle: passed all ${out.n_samples} sample(s)`);
+    const { reference: all, empty: none } = out;
+    if (all.breaches.length === 0) print(`${all.agent}: passed all ${out.n_samples} sample(s)`);
     else
       print(
         [
-          `oracle: did not pass ${out.oracle.length} of ${out.n_samples} sample(s) (it must pass every one):`,
-          ...list(out.oracle),
+          `${all.agent}: did not pass ${all.breaches.length} of ${out.n_samples} sample(s) (it must pass every one):`,
+          ...list(all.breaches),
         ].join('\n'),
       );
-    if (out.nop.length === 0) print(`nop: passed none of ${out.n_samples} sample(s)`);
+    if (none.breaches.length === 0) print(`${none.agent}: passed none of ${out.n_samples} sample(s)`);
     else
       print(
         [
-          `nop: passed ${out.nop.length} of ${out.n_samples} sample(s) (it must pass none: these samples accept an empty answer):`,
-          ...list(out.nop),
+          `${none.agent}: passed ${none.breaches.length} of ${out.n_samples} sample(s) (it must pass none: these samples accept an empty answer):`,
+          ...list(none.breaches),
         ].join('\n'),
       );
     print(out.ok ? 'validate --run: ok' : 'validate --run: FAILED');

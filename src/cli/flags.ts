@@ -44,8 +44,8 @@ function num(flag: string, value: string | undefined): number | undefined {
 }
 
 /** The bounds of `run --label` and `--note` (docs/cli.md#run): a label names a run in charts and tables. */
-export const LABEL_MAX = 80;
-export const NOTE_MAX = 2000;
+const LABEL_MAX = 80;
+const NOTE_MAX = 2000;
 
 /**
  * `--label TEXT` and `--note TEXT`, trimmed: refused (exit 2) when empty, longer than their bound, or

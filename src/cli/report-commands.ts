@@ -17,12 +17,12 @@ import { int } from './flags.ts';
 import { loadRun, loadTrialResult, type LoadedRun } from './load-run.ts';
 import { resolveRunRef, type RunRefOptions } from './run-ref.ts';
 
-export { loadRun, type LoadedRun };
+export { loadRun };
 
-export const FORMATS = ['console', 'md', 'json', 'html', 'junit'] as const;
-export type Format = (typeof FORMATS)[number];
+const FORMATS = ['console', 'md', 'json', 'html', 'junit'] as const;
+type Format = (typeof FORMATS)[number];
 
-export async function renderReport(run: LoadedRun, format: Format, color: boolean): Promise<string> {
+async function renderReport(run: LoadedRun, format: Format, color: boolean): Promise<string> {
   switch (format) {
     case 'console':
       return formatSummary(run.report, { color, slowest: run.slowest });

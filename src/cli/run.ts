@@ -10,6 +10,7 @@ import { loadJobFile, validateJob, type JobSpec } from '../job/file.ts';
 import { JOB_FILE, readJobJson } from '../job/job-json.ts';
 import { runJob } from '../run/job.ts';
 import { flagsToConfig, int, parseAgentOpts, runText, type RunFlags } from './flags.ts';
+import { DEFAULT_AGENT } from '../config/schema.ts';
 import { BenchrigError } from '../errors.ts';
 import { withInterrupt } from '../exit-codes.ts';
 
@@ -185,7 +186,7 @@ function jobOf(benchmarks: string[], o: RunCommandOptions, cwd: string): JobSpec
   }
   if (benchmarks.length === 1 && (o.agent?.length ?? 0) <= 1 && (o.model?.length ?? 0) <= 1) return null;
   const options = o.agentOpt?.length ? parseAgentOpts(o.agentOpt) : undefined;
-  const agents = (o.agent?.length ? o.agent : ['react']).map((name) => ({
+  const agents = (o.agent?.length ? o.agent : [DEFAULT_AGENT]).map((name) => ({
     name,
     ...(options ? { options } : {}),
     ...(o.agentId && o.agent?.length === 1 ? { id: o.agentId } : {}),

@@ -10,12 +10,18 @@ import { checkBenchmarkModules } from '../benchmark/modules.ts';
 import { resolveConfig } from '../config/load.ts';
 import { BenchrigError } from '../errors.ts';
 import { redact } from '../run/run-dir.ts';
-import { checkDocker } from '../sandbox/client.ts';
-import { buildNetworkOf, ensureImage } from '../sandbox/images.ts';
+import { checkDocker } from '../sandbox/docker/client.ts';
+import { buildNetworkOf, ensureImage } from '../sandbox/docker/images.ts';
 import { hostScript } from '../sandbox/build-context.ts';
-import { sweep } from '../sandbox/sweep.ts';
+import { sweep } from '../sandbox/docker/sweep.ts';
 import { sweepBuildDirs } from '../sandbox/build-dirs.ts';
-import { clientFor, fleetHosts, parseDockerHostFlag, resolveTls, type DockerHostSpec } from '../sandbox/hosts.ts';
+import {
+  clientFor,
+  fleetHosts,
+  parseDockerHostFlag,
+  resolveTls,
+  type DockerHostSpec,
+} from '../sandbox/docker/hosts.ts';
 import { dockerHostSchema } from '../config/schema.ts';
 import { readToml, displayPath } from '../config/load.ts';
 import { checkHost, sweepClusterOf, sweepPodmanOf } from '../sandbox/index.ts';
@@ -123,7 +129,7 @@ function registerSandbox(program: Command): void {
     .option('--older-than <duration>', 'only those built before, e.g. 7d, 12h')
     .option('--benchmark <name>', "only that benchmark's images")
     .action(async (o: { olderThan?: string; benchmark?: string }) => {
-      const { parseDuration, pruneEnvImages } = await import('../sandbox/prune.ts');
+      const { parseDuration, pruneEnvImages } = await import('../sandbox/docker/prune.ts');
       const olderThanMs = o.olderThan !== undefined ? parseDuration(o.olderThan) : undefined;
       await checkDocker();
       const r = await pruneEnvImages({ olderThanMs, ...(o.benchmark ? { benchmark: o.benchmark } : {}) });

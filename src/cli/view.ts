@@ -63,7 +63,7 @@ async function sendTrial(res: ServerResponse, head: boolean, dir: string, id: st
   res.end(head ? undefined : JSON.stringify(pageTrial(r, clipFor(PAGE_FULL_TRIALS))));
 }
 
-export interface ViewOptions {
+interface ViewOptions {
   port: number;
   print: (s: string) => void;
   say: (s: string) => void;

@@ -51,7 +51,7 @@ export async function readPreviousReport(runDir: string): Promise<EvaluationRepo
  * The benchmark the run names, loaded with the trials and limits the run used (they are part of the
  * version), so an untouched benchmark has the run's version. A different version is a warning.
  */
-export async function loadRunBenchmark(
+async function loadRunBenchmark(
   run: RunJson,
   opts: { cwd: string; env?: NodeJS.ProcessEnv; configFile?: string; say: (line: string) => void },
 ): Promise<Benchmark> {
@@ -73,7 +73,7 @@ export async function loadRunBenchmark(
   return b;
 }
 
-export interface RebuildOptions {
+interface RebuildOptions {
   run: RunJson;
   runDir: string;
   previous: EvaluationReport | null;
@@ -154,10 +154,10 @@ async function rebuildWith(
 const NEVER_GRADED = new Set(['sandbox', 'docker_unavailable', 'interrupted', 'model']);
 
 /** What model-backed and custom checks need to grade again (as the run had it), and whether the judge's calls are transcribed. */
-export type RegradeModels = GradeModels & { transcripts?: boolean };
+type RegradeModels = GradeModels & { transcripts?: boolean };
 
 /** What model-backed and custom checks need to grade again (as the run had it). */
-export async function gradeModels(b: Benchmark, cwd: string): Promise<RegradeModels> {
+async function gradeModels(b: Benchmark, cwd: string): Promise<RegradeModels> {
   const cfg = b.config;
   const judge = {
     ...cfg.llm,
@@ -177,7 +177,7 @@ export async function gradeModels(b: Benchmark, cwd: string): Promise<RegradeMod
  * the saved replies, events and final state; sandbox checks keep their saved verdicts; a settled
  * `manual` review is kept (the check reads it from `previous`). Errors keep their status.
  */
-export async function regradeResult(
+async function regradeResult(
   r: TrialResult,
   b: Benchmark,
   sample: Sample | undefined,
@@ -225,14 +225,14 @@ export function resultPath(runDir: string, taskId: string): string {
 
 const gradedPart = (r: TrialResult) => JSON.stringify([r.status, r.score, r.checks, r.artifacts]);
 
-export interface EvaluateOptions {
+interface EvaluateOptions {
   cwd: string;
   env?: NodeJS.ProcessEnv;
   configFile?: string;
   say: (line: string) => void;
 }
 
-export interface EvaluateOutcome {
+interface EvaluateOutcome {
   report: EvaluationReport;
   exitCode: number;
   /** Result files whose verdicts changed and were rewritten. */

@@ -16,14 +16,14 @@ import type { CheckVerdict, TrialResult } from '../types.ts';
 import { readPreviousReport, readRunJson, rebuildReport, resultPath } from './evaluate.ts';
 import { gateExitCode } from '../exit-codes.ts';
 
-export interface ReviewInput {
+interface ReviewInput {
   passed: boolean;
   reason: string;
   /** When the review was given (tests pin it). */
   at?: Date;
 }
 
-export interface ReviewOutcome {
+interface ReviewOutcome {
   result: TrialResult;
   report: EvaluationReport;
   exitCode: number;
@@ -35,10 +35,7 @@ export interface ReviewOutcome {
  * The review written into every unsettled manual verdict of the trial, exactly as the `manual`
  * check gives it back on a re-grade (so `evaluate` after `review` changes nothing).
  */
-export function applyReview(
-  checks: CheckVerdict[],
-  review: ReviewInput,
-): { checks: CheckVerdict[]; settled: string[] } {
+function applyReview(checks: CheckVerdict[], review: ReviewInput): { checks: CheckVerdict[]; settled: string[] } {
   const settled: string[] = [];
   const stored: Review = { passed: review.passed, reason: review.reason, at: (review.at ?? new Date()).toISOString() };
   const next = checks.map((v) => {

@@ -1,9 +1,11 @@
-// `benchrig validate BENCH --run` (docs/cli.md): prove a benchmark grades what it claims. The `oracle`
-// (the reference solutions) must pass every sample and `nop` (an empty reply) must pass none. Both
-// run one trial per sample in `single` mode into a temporary output folder, removed afterwards.
+// `benchrig validate BENCH --run` (docs/cli.md): prove a benchmark grades what it claims. The reference
+// baseline (the oracle: the reference solutions) must pass every sample and the empty one (nop: an
+// empty reply) must pass none (agents/load.ts names them). Both run one trial per sample in `single`
+// mode into a temporary output folder, removed afterwards.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { baselineAgent } from '../agents/load.ts';
 import { BenchrigError } from '../errors.ts';
 import { readResults } from '../report/aggregate.ts';
 import type { TrialStatus } from '../types.ts';
@@ -16,11 +18,17 @@ export interface Breach {
   reason: string;
 }
 
+/** One baseline's run: the built-in that is it, and the samples that broke its rule. */
+export interface BaselineOutcome {
+  agent: string;
+  breaches: Breach[];
+}
+
 export interface ValidateRunOutcome {
-  /** Samples the oracle did not pass. */
-  oracle: Breach[];
-  /** Samples nop passed. */
-  nop: Breach[];
+  /** Samples the reference baseline (the oracle) did not pass. */
+  reference: BaselineOutcome;
+  /** Samples the empty baseline (nop) passed. */
+  empty: BaselineOutcome;
   n_samples: number;
   ok: boolean;
 }
@@ -41,7 +49,7 @@ function why(r: {
 
 /** One agent over every sample; the samples whose status breaks the rule. */
 async function runAgent(
-  agent: 'oracle' | 'nop',
+  agent: string,
   ref: string,
   opts: ValidateRunOptions,
   output: string,
@@ -66,7 +74,7 @@ async function runAgent(
   return { breaches, n };
 }
 
-export interface ValidateRunOptions {
+interface ValidateRunOptions {
   cwd: string;
   env?: NodeJS.ProcessEnv;
   configFile?: string;
@@ -77,15 +85,17 @@ export interface ValidateRunOptions {
 export async function validateRun(ref: string, opts: ValidateRunOptions): Promise<ValidateRunOutcome> {
   const output = await mkdtemp(join(tmpdir(), 'benchrig-validate-'));
   try {
-    opts.say('running oracle (must pass every sample)…');
-    const oracle = await runAgent('oracle', ref, opts, output, (s) => s !== 'PASSED');
-    opts.say('running nop (must pass none)…');
-    const nop = await runAgent('nop', ref, opts, output, (s) => s === 'PASSED');
+    const reference = baselineAgent('reference');
+    opts.say(`running ${reference} (must pass every sample)…`);
+    const all = await runAgent(reference, ref, opts, output, (s) => s !== 'PASSED');
+    const empty = baselineAgent('empty');
+    opts.say(`running ${empty} (must pass none)…`);
+    const none = await runAgent(empty, ref, opts, output, (s) => s === 'PASSED');
     return {
-      oracle: oracle.breaches,
-      nop: nop.breaches,
-      n_samples: oracle.n,
-      ok: oracle.breaches.length === 0 && nop.breaches.length === 0,
+      reference: { agent: reference, breaches: all.breaches },
+      empty: { agent: empty, breaches: none.breaches },
+      n_samples: all.n,
+      ok: all.breaches.length === 0 && none.breaches.length === 0,
     };
   } finally {
     await rm(output, { recursive: true, force: true });

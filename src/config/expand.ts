@@ -16,7 +16,7 @@ export function formatPath(path: ReadonlyArray<string | number>): string {
 }
 
 /** Why a string could not be expanded. */
-export type ExpandProblem = { kind: 'unset'; name: string } | { kind: 'malformed'; ref: string };
+type ExpandProblem = { kind: 'unset'; name: string } | { kind: 'malformed'; ref: string };
 
 /**
  * The one `${VAR}` rule (docs/configuration.md#expansion-and-environment-variables): `${VAR}` is the
@@ -56,7 +56,7 @@ export function expandString(value: string, env: NodeJS.ProcessEnv, where: { fil
 }
 
 /** Whether a string refers to an environment variable (`$${` escapes aside). */
-export function hasReference(value: string): boolean {
+function hasReference(value: string): boolean {
   for (const m of value.matchAll(REF)) if (m[1] !== undefined) return true;
   return false;
 }

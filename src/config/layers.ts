@@ -90,7 +90,7 @@ export function sourceFor(sources: Sources, path: ReadonlyArray<string | number>
 }
 
 /** Set `value` at a dotted path inside `obj`, creating tables on the way. */
-export function setPath(obj: Record<string, unknown>, path: string[], value: unknown) {
+function setPath(obj: Record<string, unknown>, path: string[], value: unknown) {
   let cur = obj;
   for (const key of path.slice(0, -1)) {
     if (!isPlainObject(cur[key])) cur[key] = {};

@@ -24,7 +24,7 @@ import {
 /** configs/default.toml of this package, wherever it is installed. */
 export const DEFAULT_CONFIG_FILE = fileURLToPath(new URL('../../configs/default.toml', import.meta.url));
 
-export interface ResolveConfigOptions {
+interface ResolveConfigOptions {
   benchmarkToml?: string;
   /** Instead of a benchmark.toml: the layer a folder in another format stands for (Harbor tasks). */
   benchmarkLayer?: Layer;
@@ -72,7 +72,7 @@ export function setAboveBase(sources: Sources, table: string): boolean {
 }
 
 /** Read, parse and `${VAR}`-expand one TOML file into a layer. */
-export function readTomlLayer(file: string, env: NodeJS.ProcessEnv, what = 'configuration file'): Layer {
+function readTomlLayer(file: string, env: NodeJS.ProcessEnv, what = 'configuration file'): Layer {
   const label = displayPath(file);
   const templates: Templates = {};
   return fileLayer(label, readToml(file, env, what, templates), templates);
@@ -117,7 +117,7 @@ export function displayPath(file: string): string {
  * `<source>: key <path>: <problem>` per zod issue; several are a count and one indented line each. An
  * unknown key says "did you mean" when a known key is a likely typo of it, else lists the known keys.
  */
-export function describeIssues(issues: z.core.$ZodIssue[], sources: Sources, input: unknown): string {
+function describeIssues(issues: z.core.$ZodIssue[], sources: Sources, input: unknown): string {
   const lines: string[] = [];
   for (const issue of issues) {
     const at = issue.path.filter((p): p is string | number => typeof p !== 'symbol');

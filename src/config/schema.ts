@@ -225,6 +225,9 @@ const gradingSchema = z
   .strict();
 
 /** Metrics where higher is better: the only ones a gate may name (docs/reports.md#metrics). */
+/** `[agent] name` when none is set, and a job's agent when --agent is not given. */
+export const DEFAULT_AGENT = 'react';
+
 export const GATE_METRICS = ['pass_rate', 'pass_all_k', 'pass_at_k', 'mean_score'] as const;
 
 export const configSchema = z
@@ -267,12 +270,12 @@ export const configSchema = z
     sandbox: sandboxSchema.optional(),
     agent: z
       .object({
-        name: plain(z.string()).default('react'),
+        name: plain(z.string()).default(DEFAULT_AGENT),
         id: plain(z.string()).optional(),
         options: z.record(z.string(), z.unknown()).default({}),
       })
       .strict()
-      .default({ name: 'react', options: {} }),
+      .default({ name: DEFAULT_AGENT, options: {} }),
     user: z
       .object({
         kind: plain(z.enum(['none', 'scripted', 'llm', 'module'])).default('none'),
@@ -294,8 +297,9 @@ export const configSchema = z
       z
         .object({
           mode: z.enum(['single', 'threads', 'processes']).default('processes'),
-          workers: z.number().int().min(1).default(4),
-          per_worker: z.number().int().min(1).default(1),
+          /** Absent with per_worker: the run picks its layout (run/layout.ts, docs/running.md#layout). */
+          workers: z.number().int().min(1).optional(),
+          per_worker: z.number().int().min(1).optional(),
           max_sandboxes: z.number().int().min(1).optional(),
           output: z.string().default('evals'),
           keep_sandbox: z.boolean().default(false),
@@ -339,8 +343,6 @@ export const configSchema = z
         .strict(),
     ).default({
       mode: 'processes',
-      workers: 4,
-      per_worker: 1,
       output: 'evals',
       keep_sandbox: false,
       llm_cache: 'off',

@@ -1,10 +1,7 @@
-// The run's scrubber over files copied out of a sandbox into the run folder (kept folders, an
-// installed agent's collected session files): what the agent or a CLI wrote there (a transcript in
-// which a model echoed its key) is written by benchrig into the run folder, so no secret may stay in
-// it. Files are streamed in chunks (memory bounded whatever their size; their size is already bounded
-// by the copy). A text file's matches become `***`, as everywhere else; in a binary file (a NUL byte
-// in its first 8 KiB) each match becomes as many `*` as it had bytes, so its length and offsets hold.
-// A file or folder name holding a secret is renamed the same way.
+// The run's scrubber over files copied out of a sandbox into the run folder (kept folders, an installed
+// agent's session files): no secret may stay in what benchrig writes there. Files are streamed in
+// chunks; a text file's matches become `***`, a binary file's (a NUL in its first 8 KiB) as many `*` as
+// they had bytes, so that lengths and offsets hold. A file or folder name holding a secret is renamed.
 import { lstat, open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Scrubber } from './scrub.ts';
@@ -12,7 +9,7 @@ import type { Scrubber } from './scrub.ts';
 const CHUNK = 1024 * 1024;
 const SNIFF = 8 * 1024;
 
-export interface ScrubbedFiles {
+interface ScrubbedFiles {
   /** Files whose content held a secret (relative to the folder). */
   files: string[];
   /** Entries renamed because their name held one. */

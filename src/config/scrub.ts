@@ -86,7 +86,7 @@ function byteForms(secrets: Iterable<string>, sources: string[]): Pick<Scrubber,
 }
 
 /** A bound on one byte of a secret in its longest form (a `\uXXXX` escape under 32 backslashes). */
-export const MAX_FORM_BYTES_PER_BYTE = 40;
+const MAX_FORM_BYTES_PER_BYTE = 40;
 
 const isPlain = (v: object) => {
   const proto: unknown = Object.getPrototypeOf(v);

@@ -1,20 +1,22 @@
-// What of the configuration may be shown (run.json, `config show`): docs/configuration.md "secrets are never
-// written to any output file". Three rules, in order:
-//  1. a value that came from an environment variable (`${VAR}` in a file, or BENCHRIG_*) is shown
-//     as the string written (`"session=${MY_KEY}"`, `"${BENCHRIG_LLM__API_KEY}"`), whatever its key
-//     is called, unless the schema marks its key plain (config/plain.ts: model, base_url, limits…);
-//  2. a value under a secret-looking key (api_key, token, Authorization…) is "[redacted]";
-//  3. URLs lose their credentials and secret-looking query parameters.
-// The run itself uses the real values: only what is shown is redacted.
+// What of the configuration may be shown (run.json, `config show`): docs/configuration.md, "secrets are
+// never written to any output file". The run itself uses the real values: only what is shown is
+// redacted (redact's rules).
 import { formatPath } from './expand.ts';
 import { markOf } from './plain.ts';
 import { SECRET_KEY } from './scrub.ts';
 import { configSchema } from './schema.ts';
 import type { Templates } from './layers.ts';
 
-export type Path = Array<string | number>;
+type Path = Array<string | number>;
 
-/** `value` (the configuration, or the part of it at `at`) as it may be shown. */
+/**
+ * `value` (the configuration, or the part of it at `at`) as it may be shown. Three rules, in order:
+ *  1. a value that came from an environment variable (`${VAR}` in a file, or BENCHRIG_*) is shown as
+ *     the string written (`"session=${MY_KEY}"`), whatever its key, unless the schema marks its key
+ *     plain (config/plain.ts: model, base_url, limits…);
+ *  2. a value under a secret-looking key (api_key, token, Authorization…) is "[redacted]";
+ *  3. URLs lose their credentials and secret-looking query parameters.
+ */
 export function redact<T>(value: T, templates: Templates = {}, at: Path = []): T {
   const walk = (v: unknown, path: Path): unknown => {
     const template = templates[formatPath(path)];

@@ -1,8 +1,6 @@
-// The download cache for hub datasets (docs/benchmarks.md#hugging-face-datasets): `$BENCHRIG_CACHE` (default ~/.cache/benchrig).
-// Everything under a commit is immutable, so a file cached once is good forever; only the
-// branch -> commit resolutions under refs/ change, and they are kept so a branch still resolves
-// when the hub is unreachable. Every write is atomic (temp file + rename): an interrupted download
-// never leaves a half file that a later run would trust.
+// The download cache for hub datasets (docs/benchmarks.md#hugging-face-datasets) under `$BENCHRIG_CACHE`:
+// what is under a commit never changes; a branch's resolutions are kept so that it still resolves
+// offline. Every write is atomic (temp file + rename): an interrupted download leaves no half file.
 //
 //   <cache>/hf/datasets/<owner>/<name>/refs/<revision, url-encoded>.json   {commit, resolved_at}
 //   <cache>/hf/datasets/<owner>/<name>/<commit>/tree.json                  [{path, size}]
@@ -20,7 +18,7 @@ export interface TreeEntry {
   size: number;
 }
 
-export interface RefEntry {
+interface RefEntry {
   commit: string;
   resolved_at: string;
 }
@@ -77,11 +75,11 @@ async function readJsonOr<T>(file: string): Promise<T | null> {
 }
 
 /** A temp file next to the target, renamed over it when complete. */
-export function tempPathFor(file: string): string {
+function tempPathFor(file: string): string {
   return `${file}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
 }
 
-export async function writeAtomic(file: string, data: string | Uint8Array): Promise<void> {
+async function writeAtomic(file: string, data: string | Uint8Array): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const tmp = tempPathFor(file);
   try {

@@ -5,7 +5,7 @@
 // as on the hub, so a repository never mixes two layouts into one split.
 import { BenchrigError } from '../errors.ts';
 
-export const DATA_EXTENSIONS = ['parquet', 'jsonl', 'ndjson', 'json', 'csv'] as const;
+const DATA_EXTENSIONS = ['parquet', 'jsonl', 'ndjson', 'json', 'csv'] as const;
 const EXT = `(?:${DATA_EXTENSIONS.join('|')})`;
 /** Split names are word characters starting with a letter (the hub's rule); lazy, so `train_0` is "train". */
 const NAME = '[A-Za-z]\\w*?';
@@ -45,14 +45,14 @@ const LAYOUTS: Layout[] = [
   { name: 'root split folders', defaultOnly: true, keywordsOnly: true, pattern: `^{split}/(?:[^/]+/)*[^/]+\\.${EXT}$` },
 ];
 
-export interface SplitFiles {
+interface SplitFiles {
   /** The split's data files, sorted (shards in order). */
   files: string[];
   /** Which convention matched, for messages. */
   layout: string;
 }
 
-export interface PickOptions {
+interface PickOptions {
   config: string;
   split: string;
   /** Names the dataset in errors, e.g. `hf:acme/tiny@1a2b3c4`. */
@@ -95,7 +95,7 @@ export function splitsIn(paths: string[], config: string): string[] {
 }
 
 /** Config folders that hold data files (for "config not found" messages). */
-export function configsIn(paths: string[]): string[] {
+function configsIn(paths: string[]): string[] {
   const found = new Set<string>();
   for (const p of paths.filter(isData)) {
     const top = p.split('/')[0];

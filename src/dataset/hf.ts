@@ -1,18 +1,15 @@
-// Hugging Face hub datasets (docs/benchmarks.md#hugging-face-datasets), through @huggingface/hub: resolve the revision to a
-// commit, list the repository at that commit, pick the split's files (hf-layout.ts) and download
-// the missing ones into the cache (cache.ts). Returns local files; read.ts reads them with the
-// same readers as local datasets.
-//
-// Offline: a pinned 40-hex commit whose files are cached never touches the network; a branch or
-// tag falls back to its last cached resolution when the hub is unreachable, and says so.
+// Hugging Face hub datasets (docs/benchmarks.md#hugging-face-datasets), through @huggingface/hub: the
+// revision resolved to a commit, the split's files (hf-layout.ts) downloaded into the cache (cache.ts)
+// and read by read.ts like local files. Offline, a pinned commit whose files are cached never touches
+// the network; a branch or tag falls back to its last cached resolution, and says so.
 import { datasetInfo, downloadFile, HubApiError, listFiles } from '@huggingface/hub';
 import { BenchrigError, describe } from '../errors.ts';
 import { cacheRoot, DatasetCache, writeStreamAtomic, type TreeEntry } from './cache.ts';
 import { pickSplitFiles } from './hf-layout.ts';
 
-export const HUB_URL = 'https://huggingface.co';
+const HUB_URL = 'https://huggingface.co';
 /** A progress report every this many bytes of one file. */
-export const PROGRESS_STEP = 4 * 1024 * 1024;
+const PROGRESS_STEP = 4 * 1024 * 1024;
 /** Metadata calls that hang this long count as an unreachable hub. */
 const API_TIMEOUT_MS = 30_000;
 
@@ -40,7 +37,7 @@ export interface HfOptions {
   onNotice?: (message: string) => void;
 }
 
-export interface HfDatasetFiles {
+interface HfDatasetFiles {
   commit: string;
   /** The split's files in order: repository path and where it is cached. */
   files: Array<{ path: string; localPath: string }>;
@@ -260,7 +257,7 @@ class Hub {
 }
 
 /** The hub did not answer (connection refused, DNS, timeout, gateway errors): the cache may serve. */
-export function isUnreachable(err: unknown): boolean {
+function isUnreachable(err: unknown): boolean {
   if (err instanceof HubApiError) return err.statusCode === 502 || err.statusCode === 503 || err.statusCode === 504;
   const e = err as { name?: string; message?: string };
   return (

@@ -20,7 +20,7 @@ export async function readJsonl(file: string, opts: ReadOptions): Promise<RawRow
 }
 
 /** One line's row, refused naming `where` when it is not a JSON object. */
-export function parseJsonlRow(line: string, where: string): Record<string, unknown> {
+function parseJsonlRow(line: string, where: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -33,7 +33,7 @@ export function parseJsonlRow(line: string, where: string): Record<string, unkno
 }
 
 /** A row of a JSON Lines file and its line: 1-based number, byte offset and length (without the line break). */
-export interface JsonlLine extends RawRow {
+interface JsonlLine extends RawRow {
   line: number;
   offset: number;
   length: number;

@@ -1,7 +1,7 @@
-// A JSON Lines dataset read as a stream (issue 28): the load reads it once, row by row, and keeps
-// of each row only its id and where its line lies; a sample is read again from the file (and mapped
-// again, by the same function) when the run takes it. 100,000 distinct samples held as objects,
-// with the load's garbage, were most of a run's peak memory. The file must not change under the run.
+// A JSON Lines dataset read as a stream: the load reads it once, row by row, and keeps of each row only
+// its id and where its line lies; a sample is read again from the file (and mapped again, by the same
+// function) when the run takes it, so that a large dataset is not held in memory as objects. The file
+// must not change under the run.
 import { closeSync, fstatSync, openSync, statSync } from 'node:fs';
 import { BenchrigError } from '../errors.ts';
 import type { Sample } from '../types.ts';

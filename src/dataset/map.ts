@@ -25,7 +25,7 @@ import { contextProblem, hostScriptProblem } from '../sandbox/build-context.ts';
 import type { SwebenchOptions } from '../swebench/sample.ts';
 import { mapSwebenchRows } from './swebench.ts';
 
-export const SAMPLE_FIELDS = [
+const SAMPLE_FIELDS = [
   'id',
   'input',
   'expected',
@@ -39,7 +39,7 @@ export const SAMPLE_FIELDS = [
   'metadata',
   'sandbox',
 ] as const;
-export type SampleField = (typeof SAMPLE_FIELDS)[number];
+type SampleField = (typeof SAMPLE_FIELDS)[number];
 
 /** Fields whose CSV cells hold JSON (objects or arrays). */
 const JSON_FIELDS: SampleField[] = [

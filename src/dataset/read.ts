@@ -1,7 +1,7 @@
-// Dataset sources -> raw rows. One reader per format, chosen by file extension; a new format
-// plugs in as one more entry in READERS. `hf:owner/name` sources are downloaded (hf.ts) and then
-// read by the same readers. hf.ts (@huggingface/hub, ~40 MB resident) and parquet.ts (hyparquet)
-// load only when a source needs them: most runs read a local JSONL file.
+// Dataset sources -> raw rows. One reader per format, chosen by file extension; a new format plugs in
+// as one more entry in READERS. `hf:owner/name` sources are downloaded (hf.ts) and then read by the
+// same readers. hf.ts (@huggingface/hub, large) and parquet.ts (hyparquet) load only when a source
+// needs them: most runs read a local JSONL file.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BenchrigError } from '../errors.ts';
@@ -10,9 +10,7 @@ import { readJsonl } from './jsonl.ts';
 import { readJson } from './json.ts';
 import { readCsv } from './csv.ts';
 import type { HfOptions } from './hf.ts';
-import type { RawRow, ReadOptions, Reader } from './rows.ts';
-
-export type { RawRow, ReadOptions, Reader };
+import type { RawRow, Reader } from './rows.ts';
 
 export const READERS: Record<string, Reader> = {
   '.jsonl': readJsonl,
@@ -22,7 +20,7 @@ export const READERS: Record<string, Reader> = {
   '.parquet': async (file, opts) => (await import('./parquet.ts')).readParquet(file, opts),
 };
 
-export interface ReadDatasetOptions extends HfOptions {
+interface ReadDatasetOptions extends HfOptions {
   /** The benchmark folder: a relative `source` resolves against it. */
   baseDir: string;
   jsonColumns?: ReadonlySet<string>;
@@ -31,14 +29,14 @@ export interface ReadDatasetOptions extends HfOptions {
 }
 
 /** The `[dataset]` table: `split`, `config` and `revision` apply to `hf:` sources only. */
-export interface DatasetSpec {
+interface DatasetSpec {
   source: string;
   split?: string;
   config?: string;
   revision?: string;
 }
 
-export interface DatasetRead {
+interface DatasetRead {
   rows: RawRow[];
   /** The commit an `hf:` revision resolved to; null for local files. */
   resolvedRevision: string | null;

@@ -10,10 +10,10 @@ import { startOrder } from './order.ts';
 import type { DependencySpec, EnvironmentSpec, MountSpec, ServiceSpec } from './spec.ts';
 import { HEALTHCHECK_DEFAULTS } from './spec.ts';
 
-export const MAIN_SERVICE = 'main';
+const MAIN_SERVICE = 'main';
 
 /** `where('services', 'db', 'build')` → `benchmark.toml: key sandbox.services.db.build`. */
-export type Where = (...key: string[]) => string;
+type Where = (...key: string[]) => string;
 
 export function environmentFromConfig(sandbox: SandboxConfig, dir: string, where: Where): EnvironmentSpec | null {
   const services = sandbox.services ?? {};

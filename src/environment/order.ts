@@ -3,10 +3,10 @@
 // services otherwise in the order written. A cycle is refused, named service by service.
 import type { ServiceSpec } from './spec.ts';
 
-export type OrderResult = { order: string[] } | { problem: string };
+type OrderResult = { order: string[] } | { problem: string };
 
 /** What a service must wait for: its dependencies, and the owner of the network stack it joins. */
-export function prerequisites(s: Pick<ServiceSpec, 'dependsOn' | 'networkMode'>): string[] {
+function prerequisites(s: Pick<ServiceSpec, 'dependsOn' | 'networkMode'>): string[] {
   const deps = Object.keys(s.dependsOn);
   const mode = s.networkMode;
   return mode?.kind === 'service' && !deps.includes(mode.service) ? [...deps, mode.service] : deps;

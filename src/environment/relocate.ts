@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { EnvironmentSpec, ServiceSpec } from './spec.ts';
 
-export function mapPaths(spec: EnvironmentSpec, f: (p: string) => string): EnvironmentSpec {
+function mapPaths(spec: EnvironmentSpec, f: (p: string) => string): EnvironmentSpec {
   const service = (s: ServiceSpec): ServiceSpec => ({
     ...s,
     ...(s.build ? { build: { ...s.build, context: f(s.build.context) } } : {}),

@@ -1,24 +1,21 @@
-// `--llm-cache` keys for gateway requests. The key is the request as forwarded (the pinned model
-// included) minus the fields a CLI fills with per-session or per-process values, so a replayed run
-// of the same agent finds the answers its recorded run got:
-//   metadata        Anthropic `metadata.user_id` (Claude Code puts its session id there), OpenAI tags
-//   user, safety_identifier         per-user ids
-//   prompt_cache_key, prompt_cache_retention   Codex: its conversation id
-//   stream_options  include_usage and the like: how the answer is framed, not what it says
-// Everything else counts (temperature, tools, system prompt, `store`…).
-// `stream` itself stays in the key: a recorded SSE answer is replayed to a streaming request only.
-// Ids inside the conversation (tool_call ids, response ids) come from earlier recorded answers,
-// so they repeat on replay and stay in the key. Headers and the query string are never hashed.
+// `--llm-cache` keys for gateway requests: the request as forwarded (the pinned model included) minus
+// the fields a CLI fills with per-session or per-process values, so that a replayed run of the same
+// agent finds the answers its recorded run got. Headers and the query string are never hashed.
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../llm/cache.ts';
 
-export const VOLATILE_FIELDS = [
-  'metadata',
-  'user',
+/**
+ * The fields left out of the key. Everything else counts (temperature, tools, system prompt, `store`,
+ * `stream`: a recorded SSE answer is replayed to a streaming request only); ids inside the
+ * conversation come from earlier recorded answers, so they repeat on replay and stay in the key.
+ */
+const VOLATILE_FIELDS = [
+  'metadata', // Anthropic `metadata.user_id` (Claude Code's session id), OpenAI tags
+  'user', // per-user ids
   'safety_identifier',
-  'prompt_cache_key',
+  'prompt_cache_key', // Codex: its conversation id
   'prompt_cache_retention',
-  'stream_options',
+  'stream_options', // include_usage and the like: how the answer is framed, not what it says
 ] as const;
 
 /**

@@ -24,7 +24,7 @@ import type { CallTranscript, NewEvent } from '../types.ts';
  * What `--llm-cache record` stores for a gateway call: the answer as the agent got it, but for the
  * usage chunk the gateway asked for (stream-usage.ts), which is kept and left out when replayed.
  */
-export interface StoredAnswer {
+interface StoredAnswer {
   gateway: 1;
   status: number;
   content_type: string;

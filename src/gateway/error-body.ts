@@ -4,7 +4,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Protocol } from './types.ts';
 
-export type GatewayErrorCode =
+type GatewayErrorCode =
   | 'invalid_api_key' // 401: unknown or finished token
   | 'llm_budget_exceeded' // 400: the call past max_llm_calls
   | 'protocol_not_configured' // 400: no upstream for this API
@@ -16,7 +16,7 @@ export type GatewayErrorCode =
   | 'too_many_requests' // 429: too many requests of the trial (or of all) being answered
   | 'not_found'; // 404: no such route
 
-export function errorBody(protocol: Protocol, status: number, code: GatewayErrorCode, message: string): unknown {
+function errorBody(protocol: Protocol, status: number, code: GatewayErrorCode, message: string): unknown {
   const type =
     status === 401
       ? 'authentication_error'

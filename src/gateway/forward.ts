@@ -30,7 +30,7 @@ export function upstreamHeaders(u: Upstream, client: IncomingHttpHeaders, body: 
   return h;
 }
 
-export interface ForwardOptions {
+interface ForwardOptions {
   signal: AbortSignal;
   retry?: { baseMs?: number; maxMs?: number };
 }

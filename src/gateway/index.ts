@@ -7,9 +7,6 @@ import { createModelGateway } from './server.ts';
 import type { ModelGateway } from './types.ts';
 import { upstreamsFromConfig } from './upstreams.ts';
 
-export { createModelGateway } from './server.ts';
-export { upstreamsFromConfig, UPSTREAM_TABLE } from './upstreams.ts';
-export { VOLATILE_FIELDS } from './cache-key.ts';
 export type * from './types.ts';
 
 /** The gateway of a run: `[llm]` (+ `[llm.responses]`, `[llm.anthropic]`) and `--llm-cache`. */

@@ -1,8 +1,7 @@
-// The top-level fields of a JSON request body, found without parsing it. CLI requests are 40–80 KB
-// (tool lists, system prompts) and the gateway needs only `model` (to pin it) and `stream`:
-// JSON.parse plus JSON.stringify of such a body cost ~0.5–0.9 ms a call (measured), a scan ~0.05.
-// Byte-level is safe for UTF-8: bytes of multi-byte characters are never ASCII quotes or brackets.
-// The body is passed on as it came, but for the pinned model; the upstream judges its JSON.
+// The top-level fields of a JSON request body, found without parsing it: CLI requests are large (tool
+// lists, system prompts) and the gateway needs only `model` (to pin it) and `stream`. Byte-level is
+// safe for UTF-8: bytes of multi-byte characters are never ASCII quotes or brackets. The body is
+// passed on as it came, but for the pinned model; the upstream judges its JSON.
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

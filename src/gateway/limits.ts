@@ -28,8 +28,7 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   bodyTimeoutMs: 30_000,
 };
 
-export type BodyOutcome =
-  { kind: 'ok'; body: Buffer } | { kind: 'too_large' } | { kind: 'timeout' } | { kind: 'closed' };
+type BodyOutcome = { kind: 'ok'; body: Buffer } | { kind: 'too_large' } | { kind: 'timeout' } | { kind: 'closed' };
 
 /**
  * The request's body, read as it comes: at most `max` bytes, no longer than `ms`; with `keep` false

@@ -23,14 +23,14 @@ export interface CallSummary {
   error?: string;
 }
 
-export interface StreamWatcher {
+interface StreamWatcher {
   event(e: SseEvent): void;
   summary(): CallSummary;
   /** The text of the answer joined from its pieces (the cache checks it for the upstream key). */
   text(): string;
 }
 
-export interface ProtocolReader {
+interface ProtocolReader {
   fromJson(body: unknown): CallSummary;
   stream(): StreamWatcher;
 }

@@ -13,7 +13,7 @@ export function askForUsage(streamOptions: unknown): Record<string, unknown> | n
 }
 
 /** The chunk `include_usage` adds: no choices, the usage. (A last chunk with choices and usage is kept.) */
-export function isUsageChunk(e: SseEvent): boolean {
+function isUsageChunk(e: SseEvent): boolean {
   let chunk: unknown;
   try {
     chunk = JSON.parse(e.data);

@@ -51,7 +51,7 @@ export class TokenRegistry {
   }
 }
 
-export function presentedToken(headers: IncomingHttpHeaders): string | null {
+function presentedToken(headers: IncomingHttpHeaders): string | null {
   const auth = headers.authorization;
   if (typeof auth === 'string') {
     const m = /^Bearer\s+(.+)$/i.exec(auth.trim());

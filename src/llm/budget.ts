@@ -2,7 +2,7 @@
 // network, so the call past the limit never reaches the server. Retries of one call count once.
 import { LlmBudgetExceeded } from '../errors.ts';
 
-export type BudgetKind = 'llm_calls' | 'user_llm_calls';
+type BudgetKind = 'llm_calls' | 'user_llm_calls';
 
 export class CallBudget {
   private used = 0;

@@ -12,7 +12,7 @@ import type { Scrubber } from '../config/scrub.ts';
 export type CacheMode = 'off' | 'record' | 'replay';
 
 /** The fields of a Chat Completions request that decide its answer. */
-export interface CacheableRequest {
+interface CacheableRequest {
   model: string;
   messages: unknown[];
   tools?: unknown[];
@@ -21,7 +21,7 @@ export interface CacheableRequest {
 }
 
 /** A stored answer: a chat completion by default, or another kind of response (embeddings). */
-export interface CacheEntry<R = ChatResponse, Q = CacheableRequest> {
+interface CacheEntry<R = ChatResponse, Q = CacheableRequest> {
   version: 1;
   key: string;
   model: string;

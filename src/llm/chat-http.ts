@@ -1,14 +1,8 @@
-// One OpenAI-compatible chat completion over undici's dispatcher, without the SDK's request
-// machinery (issue 17). Per call the SDK built its headers from six layers, formatted debug-log
-// details, made an AbortSignal.any, a Headers, a Response and a web ReadableStream, and parsed the
-// body through them: most of the ~0.5 ms of CPU a one-call trial spent on its model call (measured
-// with --cpu-prof, 4,000 trials). Here the headers are built once per endpoint and key, the body is
-// one string, the answer one Buffer. undici's handler API rather than node:http: no ClientRequest,
-// IncomingMessage or stream per call (measured on loopback: ~48 → ~27 µs of CPU a call). Failures
-// throw the SDK's own error classes, made as the SDK makes them (APIError.generate,
-// APIConnectionError, APIConnectionTimeoutError, APIUserAbortError), so retries (retry.ts) and error
-// messages (client.ts) see exactly what they saw before.
-// 'openai/error', not 'openai': the same classes without loading the whole SDK in every worker (~50 ms of CPU a thread).
+// One OpenAI-compatible chat completion over undici's dispatcher, without the SDK's request machinery
+// (its per-call headers, signals, streams and web Response are most of a one-call trial's CPU): headers
+// built once per endpoint and key, the body one string, the answer one Buffer. Failures throw the SDK's
+// own error classes, made as the SDK makes them, so retries (retry.ts) and messages (client.ts) see
+// the same; from 'openai/error', which does not load the whole SDK in every worker.
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai/error';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { VERSION } from 'openai/version';

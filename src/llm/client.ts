@@ -31,7 +31,7 @@ export interface TokenCount {
 /** A response as the client keeps it: the model's name, cached tokens, finish reason and reasoning as the upstream reported them. */
 type Answer = ChatResponse & { model?: string; cached?: number; finish?: string; reasoning?: string };
 
-export interface LlmClientOptions {
+interface LlmClientOptions {
   config: LlmConfig;
   role: LlmRole;
   /** Max calls of this client; null: unlimited (the judge). */

@@ -1,7 +1,6 @@
-// Which table of prices a run priced its calls with (run.json `prices`, docs/reports.md#runjson): read
-// from the package's package.json, without loading the table itself. The main thread of a run records
-// it but prices nothing; the table (a ~1.7 MB module, ~3 MB of heap once loaded) is loaded by the
-// threads that price calls (prices.ts), not here (docs/performance.md).
+// Which table of prices a run priced its calls with (run.json `prices`, docs/reports.md#runjson), read
+// from the package's package.json without loading the table: the main thread records it but prices
+// nothing; the table (a large module) is loaded by the threads that price calls (prices.ts).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

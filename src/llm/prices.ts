@@ -3,7 +3,13 @@
 // named none), with the cached-input rate where the usage reports cached tokens. A model the table
 // does not know costs null: a guessed price is worse than none. The one module every caller prices with
 // (the model client for agent, simulated user and judge; the gateway).
-import { calcPrice } from '@pydantic/genai-prices';
+import { createRequire } from 'node:module';
+
+// The package's CommonJS build, minified: the same table as its ES module build, ~1.3 MB less heap in
+// every thread that prices a call (its source held as a string, its code), measured on 0.1.8.
+const { calcPrice } = createRequire(import.meta.url)(
+  '@pydantic/genai-prices',
+) as typeof import('@pydantic/genai-prices');
 
 /** USD per million tokens, as `[llm] price` has it. */
 export interface PriceOverride {
@@ -12,13 +18,13 @@ export interface PriceOverride {
 }
 
 /** A call's usage: `input` includes `cached` (cache reads), as every API but Anthropic's reports it. */
-export interface CallUsage {
+interface CallUsage {
   input: number;
   output: number;
   cached?: number;
 }
 
-export interface CallPrice {
+interface CallPrice {
   /** null: the table does not know the model (and no `[llm] price` was set). */
   cost_usd: number | null;
   /** The model the price was looked up by. */

@@ -3,7 +3,7 @@
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai/error';
 import { abortReason, causes, errorField } from '../errors.ts';
 
-export interface RetryOptions {
+interface RetryOptions {
   /** Retries after the first attempt (config `max_retries`). */
   maxRetries: number;
   baseMs?: number;
@@ -13,8 +13,8 @@ export interface RetryOptions {
   onRetry?: (info: { attempt: number; delayMs: number; error: unknown }) => void;
 }
 
-export const DEFAULT_BASE_MS = 500;
-export const DEFAULT_MAX_MS = 30_000;
+const DEFAULT_BASE_MS = 500;
+const DEFAULT_MAX_MS = 30_000;
 
 const NETWORK_CODES = new Set([
   'ECONNRESET',

@@ -60,7 +60,7 @@ export function chatMessage(v: unknown): TranscriptMessage {
 }
 
 /** The tools a Chat Completions request offers: name, description and parameters. */
-export function chatTools(tools: unknown): CallTranscript['tools'] {
+function chatTools(tools: unknown): CallTranscript['tools'] {
   const out = list(tools)
     .map(obj)
     .map((t) => obj(t.function ?? t))
@@ -74,7 +74,7 @@ export function chatTools(tools: unknown): CallTranscript['tools'] {
 }
 
 /** The request's fields that change the answer (`model`, `messages`, `tools` and `stream` apart). */
-export function chatParams(request: Json): Json | undefined {
+function chatParams(request: Json): Json | undefined {
   const out: Json = {};
   for (const k of PARAMS) if (request[k] !== undefined && request[k] !== null) out[k] = request[k];
   return Object.keys(out).length ? out : undefined;

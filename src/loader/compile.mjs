@@ -1,18 +1,9 @@
-// Compiles a TypeScript entry module, and every TypeScript file it imports, into plain JavaScript
-// ES modules (esbuild: an entry and its chunks), cached by content. Node then loads benchrig and a
-// benchmark's TypeScript agents, hooks and users without a loader: tsx's ESM loader runs in a
-// thread of its own in every thread that registers it, ~27 MB resident each (measured on Node 20),
-// and a run has a main thread and a worker per --workers.
-//
-// Only TypeScript is bundled. Everything else (packages, .js/.mjs/.cjs/.json files, node:
-// built-ins) stays an import of its absolute file URL, resolved the way Node resolves it: it is the
-// same module instance the rest of the thread imports, and the bundle can live in any folder.
-// Every bundled file keeps its own import.meta.url (and dirname, filename), so that paths it builds
-// from them point next to its source, as they did before. A dynamic import() of TypeScript stays
-// lazy (a chunk of its own, esbuild's code splitting): what a command or a run does not need, and
-// the packages only that code imports, are never loaded.
-//
-// Plain JavaScript on purpose: it is what loads the TypeScript (bin/benchrig.mjs imports it first).
+// Compiles a TypeScript entry module, and every TypeScript file it imports, into plain JavaScript ES
+// modules (esbuild: an entry and its chunks), cached by content, so that Node loads benchrig and a
+// benchmark's TypeScript agents, hooks and users without a loader thread (tsx's) in every thread.
+// Only TypeScript is bundled: packages and other files stay imports of their absolute URL (the same
+// instance the rest of the thread imports); each bundled file keeps its own import.meta.url; a dynamic
+// import() stays lazy (a chunk of its own). Plain JavaScript: bin/benchrig.mjs imports it first.
 import { createHash } from 'node:crypto';
 import {
   accessSync,

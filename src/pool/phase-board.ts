@@ -1,9 +1,6 @@
-// Where the trials of a thread pool say that their agent phase has started or ended: memory shared
-// by the main side and every thread, one slot per trial in flight. A trial's thread writes its slot
-// as the phase starts and ends; the main side's watchdog (watchdog.ts) reads it only when it may
-// have to act, near the trial's timeout. It replaces two messages a trial ('agent' start and end),
-// each of which woke the main thread: ~0.07 ms of CPU a one-call trial (issue 17, measured over
-// 10,000 trials). Processes have no shared memory and keep the messages.
+// Where the trials of a thread pool say that their agent phase has started or ended: memory shared by
+// the main side and every thread, one slot per trial in flight, read by the watchdog (watchdog.ts)
+// only near a trial's timeout, so that the phase wakes no thread. Processes keep messages instead.
 //
 // A slot holds the trial's id and its state: 0 before the phase, -1 after it, else the time it
 // started in ticks of 10 ms since the board's epoch (2^31 ticks: 248 days). The id is written last

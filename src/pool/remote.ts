@@ -1,10 +1,7 @@
-// The main side of one trial running in a remote worker (a thread or a process), shared by both
-// pools: it forwards the trial's messages to the hooks, grants `--max-sandboxes` slots, enforces the
-// trial's deadline (cancel by message, kill after a grace period), watches the worker's event loop
-// around the agent's timeout (watchdog.ts), and when the worker dies turns
-// the death into the trial's result: written like runTrial's, its sandbox removed from here.
-// The pools own their workers (piscina replaces dead threads; forks.ts replaces dead processes)
-// and tell each of a dead worker's in-flight trials through `workerGone`.
+// The main side of one trial running in a remote worker (a thread or a process), shared by both pools:
+// it forwards the trial's messages to the hooks, grants `--max-sandboxes` slots, enforces the trial's
+// deadline and watches the worker's event loop (watchdog.ts); when the worker dies (the pools tell it
+// through `workerGone`) it turns the death into the trial's result and removes its sandbox.
 import { readFile } from 'node:fs/promises';
 import { SANDBOX_START_S, sandboxSpecOf, trialTimeoutOf } from '../trial/per-trial.ts';
 import type { ErrorValue } from '../errors.ts';
@@ -47,9 +44,9 @@ export interface WorkerChannel {
   readonly clockFromPool?: boolean;
 }
 
-export const DEFAULT_GRACE_MS = 5_000;
+const DEFAULT_GRACE_MS = 5_000;
 /** The minute a start may take beyond the trial's timeout: the start's own deadline (trial/start-deadline.ts) comes first. */
-export const DEFAULT_SANDBOX_START_MS = SANDBOX_START_S * 1000;
+const DEFAULT_SANDBOX_START_MS = SANDBOX_START_S * 1000;
 export const DEFAULT_WORKER_MEMORY_MB = 1024;
 
 export interface RemotePoolOptions extends PoolOptions {

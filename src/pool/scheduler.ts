@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { TrialHooks, TrialInput, TrialResult, TrialSummary } from '../trial/types.ts';
 import type { Pool } from './types.ts';
 
-export interface ScheduleOptions {
+interface ScheduleOptions {
   signal: AbortSignal;
   hooks?: TrialHooks;
   onStart?(trial: TrialInput): void;

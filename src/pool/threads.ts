@@ -1,19 +1,9 @@
 // `threads`: a piscina pool of --workers threads, --per-worker trials in flight in each. Piscina
-// owns the threads' lifecycle: it starts them, and when one dies (process.exit, an uncaught
-// exception, out of memory, or terminated by us) it starts a new thread. The trials themselves do
-// not go through piscina: each thread sends one MessagePort as it boots, and every message of its
-// trials (the trial, events, sandbox, slots, cancel, result) travels over it, so that they arrive
-// in order and remote.ts handles them exactly as for processes; so does the thread's own 'ready'
-// once its entry has loaded (only piscina's public API is used: its options, `threads`, and its
-// 'message' and 'error' events). This side picks the thread (the
-// ready one with the fewest trials; each holds its next trials too, see dispatch), fails a dead
-// thread's running trials itself and gives its waiting ones to another thread. (piscina.run cost
-// two more messages and thread wake-ups a trial, and ~1 KB of main-thread objects a trial that
-// only a major GC clears, which raised the peak of a long run: measured, issue 17. A
-// MessageChannel per trial was worse still.) The RunContext goes once per thread, as workerData.
-//
-// A thread that does not answer a cancel is terminated directly; piscina sees it exit and
-// replaces it.
+// starts the threads and replaces one that dies; the trials do not go through piscina: each thread
+// sends one MessagePort as it boots and every message of its trials travels over it, in order, so that
+// remote.ts handles them as for processes. This side picks the thread (the ready one with the fewest
+// trials), fails a dead thread's running trials and gives its waiting ones to another. The RunContext
+// goes once per thread, as workerData; a thread that does not answer a cancel is terminated.
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import type { MessagePort, Worker } from 'node:worker_threads';
@@ -43,7 +33,7 @@ const WORKER_YOUNG_GENERATION_MB = 2;
  * development), or undefined when it has none (the threads inherit the flags). The threads run
  * compiled JavaScript, and a tsx registration would cost each of them ~27 MB resident for nothing.
  */
-export function workerExecArgv(argv: readonly string[] = process.execArgv): string[] | undefined {
+function workerExecArgv(argv: readonly string[] = process.execArgv): string[] | undefined {
   const isTsx = (v: string | undefined) => !!v && /^tsx(\/|$)/.test(v);
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {

@@ -1,13 +1,7 @@
-// The main side's watch over one remote trial's agent phase. The trial's own timeout is a timer in
-// its worker, and an agent that blocks the worker's event loop (`while (true) {}`) stops that timer,
-// the worker's messages and its answer to a cancel alike; only the main side can still act.
-//
-// So from one grace period before the trial's timeout, the main side pings the worker (again a
-// fifth of a grace period after each answer), and a worker that has left a ping unanswered for the
-// grace period once the timeout has passed is blocked: `blocked` is called, once. An agent that
-// blocks early is caught at its timeout; one that blocks later, within a grace period and a fifth
-// of it. A worker that answers is left alone: its own timer ends the trial, as in any other worker.
-export interface WatchdogOptions {
+// The main side's watch over one remote trial's agent phase: an agent that blocks its worker's event
+// loop (`while (true) {}`) stops the trial's own timer, its messages and its answer to a cancel alike,
+// so only the main side can still act (EventLoopWatchdog).
+interface WatchdogOptions {
   /** From the start of the agent phase to its end at the latest: the trial's timeout. */
   afterMs: number;
   /** How long the worker has to answer a ping: the pool's grace period. */
@@ -16,6 +10,12 @@ export interface WatchdogOptions {
   blocked(): void;
 }
 
+/**
+ * From one grace period before the trial's timeout, pings the worker (again a fifth of a grace period
+ * after each answer); a worker that has left a ping unanswered for the grace period once the timeout
+ * has passed is blocked: `blocked` is called, once. A worker that answers is left alone: its own
+ * timer ends the trial.
+ */
 export class EventLoopWatchdog {
   #timer?: NodeJS.Timeout;
   #waiting = false;

@@ -13,7 +13,7 @@ import path from 'node:path';
 export const sha256 = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
 
 /** Every path, file mode's executable bit, content and symlink target of `dir`, in sorted order. */
-export async function treeDigest(dir: string): Promise<string> {
+async function treeDigest(dir: string): Promise<string> {
   const h = createHash('sha256');
   const walk = async (rel: string) => {
     const entries = (await readdir(path.join(dir, rel), { withFileTypes: true })).sort((a, b) =>
@@ -43,7 +43,7 @@ async function intact(entry: string, content: string): Promise<boolean> {
   return (await treeDigest(path.join(entry, content))) === want.trim();
 }
 
-export const tempDir = async (root: string) => {
+const tempDir = async (root: string) => {
   const dir = path.join(root, 'tmp', `${process.pid}-${randomBytes(6).toString('hex')}`);
   await mkdir(dir, { recursive: true });
   return dir;

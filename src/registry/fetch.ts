@@ -30,7 +30,7 @@ export interface FetchedDataset {
   record: RegistryRecord;
 }
 
-export interface FetchOptions extends FilterOptions {
+interface FetchOptions extends FilterOptions {
   registry?: string;
   cwd: string;
   env?: NodeJS.ProcessEnv;

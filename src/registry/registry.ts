@@ -71,7 +71,7 @@ async function readLocal(source: string, cwd: string): Promise<string> {
 }
 
 /** `name@version` → its parts; a bare name has no version. */
-export function parseDatasetRef(ref: string): { name: string; version: string | null } {
+function parseDatasetRef(ref: string): { name: string; version: string | null } {
   const at = ref.lastIndexOf('@');
   return at > 0 ? { name: ref.slice(0, at), version: ref.slice(at + 1) } : { name: ref, version: null };
 }

@@ -11,7 +11,7 @@ export interface SlowTrial {
   execution_time_s: number;
 }
 
-export interface FailingCheck {
+interface FailingCheck {
   name: string;
   type: string;
   failed: number;
@@ -19,7 +19,7 @@ export interface FailingCheck {
   pass_rate: number | null;
 }
 
-export interface RunAnalysis {
+interface RunAnalysis {
   /** Checks with at least one failure, most failures first. */
   failingChecks: FailingCheck[];
   /** Sample ids with both passes and failures among their trials. */
@@ -94,7 +94,7 @@ export async function slowestTrials(
   return top;
 }
 
-export const COMPARISON_LISTS = [
+const COMPARISON_LISTS = [
   ['new_failures', 'new failures'],
   ['regressions', 'regressions'],
   ['fixed', 'fixed'],
@@ -102,7 +102,7 @@ export const COMPARISON_LISTS = [
   ['unanswered', 'unanswered'],
 ] as const;
 
-export interface ComparisonView {
+interface ComparisonView {
   baseline: string | null;
   message: string | null;
   lists: Array<{ key: string; label: string; items: string[] }>;

@@ -1,10 +1,7 @@
-// One trial's result file as an ATIF v1.7 trajectory (docs/export.md#atif). Steps follow the events:
-// a user message is a user step; each agent model call opens an agent step (its metrics, and the
-// tool calls it asked for, their results as the step's observation linked by `source_call_id`); the
-// reply closes it. With a transcript, the agent's system prompt opens the trajectory as system steps
-// and each agent step's message is the model's answer, with its reasoning (atif-transcript.ts).
-// Calls of the simulated user and the judge, retrieved contexts, logs, limits and verdicts are
-// benchrig's own: they ride in the `extra.events` of the step they happened in.
+// One trial's result file as an ATIF v1.7 trajectory (docs/export.md#atif). Steps follow the events: a
+// user message is a user step; each agent model call opens an agent step (its metrics, its tool calls
+// and their results) and the reply closes it; a transcript adds the system prompt and each step's
+// model text (atif-transcript.ts). benchrig's own events ride in the `extra.events` of their step.
 import type { TrajectoryEvent, TrialResult } from '../types.ts';
 import { atifTranscript, type AtifTranscript } from './atif-transcript.ts';
 import {

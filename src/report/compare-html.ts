@@ -12,7 +12,7 @@ import { writeChunksAtomic } from './write.ts';
 
 export const COMPARE_CSP = cspFor(COMPARE_JS);
 
-export interface CompareRunInput {
+interface CompareRunInput {
   report: EvaluationReport;
   /** The run's result files; read twice (task ids first, then the trials to embed). */
   results: () => Iterable<TrialResult> | AsyncIterable<TrialResult>;

@@ -19,7 +19,7 @@ import type { EvaluationReport, Metrics, TaskStats } from './types.ts';
  */
 export type TaskState = 'passing' | 'failing' | 'unanswered' | 'not_graded';
 
-export const PASSING_RULE = 'a task passes when it has a gradable trial and every gradable trial passed (pass_all_k)';
+const PASSING_RULE = 'a task passes when it has a gradable trial and every gradable trial passed (pass_all_k)';
 
 export interface TaskSide {
   sample_id: string;

@@ -14,7 +14,7 @@ const ANSI = { bold: '1', dim: '2', red: '31', green: '32', yellow: '33' } as co
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
 const num = (x: number | null, digits = 3) => (x === null ? 'n/a' : String(Number(x.toFixed(digits))));
 
-export interface SummaryOptions {
+interface SummaryOptions {
   color: boolean;
   /** The slowest trials, read from the result files when the caller has them. */
   slowest?: SlowTrial[] | null;

@@ -27,7 +27,7 @@ export interface RunJson {
   finished_at?: string | null;
 }
 
-export interface ExportInput {
+interface ExportInput {
   dir: string;
   run: RunJson;
   /** Each trial with the file it was read from (`results/[<xy>/]<name>.json`), which a refusal names. */
@@ -35,7 +35,7 @@ export interface ExportInput {
 }
 
 /** The agent as ATIF names it: benchrig's agent name, versioned by its module's hash or the harness's version. */
-export function atifAgent(run: RunJson): AtifAgent {
+function atifAgent(run: RunJson): AtifAgent {
   const model = run.models?.agent ?? undefined;
   const version = run.agent.sha256
     ? `sha256:${run.agent.sha256.slice(0, 12)}`

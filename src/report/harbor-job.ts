@@ -19,7 +19,7 @@ export interface JobInfo {
 }
 
 /** A UUID made from names: the same run exports to the same ids. */
-export function uuidOf(...parts: string[]): string {
+function uuidOf(...parts: string[]): string {
   const h = createHash('sha256').update(parts.join('\0')).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }

@@ -7,7 +7,7 @@ import { answeredNothing, loadBaselineReport } from './compare.ts';
 import { agentIdentity } from './compare-checks.ts';
 import type { EvaluationReport, RunJsonSeen } from './types.ts';
 
-export interface RunEntry {
+interface RunEntry {
   dir: string;
   /** The folder name: `YYYYMMDD-HHMMSS[-N]`. */
   name: string;

@@ -1,8 +1,6 @@
-// The trial data of report.html, made during the report's own pass over the result files: each
-// trial's page entry (html.ts pageTrial, escaped) is appended to a temp file as its result goes by,
-// and the page is then written from that one file, not from a second read of every result file.
-// A result file read and parsed twice was the largest part of the report's cost in a run's main
-// thread (~0.02 ms a trial of the issue 17 workload, --cpu-prof). The bytes of the page are the same.
+// The trial data of report.html, made during the report's own pass over the result files: each trial's
+// page entry (html.ts pageTrial, escaped) is appended to a temp file as its result goes by, and the
+// page is then written from that one file, not from a second read and parse of every result file.
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';

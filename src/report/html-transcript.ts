@@ -6,7 +6,7 @@ import { clipString, clipValue, type Clip, type CutCounter } from './clip.ts';
 import { contentText, transcriptOf, type Transcript, type TranscriptMessage } from './transcript.ts';
 import type { TrialResult } from '../types.ts';
 
-export interface PageMessage {
+interface PageMessage {
   role: string;
   text: string;
   name?: string;

@@ -30,7 +30,7 @@ const TASK_BYTES = 3_000_000;
 export const pageBudgetFor = (nTrials: number, share = 1): PageBudget =>
   new PageBudget(nTrials > PAGE_FULL_TRIALS ? { all: TRIAL_BYTES.all * share, more: TRIAL_BYTES.more * share } : null);
 
-export { clipFor, type Clip } from './clip.ts';
+export { clipFor } from './clip.ts';
 
 /** Escapes text for HTML content and quoted attributes. */
 export function escapeHtml(text: unknown): string {

@@ -62,7 +62,7 @@ export interface JobPair {
   score: JobScoreTest | null;
 }
 
-export interface JobScoreTest {
+interface JobScoreTest {
   /** Tasks with a mean score in both. */
   n: number;
   /** Mean over tasks of (mean score in b − in a), and its 95% interval. */
@@ -105,7 +105,7 @@ export interface JobReport {
   benchmarks: JobBenchmark[];
 }
 
-export const ALPHA = 0.05;
+const ALPHA = 0.05;
 
 export function buildJobReport(jobId: string, status: string, cells: JobCellInput[]): JobReport {
   const names = [...new Set(cells.map((c) => c.report.benchmark.name))];

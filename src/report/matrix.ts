@@ -9,7 +9,7 @@ import { pairedDifference, type PairedDiff } from './paired.ts';
 import { runNames } from './run-names.ts';
 import type { EvaluationReport, TaskStats } from './types.ts';
 
-export interface MatrixCell {
+interface MatrixCell {
   state: TaskState;
   passed: number;
   gradable: number;
@@ -75,7 +75,7 @@ export interface Matrix {
   checks: Array<{ name: string; type: string; rates: Array<number | null> }>;
 }
 
-export interface MatrixInput {
+interface MatrixInput {
   report: EvaluationReport;
   /** task_id and sample_id of every trial of the run. */
   trials: Array<{ task_id: string; sample_id: string }>;

@@ -11,7 +11,7 @@ import {
 import type { CheckStats, Metrics, TaskStats } from './types.ts';
 import { mean, passAtK, passHatK, percentile, ratio, wilson } from './stats.ts';
 
-export interface MetricsOptions {
+interface MetricsOptions {
   /** `blocks_are_success`: a red-team suite, where safety_violation_rate applies. */
   blocksAreSuccess: boolean;
 }

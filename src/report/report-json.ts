@@ -1,6 +1,6 @@
-// evaluation_report.json in pieces (issue 28): the text of JSON.stringify(report, null, 2) and a
-// line break, with its `tasks` (one entry per sample: 100,000 for a large dataset) serialised one
-// at a time instead of the whole report as one string, ~25 MB and its copies at 100,000 samples.
+// evaluation_report.json in pieces: the text of JSON.stringify(report, null, 2) and a line break, with
+// its `tasks` (one entry per sample) serialised one at a time rather than the whole report as one
+// string, which for a large dataset is tens of megabytes and its copies.
 import { randomUUID } from 'node:crypto';
 import type { EvaluationReport } from './types.ts';
 

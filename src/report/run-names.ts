@@ -4,7 +4,7 @@
 // folder's name, when two runs have one id: a copied folder). A name is
 // short, and it is the part that tells two runs apart (a long name cut to fit loses just that part).
 
-export interface NamedRun {
+interface NamedRun {
   /** The run id (run.json `run_id`). */
   id: string;
   label?: string | null;

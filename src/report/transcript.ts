@@ -7,7 +7,7 @@ import type { Transcript, TranscriptMessage, TrialResult } from '../types.ts';
 export type { Transcript, TranscriptMessage };
 
 /** One model call of a transcript. */
-export type TranscriptCall = Transcript['calls'][number];
+type TranscriptCall = Transcript['calls'][number];
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -51,14 +51,3 @@ export function answerOf(t: Transcript, c: TranscriptCall): TranscriptMessage | 
 /** The calls of the agent's model (its own client, or an installed agent's through the gateway), in order. */
 export const agentCalls = (t: Transcript): TranscriptCall[] =>
   t.calls.filter((c) => c.source === 'agent' || c.source === 'installed');
-
-/** A tool call's arguments as an object: the parsed JSON, else `{_raw}` as the trajectory records it. */
-export function toolArguments(raw: string): Record<string, unknown> {
-  try {
-    const v: unknown = JSON.parse(raw);
-    if (isObject(v)) return v;
-  } catch {
-    // not JSON: kept raw below
-  }
-  return { _raw: raw };
-}

@@ -1,11 +1,7 @@
-// The pages' scripts: the browser TypeScript under src/viewer/ (one entry per page), bundled by
-// esbuild into one IIFE each, which the page inlines (and allows by hash in its CSP).
-//
-// Built once per content: the bundles are kept in the module cache folder (the loader's, see
-// src/loader/compile.mjs), under a key made of every file of src/viewer/ and the build options. A
-// process reads the folder's few files, hashes them and reads the cached bundles (well under a
-// millisecond); only the first process after a change of the viewer's sources (or a fresh install)
-// runs esbuild, synchronously (~0.3 s), and leaves the result for the next.
+// The pages' scripts: the browser TypeScript under src/viewer/ (one entry per page), bundled by esbuild
+// into one IIFE each, which the page inlines (and allows by hash in its CSP). Built once per content:
+// cached in the module cache folder (src/loader/compile.mjs) under a key made of every file of
+// src/viewer/ and the build options, so only the first process after a change runs esbuild.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { cacheDir } from '../loader/compile.mjs';
 
 /** The page scripts, by page. */
-export interface ViewerBundles {
+interface ViewerBundles {
   report: string;
   compare: string;
   history: string;

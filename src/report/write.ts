@@ -1,8 +1,7 @@
-// Atomic file writes: a temp file in the same folder (same file system, so rename is atomic),
-// fsync'd, then renamed over the target. A reader sees the old file or the new one, never half.
-// `durable: false` skips both fsyncs: the file still survives a crash of the harness (the kernel
-// holds the written pages), only not a power loss or kernel crash. Trial results use it: two fsyncs
-// cost ~4.5 ms a trial on this disk, and a result lost to a power cut is re-run by --resume.
+// Atomic file writes: a temp file in the same folder (same file system, so rename is atomic), fsync'd,
+// then renamed over the target. A reader sees the old file or the new one, never half. `durable:
+// false` skips both fsyncs: the file still survives a crash of the harness, not a power loss. Trial
+// results use it: the fsyncs are a trial's largest disk cost, and a lost result is re-run by --resume.
 import { mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { open, rename, unlink, mkdir } from 'node:fs/promises';
 import { dirname, sep } from 'node:path';
@@ -21,7 +20,7 @@ export function tempPathFor(path: string): string {
   return `${path.slice(0, cut)}.${path.slice(cut)}.${pid}.${threadId}.${(++tempSeq).toString(36)}.tmp`;
 }
 
-export interface WriteOptions {
+interface WriteOptions {
   /** fsync the file and its folder (default true): survive a power loss, not only a process crash. */
   durable?: boolean;
   /** JSON on one line, not indented (writeJsonAtomic): a sharded run's result files (result-layout.ts). */

@@ -6,7 +6,11 @@
 //   dead endpoint costs N trials (or the pool's width), not the whole run;
 // - the same model error: the first N trials to finish all ended AGENT_ERROR kind 'llm' (the model
 //   failed the call itself: a timeout, a 400…) with the same message: the run's model is set up wrong.
+import type { AgentTraits } from '../agents/load.ts';
 import type { TrialSummary } from '../trial/types.ts';
+
+/** `[run] circuit_breaker`, off for the empty baseline: `validate --run` wants its verdict on every sample. */
+export const breakerSize = (traits: AgentTraits, n: number): number => (traits.baseline === 'empty' ? 0 : n);
 
 export interface BreakerTrip {
   error: string;

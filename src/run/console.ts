@@ -2,6 +2,7 @@
 // event of every trial with --verbose, and the summary at the end.
 import { relative } from 'node:path';
 import type { Benchmark, Samples } from '../benchmark/types.ts';
+import { layoutLine, type Layout } from './layout.ts';
 import { failureReason } from '../report/aggregate.ts';
 import { formatSummary } from '../report/console.ts';
 import type { EvaluationReport } from '../report/types.ts';
@@ -16,7 +17,8 @@ export interface RunConsole {
   info: (line: string) => void;
   /** Something went wrong but the run goes on (a retry, a report that could not be written). */
   warn: (line: string) => void;
-  start: (b: Benchmark<Samples>, nTrials: number, runDir: string, mode: string) => void;
+  /** The run header: what runs, where its results go, and the pool's layout (layout.ts) and why. */
+  start: (b: Benchmark<Samples>, nTrials: number, runDir: string, mode: string, layout?: Layout) => void;
   trialStarted: (t: TrialInput) => void;
   event: (taskId: string, e: TrajectoryEvent) => void;
   trialFinished: (r: TrialSummary) => void;
@@ -110,11 +112,14 @@ export function createRunConsole(o: ConsoleOptions): RunConsole {
     wantsEvents: verbose,
     info: (line) => !o.quiet && (level === 'debug' || level === 'info') && err(line),
     warn: (line) => !o.quiet && level !== 'error' && (clearLine(), err(line)),
-    start(b, n, runDir, mode) {
+    start(b, n, runDir, mode, layout) {
       counts.total = n;
       t0 = performance.now();
       if (!o.quiet)
-        err(`benchrig: ${b.name} (version ${b.version}), ${n} trial(s), mode ${mode}\n  run folder: ${runDir}`);
+        err(
+          `benchrig: ${b.name} (version ${b.version}), ${n} trial(s), mode ${mode}\n  run folder: ${runDir}` +
+            (layout ? `\n  layout: ${layoutLine(layout)}` : ''),
+        );
     },
     trialStarted(t) {
       counts.inFlight++;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { InstalledRun } from '../agents/installed/confine.ts';
 import { ensurePackage, NODE_PACKAGE } from '../agents/installed/cache.ts';
 import { GLIBC_LOADER } from '../agents/installed/launch.ts';
-import { installedSpec, isInstalledAgent, loadInstalledModule } from '../agents/installed/resolve.ts';
+import { installedSpec, loadInstalledModule } from '../agents/installed/resolve.ts';
 import type { Config } from '../config/schema.ts';
 import { BenchrigError, SandboxError } from '../errors.ts';
 import { remoteSandboxes, type SampleImages } from '../sandbox/index.ts';
@@ -19,7 +19,7 @@ export interface PreparedInstalledAgent {
   dispose: () => void;
 }
 
-/** null: not an installed agent. Throws a BenchrigError (exit 2) for what cannot work. */
+/** For an installed agent (agents/load.ts `installed`). Throws a BenchrigError (exit 2) for what cannot work. */
 export async function prepareInstalledAgent(
   cfg: Config,
   agentName: string,
@@ -27,8 +27,7 @@ export async function prepareInstalledAgent(
   log: (m: string) => void,
   /** The run's images (its provider's `prepare`): asked whether the image has glibc. */
   images?: SampleImages,
-): Promise<PreparedInstalledAgent | null> {
-  if (!isInstalledAgent(agentName)) return null;
+): Promise<PreparedInstalledAgent> {
   await loadInstalledModule(cfg.agent.options);
   const spec = installedSpec(agentName, cfg.agent.options);
   if (!sandbox)

@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { poolFor } from '../pool/index.ts';
 import { schedule } from '../pool/scheduler.ts';
 import type { RunContext, TrialInput, TrialResult } from '../trial/types.ts';
-import { ModelCircuitBreaker, type BreakerTrip } from './circuit-breaker.ts';
+import { breakerSize, ModelCircuitBreaker, type BreakerTrip } from './circuit-breaker.ts';
 import type { Cleanup } from './cleanup.ts';
+import { jobLayout } from './layout.ts';
 import type { OpenRun } from './open.ts';
 import type { RunOptions } from './options.ts';
 import { isStorageError } from './output-dir.ts';
@@ -43,7 +44,7 @@ export async function runJobTrials(cells: OpenCell[], opts: RunOptions, cleanup:
   for (const c of cells) {
     const context = await trialContext(c.prepared, c.open, c.opts);
     const key = upstreamOf(c.prepared);
-    const n = c.prepared.cfg.agent.name === 'nop' ? 0 : c.prepared.cfg.run.circuit_breaker;
+    const n = breakerSize(c.prepared.traits, c.prepared.cfg.run.circuit_breaker);
     if (!breakers.has(key)) breakers.set(key, new ModelCircuitBreaker(n));
     live.push({
       ...c,
@@ -69,20 +70,28 @@ async function scheduleAll(live: LiveCell[], signal: AbortSignal, opts: RunOptio
   const first = live[0];
   if (!first) return;
   const { cfg } = first.prepared;
+  // One pool for every cell: the layout of the cell that needs the most workers, in each cell's run.json.
+  const layout = jobLayout(live.map((c) => c.prepared.layout)) ?? first.prepared.layout;
+  for (const c of live)
+    Object.assign(c.open.runJson, {
+      workers: layout.workers,
+      per_worker: layout.per_worker,
+      layout: { picked: layout.picked, why: layout.why },
+    });
   for (const c of live)
     if (c.prepared.installed)
       cleanup.defer('the model gateways', async () =>
         (await import('../agents/installed/worker-gateway.ts')).closeRunGateways(c.open.runId),
       );
   const pool = await poolFor(cfg.run.mode)(first.context, {
-    workers: cfg.run.workers,
-    perWorker: cfg.run.per_worker,
+    workers: layout.workers,
+    perWorker: layout.per_worker,
     maxSandboxes: cfg.run.max_sandboxes ?? first.prepared.shared?.limit,
     cells: live.map((c) => c.context),
   });
   const closePool = cleanup.defer('the pool', () => pool.close());
   const total = live.reduce((n, c) => n + c.open.toRun.length, 0);
-  opts.console.start(first.prepared.benchmark, total, join(first.open.runDir, '..'), cfg.run.mode);
+  opts.console.start(first.prepared.benchmark, total, join(first.open.runDir, '..'), cfg.run.mode, layout);
   try {
     await schedule(pool, interleave(live), {
       signal,

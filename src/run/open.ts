@@ -151,8 +151,10 @@ function runJsonOf(p: PreparedRun, opts: RunOptions, runId: string, resumed: Res
       ...(codeBefore.length ? { sha256_before: codeBefore } : {}),
     },
     mode: cfg.run.mode,
-    workers: cfg.run.mode === 'single' ? 1 : cfg.run.workers,
-    per_worker: cfg.run.per_worker,
+    workers: p.layout.workers,
+    per_worker: p.layout.per_worker,
+    // given (flags, [run], a job file) or picked from what the trials do, and why (docs/running.md#layout)
+    layout: { picked: p.layout.picked, why: p.layout.why },
     trials: cfg.n_trials,
     n_trials_total: p.trials.length,
     // the run's limits, budgets and timeouts among them: settings of the run, not of the benchmark's version

@@ -2,7 +2,7 @@
 // run's samples need without a build to fall back on — a row's `sandbox.image`, a filled `[sandbox]
 // image` template, a compose service's `image` — is found on the engines, or pulled with `--pull`.
 // Without it, a missing image refuses the run (exit 2), naming the image, a sample that needs it and
-// the flag; a pull that fails says whose failure it is (sandbox/pull.ts).
+// the flag; a pull that fails says whose failure it is (sandbox/docker/pull.ts).
 import type { Benchmark, Samples } from '../benchmark/types.ts';
 import { BenchrigError } from '../errors.ts';
 import type { SampleImages } from '../sandbox/index.ts';

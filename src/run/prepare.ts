@@ -3,9 +3,8 @@
 // acquired (the fleet, the installed agent's socket folder) goes on the run's cleanup stack.
 import { existsSync } from 'node:fs';
 import { basename, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { modelApis, resolveAgentRef } from '../agents/load.ts';
+import { agentTraits, checkAgentOptions, resolveAgentRef, type AgentTraits } from '../agents/load.ts';
 import { agentModuleHash } from '../agents/module-hash.ts';
-import { checkPredictionsOptions } from '../agents/predictions.ts';
 import { checkAgentModule, type LoadCheckContext } from '../agents/probe.ts';
 import { loadBenchmarkStreamed } from '../benchmark/load.ts';
 import { publicSample } from '../benchmark/public.ts';
@@ -23,6 +22,7 @@ import { telemetrySettings, type TelemetrySettings } from '../telemetry/otel.ts'
 import type { Cleanup } from './cleanup.ts';
 import { prepareInstalledAgent, type PreparedInstalledAgent } from './installed-agent.ts';
 import { checkModelEndpoints } from './model-check.ts';
+import { chooseLayout, trialWork, type Layout } from './layout.ts';
 import { checkpoint, type RunOptions } from './options.ts';
 import { checkOutputWritable } from './output-dir.ts';
 import { hashOf, type RunSettings } from './resume.ts';
@@ -49,6 +49,8 @@ export interface PreparedRun {
   benchmark: Benchmark<Samples>;
   cfg: Config;
   agentRef: AgentRef;
+  /** What the run asks of its agent (agents/load.ts), never its name. */
+  traits: AgentTraits;
   agentModule: AgentModuleRecord | null;
   agentId: string;
   /** The root of run folders (`[run] output`). */
@@ -62,11 +64,14 @@ export interface PreparedRun {
   traceSettings: TelemetrySettings | null;
   trials: TrialPlan;
   settings: RunSettings;
+  /** Workers and trials in flight in each: given, or picked from what the trials do (layout.ts). */
+  layout: Layout;
 }
 
 export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<PreparedRun> {
   const { benchmark, agentRef, agentId, outputRoot } = await loadAndCheck(opts);
   const cfg = benchmark.config;
+  const traits = agentTraits(agentRef, cfg.agent.options, benchmark.modelSet);
   const agentModule = agentRef.module ? await moduleRecord(agentRef.module, opts.cwd) : null;
   const sandbox = await sandboxWithFleet(benchmark, opts);
   if (benchmark.samples.length === 0) throw new BenchrigError('dataset', `${benchmark.name}: no samples to run`);
@@ -103,12 +108,14 @@ export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<Pr
     });
   checkpoint(opts, 'sandboxes');
   // An installed agent: refused now if it cannot work here, its runtime in the host cache (docs/agents.md#installed-agents).
-  const installed = await prepareInstalledAgent(cfg, agentRef.name, sandbox, opts.console.info, shared?.images);
+  const installed = traits.installed
+    ? await prepareInstalledAgent(cfg, agentRef.name, sandbox, opts.console.info, shared?.images)
+    : null;
   if (installed) cleanup.defer("the installed agent's socket folder", installed.dispose);
   checkpoint(opts, 'installed-agent');
   // The model side, once, before anything is written: a wrong URL or key is not 100% MODEL_ERROR.
   if (cfg.run.llm_cache !== 'replay')
-    await checkModelEndpoints(cfg.llm, modelApis(agentRef, cfg.agent.options, benchmark.modelSet), {
+    await checkModelEndpoints(cfg.llm, traits.modelApis, {
       templates: benchmark.templates,
       env: opts.env ?? process.env,
     }).catch((err: unknown) => {
@@ -121,6 +128,7 @@ export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<Pr
     benchmark,
     cfg,
     agentRef,
+    traits,
     agentModule,
     agentId,
     outputRoot,
@@ -131,6 +139,7 @@ export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<Pr
     traceSettings,
     trials,
     settings: runSettings(benchmark, agentRef, trials),
+    layout: chooseLayout(cfg.run, trialWork(agentRef, cfg)),
   };
 }
 
@@ -160,8 +169,7 @@ async function loadAndCheck(
   // and its build is cached for the workers.
   const first = benchmark.samples.at(0);
   if (first) await checkAgentModule(agentRef, loadCheckContext(benchmark.config, first));
-  if (agentRef.name === 'predictions' && !agentRef.module)
-    checkPredictionsOptions(cfg.agent.options, opts.cwd, benchmark.datasetIds);
+  await checkAgentOptions(agentRef, cfg.agent.options, { cwd: opts.cwd, datasetIds: benchmark.datasetIds });
   const agentId =
     cfg.agent.id ?? (agentRef.module ? basename(agentRef.module, extname(agentRef.module)) : agentRef.name);
   return { benchmark, agentRef, agentId, outputRoot };

@@ -8,7 +8,7 @@ import { loadHooks } from '../trial/hooks.ts';
 import { failedResult, saveFailedResult } from '../trial/result.ts';
 import type { RunContext, TrialInput } from '../trial/types.ts';
 import type { TrialResult } from '../types.ts';
-import { ModelCircuitBreaker, type BreakerTrip } from './circuit-breaker.ts';
+import { breakerSize, ModelCircuitBreaker, type BreakerTrip } from './circuit-breaker.ts';
 import type { Cleanup } from './cleanup.ts';
 import { runContext } from './context.ts';
 import { bringsOwnSandbox, SampleEnvironments } from './environments.ts';
@@ -100,14 +100,14 @@ async function scheduleTrials(
       (await import('../agents/installed/worker-gateway.ts')).closeRunGateways(open.runId),
     );
   const pool = await poolFor(cfg.run.mode)(open.trace?.carry(run) ?? run, {
-    workers: cfg.run.workers,
-    perWorker: cfg.run.per_worker,
+    workers: p.layout.workers,
+    perWorker: p.layout.per_worker,
     maxSandboxes: cfg.run.max_sandboxes ?? p.shared?.limit,
   });
   const closePool = cleanup.defer('the pool', () => pool.close());
   checkpoint(opts, 'pool');
-  opts.console.start(p.benchmark, open.toRun.length, open.runDir, cfg.run.mode);
-  const breaker = new ModelCircuitBreaker(cfg.agent.name === 'nop' ? 0 : cfg.run.circuit_breaker);
+  opts.console.start(p.benchmark, open.toRun.length, open.runDir, cfg.run.mode, p.layout);
+  const breaker = new ModelCircuitBreaker(breakerSize(p.traits, cfg.run.circuit_breaker));
   try {
     await schedule(pool, breaker.gate(open.toRun), {
       signal: disk.signal,

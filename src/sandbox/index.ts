@@ -6,9 +6,9 @@ import type { SandboxSpec } from './types.ts';
 
 /** Every provider, by kind; a new one (Kubernetes) is one more entry here. */
 const PROVIDERS = {
-  docker: async (): Promise<EnvironmentProvider> => new (await import('./docker-environments.ts')).DockerEnvironments(),
+  docker: async (): Promise<EnvironmentProvider> => new (await import('./docker/environments.ts')).DockerEnvironments(),
   fleet: async (spec: SandboxSpec): Promise<EnvironmentProvider> =>
-    new (await import('./fleet-environments.ts')).FleetEnvironments(spec.fleet ?? []),
+    new (await import('./fleet/environments.ts')).FleetEnvironments(spec.fleet ?? []),
   kubernetes: async (spec: SandboxSpec): Promise<EnvironmentProvider> =>
     new (await import('./kubernetes/provider.ts')).KubernetesEnvironments(spec.kubernetes),
   podman: async (spec: SandboxSpec): Promise<EnvironmentProvider> =>
@@ -57,10 +57,10 @@ export type {
 } from './provider.ts';
 export type { HostFailure, Placement, SandboxSlot } from './slots.ts';
 export { placementFor } from './slots.ts';
-export type { DockerHostSpec as FleetHost } from './hosts.ts';
-export { fleetHostsOf } from './hosts.ts';
+export type { DockerHostSpec as FleetHost } from './docker/hosts.ts';
+export { fleetHostsOf } from './docker/hosts.ts';
 export { processAlive } from './process-alive.ts';
-export { checkHost } from './host-check.ts';
+export { checkHost } from './docker/host-check.ts';
 // The run's provider from its [run] keys, and where an installed agent cannot run.
 export {
   remoteSandboxes,
@@ -70,9 +70,9 @@ export {
   type ProviderKeys,
 } from './provider-settings.ts';
 // What an installed agent runs inside its sandbox: the toolbox's shell, and the kill of what it started.
-export { trustedArgv } from './toolbox.ts';
-export { killByMarkerScript } from './exec.ts';
+export { trustedArgv } from './docker/toolbox.ts';
+export { killByMarkerScript } from './docker/exec.ts';
 // The refusal of a missing image (run/environments.ts, at run time).
 export { missingImageMessage } from './image-ref.ts';
 // Whether a sample's or service's build may use the network (run/environments.ts).
-export { buildNetworkOf } from './images.ts';
+export { buildNetworkOf } from './docker/images.ts';

@@ -106,7 +106,7 @@ export interface SampleImages {
       args?: Record<string, string>;
     },
   ): Promise<void>;
-  /** `--pull`: fetches the image wherever an environment may start (sandbox/pull.ts: its errors say whose they are). */
+  /** `--pull`: fetches the image wherever an environment may start (sandbox/docker/pull.ts: its errors say whose they are). */
   pull(
     image: string,
     opts: { timeoutMs: number; signal?: AbortSignal; onProgress?: (line: string) => void },

@@ -2,7 +2,7 @@
 // works in, its options and spec. The provider that starts them is in provider.ts.
 import type { SandboxFacts } from '../errors.ts';
 import type { ExtractReport } from './extract.ts';
-import type { DockerHostSpec } from './hosts.ts';
+import type { DockerHostSpec } from './docker/hosts.ts';
 
 export interface ExecOptions {
   timeoutMs?: number;
@@ -65,7 +65,7 @@ export interface TransferOptions {
   skip?: string[];
 }
 
-/** Bounds of one copy out of a sandbox (defaults in sandbox/copy.ts and extract.ts). */
+/** Bounds of one copy out of a sandbox (defaults in sandbox/docker/copy.ts and extract.ts). */
 export interface CopyOutOptions {
   /** Bytes of files written, in total (default 50 MB); a file past it is skipped. */
   maxBytes?: number;

@@ -12,7 +12,7 @@ export interface TelemetrySettings {
   serviceVersion?: string;
 }
 
-export interface SpanContextLike {
+interface SpanContextLike {
   traceId: string;
   spanId: string;
   traceFlags: number;

@@ -4,7 +4,7 @@
 // Both SDK packages are imported only when Langfuse is configured.
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
-export interface LangfuseConfig {
+interface LangfuseConfig {
   publicKey: string;
   secretKey: string;
   /** LANGFUSE_BASE_URL (or LANGFUSE_HOST, the older name); Langfuse Cloud when unset. */

@@ -11,7 +11,7 @@ import { SERVICE_NAME, SERVICE_VERSION, STATUS_ERROR } from './attributes.ts';
 import type { Exporter, TelemetrySettings } from './context.ts';
 import { langfuseConfig, type TrialScores } from './langfuse.ts';
 
-export type { Exporter, TelemetrySettings } from './context.ts';
+export type { TelemetrySettings } from './context.ts';
 export type TraceMode = 'console' | 'otlp' | 'off';
 
 export interface Telemetry {

@@ -1,13 +1,6 @@
-// The spans of docs/telemetry.md. The run span lives in the main process; a trial's spans live wherever the
-// trial runs, parented on the run span through the traceparent in the RunContext.
-//
-// Inside a trial the tree is built from the trajectory events the Recorder already sees, so no span
-// is threaded through agents or the model client:
-//   user_message → an agent.turn opens (the agent answers it)   agent_message → it ends, a user.turn opens
-//   llm_call     → an llm.call span, back-dated by its latency, under the open turn (or grade); with
-//                  a transcript it ends with the trial, given the call's messages (genai-messages.ts)
-//   tool_call / tool_result → a tool.exec span under the open turn
-// sandbox.start, grade and sandbox.stop are opened and ended by the lifecycle.
+// The spans of docs/telemetry.md. The run span lives in the main process; a trial's spans live wherever
+// the trial runs, parented on the run span through the traceparent in the RunContext, and are built
+// from the trajectory events the Recorder already sees (startTrialSpans).
 import type { Attributes, Context, Span } from '@opentelemetry/api';
 import { describe } from '../errors.ts';
 import { FAILING_STATUSES, type TrajectoryEvent, type TrialResult } from '../types.ts';
@@ -94,7 +87,15 @@ export async function startRunTrace(
 // ---------------------------------------------------------------------------------------------
 // one trial
 
-/** The trial's spans, or a no-op when the run has telemetry off (nothing is loaded then). */
+/**
+ * The trial's spans, or a no-op when the run has telemetry off (nothing is loaded then). No span is
+ * threaded through agents or the model client; the events build the tree:
+ *   user_message → an agent.turn opens   agent_message → it ends, a user.turn opens
+ *   llm_call     → an llm.call span, back-dated by its latency, under the open turn (or grade); with
+ *                  a transcript it ends with the trial, given the call's messages (genai-messages.ts)
+ *   tool_call / tool_result → a tool.exec span under the open turn
+ * sandbox.start, grade and sandbox.stop are opened and ended by the lifecycle.
+ */
 export async function startTrialSpans(run: RunContext, input: TrialInput, sessionId: string): Promise<TrialSpans> {
   const trace = traceOf(run);
   if (!trace) return NOOP_TRIAL;

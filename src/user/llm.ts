@@ -5,7 +5,7 @@ import type { SimulatedUser } from './types.ts';
 
 export const STOP = '###STOP###';
 
-export function userSystemPrompt(instruction: string): string {
+function userSystemPrompt(instruction: string): string {
   return [
     'You are playing a user talking to an AI assistant. Stay in character and follow this instruction:',
     '',

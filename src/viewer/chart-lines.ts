@@ -85,7 +85,7 @@ export function curves(passAt: Record<string, number>, passHat: Record<string, n
   };
 }
 
-export interface TrendPoint {
+interface TrendPoint {
   label: string;
   rate: number | null;
   low: number | null;

@@ -9,7 +9,7 @@ import { fittedText, LINE, Placer, plot, svg, svgText, textBox, textWidth, type 
 /** The width a chart is drawn at while its box has none (a hidden section); redrawn once shown. */
 const FALLBACK_WIDTH = 420;
 
-export const STATUS_ORDER = [
+const STATUS_ORDER = [
   'PASSED',
   'FAILED',
   'TIMEOUT',
@@ -42,7 +42,7 @@ export function mountChart(box: Element, id: string, title: string, draw: Draw, 
 
 const given = (x: number | null | undefined): x is number => x !== null && x !== undefined;
 
-export interface RateRow {
+interface RateRow {
   label: string;
   rate: number | null | undefined;
   low?: number | null;

@@ -6,7 +6,7 @@ import { attr, clear, el, option, pre } from './dom.ts';
 import { sourceLabel } from './calls.ts';
 import type { MatrixRow, MatrixRun, PageCall, PageTrial } from './types.ts';
 
-export interface AnswersNav {
+interface AnswersNav {
   close(): void;
   /** Shows runs `a` and `b` instead. */
   pick(a: number, b: number): void;

@@ -50,7 +50,7 @@ function toolCallNode(c: { id: string; name: string; arguments: string }): HTMLE
   return n;
 }
 
-export interface MessageOptions {
+interface MessageOptions {
   /** New since the previous call of the same caller. */
   fresh?: boolean;
   /** The call's answer. */

@@ -15,7 +15,7 @@ export const LINE = FONT_PX + 3;
 export type Draw = (width: number) => SVGElement;
 
 /** Attribute values; null and undefined are left out. */
-export type Attrs = Record<string, string | number | boolean | null | undefined>;
+type Attrs = Record<string, string | number | boolean | null | undefined>;
 
 export function svg(tag: string, attrs?: Attrs | null, children?: unknown): SVGElement {
   const n = document.createElementNS(SVGNS, tag);

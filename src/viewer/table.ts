@@ -15,7 +15,7 @@ export interface Column<R> {
   render?(r: R, td: HTMLTableCellElement): unknown;
 }
 
-export interface TableOptions<R> {
+interface TableOptions<R> {
   /** The element the table and its pager go into. */
   id: string;
   rows: () => R[];

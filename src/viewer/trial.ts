@@ -50,7 +50,7 @@ export interface TrialView {
   current?: number;
 }
 
-export interface TrialNav {
+interface TrialNav {
   pos: number;
   total: number;
   label?: string;
@@ -84,7 +84,7 @@ function commandOf(args: unknown): string {
  * Events grouped into steps: a tool call and its result are one step (paired by id, else by the
  * next result of the same tool). Each step keeps the step numbers of its events.
  */
-export function stepsOf(events: TrialEvent[]): Step[] {
+function stepsOf(events: TrialEvent[]): Step[] {
   const steps: Step[] = [];
   const openCalls: Step[] = [];
   for (const e of events) {

@@ -15,7 +15,7 @@ interface Running {
   waiting: Map<number, (slot: SandboxSlot) => void>;
 }
 
-export interface WorkerLoop {
+interface WorkerLoop {
   handle(msg: MainMessage): void;
   /** Trials given to this worker that wait for one of its places (see `limit`). */
   readonly waiting: number;

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { docker } from '../../src/sandbox/client.ts';
+import { docker } from '../../src/sandbox/docker/client.ts';
 import { benchrigContainers, requireDocker } from '../support/docker.ts';
 import { BIN, FIXTURES, REPO, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
 import { defined } from '../support/defined.ts';

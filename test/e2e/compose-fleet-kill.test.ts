@@ -5,7 +5,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { docker } from '../../src/sandbox/client.ts';
+import { docker } from '../../src/sandbox/docker/client.ts';
 import { BIN, FIXTURES, REPO, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
 import { requireDocker } from '../support/docker.ts';
 import { secondDockerd } from '../support/second-dockerd.ts';

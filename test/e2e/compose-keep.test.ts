@@ -5,8 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { docker } from '../../src/sandbox/client.ts';
-import { runFilter } from '../../src/sandbox/labels.ts';
+import { docker } from '../../src/sandbox/docker/client.ts';
+import { runFilter } from '../../src/sandbox/docker/labels.ts';
 import { FIXTURES, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
 import { requireDocker } from '../support/docker.ts';
 import { defined } from '../support/defined.ts';

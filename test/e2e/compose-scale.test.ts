@@ -6,7 +6,7 @@
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { docker } from '../../src/sandbox/client.ts';
+import { docker } from '../../src/sandbox/docker/client.ts';
 import { FIXTURES, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
 import { requireDocker } from '../support/docker.ts';
 import { leftovers } from '../support/leftovers.ts';

@@ -84,7 +84,9 @@ describe('the console of a run', () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     const ids = rows.flatMap((x) => [`${x.id}-t1`, `${x.id}-t2`]);
-    const events = r.stderr.split('\n').filter((l) => /^ {2}\S/.test(l) && !l.startsWith('  run folder:'));
+    const events = r.stderr
+      .split('\n')
+      .filter((l) => /^ {2}\S/.test(l) && !l.startsWith('  run folder:') && !l.startsWith('  layout:'));
     expect(events.length).toBeGreaterThan(ids.length * 3);
     for (const line of events) expect(ids, line).toContain(line.trim().split(' ')[0]);
     // each trial's continuation lines are under its own id

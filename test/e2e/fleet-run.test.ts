@@ -4,10 +4,10 @@ import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { docker } from '../../src/sandbox/client.ts';
-import { runFilter } from '../../src/sandbox/labels.ts';
+import { docker } from '../../src/sandbox/docker/client.ts';
+import { runFilter } from '../../src/sandbox/docker/labels.ts';
 import { BIN, FIXTURES, REPO, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
-import { pruneEnvImages } from '../../src/sandbox/prune.ts';
+import { pruneEnvImages } from '../../src/sandbox/docker/prune.ts';
 import { requireDocker } from '../support/docker.ts';
 import { secondDockerd } from '../support/second-dockerd.ts';
 import { defined } from '../support/defined.ts';

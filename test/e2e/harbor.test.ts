@@ -4,8 +4,8 @@ import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/benchmark/load.ts';
-import { pruneEnvImages } from '../../src/sandbox/prune.ts';
-import { docker } from '../../src/sandbox/client.ts';
+import { pruneEnvImages } from '../../src/sandbox/docker/prune.ts';
+import { docker } from '../../src/sandbox/docker/client.ts';
 import { FIXTURES, REPO, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
 import { benchrigContainers, requireDocker } from '../support/docker.ts';
 import type { TrialResult } from '../../src/types.ts';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { docker } from '../../src/sandbox/client.ts';
+import { docker } from '../../src/sandbox/docker/client.ts';
 import { BIN, FIXTURES, REPO, runCli, tempDir } from '../support/cli.ts';
 import { requireDocker } from '../support/docker.ts';
 

@@ -10,9 +10,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, FIXTURES, REPO, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
 import { benchrigContainers, requireDocker } from '../support/docker.ts';
 import { startDockerProxy, type DockerProxy } from '../support/docker-proxy.ts';
-import { sweep } from '../../src/sandbox/sweep.ts';
-import { docker } from '../../src/sandbox/client.ts';
-import { buildLabels } from '../../src/sandbox/labels.ts';
+import { sweep } from '../../src/sandbox/docker/sweep.ts';
+import { docker } from '../../src/sandbox/docker/client.ts';
+import { buildLabels } from '../../src/sandbox/docker/labels.ts';
 import { testRunId } from '../support/docker.ts';
 import { defined } from '../support/defined.ts';
 

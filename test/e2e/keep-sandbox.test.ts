@@ -4,7 +4,7 @@
 // run's (on a shared daemon, `--kept` would take every finished run's).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { docker } from '../../src/sandbox/client.ts';
+import { docker } from '../../src/sandbox/docker/client.ts';
 import { FIXTURES, onlyRunDir, runCli, tempDir } from '../support/cli.ts';
 import { defined } from '../support/defined.ts';
 

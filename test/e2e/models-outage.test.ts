@@ -76,6 +76,27 @@ describe('a model endpoint that fails', () => {
     expect(readdirSync(o)).toEqual([]);
   });
 
+  it('refuses a dead endpoint at load for a module as for react (the model set in a config file), never for nop', async () => {
+    const port = await closedPort();
+    const o = tempDir('benchrig-outage-');
+    const config = join(o, 'run.toml');
+    writeFileSync(config, `[llm]\nmodel = "${MODEL}"\n`);
+    const run = (agent: string) =>
+      runCli(['run', local, '--agent', agent, '--config', config, '--mode', 'single', '--output', join(o, 'runs')], {
+        env: { OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` },
+        timeoutMs: 60_000,
+      });
+    const [react, module, nop] = [await run('react'), await run(askModel), await run('nop')];
+    for (const r of [react, module]) {
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr).toContain(`the model endpoint http://127.0.0.1:${port}/v1/models is unreachable (ECONNREFUSED)`);
+    }
+    // nop calls no model: its run goes on, and every trial is graded.
+    expect(nop.stderr).not.toContain('unreachable');
+    const dir = onlyRunDir(join(o, 'runs'), 'nop', 'models-local');
+    expect(results(dir).map((x) => x.status)).toEqual(['FAILED', 'FAILED']);
+  });
+
   it('answering 503 to every call: MODEL_ERROR, left out of pass_rate, and the breaker stops the run before the rest start', async () => {
     // 8 trials in the default mode (4 processes) and the default breaker (5): the first four fail together,
     // then one more is tried alone.

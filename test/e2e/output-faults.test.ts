@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, FIXTURES, REPO, readJson, results, runCli, tempDir, untilResults } from '../support/cli.ts';
 import { benchrigContainers, requireDocker } from '../support/docker.ts';
-import { sweep } from '../../src/sandbox/sweep.ts';
+import { sweep } from '../../src/sandbox/docker/sweep.ts';
 
 const hasDocker = await requireDocker();
 const local = join(FIXTURES, 'benchmarks/echo-local');

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBenchmark, RUN_STEPS, type RunOptions, type RunStep } from '../../src/run/orchestrator.ts';
 import { silentConsole } from '../../src/run/console.ts';
-import { docker } from '../../src/sandbox/client.ts';
-import { fleetFor } from '../../src/sandbox/fleet.ts';
-import { sharedVolumeName } from '../../src/sandbox/shared.ts';
+import { docker } from '../../src/sandbox/docker/client.ts';
+import { fleetFor } from '../../src/sandbox/fleet/fleet.ts';
+import { sharedVolumeName } from '../../src/sandbox/docker/shared.ts';
 import { benchrigContainers, requireDocker } from '../support/docker.ts';
 import { FIXTURES, readJson, tempDir } from '../support/cli.ts';
 

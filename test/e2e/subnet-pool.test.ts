@@ -4,7 +4,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { docker } from '../../src/sandbox/client.ts';
+import { docker } from '../../src/sandbox/docker/client.ts';
 import { FIXTURES, runCli, tempDir } from '../support/cli.ts';
 import { requireDocker } from '../support/docker.ts';
 

@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureImage } from '../../src/sandbox/images.ts';
+import { ensureImage } from '../../src/sandbox/docker/images.ts';
 import { FIXTURES, REPO, readJson, tempDir } from '../support/cli.ts';
 import { benchrigContainers, requireDocker } from '../support/docker.ts';
 import { eventsOf } from '../support/events.ts';

@@ -33,7 +33,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { docker } from '../../src/sandbox/client.ts';
+import { docker } from '../../src/sandbox/docker/client.ts';
 import { REPO, tempDir } from '../support/cli.ts';
 import { installPackages, packedFile } from '../support/installed-package.ts';
 import {

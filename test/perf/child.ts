@@ -11,8 +11,9 @@ export interface RunSpec {
   cwd: string;
   agent: string;
   mode: 'single' | 'threads' | 'processes';
-  workers: number;
-  perWorker: number;
+  /** Absent (with perWorker): the run picks its layout (docs/running.md#layout). */
+  workers?: number;
+  perWorker?: number;
   maxSandboxes?: number;
   /** Trials per sample (`n_trials`); default 1. */
   trials?: number;
@@ -66,8 +67,8 @@ const out = await runBenchmark({
     llm: { base_url: spec.modelUrl, model: 'perf-model', max_retries: 0 },
     run: {
       mode: spec.mode,
-      workers: spec.workers,
-      per_worker: spec.perWorker,
+      ...(spec.workers !== undefined ? { workers: spec.workers } : {}),
+      ...(spec.perWorker !== undefined ? { per_worker: spec.perWorker } : {}),
       output: spec.output,
       ...(spec.maxSandboxes ? { max_sandboxes: spec.maxSandboxes } : {}),
       ...(spec.transcripts ? { transcripts: spec.transcripts } : {}),

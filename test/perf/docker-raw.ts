@@ -2,8 +2,8 @@
 // — create → start → exec `echo` (output read, exit code inspected) → remove — with the same image
 // and the same create options benchrig uses, `concurrency` at a time. No harness code runs here.
 import Docker from 'dockerode';
-import { createOptions } from '../../src/sandbox/docker.ts';
-import { ensureToolbox } from '../../src/sandbox/toolbox.ts';
+import { createOptions } from '../../src/sandbox/docker/sandbox.ts';
+import { ensureToolbox } from '../../src/sandbox/docker/toolbox.ts';
 import type { SandboxSpec } from '../../src/sandbox/types.ts';
 
 export const PERF_IMAGE = 'benchrig/busybox:1';

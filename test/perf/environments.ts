@@ -5,7 +5,7 @@
 // name, so the dataset gets a name of its own and its images are pruned afterwards.
 import { mkdirSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pruneEnvImages } from '../../src/sandbox/prune.ts';
+import { pruneEnvImages } from '../../src/sandbox/docker/prune.ts';
 import { runChild } from './run-child.ts';
 
 export interface EnvSizes {

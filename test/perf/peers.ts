@@ -5,13 +5,17 @@
 import type { Fixtures } from './fixtures.ts';
 import { measureHarbor, type HarborSizes } from './peer-harbor.ts';
 import { measureInspect } from './peer-inspect.ts';
+import { AGENTIC_FULL, measureInspectAgentic, type AgenticSizes } from './peer-inspect-agentic.ts';
 import { measureInspectSandbox } from './peer-inspect-sandbox.ts';
 import { measurePromptfoo, type PeerSizes } from './peer-promptfoo.ts';
 
-export const PEERS = ['promptfoo', 'inspect', 'inspect-sandbox', 'harbor', 'all'] as const;
+export const PEERS = ['promptfoo', 'inspect', 'inspect-sandbox', 'inspect-agentic', 'harbor', 'all'] as const;
 export type Peer = (typeof PEERS)[number];
 
-/** Each peer's keys and targets; `all` runs every peer, `inspect-sandbox` only Inspect's container comparison. */
+/**
+ * Each peer's keys and targets; `all` runs every peer, `inspect-sandbox` and `inspect-agentic` only
+ * that one of Inspect's comparisons.
+ */
 export const PEER_TARGETS = {
   vs_promptfoo_wall: { max: 0.2 },
   vs_promptfoo_rss: { max: 0.5 },
@@ -20,6 +24,9 @@ export const PEER_TARGETS = {
   vs_inspect_cpu: { max: 0.25 },
   vs_harbor_wall: { max: 0.5 },
   vs_inspect_sandbox_wall: { max: 0.5 },
+  vs_inspect_agentic_wall: { max: 0.25 },
+  vs_inspect_agentic_cpu: { max: 0.15 },
+  vs_inspect_agentic_rss: { max: 0.5 },
 } as const;
 export type PeerKey = keyof typeof PEER_TARGETS;
 
@@ -40,7 +47,7 @@ interface Comparison {
   run: () => Promise<PeerOutcome>;
 }
 
-function comparisons(peer: Peer, ctx: PeerCtx, z: PeerSizes, hz: HarborSizes): Comparison[] {
+function comparisons(peer: Peer, ctx: PeerCtx, z: PeerSizes, hz: HarborSizes, az: AgenticSizes): Comparison[] {
   const promptfoo: Comparison = {
     keys: ['vs_promptfoo_wall', 'vs_promptfoo_rss'],
     run: async () => {
@@ -54,11 +61,16 @@ function comparisons(peer: Peer, ctx: PeerCtx, z: PeerSizes, hz: HarborSizes): C
   };
   const harbor: Comparison = { keys: ['vs_harbor_wall'], run: () => measureHarbor(ctx, hz) };
   const sandbox: Comparison = { keys: ['vs_inspect_sandbox_wall'], run: () => measureInspectSandbox(ctx, hz) };
+  const agentic: Comparison = {
+    keys: ['vs_inspect_agentic_wall', 'vs_inspect_agentic_cpu', 'vs_inspect_agentic_rss'],
+    run: () => measureInspectAgentic(ctx, az),
+  };
   if (peer === 'promptfoo') return [promptfoo];
-  if (peer === 'inspect') return [inspect, sandbox];
+  if (peer === 'inspect') return [inspect, sandbox, agentic];
   if (peer === 'inspect-sandbox') return [sandbox];
+  if (peer === 'inspect-agentic') return [agentic];
   if (peer === 'harbor') return [harbor];
-  return [inspect, harbor, sandbox, promptfoo];
+  return [inspect, harbor, sandbox, agentic, promptfoo];
 }
 
 /** Runs the peer's comparisons one after another; a comparison that fails is recorded, not guessed. */
@@ -68,9 +80,10 @@ export async function measurePeers(
   z: PeerSizes,
   hz: HarborSizes,
   onComparison: (rows: MeasuredRow[]) => void = () => {},
+  az: AgenticSizes = { ...AGENTIC_FULL, rounds: hz.rounds },
 ): Promise<MeasuredRow[]> {
   const out: MeasuredRow[] = [];
-  for (const c of comparisons(peer, ctx, z, hz)) {
+  for (const c of comparisons(peer, ctx, z, hz, az)) {
     ctx.say(`${c.keys.join(', ')} (--peer ${peer})`);
     const rows: MeasuredRow[] = [];
     try {

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Docker from 'dockerode';
-import { createOptions } from '../../src/sandbox/docker.ts';
-import { ensureImage } from '../../src/sandbox/images.ts';
-import { ensureToolbox } from '../../src/sandbox/toolbox.ts';
+import { createOptions } from '../../src/sandbox/docker/sandbox.ts';
+import { ensureImage } from '../../src/sandbox/docker/images.ts';
+import { ensureToolbox } from '../../src/sandbox/docker/toolbox.ts';
 import type { SandboxSpec } from '../../src/sandbox/types.ts';
 import {
   applyPatchScript,

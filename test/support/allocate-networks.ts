@@ -3,9 +3,9 @@
 // alive until its stdin closes. It removes nothing. While it lives, no other run's start-up sweep
 // takes its networks (they belong to a live process), so the test can check the full pool.
 // Usage: node --import tsx allocate-networks.ts <runId> <pool> <count>
-import { docker } from '../../src/sandbox/client.ts';
-import { createTrialNetwork } from '../../src/sandbox/networks.ts';
-import { parseSubnetPool } from '../../src/sandbox/subnet-pool.ts';
+import { docker } from '../../src/sandbox/docker/client.ts';
+import { createTrialNetwork } from '../../src/sandbox/docker/networks.ts';
+import { parseSubnetPool } from '../../src/sandbox/docker/subnet-pool.ts';
 
 const [runId, poolText, countText] = process.argv.slice(2);
 const pool = parseSubnetPool(poolText, 'argv');

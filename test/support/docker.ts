@@ -1,8 +1,8 @@
 // Docker for tests: real daemon only. Locally a missing daemon skips Docker tests; in CI it fails them.
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
-import { checkDocker, docker } from '../../src/sandbox/client.ts';
-import { runFilter } from '../../src/sandbox/labels.ts';
+import { checkDocker, docker } from '../../src/sandbox/docker/client.ts';
+import { runFilter } from '../../src/sandbox/docker/labels.ts';
 import type { SandboxSpec } from '../../src/sandbox/types.ts';
 
 export const TEST_IMAGE = 'benchrig/busybox:1';

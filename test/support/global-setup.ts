@@ -1,7 +1,7 @@
 // vitest globalSetup: make sure the busybox sandbox image exists (built offline once, then reused).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureImage } from '../../src/sandbox/images.ts';
+import { ensureImage } from '../../src/sandbox/docker/images.ts';
 import { TEST_IMAGE, requireDocker } from './docker.ts';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

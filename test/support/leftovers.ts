@@ -1,7 +1,7 @@
 // What a run left on a Docker engine: its containers (stopped ones too), networks and volumes, by the run's label.
 import type Docker from 'dockerode';
-import { docker } from '../../src/sandbox/client.ts';
-import { runFilter } from '../../src/sandbox/labels.ts';
+import { docker } from '../../src/sandbox/docker/client.ts';
+import { runFilter } from '../../src/sandbox/docker/labels.ts';
 
 export async function leftovers(runId: string, client: Docker = docker()): Promise<string[]> {
   const filters = JSON.stringify(runFilter(runId));

@@ -1,8 +1,8 @@
 // Podman for tests (test/e2e/podman-run.test.ts): its service on the default socket, started by
 // scripts/setup-podman.sh. A test that needs it fails when it does not answer; it never skips.
 import { join } from 'node:path';
-import { ensureImage } from '../../src/sandbox/images.ts';
-import { runFilter } from '../../src/sandbox/labels.ts';
+import { ensureImage } from '../../src/sandbox/docker/images.ts';
+import { runFilter } from '../../src/sandbox/docker/labels.ts';
 import { checkPodman, podmanClient } from '../../src/sandbox/podman/client.ts';
 import { podmanSettings } from '../../src/sandbox/podman/settings.ts';
 import { REPO } from './cli.ts';

@@ -7,7 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Docker from 'dockerode';
-import { clientFor, type DockerHostSpec } from '../../src/sandbox/hosts.ts';
+import { clientFor, type DockerHostSpec } from '../../src/sandbox/docker/hosts.ts';
 import { processAlive } from '../../src/sandbox/process-alive.ts';
 
 const ROOT = '/tmp/benchrig-dockerd2';

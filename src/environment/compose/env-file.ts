@@ -23,7 +23,7 @@ export function readEnvFiles(v: unknown, key: string, taskDir: string, composeDi
   return env;
 }
 
-export function parseEnvFile(text: string, at: string): Record<string, string> {
+function parseEnvFile(text: string, at: string): Record<string, string> {
   const env: Record<string, string> = {};
   text.split(/\r?\n/).forEach((raw, n) => {
     const line = raw.trim().replace(/^export\s+/, '');

@@ -4,7 +4,7 @@
 // default is an empty string, reported in `unset` (validate's notes). Keys are not interpolated.
 import { ComposeProblem, isMap, keyPath } from './problem.ts';
 
-export interface Interpolated {
+interface Interpolated {
   value: unknown;
   /** Variables used without a value or default, each once. */
   unset: string[];

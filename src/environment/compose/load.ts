@@ -17,14 +17,14 @@ import { ComposeProblem, flag, isMap } from './problem.ts';
 import { refuseDocument, refuseService } from './refusals.ts';
 import { validateCompose } from './schema.ts';
 
-export interface ComposeTask extends HarborEnvironment {
+interface ComposeTask extends HarborEnvironment {
   taskDir: string;
   composeFile: string;
   /** `[environment] network_mode` is `public`: the environment may reach out. */
   internet: boolean;
 }
 
-export interface LoadedEnvironment {
+interface LoadedEnvironment {
   spec: EnvironmentSpec;
   /** For `benchrig validate`: keys benchrig does not read (`services.web.ports (not published: …)`). */
   ignored: string[];

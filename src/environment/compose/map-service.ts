@@ -19,7 +19,7 @@ import { ComposeProblem, flag, isFalse, isMap, text } from './problem.ts';
 import { shellWords } from './shell-words.ts';
 import { volumeEntry } from './volumes.ts';
 
-export interface ServiceContext {
+interface ServiceContext {
   taskDir: string;
   composeDir: string;
   volumes: string[];

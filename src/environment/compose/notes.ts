@@ -3,7 +3,7 @@
 import { isMap, text } from './problem.ts';
 import { NAMESPACE_KEYS } from './refusals.ts';
 
-export const SERVICE_KEYS = new Set([
+const SERVICE_KEYS = new Set([
   'build',
   'image',
   'command',

@@ -6,7 +6,7 @@ import { lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { otherThanFileOrFolder } from '../file-kind.ts';
 
-export type Inside = { path: string } | { problem: string };
+type Inside = { path: string } | { problem: string };
 
 export function insideTask(taskDir: string, composeDir: string, written: string): Inside {
   if (written.startsWith('~')) return { problem: `"${written}" is in a home folder, outside the task folder` };

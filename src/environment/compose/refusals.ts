@@ -5,7 +5,7 @@ import { ComposeProblem, flag, isFalse, isMap, text } from './problem.ts';
 import { volumeEntry } from './volumes.ts';
 
 /** Capabilities a compose service may add back: none (every capability is dropped, as in the main sandbox). */
-export const CAP_ADD_ALLOWED: readonly string[] = [];
+const CAP_ADD_ALLOWED: readonly string[] = [];
 
 /** The one `security_opt` that does not loosen anything (it is set anyway). */
 const SAFE_SECURITY_OPTS = ['no-new-privileges:true', 'no-new-privileges=true', 'no-new-privileges'];
@@ -13,7 +13,7 @@ const SAFE_SECURITY_OPTS = ['no-new-privileges:true', 'no-new-privileges=true', 
 /** Namespaces a service may not share with the host or with a container outside the environment. */
 export const NAMESPACE_KEYS = ['pid', 'ipc', 'uts', 'userns_mode', 'cgroup'];
 
-/** `benchrig` and `benchrig.…`: the labels benchrig's sweeps read (src/sandbox/labels.ts), never a task's. */
+/** `benchrig` and `benchrig.…`: the labels benchrig's sweeps read (src/sandbox/docker/labels.ts), never a task's. */
 const OWN_LABEL = /^benchrig(\.|$)/;
 
 export function refuseDocument(doc: Record<string, unknown>): void {

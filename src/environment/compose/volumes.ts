@@ -2,7 +2,7 @@
 // read_only}`) syntax, in one shape (docs/benchmarks.md#compose-tasks).
 import { flag, isMap, text } from './problem.ts';
 
-export interface VolumeEntry {
+interface VolumeEntry {
   type: string;
   /** A named volume, or a host path (bind); absent: an anonymous volume. */
   source?: string;

@@ -15,7 +15,7 @@ const ANTHROPIC_TYPE: Record<number, string> = {
 };
 
 /** The message of an error body of any of the three APIs, or its first 200 characters. */
-export function upstreamErrorMessage(text: string): string {
+function upstreamErrorMessage(text: string): string {
   try {
     const j = obj(JSON.parse(text));
     const m = str(obj(j.error).message) ?? str(j.message);

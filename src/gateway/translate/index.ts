@@ -15,8 +15,6 @@ import type { Json } from './wire.ts';
 
 export type { StreamTranslator } from './chat-chunks.ts';
 export type { Json } from './wire.ts';
-export { upstreamErrorMessage } from './errors.ts';
-
 /** One call's translation: the request for the upstream, and how its answer comes back. */
 export interface Translation {
   /** The Chat Completions request (without `model`: the gateway pins it). */

@@ -1,12 +1,12 @@
 // Copies into, out of and between pods (docs/kubernetes.md#copies), by tar over exec (tar-exec.ts),
-// with Docker's rules: what goes in is ours (archive from sandbox/copy.ts), what comes out is the
+// with Docker's rules: what goes in is ours (archive from sandbox/docker/copy.ts), what comes out is the
 // agent's and extracted untrusted (sandbox/extract.ts: regular files and folders only, size and
 // entry caps, a deadline); a transfer keeps regular files, folders and symlinks up to a byte cap
-// (sandbox/transfer.ts).
+// (sandbox/docker/transfer.ts).
 import path from 'node:path';
-import { archiveFor, DEFAULT_COPY_OUT_DEADLINE_MS } from '../copy.ts';
+import { archiveFor, DEFAULT_COPY_OUT_DEADLINE_MS } from '../docker/copy.ts';
 import { extractUntrusted } from '../extract.ts';
-import { filterTransfer } from '../transfer.ts';
+import { filterTransfer } from '../docker/transfer.ts';
 import type { CopyOutOptions, CopyOutReport, TransferOptions } from '../types.ts';
 import type { PodTarget } from './exec.ts';
 import { archiveFromPod, checkArchive, extractInPod } from './tar-exec.ts';

@@ -8,7 +8,7 @@
 // root without capabilities: a folder it may not read, or a measurement that dies, at the end of
 // the agent's turn is the agent hiding what it wrote.
 import { LimitExceeded, SandboxError } from '../../errors.ts';
-import { parseDisk } from '../disk.ts';
+import { parseDisk } from '../docker/disk.ts';
 import type { DiskWatch } from '../provider.ts';
 import type { ExecResult } from '../types.ts';
 import { formatBytes, watchUsage } from '../usage-watch.ts';

@@ -6,10 +6,10 @@ import { Readable, Writable } from 'node:stream';
 import path from 'node:path';
 import type { V1Status } from '@kubernetes/client-node';
 import { abortReason, SandboxError } from '../../errors.ts';
-import { BoundedCapture } from '../exec.ts';
+import { BoundedCapture } from '../docker/exec.ts';
 import type { ExecOptions, ExecResult } from '../types.ts';
 import type { Cluster } from './client.ts';
-import { TOOLBOX_BIN, TOOLBOX_SHELL, trustedArgv } from '../toolbox.ts';
+import { TOOLBOX_BIN, TOOLBOX_SHELL, trustedArgv } from '../docker/toolbox.ts';
 import { openExec } from './exec-socket.ts';
 
 /** How long after `timeout -k`'s kill the harness stops waiting for the socket. */

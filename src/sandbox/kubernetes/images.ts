@@ -4,8 +4,8 @@
 import type Docker from 'dockerode';
 import type { Readable } from 'node:stream';
 import { SandboxError } from '../../errors.ts';
-import { docker } from '../client.ts';
-import { registryAuth } from '../registry-auth.ts';
+import { docker } from '../docker/client.ts';
+import { registryAuth } from '../docker/registry-auth.ts';
 import type { SampleImages } from '../provider.ts';
 import type { ClusterSpec } from '../types.ts';
 

@@ -1,7 +1,7 @@
 // What `--keep-sandbox` prints for a kept environment on Kubernetes (docs/kubernetes.md#kept-pods):
 // kubectl lines to enter each service's pod, and to remove the trial's pods, Service and
 // NetworkPolicy by its label, or every kept one of the run with `sandbox cleanup --run … --provider kubernetes`.
-import { shellWord } from '../labels.ts';
+import { shellWord } from '../docker/labels.ts';
 import type { Environment } from '../provider.ts';
 import type { ClusterSpec } from '../types.ts';
 import { K8S_LABEL } from './objects.ts';

@@ -2,9 +2,9 @@
 // headless Service that gives each service its DNS name, and a NetworkPolicy that keeps traffic
 // inside the trial. Plain builders: nothing here talks to a cluster.
 import type { V1NetworkPolicy, V1Pod, V1PodSpec, V1Service } from '@kubernetes/client-node';
-import { TOOLBOX_MOUNT, TOOLBOX_SHELL } from '../toolbox.ts';
+import { TOOLBOX_MOUNT, TOOLBOX_SHELL } from '../docker/toolbox.ts';
 import type { SandboxLabels, SandboxSpec } from '../types.ts';
-import { buildLabels } from '../labels.ts';
+import { buildLabels } from '../docker/labels.ts';
 
 /** Labels that only Kubernetes objects carry: which trial and which of its services. */
 export const K8S_LABEL = { trial: 'benchrig.trial', service: 'benchrig.service' } as const;

@@ -4,10 +4,10 @@
 // service, a headless Service and a NetworkPolicy in the run's namespace (environments.ts).
 import type { EnvironmentSpec } from '../../environment/spec.ts';
 import { BenchrigError } from '../../errors.ts';
-import { checkDocker, docker } from '../client.ts';
-import { sweepLeftBuilds } from '../docker-environments.ts';
-import { hasServices } from '../environment-start.ts';
-import { buildNetworkOf, ensureImage } from '../images.ts';
+import { checkDocker, docker } from '../docker/client.ts';
+import { sweepLeftBuilds } from '../docker/environments.ts';
+import { hasServices } from '../docker/environment-start.ts';
+import { buildNetworkOf, ensureImage } from '../docker/images.ts';
 import type {
   DiskWatch,
   Environment,
@@ -16,7 +16,7 @@ import type {
   RunSpec,
   StartOptions,
 } from '../provider.ts';
-import { sampleImages } from '../sample-images.ts';
+import { sampleImages } from '../docker/sample-images.ts';
 import type { ClusterSpec, Sandbox, SandboxLabels, SandboxSpec } from '../types.ts';
 import { apiStatus, connect, type Cluster } from './client.ts';
 import { watchPodDisk } from './disk.ts';

@@ -3,8 +3,8 @@
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { SandboxError } from '../../errors.ts';
-import { BoundedCapture } from '../exec.ts';
-import { TOOLBOX_BIN, TOOLBOX_SHELL } from '../toolbox.ts';
+import { BoundedCapture } from '../docker/exec.ts';
+import { TOOLBOX_BIN, TOOLBOX_SHELL } from '../docker/toolbox.ts';
 import type {
   CopyOutOptions,
   CopyOutReport,
@@ -29,7 +29,7 @@ import { podHealth } from './health.ts';
  */
 export const START_MARK = '/dev/termination-log';
 
-/** What readFile returns at most (as on Docker, sandbox/copy.ts). */
+/** What readFile returns at most (as on Docker, sandbox/docker/copy.ts). */
 const READ_MAX_BYTES = 10 * 1024 * 1024;
 
 /**

@@ -1,9 +1,9 @@
 // Removes what dead runs left in the namespace (docs/kubernetes.md#the-provider), by label alone
-// and by the same rule as Docker's sweep (sandbox/sweep.ts `sweepSelects`): a live harness's objects
+// and by the same rule as Docker's sweep (sandbox/docker/sweep.ts `sweepSelects`): a live harness's objects
 // of this host are never touched, kept ones only with `kept` or `all`. Pods, Services and
 // NetworkPolicies each carry the owner labels, so each is judged on its own.
-import { LABEL } from '../labels.ts';
-import { sweepSelects } from '../sweep.ts';
+import { LABEL } from '../docker/labels.ts';
+import { sweepSelects } from '../docker/sweep.ts';
 import type { Cluster } from './client.ts';
 import { goneIsFine } from './client.ts';
 

@@ -4,7 +4,7 @@
 // a socket that dropped between two entries leaves an archive tar would accept whole.
 import { PassThrough, Transform, Writable, type Readable } from 'node:stream';
 import { SandboxError } from '../../errors.ts';
-import { BoundedCapture } from '../exec.ts';
+import { BoundedCapture } from '../docker/exec.ts';
 import { podArgv, runInPod, type PodTarget } from './exec.ts';
 
 /** How long one copy may take in the pod (`timeout -k` inside; the harness waits a grace period more). */

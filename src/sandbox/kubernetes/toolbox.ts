@@ -1,13 +1,13 @@
 // The harness's toolbox on Kubernetes (docs/kubernetes.md#the-toolbox): the same static busybox as
-// Docker's toolbox volume (sandbox/toolbox.ts), as a `FROM scratch` image pushed to the run's
+// Docker's toolbox volume (sandbox/docker/toolbox.ts), as a `FROM scratch` image pushed to the run's
 // registry; each pod's init container copies it into a folder the pod mounts read-only at
 // /.benchrig, where grading, copies and restart find their shell and tools.
 import type Docker from 'dockerode';
 import type { Readable } from 'node:stream';
 import * as tar from 'tar-stream';
 import { SandboxError } from '../../errors.ts';
-import { docker } from '../client.ts';
-import { toolbox } from '../toolbox.ts';
+import { docker } from '../docker/client.ts';
+import { toolbox } from '../docker/toolbox.ts';
 import { clusterImage, pushImage } from './images.ts';
 
 /** The toolbox's local tag: content-addressed by busybox's hash. */

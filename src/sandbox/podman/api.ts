@@ -5,8 +5,8 @@
 // Podman runs them from systemd timers only, and a machine without systemd has none; and the root
 // folder's mode as Docker has it.
 import type Docker from 'dockerode';
-import { DEFAULT_DEADLINE_MS, withDeadline } from '../client.ts';
-import type { EngineApi, NetworkCreate } from '../engine.ts';
+import { DEFAULT_DEADLINE_MS, withDeadline } from '../docker/client.ts';
+import type { EngineApi, NetworkCreate } from '../docker/engine.ts';
 
 /** Podman's own API (the Docker-compatible one has no switch for the DNS server); 4.0 is the oldest it serves. */
 const LIBPOD = '/v4.0.0/libpod';

@@ -3,7 +3,7 @@
 // reads Docker's; and the check that turns a service that does not answer into one clear line.
 import type Docker from 'dockerode';
 import { BenchrigError, describe } from '../../errors.ts';
-import { Dockerode, withDeadline } from '../client.ts';
+import { Dockerode, withDeadline } from '../docker/client.ts';
 import type { PodmanSpec } from '../types.ts';
 
 /** Podman's rootful socket, where `podman system service` and its systemd socket listen by default. */

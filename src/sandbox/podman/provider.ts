@@ -1,12 +1,12 @@
-// `[run] provider = "podman"` (docs/podman.md): the Docker provider (docker-environments.ts) on
+// `[run] provider = "podman"` (docs/podman.md): the Docker provider (docker/environments.ts) on
 // Podman's Docker-compatible service, with what Podman does its own way (api.ts) and its own client
 // (client.ts). Nothing of the Docker provider is copied: every environment, image, sweep and disk
 // watch is its code, on this engine.
-import { DockerEnvironments } from '../docker-environments.ts';
-import type { DockerEngine } from '../engine.ts';
+import { DockerEnvironments } from '../docker/environments.ts';
+import type { DockerEngine } from '../docker/engine.ts';
 import type { EnvironmentProvider } from '../provider.ts';
-import { shellWord } from '../labels.ts';
-import { sweep } from '../sweep.ts';
+import { shellWord } from '../docker/labels.ts';
+import { sweep } from '../docker/sweep.ts';
 import type { PodmanSpec } from '../types.ts';
 import { PODMAN_API } from './api.ts';
 import { checkPodman, DEFAULT_PODMAN_URL, podmanClient } from './client.ts';

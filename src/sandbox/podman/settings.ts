@@ -1,7 +1,7 @@
 // The run's choice of Podman made the spec's (provider-settings.ts `withProvider`): where its service
 // listens, from Podman's own configuration (CONTAINER_HOST, else its rootful socket), checked at load.
 import { BenchrigError } from '../../errors.ts';
-import { fromEnv } from '../diagnose.ts';
+import { fromEnv } from '../docker/diagnose.ts';
 import type { PodmanSpec, SandboxSpec } from '../types.ts';
 import { DEFAULT_PODMAN_URL } from './client.ts';
 

@@ -3,7 +3,7 @@
 // verifier's, whoever left it there, and the verifier's own reward.txt then decides.
 import { afterAll, describe, expect, it } from 'vitest';
 import { reward } from '../../../src/checks/reward.ts';
-import { DockerProvider } from '../../../src/sandbox/docker.ts';
+import { DockerProvider } from '../../../src/sandbox/docker/sandbox.ts';
 import type { Sandbox } from '../../../src/sandbox/types.ts';
 import { benchrigContainers, requireDocker, testRunId, testSpec } from '../../support/docker.ts';
 import { cfg, input } from '../../unit/checks/helpers.ts';

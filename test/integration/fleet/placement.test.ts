@@ -3,10 +3,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { docker } from '../../../src/sandbox/client.ts';
-import { DockerProvider } from '../../../src/sandbox/docker.ts';
-import { Fleet, registerFleet, startOnFleet, unregisterFleet } from '../../../src/sandbox/fleet.ts';
-import { ensureImage } from '../../../src/sandbox/images.ts';
+import { docker } from '../../../src/sandbox/docker/client.ts';
+import { DockerProvider } from '../../../src/sandbox/docker/sandbox.ts';
+import { Fleet, registerFleet, startOnFleet, unregisterFleet } from '../../../src/sandbox/fleet/fleet.ts';
+import { ensureImage } from '../../../src/sandbox/docker/images.ts';
 import { tempDir } from '../../support/cli.ts';
 import { benchrigContainers, requireDocker, TEST_IMAGE, testRunId, testSpec } from '../../support/docker.ts';
 

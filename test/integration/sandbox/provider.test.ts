@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SandboxError } from '../../../src/errors.ts';
-import { docker } from '../../../src/sandbox/client.ts';
-import { DockerProvider } from '../../../src/sandbox/docker.ts';
-import { createSharedVolume, removeVolume } from '../../../src/sandbox/shared.ts';
+import { docker } from '../../../src/sandbox/docker/client.ts';
+import { DockerProvider } from '../../../src/sandbox/docker/sandbox.ts';
+import { createSharedVolume, removeVolume } from '../../../src/sandbox/docker/shared.ts';
 import { benchrigContainers, requireDocker, testRunId, testSpec } from '../../support/docker.ts';
 
 const ok = await requireDocker();
@@ -62,7 +62,7 @@ describe.skipIf(!ok)('DockerProvider', () => {
       const status = (await sb.exec('grep -E "^(CapEff|NoNewPrivs|Seccomp):" /proc/self/status')).stdout;
       expect(status).toMatch(/CapEff:\s+0000000000000000/);
       expect(status).toMatch(/NoNewPrivs:\s+1/);
-      // Docker's default seccomp profile (Kubernetes pods ask for the runtime's: kubernetes-environment.test.ts).
+      // Docker's default seccomp profile (Kubernetes pods ask for the runtime's: test/integration/sandbox/kubernetes/environment.test.ts).
       expect(status).toMatch(/Seccomp:\s+2/);
       expect((await sb.exec('unshare -U true')).stderr).toContain('Operation not permitted');
     } finally {

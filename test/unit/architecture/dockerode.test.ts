@@ -25,7 +25,7 @@ const ENTRIES = new Set([
   'src/sandbox/types.ts',
   'src/sandbox/image-ref.ts', // an image reference's grammar, checked at load (benchmark/, dataset/)
   'src/sandbox/build-context.ts', // a build folder's rules, checked at load (benchmark/, dataset/)
-  'src/sandbox/subnet-pool.ts', // `[sandbox] subnet_pool`'s range, checked at load (benchmark/); IPv4 arithmetic only
+  'src/sandbox/docker/subnet-pool.ts', // `[sandbox] subnet_pool`'s range, checked at load (benchmark/); IPv4 arithmetic only
 ]);
 
 /**
@@ -115,15 +115,15 @@ describe('dockerode', () => {
     expect(paid).toEqual([]);
   });
 
-  it('the check finds a deep import (a file of a scratch tree importing sandbox/docker.ts)', () => {
+  it('the check finds a deep import (a file of a scratch tree importing sandbox/docker/sandbox.ts)', () => {
     const dir = mkdtempSync(path.join(REPO, 'src', '.arch-'));
     try {
       const file = path.join(dir, 'x.ts');
       writeFileSync(
         file,
-        "import { DockerProvider } from '../sandbox/docker.ts';\nimport type { Sandbox } from '../sandbox/types.ts';\n",
+        "import { DockerProvider } from '../sandbox/docker/sandbox.ts';\nimport type { Sandbox } from '../sandbox/types.ts';\n",
       );
-      expect([...deepImports([file]).values()]).toEqual([['src/sandbox/docker.ts']]);
+      expect([...deepImports([file]).values()]).toEqual([['src/sandbox/docker/sandbox.ts']]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

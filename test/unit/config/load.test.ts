@@ -35,7 +35,8 @@ describe('configs/default.toml', () => {
       max_retries: 3,
       timeout_s: 120,
     });
-    expect(raw.run).toEqual({ mode: 'processes', workers: 4, output: 'evals' });
+    // no workers or per_worker: the run picks its layout (docs/running.md#layout)
+    expect(raw.run).toEqual({ mode: 'processes', output: 'evals' });
     const { config, sources } = await resolveConfig({ env: {} });
     expect(config.llm).toMatchObject({ base_url: 'https://api.openai.com/v1', api_key: '', model: 'gpt-4o-mini' });
     expect(config.limits).toEqual({

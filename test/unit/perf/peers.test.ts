@@ -16,7 +16,7 @@ describe('perf peers', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', SUITE, '--peer', 'inspect-ai'], { encoding: 'utf8' });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(
-      '--peer takes one of promptfoo, inspect, inspect-sandbox, harbor, all, not "inspect-ai"',
+      '--peer takes one of promptfoo, inspect, inspect-sandbox, inspect-agentic, harbor, all, not "inspect-ai"',
     );
   });
 
@@ -42,7 +42,15 @@ describe('perf peers', () => {
     expect(saved.created_at).toBe('earlier');
     expect(saved.peak_rss_mb_10k).toBe(150);
     expect(saved.rows.peak_rss_mb_10k).toEqual(floor);
-    for (const key of ['vs_inspect_wall', 'vs_inspect_rss', 'vs_inspect_cpu', 'vs_inspect_sandbox_wall']) {
+    for (const key of [
+      'vs_inspect_wall',
+      'vs_inspect_rss',
+      'vs_inspect_cpu',
+      'vs_inspect_sandbox_wall',
+      'vs_inspect_agentic_wall',
+      'vs_inspect_agentic_cpu',
+      'vs_inspect_agentic_rss',
+    ]) {
       expect(saved[key], key).toBeNull();
       expect(saved.rows[key].value, key).toBeNull();
       expect(saved.rows[key].met, key).toBe(false);

@@ -2,7 +2,8 @@
 // is the last to have ended no trial starts beside another; the first N finished trials with the
 // same model error trip it too. Then the trials not yet handed out are never started.
 import { describe, expect, it } from 'vitest';
-import { ModelCircuitBreaker } from '../../../src/run/circuit-breaker.ts';
+import { agentTraits } from '../../../src/agents/load.ts';
+import { breakerSize, ModelCircuitBreaker } from '../../../src/run/circuit-breaker.ts';
 import type { TrialResult } from '../../../src/types.ts';
 
 const refused = (port: number) =>
@@ -122,5 +123,15 @@ describe('the model circuit breaker', () => {
     stop.abort();
     await expect(wait).resolves.toBeUndefined();
     expect(breaker.admit(stop.signal)).toBeNull();
+  });
+
+  it("is off for the empty baseline, asked of the agent's traits (a module named nop is not it)", () => {
+    const size = (agent: { name: string; module?: string }) => breakerSize(agentTraits(agent, {}, false), 3);
+    expect(size({ name: 'nop' })).toBe(0);
+    expect(size({ name: 'oracle' })).toBe(3);
+    expect(size({ name: 'react' })).toBe(3);
+    expect(size({ name: 'nop', module: '/somewhere/nop.ts' })).toBe(3);
+    // Off, it never trips, whatever ends the trials.
+    expect(drive(size({ name: 'nop' }), 8, Array(8).fill(down)).trip).toBeNull();
   });
 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import * as tar from 'tar-stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { extractUntrusted } from '../../../src/sandbox/copy.ts';
+import { extractUntrusted } from '../../../src/sandbox/docker/copy.ts';
 
 type Entry = Parameters<tar.Pack['entry']>[0] & { body?: string | Buffer };
 

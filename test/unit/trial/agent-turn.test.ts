@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DockerProvider, type DockerSandbox } from '../../../src/sandbox/docker.ts';
+import { DockerProvider, type DockerSandbox } from '../../../src/sandbox/docker/sandbox.ts';
 import { AgentTurn, TurnOver } from '../../../src/trial/agent-turn.ts';
 import type { NewEvent } from '../../../src/types.ts';
 import { tempDir } from '../../support/cli.ts';

@@ -5,7 +5,7 @@ import { blame, blameAgentError, confirmSidecars } from '../../../src/trial/blam
 import { fakeSandbox } from '../checks/helpers.ts';
 
 const withHealth = (h: SandboxHealth) => ({ ...fakeSandbox({}), health: async () => h });
-/** A failure the daemon answered, as the provider reports it (sandbox/client.ts dockerFacts for Docker). */
+/** A failure the daemon answered, as the provider reports it (sandbox/docker/client.ts dockerFacts for Docker). */
 const answered = (status: number, message: string) =>
   new SandboxError(`exec failed in sandbox: ${message}`, new Error(message), true, {
     daemon: 'answered',

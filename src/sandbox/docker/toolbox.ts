@@ -1,0 +1,169 @@
+// The harness's own tools inside every sandbox: the machine's static busybox in a read-only volume
+// mounted at /.benchrig. The container's keep-alive process runs from it, and so does every grading
+// command and the timeout killer, so an agent that replaces /bin/sh, `test`, `[` or `cat` in its
+// image changes nothing the harness relies on. The agent (root, no capabilities) cannot write to a
+// read-only mount, unmount it or cover it, and cannot rename or remove its mount point.
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type Docker from 'dockerode';
+import { SandboxError } from '../../errors.ts';
+import { DEFAULT_DEADLINE_MS, docker, dockerError, dockerMessage, statusOf, withDeadline } from './client.ts';
+import { pathExists, withHelperContainer } from './helper-container.ts';
+import type * as tar from 'tar-stream';
+
+export const TOOLBOX_MOUNT = '/.benchrig';
+export const TOOLBOX_SHELL = `${TOOLBOX_MOUNT}/busybox`;
+/** Applets as symlinks: first on PATH for grading commands. */
+export const TOOLBOX_BIN = `${TOOLBOX_MOUNT}/bin`;
+const READY = 'ready';
+const FILL_MOUNT = '/benchrig-toolbox';
+export const TOOLBOX_LABEL = 'benchrig.toolbox';
+
+/** The keep-alive process of every sandbox (under Docker's init), from the read-only toolbox. */
+export const KEEP_ALIVE = [TOOLBOX_SHELL, 'sh', '-c', `while :; do ${TOOLBOX_SHELL} sleep 3600; done`];
+
+/** argv that runs `cmd` through the toolbox's shell. */
+export const trustedArgv = (cmd: string): string[] => [TOOLBOX_SHELL, 'sh', '-c', cmd];
+
+interface Toolbox {
+  file: string;
+  binary: Buffer;
+  hash: string;
+}
+
+let local: Toolbox | undefined;
+
+/** The static busybox benchrig brings ($BENCHRIG_BUSYBOX, else /bin/busybox), read once per process. */
+export function toolbox(): Toolbox {
+  if (local) return local;
+  const file = process.env.BENCHRIG_BUSYBOX || '/bin/busybox';
+  let binary: Buffer;
+  try {
+    binary = readFileSync(file);
+  } catch (err) {
+    throw new SandboxError(
+      `benchrig needs a static busybox at ${file} for its sandboxes (apt-get install busybox-static): ${(err as Error).message}`,
+      err,
+      false,
+    );
+  }
+  if (!isStaticElf(binary))
+    throw new SandboxError(
+      `${file} is not a statically linked busybox: install busybox-static or set BENCHRIG_BUSYBOX`,
+      undefined,
+      false,
+    );
+  local = { file, binary, hash: createHash('sha256').update(binary).digest('hex').slice(0, 16) };
+  return local;
+}
+
+/** Its applets, asked of it only when a toolbox volume is filled (a process spawned: ~0.1 s of CPU). */
+const appletsOf = (box: Toolbox): string[] =>
+  execFileSync(box.file, ['--list'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((a) => /^[a-zA-Z0-9_.[-]+$/.test(a));
+
+export const toolboxVolumeName = () => `benchrig-toolbox-${toolbox().hash}`;
+
+/** An ELF file without a PT_INTERP program header needs no dynamic loader. */
+function isStaticElf(b: Buffer): boolean {
+  if (b.length < 64 || b.readUInt32BE(0) !== 0x7f454c46) return false;
+  const is64 = b[4] === 2;
+  const le = b[5] === 1;
+  const u16 = (o: number) => (le ? b.readUInt16LE(o) : b.readUInt16BE(o));
+  const u32 = (o: number) => (le ? b.readUInt32LE(o) : b.readUInt32BE(o));
+  const phoff = is64 ? Number(le ? b.readBigUInt64LE(32) : b.readBigUInt64BE(32)) : u32(28);
+  const phentsize = u16(is64 ? 54 : 42);
+  const phnum = u16(is64 ? 56 : 44);
+  for (let i = 0; i < phnum; i++) if (u32(phoff + i * phentsize) === 3) return false; // PT_INTERP
+  return true;
+}
+
+const ready = new WeakMap<Docker, Promise<string>>();
+
+/**
+ * The toolbox volume on `client`'s daemon, created and filled once (content-addressed, so it is
+ * shared by every run with the same busybox and never swept with a run). Returns its name.
+ */
+export function ensureToolbox(image: string, client: Docker = docker()): Promise<string> {
+  let p = ready.get(client);
+  if (!p) {
+    p = fill(image, client);
+    ready.set(client, p);
+    p.catch(() => ready.delete(client));
+  }
+  return p;
+}
+
+/**
+ * An empty volume made once the toolbox volume is whole: every later process and worker thread
+ * (each has its own client) knows it from two inspections, without a helper container.
+ */
+export const toolboxMarkerName = () => `${toolboxVolumeName()}-${READY}`;
+
+async function fill(image: string, client: Docker): Promise<string> {
+  const box = toolbox();
+  const name = toolboxVolumeName();
+  const labels = { [TOOLBOX_LABEL]: box.hash };
+  try {
+    if (await volumesExist(client, [name, toolboxMarkerName()])) return name;
+    await withDeadline(
+      client.createVolume({ Name: name, Labels: labels }),
+      DEFAULT_DEADLINE_MS,
+      `create volume ${name}`,
+    );
+    const helper = {
+      image,
+      purpose: 'toolbox helper',
+      labels,
+      mounts: [{ Type: 'volume' as const, Source: name, Target: FILL_MOUNT }],
+    };
+    await withHelperContainer(client, helper, async (c) => {
+      if (await pathExists(c, `${FILL_MOUNT}/${READY}`)) return;
+      await withDeadline(
+        c.putArchive((await pack(box)) as unknown as NodeJS.ReadableStream, { path: FILL_MOUNT }),
+        DEFAULT_DEADLINE_MS * 2,
+        'fill toolbox',
+      );
+    });
+    await withDeadline(
+      client.createVolume({ Name: toolboxMarkerName(), Labels: labels }),
+      DEFAULT_DEADLINE_MS,
+      `create volume ${toolboxMarkerName()}`,
+    );
+    return name;
+  } catch (err) {
+    if (err instanceof SandboxError) throw err;
+    throw dockerError(`preparing the sandbox toolbox volume ${name} failed: ${dockerMessage(err)}`, err);
+  }
+}
+
+/** Whether every volume is there (404: not); other failures throw. */
+async function volumesExist(client: Docker, names: string[]): Promise<boolean> {
+  const found = await Promise.all(
+    names.map((n) =>
+      withDeadline(client.getVolume(n).inspect(), DEFAULT_DEADLINE_MS, `inspect volume ${n}`).then(
+        () => true,
+        (err: unknown) => {
+          if (statusOf(err) === 404) return false;
+          throw err;
+        },
+      ),
+    ),
+  );
+  return found.every(Boolean);
+}
+
+/** busybox, its applets as symlinks in bin/, and `ready` last: a tar is extracted in order. (tar-stream loads only here: most processes never fill a toolbox.) */
+async function pack(box: Toolbox): Promise<tar.Pack> {
+  const p = (await import('tar-stream')).pack();
+  const owner = { uid: 0, gid: 0 };
+  p.entry({ ...owner, name: 'busybox', type: 'file', mode: 0o755 }, box.binary);
+  p.entry({ ...owner, name: 'bin', type: 'directory', mode: 0o755 });
+  for (const a of appletsOf(box))
+    p.entry({ ...owner, name: `bin/${a}`, type: 'symlink', linkname: '../busybox', mode: 0o777 });
+  p.entry({ ...owner, name: READY, type: 'file', mode: 0o644 }, box.hash);
+  p.finalize();
+  return p;
+}
