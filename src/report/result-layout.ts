@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, sep } from 'node:path';
 
-export const SHARDS = 256;
+const SHARDS = 256;
 const MARKER = '.sharded';
 /** Runs of more trials than this are sharded. */
 const DEFAULT_SHARD_ABOVE = 10_000;
