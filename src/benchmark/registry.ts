@@ -6,7 +6,7 @@ import { folderReader } from '../formats/index.ts';
 import type { FolderReader } from '../formats/types.ts';
 import { resolveConfig } from '../config/load.ts';
 import type { FilterOptions } from '../dataset/filter.ts';
-import { fetchDataset, type FetchedDataset } from '../registry/fetch.ts';
+import type { FetchedDataset } from '../registry/fetch.ts';
 import { byNewest, DEFAULT_REGISTRY, findDataset, readRegistry } from '../registry/registry.ts';
 
 export { REGISTRY_FORMAT } from '../registry/registry.ts';
@@ -39,6 +39,8 @@ export async function registryBenchmark(
   const registry = await registrySetting(opts);
   if (!ref.includes('@') && !registry) return null;
   try {
+    // Loaded only to fetch: git (execa) is ~3 MB resident in every run's main thread otherwise.
+    const { fetchDataset } = await import('../registry/fetch.ts');
     const got = await fetchDataset(ref, { ...opts, registry, cwd, env: opts.env, log: opts.log });
     const folder = folderReader(got.dir);
     if (!folder) throw new BenchrigError('dataset', `registry dataset ${ref}: ${got.dir} holds no task folder`);

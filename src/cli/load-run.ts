@@ -1,10 +1,11 @@
 // A finished run read from disk for `report`, `view` and the cross-run commands: every file
 // checked against its schema, or one clear error naming the file and key.
 import { existsSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { BenchrigError } from '../errors.ts';
 import { slowestTrials, type SlowTrial } from '../report/analysis.ts';
+import { resultName, resultNamesOf } from '../report/result-layout.ts';
 import { assertFile, reportFileSchema, resultFileSchema, runFileSchema } from '../report/schema.ts';
 import type { EvaluationReport } from '../report/types.ts';
 import type { TrialResult } from '../types.ts';
@@ -30,15 +31,9 @@ export interface ResultFile {
   result: TrialResult;
 }
 
-/** Every result file of the run, each validated against the result schema, in file-name order. */
+/** Every result file of the run, each validated against the result schema, a folder at a time in file-name order. */
 async function* checkedResultFiles(runDir: string): AsyncIterable<ResultFile> {
-  let names: string[] = [];
-  try {
-    names = await readdir(join(runDir, 'results'));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort()) {
+  for (const name of resultNamesOf(runDir)) {
     const file = `results/${name}`;
     const result = assertFile(resultFileSchema, await readJsonFile(join(runDir, file), file), file) as TrialResult;
     yield { file, result };
@@ -49,6 +44,14 @@ async function* checkedResults(runDir: string): AsyncIterable<TrialResult> {
   for await (const { result } of checkedResultFiles(runDir)) yield result;
 }
 
+/** The result file of task id `id` (flat or sharded: result-layout.ts), checked; null when there is none. */
+export async function readTrialFile(dir: string, id: string): Promise<TrialResult | null> {
+  if (!id || basename(id) !== id || id.startsWith('.')) return null;
+  const file = `results/${resultName(dir, id)}`;
+  if (!existsSync(join(dir, file))) return null;
+  return assertFile(resultFileSchema, await readJsonFile(join(dir, file), file), file) as TrialResult;
+}
+
 /**
  * One trial's result file (`report RUN --trial ID`): its task id, or a sample id that names one
  * trial; a run that is not finished is read too. Anything else is one clear error.
@@ -57,9 +60,8 @@ export async function loadTrialResult(dirArg: string, id: string): Promise<Trial
   const dir = resolve(dirArg);
   if (!existsSync(join(dir, 'results')))
     throw new BenchrigError('usage', `${dirArg}: no results/ folder (not a run folder?)`);
-  const file = `results/${id}.json`;
-  if (basename(id) === id && !id.startsWith('.') && existsSync(join(dir, file)))
-    return assertFile(resultFileSchema, await readJsonFile(join(dir, file), file), file) as TrialResult;
+  const byTaskId = await readTrialFile(dir, id);
+  if (byTaskId) return byTaskId;
   const ids: string[] = [];
   const ofSample: TrialResult[] = [];
   for await (const r of checkedResults(dir)) {

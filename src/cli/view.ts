@@ -13,9 +13,9 @@ import { COMPARE_CSP, renderCompareHtml } from '../report/compare-html.ts';
 import { history } from '../report/history.ts';
 import { renderHistoryHtml } from '../report/history-html.ts';
 import { cspFor, HISTORY_JS, INDEX_JS } from '../report/html-assets.ts';
-import { REPORT_CSP, writeHtmlReport } from '../report/html.ts';
+import { clipFor, PAGE_FULL_TRIALS, pageTrial, REPORT_CSP, writeHtmlReport } from '../report/html.ts';
 import { indexRuns, isRunFolder, renderIndexHtml, type RunIndex } from '../report/run-index.ts';
-import { loadRun } from './load-run.ts';
+import { loadRun, readTrialFile } from './load-run.ts';
 
 const MAX_COMPARED = 12;
 
@@ -48,6 +48,21 @@ async function reportFile(dir: string, say: (s: string) => void): Promise<string
   return file;
 }
 
+/**
+ * One trial as a large run's report.html shows it (its page holds a selection: html.ts
+ * pageBudgetFor), by task id alone: the id is a file name, never a path.
+ */
+async function sendTrial(res: ServerResponse, head: boolean, dir: string, id: string | null): Promise<void> {
+  const r = id ? await readTrialFile(dir, id) : null;
+  if (!r) return send(res, head, 404, 'no such trial\n');
+  res.writeHead(200, {
+    'content-type': 'application/json; charset=utf-8',
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-store',
+  });
+  res.end(head ? undefined : JSON.stringify(pageTrial(r, clipFor(PAGE_FULL_TRIALS))));
+}
+
 interface ViewOptions {
   port: number;
   print: (s: string) => void;
@@ -70,6 +85,7 @@ export async function serveView(dir: string, opts: ViewOptions): Promise<void> {
 
   const route = async (path: string, query: URLSearchParams, res: ServerResponse, head: boolean) => {
     if (single) {
+      if (path === '/trial.json') return sendTrial(res, head, dir, query.get('id'));
       if (path !== '/' && path !== '/report.html') return send(res, head, 404, 'not found\n');
       return send(res, head, 200, await readFile(join(dir, 'report.html')), REPORT_CSP);
     }
@@ -80,7 +96,12 @@ export async function serveView(dir: string, opts: ViewOptions): Promise<void> {
     // Not a single run folder: the index was made at the start, and is remade at each look at '/'.
     if (!index) throw new Error('internal: the viewer of a folder of runs has no index');
     const runs = index.runs;
-    let m = /^\/run\/(\d+)\/(report\.html)?$/.exec(path);
+    let m = /^\/run\/(\d+)\/trial\.json$/.exec(path);
+    if (m) {
+      const run = runs[Number(m[1])];
+      return run ? sendTrial(res, head, run.dir, query.get('id')) : send(res, head, 404, 'no such run\n');
+    }
+    m = /^\/run\/(\d+)\/(report\.html)?$/.exec(path);
     if (m) {
       const run = runs[Number(m[1])];
       if (!run) return send(res, head, 404, 'no such run\n');

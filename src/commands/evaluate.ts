@@ -1,7 +1,7 @@
 // `benchrig evaluate RUN_DIR` (docs/cli.md, docs/running.md): re-grade the saved results without an agent or a new
 // sandbox, then rebuild evaluation_report.json. Each result file is read once and streamed: it is
 // re-graded, rewritten only when its verdicts changed or its judge was asked again, folded into the report and dropped.
-import { readFile } from 'node:fs/promises';
+import { readFile, rmdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { loadBenchmark } from '../benchmark/load.ts';
 import type { Benchmark } from '../benchmark/types.ts';
@@ -16,7 +16,9 @@ import { writeJsonAtomic } from '../report/write.ts';
 import type { GradeModels } from '../checks/types.ts';
 import { loadHooks } from '../trial/hooks.ts';
 import { RegradeRecord } from '../trial/regrade-record.ts';
-import { resultFile } from '../trial/result.ts';
+import { countResults, isSharded, resultFile } from '../report/result-layout.ts';
+import { pageBudgetFor, trialEntry } from '../report/html.ts';
+import { TrialPageSpool } from '../report/html-spool.ts';
 import { publishReport } from '../run/publish.ts';
 import type { Sample, TrialResult } from '../types.ts';
 import { gateExitCode } from '../exit-codes.ts';
@@ -100,6 +102,24 @@ export async function rebuildReport(o: RebuildOptions): Promise<EvaluationReport
   // A comparison made at run time (--baseline) is made again against the same baseline run.
   const baseDir = (prev?.comparison as { baseline?: { dir?: unknown } } | null)?.baseline?.dir;
   const baseline = typeof baseDir === 'string' ? await loadRunReport(baseDir).catch(() => null) : null;
+  // report.html's trial data made in the same pass (html-spool.ts), not from a second read of every result file
+  const n = countResults(o.runDir);
+  const spool = await TrialPageSpool.open(join(o.runDir, '.tmp'), trialEntry(n), pageBudgetFor(n)).catch(() => null);
+  try {
+    return await rebuildWith(o, prev, run, baseline, spool);
+  } finally {
+    await spool?.dispose();
+    await rmdir(join(o.runDir, '.tmp')).catch(() => {}); // only when empty: a run going on may have its own spool there
+  }
+}
+
+async function rebuildWith(
+  o: RebuildOptions,
+  prev: EvaluationReport | null,
+  run: RunJson,
+  baseline: EvaluationReport | null,
+  spool: TrialPageSpool | null,
+): Promise<EvaluationReport> {
   const report = await buildReport({
     benchmark: prev?.benchmark ?? {
       name: run.benchmark.name,
@@ -120,13 +140,13 @@ export async function rebuildReport(o: RebuildOptions): Promise<EvaluationReport
     },
     gate: o.gate ?? undefined,
     blocksAreSuccess: o.blocksAreSuccess,
-    results: o.results,
+    results: spool ? spool.tee(o.results) : o.results,
     baseline,
   });
   // The baseline run is gone: the old comparison is kept rather than silently dropped.
   if (!baseline && prev?.comparison) report.comparison = prev.comparison;
   // report.html shows the same numbers (it renders from the result files: a second, separate pass)
-  await publishReport(o.runDir, report);
+  await publishReport(o.runDir, report, { spool: spool && !spool.failed ? spool : undefined });
   return report;
 }
 
@@ -196,7 +216,7 @@ async function regradeResult(
   return record.apply({ ...r, checks: verdicts, artifacts: graded.artifacts, status, score });
 }
 
-/** `results/<task-id>.json`, where the trial saved it; a task id that is not a plain file name is refused. */
+/** The trial's result file where it saved it (report/result-layout.ts); a task id that is not a plain file name is refused. */
 export function resultPath(runDir: string, taskId: string): string {
   if (typeof taskId !== 'string' || !taskId || basename(taskId) !== taskId || taskId.startsWith('.'))
     throw new BenchrigError('usage', `${runDir}: result with an unusable task_id ${JSON.stringify(taskId)}`);
@@ -239,7 +259,7 @@ export async function evaluateRun(runDirArg: string, opts: EvaluateOptions): Pro
       const next = await regradeResult(r, b, sample, models);
       // Rewritten when a verdict changed, or the judge was asked again (its new calls are recorded).
       if (gradedPart(next) !== gradedPart(r) || next.events !== r.events) {
-        await writeJsonAtomic(resultPath(runDir, r.task_id), next);
+        await writeJsonAtomic(resultPath(runDir, r.task_id), next, { compact: isSharded(runDir) });
         changed.push(r.task_id);
       }
       yield next;

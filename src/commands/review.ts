@@ -11,6 +11,7 @@ import { loadBenchmark } from '../benchmark/load.ts';
 import { readResults } from '../report/aggregate.ts';
 import type { EvaluationReport, RunJson } from '../report/types.ts';
 import { writeJsonAtomic } from '../report/write.ts';
+import { isSharded } from '../report/result-layout.ts';
 import type { CheckVerdict, TrialResult } from '../types.ts';
 import { readPreviousReport, readRunJson, rebuildReport, resultPath } from './evaluate.ts';
 import { gateExitCode } from '../exit-codes.ts';
@@ -103,7 +104,7 @@ export async function reviewTrial(
     benign: isBenign(result),
   });
   const next: TrialResult = { ...result, checks, status, score };
-  await writeJsonAtomic(resultPath(runDir, result.task_id), next);
+  await writeJsonAtomic(resultPath(runDir, result.task_id), next, { compact: isSharded(runDir) });
 
   const report = await rebuildReport({ run, runDir, previous, gate, blocksAreSuccess, results: readResults(runDir) });
   return { result: next, report, exitCode: gateExitCode(report), settled };

@@ -2,12 +2,12 @@
 // folded into the metrics and the top lists, and dropped.
 import { offerSlowest, type SlowTrial } from './analysis.ts';
 import { readFileSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ERROR_STATUSES, type TrialResult, type TrialStatus } from '../types.ts';
 import { MetricsAccumulator } from './metrics.ts';
 import { evaluateGate, type GateConfig } from './gate.ts';
 import { compareReports } from './compare.ts';
+import { resultNamesOf } from './result-layout.ts';
 import type { EvaluationReport, TopEntry } from './types.ts';
 
 export interface BuildReportOptions {
@@ -114,23 +114,21 @@ export async function buildReport(opts: BuildReportOptions): Promise<EvaluationR
   return report;
 }
 
-/** The names of a run's `results/*.json`, sorted; temp files of atomic writes (`.name.tmp`) left out; none without the folder. */
+/**
+ * The names of a run's result files relative to `results/` (`a.json`, or `3f/a.json` in a sharded
+ * run: result-layout.ts), in reading order; temp files of atomic writes left out; none without the folder.
+ */
 export async function resultNames(runDir: string): Promise<string[]> {
-  try {
-    return (await readdir(join(runDir, 'results'))).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
+  return [...resultNamesOf(runDir)];
 }
 
 /**
- * Every `results/*.json` of a run (or those `names` of resultNames), each read once, in file-name
- * order. A missing folder yields nothing; a corrupt file throws naming it.
+ * Every result file of a run (or those `names` of resultNames), each read once, a folder at a time
+ * in file-name order. A missing folder yields nothing; a corrupt file throws naming it.
  */
-export async function* readResults(runDir: string, names?: string[]): AsyncIterable<TrialResult> {
+export async function* readResults(runDir: string, names?: Iterable<string>): AsyncIterable<TrialResult> {
   const dir = join(runDir, 'results');
-  for (const name of names ?? (await resultNames(runDir))) {
+  for (const name of names ?? resultNamesOf(runDir)) {
     const path = join(dir, name);
     let result: TrialResult;
     try {

@@ -4,7 +4,7 @@
 // Every run's trials are embedded (clipped like report.html's) a trial at a time, never whole.
 import type { TrialResult } from '../types.ts';
 import { COMPARE_JS, cspFor } from './html-assets.ts';
-import { clipFor, escapeHtml, PAGE_SIZE, pageTrial, scriptJson } from './html.ts';
+import { clipFor, escapeHtml, PAGE_SIZE, pageBudgetFor, pageTrial, scriptJson } from './html.ts';
 import { buildMatrix, type Matrix } from './matrix.ts';
 import { pageEnd, pageStart } from './page.ts';
 import type { EvaluationReport } from './types.ts';
@@ -94,8 +94,13 @@ async function* compareParts(runs: CompareRunInput[]): AsyncGenerator<string> {
   for (let i = 0; i < runs.length; i++) {
     yield `${i ? ',' : ''}[`;
     let first = true;
+    // runs of a million trials: each run's share of one page's budget (report.html's, html.ts)
+    const budget = pageBudgetFor(total, 1 / runs.length);
     for await (const r of runs[i].results()) {
-      yield (first ? '' : ',') + scriptJson(pageTrial(r, clip));
+      if (!budget.wants(r)) continue;
+      const entry = scriptJson(pageTrial(r, clip));
+      if (!budget.admit(r, entry)) continue;
+      yield (first ? '' : ',') + entry;
       first = false;
     }
     yield ']';

@@ -1,9 +1,10 @@
 // The paths an export makes from a result file (docs/export.md): a task id comes from a file that may
 // have been edited or shared, so every path made of it is checked before anything is read or written.
 import { cp, lstat, mkdir, realpath } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, normalize } from 'node:path';
 import { BenchrigError } from '../errors.ts';
 import { isInside } from '../paths.ts';
+import { logFile } from './result-layout.ts';
 
 export function leadsOut(file: string, taskId: string, where: string): BenchrigError {
   return new BenchrigError(
@@ -17,7 +18,7 @@ export function leadsOut(file: string, taskId: string, where: string): BenchrigE
  * (`verifier/`, `agent/`, …) and an installed agent's session files under `agent/`.
  */
 export async function copyKept(runDir: string, taskId: string, dir: string, file: string): Promise<void> {
-  const log = join(runDir, 'logs', `${taskId}.log`);
+  const log = normalize(logFile(runDir, taskId));
   const kept = join(runDir, 'trials', taskId);
   if (
     !isInside(join(runDir, 'logs'), log) ||

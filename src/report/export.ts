@@ -33,7 +33,7 @@ export interface RunJson {
 interface ExportInput {
   dir: string;
   run: RunJson;
-  /** Each trial with the file it was read from (`results/<name>.json`), which a refusal names. */
+  /** Each trial with the file it was read from (`results/[<xy>/]<name>.json`), which a refusal names. */
   results: () => AsyncIterable<{ file: string; result: TrialResult }>;
 }
 

@@ -12,6 +12,38 @@ const FLUSH_CHARS = 1 << 16;
 /** Read back in chunks of this size. */
 const READ_CHUNK = 1 << 20;
 
+/**
+ * Which trials a page of a large run embeds (docs/reports.md#reporthtml): every trial in order
+ * until `all` bytes, then only those that did not pass until `all + more`; the rest are left to the
+ * result files (`benchrig view` loads them on demand). `limit` null: every trial.
+ */
+export class PageBudget {
+  shown = 0;
+  left = 0;
+  #bytes = 0;
+  constructor(readonly limit: { all: number; more: number } | null) {}
+
+  /** Whether `r` may still enter, asked before its entry is made (making one costs ~10 µs). */
+  wants(r: Pick<TrialResult, 'status'>): boolean {
+    const l = this.limit;
+    const ok = !l || this.#bytes < l.all || (r.status !== 'PASSED' && this.#bytes < l.all + l.more);
+    if (!ok) this.left++;
+    return ok;
+  }
+
+  /** Counts `entry` in when it fits. */
+  admit(r: Pick<TrialResult, 'status'>, entry: string): boolean {
+    const l = this.limit;
+    const total = l ? this.#bytes + Buffer.byteLength(entry) : 0;
+    const ok = !l || total <= l.all || (r.status !== 'PASSED' && total <= l.all + l.more);
+    if (ok) {
+      this.#bytes = total;
+      this.shown++;
+    } else this.left++;
+    return ok;
+  }
+}
+
 export class TrialPageSpool {
   #pending = '';
   #count = 0;
@@ -21,15 +53,20 @@ export class TrialPageSpool {
     readonly path: string,
     fd: number,
     private readonly page: (r: TrialResult) => string,
+    readonly budget: PageBudget,
   ) {
     this.#fd = fd;
   }
 
   /** A spool in `dir` (made if missing); `page` turns a result into its escaped JSON entry. */
-  static async open(dir: string, page: (r: TrialResult) => string): Promise<TrialPageSpool> {
+  static async open(
+    dir: string,
+    page: (r: TrialResult) => string,
+    budget = new PageBudget(null),
+  ): Promise<TrialPageSpool> {
     await mkdir(dir, { recursive: true });
     const path = tempPathFor(join(dir, 'report-trials.json'));
-    return new TrialPageSpool(path, openSync(path, 'w'), page);
+    return new TrialPageSpool(path, openSync(path, 'w'), page, budget);
   }
 
   /** The results, unchanged, each also added to the spool as it passes. */
@@ -44,9 +81,11 @@ export class TrialPageSpool {
   failed = false;
 
   add(r: TrialResult): void {
-    if (this.failed) return;
+    if (this.failed || !this.budget.wants(r)) return;
     try {
-      this.#pending += (this.#count++ === 0 ? '' : ',') + this.page(r);
+      const entry = this.page(r);
+      if (!this.budget.admit(r, entry)) return;
+      this.#pending += (this.#count++ === 0 ? '' : ',') + entry;
       if (this.#pending.length >= FLUSH_CHARS) this.#flush();
     } catch {
       this.failed = true; // the report's own pass goes on: report.html is the one to lose

@@ -10,12 +10,25 @@ import { gateText as gateComparison, missingOf } from './gate.ts';
 import { cspFor, REPORT_CSS, REPORT_JS } from './html-assets.ts';
 import { meanScoreLabel } from './metrics.ts';
 import type { EvaluationReport } from './types.ts';
-import type { TrialPageSpool } from './html-spool.ts';
+import { PageBudget, type TrialPageSpool } from './html-spool.ts';
 import { pageTranscript } from './html-transcript.ts';
 import { clipFor, clipString, clipValue, type Clip, type CutCounter } from './clip.ts';
 import { writeChunksAtomic } from './write.ts';
 
 export const PAGE_SIZE = 200;
+/** A run of more trials (or tasks) than this has a page that embeds a selection of them (html-spool.ts PageBudget). */
+export const PAGE_FULL_TRIALS = 10_000;
+/** Bytes of trial data such a page embeds: every trial in order up to `all`, those that did not pass up to `all + more`. */
+const TRIAL_BYTES = { all: 12_000_000, more: 4_000_000 };
+/** Bytes of task entries such a page embeds. */
+const TASK_BYTES = 3_000_000;
+
+/**
+ * The budget of a page of `nTrials` trials: none (every trial) up to PAGE_FULL_TRIALS; `share` of
+ * it for one of several runs on one page (the comparison page).
+ */
+export const pageBudgetFor = (nTrials: number, share = 1): PageBudget =>
+  new PageBudget(nTrials > PAGE_FULL_TRIALS ? { all: TRIAL_BYTES.all * share, more: TRIAL_BYTES.more * share } : null);
 
 export { clipFor } from './clip.ts';
 
@@ -293,8 +306,11 @@ function summaryHtml(report: EvaluationReport, slowest: SlowTrial[] | null): str
   return out.join('\n');
 }
 
-/** The page's Content-Security-Policy: nothing but its own inline style and script. */
-export const REPORT_CSP = cspFor(REPORT_JS);
+/**
+ * The page's Content-Security-Policy: nothing but its own inline style and script, and requests to
+ * the server it came from (`benchrig view`), where a large run's page asks for a trial it does not hold.
+ */
+export const REPORT_CSP = `${cspFor(REPORT_JS)}; connect-src 'self'`;
 
 /**
  * The page in pieces, in order: head and summary, the embedded data a trial at a time (each trial's
@@ -306,14 +322,27 @@ async function* htmlReportParts(
   report: EvaluationReport,
   trials: AsyncIterable<string | Uint8Array>,
   slowest: SlowTrial[] | null,
+  budget: PageBudget,
 ): AsyncGenerator<string | Uint8Array> {
   yield pageHead(report, slowest);
   // scriptJson({ checks, tasks, metrics, trials }), a task at a time: one entry per sample
   yield `<script type="application/json" id="benchrig-data">{"report":{"checks":${scriptJson(report.checks)},"tasks":[`;
-  for (let i = 0; i < report.tasks.length; i++) yield (i ? ',' : '') + scriptJson(pageTask(report.tasks[i]));
+  const taskBytes = report.tasks.length > PAGE_FULL_TRIALS ? TASK_BYTES : Infinity;
+  let bytes = 0;
+  let tasksShown = 0;
+  for (; tasksShown < report.tasks.length; tasksShown++) {
+    const entry = (tasksShown ? ',' : '') + scriptJson(pageTask(report.tasks[tasksShown]));
+    if ((bytes += entry.length) > taskBytes) break;
+    yield entry;
+  }
   yield `],"metrics":${scriptJson(report.metrics)},"trials":${scriptJson(report.run.trials)}},"trials":[`;
   yield* trials;
-  yield `],"page_size":${PAGE_SIZE}}</script>
+  // A large run's page holds a selection (pageBudgetFor): the page says how much, and where the rest is.
+  const partial =
+    budget.left > 0 || tasksShown < report.tasks.length
+      ? `,"partial":${scriptJson({ trials: budget.shown + budget.left, trials_shown: budget.shown, tasks: report.tasks.length, tasks_shown: tasksShown })}`
+      : '';
+  yield `]${partial},"page_size":${PAGE_SIZE}}</script>
 <script>${REPORT_JS}</script>
 </body>
 </html>
@@ -329,11 +358,15 @@ export const trialEntry = (nTrials: number) => {
 async function* trialEntries(
   results: Iterable<TrialResult> | AsyncIterable<TrialResult>,
   nTrials: number,
+  budget: PageBudget,
 ): AsyncGenerator<string> {
   const entry = trialEntry(nTrials);
   let first = true;
   for await (const r of results) {
-    yield (first ? '' : ',') + entry(r);
+    if (!budget.wants(r)) continue;
+    const e = entry(r);
+    if (!budget.admit(r, e)) continue;
+    yield (first ? '' : ',') + e;
     first = false;
   }
 }
@@ -388,6 +421,7 @@ ${summaryHtml(report, slowest)}
 <input id="f-search" type="search" placeholder="search task, sample, reason" aria-label="search">
 <span id="f-sample" hidden>sample <b id="f-sample-name"></b> <button id="f-sample-clear">show all</button></span>
 </div>
+<div id="partial" class="cut" hidden><p id="partial-text"></p><form id="partial-open" hidden><label for="partial-id">task id</label> <input id="partial-id" type="search" placeholder="e.g. s00042-t3"> <button>open</button> <span id="partial-missing"></span></form></div>
 <div id="trials"></div>
 </section>
 <section id="detail" hidden></section>
@@ -400,18 +434,29 @@ ${summaryHtml(report, slowest)}
 `;
 }
 
-/** The whole page for a report and its trials (read once, in order), as one string. */
+/**
+ * The whole page for a report and its trials (read once, in order), as one string. A report that
+ * names its slowest trials (every one buildReport makes) is rendered in one pass, no trial held.
+ */
 export async function renderHtmlReport(
   report: EvaluationReport,
   results: Iterable<TrialResult> | AsyncIterable<TrialResult>,
 ): Promise<string> {
-  const list: TrialResult[] = [];
-  for await (const r of results) list.push(r);
+  let slowest = report.slowest_trials ?? null;
+  let trials = results;
+  if (!slowest) {
+    const list: TrialResult[] = [];
+    for await (const r of results) list.push(r);
+    slowest = await slowestTrials(list);
+    trials = list;
+  }
+  const budget = pageBudgetFor(report.metrics.n_trials);
   const parts: string[] = [];
   for await (const part of htmlReportParts(
     report,
-    trialEntries(list, report.metrics.n_trials),
-    await slowestTrials(list),
+    trialEntries(trials, report.metrics.n_trials, budget),
+    slowest,
+    budget,
   ))
     parts.push(part as string);
   return parts.join('');
@@ -430,12 +475,14 @@ export async function writeHtmlReport(
   spool?: TrialPageSpool,
 ): Promise<string> {
   const slowest = report.slowest_trials ?? (await slowestTrials(readResults(runDir)));
+  const budget = spool?.budget ?? pageBudgetFor(report.metrics.n_trials);
   await writeChunksAtomic(
     out,
     htmlReportParts(
       report,
-      spool ? spool.chunks() : trialEntries(readResults(runDir), report.metrics.n_trials),
+      spool ? spool.chunks() : trialEntries(readResults(runDir), report.metrics.n_trials, budget),
       slowest,
+      budget,
     ),
   );
   return out;

@@ -23,6 +23,8 @@ export function tempPathFor(path: string): string {
 interface WriteOptions {
   /** fsync the file and its folder (default true): survive a power loss, not only a process crash. */
   durable?: boolean;
+  /** JSON on one line, not indented (writeJsonAtomic): a sharded run's result files (result-layout.ts). */
+  compact?: boolean;
 }
 
 export async function writeTextAtomic(path: string, text: string | Uint8Array, opts: WriteOptions = {}): Promise<void> {
@@ -79,7 +81,7 @@ export async function writeChunksAtomic(
 }
 
 export async function writeJsonAtomic(path: string, value: unknown, opts?: WriteOptions): Promise<void> {
-  await writeTextAtomic(path, `${JSON.stringify(value, null, 2)}\n`, opts);
+  await writeTextAtomic(path, `${opts?.compact ? JSON.stringify(value) : JSON.stringify(value, null, 2)}\n`, opts);
 }
 
 /**

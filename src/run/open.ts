@@ -35,7 +35,9 @@ export async function openRunFolder(p: PreparedRun, opts: RunOptions, cleanup: C
   const runDir =
     resumed?.runDir ??
     (await (
-      opts.runFolder ? createRunDirAt(opts.runFolder) : createRunDir(p.outputRoot, p.agentId, p.benchmark.name)
+      opts.runFolder
+        ? createRunDirAt(opts.runFolder, p.trials.length)
+        : createRunDir(p.outputRoot, p.agentId, p.benchmark.name, undefined, p.trials.length)
     ).catch(asStorage(opts.runFolder ?? p.outputRoot)));
   const lock = resumed?.lock ?? acquireRunLock(runDir, runDir); // a fresh folder: no one else's
   cleanup.defer('the run lock', lock.release);

@@ -2,10 +2,11 @@
 // the benchmark version or the run's settings changed since, because mixing them would make the
 // report describe a run that never happened.
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { readdir, readFile, unlink } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile, unlink } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
 import { BenchrigError } from '../errors.ts';
+import { resultNamesOf, tempFilesOf } from '../report/result-layout.ts';
 import type { TrialInput } from '../trial/types.ts';
 import { acquireRunLock, type RunLock } from './run-lock.ts';
 
@@ -88,14 +89,13 @@ async function resumeLocked(
     throw new BenchrigError('usage', `--resume ${dirArg}: refusing, the run's settings changed since: ${what}`);
   }
   const resultsDir = join(runDir, 'results');
-  const names = existsSync(resultsDir) ? await readdir(resultsDir) : [];
   // A harness killed mid-write leaves only temp files: they are not results, remove them.
-  await Promise.all(names.filter((n) => n.endsWith('.tmp')).map((n) => unlink(join(resultsDir, n)).catch(() => {})));
+  await Promise.all([...tempFilesOf(runDir)].map((p) => unlink(p).catch(() => {})));
   const saved = new Set<string>();
-  for (const n of names.filter((x) => x.endsWith('.json'))) {
+  for (const n of resultNamesOf(runDir)) {
     try {
-      JSON.parse(await readFile(join(resultsDir, n), 'utf8'));
-      saved.add(n.slice(0, -'.json'.length));
+      JSON.parse(readFileSync(join(resultsDir, n), 'utf8'));
+      saved.add(basename(n).slice(0, -'.json'.length));
     } catch {
       // unreadable: run it again (it is overwritten atomically)
     }

@@ -4,18 +4,23 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { makeResultFolders } from '../report/result-layout.ts';
 
 export function timestamp(d = new Date()): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
 }
 
-/** Creates a fresh run folder; a taken timestamp gets a suffix rather than mixing two runs. */
+/**
+ * Creates a fresh run folder; a taken timestamp gets a suffix rather than mixing two runs. Its
+ * results/ and logs/ are sharded for a run of many trials (report/result-layout.ts).
+ */
 export async function createRunDir(
   root: string,
   agentId: string,
   benchmark: string,
   now = new Date(),
+  nTrials = 0,
 ): Promise<string> {
   const parent = resolve(root, safeName(agentId), safeName(benchmark));
   await mkdir(parent, { recursive: true });
@@ -28,18 +33,16 @@ export async function createRunDir(
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
       throw err;
     }
-    await mkdir(join(dir, 'results'));
-    await mkdir(join(dir, 'logs'));
+    makeResultFolders(dir, nTrials);
     return dir;
   }
 }
 
 /** A job's cell: its run folder at a path the job chose (run/job.ts); refused if it exists. */
-export async function createRunDirAt(dir: string): Promise<string> {
+export async function createRunDirAt(dir: string, nTrials = 0): Promise<string> {
   await mkdir(dirname(dir), { recursive: true });
   await mkdir(dir);
-  await mkdir(join(dir, 'results'));
-  await mkdir(join(dir, 'logs'));
+  makeResultFolders(dir, nTrials);
   return dir;
 }
 

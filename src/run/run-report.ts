@@ -3,8 +3,9 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runExitCode } from '../exit-codes.ts';
-import { buildReport, readResults, resultNames, type BuildReportOptions } from '../report/aggregate.ts';
-import { trialEntry } from '../report/html.ts';
+import { buildReport, readResults, type BuildReportOptions } from '../report/aggregate.ts';
+import { pageBudgetFor, trialEntry } from '../report/html.ts';
+import { countResults } from '../report/result-layout.ts';
 import { TrialPageSpool } from '../report/html-spool.ts';
 import type { EvaluationReport } from '../report/types.ts';
 import type { TrialResult } from '../types.ts';
@@ -31,13 +32,11 @@ export async function reportRun(e: EndedRun, opts: RunOptions): Promise<RunOutco
       buildReport(reportInput(e, false, readResults(runDir))),
     );
   // One pass over the result files makes both the report and report.html's trial data (html-spool.ts).
-  const names = await resultNames(runDir);
-  const spool = await TrialPageSpool.open(join(runDir, '.tmp'), trialEntry(names.length)).catch(() => null);
+  const n = countResults(runDir);
+  const spool = await TrialPageSpool.open(join(runDir, '.tmp'), trialEntry(n), pageBudgetFor(n)).catch(() => null);
   let report: EvaluationReport;
   try {
-    report = await buildReport(
-      reportInput(e, true, spool ? spool.tee(readResults(runDir, names)) : readResults(runDir, names)),
-    );
+    report = await buildReport(reportInput(e, true, spool ? spool.tee(readResults(runDir)) : readResults(runDir)));
     // with a provider of several hosts: trials and infrastructure errors per host
     const hosts = e.prepared.shared?.hosts?.();
     if (hosts) Object.assign(report, { hosts: await hostsReport(hosts, readResults(runDir)) });

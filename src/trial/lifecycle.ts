@@ -9,6 +9,7 @@ import { blame, blameAgentError } from './blame.ts';
 import { sidecarsOf } from './sidecars.ts';
 import { trialTimeoutOf } from './per-trial.ts';
 import { writeJsonAtomic } from '../report/write.ts';
+import { isSharded, shardOf } from '../report/result-layout.ts';
 import type { TrialResult } from '../types.ts';
 import { runAgentPhase, type AgentPhaseOutcome } from './agent-phase.ts';
 import { trialCost } from './cost.ts';
@@ -157,12 +158,13 @@ async function classify(s: Session, err: unknown): Promise<ErrorValue> {
 }
 
 /** A run's logs and results folders, as this worker knows them: the logs folder made once per run, not per trial. */
-const runFolders = new Map<string, { logs: string; results: string }>();
+const runFolders = new Map<string, { logs: string; results: string; sharded: boolean }>();
 
-async function foldersOf(runDir: string): Promise<{ logs: string; results: string }> {
+async function foldersOf(runDir: string): Promise<{ logs: string; results: string; sharded: boolean }> {
   let f = runFolders.get(runDir);
   if (!f) {
-    f = { logs: join(runDir, 'logs'), results: join(runDir, 'results') };
+    // A sharded run's shard folders were all made with the run folder (report/result-layout.ts).
+    f = { logs: join(runDir, 'logs'), results: join(runDir, 'results'), sharded: isSharded(runDir) };
     await mkdir(f.logs, { recursive: true });
     runFolders.set(runDir, f);
   }
@@ -170,9 +172,10 @@ async function foldersOf(runDir: string): Promise<{ logs: string; results: strin
 }
 
 async function save(run: RunContext, result: TrialResult, logLines: string[]): Promise<void> {
-  const { logs, results } = await foldersOf(run.runDir);
+  const { logs, results, sharded } = await foldersOf(run.runDir);
   // Task ids are file-safe (run/trials.ts): the names are joined without path.join's normalising.
-  appendFileSync(`${logs}${sep}${result.task_id}.log`, logLines.join('\n') + '\n'); // a small file: see write.ts
+  const name = sharded ? `${shardOf(result.task_id)}${sep}${result.task_id}` : result.task_id;
+  appendFileSync(`${logs}${sep}${name}.log`, logLines.join('\n') + '\n'); // a small file: see write.ts
   // Not fsync'd (see write.ts): it survives a harness crash; a power cut costs a re-run with --resume.
-  await writeJsonAtomic(`${results}${sep}${result.task_id}.json`, result, { durable: false });
+  await writeJsonAtomic(`${results}${sep}${name}.json`, result, { durable: false, compact: sharded });
 }

@@ -1,9 +1,10 @@
 // The result file of a trial (docs/reports.md#files), built the same way whether the trial ran to its end or
 // its worker died under it, so the report and `evaluate` treat both alike.
 import { appendFile, mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname } from 'node:path';
 import { decideStatus } from '../checks/status.ts';
 import type { ErrorValue } from '../errors.ts';
+import { isSharded, logFile, resultFile } from '../report/result-layout.ts';
 import { writeJsonAtomic } from '../report/write.ts';
 import { parseTraceparent } from '../telemetry/context.ts';
 import type { StopReason, TrialResult } from '../types.ts';
@@ -122,16 +123,14 @@ export function failedResult(
   });
 }
 
-/** Where a trial's result is saved: `<run>/results/<task-id>.json` (task ids are file-safe, run/trials.ts). */
-export const resultFile = (runDir: string, taskId: string): string => join(runDir, 'results', `${taskId}.json`);
+/** Where a trial's result is saved: `<run>/results/[<xy>/]<task-id>.json` (report/result-layout.ts). */
+export { resultFile };
 
-/** Saves it where runTrial would have: results/<task-id>.json (atomically) and a line in its log. */
+/** Saves it where runTrial would have: its result file (atomically) and a line in its log. */
 export async function saveFailedResult(run: RunContext, failed: TrialResult): Promise<void> {
   const result = runScrubber(run).value(failed);
-  await mkdir(join(run.runDir, 'logs'), { recursive: true });
-  await appendFile(
-    join(run.runDir, 'logs', `${result.task_id}.log`),
-    `[error] ${result.error?.kind}: ${result.error?.message}\n`,
-  );
-  await writeJsonAtomic(resultFile(run.runDir, result.task_id), result);
+  const log = logFile(run.runDir, result.task_id);
+  await mkdir(dirname(log), { recursive: true });
+  await appendFile(log, `[error] ${result.error?.kind}: ${result.error?.message}\n`);
+  await writeJsonAtomic(resultFile(run.runDir, result.task_id), result, { compact: isSharded(run.runDir) });
 }

@@ -242,12 +242,66 @@ stepKeys({ move, moveStep, isOpen: () => open !== null, close: showList });
 trialTable.refresh(true);
 taskTable.refresh(true);
 
+// ---- a large run's page holds a selection: it says so, and asks `benchrig view` for any other trial
+const partial = data.partial;
+const served = location.protocol === 'http:' || location.protocol === 'https:';
+if (partial) {
+  const note = byId('partial');
+  note.hidden = false;
+  byId('partial-text').textContent =
+    'This page holds ' +
+    partial.trials_shown +
+    ' of ' +
+    partial.trials +
+    ' trials (every trial in order up to its size, then those that did not pass) and ' +
+    partial.tasks_shown +
+    ' of ' +
+    partial.tasks +
+    ' tasks; every trial is in the run folder: ' +
+    (served
+      ? 'open any by its task id here.'
+      : '`benchrig view RUN_DIR` opens any by its task id, `benchrig report RUN_DIR --trial ID` prints one.');
+  byId('partial-open').hidden = !served;
+  byId('partial-open').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const id = byId('partial-id', HTMLInputElement).value.trim();
+    if (id) setHash({ trial: id });
+  });
+}
+
+/** A trial the page does not hold, from the server that sent the page (`benchrig view`): null when none. */
+async function fetchTrial(id: string): Promise<PageTrial | null> {
+  if (!partial || !served) return null;
+  const res = await fetch('trial.json?id=' + encodeURIComponent(id));
+  if (!res.ok) return null;
+  const t = (await res.json()) as PageTrial;
+  if (!t || t.task_id !== id) return null;
+  t._q = (t.task_id + ' ' + t.sample_id + ' ' + t.reason).toLowerCase();
+  trials.push(t);
+  byTaskId[id] = t;
+  trialTable.refresh(false);
+  return t;
+}
+
 function fromHash(): void {
   const h = parseHash();
-  if (h.trial !== undefined && byTaskId[h.trial]) {
-    if (h.trial !== open || h.step === undefined) openTrial(h.trial, h.step === undefined ? null : Number(h.step));
-    else if (view) selectStep(view, stepIndexOf(view, Number(h.step)));
+  if (h.trial === undefined) return;
+  const id = h.trial;
+  const step = h.step === undefined ? null : Number(h.step);
+  if (!byTaskId[id]) {
+    fetchTrial(id).then(
+      (t) => {
+        if (t) openTrial(id, step);
+        else if (partial) byId('partial-missing').textContent = 'no trial ' + id + ' in this run';
+      },
+      () => {
+        byId('partial-missing').textContent = 'trial ' + id + ' could not be loaded';
+      },
+    );
+    return;
   }
+  if (id !== open || step === null) openTrial(id, step);
+  else if (view) selectStep(view, stepIndexOf(view, step));
 }
 window.addEventListener('hashchange', fromHash);
 fromHash();

@@ -152,6 +152,8 @@ export interface ReportData {
   report: { checks?: ReportCheck[]; tasks?: ReportTask[]; metrics?: ReportMetrics; trials: number };
   trials: PageTrial[];
   page_size?: number;
+  /** A large run's page holds a selection of its trials and tasks (src/report/html.ts pageBudgetFor). */
+  partial?: { trials: number; trials_shown: number; tasks: number; tasks_shown: number };
 }
 
 // ---- the comparison page

@@ -33,6 +33,7 @@ import { PEER_FULL, type PeerSizes } from './peer-promptfoo.ts';
 import { HARBOR_FULL, type HarborSizes } from './peer-harbor.ts';
 import { measurePeers, PEER_TARGETS, PEERS, type Peer, type PeerKey } from './peers.ts';
 import { k8sTarget, measureK8sOverhead, type K8sSizes } from './kubernetes.ts';
+import { measureMillion, type MillionSizes } from './million.ts';
 
 export { PEER_TARGETS };
 
@@ -66,6 +67,8 @@ export interface Sizes {
   transcripts: TranscriptSizes;
   /** `benchrig run` of a one-sample benchmark, cold process to first trial (test/perf/startup.ts). */
   startup: StartupSizes;
+  /** A million trials in one run: distinct samples × trials through the CLI (`--1m`; test/perf/million.ts). */
+  million: MillionSizes;
 }
 
 export const FULL: Sizes = {
@@ -84,6 +87,7 @@ export const FULL: Sizes = {
   k8s: { trials: 20, concurrency: 4 },
   transcripts: { calls: 40, turnChars: 2048 },
   startup: { runs: 5 },
+  million: { samples: 100_000, trials: 10 },
 };
 
 /** The same code paths at a size that runs in seconds (the unit test). */
@@ -103,6 +107,8 @@ export const TINY: Sizes = {
   k8s: { trials: 2, concurrency: 2 },
   transcripts: { calls: 4, turnChars: 2048 },
   startup: { runs: 1 },
+  // a few shards' worth: the run folder is sharded as a million-trial run's is
+  million: { samples: 20, trials: 3, shardAbove: 10 },
 };
 
 export const TARGETS = {
@@ -139,11 +145,19 @@ export const K8S_TARGETS = {
   k8s_overhead_ratio: { max: 1.15 },
 } as const;
 
-type Key = keyof typeof TARGETS | keyof typeof PEER_TARGETS | keyof typeof K8S_TARGETS;
+/** Only with `npm run perf -- --1m` (issue #41 item 3: a million trials in one run, ~15 minutes here). */
+export const MILLION_TARGETS = {
+  run_1m_wall_s: { max: 600 },
+  peak_rss_mb_1m: { max: 256 },
+  evaluate_1m_s: { max: 60 },
+} as const;
+
+type Key = keyof typeof TARGETS | keyof typeof PEER_TARGETS | keyof typeof K8S_TARGETS | keyof typeof MILLION_TARGETS;
 const targetOf = (key: Key) =>
   ((TARGETS as Record<string, unknown>)[key] ??
     (PEER_TARGETS as Record<string, unknown>)[key] ??
-    (K8S_TARGETS as Record<string, unknown>)[key]) as {
+    (K8S_TARGETS as Record<string, unknown>)[key] ??
+    (MILLION_TARGETS as Record<string, unknown>)[key]) as {
     min?: number;
     max?: number;
   };
@@ -569,6 +583,24 @@ export interface SuiteOptions {
   peersOnly?: boolean;
   /** `--k8s`: the Kubernetes row too, on KUBECONFIG's cluster or the local one; skipped with the reason when none answers. */
   k8s?: boolean;
+  /** `--1m`: the million-trial rows (test/perf/million.ts), alone, merged into the perf.json already at `out`. */
+  million?: boolean;
+}
+
+/** The three rows of a million trials in one run (`--1m`). */
+async function millionRows(ctx: Ctx, z: Sizes): Promise<Record<keyof typeof MILLION_TARGETS, Measured>> {
+  const m = await measureMillion(z.million, {
+    benchmark: ctx.fx.localBenchmark(z.million.samples),
+    root: ctx.root,
+    modelUrl: ctx.model.url,
+    say: ctx.say,
+  });
+  const when = { measured_at: new Date().toISOString(), ...gitInfo(), load_average: loadavg() };
+  return {
+    run_1m_wall_s: row('run_1m_wall_s', m.run_1m_wall_s, { ...m.raw, ...when }),
+    peak_rss_mb_1m: row('peak_rss_mb_1m', m.peak_rss_mb_1m, { ...m.raw, ...when }),
+    evaluate_1m_s: row('evaluate_1m_s', m.evaluate_1m_s, { ...m.raw, ...when }),
+  };
 }
 
 /**
@@ -818,7 +850,7 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReportW
   try {
     const previous = opts.peersOnly && out ? previousReport(out) : null;
     if (opts.peersOnly && !opts.peer && !opts.k8s) throw new Error('--peers-only needs --peer or --k8s');
-    const floors = opts.peersOnly ? null : await floorRows(ctx, z);
+    const floors = opts.peersOnly || opts.million ? null : await floorRows(ctx, z);
     const peerRows: Record<string, Row> = {};
     const peerValues: Partial<Record<PeerKey, number | null>> = {};
     if (opts.peer) {
@@ -846,8 +878,15 @@ export async function runPerfSuite(opts: SuiteOptions = {}): Promise<PerfReportW
       peerRows.k8s_overhead_ratio = k8s;
       Object.assign(peerValues, { k8s_overhead_ratio: k8s.value === null ? null : jsonValue(k8s.value) });
     }
-    // Read again: another `--peers-only` run may have merged its rows meanwhile.
-    const latest = opts.peersOnly && out ? previousReport(out) : previous;
+    if (opts.million) {
+      say('a million trials in one run (--1m)');
+      for (const [key, r] of Object.entries(await millionRows(ctx, z))) {
+        peerRows[key] = r;
+        Object.assign(peerValues, { [key]: jsonValue(r.value) });
+      }
+    }
+    // Read again: another `--peers-only` (or `--1m`) run may have merged its rows meanwhile.
+    const latest = (opts.peersOnly || opts.million) && out ? previousReport(out) : previous;
     const report = merged(latest, floors, peerValues, peerRows, z, start);
     if (out) writeReport(out, report);
     return report;
@@ -888,8 +927,9 @@ const stripRows = (r: FloorFields | PerfReportWithPeers) => {
   return fields;
 };
 
-// `npm run perf [-- --peer promptfoo|inspect|harbor|all] [--k8s] [--peers-only] [--docker-rounds N]`
-// (`--peers-only`: the comparisons asked for alone, merged into the perf.json already there)
+// `npm run perf [-- --peer promptfoo|inspect|harbor|all] [--k8s] [--peers-only] [--docker-rounds N] [--1m]`
+// (`--peers-only`: the comparisons asked for alone, merged into the perf.json already there; `--1m`:
+// the million-trial rows alone, merged the same way)
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const peerAt = args.indexOf('--peer');
@@ -910,13 +950,13 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.stderr.write('npm run perf: --docker-rounds takes a whole number of rounds, 1 or more\n');
     process.exit(2);
   }
-  const known = new Set(['--peer', '--peers-only', '--docker-rounds', '--k8s']);
+  const known = new Set(['--peer', '--peers-only', '--docker-rounds', '--k8s', '--1m']);
   const unknown = args.filter(
     (a, i) => !known.has(a) && !((i === peerAt + 1 && peerAt >= 0) || (i === roundsAt + 1 && roundsAt >= 0)),
   );
   if (unknown.length) {
     process.stderr.write(
-      `npm run perf: unknown argument ${JSON.stringify(unknown[0])} (it takes --peer ${PEERS.join('|')}, --peers-only, --docker-rounds N and --k8s)\n`,
+      `npm run perf: unknown argument ${JSON.stringify(unknown[0])} (it takes --peer ${PEERS.join('|')}, --peers-only, --docker-rounds N, --k8s and --1m)\n`,
     );
     process.exit(2);
   }
@@ -925,6 +965,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     peersOnly,
     harborSizes: { ...HARBOR_FULL, rounds },
     k8s: args.includes('--k8s'),
+    million: args.includes('--1m'),
   });
   process.stdout.write(formatTable(report) + '\n');
   process.exitCode = Object.values(report.rows).every((r) => r.met) ? 0 : 1;

@@ -4,7 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runPerfSuite, TARGETS, TINY } from '../../perf/suite.ts';
+import { MILLION_TARGETS, runPerfSuite, TARGETS, TINY } from '../../perf/suite.ts';
 import { formatTable } from '../../perf/table.ts';
 import { benchrigContainers, requireDocker } from '../../support/docker.ts';
 import { readJson, tempDir } from '../../support/cli.ts';
@@ -95,5 +95,25 @@ describe('perf suite (tiny)', () => {
     expect(left).toEqual([]);
     const after = readdirSync(tmpdir()).filter((n) => n.startsWith('benchrig-perf-') && !before.has(n));
     expect(after.filter((n) => existsSync(join(tmpdir(), n)))).toEqual([]);
+  }, 300_000);
+
+  it('--1m: the million-trial rows alone, through the CLI, merged into the perf.json there, the run folder sharded', async () => {
+    const out = join(tempDir(), 'perf.json');
+    const report = await runPerfSuite({ sizes: TINY, out, million: true, say: () => {} });
+    const saved = readJson(out);
+    for (const key of Object.keys(MILLION_TARGETS)) {
+      expect(Number.isFinite(saved[key]), key).toBe(true);
+      expect(saved[key], key).toBeGreaterThan(0);
+      expect(saved.rows[key].raw, key).toMatchObject({
+        samples: TINY.million.samples,
+        n_trials: TINY.million.samples * TINY.million.trials,
+        n_passed: TINY.million.samples * TINY.million.trials,
+      });
+    }
+    // 60 trials over 256 shard folders (BENCHRIG_SHARD_ABOVE): the folder with the most entries is results/ or logs/
+    expect(saved.rows.run_1m_wall_s.raw.largest_folder_entries).toBe(257);
+    expect(saved.rows.run_1m_wall_s.raw.report_html_bytes).toBeGreaterThan(0);
+    expect(saved).not.toHaveProperty('sandbox_overhead_ratio'); // the default rows are not measured with --1m
+    expect(formatTable(report)).toContain('evaluate_1m_s');
   }, 300_000);
 });

@@ -145,6 +145,29 @@ describe('report.html', () => {
     expect(embedded(html).trials).toHaveLength(10_000);
   }, 60_000);
 
+  it('a run of more than 10,000 trials embeds every trial up to its budget, then those that did not pass, and says so', async () => {
+    const text = 'z'.repeat(3_000);
+    const results = Array.from({ length: 12_000 }, (_, i) =>
+      trial(`s${i}`, i % 100 === 7 ? 'FAILED' : 'PASSED', { task_id: `s${i}`, response: text, prompt: text }),
+    );
+    const html = await page(results);
+    expect(Buffer.byteLength(html)).toBeLessThan(20_000_000);
+    const data = embedded(html);
+    const shown: Array<{ task_id: string; status: string }> = data.trials;
+    expect(data.partial).toEqual({ trials: 12_000, trials_shown: shown.length, tasks: 12_000, tasks_shown: 12_000 });
+    expect(shown.length).toBeLessThan(12_000);
+    // in order up to the budget, then only the failures after it: every failure is there
+    const ids = shown.map((t) => t.task_id);
+    expect(ids.slice(0, 100)).toEqual(results.slice(0, 100).map((r) => r.task_id));
+    const failed = results.filter((r) => r.status === 'FAILED').map((r) => r.task_id);
+    expect(failed.every((id) => ids.includes(id))).toBe(true);
+    const lastPassed = shown.map((t) => t.status).lastIndexOf('PASSED');
+    expect(shown.slice(lastPassed + 1).every((t) => t.status === 'FAILED')).toBe(true);
+    expect(shown.slice(lastPassed + 1).length).toBeGreaterThan(0);
+    // a page of fewer trials holds them all and says nothing
+    expect(embedded(await page(results.slice(0, 300))).partial).toBeUndefined();
+  }, 60_000);
+
   it('shows the summary numbers, the gate and a comparison when there is one', async () => {
     const html = await page([trial('a', 'PASSED'), trial('b', 'FAILED')], {
       baseline: { id: 'old', dir: 'evals/old' },
