@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
+import { withEsbuild } from '../loader/compile.mjs';
 
 export interface AgentModuleHash {
   /** sha256 (hex) over the module and its local imports. */
@@ -33,28 +34,27 @@ export async function agentModuleHash(module: string): Promise<AgentModuleHash> 
  * hash is then of the module alone.
  */
 async function localImports(module: string): Promise<string[]> {
-  const esbuild = await import('esbuild');
-  try {
-    const result = await esbuild.build({
-      entryPoints: [module],
-      absWorkingDir: dirname(module),
-      bundle: true,
-      write: false,
-      metafile: true,
-      packages: 'external',
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      logLevel: 'silent',
-    });
-    return Object.keys(result.metafile.inputs)
-      .filter((key) => !key.includes(':')) // a namespace of esbuild's own (`<define:…>`), not a file
-      .map((key) => resolve(dirname(module), key))
-      .filter((file) => !file.split(sep).includes('node_modules'));
-  } catch {
-    return [];
-  } finally {
-    // Else esbuild's process would live as long as the run (the loader stops it the same way).
-    await esbuild.stop();
-  }
+  // Through the loader's withEsbuild: its service stopped here would stop it under a build in progress.
+  return withEsbuild(async (esbuild) => {
+    try {
+      const result = await esbuild.build({
+        entryPoints: [module],
+        absWorkingDir: dirname(module),
+        bundle: true,
+        write: false,
+        metafile: true,
+        packages: 'external',
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        logLevel: 'silent',
+      });
+      return Object.keys(result.metafile.inputs)
+        .filter((key) => !key.includes(':')) // a namespace of esbuild's own (`<define:…>`), not a file
+        .map((key) => resolve(dirname(module), key))
+        .filter((file) => !file.split(sep).includes('node_modules'));
+    } catch {
+      return [];
+    }
+  });
 }

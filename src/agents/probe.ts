@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { BenchrigError } from '../errors.ts';
 import { displayPath } from '../config/load.ts';
-import { CompileError, compiledUrl, isTypeScript } from '../loader/compile.mjs';
+import { CompileError, compiledUrl, isTypeScript, withEsbuild } from '../loader/compile.mjs';
 import { restoreHeapFlags } from '../loader/heap-flags.mjs';
 import type { PublicSample } from '../types.ts';
 import { AGENT_CONTRACT, agentProblem, type AgentShape } from './contract.ts';
@@ -154,22 +154,21 @@ export function locate(stack: string, url: string): string | null {
  * throw (they print it only for the entry module), so esbuild parses the file to find it.
  */
 async function syntaxErrorPlace(file: string): Promise<string | null> {
-  const esbuild = await import('esbuild');
-  try {
-    await esbuild.transform(readFileSync(file, 'utf8'), {
-      loader: 'js',
-      format: 'esm',
-      sourcefile: file,
-      logLevel: 'silent',
-    });
-    return null;
-  } catch (err) {
-    const at = (err as { errors?: Array<{ location?: { line: number; column: number } | null }> }).errors?.[0]
-      ?.location;
-    return at ? `${displayPath(file)}:${at.line}:${at.column + 1}` : null;
-  } finally {
-    await esbuild.stop(); // else its service process outlives the check
-  }
+  return withEsbuild(async (esbuild) => {
+    try {
+      await esbuild.transform(readFileSync(file, 'utf8'), {
+        loader: 'js',
+        format: 'esm',
+        sourcefile: file,
+        logLevel: 'silent',
+      });
+      return null;
+    } catch (err) {
+      const at = (err as { errors?: Array<{ location?: { line: number; column: number } | null }> }).errors?.[0]
+        ?.location;
+      return at ? `${displayPath(file)}:${at.line}:${at.column + 1}` : null;
+    }
+  });
 }
 
 const shortPath = (p: string) => displayPath(p.startsWith('file:') ? fileURLToPath(p) : p);

@@ -15,11 +15,13 @@ import { openDataset } from '../dataset/read.ts';
 import type { HfProgress } from '../dataset/hf.ts';
 import { checkFieldMap, jsonColumns, rowMapper, type MapOptions } from '../dataset/map.ts';
 import { LazyJsonlSamples } from '../dataset/lazy.ts';
+import type { RawRow } from '../dataset/rows.ts';
 import { filterPositions, filterSamples } from '../dataset/filter.ts';
 import { badWorkdir } from '../dataset/paths.ts';
 import type { Sample } from '../types.ts';
 import type { Benchmark, Samples } from './types.ts';
-import { benchmarkVersion } from './version.ts';
+import { VersionHasher } from './version.ts';
+import { SampleFacts } from './sample-facts.ts';
 import { applyImageTemplate, isTemplate } from './sample-sandbox.ts';
 import { folderReader, rowsReader } from '../formats/index.ts';
 import type { FolderBenchmark, FolderReader } from '../formats/types.ts';
@@ -99,21 +101,25 @@ async function load(ref: string, opts: LoadBenchmarkOptions, stream: boolean): P
     ? environmentFromConfig(sandbox, dir, (...k) => `${src('sandbox', ...k)}: key sandbox.${k.join('.')}`)
     : null;
 
+  // Each sample is seen once, in order, for the refusals and the version: a streamed dataset as
+  // its file is read, the only read before the run takes its samples.
+  const hooks = HOOK_FILES.map((f) => path.join(dir, f)).find((f) => existsSync(f));
+  const version = await VersionHasher.start({ config, ownLimits, checks, dir, hooks });
+  const facts = new SampleFacts(checks);
+  const see = (s: Sample) => (facts.see(s), version.see(s));
   const notes: string[] = [];
   const { all, dataset } = folder
     ? {
         all: folder.samples(notes),
         dataset: fromRegistry?.record ?? { source: folder.source, resolved_revision: null },
       }
-    : await readSamples(config, dir, src, toml, opts, stream);
-  if (Array.isArray(all)) applyImageTemplate(all, config.sandbox, src('sandbox', 'image'));
-  else if (config.sandbox && isTemplate(config.sandbox.image)) for (const s of all) void s; // a read fills (or refuses) each image
-  refuseSandboxlessRows(all, config.sandbox, src('sandbox'));
-  refuseMissingInputs(checks, all, src('checks'));
-  refuseMissingContexts(checks, all, src('checks'));
-
-  const hooks = HOOK_FILES.map((f) => path.join(dir, f)).find((f) => existsSync(f));
-  const version = await benchmarkVersion({ config, ownLimits, checks, samples: all, dir, hooks });
+    : await readSamples(config, dir, src, toml, opts, stream, see);
+  if (Array.isArray(all)) {
+    applyImageTemplate(all, config.sandbox, src('sandbox', 'image'));
+    for (const s of all) see(s);
+  }
+  facts.refuse(config.sandbox, src('sandbox'), src('checks'));
+  const digest = await version.finish(all);
   // A registry dataset was selected before it was fetched: its folder holds the selection only.
   const samples = fromRegistry
     ? inOrder(all as Sample[], fromRegistry.order)
@@ -128,10 +134,11 @@ async function load(ref: string, opts: LoadBenchmarkOptions, stream: boolean): P
     id: identityOf(config.id, name, dir, fromRegistry?.record),
     description: config.description,
     dir,
-    version,
+    version: digest,
     config: { ...config, checks, sandbox },
     checks,
     samples,
+    noOwnEnvironments: !facts.ownEnvironments,
     nSamplesTotal: fromRegistry ? fromRegistry.allNames.length : all.length,
     datasetIds: fromRegistry ? fromRegistry.allNames : Array.isArray(all) ? all.map((s) => s.id) : all.ids,
     dataset,
@@ -167,6 +174,7 @@ async function readSamples(
   toml: string,
   opts: LoadBenchmarkOptions,
   stream: boolean,
+  see: (s: Sample) => void,
 ): Promise<{ all: Sample[] | LazyJsonlSamples; dataset: Benchmark['dataset'] }> {
   if (!config.dataset)
     throw new BenchrigError(
@@ -184,7 +192,7 @@ async function readSamples(
   };
   const file = path.resolve(dir, source);
   if (stream && !hf && !config.dataset.format && STREAMED.has(path.extname(file).toLowerCase()) && isFile(file)) {
-    const all = streamSamples(file, mapOptions, config.sandbox, src('sandbox', 'image'));
+    const all = streamSamples(file, mapOptions, config.sandbox, src('sandbox', 'image'), see);
     if (all.length === 0) throw noRows(src, source);
     return { all, dataset: { source, resolved_revision: null } };
   }
@@ -218,19 +226,33 @@ const STREAMED = new Set(['.jsonl', '.ndjson']);
 
 const isFile = (file: string) => !!statSync(file, { throwIfNoEntry: false })?.isFile();
 
-/** A local JSON Lines dataset, read once now (every row mapped and checked) and again row by row as the run goes. */
+/**
+ * A local JSON Lines dataset, read once now (every row mapped, its image template filled, checked
+ * and `see`n) and again row by row as the run goes.
+ */
 function streamSamples(
   file: string,
   opts: MapOptions,
   sandbox: Config['sandbox'],
   imageWhere: string,
+  see: (s: Sample) => void,
 ): LazyJsonlSamples {
-  const again = rowMapper(opts, false);
-  return LazyJsonlSamples.scan(file, displayPath(file), rowMapper(opts, false), (raw) => {
-    const sample = again(raw);
+  const map = rowMapper(opts, false);
+  const mapped = (raw: RawRow) => {
+    const sample = map(raw);
     applyImageTemplate([sample], sandbox, imageWhere);
     return sample;
-  });
+  };
+  return LazyJsonlSamples.scan(
+    file,
+    displayPath(file),
+    (raw) => {
+      const sample = mapped(raw);
+      see(sample);
+      return sample;
+    },
+    mapped,
+  );
 }
 
 /** --sample, --shuffle and --limit on a streamed dataset: the same choice as filterSamples, from the ids. */
@@ -324,22 +346,6 @@ function validateGate(config: Config, sources: Sources) {
     );
 }
 
-/** A row's own sandbox overrides `[sandbox]`: the benchmark still needs that table, for the defaults. */
-function refuseSandboxlessRows(samples: Iterable<Sample>, sandbox: Config['sandbox'], where: string) {
-  if (sandbox) return;
-  let own: Sample | undefined;
-  for (const s of samples)
-    if (s.sandbox) {
-      own = s;
-      break;
-    }
-  if (own)
-    throw new BenchrigError(
-      'benchmark',
-      `${where}: sample "${own.id}" brings its own sandbox, but the benchmark has no [sandbox] table to take the other settings from`,
-    );
-}
-
 /** Samples × trials within MAX_TRIALS_PER_RUN: a run plans (hashes) every trial before it starts. */
 function refuseTooManyTrials(samples: number, trials: number, where: string) {
   if (samples * trials <= MAX_TRIALS_PER_RUN) return;
@@ -347,37 +353,6 @@ function refuseTooManyTrials(samples: number, trials: number, where: string) {
     'benchmark',
     `${where}: key n_trials: ${samples} samples × ${trials} trials is above the maximum of ${MAX_TRIALS_PER_RUN} trials in a run (fewer trials, or --limit/--sample)`,
   );
-}
-
-/** A check that needs a per-sample input refuses samples that have none (docs/checks.md). */
-function refuseMissingInputs(checks: CheckConfig[], samples: Iterable<Sample>, file: string) {
-  checks.forEach((check, i) => {
-    if (!getCheck(check.type)?.needsInput || check.value !== undefined) return;
-    const lacking: string[] = [];
-    for (const s of samples) if ((s.expectations?.[check.name] ?? s.expected) === undefined) lacking.push(s.id);
-    if (lacking.length === 0) return;
-    const shown = lacking.slice(0, 20).join(', ') + (lacking.length > 20 ? `, … (${lacking.length} in all)` : '');
-    throw new BenchrigError(
-      'benchmark',
-      `${file}: key checks[${i}]: check "${check.name}" (${check.type}) needs an input, but ${lacking.length} sample(s) have none ` +
-        `(no expectations["${check.name}"] and no expected; or give the check a value): ${shown}`,
-    );
-  });
-}
-
-/** A retrieval check refuses samples without `expected_contexts` (docs/checks.md#retrieval). */
-function refuseMissingContexts(checks: CheckConfig[], samples: Iterable<Sample>, file: string) {
-  checks.forEach((check, i) => {
-    if (!getCheck(check.type)?.needsExpectedContexts) return;
-    const lacking: string[] = [];
-    for (const s of samples) if (s.expected_contexts === undefined) lacking.push(s.id);
-    if (lacking.length === 0) return;
-    const shown = lacking.slice(0, 20).join(', ') + (lacking.length > 20 ? `, … (${lacking.length} in all)` : '');
-    throw new BenchrigError(
-      'benchmark',
-      `${file}: key checks[${i}]: check "${check.name}" (${check.type}) needs the samples' expected_contexts, but ${lacking.length} sample(s) have none: ${shown}`,
-    );
-  });
 }
 
 /** `[sandbox] build`, `[sandbox.shared] source` and `[[sandbox.hosts]] tls` files as absolute paths that exist. */

@@ -29,6 +29,8 @@ export interface Benchmark<S extends Samples = Sample[]> {
   checks: CheckConfig[];
   /** Every sample after mapping and filtering (--sample, --limit, --shuffle). */
   samples: S;
+  /** No sample of the dataset (before filtering) brings its own sandbox or environment: known at load, no pass over them. */
+  noOwnEnvironments?: boolean;
   /** Number of samples in the dataset before filtering. */
   nSamplesTotal: number;
   /** Every sample's id before filtering: what a predictions file is checked against (docs/agents.md#predictions). */

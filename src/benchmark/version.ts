@@ -3,7 +3,7 @@
 // same benchmark checked out elsewhere has the same version. The dataset enters through its rows
 // (`samples`), not its source or hub commit: a new commit with the same rows keeps the version, a
 // changed row changes it, local file or `hf:` alike.
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomUUID, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, readdir, readlink } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,7 +15,7 @@ interface VersionInput {
   config: Config;
   /** Checks with names filled (expectations are keyed by name). */
   checks: CheckConfig[];
-  /** Every mapped sample, before --sample/--limit/--shuffle (read twice: a dataset read as a stream is never held). */
+  /** Every mapped sample, before --sample/--limit/--shuffle (read twice here: VersionHasher reads a streamed dataset once). */
   samples: Iterable<Sample>;
   /**
    * `[limits]` as the benchmark sets them (the defaults and its own file), before --config, the
@@ -28,60 +28,95 @@ interface VersionInput {
   hooks?: string;
 }
 
-export async function benchmarkVersion(input: VersionInput): Promise<string> {
-  const { config, samples, dir } = input;
+async function benchmarkVersion(input: VersionInput): Promise<string> {
+  const hasher = await VersionHasher.start(input, sampleFolders(input.samples));
+  for (const s of input.samples) hasher.see(s);
+  return hasher.finish(input.samples);
+}
+
+/** The folders samples name of their own (files, tests, a sample's or a service's build context). */
+function sampleFolders(samples: Iterable<Sample>): Set<string> {
   const folders = new Set<string>();
+  for (const s of samples) for (const f of foldersOf(s)) folders.add(f);
+  return folders;
+}
+
+function foldersOf(s: Sample): string[] {
+  const out: string[] = [];
   // A sample's own build context too: changing a task's Dockerfile changes the version.
-  for (const s of samples) {
-    for (const ref of [s.files, s.tests, s.sandbox?.build]) if (typeof ref === 'string') folders.add(ref);
-    // A compose task's services' build contexts (docs/benchmarks.md#compose-tasks).
-    for (const svc of Object.values(s.environment?.services ?? {})) if (svc.build) folders.add(svc.build.context);
+  for (const ref of [s.files, s.tests, s.sandbox?.build]) if (typeof ref === 'string') out.push(ref);
+  // A compose task's services' build contexts (docs/benchmarks.md#compose-tasks).
+  for (const svc of Object.values(s.environment?.services ?? {})) if (svc.build) out.push(svc.build.context);
+  return out;
+}
+
+/**
+ * The version hashed as the samples are seen, one at a time, in order: a streamed dataset's load
+ * (benchmark/load.ts) feeds it its one read of the file. The samples are hashed after the
+ * folders' digests, which are the config's plus those the samples name: `start` digests the
+ * folders known then, and a sample naming another one makes `finish` hash everything again from
+ * the samples (a second read), so that the bytes hashed are always canonicalJson's.
+ */
+export class VersionHasher {
+  #stale = false;
+  #seen = 0;
+  private constructor(
+    private readonly input: Omit<VersionInput, 'samples'>,
+    private readonly folders: ReadonlySet<string>,
+    private readonly hash: Hash,
+    private readonly tail: string,
+  ) {}
+
+  static async start(input: Omit<VersionInput, 'samples'>, fromSamples: Iterable<string> = []): Promise<VersionHasher> {
+    const { config, dir } = input;
+    const folders = new Set<string>(fromSamples);
+    if (config.sandbox?.build) folders.add(config.sandbox.build);
+    for (const svc of Object.values(config.sandbox?.services ?? {})) if (svc.build) folders.add(svc.build);
+    if (config.sandbox?.shared?.source) folders.add(config.sandbox.shared.source);
+
+    const contents: Record<string, string> = {};
+    for (const rel of [...folders].sort()) contents[rel] = await folderDigest(path.resolve(dir, rel));
+
+    const doc = {
+      checks: input.checks,
+      gate: config.gate ?? null,
+      limits: versionedLimits(config.limits, input.ownLimits),
+      sandbox: config.sandbox ? machineKeysOut(config.sandbox) : null,
+      n_trials: config.n_trials,
+      blocks_are_success: config.blocks_are_success,
+      user: {
+        kind: config.user.kind,
+        continuation: config.user.continuation ?? null,
+        module: config.user.module ?? null,
+      },
+      samples: SAMPLES,
+      folders: contents,
+      hooks: input.hooks ? sha16(await readFile(input.hooks)) : null,
+    };
+    // The samples' canonical JSON array stands where SAMPLES is in the document's.
+    const json = canonicalJson(doc);
+    const at = json.indexOf(JSON.stringify(SAMPLES));
+    if (at < 0) throw new Error('internal: the version document lost its samples');
+    const hash = createHash('sha256').update(json.slice(0, at)).update('[');
+    return new VersionHasher(input, folders, hash, json.slice(at + JSON.stringify(SAMPLES).length));
   }
-  if (config.sandbox?.build) folders.add(config.sandbox.build);
-  for (const svc of Object.values(config.sandbox?.services ?? {})) if (svc.build) folders.add(svc.build);
-  if (config.sandbox?.shared?.source) folders.add(config.sandbox.shared.source);
 
-  const contents: Record<string, string> = {};
-  for (const rel of [...folders].sort()) contents[rel] = await folderDigest(path.resolve(dir, rel));
+  /** The next sample, in order. */
+  see(s: Sample): void {
+    if (this.#stale) return;
+    for (const f of foldersOf(s)) if (!this.folders.has(f)) return void (this.#stale = true);
+    this.hash.update(this.#seen++ === 0 ? canonicalJson(s) : `,${canonicalJson(s)}`);
+  }
 
-  const doc = {
-    checks: input.checks,
-    gate: config.gate ?? null,
-    limits: versionedLimits(config.limits, input.ownLimits),
-    sandbox: config.sandbox ? machineKeysOut(config.sandbox) : null,
-    n_trials: config.n_trials,
-    blocks_are_success: config.blocks_are_success,
-    user: {
-      kind: config.user.kind,
-      continuation: config.user.continuation ?? null,
-      module: config.user.module ?? null,
-    },
-    samples: SAMPLES,
-    folders: contents,
-    hooks: input.hooks ? sha16(await readFile(input.hooks)) : null,
-  };
-  return streamedSha16(canonicalJson(doc), samples);
+  /** The version; `samples` (every one seen, in the same order) are read again only if one named a folder start() did not digest. */
+  async finish(samples: Iterable<Sample>): Promise<string> {
+    if (this.#stale) return benchmarkVersion({ ...this.input, samples });
+    return this.hash.update(']').update(this.tail).digest('hex').slice(0, 16);
+  }
 }
 
 /** Stands for the samples in the document's JSON, which are hashed one at a time in its place. */
 const SAMPLES = `\u0000benchrig-samples-${randomUUID()}`;
-
-/** sha16 of `json` with the samples' canonical JSON array in place of SAMPLES: the bytes canonicalJson gives. */
-function streamedSha16(json: string, samples: Iterable<Sample>): string {
-  const at = json.indexOf(JSON.stringify(SAMPLES));
-  if (at < 0) throw new Error('internal: the version document lost its samples');
-  const hash = createHash('sha256').update(json.slice(0, at)).update('[');
-  let first = true;
-  for (const s of samples) {
-    hash.update(first ? canonicalJson(s) : `,${canonicalJson(s)}`);
-    first = false;
-  }
-  return hash
-    .update(']')
-    .update(json.slice(at + JSON.stringify(SAMPLES).length))
-    .digest('hex')
-    .slice(0, 16);
-}
 
 /**
  * The limits the version hashes: the run's budgets and timeout (RUN_LIMITS) as the benchmark sets

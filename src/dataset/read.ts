@@ -8,7 +8,6 @@ import { BenchrigError } from '../errors.ts';
 import { displayPath } from '../config/load.ts';
 import { readJsonl } from './jsonl.ts';
 import { readJson } from './json.ts';
-import { readCsv } from './csv.ts';
 import type { HfOptions } from './hf.ts';
 import type { RawRow, Reader } from './rows.ts';
 
@@ -16,7 +15,8 @@ export const READERS: Record<string, Reader> = {
   '.jsonl': readJsonl,
   '.ndjson': readJsonl,
   '.json': readJson,
-  '.csv': readCsv,
+  // csv-parse only for a CSV dataset: every run's main thread imports this module.
+  '.csv': async (file, opts) => (await import('./csv.ts')).readCsv(file, opts),
   '.parquet': async (file, opts) => (await import('./parquet.ts')).readParquet(file, opts),
 };
 

@@ -176,18 +176,34 @@ function prune(dir, key, keep) {
 
 const loaderFor = (path) => (path.endsWith('x') ? 'tsx' : 'ts');
 
-/** Builds in progress in this thread: esbuild's service process is stopped when none is left. */
+/** Uses of esbuild in progress in this thread: its service process is stopped when none is left. */
 let building = 0;
 
-async function build(file, opts) {
-  const esbuild = await import('esbuild');
+/**
+ * `use` with esbuild's API; its service process (shared by the thread's every use) is stopped once
+ * none is left, else it would live as long as the process (a whole run) for nothing. Every async
+ * use of esbuild in benchrig goes through here: one that stopped the service itself stopped it
+ * under another's build ("The service was stopped: Cannot call write after a stream was
+ * destroyed": a run's pool compiles its worker entry while the agent module is hashed).
+ * @template T
+ * @param {(esbuild: typeof import('esbuild')) => Promise<T>} use
+ * @returns {Promise<T>}
+ */
+export async function withEsbuild(use) {
+  // Counted before the import: two uses must not see the count at 0 between them.
   building++;
   try {
-    return await bundle(esbuild, file, opts);
+    return await use(await import('esbuild'));
   } finally {
-    // Else esbuild's process would live as long as this one (a whole run) for nothing.
-    if (--building === 0) esbuild.stop();
+    if (--building === 0) {
+      const esbuild = await import('esbuild');
+      if (building === 0) esbuild.stop(); // none started meanwhile
+    }
   }
+}
+
+function build(file, opts) {
+  return withEsbuild((esbuild) => bundle(esbuild, file, opts));
 }
 
 async function bundle(esbuild, file, opts) {

@@ -5,10 +5,15 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { BenchrigError, type ErrorValue } from '../errors.ts';
 import { compiledUrl } from '../loader/compile.mjs';
-import type { RunContext } from '../trial/types.ts';
-import type { WorkerMessage } from './messages.ts';
-import { DEFAULT_WORKER_MEMORY_MB, RemoteTrial, remoteSettings, type RemotePoolOptions } from './remote.ts';
-import type { Pool } from './types.ts';
+import type { MainMessage, WorkerMessage } from './messages.ts';
+import {
+  DEFAULT_GRACE_MS,
+  DEFAULT_WORKER_MEMORY_MB,
+  RemoteTrial,
+  remoteSettings,
+  type RemotePoolOptions,
+} from './remote.ts';
+import type { BootingPool, PoolBoot } from './types.ts';
 import { drainWorker } from './drain.ts';
 import { WorkerSlots } from './worker-slots.ts';
 
@@ -20,6 +25,8 @@ const MAX_BOOT_FAILURES = 3;
 interface ForkWorker {
   child: ChildProcess;
   ready: boolean;
+  /** Its agents are loaded ('loaded'), or it died after it was ready: the pool's start counts it. */
+  loaded: boolean;
   inflight: Map<number, RemoteTrial>;
   /**
    * Of those, the ones waiting at the worker for a place, in order (as its loop keeps them:
@@ -38,7 +45,9 @@ interface ForkWorker {
 
 /** The main side of the pool: its processes, the trials waiting for one, and how the pool's start is going. */
 interface ForkPoolState {
-  run: RunContext;
+  boot: PoolBoot;
+  /** The run and a job's cells, sent to each worker once it is ready: null until the pool starts. */
+  init: MainMessage | null;
   opts: RemotePoolOptions;
   memoryMb: number;
   /** The compiled entry's path. */
@@ -48,14 +57,14 @@ interface ForkPoolState {
   closing: boolean;
   /** Workers in a row that died before they were ready. */
   bootFailures: number;
-  readyCount: number;
-  /** The pool's start: every worker ready, or workers cannot start at all. */
+  loadedCount: number;
+  /** The pool's start: every worker ready with its agents loaded, or workers cannot start at all. */
   firstReady: () => void;
   bootFailed: (err: Error) => void;
 }
 
-export async function createForkPool(run: RunContext, opts: RemotePoolOptions): Promise<Pool> {
-  const settings = remoteSettings(run, opts);
+/** The pool's processes start now; the run they serve is sent once it exists (`start`), before any trial. */
+export function bootForkPool(boot: PoolBoot, opts: RemotePoolOptions): BootingPool {
   // Set by the executor, which runs at once.
   let firstReady = (): void => {};
   let bootFailed = (_err: Error): void => {};
@@ -63,62 +72,80 @@ export async function createForkPool(run: RunContext, opts: RemotePoolOptions): 
     firstReady = resolve;
     bootFailed = reject;
   });
+  booted.catch(() => {}); // start() reports it
   const state: ForkPoolState = {
-    run,
+    boot,
+    init: null,
     opts,
     memoryMb: opts.workerMemoryMb ?? DEFAULT_WORKER_MEMORY_MB,
-    entry: fileURLToPath(await compiledUrl(ENTRY)),
+    entry: '',
     workers: new Set(),
     queue: [],
     closing: false,
     bootFailures: 0,
-    readyCount: 0,
+    loadedCount: 0,
     firstReady,
     bootFailed,
   };
-
-  for (let i = 0; i < opts.workers; i++) spawn(state);
-  await booted;
-
-  return {
-    // Twice the trials that run at once: each process holds its next ones (dispatch), as threads do.
-    concurrency: 2 * opts.workers * opts.perWorker,
-    run(input, { signal, hooks }) {
-      const trial = new RemoteTrial(settings, input, { signal, hooks });
-      if (state.closing) void trial.workerGone('the pool is closed');
-      else {
-        state.queue.push(trial);
-        dispatch(state);
-      }
-      return trial.done;
-    },
-    async close() {
-      state.closing = true;
-      const all = [...state.workers];
-      // Every worker's environments started ahead and not taken go, and its removals end, before it is ended.
-      await Promise.all(
-        all.map((w) =>
+  const spawned = compiledUrl(ENTRY).then((url) => {
+    state.entry = fileURLToPath(url);
+    if (!state.closing) for (let i = 0; i < opts.workers; i++) spawn(state);
+  });
+  spawned.catch(() => {}); // start() reports it
+  const close = async () => {
+    state.closing = true;
+    await spawned.catch(() => {});
+    const all = [...state.workers];
+    // Every worker's environments started ahead and not taken go, and its removals end, before it is
+    // ended. One not ready yet (the pool closed as it booted: a run refused) has none.
+    await Promise.all(
+      all
+        .filter((w) => w.ready)
+        .map((w) =>
           drainWorker(w.child, (done) => {
             w.drained = done;
             if (w.child.connected) w.child.send({ type: 'drain' });
             else done();
           }),
         ),
-      );
-      // Ask politely (disconnect ends the worker loop), then insist after the grace period.
-      for (const w of all) if (w.child.connected) w.child.disconnect();
-      const timer = setTimeout(() => all.forEach((w) => w.child.kill('SIGKILL')), settings.graceMs);
-      await Promise.all(all.map((w) => w.exited));
-      clearTimeout(timer);
+    );
+    // Ask politely (disconnect ends the worker loop), then insist after the grace period.
+    for (const w of all) if (w.child.connected) w.child.disconnect();
+    const timer = setTimeout(() => all.forEach((w) => w.child.kill('SIGKILL')), opts.graceMs ?? DEFAULT_GRACE_MS);
+    await Promise.all(all.map((w) => w.exited));
+    clearTimeout(timer);
+  };
+  return {
+    async start(run, more) {
+      const all = { ...opts, ...more };
+      const settings = remoteSettings(run, all);
+      state.init = { type: 'init', run, ...(all.cells ? { cells: all.cells } : {}) };
+      for (const w of state.workers) if (w.ready) w.child.send(state.init);
+      await spawned;
+      await booted;
+      return {
+        // Twice the trials that run at once: each process holds its next ones (dispatch), as threads do.
+        concurrency: 2 * opts.workers * opts.perWorker,
+        run(input, { signal, hooks }) {
+          const trial = new RemoteTrial(settings, input, { signal, hooks });
+          if (state.closing) void trial.workerGone('the pool is closed');
+          else {
+            state.queue.push(trial);
+            dispatch(state);
+          }
+          return trial.done;
+        },
+        close,
+      };
     },
+    close,
   };
 }
 
 function spawn(state: ForkPoolState): void {
-  const { run } = state;
-  // The agent for the worker to start loading as it boots (name and module path only: argv is public).
-  const agent = JSON.stringify({ name: run.agent.name, module: run.agent.module });
-  const child = fork(state.entry, [agent, String(state.opts.perWorker)], {
+  // The agents for the worker to start loading as it boots (names and module paths only: argv is public).
+  const agents = state.boot.agents.map((a) => ({ name: a.name, module: a.module }));
+  const child = fork(state.entry, [JSON.stringify(agents), String(state.opts.perWorker)], {
     execArgv: [`--max-old-space-size=${state.memoryMb}`],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
@@ -126,6 +153,7 @@ function spawn(state: ForkPoolState): void {
   const w: ForkWorker = {
     child,
     ready: false,
+    loaded: false,
     inflight: new Map(),
     waiting: [],
     stderrTail: '',
@@ -148,12 +176,10 @@ function onMessage(state: ForkPoolState, w: ForkWorker, msg: WorkerMessage): voi
   if (msg.type === 'ready') {
     w.ready = true;
     state.bootFailures = 0;
-    w.child.send({ type: 'init', run: state.run, ...(state.opts.cells ? { cells: state.opts.cells } : {}) });
-    // Trials start once every worker is up: processes booting mid-run (node and the harness)
-    // starve the trials already running, as in threads.ts.
-    if (++state.readyCount >= state.opts.workers) state.firstReady();
+    if (state.init) w.child.send(state.init);
     return dispatch(state);
   }
+  if (msg.type === 'loaded') return loaded(state, w);
   if (msg.type === 'fatal') return void (w.fatal = msg.error);
   if (msg.type === 'drained') return w.drained?.();
   const trial = w.inflight.get(msg.id);
@@ -164,6 +190,17 @@ function onMessage(state: ForkPoolState, w: ForkWorker, msg: WorkerMessage): voi
     leave(w, trial);
     dispatch(state);
   }
+}
+
+/**
+ * Trials start once every worker is up with its agents loaded: processes booting mid-run (node, the
+ * harness, an agent module) starve the trials already running, as in threads.ts. One that dies
+ * after it was ready (an agent that crashes it as it loads) counts: its replacement is not awaited.
+ */
+function loaded(state: ForkPoolState, w: ForkWorker): void {
+  if (w.loaded) return;
+  w.loaded = true;
+  if (++state.loadedCount >= state.opts.workers) state.firstReady();
 }
 
 /** A trial of the worker is over: a running one's place goes to the worker's next waiting trial, as in its loop. */
@@ -180,6 +217,7 @@ function leave(w: ForkWorker, trial: RemoteTrial): void {
 
 function onExit(state: ForkPoolState, w: ForkWorker, code: number | null, signal: NodeJS.Signals | null): void {
   state.workers.delete(w);
+  if (w.ready) loaded(state, w);
   const cause = exitCause(w, code, signal, state.memoryMb);
   // Trials that never started there go to another worker, first in line; the others end with the cause.
   const unstarted = w.waiting.splice(0).filter((t) => !t.cancelled && !t.settled);

@@ -4,9 +4,16 @@ import { toErrorValue } from '../errors.ts';
 import { contextOf } from './cells.ts';
 import { failedResult, saveFailedResult } from '../trial/result.ts';
 import { defaultMaxSandboxes, Semaphore } from './semaphore.ts';
-import type { Pool, PoolFactory } from './types.ts';
+import type { Pool, PoolBooter, PoolOptions } from './types.ts';
+import type { RunContext } from '../trial/types.ts';
 
-export const createInlinePool: PoolFactory = async (run, opts) => {
+/** Nothing boots: the trials run in this thread once the pool starts. */
+export const bootInlinePool: PoolBooter = (_boot, opts) => ({
+  start: (run, more) => inlinePool(run, { ...opts, ...more }),
+  close: async () => {},
+});
+
+async function inlinePool(run: RunContext, opts: PoolOptions): Promise<Pool> {
   // Loaded here, not at import: in the other modes the main process never runs a trial (the trial
   // code and the OpenAI SDK: ~15 MB resident).
   const { runTrial } = await import('../trial/lifecycle.ts');
@@ -32,4 +39,4 @@ export const createInlinePool: PoolFactory = async (run, opts) => {
     close: async () => {},
   };
   return pool;
-};
+}

@@ -32,6 +32,11 @@ export type WorkerMessage =
    * thread has loaded its entry (the harness and the model client), posted on its port.
    */
   | { type: 'ready' }
+  /**
+   * The worker's agents (and their modules) are loaded too, or failed to: the pool's start waits for
+   * this, so that no trial of the run's first turn waits for another worker's loading (forks.ts, threads.ts).
+   */
+  | { type: 'loaded' }
   | { type: 'result'; id: number; result: TrialSummary }
   /** runTrial itself threw (it should not): the main side writes a failed result. */
   | { type: 'failed'; id: number; error: ErrorValue }

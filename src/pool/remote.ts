@@ -51,7 +51,7 @@ export interface WorkerChannel {
   readonly slots?: WorkerSlots;
 }
 
-const DEFAULT_GRACE_MS = 5_000;
+export const DEFAULT_GRACE_MS = 5_000;
 /** The minute a start may take beyond the trial's timeout: the start's own deadline (trial/start-deadline.ts) comes first. */
 const DEFAULT_SANDBOX_START_MS = SANDBOX_START_S * 1000;
 export const DEFAULT_WORKER_MEMORY_MB = 1024;

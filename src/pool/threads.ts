@@ -2,17 +2,18 @@
 // starts the threads and replaces one that dies; the trials do not go through piscina: each thread
 // sends one MessagePort as it boots and every message of its trials travels over it, in order, so that
 // remote.ts handles them as for processes. This side picks the thread (the ready one with the fewest
-// trials), fails a dead thread's running trials and gives its waiting ones to another. The RunContext
-// goes once per thread, as workerData; a thread that does not answer a cancel is terminated.
+// trials), fails a dead thread's running trials and gives its waiting ones to another. The threads boot
+// before the run exists (run/pool-boot.ts): the RunContext goes once per thread, over its port, before
+// its first trial; a thread that does not answer a cancel is terminated.
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import type { MessagePort, Worker } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { compiledUrl } from '../loader/compile.mjs';
 import { restoreHeapFlags } from '../loader/heap-flags.mjs';
-import type { RunContext, TrialHooks, TrialInput, TrialSummary } from '../trial/types.ts';
+import type { TrialHooks, TrialInput, TrialSummary } from '../trial/types.ts';
 import { THREAD_PORT, type MainMessage, type TrialMessage, type WorkerMessage } from './messages.ts';
-import { PhaseBoard } from './phase-board.ts';
+import { PhaseBoard, type PhaseBoardInit } from './phase-board.ts';
 import {
   DEFAULT_WORKER_MEMORY_MB,
   RemoteTrial,
@@ -20,7 +21,16 @@ import {
   type RemotePoolOptions,
   type RemoteSettings,
 } from './remote.ts';
-import type { Pool } from './types.ts';
+import type { BootingPool, PoolBoot } from './types.ts';
+
+/** A thread's workerData (worker/entry-thread.ts): what it loads while it boots; the run comes later, over its port. */
+export interface ThreadData {
+  boot: PoolBoot;
+  /** The compiled entry's URL (worker/entry-thread.cjs imports it). */
+  entry: string;
+  board: PhaseBoardInit;
+  perWorker: number;
+}
 import { drainWorker } from './drain.ts';
 import { WorkerSlots } from './worker-slots.ts';
 
@@ -53,16 +63,16 @@ function workerExecArgv(argv: readonly string[] = process.execArgv): string[] | 
 type PiscinaOptions = NonNullable<ConstructorParameters<typeof Piscina>[0]>;
 
 /** A pool whose threads skip the tsx flags; Node refuses a list naming a per-process flag (--expose-gc): then they inherit all. */
-function startPiscina(options: PiscinaOptions): Piscina {
+function startPiscina(Pool: typeof Piscina, options: PiscinaOptions): Piscina {
   const execArgv = workerExecArgv();
   if (execArgv) {
     try {
-      return new Piscina({ ...options, execArgv });
+      return new Pool({ ...options, execArgv });
     } catch (err) {
       if ((err as { code?: string }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw err;
     }
   }
-  return new Piscina(options);
+  return new Pool(options);
 }
 
 /** One thread of the pool, as the main side knows it: its port, whether it is ready, its trials. */
@@ -109,6 +119,8 @@ interface ThreadPoolState {
   /** One slot per trial a thread may hold: a route takes one as it gets a thread, and gives it back when its trial is over. */
   freeSlots: number[];
   piscina: Piscina;
+  /** The run, for each thread before its first trial (a replacement thread too); null until the pool starts. */
+  init: MainMessage | null;
   routes: Map<number, Route>;
   threads: Map<number, Thread>;
   /** Trials waiting for a thread with room (all busy, or one being replaced). */
@@ -117,16 +129,82 @@ interface ThreadPoolState {
   killed: Map<number, string>;
   /** Their exits, for close(). */
   dying: Set<Promise<unknown>>;
-  /** The threads the pool's start waits for, by threadId: called once the thread is ready, or exits. */
+  /** The threads the pool's start waits for, by threadId: called once the thread has loaded its agents, or exits. */
   booting: Map<number, () => void>;
   closing: boolean;
 }
 
-export async function createThreadPool(run: RunContext, opts: RemotePoolOptions): Promise<Pool> {
-  const settings = remoteSettings(run, opts);
+/** The pool's threads start now; the run they serve is sent once it exists (`start`), before any trial. */
+export function bootThreadPool(boot: PoolBoot, opts: RemotePoolOptions): BootingPool {
   const memoryMb = opts.workerMemoryMb ?? DEFAULT_WORKER_MEMORY_MB;
   const board = PhaseBoard.create(3 * opts.workers * opts.perWorker);
-  const piscina = startPiscina({
+  const state: ThreadPoolState = {
+    opts,
+    memoryMb,
+    board,
+    freeSlots: Array.from({ length: board.slots }, (_, i) => board.slots - 1 - i),
+    piscina: undefined as unknown as Piscina, // set below, before anything reads it
+    init: null,
+    routes: new Map(),
+    threads: new Map(),
+    queue: [],
+    killed: new Map(),
+    dying: new Set(),
+    booting: new Map(),
+    closing: false,
+  };
+  // piscina itself only now: a run in another mode never loads it.
+  const started = Promise.all([compiledUrl(ENTRY), import('piscina')]).then(([entry, { Piscina: Pool }]) => {
+    if (state.closing) return;
+    state.piscina = startThreads(state, boot, entry, Pool);
+    // Trials start once every thread has loaded its entry (the harness and the OpenAI SDK) and the
+    // agents: started mid-run, 8 booting threads starve the trials already running (measured: 64
+    // trials of 4 × 50 ms calls on 8 threads took 7.1 s instead of 1.6 s). A thread that dies booting
+    // (or loading an agent, after it said it was ready) counts as booted.
+    return Promise.all(state.piscina.threads.map((worker) => booted(state, worker))).then(() => {});
+  });
+  started.catch(() => {}); // start() reports it
+  const close = async () => {
+    state.closing = true;
+    await started.catch(() => {});
+    // Every thread's environments started ahead and not taken go, and its removals end, before it
+    // is ended. One not ready yet (the pool closed as it booted: a run refused) has none.
+    await Promise.all(
+      [...state.threads.values()]
+        .filter((t) => t.ready)
+        .map((t) =>
+          drainWorker(t.worker, (done) => {
+            t.drained = done;
+            post(t, { type: 'drain' });
+          }),
+        ),
+    );
+    await state.piscina?.destroy();
+    await Promise.all(state.dying);
+  };
+  return {
+    async start(run, more) {
+      const all = { ...opts, ...more };
+      const settings = remoteSettings(run, all);
+      // Before any trial, on each thread's port (in order with what follows); a thread that comes later gets it first.
+      state.init = { type: 'init', run, ...(all.cells ? { cells: all.cells } : {}) };
+      for (const t of state.threads.values()) post(t, state.init);
+      await started;
+      return {
+        // Twice the trials that run at once: each thread holds its next ones (dispatch).
+        concurrency: 2 * opts.workers * opts.perWorker,
+        run: (input, runOpts) => runOnThread(state, settings, input, runOpts),
+        close,
+      };
+    },
+    close,
+  };
+}
+
+/** Piscina with the pool's threads, booting; their ports and messages wired to `state`. */
+function startThreads(state: ThreadPoolState, boot: PoolBoot, entry: string, Pool: typeof Piscina): Piscina {
+  const { opts, memoryMb, board } = state;
+  const piscina = startPiscina(Pool, {
     filename: PISCINA_FILE,
     minThreads: opts.workers,
     maxThreads: opts.workers,
@@ -136,13 +214,7 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
     // Atomics would let an idle thread block its event loop waiting for tasks: our trials are async
     // and their ports must keep being read.
     atomics: 'disabled',
-    workerData: {
-      run,
-      ...(opts.cells ? { cells: opts.cells } : {}),
-      entry: await compiledUrl(ENTRY),
-      board: board.init,
-      perWorker: opts.perWorker,
-    },
+    workerData: { boot, entry, board: board.init, perWorker: opts.perWorker } satisfies ThreadData,
     // The young generation capped: left to grow, each thread's reaches ~32 MB under a fast trial
     // stream (10,000 trials: +100 MB resident for 2 threads), for no gain in CPU time. 4 MB rather
     // than 8: ~10 MB less for 2 threads, the same CPU time (measured, 2,000 one-call trials × 3);
@@ -153,49 +225,11 @@ export async function createThreadPool(run: RunContext, opts: RemotePoolOptions)
   // Piscina is given no task, so a thread's uncaught exception reaches its 'error' event (it has no
   // task to fail with it): the thread's own 'error' and 'exit' below turn it into its trials' results.
   piscina.on('error', () => {});
-  const state: ThreadPoolState = {
-    opts,
-    memoryMb,
-    board,
-    freeSlots: Array.from({ length: board.slots }, (_, i) => board.slots - 1 - i),
-    piscina,
-    routes: new Map(),
-    threads: new Map(),
-    queue: [],
-    killed: new Map(),
-    dying: new Set(),
-    booting: new Map(),
-    closing: false,
-  };
-
   // A thread's port arrives over piscina's channel as the thread boots, and its 'ready' over the
   // port once its entry has loaded; a replacement thread's the same way. Listened for at once: the
   // threads are booting already.
   piscina.on('message', (msg: unknown) => onThreadPort(state, msg));
-  // Trials start once every thread has loaded its entry (the harness and the OpenAI SDK):
-  // started mid-run, 8 booting threads starve the trials already running (measured: 64 trials of
-  // 4 × 50 ms calls on 8 threads took 7.1 s instead of 1.6 s). A thread that dies booting counts as ready.
-  await Promise.all(piscina.threads.map((worker) => booted(state, worker)));
-
-  return {
-    // Twice the trials that run at once: each thread holds its next ones (dispatch).
-    concurrency: 2 * opts.workers * opts.perWorker,
-    run: (input, runOpts) => runOnThread(state, settings, input, runOpts),
-    async close() {
-      state.closing = true;
-      // Every thread's environments started ahead and not taken go, and its removals end, before it is ended.
-      await Promise.all(
-        [...state.threads.values()].map((t) =>
-          drainWorker(t.worker, (done) => {
-            t.drained = done;
-            post(t, { type: 'drain' });
-          }),
-        ),
-      );
-      await piscina.destroy();
-      await Promise.all(state.dying);
-    },
-  };
+  return piscina;
 }
 
 function causeOf(state: ThreadPoolState, err: unknown, threadId: number): string {
@@ -294,7 +328,7 @@ function gone(state: ThreadPoolState, thread: Thread, code: number): void {
     for (const route of queue.splice(0)) void route.trial.workerGone(`no worker thread could be started: ${cause}`);
 }
 
-/** Resolves once the thread is ready, or exits. */
+/** Resolves once the thread has loaded its agents ('loaded'), or exits. */
 function booted(state: ThreadPoolState, worker: Worker): Promise<void> {
   return new Promise<void>((resolve) => {
     const done = () => (state.booting.delete(worker.threadId), worker.off('exit', done), resolve());
@@ -320,6 +354,7 @@ function onThreadPort(state: ThreadPoolState, msg: unknown): void {
     slots: new WorkerSlots(),
   };
   state.threads.set(thread.threadId, thread);
+  if (state.init) post(thread, state.init);
   // A thread batches its messages (entry-thread.ts): one message, or an array of them in order.
   port.on('message', (wm: WorkerMessage | WorkerMessage[]) => {
     if (Array.isArray(wm)) for (const x of wm) onThreadMessage(state, thread, x);
@@ -333,9 +368,9 @@ function onThreadMessage(state: ThreadPoolState, thread: Thread, wm: WorkerMessa
   if (wm.type === 'ready') {
     thread.ready = true;
     restoreHeapFlags(); // the thread's start reset the process's V8 flags (loader/heap-flags.mjs)
-    state.booting.get(thread.threadId)?.();
     return dispatch(state);
   }
+  if (wm.type === 'loaded') return void state.booting.get(thread.threadId)?.();
   if (wm.type === 'drained') return thread.drained?.();
   const route = 'id' in wm ? state.routes.get(wm.id) : undefined;
   if (route) route.trial.handle(wm as TrialMessage);

@@ -1,13 +1,14 @@
 // A task's folder out of its git repository at one commit, with the machine's `git`: a shallow fetch
 // of that commit (the server must allow it: uploadpack.allowReachableSHA1InWant / allowAnySHA1InWant),
 // else the whole repository; then only the task's path checked out.
-import { execa } from 'execa';
 import { BenchrigError } from '../errors.ts';
 
 const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'true', LC_ALL: 'C' };
 const TIMEOUT_MS = 10 * 60_000;
 
 async function git(args: string[], cwd?: string) {
+  // execa (~100 modules) only for a registry's datasets: every run's main thread imports this module.
+  const { execa } = await import('execa');
   try {
     return await execa('git', args, { cwd, env: GIT_ENV, timeout: TIMEOUT_MS, reject: false, stdin: 'ignore' });
   } catch (err) {

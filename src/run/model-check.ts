@@ -4,6 +4,7 @@
 // 401/403: exit 2 naming the variable or key the key came from ("OPENAI_API_KEY is not set" when no
 // key was sent); a 2xx that is not JSON (a web page): exit 2 with the URL, status and the body's start;
 // any other answer (404 included: not every endpoint lists models) passes.
+import http from 'node:http';
 import type { LlmConfig } from '../config/schema.ts';
 import { BenchrigError } from '../errors.ts';
 import { notJsonMessage } from '../llm/not-json-message.ts';
@@ -48,16 +49,12 @@ async function checkOne(u: Upstream, from: { key: Origin; baseUrl: Origin }): Pr
   let status: number;
   let notJson: string | null = null;
   try {
-    const res = await fetch(url, { headers, signal: AbortSignal.timeout(Math.min(CHECK_TIMEOUT_MS, u.timeoutMs)) });
+    const res = await get(url, headers, Math.min(CHECK_TIMEOUT_MS, u.timeoutMs));
     status = res.status;
-    if (res.ok) notJson = notJsonList(url, res.status, res.headers.get('content-type') ?? '', await res.text());
-    else await res.body?.cancel().catch(() => {});
+    if (status >= 200 && status < 300) notJson = notJsonList(url, status, res.contentType, res.text);
   } catch (err) {
-    const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
-    const why =
-      (err as Error)?.name === 'TimeoutError'
-        ? `no answer within ${CHECK_TIMEOUT_MS / 1000} s`
-        : (cause?.code ?? cause?.message ?? (err as Error)?.message);
+    const e = err as { name?: string; code?: string; message?: string };
+    const why = e?.name === 'TimeoutError' ? `no answer within ${CHECK_TIMEOUT_MS / 1000} s` : (e?.code ?? e?.message);
     throw new BenchrigError('llm', `the model endpoint ${url} is unreachable (${why}); ${addressHint(from.baseUrl)}`);
   }
   if (status === 401 || status === 403) throw new BenchrigError('config', refusal(u, url, status, from.key));
@@ -66,6 +63,38 @@ async function checkOne(u: Upstream, from: { key: Origin; baseUrl: Origin }): Pr
       'config',
       `the model endpoint ${u.baseUrl} does not answer as a model API (${notJson}); ${addressHint(from.baseUrl)}`,
     );
+}
+
+/**
+ * One GET on node:http(s): its status, content type and (for a 2xx) body. Not fetch: its first call
+ * in a process loads Node's own copy of undici, ~25 ms of CPU on this thread at every run's start
+ * (docs/performance.md, time_to_first_trial_ms). A connection error keeps its code (ECONNREFUSED).
+ */
+async function get(
+  url: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ status: number; contentType: string; text: string }> {
+  const target = new URL(url);
+  const client = target.protocol === 'https:' ? (await import('node:https')).default : http;
+  return new Promise((resolve, reject) => {
+    const req = client.get(target, { headers }, (res) => {
+      const status = res.statusCode ?? 0;
+      if (status < 200 || status >= 300) return void (res.resume(), resolve({ status, contentType: '', text: '' }));
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () =>
+        resolve({
+          status,
+          contentType: String(res.headers['content-type'] ?? ''),
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+    });
+    req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error('timeout'), { name: 'TimeoutError' })));
+    req.on('error', reject);
+  });
 }
 
 /** A 2xx model list that is not JSON (a web page at the configured address): its description; null when JSON. */

@@ -1,5 +1,6 @@
 // One run (docs/running.md), in four steps on one cleanup stack (cleanup.ts): prepare what all trials
-// share (prepare.ts), open the run folder (open.ts), run the trials (run-trials.ts); then, with
+// share (prepare.ts; the pool boots meanwhile, pool-boot.ts), open the run folder (open.ts), run the
+// trials (run-trials.ts); then, with
 // everything they acquired released, whatever failed, publish the report (run-report.ts).
 import { withCleanup } from './cleanup.ts';
 import { openRunFolder } from './open.ts';
@@ -14,7 +15,7 @@ export { runContext } from './context.ts';
 
 export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const ended = await withCleanup(async (cleanup) => {
-    const prepared = await prepareRun(opts, cleanup);
+    const prepared = await prepareRun(opts, cleanup, true);
     checkpoint(opts, 'prepared');
     const open = await openRunFolder(prepared, opts, cleanup);
     checkpoint(opts, 'opened');

@@ -28,6 +28,7 @@ import { checkOutputWritable } from './output-dir.ts';
 import { hashOf, type RunSettings } from './resume.ts';
 import { HARNESS_VERSION, safeName } from './run-dir.ts';
 import { ensurePrebuiltImages } from './prebuilt-images.ts';
+import { bootRunPool, type RunPool } from './pool-boot.ts';
 import { prepareSandboxes } from './sandboxes.ts';
 import { TrialPlan, taskIdsHash } from './trials.ts';
 
@@ -66,15 +67,22 @@ export interface PreparedRun {
   settings: RunSettings;
   /** Workers and trials in flight in each: given, or picked from what the trials do (layout.ts). */
   layout: Layout;
+  /** The run's pool, booting since the benchmark loaded (a job's cells share one, booted later: null). */
+  pool: RunPool | null;
 }
 
-export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<PreparedRun> {
-  const { benchmark, agentRef, agentId, outputRoot } = await loadAndCheck(opts);
+/** `withPool`: boot the run's pool as soon as the benchmark is loaded, while the rest is checked (pool-boot.ts). */
+export async function prepareRun(opts: RunOptions, cleanup: Cleanup, withPool = false): Promise<PreparedRun> {
+  const benchmark = await loadStreamed(opts);
   const cfg = benchmark.config;
-  const traits = agentTraits(agentRef, cfg.agent.options, benchmark.modelSet);
-  const agentModule = agentRef.module ? await moduleRecord(agentRef.module, opts.cwd) : null;
-  const sandbox = sandboxOnProvider(benchmark, opts);
   if (benchmark.samples.length === 0) throw new BenchrigError('dataset', `${benchmark.name}: no samples to run`);
+  const agentRef = resolveAgentRef(cfg.agent.name, opts.cwd);
+  const traits = agentTraits(agentRef, cfg.agent.options, benchmark.modelSet);
+  const sandbox = sandboxOnProvider(benchmark, opts);
+  const layout = chooseLayout(cfg.run, trialWork(agentRef, cfg));
+  const pool = withPool ? bootRunPool(benchmark, agentRef, sandbox, layout, cleanup) : null;
+  const { agentId, outputRoot } = await checkLoaded(benchmark, agentRef, opts);
+  const agentModule = agentRef.module ? await moduleRecord(agentRef.module, opts.cwd) : null;
   if (!opts.resume) await warnSameName(outputRoot, benchmark, opts.console.warn);
   const traceSettings = telemetrySettings(opts.env ?? process.env, opts.trace, HARNESS_VERSION); // null: nothing loaded
   // the baseline is refused (exit 2) before anything is written
@@ -138,15 +146,13 @@ export async function prepareRun(opts: RunOptions, cleanup: Cleanup): Promise<Pr
     traceSettings,
     trials,
     settings: runSettings(benchmark, agentRef, trials),
-    layout: chooseLayout(cfg.run, trialWork(agentRef, cfg)),
+    layout,
+    pool,
   };
 }
 
-/** The benchmark loaded and every refusal at load (exit 2): the output folder, the hooks, the agent module. */
-async function loadAndCheck(
-  opts: RunOptions,
-): Promise<{ benchmark: Benchmark<Samples>; agentRef: AgentRef; agentId: string; outputRoot: string }> {
-  const benchmark = await loadBenchmarkStreamed(opts.benchmark, {
+function loadStreamed(opts: RunOptions): Promise<Benchmark<Samples>> {
+  return loadBenchmarkStreamed(opts.benchmark, {
     cwd: opts.cwd,
     configFile: opts.configFile,
     env: opts.env,
@@ -157,12 +163,19 @@ async function loadAndCheck(
     seed: opts.seed,
     log: opts.console.info,
   });
+}
+
+/** Every refusal at load (exit 2): the output folder, the hooks, the agent module. */
+async function checkLoaded(
+  benchmark: Benchmark<Samples>,
+  agentRef: AgentRef,
+  opts: RunOptions,
+): Promise<{ agentId: string; outputRoot: string }> {
   const cfg = benchmark.config;
   // an output folder the run cannot write is refused now, before the sandbox engine or an image build (exit 2)
   const outputRoot = resolve(opts.cwd, cfg.run.output);
   if (!opts.resume) checkOutputWritable(outputRoot);
   else if (existsSync(resolve(opts.cwd, opts.resume))) checkOutputWritable(resolve(opts.cwd, opts.resume), '--resume');
-  const agentRef = resolveAgentRef(cfg.agent.name, opts.cwd);
   await checkBenchmarkModules(benchmark);
   // An agent module that does not load, or whose factory returns no agent, is refused now (exit 2),
   // and its build is cached for the workers.
@@ -171,7 +184,7 @@ async function loadAndCheck(
   await checkAgentOptions(agentRef, cfg.agent.options, { cwd: opts.cwd, datasetIds: benchmark.datasetIds });
   const agentId =
     cfg.agent.id ?? (agentRef.module ? basename(agentRef.module, extname(agentRef.module)) : agentRef.name);
-  return { benchmark, agentRef, agentId, outputRoot };
+  return { agentId, outputRoot };
 }
 
 /** What the agent's factory is called with at the load check: the first sample's context, without its trial. */

@@ -2,7 +2,6 @@
 // pool, every trial scheduled on it (pool/scheduler.ts), and the run's status from how it ended: a
 // full disk (storage-watch.ts), Ctrl-C, or the circuit breaker.
 import { join } from 'node:path';
-import { poolFor } from '../pool/index.ts';
 import { schedule } from '../pool/scheduler.ts';
 import { loadHooks } from '../trial/hooks.ts';
 import { failedResult, saveFailedResult } from '../trial/result.ts';
@@ -16,6 +15,7 @@ import { checkpoint, type RunOptions } from './options.ts';
 import type { OpenRun } from './open.ts';
 import { isStorageError } from './output-dir.ts';
 import type { PreparedRun } from './prepare.ts';
+import { bootRunPool } from './pool-boot.ts';
 import type { RunStatus } from './run-status.ts';
 import { StorageWatch, type StorageStop } from './storage-watch.ts';
 
@@ -99,12 +99,12 @@ async function scheduleTrials(
     cleanup.defer('the model gateways', async () =>
       (await import('../agents/installed/worker-gateway.ts')).closeRunGateways(open.runId),
     );
-  const pool = await poolFor(cfg.run.mode)(open.trace?.carry(run) ?? run, {
-    workers: p.layout.workers,
-    perWorker: p.layout.per_worker,
-    maxSandboxes: cfg.run.max_sandboxes ?? p.shared?.limit,
-  });
-  const closePool = cleanup.defer('the pool', () => pool.close());
+  const context = open.trace?.carry(run) ?? run;
+  const maxSandboxes = cfg.run.max_sandboxes ?? p.shared?.limit;
+  // Booted while the run was checked (pool-boot.ts); a caller's prepared run without one boots it now.
+  const booted = p.pool ?? bootRunPool(p.benchmark, p.agentRef, run.sandbox, p.layout, cleanup);
+  const pool = await booted.booting.start(context, { maxSandboxes });
+  const closePool = booted.close;
   checkpoint(opts, 'pool');
   opts.console.start(p.benchmark, open.toRun.length, open.runDir, cfg.run.mode, p.layout);
   const breaker = new ModelCircuitBreaker(breakerSize(p.traits, cfg.run.circuit_breaker));
@@ -137,7 +137,8 @@ export function samplePreparer(
   opts: RunOptions,
 ): ((trial: TrialInput) => Promise<TrialInput | TrialResult>) | null {
   const { benchmark, cfg } = p;
-  if (!run.sandbox || !p.shared || !(bringsOwnSandbox(benchmark.samples) || benchmark.environment)) return null;
+  const own = !benchmark.noOwnEnvironments && bringsOwnSandbox(benchmark.samples); // known at load: no pass over a streamed dataset
+  if (!run.sandbox || !p.shared || !(own || benchmark.environment)) return null;
   const environments = new SampleSpecs(run.sandbox, p.shared.images, {
     benchmark: benchmark.name,
     benchmarkDir: benchmark.dir,

@@ -30,10 +30,10 @@ process.on('uncaughtException', (err) => {
   else process.exit(70);
 });
 // What the first model call needs is loaded with this module (chat-http.ts and undici's Agent; the
-// fetch classes it once warmed here are no longer on that path). The agent module (forks.ts passes
-// its name and path) starts loading right after the main side hears that this worker is ready, so
+// fetch classes it once warmed here are no longer on that path). The agent modules (forks.ts passes
+// their names and paths: the process boots before its run exists) start loading right after the main side hears that this worker is ready, so
 // that the first trial finds it loaded or loading: an agent that crashes its worker while loading
 // must do so once the worker is ready, as before (workers that die booting end the run).
 send({ type: 'ready' });
-const agent = process.argv[2] ? (JSON.parse(process.argv[2]) as { name: string; module?: string }) : null;
-if (agent) void preloadAgent(agent);
+const agents = process.argv[2] ? (JSON.parse(process.argv[2]) as Array<{ name: string; module?: string }>) : [];
+void Promise.all(agents.map(preloadAgent)).then(() => send({ type: 'loaded' }));

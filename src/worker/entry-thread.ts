@@ -1,13 +1,14 @@
-// The worker loop inside a piscina thread. The RunContext arrives once, as the thread's workerData
-// (the 'init' message). Every message of every trial travels both ways over one MessagePort of this
+// The worker loop inside a piscina thread. The thread boots before its run exists (what to load
+// first is its workerData); the RunContext arrives once, as the 'init' message on its port, before
+// any trial. Every message of every trial travels both ways over one MessagePort of this
 // thread's, handed to the main side as the thread boots: this thread's 'ready' once this module has
 // loaded, then the trials themselves as 'run' messages (piscina starts and replaces the thread, and
 // is given no task: see src/pool/threads.ts).
 import { MessageChannel, parentPort, threadId, workerData } from 'node:worker_threads';
 import { THREAD_PORT, type MainMessage, type WorkerMessage } from '../pool/messages.ts';
-import type { RunContext } from '../trial/types.ts';
+import type { ThreadData } from '../pool/threads.ts';
 import { createWorkerLoop } from './init.ts';
-import { PhaseBoard, type PhaseBoardInit } from '../pool/phase-board.ts';
+import { PhaseBoard } from '../pool/phase-board.ts';
 import { preloadAgent } from '../trial/agent-phase.ts';
 import { preloadProvider } from '../trial/session.ts';
 
@@ -54,7 +55,7 @@ const send = (msg: WorkerMessage) => {
     holdTimer = setTimeout(flushLater, HOLD_MS);
   }
 };
-const data = workerData as { run: RunContext; cells?: RunContext[]; board: PhaseBoardInit; perWorker: number };
+const data = workerData as ThreadData;
 const holdMax = data.perWorker;
 const loop = createWorkerLoop(send, PhaseBoard.attach(data.board), data.perWorker);
 // The main side batches its messages too (src/pool/threads.ts): one, or an array of them in order.
@@ -62,18 +63,18 @@ port.on('message', (msg: MainMessage | MainMessage[]) => {
   if (Array.isArray(msg)) for (const m of msg) loop.handle(m);
   else loop.handle(msg);
 });
-const run = data.run;
-loop.handle({ type: 'init', run, ...(data.cells ? { cells: data.cells } : {}) });
 // What the first model call needs is loaded with this module (chat-http.ts and undici's Agent), before
 // the main side hears that this thread is ready, and piscina too (its own ready message follows once
 // this module's evaluation ends). The agent module starts loading after both, so that the first trial
 // finds it loaded or loading: an agent that crashes its worker while loading must do so once the
 // thread is ready, as before (piscina starts no new thread after one that failed booting).
 // The run's sandbox provider too (a cluster's client library, say), so that no trial waits for it.
-await preloadProvider(run.sandbox);
+await preloadProvider(data.boot.sandbox);
 port.postMessage({ type: 'ready' } satisfies WorkerMessage);
 setImmediate(() => {
-  for (const r of data.cells ?? [run]) void preloadAgent(r.agent);
+  void Promise.all(data.boot.agents.map(preloadAgent)).then(() =>
+    port.postMessage({ type: 'loaded' } satisfies WorkerMessage),
+  );
 });
 
 /** Piscina's task function: never called (trials arrive over the port), but piscina needs one. */

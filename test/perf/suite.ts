@@ -28,6 +28,7 @@ import {
 import { runDistinctSamples } from './samples.ts';
 import { jobVsSeparate, type JobSizes } from './jobs.ts';
 import { transcriptBytesRow, type TranscriptSizes } from './transcripts.ts';
+import { timeToFirstTrial, type StartupSizes } from './startup.ts';
 import { PEER_FULL, type PeerSizes } from './peer-promptfoo.ts';
 import { HARBOR_FULL, type HarborSizes } from './peer-harbor.ts';
 import { measurePeers, PEER_TARGETS, PEERS, type Peer, type PeerKey } from './peers.ts';
@@ -64,6 +65,8 @@ export interface Sizes {
   k8s: K8sSizes;
   /** One trial's conversation of `calls` calls resending its history, `turnChars` a question and an answer (test/perf/transcripts.ts). */
   transcripts: TranscriptSizes;
+  /** `benchrig run` of a one-sample benchmark, cold process to first trial (test/perf/startup.ts). */
+  startup: StartupSizes;
   /** A million trials in one run: distinct samples × trials through the CLI (`--1m`; test/perf/million.ts). */
   million: MillionSizes;
 }
@@ -83,6 +86,7 @@ export const FULL: Sizes = {
   job: { samples: 200 },
   k8s: { trials: 20, concurrency: 4 },
   transcripts: { calls: 40, turnChars: 2048 },
+  startup: { runs: 5 },
   million: { samples: 100_000, trials: 10 },
 };
 
@@ -102,6 +106,7 @@ export const TINY: Sizes = {
   job: { samples: 4 },
   k8s: { trials: 2, concurrency: 2 },
   transcripts: { calls: 4, turnChars: 2048 },
+  startup: { runs: 1 },
   // a few shards' worth: the run folder is sharded as a million-trial run's is
   million: { samples: 20, trials: 3, shardAbove: 10 },
 };
@@ -131,6 +136,8 @@ export const TARGETS = {
   job_vs_separate_wall: { max: 0.7 },
   // issue #37: a transcript linear in what was said (1.5 × a 2,048-character question and answer per call)
   result_bytes_per_call: { max: 1.5 * 2 * 2048 },
+  // issue 41: a one-sample run's first trial, from a cold process
+  time_to_first_trial_ms: { max: 600 },
 } as const;
 
 /** Only with `npm run perf -- --k8s` (a cluster: KUBECONFIG's, or the local one of scripts/k8s-up.sh). */
@@ -177,6 +184,7 @@ export interface PerfReport {
   peak_rss_mb_100k_samples: number;
   job_vs_separate_wall: number;
   result_bytes_per_call: number;
+  time_to_first_trial_ms: number;
   grading_verdicts_per_s: number;
   evaluate_10k_s: number;
   gateway_overhead_ms: number;
@@ -713,6 +721,12 @@ async function transcriptRow(ctx: Ctx, z: Sizes): Promise<Measured> {
   return row('result_bytes_per_call', r.value, r.raw);
 }
 
+/** `time_to_first_trial_ms` (issue 41): `benchrig run` of one sample, spawn → first model request (test/perf/startup.ts). */
+async function startupRow(ctx: Ctx, z: Sizes): Promise<Measured> {
+  const r = await timeToFirstTrial(ctx.root, z.startup, ctx.say);
+  return row('time_to_first_trial_ms', r.value, r.raw);
+}
+
 type FloorFields = Omit<
   PerfReport,
   'schema_version' | 'created_at' | 'commit' | 'dirty' | 'cpus' | 'cpu_model' | 'node' | 'load_average' | 'sizes'
@@ -730,6 +744,8 @@ async function floorRows(ctx: Ctx, z: Sizes): Promise<FloorFields> {
       workers: 2,
       perWorker: 1,
     });
+  say('time to first trial');
+  const startup = await startupRow(ctx, z);
   say('sandbox overhead');
   const sandbox = await sandboxRow(ctx, z);
   say('multi-service overhead');
@@ -773,6 +789,7 @@ async function floorRows(ctx: Ctx, z: Sizes): Promise<FloorFields> {
     peak_rss_mb_100k_samples: distinct.value,
     job_vs_separate_wall: job.value,
     result_bytes_per_call: transcripts.value,
+    time_to_first_trial_ms: startup.value,
     grading_verdicts_per_s: grading.value,
     evaluate_10k_s: evaluate.value,
     gateway_overhead_ms: gateway.value,
@@ -799,6 +816,7 @@ async function floorRows(ctx: Ctx, z: Sizes): Promise<FloorFields> {
       peak_rss_mb_100k_samples: distinct,
       job_vs_separate_wall: job,
       result_bytes_per_call: transcripts,
+      time_to_first_trial_ms: startup,
     },
   };
 }

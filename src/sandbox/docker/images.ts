@@ -5,7 +5,6 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
-import * as tarFs from 'tar-fs';
 import { BenchrigError, SandboxError, describe } from '../../errors.ts';
 import {
   BUILD_DEADLINE_MS,
@@ -139,7 +138,8 @@ async function buildImage(image: string, dir: string, trusted: boolean, opts: En
     }
     const tooBig = contextProblem(context);
     if (tooBig) throw fail(tooBig);
-    const tarball = tarFs.pack(context) as unknown as NodeJS.ReadableStream;
+    // tar-fs only for a build: every run's threads import this module.
+    const tarball = (await import('tar-fs')).pack(context) as unknown as NodeJS.ReadableStream;
     let stream: Readable;
     try {
       stream = (await withDeadline(

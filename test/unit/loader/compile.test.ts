@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompileError, compiledUrl, isTypeScript } from '../../../src/loader/compile.mjs';
 import { importUserModule } from '../../../src/loader/user-module.ts';
+import { agentModuleHash } from '../../../src/agents/module-hash.ts';
 
 let root: string;
 let cache: string;
@@ -94,6 +95,19 @@ describe('compiledUrl', () => {
     expect((syntax as Error).message).toMatch(/syntax\.ts:2:\d+: /);
     const missing = await compiledUrl(join(dir, 'missing.ts')).catch((e: unknown) => e);
     expect((missing as Error).message).toMatch(/missing\.ts:1:\d+: Could not resolve "\.\/nope\.ts"/);
+  });
+
+  it('a build survives another use of esbuild that ends meanwhile (an agent module hashed while a pool compiles its entry)', async () => {
+    const files: Record<string, string> = { 'small.ts': 'export const a: number = 1;\n' };
+    // An entry that takes a while to bundle: many files.
+    for (let i = 0; i < 300; i++) files[`m${i}.ts`] = `export const v${i}: number = ${i};\n`;
+    files['big.ts'] =
+      Array.from({ length: 300 }, (_, i) => `import { v${i} } from './m${i}.ts';`).join('\n') +
+      `\nexport const n: number = ${Array.from({ length: 300 }, (_, i) => `v${i}`).join(' + ')};\n`;
+    const dir = project('shared-service', files);
+    const [url, hash] = await Promise.all([compiledUrl(join(dir, 'big.ts')), agentModuleHash(join(dir, 'small.ts'))]);
+    expect(((await import(url)) as { n: number }).n).toBe((299 * 300) / 2);
+    expect(hash.files).toEqual(['small.ts']);
   });
 
   it('writes only into its cache folder', async () => {

@@ -29,6 +29,7 @@ describe('perf suite (tiny)', () => {
       'evaluate_100k_s',
       'peak_rss_mb_100k_samples',
       'job_vs_separate_wall',
+      'time_to_first_trial_ms',
     ]) {
       expect(Number.isFinite(saved[key]), key).toBe(true);
       expect(saved[key], key).toBeGreaterThan(0);
@@ -40,6 +41,8 @@ describe('perf suite (tiny)', () => {
       expect(Object.keys(row.raw).length, key).toBeGreaterThan(0);
       expect(typeof row.met, key).toBe('boolean');
     }
+    // one-sample runs through the CLI: each reached the model (the row throws otherwise)
+    expect(saved.rows.time_to_first_trial_ms.raw.first_trial_ms).toHaveLength(TINY.startup.runs);
     expect(saved.rows.overhead_ms_per_trial.raw.modes).toHaveProperty('processes');
     expect(saved.rows.overhead_ms_per_trial.raw.modes).toHaveProperty('single');
     expect(Number.isFinite(saved.gateway_overhead_ms)).toBe(true); // a difference: noise can make a tiny run's negative
