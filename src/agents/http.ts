@@ -12,9 +12,9 @@ import { isRetryable, serverDelayMs, sleep } from '../llm/retry.ts';
 import type { NewEvent } from '../types.ts';
 import type { Agent, AgentContext, AgentReply, ChatMessage } from './types.ts';
 
-export type HttpProtocol = 'openai' | 'benchrig';
+type HttpProtocol = 'openai' | 'benchrig';
 
-export interface HttpAgentOptions {
+interface HttpAgentOptions {
   url: string;
   protocol: HttpProtocol;
   model?: string;
@@ -29,7 +29,7 @@ export interface HttpAgentOptions {
 }
 
 /** A non-2xx answer; `retryAfterMs` from its retry-after headers. */
-export class HttpStatusError extends Error {
+class HttpStatusError extends Error {
   constructor(
     readonly status: number,
     message: string,
@@ -155,7 +155,7 @@ const transient = (err: unknown) =>
   err instanceof HttpStatusError ? TRANSIENT_STATUS(err.status) : err instanceof AttemptTimeout || isRetryable(err);
 
 /** POST with retries; the final error names the URL and the cause. */
-export async function post(o: HttpAgentOptions, body: unknown, signal: AbortSignal): Promise<unknown> {
+async function post(o: HttpAgentOptions, body: unknown, signal: AbortSignal): Promise<unknown> {
   for (let attempt = 0; ; attempt++) {
     if (signal.aborted) throw abortReason(signal);
     try {

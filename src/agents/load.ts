@@ -34,7 +34,7 @@ export type LoadedAgent = {
 export type Baseline = 'reference' | 'empty';
 
 /** Where an agent's options are checked before anything runs. */
-export interface OptionsCheckContext {
+interface OptionsCheckContext {
   cwd: string;
   /** Every sample id of the dataset, whatever --sample picks. */
   datasetIds: Iterable<string>;
@@ -56,7 +56,7 @@ interface BuiltinDefinition {
   load: () => Promise<LoadedAgent>;
 }
 
-export const BUILTIN_AGENTS = {
+const BUILTIN_AGENTS = {
   // Validates a benchmark: the one agent that sees the ground truth. It is never a module.
   oracle: {
     usesRunModel: false,
@@ -117,7 +117,7 @@ const loadInstalled = async (): Promise<LoadedAgent> => ({
   factory: (await import('./installed/agent.ts')).default,
 });
 
-export type BuiltinAgent = keyof typeof BUILTIN_AGENTS;
+type BuiltinAgent = keyof typeof BUILTIN_AGENTS;
 
 const isBuiltin = (name: string): name is BuiltinAgent => Object.hasOwn(BUILTIN_AGENTS, name);
 const builtin = (name: BuiltinAgent): BuiltinDefinition => BUILTIN_AGENTS[name];

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { withEsbuild } from '../loader/compile.mjs';
 
-export interface AgentModuleHash {
+interface AgentModuleHash {
   /** sha256 (hex) over the module and its local imports. */
   sha256: string;
   /** The files hashed, relative to the module's folder, sorted (the module itself among them). */

@@ -133,7 +133,7 @@ function probe(
  * The first place in a stack that is not Node's own or the probe's: the module's file:line (its
  * TypeScript line, through the bundle's source map), or where a CommonJS syntax error is.
  */
-export function locate(stack: string, url: string): string | null {
+function locate(stack: string, url: string): string | null {
   const probeFile = fileURLToPath(PROBE);
   const lines = stack.split('\n');
   // V8 puts a CommonJS syntax error's place on the first line: `/x/agent.cjs:3`.

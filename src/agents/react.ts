@@ -52,7 +52,7 @@ export function defaultSystemPrompt(tools: ToolSpec[]): string {
 }
 
 /** Keep head and tail: errors tend to be at the end, context at the start. */
-export function truncateMiddle(text: string, max: number): string {
+function truncateMiddle(text: string, max: number): string {
   if (text.length <= max) return text;
   const cut = text.length - max;
   const head = Math.ceil(max / 2);
@@ -109,7 +109,7 @@ function checkArgs(spec: ToolSpec | undefined, raw: string): ParsedToolArgs {
   return parsed;
 }
 
-export function createReactAgent(ctx: AgentContext): Agent {
+function createReactAgent(ctx: AgentContext): Agent {
   const opts = ctx.options;
   const maxOutput = positiveInt(opts.max_tool_output_chars, 8000);
   const maxSteps = positiveInt(opts.max_steps, 50);

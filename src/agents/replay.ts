@@ -13,13 +13,13 @@ import { remoteEvents } from './http.ts';
 import type { Agent, AgentContext, AgentReply, ChatMessage } from './types.ts';
 
 /** One turn as replayed: the events to record, then the reply. */
-export interface ReplayTurn {
+interface ReplayTurn {
   events: NewEvent[];
   content: string;
   submitted: boolean;
 }
 
-export interface Prediction {
+interface Prediction {
   turns: ReplayTurn[];
   finalState?: Record<string, unknown>;
 }
@@ -80,7 +80,7 @@ export function transcriptTurns(messages: ChatMessage[]): ReplayTurn[] {
 }
 
 /** One entry of the file as a Prediction, or an error message naming what is wrong. */
-export function toPrediction(entry: unknown): Prediction | string {
+function toPrediction(entry: unknown): Prediction | string {
   if (Array.isArray(entry)) return { turns: transcriptTurns(entry as ChatMessage[]) };
   if (!entry || typeof entry !== 'object') return 'an entry must be an object or a message list';
   const e = entry as Record<string, unknown>;
@@ -142,7 +142,7 @@ export function parsePredictions(content: string, file: string): Map<string, Pre
 // Read once per worker, whatever the number of trials it runs.
 const files = new Map<string, Promise<Map<string, Prediction>>>();
 
-export function loadPredictions(path: string): Promise<Map<string, Prediction>> {
+function loadPredictions(path: string): Promise<Map<string, Prediction>> {
   let p = files.get(path);
   if (!p) {
     p = readFile(path, 'utf8').then(
@@ -156,7 +156,7 @@ export function loadPredictions(path: string): Promise<Map<string, Prediction>> 
   return p;
 }
 
-export async function createReplayAgent(ctx: AgentContext): Promise<Agent> {
+async function createReplayAgent(ctx: AgentContext): Promise<Agent> {
   const rel = ctx.options.predictions;
   if (typeof rel !== 'string' || rel === '')
     throw new Error('replay agent: set the file with --agent-opt predictions=FILE');

@@ -19,12 +19,12 @@ export interface Breach {
 }
 
 /** One baseline's run: the built-in that is it, and the samples that broke its rule. */
-export interface BaselineOutcome {
+interface BaselineOutcome {
   agent: string;
   breaches: Breach[];
 }
 
-export interface ValidateRunOutcome {
+interface ValidateRunOutcome {
   /** Samples the reference baseline (the oracle) did not pass. */
   reference: BaselineOutcome;
   /** Samples the empty baseline (nop) passed. */

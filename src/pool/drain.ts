@@ -5,7 +5,7 @@
 import type { EventEmitter } from 'node:events';
 
 /** Every provider call has its own deadline (the provider's client): this only bounds a worker that does not answer. */
-export const DRAIN_MS = 60_000;
+const DRAIN_MS = 60_000;
 
 export function drainWorker(worker: EventEmitter, ask: (done: () => void) => void): Promise<void> {
   return new Promise<void>((resolve) => {

@@ -17,7 +17,7 @@ import { abortReason } from '../errors.ts';
 export const defaultMaxSandboxes = (inFlight = 0) => Math.max(2 * availableParallelism(), 2 * inFlight);
 
 /** Gives the slot back (idempotent); `promote` (ahead slots): it counts as an ordinary one from now on. */
-export type Release = (() => void) & { promote?: () => void };
+type Release = (() => void) & { promote?: () => void };
 
 interface Waiter {
   ahead: boolean;

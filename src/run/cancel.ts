@@ -4,9 +4,9 @@
 import { interruptExitCode } from '../exit-codes.ts';
 import { flushTelemetry } from '../telemetry/otel.ts';
 
-export const INTERRUPT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const INTERRUPT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-export interface InterruptHandlers {
+interface InterruptHandlers {
   signal: AbortSignal;
   /** The exit code of an interrupted run: by the first signal received (130 before any). */
   exitCode(): number;

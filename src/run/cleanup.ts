@@ -4,7 +4,7 @@
 // A release that fails or outlives its deadline is collected, never thrown over the error that
 // ended the run.
 
-export interface Released {
+interface Released {
   what: string;
   error: unknown;
 }
@@ -16,7 +16,7 @@ interface Entry {
 }
 
 /** How long one release may take before the rest go on without it (a sweep on a slow daemon). */
-export const RELEASE_TIMEOUT_MS = 60_000;
+const RELEASE_TIMEOUT_MS = 60_000;
 
 export class Cleanup {
   #stack: Entry[] = [];

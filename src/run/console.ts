@@ -25,7 +25,7 @@ export interface RunConsole {
   summary: (report: EvaluationReport, runDir: string) => void;
 }
 
-export interface ConsoleOptions {
+interface ConsoleOptions {
   verbose: boolean;
   quiet: boolean;
   color: boolean;
@@ -41,7 +41,7 @@ export interface ConsoleOptions {
 }
 
 /** What the live line counts: trials done, by how they ended, and those running. */
-export interface Progress {
+interface Progress {
   done: number;
   total: number;
   passed: number;

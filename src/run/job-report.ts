@@ -17,7 +17,7 @@ export interface JobReportCell {
   exitCode: number;
 }
 
-export const JOB_REPORT_FILE = 'job_report.json';
+const JOB_REPORT_FILE = 'job_report.json';
 
 export async function publishJobReport(
   jobDir: string,

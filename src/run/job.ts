@@ -18,7 +18,7 @@ import { prepareRun } from './prepare.ts';
 import { timestamp } from './run-dir.ts';
 import { reportRun } from './run-report.ts';
 
-export interface JobOptions extends Omit<RunOptions, 'benchmark' | 'resume' | 'runFolder'> {
+interface JobOptions extends Omit<RunOptions, 'benchmark' | 'resume' | 'runFolder'> {
   job: JobSpec;
   /** `--resume JOB_DIR`: finish that job. */
   resume?: string;
@@ -26,7 +26,7 @@ export interface JobOptions extends Omit<RunOptions, 'benchmark' | 'resume' | 'r
   gateAny?: boolean;
 }
 
-export interface JobOutcome {
+interface JobOutcome {
   exitCode: number;
   jobDir: string;
 }

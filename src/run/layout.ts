@@ -24,7 +24,7 @@ export interface Layout {
 }
 
 /** What a run's trials do: what each part waits on, and the parts that may compute in their worker. */
-export interface TrialWork {
+interface TrialWork {
   waits: string[];
   computes: string[];
 }

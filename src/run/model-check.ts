@@ -13,7 +13,7 @@ import type { Protocol, Upstream } from '../gateway/types.ts';
 import { originOf, settingPath, sourceWords, whatToSet, type Origin, type Templates } from './model-origin.ts';
 
 /** Where the configuration came from: its `${VAR}` templates and the environment they read. */
-export interface ConfigOrigins {
+interface ConfigOrigins {
   templates: Templates;
   env: NodeJS.ProcessEnv;
 }

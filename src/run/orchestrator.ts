@@ -11,8 +11,6 @@ import { runTrials } from './run-trials.ts';
 
 export type { RunOptions, RunOutcome, RunStep } from './options.ts';
 export { RUN_STEPS } from './options.ts';
-export { runContext } from './context.ts';
-
 export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const ended = await withCleanup(async (cleanup) => {
     const prepared = await prepareRun(opts, cleanup, true);

@@ -21,12 +21,12 @@ const WHY: Record<string, string> = {
   ENOTDIR: 'a parent is not a folder',
 };
 
-export const codeOf = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | null)?.code;
+const codeOf = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | null)?.code;
 
 export const isStorageError = (err: unknown): boolean => STORAGE_CODES.has(codeOf(err) ?? '');
 
 /** What the error says about the disk, in words: "no space left on device (ENOSPC)". */
-export function storageReason(err: unknown): string {
+function storageReason(err: unknown): string {
   const code = codeOf(err);
   return code && WHY[code] ? `${WHY[code]} (${code})` : ((err as Error)?.message ?? String(err));
 }

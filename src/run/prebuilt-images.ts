@@ -11,7 +11,7 @@ import type { SampleImages } from '../sandbox/index.ts';
 const LOOKUPS_AT_ONCE = 8;
 const PULLS_AT_ONCE = 2;
 
-export interface PrebuiltOptions {
+interface PrebuiltOptions {
   /** `[run] pull`: with its deadline per image; absent: refused when missing. */
   pull?: { timeoutMs: number };
   signal?: AbortSignal;
@@ -19,7 +19,7 @@ export interface PrebuiltOptions {
 }
 
 /** Each prebuilt image the samples need (no build to fall back on), with the first sample that needs it. */
-export function prebuiltImages(benchmark: Pick<Benchmark<Samples>, 'samples' | 'environment'>): Map<string, string> {
+function prebuiltImages(benchmark: Pick<Benchmark<Samples>, 'samples' | 'environment'>): Map<string, string> {
   const out = new Map<string, string>();
   const add = (image: string | undefined, who: string) => image && !out.has(image) && out.set(image, who);
   for (const s of benchmark.samples) {

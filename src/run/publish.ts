@@ -11,7 +11,7 @@ import { reportJsonChunks } from '../report/report-json.ts';
 import { writeChunksAtomic } from '../report/write.ts';
 import { writeRunFiles } from '../formats/index.ts';
 
-export interface PublishOptions {
+interface PublishOptions {
   /** report.html's trial data, made in the report's own pass (report/html-spool.ts); else read from the result files. */
   spool?: TrialPageSpool;
   /** `$GITHUB_STEP_SUMMARY`: the Markdown report is appended there. */

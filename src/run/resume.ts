@@ -23,7 +23,7 @@ export interface RunSettings {
 }
 
 /** The run's trials (run/trials.ts TrialPlan): their task ids alone, or every trial's input. */
-export interface Plan extends Iterable<TrialInput> {
+interface Plan extends Iterable<TrialInput> {
   readonly length: number;
   taskIds(): Iterable<string>;
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { BenchrigError } from '../errors.ts';
 import { processAlive } from '../sandbox/index.ts';
 
-export interface RunOwner {
+interface RunOwner {
   pid: number;
   host: string;
   /** The process's start time in clock ticks after boot (Linux /proc), null elsewhere. */
@@ -32,14 +32,14 @@ export function processStartTicks(pid: number): number | null {
   }
 }
 
-export const thisOwner = (): RunOwner => ({
+const thisOwner = (): RunOwner => ({
   pid: process.pid,
   host: hostname(),
   started: processStartTicks(process.pid),
 });
 
 /** Is the process that holds (or held) the run alive? Other hosts' processes cannot be checked: assumed alive. */
-export function ownerAlive(owner: Partial<RunOwner>): boolean {
+function ownerAlive(owner: Partial<RunOwner>): boolean {
   const pid = owner.pid;
   if (pid === undefined || !Number.isInteger(pid) || pid <= 0) return false;
   if (owner.host && owner.host !== hostname()) return true;

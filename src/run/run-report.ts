@@ -18,7 +18,7 @@ import type { TrialsOutcome } from './run-trials.ts';
 import { hostsReport } from './sandboxes.ts';
 import type { StorageStop } from './storage-watch.ts';
 
-export interface EndedRun {
+interface EndedRun {
   prepared: PreparedRun;
   open: OpenRun;
   trials: TrialsOutcome;

@@ -24,10 +24,10 @@ export type RunStatus = RunJson['status'];
 type RunJsonLike = Pick<RunJson, 'status' | 'finished_at'>;
 
 /** Room kept for run.json and the report on a disk that fills up mid-run. */
-export const RESERVE_BYTES = 512 * 1024;
+const RESERVE_BYTES = 512 * 1024;
 const RESERVE = '.reserve';
 
-export interface RunJsonGuard {
+interface RunJsonGuard {
   /** Removes the reserve, frees the space for the final writes. Idempotent. */
   releaseReserve(): void;
   /** Writes run.json as it is now: atomically, or in place when the disk has no room for a temp file. */
@@ -74,7 +74,7 @@ export function guardRunJson(runDir: string, runJson: RunJsonLike, statusOnExit:
 }
 
 /** Synchronous (it runs in the 'exit' event): atomic when it can be, in place when it must. Never throws. */
-export function writeRunJsonSync(path: string, value: unknown): boolean {
+function writeRunJsonSync(path: string, value: unknown): boolean {
   const text = `${JSON.stringify(value, null, 2)}\n`;
   const tmp = tempPathFor(path);
   try {

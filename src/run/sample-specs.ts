@@ -19,7 +19,7 @@ import type { SandboxSpec } from '../sandbox/types.ts';
 import type { TrialInput } from '../trial/types.ts';
 import type { Sample, SampleSandbox } from '../types.ts';
 
-export interface SampleSpecOptions {
+interface SampleSpecOptions {
   benchmark: string;
   /** Build folders of samples are relative to it. */
   benchmarkDir: string;
@@ -35,7 +35,7 @@ export interface SampleSpecOptions {
   log?: (line: string) => void;
 }
 
-export const envImageTag = (benchmark: string, digest: string) =>
+const envImageTag = (benchmark: string, digest: string) =>
   `benchrig-env/${
     benchmark
       .toLowerCase()
@@ -212,7 +212,7 @@ export class SampleSpecs {
 }
 
 /** The run's `[sandbox]` with the sample's keys over it, key by key; `workdir` the image's when asked. */
-export function specFor(base: SandboxSpec, own: SampleSandbox, image: string, imageWorkdir?: string): SandboxSpec {
+function specFor(base: SandboxSpec, own: SampleSandbox, image: string, imageWorkdir?: string): SandboxSpec {
   const { build: _build, build_timeout_s: _t, image: _i, workdir_from_image: fromImage, ...rest } = own;
   return {
     ...base,

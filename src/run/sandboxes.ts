@@ -35,7 +35,7 @@ export async function prepareSandboxes(
   });
 }
 
-export interface HostReport {
+interface HostReport {
   capacity: number;
   /** Trials whose result ran on this host. */
   trials: number;

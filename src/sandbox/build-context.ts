@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 export const PREPARE_SCRIPT = 'prepare.sh';
-export const MAX_CONTEXT_BYTES = 1024 ** 3;
+const MAX_CONTEXT_BYTES = 1024 ** 3;
 
 export function isExecutable(file: string): boolean {
   try {

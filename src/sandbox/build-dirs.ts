@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { processAlive } from './process-alive.ts';
 
-export const BUILD_DIR_PREFIX = 'benchrig-build-';
+const BUILD_DIR_PREFIX = 'benchrig-build-';
 /** A folder named before the pid was part of the name: removed once no build could still use it. */
 const LEGACY_MAX_AGE_MS = 2 * 60 * 60_000;
 

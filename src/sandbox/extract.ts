@@ -8,11 +8,11 @@ import { pipeline } from 'node:stream/promises';
 import * as tar from 'tar-stream';
 import { SandboxError } from '../errors.ts';
 
-export const DEFAULT_COPY_OUT_MAX_BYTES = 50 * 1024 * 1024;
+const DEFAULT_COPY_OUT_MAX_BYTES = 50 * 1024 * 1024;
 /** Entries (files, folders, skipped ones) read before a copy-out stops: each costs a few host syscalls. */
-export const DEFAULT_COPY_OUT_MAX_ENTRIES = 10_000;
+const DEFAULT_COPY_OUT_MAX_ENTRIES = 10_000;
 /** Longest path (in bytes, under dest) written: deeper or longer ones are skipped, not failed on. */
-export const MAX_COPY_OUT_PATH_BYTES = 1024;
+const MAX_COPY_OUT_PATH_BYTES = 1024;
 /** How long the rest of an archive is read, past the entry bound, only to say how much was left. */
 const COUNT_REST_MS = 5_000;
 
@@ -26,7 +26,7 @@ export interface ExtractReport {
   stopped?: string;
 }
 
-export interface ExtractOptions {
+interface ExtractOptions {
   maxBytes?: number;
   maxEntries?: number;
   stripRoot?: boolean;

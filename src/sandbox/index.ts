@@ -21,19 +21,9 @@ export function providerFor(spec: SandboxSpec): Promise<EnvironmentProvider> {
   return p;
 }
 
-export type {
-  DiskWatch,
-  Environment,
-  EnvironmentProvider,
-  ProviderRun,
-  RunSpec,
-  SampleImages,
-  StartOptions,
-  TrialNetwork,
-  TrialVolume,
-} from './provider.ts';
-export type { ProviderFlag, ProviderInput } from './definition.ts';
-export type { HostFailure, Placement, SandboxSlot } from './slots.ts';
+export type { Environment, EnvironmentProvider, ProviderRun, SampleImages, StartOptions } from './provider.ts';
+export type { ProviderFlag } from './definition.ts';
+export type { HostFailure, SandboxSlot } from './slots.ts';
 export { placementFor } from './slots.ts';
 export { processAlive } from './process-alive.ts';
 // The registry: the run's provider from its keys and flags, their flags, cleanup, and where an installed agent cannot run.

@@ -6,7 +6,7 @@ import { LimitExceeded } from '../errors.ts';
 import type { DiskWatch } from './provider.ts';
 
 /** How one sandbox's writes are measured and stopped. */
-export interface UsageProbe {
+interface UsageProbe {
   /**
    * Bytes written so far. A failure is retried at the next tick; at the final measurement a
    * LimitExceeded it throws (the sandbox hid what it wrote) ends the trial, anything else is let go.

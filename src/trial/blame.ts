@@ -30,12 +30,12 @@ export function sandboxLost(h: SandboxHealth): boolean {
 }
 
 /** What each sidecar's daemon says of it, asked afresh (all at once). */
-export function askSidecars(sidecars: Sidecars): Promise<Array<{ name: string; health: SandboxHealth }>> {
+function askSidecars(sidecars: Sidecars): Promise<Array<{ name: string; health: SandboxHealth }>> {
   return Promise.all(Object.entries(sidecars).map(async ([name, box]) => ({ name, health: await box.health() })));
 }
 
 /** The first sidecar whose host failed it; null when none was lost. */
-export async function lostSidecar(sidecars: Sidecars): Promise<{ name: string; health: SandboxHealth } | null> {
+async function lostSidecar(sidecars: Sidecars): Promise<{ name: string; health: SandboxHealth } | null> {
   return (await askSidecars(sidecars)).find((a) => sandboxLost(a.health)) ?? null;
 }
 

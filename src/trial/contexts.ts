@@ -10,7 +10,7 @@ const CONTRACT =
   'contexts must be a list of {id?: string, text: string, score?: number}, best first (docs/agents.md#retrieved-contexts)';
 
 /** A reported list, kept within the bounds, with how much was left out. */
-export interface BoundedContexts {
+interface BoundedContexts {
   contexts: RetrievedContext[];
   dropped?: number;
   cut?: number;

@@ -15,7 +15,7 @@ export interface ConversationOutcome {
   limit: { kind: string; value: number; limit: number } | null;
 }
 
-export interface ConversationInput {
+interface ConversationInput {
   agent: Agent;
   user: SimulatedUser;
   sample: Sample;

@@ -4,7 +4,7 @@
 import { addCost, priceCall, type PriceOverride } from '../llm/prices.ts';
 import type { TrajectoryEvent } from '../types.ts';
 
-export interface TrialCost {
+interface TrialCost {
   cost_usd: number | null;
   /** The models of the trial's calls that have no price, once each. */
   unpriced_models: string[];

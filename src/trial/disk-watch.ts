@@ -4,7 +4,7 @@
 import { sandboxSpecOf } from './per-trial.ts';
 import type { Session } from './session.ts';
 
-export interface DiskLimitRecord {
+interface DiskLimitRecord {
   kind: 'disk';
   value: number;
   limit: number;

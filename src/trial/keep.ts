@@ -17,7 +17,7 @@ const KEEP_MAX_BYTES = 50 * 1024 * 1024;
 /** For all kept folders together, and never more than the trial's own timeout. */
 const KEEP_DEADLINE_MS = 60_000;
 
-export interface KeptFolders {
+interface KeptFolders {
   /** name -> where it landed, relative to the run folder. */
   kept: Record<string, string>;
   /** name -> what was not copied, for the folders cut short or with entries skipped. */

@@ -22,7 +22,7 @@ import { openSession, secondsSince, timed, TrialTimeout, type Session, type Tria
 import type { Sandbox } from '../sandbox/types.ts';
 import type { RunContext, TrialInput } from './types.ts';
 
-export { TrialTimeout, type TrialOptions };
+export { TrialTimeout };
 
 export async function runTrial(run: RunContext, input: TrialInput, opts: TrialOptions = {}): Promise<TrialResult> {
   const s = await openSession(run, input, opts); // 1–2: the task and its session

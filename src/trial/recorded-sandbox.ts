@@ -9,7 +9,7 @@ const clip = (s: string) =>
     ? `${s.slice(0, OUTPUT_IN_EVENT)}\n[... ${s.length - OUTPUT_IN_EVENT} chars not recorded ...]`
     : s;
 
-export type AgentSandbox = Pick<Sandbox, 'exec' | 'readFile' | 'writeFile'>;
+type AgentSandbox = Pick<Sandbox, 'exec' | 'readFile' | 'writeFile'>;
 
 /** `service`: a service beside the sandbox (ctx.services), named in each call's args. */
 export function recordedSandbox(sandbox: Sandbox, record: (e: NewEvent) => void, service?: string): AgentSandbox {

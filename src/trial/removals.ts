@@ -18,5 +18,3 @@ export async function removalsSettled(): Promise<void> {
   while (running.size) await Promise.all(running);
 }
 
-/** Removals running now. */
-export const removalsRunning = (): number => running.size;

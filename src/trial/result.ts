@@ -14,7 +14,7 @@ import { runScrubber } from './scrub.ts';
 import { sessionIdOf } from './session-id.ts';
 import type { RunContext, TrialInput } from './types.ts';
 
-export interface ResultParts extends Graded {
+interface ResultParts extends Graded {
   sessionId: string;
   replies: string[];
   blocked: boolean;
@@ -80,7 +80,7 @@ export function resultOf(run: RunContext, input: TrialInput, p: ResultParts): Tr
   };
 }
 
-export interface FailedExtras {
+interface FailedExtras {
   /** The trial's container, when it had one. */
   containerId?: string | null;
   /** Events the main side saw before the failure (when they were forwarded). */

@@ -6,7 +6,7 @@ import { randomFillSync } from 'node:crypto';
 const pool = Buffer.alloc(4096);
 let used = pool.length;
 
-export function randomHex8(): string {
+function randomHex8(): string {
   if (used + 4 > pool.length) {
     randomFillSync(pool);
     used = 0;

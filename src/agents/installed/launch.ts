@@ -4,9 +4,9 @@
 import { killByMarkerScript } from '../../sandbox/index.ts';
 import { MOUNT } from './confine.ts';
 
-export const FORWARD_PORT = 18080;
+const FORWARD_PORT = 18080;
 export const IN_SANDBOX_BASE_URL = `http://127.0.0.1:${FORWARD_PORT}`;
-export const NODE_BIN = `${MOUNT.node}/bin/node`;
+const NODE_BIN = `${MOUNT.node}/bin/node`;
 export const AGENT_PATH = `${MOUNT.node}/bin:${MOUNT.agent}/node_modules/.bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`;
 /** Stamped on the launcher; its descendants inherit it, so a kill finds them all. */
 export const RUN_MARKER = 'BENCHRIG_AGENT_RUN';

@@ -13,7 +13,7 @@ import { threadId } from 'node:worker_threads';
 import { gatewayForRun, type ModelGateway } from '../../gateway/index.ts';
 import type { RunContext } from '../../trial/types.ts';
 
-export interface WorkerGateway {
+interface WorkerGateway {
   gateway: ModelGateway;
   /** The socket's file name inside the run's socket folder. */
   socketName: string;

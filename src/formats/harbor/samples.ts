@@ -11,8 +11,8 @@ import { harborEnvironment } from './compose.ts';
 import { harborTaskDirs } from './folder.ts';
 import { readHarborTask, type HarborTask } from './task.ts';
 
-export const HARBOR_LOGS = ['/logs/agent', '/logs/verifier', '/logs/artifacts'];
-export const HARBOR_TESTS_DIR = '/tests';
+const HARBOR_LOGS = ['/logs/agent', '/logs/verifier', '/logs/artifacts'];
+const HARBOR_TESTS_DIR = '/tests';
 /** `[sandbox] image` of a Harbor folder: never used (every task brings its own image or build). */
 export const HARBOR_IMAGE = '{harbor task image}';
 

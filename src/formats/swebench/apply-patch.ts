@@ -3,7 +3,7 @@
 // reset between attempts; then a reverse check (a patch already applied counts as applied).
 import { APPLY_PATCH_FAIL, APPLY_PATCH_PASS, CONTAINER_PATCH_FILE, TESTBED } from './constants.ts';
 
-export const APPLY_COMMANDS = [
+const APPLY_COMMANDS = [
   'git apply --verbose',
   'git apply --verbose --3way',
   'git apply --verbose --reject',

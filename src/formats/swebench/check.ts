@@ -26,7 +26,7 @@ import type { CheckImpl, CheckInput } from '../../checks/types.ts';
 import { optionalTimeout, ungradable } from '../../checks/text.ts';
 
 /** What is saved under `artifacts["swebench:<name>"]`: the log graded, whether a patch was there. */
-export interface SwebenchArtifact {
+interface SwebenchArtifact {
   /** 'none': no patch; 'empty': an empty one; 'present': graded; 'unsubmitted': no prediction for the instance. */
   patch: 'none' | 'empty' | 'present' | 'unsubmitted';
   test_output: string;
@@ -51,7 +51,7 @@ const EVAL_FILE = '/eval.sh';
 const IMAGE_PATH = 'export PATH="${PATH#/.benchrig/bin:}"';
 
 /** The instance a swebench sample carries as its `expected` (docs/swebench.md#the-format). */
-export function instanceOf(v: unknown): SwebenchInstance | null {
+function instanceOf(v: unknown): SwebenchInstance | null {
   const i = v as Partial<SwebenchInstance> | null;
   const ok =
     typeof i === 'object' &&

@@ -11,8 +11,8 @@ export const TEST_EXIT_CODE = '>>>>> Test Exit Code';
 export const TEST_EXIT_CODE_VAR = 'SWEBENCH_TEST_EXIT_CODE';
 export const APPLY_PATCH_FAIL = '>>>>> Patch Apply Failed';
 export const APPLY_PATCH_PASS = '>>>>> Applied Patch';
-export const RESET_FAILED = '>>>>> Reset Failed';
-export const TESTS_ERROR = '>>>>> Tests Errored';
+const RESET_FAILED = '>>>>> Reset Failed';
+const TESTS_ERROR = '>>>>> Tests Errored';
 export const TESTS_TIMEOUT = '>>>>> Tests Timed Out';
 /** What the official harness appends to a test log cut at its timeout (then it writes no report.json). */
 export const timeoutLine = (seconds: number): string => `Timeout error: ${seconds} seconds exceeded.`;

@@ -15,7 +15,7 @@ import { modifiedFiles, testDirectives } from './patch-files.ts';
 import { OFFICIAL_SPECS } from './specs.generated.ts';
 import type { OfficialSpec } from './specs.ts';
 
-export interface EvalScriptInput {
+interface EvalScriptInput {
   repo: string;
   version?: string;
   base_commit: string;
@@ -31,7 +31,7 @@ const CUSTOM_COMMANDS: Record<string, (row: EvalScriptInput) => string[]> = {
 };
 
 /** The official spec of a repository's version, or why there is none. */
-export function officialSpec(repo: string, version: string | undefined): { ext: string; spec: OfficialSpec } | string {
+function officialSpec(repo: string, version: string | undefined): { ext: string; spec: OfficialSpec } | string {
   const entry = OFFICIAL_SPECS[repo];
   if (!entry) return `benchrig knows no official test command for repository "${repo}"`;
   const spec = version === undefined ? undefined : entry.versions[version];

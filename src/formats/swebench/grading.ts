@@ -32,12 +32,12 @@ const SUITE_RAN = new RegExp(
 const EXIT_CODE = new RegExp(`${TEST_EXIT_CODE}:${S}*(-?[0-9]+)`, 'u');
 
 /** The test command's own exit status, which the eval script prints after the end marker. */
-export function testExitCode(log: string): number | null {
+function testExitCode(log: string): number | null {
   const m = EXIT_CODE.exec(log);
   return m ? Number(m[1]) : null;
 }
 
-export interface LogsEval {
+interface LogsEval {
   statusMap: StatusMap;
   /** False: the log has no gradable run (a bad code, no markers, no sign the suite ran, a lying exit code). */
   found: boolean;
@@ -75,19 +75,19 @@ export function resolveCase(test: string, map: StatusMap): string | null {
 
 const isPass = (s: string | undefined): boolean => s === 'PASSED' || s === 'XFAIL';
 
-export function testPassed(test: string, map: StatusMap): boolean {
+function testPassed(test: string, map: StatusMap): boolean {
   const key = resolveCase(test, map);
   return key !== null && isPass(map.get(key));
 }
 
 /** PASS_TO_PASS: a skipped test is no regression. */
-export function testMaintained(test: string, map: StatusMap): boolean {
+function testMaintained(test: string, map: StatusMap): boolean {
   const key = resolveCase(test, map);
   return testPassed(test, map) || (key !== null && map.get(key) === 'SKIPPED');
 }
 
 /** Missing, FAILED, ERROR, or SKIPPED (a skipped FAIL_TO_PASS test resolves nothing). */
-export function testFailed(test: string, map: StatusMap): boolean {
+function testFailed(test: string, map: StatusMap): boolean {
   const key = resolveCase(test, map);
   if (key === null) return true;
   const s = map.get(key);
@@ -140,7 +140,7 @@ export function testsStatus(
   return out;
 }
 
-export type Resolution = 'RESOLVED_FULL' | 'RESOLVED_PARTIAL' | 'RESOLVED_NO';
+type Resolution = 'RESOLVED_FULL' | 'RESOLVED_PARTIAL' | 'RESOLVED_NO';
 
 const rate = (o: Outcome): number => {
   const total = o.success.length + o.failure.length;

@@ -1,7 +1,7 @@
 // Why a log was not gradable, when its text says the environment broke (the official advisory
 // classification, swebench 5.0.2; docs/swebench.md#reports). It never changes a verdict.
 
-export type Tier = 'environment' | 'ambiguous';
+type Tier = 'environment' | 'ambiguous';
 
 /** First signature that matches wins; `^`/`$` break at line feeds only (Python's re.M). */
 const SIGNATURES: Array<[string, Tier, RegExp]> = [

@@ -2,7 +2,7 @@
 // read from JSON Lines, a JSON list, or the official JSON map keyed by instance_id; written one per line.
 import { isPlainObject } from '../../config/expand.ts';
 
-export interface Prediction {
+interface Prediction {
   instance_id: string;
   model_name_or_path: string;
   /** null: the model gave no patch (patch_is_None). */
@@ -10,12 +10,12 @@ export interface Prediction {
 }
 
 /** The predictions by instance, and where in the file each is (`preds.jsonl:3`, `preds.json: key "x"`) for messages. */
-export interface Predictions {
+interface Predictions {
   predictions: Map<string, Prediction>;
   where: Map<string, string>;
 }
 
-export type PredictionsResult = Predictions | { problem: string };
+type PredictionsResult = Predictions | { problem: string };
 
 /** Predictions from a file's text; `name` (the file) is only for messages. A problem names the line or key. */
 export function readPredictions(text: string, name: string): PredictionsResult {

@@ -17,7 +17,7 @@ export interface InstanceReport {
   tests_status?: TestsStatus;
 }
 
-export interface GradeInput {
+interface GradeInput {
   instance_id: string;
   FAIL_TO_PASS: string[];
   PASS_TO_PASS: string[];
@@ -85,7 +85,7 @@ export interface InstanceOutcome {
   logs?: string;
 }
 
-export interface RunReport {
+interface RunReport {
   total_instances: number;
   submitted_instances: number;
   completed_instances: number;

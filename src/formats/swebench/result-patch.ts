@@ -2,7 +2,7 @@
 // of it is trials/<task-id>/model.patch (trial-files.ts).
 
 /** How much of the patch the result file keeps. */
-export const MODEL_PATCH_CLIP = 100_000;
+const MODEL_PATCH_CLIP = 100_000;
 
 export function clippedPatch(text: string): string {
   return text.length > MODEL_PATCH_CLIP

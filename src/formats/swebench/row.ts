@@ -5,7 +5,7 @@ import { evalScript } from './eval-script.ts';
 import { parserFor } from './parsers/index.ts';
 
 /** The columns of SWE-bench (Full, Lite, Verified, Multimodal…), with swebench 5.0's additions. */
-export interface SwebenchRow {
+interface SwebenchRow {
   instance_id: string;
   repo: string;
   base_commit: string;

@@ -14,10 +14,10 @@ import { writeJsonAtomic, writeTextAtomic } from '../../report/write.ts';
 import { instanceOutcome, predictionLine, runReport, withSuspicious, type InstanceOutcome } from './index.ts';
 import type { TrialResult } from '../../types.ts';
 
-export const PREDICTIONS_FILE = 'predictions.jsonl';
-export const SWEBENCH_REPORT_FILE = 'swebench_report.json';
+const PREDICTIONS_FILE = 'predictions.jsonl';
+const SWEBENCH_REPORT_FILE = 'swebench_report.json';
 /** Where each trial index's files go when the run has several trials. */
-export const trialFolder = (k: number): string => join('swebench', `trial-${k}`);
+const trialFolder = (k: number): string => join('swebench', `trial-${k}`);
 
 /** One trial index's predictions and outcomes, by instance, and the instances whose patch changes test configuration. */
 interface Attempt {

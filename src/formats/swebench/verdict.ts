@@ -6,7 +6,7 @@ import { instanceReport, type InstanceReport } from './report.ts';
 import type { Parser } from './parsers/index.ts';
 import type { SwebenchInstance } from './row.ts';
 
-export interface InstanceVerdict {
+interface InstanceVerdict {
   passed: boolean;
   score: number;
   reason: string;

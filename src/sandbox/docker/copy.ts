@@ -9,17 +9,12 @@ import type Docker from 'dockerode';
 import * as tar from 'tar-stream';
 import { SandboxError } from '../../errors.ts';
 import { DEFAULT_DEADLINE_MS, dockerError, dockerMessage, statusOf, withDeadline } from './client.ts';
-import {
-  DEFAULT_COPY_OUT_MAX_BYTES,
-  DEFAULT_COPY_OUT_MAX_ENTRIES,
-  extractUntrusted,
-  type ExtractReport,
-} from '../extract.ts';
+import { extractUntrusted } from '../extract.ts';
 import type { CopyOutOptions, CopyOutReport } from '../types.ts';
 
-export { DEFAULT_COPY_OUT_MAX_BYTES, DEFAULT_COPY_OUT_MAX_ENTRIES, extractUntrusted, type ExtractReport };
+export { extractUntrusted };
 
-export const DEFAULT_READ_MAX_BYTES = 10 * 1024 * 1024;
+const DEFAULT_READ_MAX_BYTES = 10 * 1024 * 1024;
 
 type Content = string | Uint8Array;
 

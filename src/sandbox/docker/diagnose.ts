@@ -3,10 +3,10 @@
 // from (DOCKER_HOST, the default socket, --docker-host or [[sandbox.hosts]]).
 import { causes, describe, errorField, SandboxError } from '../../errors.ts';
 
-export const DEFAULT_SOCKET = 'unix:///var/run/docker.sock';
+const DEFAULT_SOCKET = 'unix:///var/run/docker.sock';
 
 /** An address benchrig talks to Docker at, and who chose it (for messages). */
-export interface DockerAddress {
+interface DockerAddress {
   url: string;
   source: string;
 }
@@ -21,9 +21,9 @@ export function localAddress(env: NodeJS.ProcessEnv = process.env): DockerAddres
 
 export const fromEnv = (url: string): string => `from the environment variable DOCKER_HOST=${url}`;
 
-export const LOCAL_REMEDY =
+const LOCAL_REMEDY =
   'Start it (`dockerd &` or `sudo systemctl start docker`) or install it (`apt-get install docker.io` on Debian/Ubuntu).';
-export const REMOTE_REMEDY =
+const REMOTE_REMEDY =
   'Check that its daemon is up and listening there, and that the TLS files given for it match its certificates.';
 
 const PERMISSION = new Set(['EACCES', 'EPERM']);

@@ -10,11 +10,11 @@ import type Docker from 'dockerode';
 import { DEFAULT_DEADLINE_MS, withDeadline } from './client.ts';
 
 /** A walk visits at most this many entries: an agent making millions of files must not make us spin. */
-export const MAX_WALK_ENTRIES = 100_000;
+const MAX_WALK_ENTRIES = 100_000;
 /** lstat calls in flight per directory: enough to hide the thread pool's latency, few enough to share it. */
 const STAT_BATCH = 32;
 
-export interface TreeUsage {
+interface TreeUsage {
   /** Bytes written: per entry the larger of its length and its allocated blocks. */
   bytes: number;
   entries: number;

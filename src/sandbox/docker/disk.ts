@@ -15,7 +15,7 @@ import { watchUsage } from '../usage-watch.ts';
 export { DiskLimitExceeded, formatBytes } from '../usage-watch.ts';
 
 /** How often a sandbox is measured: the host walk is cheap; SizeRw makes the daemon walk, so less often. */
-export const WATCH_INTERVAL_MS = { walk: 1_000, size_rw: 2_000 } as const;
+const WATCH_INTERVAL_MS = { walk: 1_000, size_rw: 2_000 } as const;
 
 /** A daemon too slow to kill the container must not hold the trial's stop for long. */
 const KILL_DEADLINE_MS = 10_000;
@@ -23,7 +23,7 @@ const KILL_DEADLINE_MS = 10_000;
 /** "2g" -> bytes, as `[sandbox] memory` is read. */
 export const parseDisk = (text: string): number => parseMemory(text);
 
-export interface WatchOptions {
+interface WatchOptions {
   intervalMs?: { walk: number; size_rw: number };
 }
 

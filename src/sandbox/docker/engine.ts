@@ -53,7 +53,7 @@ export interface EngineKept {
 }
 
 /** Docker's own network create: a bridge on the given subnet, with no address of the host on an internal one. */
-export async function createDockerNetwork(client: Docker, net: NetworkCreate): Promise<{ id: string }> {
+async function createDockerNetwork(client: Docker, net: NetworkCreate): Promise<{ id: string }> {
   return client.createNetwork({
     Name: net.name,
     Driver: 'bridge',

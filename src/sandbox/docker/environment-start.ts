@@ -25,7 +25,7 @@ import {
 } from './trial-scope.ts';
 import type { SandboxLabels, SandboxSpec } from '../types.ts';
 
-export interface EngineTarget {
+interface EngineTarget {
   engine: DockerProvider;
   client: Docker;
   /** What the engine does its own way (engine.ts): its networks, how services find each other, healthchecks. */

@@ -9,7 +9,7 @@ import type { ExecOptions, ExecResult } from '../types.ts';
 import { DEFAULT_DEADLINE_MS, dockerError, dockerMessage, sleep, withDeadline } from './client.ts';
 import { TOOLBOX_BIN, trustedArgv } from './toolbox.ts';
 
-export interface ExecTarget {
+interface ExecTarget {
   container: Docker.Container;
   workdir: string;
   execTimeoutMs: number;

@@ -11,7 +11,7 @@ import { hardened } from './hardened.ts';
 /** A helper runs nothing: bounds far below any sandbox's, in case something ever starts one. */
 const HELPER_BOUNDS = { memoryBytes: 64 * 1024 ** 2, cpus: 0.5, pids: 16 };
 
-export interface HelperSpec {
+interface HelperSpec {
   image: string;
   /** What it is for, in deadline messages: `toolbox helper`. */
   purpose: string;

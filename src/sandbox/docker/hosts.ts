@@ -30,11 +30,6 @@ export interface DockerHostSpec {
 
 const URL_RE = /^(unix:\/\/\/.+|tcp:\/\/[^/:]+(:\d+)?\/?)$/;
 
-export function checkHostUrl(url: string, where: string): void {
-  if (!URL_RE.test(url))
-    throw new BenchrigError('config', `${where}: Docker host "${url}" is not unix:///path or tcp://host:port`);
-}
-
 /** `--docker-host URL=CAPACITY` (capacity optional). TLS for tcp:// comes from DOCKER_TLS_VERIFY/DOCKER_CERT_PATH, as with `docker -H`. */
 export function parseDockerHostFlag(value: string, env: NodeJS.ProcessEnv = process.env): DockerHostSpec {
   const m = /^(.*?)(?:=(\d+))?$/.exec(value.trim());
@@ -118,9 +113,6 @@ export function clientFor(host: DockerHostSpec): Docker {
   }
   return client;
 }
-
-/** The client of a host this process already talks to (main process: the dead worker's sandbox). */
-export const knownClient = (url: string): Docker | undefined => clients.get(url);
 
 function connectOptions(host: DockerHostSpec): Docker.DockerOptions {
   if (host.url.startsWith('unix://')) return { socketPath: host.url.slice('unix://'.length) };

@@ -21,7 +21,7 @@ import { contextProblem, hostScriptProblem, isExecutable, PREPARE_SCRIPT } from 
 import { imagePathName, missingImageMessage } from '../image-ref.ts';
 import { pullImage } from './pull.ts';
 
-export interface ImageSpec {
+interface ImageSpec {
   image: string;
   /** Absolute path of a folder with a Dockerfile (and maybe an executable prepare.sh). */
   build?: string;
@@ -33,7 +33,7 @@ export interface ImageSpec {
   trusted?: boolean;
 }
 
-export interface EnsureImageOptions {
+interface EnsureImageOptions {
   rebuild?: boolean;
   /** Ctrl-C: prepare.sh (its whole process group) is killed and the build given up ('interrupted'). */
   signal?: AbortSignal;
@@ -59,8 +59,7 @@ export interface EnsureImageOptions {
 }
 
 /** Said after a build without network failed: the key that gives builds one (docs/configuration.md). */
-export const NO_BUILD_NETWORK =
-  'image builds have no network: if this one needs it, set [sandbox] build_network = true';
+const NO_BUILD_NETWORK = 'image builds have no network: if this one needs it, set [sandbox] build_network = true';
 
 /** Whether the builds of a sandbox's image may use the network: `[sandbox] build_network`, or the sandbox gets one itself. */
 export const buildNetworkOf = (spec: { buildNetwork?: boolean; network?: 'none' | 'bridge' }): boolean =>
@@ -215,7 +214,7 @@ async function runPrepare(
 }
 
 /** Reads Docker's JSON-lines build output; resolves with the build's error message, or null. */
-export function readBuildStream(stream: Readable, onProgress?: (line: string) => void): Promise<string | null> {
+function readBuildStream(stream: Readable, onProgress?: (line: string) => void): Promise<string | null> {
   return new Promise((resolve, reject) => {
     let buf = '';
     let error: string | null = null;

@@ -5,7 +5,7 @@ import type { EngineKept } from './engine.ts';
 import type { Environment } from '../provider.ts';
 
 /** Docker's: `docker exec` lines and the run's `sandbox cleanup --run`. */
-export const DOCKER_KEPT: EngineKept = { line: keptSandboxLine, cleanup: runCleanup };
+const DOCKER_KEPT: EngineKept = { line: keptSandboxLine, cleanup: runCleanup };
 
 /**
  * `kept`: how to enter and remove one container, and the command that removes the run's sandboxes

@@ -12,7 +12,7 @@ export const LABEL = {
   keep: 'benchrig.keep',
 } as const;
 
-export interface OwnerLabels {
+interface OwnerLabels {
   runId: string;
   sessionId: string;
   /** Defaults to this process: the sweep removes the container once this pid is gone. */

@@ -35,7 +35,7 @@ export interface DockerTrialNetwork extends TrialNetwork {
   readonly gateway: string;
 }
 
-export interface NetworkRequest {
+interface NetworkRequest {
   labels: SandboxLabels;
   /** No route out of the subnet, and no address of the host on its bridge: the host is not reachable either. */
   internal: boolean;

@@ -10,11 +10,11 @@ import { docker, dockerMessage } from './client.ts';
 import { checkedImageRef } from '../image-ref.ts';
 import { registryAuth, type RegistryAuth } from './registry-auth.ts';
 
-export const PULL_DEADLINE_MS = 30 * 60_000;
+const PULL_DEADLINE_MS = 30 * 60_000;
 /** At most one line of download progress per image this often. */
 const PROGRESS_EVERY_MS = 2_000;
 
-export interface PullOptions {
+interface PullOptions {
   client?: Docker;
   /** The whole pull's deadline (default 30 minutes: `[run] pull_timeout_s`). */
   timeoutMs?: number;
@@ -127,7 +127,7 @@ const QUIET = new Set(['Waiting', 'Verifying Checksum', 'Pulling fs layer', 'Dow
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 /** What a failed pull was: the name, the credentials (the user's: exit 2) or the registry (infrastructure: exit 3). */
-export function pullError(image: string, creds: RegistryAuth, err: unknown): BenchrigError {
+function pullError(image: string, creds: RegistryAuth, err: unknown): BenchrigError {
   if (err instanceof BenchrigError) return err;
   const said = dockerMessage(err).trim() || describe(err);
   const status = (err as { statusCode?: unknown } | null)?.statusCode;

@@ -22,11 +22,11 @@ import type { ServiceAttachment } from './trial-scope.ts';
 import type { SandboxLabels, SandboxSpec } from '../types.ts';
 
 /** The label naming a container's service in its environment (`--keep-sandbox` prints it). */
-export const SERVICE_LABEL = 'benchrig.service';
+const SERVICE_LABEL = 'benchrig.service';
 /** The longest a service's `stop_grace_period` holds a trial's cleanup. */
 const MAX_STOP_GRACE_S = 30;
 
-export interface ServiceStart {
+interface ServiceStart {
   client: Docker;
   /** The engine's own ways (engine.ts); absent: Docker's. */
   api?: Pick<EngineApi, 'beforeStart'>;

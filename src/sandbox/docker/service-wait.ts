@@ -16,7 +16,7 @@ import { DEFAULT_DEADLINE_MS, dockerError, dockerMessage, sleep, withDeadline } 
 const POLL_MS = { min: 50, max: 250 } as const;
 
 /** Soon after a probe can have answered, without asking a loaded daemon more often than it helps. */
-export const pollMs = (h: HealthcheckSpec | undefined): number =>
+const pollMs = (h: HealthcheckSpec | undefined): number =>
   Math.min(POLL_MS.max, Math.max(POLL_MS.min, Math.round((h?.intervalMs ?? Infinity) / 5)));
 const LOG_LINES = 20;
 
@@ -108,7 +108,7 @@ async function failure(s: Waited, why: string): Promise<SandboxError> {
 }
 
 /** The container's last lines of stdout and stderr (Docker's multiplexed stream, demultiplexed). */
-export async function lastLogLines(container: Docker.Container, n = LOG_LINES): Promise<string[]> {
+async function lastLogLines(container: Docker.Container, n = LOG_LINES): Promise<string[]> {
   const raw = await withDeadline(
     container.logs({ stdout: true, stderr: true, tail: n, follow: false }),
     DEFAULT_DEADLINE_MS,

@@ -7,9 +7,9 @@ import { userError } from '../../errors.ts';
 /** 4096 trial networks of /28, outside Docker's default pools and the usual home and VPN ranges. */
 export const DEFAULT_SUBNET_POOL = '10.213.0.0/16';
 /** Overrides the default pool: an IPv4 range in CIDR form, e.g. `10.99.0.0/16`. */
-export const SUBNET_POOL_ENV = 'BENCHRIG_SUBNET_POOL';
+const SUBNET_POOL_ENV = 'BENCHRIG_SUBNET_POOL';
 /** A trial's smallest subnet: 16 addresses, 13 for its services (network, gateway, broadcast take 3). */
-export const TRIAL_PREFIX = 28;
+const TRIAL_PREFIX = 28;
 
 export interface Cidr {
   /** The network address, as an unsigned 32-bit number. */
@@ -68,7 +68,7 @@ export function parseSubnetPool(text: string, source: string): SubnetPool {
 }
 
 /** The config key that sets the pool for a run (docs/configuration.md), under `$BENCHRIG_SUBNET_POOL`. */
-export const SUBNET_POOL_KEY = '[sandbox] subnet_pool';
+const SUBNET_POOL_KEY = '[sandbox] subnet_pool';
 
 /**
  * The run's pool: `$BENCHRIG_SUBNET_POOL` (the machine's, as every BENCHRIG_ variable wins over files),

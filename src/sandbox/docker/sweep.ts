@@ -38,7 +38,7 @@ export function ownerIsGone(labels: Record<string, string> | undefined, host = o
 }
 
 /** Made by a live harness process of this host other than this one. */
-export function ownedByAnotherLiveProcess(labels: Record<string, string> | undefined, host = os.hostname()): boolean {
+function ownedByAnotherLiveProcess(labels: Record<string, string> | undefined, host = os.hostname()): boolean {
   if (!labels || labels[LABEL.host] !== host) return false;
   const pid = Number(labels[LABEL.pid]);
   return Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid);
@@ -69,7 +69,7 @@ const ofSession = (session: string | undefined, label: string | undefined): bool
   session === undefined || label === session || !!label?.startsWith(`${session}.`);
 
 /** How long a tolerant sweep (`onLeft`) may take in all: housekeeping must not hold a run up. */
-export const SWEEP_BUDGET_MS = 60_000;
+const SWEEP_BUDGET_MS = 60_000;
 
 /**
  * Returns how many containers, networks and volumes were removed. With `onLeft` (the start-up sweep of dead

@@ -11,7 +11,7 @@ import { SandboxError } from '../../errors.ts';
 import { DEFAULT_DEADLINE_MS, dockerError, dockerMessage, withDeadline } from './client.ts';
 import type { TransferOptions } from '../types.ts';
 
-export const DEFAULT_TRANSFER_MAX_BYTES = 1024 ** 3;
+const DEFAULT_TRANSFER_MAX_BYTES = 1024 ** 3;
 
 export async function transferPath(
   from: Docker.Container,

@@ -41,7 +41,7 @@ export async function createTrialVolumes(
 }
 
 /** The name the environment gives the volume (its engine name is unique per trial). */
-export const VOLUME_LABEL = 'benchrig.volume';
+const VOLUME_LABEL = 'benchrig.volume';
 
 /**
  * Removes a trial's volume; false when it was gone already. A benchrig container still using it (one

@@ -17,7 +17,7 @@ import {
 } from '../slots.ts';
 import type { Sandbox, SandboxSpec } from '../types.ts';
 
-export type { HostFailure, SandboxSlot } from '../slots.ts';
+export type { SandboxSlot } from '../slots.ts';
 
 export interface FleetOptions {
   /** Live sandboxes at once across the fleet (--max-sandboxes); default: the total capacity. */

@@ -2,7 +2,7 @@
 // ~/.kube/config, or a file given), an optional context, and the namespace everything goes in.
 import { CoreV1Api, KubeConfig, NetworkingV1Api } from '@kubernetes/client-node';
 
-export interface ClusterOptions {
+interface ClusterOptions {
   /** A kubeconfig file; default: KUBECONFIG, else ~/.kube/config. */
   kubeconfig?: string;
   /** `[run] kube_context`; default: the kubeconfig's current context. */

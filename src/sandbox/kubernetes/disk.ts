@@ -29,13 +29,13 @@ const MEASURE_TIMEOUT_MS = 60_000;
  * prints it, with nanoseconds; compared as text: one clock, one format). Files are named to `stat`
  * as arguments, never printed: a name cannot forge a line.
  */
-export const MEASURE = `set -o pipefail
+const MEASURE = `set -o pipefail
 find / -xdev -exec stat -c '%z|%h|%d:%i|%s|%b' {} + | awk -F'|' -v m="$1" '
   $1 > m { if ($2 > 1 && seen[$3]++) next; b = $5 * 512; t += ($4 > b ? $4 : b) }
   END { printf "%.0f\\n", t }'`;
 
 /** The sandbox hid part of what it wrote from the measurement (or killed it) at the end of its turn. */
-export class DiskUnmeasurable extends LimitExceeded {
+class DiskUnmeasurable extends LimitExceeded {
   constructor(counted: number, limit: number, setting: string, why: string) {
     super('disk', counted, limit);
     this.name = 'DiskUnmeasurable';

@@ -10,12 +10,12 @@ import type { Cluster } from './client.ts';
 import { CONTAINER } from './objects.ts';
 
 /** How often an open exec pings the API server (docs/kubernetes.md#exec). */
-export const KEEP_ALIVE_MS = 20_000;
+const KEEP_ALIVE_MS = 20_000;
 /** Bytes of stdin queued on the socket before the sender waits. */
 const STDIN_HIGH_WATER = 4 * 1024 * 1024;
 
 /** What exec needs of client-node's WebSocket (ws 8; its isomorphic-ws type does not resolve for the linter). */
-export interface ExecSocket {
+interface ExecSocket {
   readonly bufferedAmount: number;
   readonly readyState: number;
   once(event: 'close', listener: () => void): unknown;
@@ -26,7 +26,7 @@ export interface ExecSocket {
   resume(): void;
 }
 
-export interface OpenedExec {
+interface OpenedExec {
   readonly socket: ExecSocket;
   /** The status channel's message, once the command ended (null until then, or if the socket dropped). */
   status(): V1Status | null;
@@ -36,7 +36,7 @@ export interface OpenedExec {
   pongs(): number;
 }
 
-export interface ExecIo {
+interface ExecIo {
   stdout: Writable;
   stderr: Writable;
   stdin?: Readable | null;

@@ -87,7 +87,7 @@ const sink = (cap: BoundedCapture) =>
     },
   });
 
-export interface RawRun {
+interface RawRun {
   stdout: Writable;
   stderr: Writable;
   stdin?: Readable | null;

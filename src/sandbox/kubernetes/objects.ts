@@ -47,7 +47,7 @@ export function labelValue(v: string): string {
 }
 
 /** The owner labels of every object of the trial (the sweep's keys, as on Docker), plus the trial's. */
-export function trialLabels(labels: SandboxLabels, trial: string): Record<string, string> {
+function trialLabels(labels: SandboxLabels, trial: string): Record<string, string> {
   const owner = buildLabels(labels);
   const out: Record<string, string> = { [K8S_LABEL.trial]: trial };
   for (const [k, v] of Object.entries(owner)) out[k] = labelValue(v);
@@ -66,7 +66,7 @@ export function quantity(size: string): string {
  * Limits from `[sandbox]`; requests reserve the memory in full but a tenth of the cpu and disk, as
  * Docker reserves none: with requests = limits a 2-core node schedules two 1-cpu trials at once.
  */
-export function resources(spec: SandboxSpec): { limits: Record<string, string>; requests: Record<string, string> } {
+function resources(spec: SandboxSpec): { limits: Record<string, string>; requests: Record<string, string> } {
   const limits: Record<string, string> = { cpu: String(spec.cpus), memory: quantity(spec.memory) };
   const requests: Record<string, string> = {
     cpu: `${Math.max(10, Math.round(spec.cpus * 100))}m`,

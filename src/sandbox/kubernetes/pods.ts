@@ -14,7 +14,7 @@ export const trialName = (): string => `br-${randomBytes(5).toString('hex')}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Why a pod that is not Running will not get there (a pull that failed, a container that exited). */
-export function podProblem(pod: V1Pod): string | null {
+function podProblem(pod: V1Pod): string | null {
   const phase = pod.status?.phase;
   if (phase === 'Failed' || phase === 'Succeeded')
     return `pod ended (${phase}${pod.status?.reason ? `: ${pod.status.reason}` : ''})`;

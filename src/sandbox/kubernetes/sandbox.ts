@@ -27,7 +27,7 @@ import { podHealth } from './health.ts';
  * (`markStart`), before the agent has the sandbox: the agent may write to the file later, which
  * moves its ctime.
  */
-export const START_MARK = '/dev/termination-log';
+const START_MARK = '/dev/termination-log';
 
 /** What readFile returns at most (as on Docker, sandbox/docker/copy.ts). */
 const READ_MAX_BYTES = 10 * 1024 * 1024;

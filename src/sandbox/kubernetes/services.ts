@@ -19,7 +19,7 @@ import { servicePod, waitForPod } from './service-pods.ts';
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,30}[a-z0-9])?$/;
 
 /** Why this environment cannot run on Kubernetes yet, or null. */
-export function unsupported(env: EnvironmentSpec): string | null {
+function unsupported(env: EnvironmentSpec): string | null {
   const users = new Map<string, string[]>();
   for (const [name, s] of Object.entries(env.services)) {
     if (!DNS_LABEL.test(name)) return `the service name "${name}" (a pod's hostname: lowercase letters, digits and -)`;

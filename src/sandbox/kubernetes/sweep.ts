@@ -7,7 +7,7 @@ import { sweepSelects } from '../docker/sweep.ts';
 import type { Cluster } from './client.ts';
 import { goneIsFine } from './client.ts';
 
-export interface KubeSweepOptions {
+interface KubeSweepOptions {
   all?: boolean;
   kept?: boolean;
   runId?: string;

@@ -8,7 +8,7 @@ import { BoundedCapture } from '../docker/exec.ts';
 import { podArgv, runInPod, type PodTarget } from './exec.ts';
 
 /** How long one copy may take in the pod (`timeout -k` inside; the harness waits a grace period more). */
-export const COPY_TIMEOUT_MS = 300_000;
+const COPY_TIMEOUT_MS = 300_000;
 /** The exit code of the copy-out script when the path is not there. */
 const MISSING = 44;
 
@@ -23,7 +23,7 @@ const ARCHIVE = [
 ].join('\n');
 
 /** Counts the bytes passing through. */
-export function counter(): Transform & { bytes: number } {
+function counter(): Transform & { bytes: number } {
   const t = new Transform({
     transform(chunk: Buffer, _enc, done) {
       t.bytes += chunk.length;
@@ -57,7 +57,7 @@ const tarErrors = (stderr: string): string =>
 
 /** Streams `archive` into the pod and extracts it at `dir`; throws unless all of it arrived and tar succeeded. */
 /** An archive being made: a Node stream or tar-stream's pack (a streamx stream). */
-export interface ArchiveSource {
+interface ArchiveSource {
   pipe<T extends NodeJS.WritableStream>(dest: T): T;
   on(event: 'error', listener: (err: Error) => void): unknown;
 }
@@ -95,7 +95,7 @@ export async function extractInPod(
 }
 
 /** What `archiveFromPod` found: tar's status, the bytes it counted, and the bytes that reached the harness. */
-export interface ArchiveOutcome {
+interface ArchiveOutcome {
   missing: boolean;
   tar: number | null;
   counted: number | null;

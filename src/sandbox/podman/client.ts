@@ -19,7 +19,7 @@ interface ModemError {
   message?: string;
 }
 
-export function dockerStatus(err: ModemError | null | undefined): void {
+function dockerStatus(err: ModemError | null | undefined): void {
   if (err?.statusCode !== 500) return;
   if (STATE_IMPROPER.test(err.json?.cause ?? err.json?.message ?? err.message ?? '')) err.statusCode = 409;
 }

@@ -14,7 +14,7 @@ import { checkPodman, podmanClient } from './client.ts';
 const cleanup = (runDir: string) => `benchrig sandbox cleanup --run ${shellWord(runDir)} --provider podman`;
 
 /** Podman's service as one engine of the Docker provider. */
-export function podmanEngine(spec: PodmanSpec): DockerEngine {
+function podmanEngine(spec: PodmanSpec): DockerEngine {
   const podman = spec.url === DEFAULT_PODMAN_URL ? 'podman' : `podman --url ${spec.url}`;
   return {
     key: `podman:${spec.url}`,

@@ -76,7 +76,7 @@ export const parsePrismjs: Parser = (log) => {
 const FULL_TITLE = `"fullTitle":${S}"(${DOT}*)",\\n`;
 
 /** Lighthouse before 3: the `"fullTitle"` lines of the passes, then of the failures, of each JSON run. */
-export const parseLighthouseMochaJson: Parser = (log) => {
+const parseLighthouseMochaJson: Parser = (log) => {
   const map: StatusMap = new Map();
   for (const run of log.split('./node_modules/.bin/mocha --reporter json').slice(1)) {
     for (const t of findall(beforeLast(afterLast(run, '"passes": ['), ']'), FULL_TITLE)) map.set(t, 'PASSED');

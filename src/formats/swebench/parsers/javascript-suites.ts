@@ -50,7 +50,7 @@ const NEXT_ASSERTION = new RegExp(`AssertionError:${S}+#[^]*?\\n\\n`, 'gu');
 const NEXT_SKIPPED = ['ERROR', 'LOG', 'WARN', 'Check', 'in'];
 
 /** Karma's ✓/✗ lines after each ` xvfb-run ` (colour codes and assertion blocks cut), `suite - … - test`. */
-export const parseNextV1: Parser = (log) => {
+const parseNextV1: Parser = (log) => {
   const map: StatusMap = new Map();
   const suite: Suite = [];
   const plain = ansiEscape(log).replace(NEXT_ASSERTION, '');
@@ -74,7 +74,7 @@ export const parseNextV1: Parser = (log) => {
 const NEXT_SUITE = new RegExp(`Running:(${DOT}*)\\)\\n{3}${S}{2}(${DOT}*)\\n`, 'gu');
 
 /** Each `Running: …)` block's suite (the line after three blank ones), its `N) test` and `✓ test (…` lines. */
-export const parseNextV2: Parser = (log) => {
+const parseNextV2: Parser = (log) => {
   const map: StatusMap = new Map();
   const blocks = [...log.matchAll(NEXT_SUITE)];
   blocks.forEach((m, i) => {
