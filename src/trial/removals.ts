@@ -17,4 +17,3 @@ export function inBackground(removal: () => Promise<void>): void {
 export async function removalsSettled(): Promise<void> {
   while (running.size) await Promise.all(running);
 }
-
