@@ -1,6 +1,6 @@
 // What the load refuses about the samples as a whole (a row's own sandbox without a [sandbox]
 // table, a check's input or expected contexts missing), gathered as each sample is seen once: a
-// streamed dataset's load reads its file once (issue 41), every fact taken in that one pass.
+// streamed dataset's load reads its file once, every fact taken in that one pass.
 import { BenchrigError } from '../errors.ts';
 import type { CheckConfig, Config } from '../config/schema.ts';
 import { getCheck } from '../checks/index.ts';

@@ -197,7 +197,7 @@ export class MetricsAccumulator {
       pass_rate: ratio(c.passed, c.n),
       mean_score: ratio(c.score, c.n),
     }));
-    // The accumulator's own entries become the report's (one entry per sample: not copied, issue 28).
+    // The accumulator's own entries become the report's (one entry per sample: not copied).
     const taskStats = tasks.map((t) =>
       Object.assign(t, {
         mean_score: ratio(this.taskScores.get(t.sample_id) ?? 0, t.gradable),

@@ -15,7 +15,7 @@ const pid = process.pid;
 
 /** Temp files start with a dot and end in .tmp, so `results/*.json` readers never pick them up. */
 export function tempPathFor(path: string): string {
-  // Cut at the last separator rather than dirname/basename/join: one of these per result file, and path.join normalises (issue 17).
+  // Cut at the last separator rather than dirname/basename/join: one of these per result file, and path.join normalises.
   const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf(sep)) + 1;
   return `${path.slice(0, cut)}.${path.slice(cut)}.${pid}.${threadId}.${(++tempSeq).toString(36)}.tmp`;
 }

@@ -1,4 +1,4 @@
-// The run's pool, booted as soon as the benchmark is loaded (issue 41): its workers load the
+// The run's pool, booted as soon as the benchmark is loaded: its workers load the
 // harness, the agent and the sandbox provider while this thread checks the run (the sandbox
 // engine, the image, the model) and makes its folder; run-trials.ts then hands them the run.
 // Booted after those steps, the pool was most of a one-sample run's time to its first trial.

@@ -1,10 +1,8 @@
 // Expands samples × trials into the trial list with stable, file-safe, unique task ids.
 //
-// Lazily (issue 17): a run of 1,000 samples × 100 trials held 100,000 TrialInput objects in the
-// main thread from its start, and V8 keeps a heap about twice its live size: ~29 MB more resident
-// at 100,000 trials than at 10,000 (measured). A TrialPlan keeps one file-safe name per sample and
-// makes each trial's input when the scheduler takes it; a streamed dataset's sample is read then
-// too (issue 28: 100,000 distinct samples held were most of a run's peak memory).
+// Lazily: a TrialPlan keeps one file-safe name per sample and makes each trial's input when the
+// scheduler takes it (a streamed dataset's sample is read then too), so that the main thread never
+// holds every trial's input at once.
 import { createHash } from 'node:crypto';
 import type { Samples } from '../benchmark/types.ts';
 import { inputHash } from '../benchmark/version.ts';

@@ -197,7 +197,7 @@ function loadedAgent(agent: AgentRef): Promise<LoadedAgent> {
 
 /**
  * The simulated user's model client, made on first use: most users (none, scripted) never call a
- * model, and making it for every trial was ~4 KB of garbage a trial (issue 17).
+ * model, and one made for every trial would be garbage in every trial.
  */
 function lazyClient(make: () => BenchrigLlmClient): LlmClient & Outages {
   let made: BenchrigLlmClient | undefined;

@@ -80,7 +80,7 @@ export interface TrialHooks {
  * error, checks and metadata only (the scheduler, the console's line, the circuit breaker, the
  * hosts' counts): not its trajectory and texts (events, transcript, replies, prompt, response, final state,
  * artifacts), which are in the result file already. A trial's trajectory can be megabytes, and
- * cloning it cost both threads CPU and left the main thread garbage per trial (issue 17).
+ * cloning it cost both threads CPU and left the main thread garbage per trial.
  * A TrialResult is one (the inline pool's trials run in the main thread).
  */
 export type TrialSummary = Omit<
