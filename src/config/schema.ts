@@ -5,7 +5,14 @@
 import { z } from 'zod';
 import { plain, secret } from './plain.ts';
 import { clusterRunKeys, dockerHostSchema, PROVIDER_VALUES } from '../sandbox/config-keys.ts';
+import { DATASET_FORMATS, FORMAT_TABLES } from '../formats/config-keys.ts';
 import { MAX_CPUS, MAX_PIDS, MAX_TIMEOUT_S, MAX_TRIALS_PER_SAMPLE, badDisk, badMemory } from '../limits.ts';
+
+/** Tables that others bring (formats/config-keys.ts), each plain and optional. */
+const plainTables = <T extends Record<string, z.ZodType>>(tables: T) =>
+  Object.fromEntries(Object.entries(tables).map(([k, t]) => [k, plain(t).optional()])) as {
+    [K in keyof T]: z.ZodOptional<T[K]>;
+  };
 
 /** Seconds a timer waits: Node's timers hold no longer than MAX_TIMEOUT_S (a longer one fires at once). */
 const seconds = () =>
@@ -240,24 +247,15 @@ export const configSchema = z
           revision: z.string().default('main'),
           config: z.string().optional(),
           fields: z.record(z.string(), z.string()).default({}),
-          /** "swebench": rows are SWE-bench instances (docs/swebench.md); unset: rows map by `fields`. */
-          format: z.enum(['swebench']).optional(),
+          /** A format's rows (formats/config-keys.ts, docs/benchmarks.md); unset: rows map by `fields`. */
+          format: z.enum(DATASET_FORMATS).optional(),
         })
         .strict(),
     ).optional(),
     /** Where `benchrig run NAME@VERSION` finds datasets (docs/benchmarks.md#registries): a URL or a file. */
     registry: plain(z.object({ url: z.string().min(1).optional() }).strict()).optional(),
-    /** `[dataset] format = "swebench"` (docs/swebench.md#configuration). */
-    swebench: plain(
-      z
-        .object({
-          hints: z.boolean().default(false),
-          test_command: z.string().min(1).optional(),
-          /** A patch that changes test configuration is FAILED, not only flagged (docs/swebench.md#test-configuration). */
-          strict: z.boolean().default(false),
-        })
-        .strict(),
-    ).optional(),
+    /** Each format's own table (formats/config-keys.ts), plain. */
+    ...plainTables(FORMAT_TABLES),
     sandbox: sandboxSchema.optional(),
     agent: z
       .object({

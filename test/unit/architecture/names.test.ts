@@ -133,7 +133,8 @@ function rules(): Rule[] {
     {
       what: 'format',
       scope: (f) => f.startsWith('src/'),
-      home: (f) => /^src\/formats\/(?:index|registry|views)\.ts$/.test(f) || /^src\/formats\/[^/]+\//.test(f),
+      home: (f) =>
+        /^src\/formats\/(?:index|registry|views|config-keys)\.ts$/.test(f) || /^src\/formats\/[^/]+\//.test(f),
       find: (text) => textHits(text, FORMAT),
       allowed: {},
       known: KNOWN_FORMAT,
@@ -195,7 +196,6 @@ const ALLOWED_PROVIDER: Record<string, string> = {
 /** Files (or folders) naming a benchmark format today, each a debt of #38 item 2. */
 const KNOWN_FORMAT: Record<string, string> = {
   'src/config/load.ts': 'the layer a Harbor folder stands for and SWE-bench defaults: ask the formats',
-  'src/config/schema.ts': '`[dataset] format = "swebench"`: the format registry\'s choices',
   'src/environment/compose/harbor-base.ts': "Harbor's compose variables: move to src/formats/harbor/",
   'src/environment/compose/load.ts': "a Harbor compose task's environment: the format's",
   'src/registry/cache.ts': "a registry view is a Harbor folder: the format's",

@@ -4,8 +4,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DATASET_FORMATS, FORMAT_TABLES } from '../../../src/formats/config-keys.ts';
+import { configSchema } from '../../../src/config/schema.ts';
 import {
   FORMAT_CHECKS,
+  FORMATS,
   folderReader,
   formatExporters,
   formatsGrading,
@@ -83,5 +86,19 @@ describe('the format registry', () => {
   it('lists the exporters and init templates the formats bring', () => {
     expect(Object.keys(formatExporters())).toEqual(['harbor']);
     expect(Object.keys(formatTemplates())).toEqual(['harbor']);
+  });
+
+  it("brings the configuration's `[dataset] format` values and tables: every format with rows but plain, and their tables", () => {
+    const withRows = Object.entries(FORMATS as Record<string, { rows?: unknown }>)
+      .filter(([name, f]) => f.rows && name !== 'plain')
+      .map(([name]) => name);
+    expect([...DATASET_FORMATS]).toEqual(withRows);
+    for (const name of DATASET_FORMATS) expect(rowsReader(name)).toBeDefined();
+    // each table is a key of the configuration, refused when it has a key it does not know
+    for (const [key, table] of Object.entries(FORMAT_TABLES)) {
+      expect(Object.keys(configSchema.shape)).toContain(key);
+      expect(table.safeParse({}).success).toBe(true);
+      expect(table.safeParse({ nope: 1 }).success).toBe(false);
+    }
   });
 });
