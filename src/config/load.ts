@@ -26,14 +26,14 @@ export const DEFAULT_CONFIG_FILE = fileURLToPath(new URL('../../configs/default.
 
 interface ResolveConfigOptions {
   benchmarkToml?: string;
-  /** Instead of a benchmark.toml: the layer a folder in another format stands for (Harbor tasks). */
+  /** Instead of a benchmark.toml: the layer a folder in another format stands for (formats/: a task folder). */
   benchmarkLayer?: Layer;
   configFile?: string;
   env?: NodeJS.ProcessEnv;
   /** A partial Config built by the CLI from its flags; undefined values are ignored. */
   flags?: Record<string, unknown>;
   /**
-   * Defaults that what the layers set implies (a SWE-bench dataset's `[sandbox]`, docs/swebench.md#images):
+   * Defaults that what the layers set implies (a format's, e.g. the `[sandbox]` its rows need):
    * a layer laid just above configs/default.toml, so that every other layer overrides it.
    */
   implied?: (merged: Record<string, unknown>) => Layer | null;

@@ -195,7 +195,6 @@ const ALLOWED_PROVIDER: Record<string, string> = {
 };
 /** Files (or folders) naming a benchmark format today, each a debt of #38 item 2. */
 const KNOWN_FORMAT: Record<string, string> = {
-  'src/config/load.ts': 'the layer a Harbor folder stands for and SWE-bench defaults: ask the formats',
   'src/environment/compose/harbor-base.ts': "Harbor's compose variables: move to src/formats/harbor/",
   'src/environment/compose/load.ts': "a Harbor compose task's environment: the format's",
   'src/registry/cache.ts': "a registry view is a Harbor folder: the format's",
