@@ -3,7 +3,7 @@
 // format's (harbor, swebench) only in src/formats/<format>/ and the format registry; an agent's
 // (oracle, nop, react, ...) only in src/agents/. Known debts are listed with a reason, and a paid
 // debt fails the test until it is removed from the list.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -218,6 +218,13 @@ describe('names stay in their folders', () => {
     it(`${rule.what} names appear only in their folders, the registries and the listed debts`, () => {
       const found = scan(REPO, rule);
       expect(problems(rule, found)).toEqual([]);
+    });
+    it(`${rule.what} names are still in each file allowed to have them (remove the ones that no longer do)`, () => {
+      const stale = Object.keys(rule.allowed).filter((f) => {
+        const abs = path.join(REPO, f);
+        return !existsSync(abs) || rule.find(readFileSync(abs, 'utf8')).length === 0;
+      });
+      expect(stale).toEqual([]);
     });
   }
 
