@@ -126,6 +126,7 @@ export function bootForkPool(boot: PoolBoot, opts: RemotePoolOptions): BootingPo
       return {
         // Twice the trials that run at once: each process holds its next ones (dispatch), as threads do.
         concurrency: 2 * opts.workers * opts.perWorker,
+        places: opts.workers * opts.perWorker,
         run(input, { signal, hooks }) {
           const trial = new RemoteTrial(settings, input, { signal, hooks });
           if (state.closing) void trial.workerGone('the pool is closed');

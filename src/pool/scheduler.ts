@@ -18,6 +18,8 @@ interface ScheduleOptions {
   onRetry?(trial: TrialInput, attempt: number, result: TrialSummary): void;
   /** Before a lane takes its next trial: null to take it now, else a promise to wait for and ask again (the circuit breaker's hold). */
   admit?(signal: AbortSignal): Promise<void> | null;
+  /** Also before a lane past the pool's places takes one (a trial a worker holds next, its sandbox started ahead): the breaker's stricter hold. */
+  admitAhead?(signal: AbortSignal): Promise<void> | null;
   /**
    * Readies a trial before it runs (its own sandbox image found or built): the trial to run, or the
    * result (already saved) that stands for it when it cannot run.
@@ -50,8 +52,11 @@ export async function schedule(pool: Pool, trials: Iterable<TrialInput>, opts: S
       if (opts.signal.aborted) return result;
     }
   };
-  const lane = async () => {
+  const places = Math.min(lanes, pool.places ?? lanes);
+  const lane = async (i: number) => {
     for (;;) {
+      if (i >= places)
+        for (let wait = opts.admitAhead?.(opts.signal); wait; wait = opts.admitAhead?.(opts.signal)) await wait;
       for (let wait = opts.admit?.(opts.signal); wait; wait = opts.admit?.(opts.signal)) await wait;
       const next = opts.signal.aborted ? null : queue.next();
       if (!next || next.done) return;
@@ -60,5 +65,5 @@ export async function schedule(pool: Pool, trials: Iterable<TrialInput>, opts: S
       if (result.error?.kind !== 'interrupted') opts.onResult?.(result, next.value);
     }
   };
-  await Promise.all(Array.from({ length: lanes }, lane));
+  await Promise.all(Array.from({ length: lanes }, (_, i) => lane(i)));
 }

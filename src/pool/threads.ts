@@ -193,6 +193,7 @@ export function bootThreadPool(boot: PoolBoot, opts: RemotePoolOptions): Booting
       return {
         // Twice the trials that run at once: each thread holds its next ones (dispatch).
         concurrency: 2 * opts.workers * opts.perWorker,
+        places: opts.workers * opts.perWorker,
         run: (input, runOpts) => runOnThread(state, settings, input, runOpts),
         close,
       };

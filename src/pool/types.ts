@@ -6,8 +6,10 @@ import type { RunContext, TrialHooks, TrialInput, TrialSummary } from '../trial/
 export type PoolMode = 'single' | 'threads' | 'processes';
 
 export interface Pool {
-  /** Trials this pool runs at once (workers × per-worker; 1 for single). */
+  /** Trials this pool is handed at once: those it runs, and those its workers hold next (their sandboxes started ahead). */
   readonly concurrency: number;
+  /** Trials it runs at once (workers × per-worker); absent: its concurrency. The lanes past it feed the workers' next trials. */
+  readonly places?: number;
   run(trial: TrialInput, opts: { signal: AbortSignal; hooks?: TrialHooks }): Promise<TrialSummary>;
   close(): Promise<void>;
 }

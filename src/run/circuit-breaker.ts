@@ -57,6 +57,20 @@ export class ModelCircuitBreaker {
     });
   }
 
+  /**
+   * The same for a trial taken ahead of a place (a worker's next, its sandbox started early): only
+   * once a result has come back and the endpoint does not look down, so that a dead endpoint costs
+   * the trials that run at once and not also the ones queued behind them.
+   */
+  admitAhead(signal: AbortSignal): Promise<void> | null {
+    if (this.n === 0 || this.trip || signal.aborted || (this.ended > 0 && this.streak === 0)) return null;
+    return new Promise<void>((resolve) => {
+      const done = () => (signal.removeEventListener('abort', done), resolve());
+      signal.addEventListener('abort', done, { once: true });
+      this.waiting.push(done);
+    });
+  }
+
   observe(result: TrialSummary): void {
     this.ended++;
     if (this.n > 0 && !this.trip) {

@@ -116,6 +116,7 @@ async function scheduleTrials(
       onStart: opts.console.trialStarted,
       onResult: (r) => (breaker.observe(r), opts.console.trialFinished(r), disk.checkSaved(r)),
       admit: (signal) => breaker.admit(signal),
+      admitAhead: (signal) => breaker.admitAhead(signal),
       onRetry: (t, attempt, r) =>
         opts.console.warn(
           `${t.taskId}: infrastructure error (${r.error?.message ?? 'sandbox'}); retrying with a fresh sandbox (${attempt})`,

@@ -112,6 +112,22 @@ describe('the model circuit breaker', () => {
     expect(breaker.admit(signal)).toBeNull();
   });
 
+  it('a trial taken ahead of a place waits for a first result, and for the endpoint to answer again after it failed', async () => {
+    const breaker = new ModelCircuitBreaker(5);
+    const signal = new AbortController().signal;
+    const it = breaker.gate([0, 1, 2, 3])[Symbol.iterator]();
+    it.next();
+    const first = breaker.admitAhead(signal);
+    expect(first).toBeInstanceOf(Promise); // nothing came back yet: the trials that run at once go first
+    breaker.observe(passed);
+    await first;
+    expect(breaker.admitAhead(signal)).toBeNull(); // the endpoint answers: workers may hold their next
+    it.next();
+    breaker.observe(down);
+    expect(breaker.admitAhead(signal)).toBeInstanceOf(Promise); // it looks down: none is queued behind
+    expect(new ModelCircuitBreaker(0).admitAhead(signal)).toBeNull(); // no breaker, no hold
+  });
+
   it('a run stopped meanwhile wakes the lanes that wait', async () => {
     const breaker = new ModelCircuitBreaker(5);
     const stop = new AbortController();
