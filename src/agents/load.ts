@@ -4,7 +4,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { BenchrigError } from '../errors.ts';
 import { closest } from '../config/suggest.ts';
 import { importUserModule } from '../loader/user-module.ts';
-import { installedSpec, isInstalledAgent } from './installed/resolve.ts';
+import { installedSpec, isInstalledAgent, loadInstalledModule } from './installed/resolve.ts';
 import type { InstalledAgent, InstalledAgentContext } from './installed/agent.ts';
 import type { Protocol } from '../gateway/types.ts';
 import type { AgentFactory, TrustedAgentContext } from './types.ts';
@@ -161,6 +161,16 @@ export function agentTraits(
   if (isInstalledAgent(agent.name))
     return { modelApis: [installedSpec(agent.name, options).api], baseline: null, installed: true };
   return { modelApis: [], baseline: null, installed: false };
+}
+
+/** agentTraits once what they depend on is loaded: a user-defined installed agent's module (`[agent.options] module`). */
+export async function loadAgentTraits(
+  agent: { name: string; module?: string },
+  options: Record<string, unknown>,
+  modelSet: boolean,
+): Promise<AgentTraits> {
+  if (!agent.module && isInstalledAgent(agent.name)) await loadInstalledModule(options);
+  return agentTraits(agent, options, modelSet);
 }
 
 /** The built-in that is the baseline `kind` (`validate --run` runs each). */

@@ -3,7 +3,7 @@
 // acquired (the provider's preparation, the installed agent's socket folder) goes on the run's cleanup stack.
 import { existsSync } from 'node:fs';
 import { basename, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { agentTraits, checkAgentOptions, resolveAgentRef, type AgentTraits } from '../agents/load.ts';
+import { checkAgentOptions, loadAgentTraits, resolveAgentRef, type AgentTraits } from '../agents/load.ts';
 import { agentModuleHash } from '../agents/module-hash.ts';
 import { checkAgentModule, type LoadCheckContext } from '../agents/probe.ts';
 import { loadBenchmarkStreamed } from '../benchmark/load.ts';
@@ -77,7 +77,7 @@ export async function prepareRun(opts: RunOptions, cleanup: Cleanup, withPool = 
   const cfg = benchmark.config;
   if (benchmark.samples.length === 0) throw new BenchrigError('dataset', `${benchmark.name}: no samples to run`);
   const agentRef = resolveAgentRef(cfg.agent.name, opts.cwd);
-  const traits = agentTraits(agentRef, cfg.agent.options, benchmark.modelSet);
+  const traits = await loadAgentTraits(agentRef, cfg.agent.options, benchmark.modelSet);
   const sandbox = sandboxOnProvider(benchmark, opts);
   const layout = chooseLayout(cfg.run, trialWork(agentRef, cfg));
   const pool = withPool ? bootRunPool(benchmark, agentRef, sandbox, layout, cleanup) : null;
