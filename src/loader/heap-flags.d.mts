@@ -2,3 +2,5 @@
 export declare const HEAP_FLAGS: readonly string[];
 export declare function setHeapFlags(): void;
 export declare function restoreHeapFlags(): void;
+export declare const LONG_RUN_TRIALS: number;
+export declare function settleLongRun(): void;

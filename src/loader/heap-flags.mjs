@@ -15,21 +15,39 @@ export const HEAP_FLAGS = [
   // WebAssembly (undici's llhttp parser, on every model response) stays in the baseline compiler:
   // the optimizing compiler's memory for that one large function stays resident afterwards.
   '--liftoff-only',
-  // A function is optimized after 16 × V8 11.3's default budget (67,584): a long run's hot paths
-  // still are, the many functions a short run calls a few hundred times are not.
+  // A function is optimized after 16 × V8 11.3's default budget (67,584): the many functions a short
+  // run calls a few hundred times are not. A run of many trials sets the default back (settleLongRun).
   '--interrupt-budget=1081344',
 ];
 
+/** V8 11.3's own budget: a long run's trial code pays for being optimized many times over. */
+const LONG_RUN_BUDGET = '--interrupt-budget=67584';
+/** Trials a run plans from which it counts as long (an agentic run of a few dozen does not). */
+export const LONG_RUN_TRIALS = 256;
+
 let wanted = false;
+let longRun = false;
 
 const apply = () => {
   for (const flag of HEAP_FLAGS) v8.setFlagsFromString(flag);
+  if (longRun) v8.setFlagsFromString(LONG_RUN_BUDGET);
 };
 
 /** Sets the flags for this process (the CLI: bin/heap.mjs). */
 export function setHeapFlags() {
   wanted = true;
   apply();
+}
+
+/**
+ * A run of LONG_RUN_TRIALS or more (pool/threads.ts, before its first trial): V8's own optimization
+ * budget from then on, for the whole process (its flags are shared by every thread), as a worker
+ * thread started later gets too. Nothing when the flags were never set (a library caller's process).
+ */
+export function settleLongRun() {
+  if (!wanted || longRun) return;
+  longRun = true;
+  v8.setFlagsFromString(LONG_RUN_BUDGET);
 }
 
 /** Sets them again after a worker thread's start reset them; nothing when they were never set (a library caller's process). */

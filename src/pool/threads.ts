@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { MessagePort, Worker } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import { compiledUrl } from '../loader/compile.mjs';
-import { restoreHeapFlags } from '../loader/heap-flags.mjs';
+import { LONG_RUN_TRIALS, restoreHeapFlags, settleLongRun } from '../loader/heap-flags.mjs';
 import type { TrialHooks, TrialInput, TrialSummary } from '../trial/types.ts';
 import { THREAD_PORT, type MainMessage, type TrialMessage, type WorkerMessage } from './messages.ts';
 import { PhaseBoard, type PhaseBoardInit } from './phase-board.ts';
@@ -185,6 +185,7 @@ export function bootThreadPool(boot: PoolBoot, opts: RemotePoolOptions): Booting
   return {
     async start(run, more) {
       const all = { ...opts, ...more };
+      if ((all.trials ?? 0) >= LONG_RUN_TRIALS) settleLongRun();
       const settings = remoteSettings(run, all);
       // Before any trial, on each thread's port (in order with what follows); a thread that comes later gets it first.
       state.init = { type: 'init', run, ...(all.cells ? { cells: all.cells } : {}) };

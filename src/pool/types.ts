@@ -25,6 +25,8 @@ export interface PoolStart {
   maxSandboxes?: number;
   /** A job's cells, each its own RunContext; a trial with `cell` runs in that one (pool/cells.ts). */
   cells?: RunContext[];
+  /** Trials the run plans: a long run gets V8's own optimization budget from its first (loader/heap-flags.mjs). */
+  trials?: number;
 }
 
 /**

@@ -83,14 +83,15 @@ async function scheduleAll(live: LiveCell[], signal: AbortSignal, opts: RunOptio
       cleanup.defer('the model gateways', async () =>
         (await import('../agents/installed/worker-gateway.ts')).closeRunGateways(c.open.runId),
       );
+  const total = live.reduce((n, c) => n + c.open.toRun.length, 0);
   const pool = await poolFor(cfg.run.mode)(first.context, {
     workers: layout.workers,
     perWorker: layout.per_worker,
     maxSandboxes: cfg.run.max_sandboxes ?? first.prepared.shared?.limit,
     cells: live.map((c) => c.context),
+    trials: total,
   });
   const closePool = cleanup.defer('the pool', () => pool.close());
-  const total = live.reduce((n, c) => n + c.open.toRun.length, 0);
   opts.console.start(first.prepared.benchmark, total, join(first.open.runDir, '..'), cfg.run.mode, layout);
   try {
     await schedule(pool, interleave(live), {

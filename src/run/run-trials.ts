@@ -103,7 +103,7 @@ async function scheduleTrials(
   const maxSandboxes = cfg.run.max_sandboxes ?? p.shared?.limit;
   // Booted while the run was checked (pool-boot.ts); a caller's prepared run without one boots it now.
   const booted = p.pool ?? bootRunPool(p.benchmark, p.agentRef, run.sandbox, p.layout, cleanup);
-  const pool = await booted.booting.start(context, { maxSandboxes });
+  const pool = await booted.booting.start(context, { maxSandboxes, trials: open.toRun.length });
   const closePool = booted.close;
   checkpoint(opts, 'pool');
   opts.console.start(p.benchmark, open.toRun.length, open.runDir, cfg.run.mode, p.layout);
