@@ -45,7 +45,7 @@ function clipText(text: string, max: number): string {
 
 export class TranscriptStore {
   private readonly messages = new Map<string, TranscriptMessage>();
-  /** A message as its client sent it (its canonical JSON's hash) → its key as stored: each is scrubbed once. */
+  /** A message as its client sent it (its canonical JSON) → its key as stored: each is scrubbed and hashed once. */
   private readonly seen = new Map<string, string>();
   private readonly calls: StoredCall[] = [];
   private chars = 0;
@@ -88,7 +88,8 @@ export class TranscriptStore {
     const fresh = new Map<string, TranscriptMessage>();
     let added = 0;
     const keyOf = (m: TranscriptMessage): string => {
-      const raw = hashOf(canonicalJson(m));
+      // The text itself is the key (a hash of it cost a sha256 a message): the trial's messages are in memory anyway.
+      const raw = canonicalJson(m);
       const known = this.seen.get(raw);
       if (known) return known;
       const stored = this.stored(m);
