@@ -17,9 +17,14 @@ export class RegradeRecord {
     readonly transcripts: boolean,
   ) {}
 
-  /** Scrubbed of the secrets in `configs` (the model configs the re-grading uses). */
-  static of(transcripts: boolean, ...configs: unknown[]): RegradeRecord {
-    return new RegradeRecord(scrubberFor(secretValues(...configs)), transcripts);
+  /**
+   * A new record a result, all scrubbed of the secrets in `configs` (the model configs the
+   * re-grading uses) by one scrubber: its patterns
+   * are made once a run (making them cost more than re-grading a `contains` check).
+   */
+  static maker(transcripts: boolean, ...configs: unknown[]): () => RegradeRecord {
+    const scrub = scrubberFor(secretValues(...configs));
+    return () => new RegradeRecord(scrub, transcripts);
   }
 
   onEvent = (e: NewEvent): void => {
