@@ -17,7 +17,7 @@ const NEVER_GRADED = new Set(['sandbox', 'docker_unavailable', 'interrupted', 'm
 /** What model-backed and custom checks need to grade again (as the run had it), for every result of the run. */
 export interface Regrading {
   b: Benchmark;
-  grade: GradeModels;
+  grade: Pick<GradeModels, 'judge' | 'cache' | 'customChecks'>;
   /** `[run] transcripts` is not "metadata": the judge's calls are transcribed. */
   transcripts: boolean;
   /** A record of the judge's calls, one a result (trial/regrade-record.ts). */
@@ -64,7 +64,9 @@ export async function regradeResult(r: TrialResult, sample: Sample | undefined, 
     artifacts: r.artifacts ?? {},
     skipSandbox: true,
     previous: r.checks ?? [],
-    ...g.grade,
+    judge: g.grade.judge,
+    cache: g.grade.cache,
+    customChecks: g.grade.customChecks,
     onEvent: record.onEvent,
     onCall: g.transcripts ? record.onCall : undefined,
   });

@@ -14,15 +14,17 @@ const isPlain = (v: object) => {
 /** An object JSON.stringify writes some other way than key by key: compared by what it writes. */
 const isOther = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && !isPlain(v);
 
+/** A value that is not an object as JSON.stringify writes it in an array: undefined, a function, NaN… as null. */
+const scalar = (v: unknown) => (skipped(v) || (typeof v === 'number' && !Number.isFinite(v)) ? null : v);
+
 export function sameJson(a: unknown, b: unknown): boolean {
-  if (skipped(a)) a = null;
-  if (skipped(b)) b = null;
   if (a === b) return true;
-  if (typeof a === 'number' && !Number.isFinite(a)) a = null;
-  if (typeof b === 'number' && !Number.isFinite(b)) b = null;
+  const ao = typeof a === 'object' && a !== null;
+  const bo = typeof b === 'object' && b !== null;
+  if (!ao && !bo) return scalar(a) === scalar(b);
   // Anything else (a Date, a Map, a class instance, a boxed string) as JSON.stringify writes it.
   if (isOther(a) || isOther(b)) return JSON.stringify([a]) === JSON.stringify([b]);
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a === b;
+  if (!ao || !bo) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
