@@ -15,7 +15,7 @@ import { sameJson } from './same-json.ts';
 const NEVER_GRADED = new Set(['sandbox', 'docker_unavailable', 'interrupted', 'model']);
 
 /** What model-backed and custom checks need to grade again (as the run had it), for every result of the run. */
-export interface Regrading {
+interface Regrading {
   b: Benchmark;
   grade: Pick<GradeModels, 'judge' | 'cache' | 'customChecks'>;
   /** `[run] transcripts` is not "metadata": the judge's calls are transcribed. */
