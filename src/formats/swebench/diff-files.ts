@@ -2,7 +2,7 @@
 // counts so that a body line looking like a header stays in its hunk. The one reader of patch-files.ts
 // (what a reset checks out, the names unidiff gives) and test-config.ts (what a model patch changes). Pure.
 
-export interface FileDiff {
+interface FileDiff {
   /**
    * The old path as the diff writes it (`a/x`, `"a/x y"`, `/dev/null`): the `---` line's, else the
    * `diff --git` line's; `/dev/null` after `new file mode`.
