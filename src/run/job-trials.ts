@@ -38,7 +38,7 @@ interface LiveCell extends OpenCell {
 const upstreamOf = (p: PreparedRun) => `${p.cfg.llm.base_url}\n${p.cfg.llm.model}`;
 
 /** The job's pool (pool-boot.ts bootJobPool), booting since its cells were loaded, with the layout it boots in. */
-export type JobPool = RunPool & { layout: Layout };
+type JobPool = RunPool & { layout: Layout };
 
 export async function runJobTrials(
   cells: OpenCell[],
