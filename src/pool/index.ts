@@ -31,5 +31,3 @@ export const POOLS: Record<PoolMode, PoolFactory> = {
   threads: startAtOnce(bootThreadPool),
   processes: startAtOnce(bootForkPool),
 };
-
-export const poolFor = (mode: PoolMode): PoolFactory => POOLS[mode];

@@ -3,15 +3,15 @@
 // The circuit breaker is per upstream (the model's endpoint and name): a model that is down stops
 // the trials of its own cells, and the others run on.
 import { join } from 'node:path';
-import { poolFor } from '../pool/index.ts';
 import { schedule } from '../pool/scheduler.ts';
 import type { RunContext, TrialInput, TrialResult } from '../trial/types.ts';
 import { breakerSize, ModelCircuitBreaker, type BreakerTrip } from './circuit-breaker.ts';
 import type { Cleanup } from './cleanup.ts';
-import { jobLayout } from './layout.ts';
+import type { Layout } from './layout.ts';
 import type { OpenRun } from './open.ts';
 import type { RunOptions } from './options.ts';
 import { isStorageError } from './output-dir.ts';
+import type { RunPool } from './pool-boot.ts';
 import type { PreparedRun } from './prepare.ts';
 import type { RunStatus } from './run-status.ts';
 import { samplePreparer, trialContext, type TrialsOutcome } from './run-trials.ts';
@@ -37,7 +37,15 @@ interface LiveCell extends OpenCell {
 /** The upstream a cell's agent calls: one breaker for all the cells that share it. */
 const upstreamOf = (p: PreparedRun) => `${p.cfg.llm.base_url}\n${p.cfg.llm.model}`;
 
-export async function runJobTrials(cells: OpenCell[], opts: RunOptions, cleanup: Cleanup): Promise<TrialsOutcome[]> {
+/** The job's pool (pool-boot.ts bootJobPool), booting since its cells were loaded, with the layout it boots in. */
+type JobPool = RunPool & { layout: Layout };
+
+export async function runJobTrials(
+  cells: OpenCell[],
+  pool: JobPool,
+  opts: RunOptions,
+  cleanup: Cleanup,
+): Promise<TrialsOutcome[]> {
   const breakers = new Map<string, ModelCircuitBreaker>();
   const live: LiveCell[] = [];
   const severalBenchmarks = new Set(cells.map((c) => c.prepared.benchmark.name)).size > 1;
@@ -58,7 +66,7 @@ export async function runJobTrials(cells: OpenCell[], opts: RunOptions, cleanup:
   }
   const signal = AbortSignal.any([opts.signal, ...live.map((c) => c.disk.signal)]);
   try {
-    await scheduleAll(live, signal, opts, cleanup);
+    await scheduleAll(live, pool, signal, opts, cleanup);
   } catch (err) {
     if (isStorageError(err)) live[0]?.disk.stop(join(live[0].open.runDir, 'results'), err);
     if (!opts.signal.aborted && !live.some((c) => c.disk.stopped)) throw err;
@@ -66,12 +74,18 @@ export async function runJobTrials(cells: OpenCell[], opts: RunOptions, cleanup:
   return live.map((c) => settle(c, opts));
 }
 
-async function scheduleAll(live: LiveCell[], signal: AbortSignal, opts: RunOptions, cleanup: Cleanup): Promise<void> {
+async function scheduleAll(
+  live: LiveCell[],
+  booted: JobPool,
+  signal: AbortSignal,
+  opts: RunOptions,
+  cleanup: Cleanup,
+): Promise<void> {
   const first = live[0];
   if (!first) return;
   const { cfg } = first.prepared;
   // One pool for every cell: the layout of the cell that needs the most workers, in each cell's run.json.
-  const layout = jobLayout(live.map((c) => c.prepared.layout)) ?? first.prepared.layout;
+  const { layout } = booted;
   for (const c of live)
     Object.assign(c.open.runJson, {
       workers: layout.workers,
@@ -84,14 +98,12 @@ async function scheduleAll(live: LiveCell[], signal: AbortSignal, opts: RunOptio
         (await import('../agents/installed/worker-gateway.ts')).closeRunGateways(c.open.runId),
       );
   const total = live.reduce((n, c) => n + c.open.toRun.length, 0);
-  const pool = await poolFor(cfg.run.mode)(first.context, {
-    workers: layout.workers,
-    perWorker: layout.per_worker,
+  const pool = await booted.booting.start(first.context, {
     maxSandboxes: cfg.run.max_sandboxes ?? first.prepared.shared?.limit,
     cells: live.map((c) => c.context),
     trials: total,
   });
-  const closePool = cleanup.defer('the pool', () => pool.close());
+  const closePool = booted.close;
   opts.console.start(first.prepared.benchmark, total, join(first.open.runDir, '..'), cfg.run.mode, layout);
   try {
     await schedule(pool, interleave(live), {

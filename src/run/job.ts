@@ -1,7 +1,9 @@
 // A job (docs/running.md#jobs): benchmarks × agents × models, each cell an ordinary run folder under
 // the job folder (evals/jobs/<job-id>/<cell>/), all their trials on one pool (job-trials.ts). Every
-// cell is prepared and opened as runBenchmark does it (prepare.ts, open.ts) on ONE cleanup stack;
-// then each cell is reported as a run, and the job report compares them (report/job-report.ts).
+// cell is prepared and opened as runBenchmark does it (prepare.ts, open.ts) on ONE cleanup stack:
+// all loaded first, so that the pool boots while they are checked (pool-boot.ts), and what cells
+// share is checked once (shared-checks.ts). Then each cell is reported as a run, and the job
+// report compares them (report/job-report.ts).
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
@@ -14,9 +16,11 @@ import { runJobTrials, type OpenCell } from './job-trials.ts';
 import { publishJobReport, type JobReportCell } from './job-report.ts';
 import { openRunFolder } from './open.ts';
 import type { RunOptions } from './options.ts';
-import { prepareRun } from './prepare.ts';
+import { bootJobPool } from './pool-boot.ts';
+import { checkRun, loadRun, type LoadedRun } from './prepare.ts';
 import { timestamp } from './run-dir.ts';
 import { reportRun } from './run-report.ts';
+import { SharedChecks } from './shared-checks.ts';
 
 interface JobOptions extends Omit<RunOptions, 'benchmark' | 'resume' | 'runFolder'> {
   job: JobSpec;
@@ -34,16 +38,21 @@ interface JobOutcome {
 export async function runJob(o: JobOptions): Promise<JobOutcome> {
   const { jobDir, json } = await openJob(o);
   const cells = cellsOf(json.spec);
-  const cellOpts = cells.map((c) => cellOptions(o, json.spec, c, jobDir));
+  const shared = new SharedChecks();
+  const cellOpts = cells.map((c) => ({ ...cellOptions(o, json.spec, c, jobDir), shared }));
   const opened = await withCleanup(async (cleanup) => {
+    const loaded: LoadedRun[] = [];
+    for (const opts of cellOpts) loaded.push(await loadRun(opts));
+    const pool = bootJobPool(loaded, cleanup);
+    // One cell after another: a cell finds the image the first one built (docs/running.md#jobs).
     const open: OpenCell[] = [];
-    for (const opts of cellOpts) {
-      const prepared = await prepareRun(opts, cleanup);
+    for (const [i, opts] of cellOpts.entries()) {
+      const prepared = await checkRun(loaded[i], null, opts, cleanup);
       open.push({ opts, prepared, open: await openRunFolder(prepared, opts, cleanup) });
     }
     for (const [i, c] of open.entries()) json.cells[i].status = c.open.runJson.status;
     await writeJobJson(jobDir, json);
-    const trials = await runJobTrials(open, { ...o, benchmark: '' }, cleanup);
+    const trials = await runJobTrials(open, pool, { ...o, benchmark: '' }, cleanup);
     return open.map((c, i) => ({ ...c, trials: trials[i] }));
   }, o.console.warn);
   const reported: JobReportCell[] = [];

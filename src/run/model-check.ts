@@ -10,6 +10,7 @@ import { BenchrigError } from '../errors.ts';
 import { notJsonMessage } from '../llm/not-json-message.ts';
 import { routeFor, upstreamsFromConfig } from '../gateway/upstreams.ts';
 import type { Protocol, Upstream } from '../gateway/types.ts';
+import { onceAmong, type SharedChecks } from './shared-checks.ts';
 import { originOf, settingPath, sourceWords, whatToSet, type Origin, type Templates } from './model-origin.ts';
 
 /** Where the configuration came from: its `${VAR}` templates and the environment they read. */
@@ -24,6 +25,7 @@ export async function checkModelEndpoints(
   llm: LlmConfig,
   protocols: Protocol[],
   origins: ConfigOrigins = { templates: {}, env: process.env },
+  shared?: SharedChecks,
 ): Promise<void> {
   const all = upstreamsFromConfig(llm);
   const seen = new Set<string>();
@@ -31,10 +33,13 @@ export async function checkModelEndpoints(
     const u = routeFor(all, p)?.upstream; // its own, or [llm]'s translated (docs/agents.md#translation)
     if (!u || seen.has(`${u.baseUrl}\n${u.apiKey}`)) continue;
     seen.add(`${u.baseUrl}\n${u.apiKey}`);
-    await checkOne(u, {
+    const from = {
       key: originOf(settingPath(llm, p, 'api_key'), origins.templates, origins.env),
       baseUrl: originOf(settingPath(llm, p, 'base_url'), origins.templates, origins.env),
-    });
+    };
+    // a job's cells on one endpoint ask it once (its messages name where the URL and key came from: in the key too)
+    const key = `model\n${u.protocol}\n${u.baseUrl}\n${u.apiKey}\n${u.timeoutMs}\n${JSON.stringify(from)}`;
+    await onceAmong(shared, key, () => checkOne(u, from));
   }
 }
 

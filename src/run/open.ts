@@ -15,6 +15,7 @@ import { PRICE_TABLE } from '../llm/price-table.ts';
 import { createRunDir, createRunDirAt, gitCommit, HARNESS_VERSION, redact } from './run-dir.ts';
 import { acquireRunLock } from './run-lock.ts';
 import { guardRunJson, type RunStatus } from './run-status.ts';
+import { onceAmong } from './shared-checks.ts';
 
 export type RunJson = ReturnType<typeof runJsonOf>;
 
@@ -171,7 +172,7 @@ function runJsonOf(p: PreparedRun, opts: RunOptions, runId: string, resumed: Res
     harness_version: HARNESS_VERSION,
     // the table calls without `[llm] price` are priced by (docs/agents.md#cost)
     prices: PRICE_TABLE,
-    git_commit: gitCommit(opts.cwd),
+    git_commit: onceAmong(opts.shared, `git\n${opts.cwd}`, () => gitCommit(opts.cwd)),
     host: hostname(),
     pid: process.pid,
     status: 'running' as RunStatus,

@@ -2,6 +2,7 @@
 import type { EvaluationReport } from '../report/types.ts';
 import type { TraceMode } from '../telemetry/otel.ts';
 import type { RunConsole } from './console.ts';
+import type { SharedChecks } from './shared-checks.ts';
 
 export interface RunOptions {
   benchmark: string;
@@ -33,6 +34,8 @@ export interface RunOptions {
   runFolder?: string;
   /** A job's cell: a model endpoint that does not answer at load is a warning; its trials end MODEL_ERROR. */
   endpointDownIsWarning?: boolean;
+  /** A job's cells: the checks they share, made once for all of them (shared-checks.ts). */
+  shared?: SharedChecks;
   /** For tests: throw right after this step, to prove that what the steps before acquired is released. */
   failAfter?: RunStep;
 }

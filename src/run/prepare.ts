@@ -30,6 +30,7 @@ import { HARNESS_VERSION, safeName } from './run-dir.ts';
 import { ensurePrebuiltImages } from './prebuilt-images.ts';
 import { bootRunPool, type RunPool } from './pool-boot.ts';
 import { prepareSandboxes } from './sandboxes.ts';
+import { onceAmong } from './shared-checks.ts';
 import { TrialPlan, taskIdsHash } from './trials.ts';
 
 export interface AgentRef {
@@ -67,12 +68,29 @@ export interface PreparedRun {
   settings: RunSettings;
   /** Workers and trials in flight in each: given, or picked from what the trials do (layout.ts). */
   layout: Layout;
-  /** The run's pool, booting since the benchmark loaded (a job's cells share one, booted later: null). */
+  /** The run's pool, booting since the benchmark loaded (a job's cells share the job's: null). */
   pool: RunPool | null;
+}
+
+/** A run's benchmark loaded, with what its pool needs to boot: a job boots one for all its cells once each is loaded (job.ts). */
+export interface LoadedRun {
+  benchmark: Benchmark<Samples>;
+  agentRef: AgentRef;
+  traits: AgentTraits;
+  sandbox: SandboxSpec | null;
+  layout: Layout;
 }
 
 /** `withPool`: boot the run's pool as soon as the benchmark is loaded, while the rest is checked (pool-boot.ts). */
 export async function prepareRun(opts: RunOptions, cleanup: Cleanup, withPool = false): Promise<PreparedRun> {
+  const loaded = await loadRun(opts);
+  const { benchmark, agentRef, sandbox, layout } = loaded;
+  const pool = withPool ? bootRunPool(benchmark, agentRef, sandbox, layout, cleanup) : null;
+  return checkRun(loaded, pool, opts, cleanup);
+}
+
+/** The benchmark and its agent loaded, the sandbox's provider and the layout chosen: nothing checked or acquired yet. */
+export async function loadRun(opts: RunOptions): Promise<LoadedRun> {
   const benchmark = await loadStreamed(opts);
   const cfg = benchmark.config;
   if (benchmark.samples.length === 0) throw new BenchrigError('dataset', `${benchmark.name}: no samples to run`);
@@ -80,10 +98,28 @@ export async function prepareRun(opts: RunOptions, cleanup: Cleanup, withPool = 
   const traits = await loadAgentTraits(agentRef, cfg.agent.options, benchmark.modelSet);
   const sandbox = sandboxOnProvider(benchmark, opts);
   const layout = chooseLayout(cfg.run, trialWork(agentRef, cfg));
-  const pool = withPool ? bootRunPool(benchmark, agentRef, sandbox, layout, cleanup) : null;
+  return { benchmark, agentRef, traits, sandbox, layout };
+}
+
+/** The rest of the first step, the pool booting meanwhile: every check, the sandboxes and the model made ready. */
+export async function checkRun(
+  { benchmark, agentRef, traits, sandbox, layout }: LoadedRun,
+  pool: RunPool | null,
+  opts: RunOptions,
+  cleanup: Cleanup,
+): Promise<PreparedRun> {
+  const cfg = benchmark.config;
   const { agentId, outputRoot } = await checkLoaded(benchmark, agentRef, opts);
-  const agentModule = agentRef.module ? await moduleRecord(agentRef.module, opts.cwd) : null;
-  if (!opts.resume) await warnSameName(outputRoot, benchmark, opts.console.warn);
+  const agentModule = agentRef.module
+    ? await onceAmong(opts.shared, `hash\n${agentRef.module}\n${opts.cwd}`, () =>
+        moduleRecord(agentRef.module as string, opts.cwd),
+      )
+    : null;
+  // a job's cells of one benchmark and one output folder: said once
+  if (!opts.resume)
+    await onceAmong(opts.shared, `same-name\n${outputRoot}\n${benchmark.id}`, () =>
+      warnSameName(outputRoot, benchmark, opts.console.warn),
+    );
   const traceSettings = telemetrySettings(opts.env ?? process.env, opts.trace, HARNESS_VERSION); // null: nothing loaded
   // the baseline is refused (exit 2) before anything is written
   const baseline = opts.baseline
@@ -122,10 +158,12 @@ export async function prepareRun(opts: RunOptions, cleanup: Cleanup, withPool = 
   checkpoint(opts, 'installed-agent');
   // The model side, once, before anything is written: a wrong URL or key is not 100% MODEL_ERROR.
   if (cfg.run.llm_cache !== 'replay')
-    await checkModelEndpoints(cfg.llm, traits.modelApis, {
-      templates: benchmark.templates,
-      env: opts.env ?? process.env,
-    }).catch((err: unknown) => {
+    await checkModelEndpoints(
+      cfg.llm,
+      traits.modelApis,
+      { templates: benchmark.templates, env: opts.env ?? process.env },
+      opts.shared,
+    ).catch((err: unknown) => {
       // A job's cell: one model that is down costs its own cells (their trials end MODEL_ERROR), not the job.
       if (!(opts.endpointDownIsWarning && err instanceof BenchrigError && err.kind === 'llm')) throw err;
       opts.console.warn(`${benchmark.name} · ${cfg.llm.model}: ${err.message}`);
@@ -180,7 +218,12 @@ async function checkLoaded(
   // An agent module that does not load, or whose factory returns no agent, is refused now (exit 2),
   // and its build is cached for the workers.
   const first = benchmark.samples.at(0);
-  if (first) await checkAgentModule(agentRef, loadCheckContext(benchmark.config, first));
+  if (first && agentRef.module) {
+    const context = loadCheckContext(benchmark.config, first);
+    await onceAmong(opts.shared, `load\n${agentRef.module}\n${JSON.stringify(context)}`, () =>
+      checkAgentModule(agentRef, context),
+    );
+  }
   await checkAgentOptions(agentRef, cfg.agent.options, { cwd: opts.cwd, datasetIds: benchmark.datasetIds });
   const agentId =
     cfg.agent.id ?? (agentRef.module ? basename(agentRef.module, extname(agentRef.module)) : agentRef.name);

@@ -2,9 +2,8 @@
 // the cause (permission, not running, wrong address) and where the address came from, each met for
 // real — a socket this user may not open (the CLI run as `nobody`), a missing socket, a closed port,
 // a host name that does not exist.
-import { chmodSync, mkdtempSync, statSync } from 'node:fs';
+import { chmodSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +14,7 @@ const NOBODY = 65534;
 
 /** `benchrig run mini-shell` as `nobody` (no supplementary groups: not in the docker group), with only `env`. */
 async function runAsNobody(env: Record<string, string>) {
-  const home = mkdtempSync(join(tmpdir(), 'benchrig-nobody-'));
+  const home = tempDir('benchrig-nobody-');
   chmodSync(home, 0o777);
   const r = await execa(
     'setpriv',
@@ -88,7 +87,7 @@ describe('Docker diagnostics name the cause and the source of the address', () =
   });
 
   it('permission on a socket named by DOCKER_HOST names DOCKER_HOST', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'benchrig-sock-'));
+    const dir = tempDir('benchrig-sock-');
     chmodSync(dir, 0o755);
     const path = join(dir, 'docker.sock');
     const server = createServer((s) => s.destroy());

@@ -36,6 +36,7 @@ describe('a job of 2 agents × 2 models', () => {
   let jobDir: string;
   let code: number;
   let stderr: string;
+  let modelListsAtStart: string[];
   beforeAll(async () => {
     out = tempDir('benchrig-job-');
     const gate = join(out, 'gate.toml');
@@ -60,6 +61,7 @@ describe('a job of 2 agents × 2 models', () => {
       { env: env(), timeoutMs: 120_000 },
     );
     [code, stderr] = [r.code, r.stderr];
+    modelListsAtStart = [...server.modelListRequests];
     jobDir = onlyJob(out);
   }, 150_000);
 
@@ -108,6 +110,10 @@ describe('a job of 2 agents × 2 models', () => {
       ),
     ).toBe(false);
     expect(stderr).toMatch(/significant: \S+ · right is better/);
+  });
+
+  it('asks the model endpoint once at the start, not once per cell (its four cells share it)', () => {
+    expect(modelListsAtStart).toEqual(['Bearer sk-job-test']);
   });
 
   it('names the cell on every trial line', () => {

@@ -4,11 +4,10 @@
 // report contexts as an adversary would neither crash grading nor bloat results nor pose as a reply.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EvaluationReport } from '../../src/report/types.ts';
 import type { TrialResult } from '../../src/types.ts';
-import { launchBrowser, openPage } from '../support/browser.ts';
+import { openPage, useBrowser } from '../support/browser.ts';
 import { FIXTURES, onlyRunDir, readJson, results, runCli, tempDir } from '../support/cli.ts';
 
 const AGENT = 'benchmarks/rag-handbook/agent.ts';
@@ -103,9 +102,7 @@ describe('rag-handbook', () => {
 });
 
 describe('rag-handbook against an adversary', () => {
-  let browser: Browser;
-  beforeAll(async () => (browser = await launchBrowser()), 60_000);
-  afterAll(async () => browser?.close());
+  const browser = useBrowser();
 
   it('a NaN score breaks the contract: AGENT_ERROR naming it, the run goes on', async () => {
     const r = await run(BAD, ['--agent-opt', 'attack=nan', '--limit', '3']);
@@ -139,7 +136,7 @@ describe('rag-handbook against an adversary', () => {
 
   it('the trial page shows the contexts ranked, markup as text', async () => {
     const r = await run(BAD, ['--agent-opt', 'attack=hostile', '--sample', 'trash']);
-    const o = await openPage(browser, join(r.dir, 'report.html'));
+    const o = await openPage(browser(), join(r.dir, 'report.html'));
     const { page } = o;
     await page.click('#trials tr[data-id="trash"]');
     const step = page.locator('#detail li.step', { has: page.locator('.retrieved') });

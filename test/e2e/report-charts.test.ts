@@ -5,20 +5,14 @@
 // inside its figure; its size on screen stays between 10 and 16 CSS pixels.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { CheckVerdict, TrialResult } from '../../src/types.ts';
-import { launchBrowser, openPage, SHOTS } from '../support/browser.ts';
+import { openPage, SHOTS, useBrowser } from '../support/browser.ts';
 import { runCli, tempDir } from '../support/cli.ts';
 import { trialResult, writeRun } from './report-run.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 const WIDTHS = [800, 1100, 1600];
 
@@ -82,7 +76,7 @@ function problems(shapes: ChartShape[], width: number): string[] {
 
 /** The page at each width: the charts read, and `more` checks what a reader needs to see. */
 async function atEveryWidth(file: string, name: string, more: (shapes: ChartShape[], width: number) => void) {
-  const o = await openPage(browser, file);
+  const o = await openPage(browser(), file);
   try {
     for (const width of WIDTHS) {
       await o.page.setViewportSize({ width, height: 900 });

@@ -3,29 +3,21 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { FIXTURES, onlyRunDir, runCli, tempDir } from '../support/cli.ts';
 import { requireDocker } from '../support/docker.ts';
-import { launchBrowser, openPage, type Opened } from '../support/browser.ts';
+import { openPage, useBrowser, type Opened } from '../support/browser.ts';
 import { writeRun } from './report-run.ts';
 
 const hasDocker = await requireDocker();
 
-let browser: Browser;
-const open = (file: string): Promise<Opened> => openPage(browser, file);
+const browser = useBrowser();
+const open = (file: string): Promise<Opened> => openPage(browser(), file);
 
 const rowIds = (page: Page) => page.$$eval('#trials tbody tr', (trs) => trs.map((tr) => tr.getAttribute('data-id')));
 
 describe('report.html in headless Chromium', () => {
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   it('shows the right numbers, filters by status and check, sorts, and opens a trial with its tool calls', async () => {
     const { dir } = await writeRun();
     const file = join(dir, 'page.html');

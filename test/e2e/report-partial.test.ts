@@ -4,19 +4,12 @@
 // hold by its task id, from the server it came from.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage } from '../support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { openPage, useBrowser } from '../support/browser.ts';
 import { runCli, startView } from '../support/cli.ts';
 import { trialResult, writeRun } from './report-run.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 const N = 10_500;
 
@@ -35,7 +28,7 @@ describe('report.html of a run of more than 10,000 trials', () => {
     expect((await runCli(['report', dir, '--format', 'html', '--out', file])).code).toBe(0);
     expect(statSync(file).size).toBeLessThan(20_000_000);
 
-    const o = await openPage(browser, file);
+    const o = await openPage(browser(), file);
     const note = await o.page.textContent('#partial-text');
     const m = /This page holds (\d+) of 10500 trials/.exec(note ?? '');
     expect(m).not.toBeNull();
@@ -50,7 +43,7 @@ describe('report.html of a run of more than 10,000 trials', () => {
     // the last passing trial is past the budget: served, the page asks the viewer for it
     const { child, address } = await startView(dir); // writes the run's report.html, as large
     try {
-      const served = await openPage(browser, `${address}#trial=s10499-t1`, {
+      const served = await openPage(browser(), `${address}#trial=s10499-t1`, {
         allow: (u) => u.startsWith(`${address}trial.json?id=`),
       });
       await served.page.waitForSelector('#detail:not([hidden])', { timeout: 20_000 });

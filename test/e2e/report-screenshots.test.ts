@@ -3,9 +3,8 @@
 // trial page and the comparison page in Chromium. Writes docs/trial-page.png and docs/compare-page.png.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, screenshot } from '../support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { openPage, screenshot, useBrowser } from '../support/browser.ts';
 import { onlyRunDir, REPO, results, runCli, tempDir } from '../support/cli.ts';
 import { requireDocker } from '../support/docker.ts';
 import { startModelServer, type RecordedRequest, type Step } from '../support/model-server.ts';
@@ -43,13 +42,7 @@ const sloppy: Model = (req) => {
 };
 const lazy: Model = () => ({ tool_calls: [{ name: 'submit', arguments: { answer: 'done' } }], usage });
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 describe.skipIf(!hasDocker)('screenshots of real runs for the README', () => {
   it('the trial page of a react trial and the comparison page of three runs', async () => {
@@ -90,7 +83,7 @@ describe.skipIf(!hasDocker)('screenshots of real runs for the README', () => {
     expect(results(dirs[2]).every((x) => x.status !== 'PASSED')).toBe(true);
     mkdirSync(join(REPO, 'docs'), { recursive: true });
 
-    const trial = await openPage(browser, join(dirs[0], 'report.html'));
+    const trial = await openPage(browser(), join(dirs[0], 'report.html'));
     await trial.page.goto(`${trial.page.url()}#trial=count-lines`);
     await trial.page.waitForSelector('#detail details.tool');
     expect(await trial.page.textContent('#detail details.tool summary .tool-name')).toBe('bash');
@@ -107,7 +100,7 @@ describe.skipIf(!hasDocker)('screenshots of real runs for the README', () => {
     const file = join(out, 'compare.html');
     const r = await runCli(['compare', ...dirs, '--format', 'html', '--out', file]);
     expect(r.code, r.stderr).toBe(0);
-    const cmp = await openPage(browser, file);
+    const cmp = await openPage(browser(), file);
     expect(await cmp.page.$$eval('#matrix tbody tr', (trs) => trs.length)).toBe(3);
     await cmp.page.screenshot({ path: join(REPO, 'docs', 'compare-page.png'), fullPage: true });
     await screenshot(cmp.page, 'compare-page-real', true);

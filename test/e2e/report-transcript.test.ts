@@ -4,9 +4,8 @@
 // the judge's and the simulated user's calls are theirs; hostile messages stay text.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, screenshot, type Opened } from '../support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { openPage, screenshot, useBrowser, type Opened } from '../support/browser.ts';
 import { FIXTURES, onlyRunDir, results, runCli, tempDir } from '../support/cli.ts';
 import { requireDocker } from '../support/docker.ts';
 import { startModelServer, type RecordedRequest, type Step } from '../support/model-server.ts';
@@ -14,13 +13,7 @@ import { SYSTEM, TOOL_OUTPUT, transcriptTrial } from '../support/transcript-fixt
 import { fixedTrials, HOSTILE, trialResult, writeRun } from './report-run.ts';
 
 const hasDocker = await requireDocker();
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 const clean = (o: Opened) =>
   expect({ dialogs: o.dialogs, foreign: o.foreign, errors: o.errors }).toEqual({
@@ -37,7 +30,7 @@ async function page(answer = ANSWER) {
   const file = join(dir, 'page.html');
   const r = await runCli(['report', dir, '--format', 'html', '--out', file]);
   expect(r.code, r.stderr).toBe(0);
-  const o = await openPage(browser, file);
+  const o = await openPage(browser(), file);
   await o.page.goto(`${o.page.url()}#trial=calls-t1`);
   await o.page.waitForSelector('#detail details.llm');
   return { o, file };
@@ -132,7 +125,7 @@ describe('two runs compared', () => {
     const file = join(a, 'compare.html');
     const r = await runCli(['compare', a, b, '--format', 'html', '--out', file]);
     expect(r.code, r.stderr).toBe(0);
-    const o = await openPage(browser, file);
+    const o = await openPage(browser(), file);
     const p = o.page;
     // only the task whose trials kept their calls offers it
     expect(await p.$$eval('#matrix button.answers', (ns) => ns.length)).toBe(1);
@@ -200,7 +193,7 @@ describe.skipIf(!hasDocker)('a real run', () => {
     const dir = onlyRunDir(out, 'react', 'mini-shell');
     const [trial] = results(dir);
     const bash = trial.events.find((e) => e.type === 'tool_result' && e.tool === 'bash') as { output: string };
-    const o = await openPage(browser, join(dir, 'report.html'));
+    const o = await openPage(browser(), join(dir, 'report.html'));
     const p = o.page;
     await p.goto(`${p.url()}#trial=${trial.task_id}`);
     const second = '#detail details.llm[data-call="c2"]';

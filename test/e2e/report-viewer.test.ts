@@ -4,20 +4,14 @@
 // hostile values in every view. Screenshots land in test-output/screenshots/.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { TrajectoryEvent, TrialResult } from '../../src/types.ts';
-import { launchBrowser, openPage, screenshot, type Opened } from '../support/browser.ts';
+import { openPage, screenshot, useBrowser, type Opened } from '../support/browser.ts';
 import { readJson, results, runCli, tempDir, startView } from '../support/cli.ts';
 import { fixedTrials, HOSTILE, trialResult, writeRun } from './report-run.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 const clean = (o: Opened) =>
   expect({ dialogs: o.dialogs, foreign: o.foreign, errors: o.errors }).toEqual({
@@ -61,7 +55,7 @@ async function reportPage(trials: TrialResult[] = [...fixedTrials(), chat]) {
 describe('the trial page', () => {
   it('reads as a timeline: turns, model-call markers, a tool call that expands, the simulated user marked, verdicts last', async () => {
     const { file } = await reportPage();
-    const o = await openPage(browser, file);
+    const o = await openPage(browser(), file);
     const { page } = o;
     await page.click('#trials tr[data-id="alpha-t1"]');
     expect(await page.isVisible('#trials-section')).toBe(false); // the trial page replaces the list
@@ -96,7 +90,7 @@ describe('the trial page', () => {
 
   it('steps with [ and ], moves through the filtered trials with j and k, and opens deep links', async () => {
     const { file } = await reportPage();
-    const o = await openPage(browser, file);
+    const o = await openPage(browser(), file);
     const { page } = o;
     const current = () => page.getAttribute('#detail li.step.current', 'data-step');
     const openId = () => page.textContent('#detail .trial-head h2 .mono');
@@ -125,7 +119,7 @@ describe('the trial page', () => {
     await page.keyboard.press('j'); // the last one: stays
     expect(await openId()).toBe('evil-t1');
 
-    const deep = await openPage(browser, file);
+    const deep = await openPage(browser(), file);
     await deep.page.goto(`${deep.page.url().split('#')[0]}#trial=chat-t1&step=4`);
     await deep.page.waitForSelector('#detail li.step.current');
     expect(await deep.page.getAttribute('#detail li.step.current', 'data-step')).toBe('4');
@@ -140,7 +134,7 @@ describe('pictures of a run', () => {
     const { file, dir } = await reportPage();
     const report = readJson(join(dir, 'evaluation_report.json'));
     const m = report.metrics;
-    const o = await openPage(browser, file);
+    const o = await openPage(browser(), file);
     const { page } = o;
     const [pr] = await attrs(page, '#chart-pass-rate g.rate-row', ['data-rate', 'data-low', 'data-high']);
     expect([num(pr['data-rate']), num(pr['data-low']), num(pr['data-high'])]).toEqual([
@@ -234,7 +228,7 @@ describe('runs side by side', () => {
     const { dir } = await writeRun([t], join(tempDir('benchrig-unpriced-'), 'a'));
     const file = join(dir, 'page.html');
     expect((await runCli(['report', dir, '--format', 'html', '--out', file])).code).toBe(0);
-    const o = await openPage(browser, file);
+    const o = await openPage(browser(), file);
     await o.page.click('#trials tr[data-id="alpha-t1"]');
     const first = await o.page.textContent('#detail li[data-step="1"]');
     expect(first).toContain('unpriced');
@@ -256,7 +250,7 @@ describe('runs side by side', () => {
     const b = await writeRun([priced('alpha-t1', 0.02), priced('beta-t1', null)], join(root, 'b'));
     const file = join(a.dir, 'page.html');
     expect((await runCli(['report', a.dir, '--format', 'html', '--out', file])).code).toBe(0);
-    const o = await openPage(browser, file);
+    const o = await openPage(browser(), file);
     const { page } = o;
     expect(await page.textContent('#m-cost .v')).toBe('$0.5223');
     /** Each row of a table as {header: cell text}. */
@@ -284,7 +278,7 @@ describe('runs side by side', () => {
 
     const out = join(tempDir(), 'compare.html');
     expect((await runCli(['compare', a.dir, b.dir, '--format', 'html', '--out', out])).code).toBe(0);
-    const c = await openPage(browser, out);
+    const c = await openPage(browser(), out);
     const cells = await c.page.$$eval('#matrix tbody tr', (trs) =>
       trs.map((tr) => [
         tr.querySelector('td .mono')?.textContent,
@@ -318,7 +312,7 @@ describe('runs side by side', () => {
     const out = join(tempDir(), 'compare.html');
     const r = await runCli(['compare', ...dirs, '--format', 'html', '--out', out]);
     expect(r.code, r.stderr).toBe(0);
-    const o = await openPage(browser, out);
+    const o = await openPage(browser(), out);
     const { page } = o;
 
     const samples = [...new Set(dirs.flatMap((d) => results(d).map((x) => x.sample_id)))].sort();
@@ -381,7 +375,7 @@ describe('runs side by side', () => {
     const out = join(tempDir(), 'history.html');
     const r = await runCli(['history', dir, '--format', 'html', '--out', out]);
     expect(r.code, r.stderr).toBe(0);
-    const o = await openPage(browser, out);
+    const o = await openPage(browser(), out);
     const pts = await attrs(o.page, '#chart-trend g.run-point', ['data-label', 'data-rate', 'data-low', 'data-high']);
     expect(pts.map((p) => [p['data-label'], num(p['data-rate']), num(p['data-low']), num(p['data-high'])])).toEqual(
       rows.map((x: { name: string; pass_rate: number | null; pass_rate_ci95: number[] }) => [
@@ -403,7 +397,7 @@ describe('benchrig view DIR', () => {
     const { root, dirs } = await threeRuns();
     const { child, address } = await startView(root);
     try {
-      const o = await openPage(browser, address, { allow: (u) => u.startsWith(address) });
+      const o = await openPage(browser(), address, { allow: (u) => u.startsWith(address) });
       const { page } = o;
       const list = await page.$$eval('#runs tbody tr', (trs) =>
         trs.map((tr) => [...tr.querySelectorAll('td')].slice(1, 8).map((td) => td.textContent)),
@@ -538,7 +532,7 @@ describe('hostile values stay text in every view', () => {
     ];
     try {
       for (const [name, target, act] of views) {
-        const o = await openPage(browser, target, { allow: (u) => u.startsWith(address) });
+        const o = await openPage(browser(), target, { allow: (u) => u.startsWith(address) });
         await act(o.page);
         const text = (await o.page.textContent('body')) ?? '';
         expect(text, name).toContain('<img src=x onerror=alert(2)>');
@@ -603,7 +597,7 @@ describe('a 10,000-trial run', () => {
     expect(size).toBeLessThan(2 * eventsBytes);
 
     const t0 = Date.now();
-    const o = await openPage(browser, file);
+    const o = await openPage(browser(), file);
     const loadMs = Date.now() - t0;
     expect(loadMs).toBeLessThan(20_000);
     const { page } = o;

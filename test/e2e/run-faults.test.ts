@@ -2,7 +2,7 @@
 // run in this process with `failAfter` set to one step and then counts what is left: containers and
 // the shared volume of the run, its fleet registration, the installed agent's socket folder, handles
 // (timers, sockets, servers) beyond those before, the run lock, and a run.json still `running`.
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ import { FIXTURES, readJson, tempDir } from '../support/cli.ts';
 const hasDocker = await requireDocker();
 // This file's own temp folder: other test files' installed-agent runs make and remove socket folders
 // in the shared one while these count theirs.
-process.env.TMPDIR = mkdtempSync(join(tmpdir(), 'run-faults-'));
+process.env.TMPDIR = tempDir('run-faults-');
 
 interface Scenario {
   name: string;

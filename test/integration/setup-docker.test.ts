@@ -3,13 +3,12 @@
 // never truncates the daemon's log. Run in a private mount namespace with its own /var/log (the real
 // daemon's log is not touched), with `dockerd` on PATH standing for the real one: it records that it
 // was started and exits, so that nothing here can ever start a second daemon next to the shared one.
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { REPO } from '../support/cli.ts';
+import { REPO, tempDir } from '../support/cli.ts';
 
 const EARLIER = 'earlier output of the running daemon\n';
 
@@ -25,7 +24,7 @@ interface SetupRun {
 
 /** scripts/setup-docker.sh with `env`, /var/log private to it and holding a daemon's log already. */
 async function setup(env: Record<string, string>): Promise<SetupRun> {
-  const dir = mkdtempSync(join(tmpdir(), 'benchrig-setup-'));
+  const dir = tempDir('benchrig-setup-');
   const bin = join(dir, 'bin');
   const marker = join(dir, 'dockerd-started');
   await execa('mkdir', ['-p', bin]);

@@ -1,6 +1,6 @@
 // What the Inspect AI and Harbor comparisons share (docs/performance.md): a Python virtual environment
 // in the peers' cache folder with pinned packages, installed once; a command measured as a whole
-// process by GNU time; benchrig's side timed the same way; medians.
+// process by GNU time; benchrig's side timed the same way; the rounds, alternating; medians and ratios.
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -157,3 +157,76 @@ export async function benchrigOracle(tasks: string, concurrency: number, root: s
   });
   return { ...b, ...benchrigGraded(b.report) };
 }
+
+/** One round of one side, measured and graded. */
+export type Side = Measured & Graded;
+
+export const allPassed = (s: Graded, n: number) => s.trials === n && s.passes === n && s.errors === 0;
+
+/** Each round's grading, without its measures (raw's `*_graded`). */
+export const gradedOf = (xs: Graded[]) => xs.map(({ trials, passes, errors }) => ({ trials, passes, errors }));
+
+export interface Rounds {
+  warm: Side[];
+  peer: Side[];
+  ours: Side[];
+}
+
+/**
+ * A container comparison's rounds: one uncounted warm-up of each side (images built, Docker's caches
+ * warm for both), then `rounds` rounds alternating which side goes first; a round in which a side
+ * did not pass all `n` trials throws. `after` runs once both sides of a round are in (context runs, a line).
+ */
+export async function alternatingRounds(o: {
+  peerName: string;
+  label: string;
+  rounds: number;
+  n: number;
+  peer: (round: number) => Promise<Side>;
+  ours: () => Promise<Side>;
+  after: (round: number, peer: Side, ours: Side) => Promise<void> | void;
+}): Promise<Rounds> {
+  const r: Rounds = { warm: [await o.peer(-1), await o.ours()], peer: [], ours: [] };
+  for (let i = 0; i < o.rounds; i++) {
+    const first = i % 2 === 0 ? await o.peer(i) : undefined;
+    const ours = await o.ours();
+    const peer = first ?? (await o.peer(i));
+    r.peer.push(peer);
+    r.ours.push(ours);
+    if (!allPassed(peer, o.n) || !allPassed(ours, o.n))
+      throw new Error(
+        `${o.label} round ${i + 1}: not every trial passed: ${JSON.stringify({ [o.peerName]: peer, benchrig: ours })}`,
+      );
+    await o.after(i, peer, ours);
+  }
+  return r;
+}
+
+type Measure = keyof Measured;
+/** Wall time, peak RSS and CPU time: what a comparison measured under GNU time reports. */
+export const EVERY_MEASURE: readonly Measure[] = ['wall_ms', 'peak_rss_mb', 'cpu_ms'];
+const SUFFIX: Record<Measure, { ratio: string; raw: string }> = {
+  wall_ms: { ratio: 'wall', raw: 'wall_ms' },
+  peak_rss_mb: { ratio: 'rss', raw: 'rss_mb' },
+  cpu_ms: { ratio: 'cpu', raw: 'cpu_ms' },
+};
+
+/** `${prefix}_wall` (…_rss, …_cpu): benchrig's median over the peer's, per measure. */
+export const ratios = (prefix: string, ours: Measured[], peer: Measured[], measures: readonly Measure[]) =>
+  Object.fromEntries(
+    measures.map((k) => [
+      `${prefix}_${SUFFIX[k].ratio}`,
+      median(ours.map((x) => x[k])) / median(peer.map((x) => x[k])),
+    ]),
+  );
+
+export const rounded = (xs: Measured[], k: Measure) => xs.map((x) => Math.round(x[k]));
+
+/** Every round's figures per measure, rounded: `${peerName}_wall_ms`, `benchrig_wall_ms`, … */
+export const roundFigures = (peerName: string, peer: Measured[], ours: Measured[], measures: readonly Measure[]) =>
+  Object.fromEntries(
+    measures.flatMap((k) => [
+      [`${peerName}_${SUFFIX[k].raw}`, rounded(peer, k)],
+      [`benchrig_${SUFFIX[k].raw}`, rounded(ours, k)],
+    ]),
+  );

@@ -9,7 +9,16 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from '
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HARBOR_VERSION, harborBin } from '../harbor/harbor-venv.ts';
-import { benchrigOracle, median, timed, type Graded, type Measured } from './peer-common.ts';
+import {
+  alternatingRounds,
+  benchrigOracle,
+  gradedOf,
+  ratios,
+  rounded,
+  roundFigures,
+  timed,
+  type Graded,
+} from './peer-common.ts';
 import type { PeerFigures } from './peer-inspect.ts';
 
 const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -77,9 +86,6 @@ export const harborEnv = (): NodeJS.ProcessEnv => ({
   LITELLM_LOCAL_MODEL_COST_MAP: 'True',
 });
 
-type Side = Measured & Graded;
-export const allPassed = (s: Graded, n: number) => s.trials === n && s.passes === n && s.errors === 0;
-
 export async function measureHarbor(
   ctx: { root: string; say: (l: string) => void },
   z: HarborSizes = HARBOR_FULL,
@@ -88,8 +94,6 @@ export async function measureHarbor(
   const bin = harborBin();
   const work = mkdtempSync(join(ctx.root, 'harbor-'));
   const tasks = writeHarborTasks(join(work, `perf-harbor-${process.pid}`), z.tasks);
-  const hb: Side[] = [];
-  const br: Side[] = [];
   const benchrig = () => benchrigOracle(tasks, z.concurrency, ctx.root);
   const harbor = async (i: number) => {
     const job = `round-${i}`;
@@ -107,23 +111,18 @@ export async function measureHarbor(
     );
     return { ...p, ...harborGraded(join(work, 'jobs', job)) };
   };
-  // One round of each first, not counted: the images built, Docker's caches warm for both.
-  const warm = [await harbor(-1), await benchrig()];
-  for (let i = 0; i < z.rounds; i++) {
-    const h = i % 2 === 0 ? await harbor(i) : undefined;
-    const o = await benchrig();
-    const h2 = h ?? (await harbor(i));
-    hb.push(h2);
-    br.push(o);
-    if (!allPassed(h2, z.tasks) || !allPassed(o, z.tasks))
-      throw new Error(
-        `harbor round ${i + 1}: not every oracle trial passed: ${JSON.stringify({ harbor: h2, benchrig: o })}`,
-      );
-    ctx.say(`  harbor round ${i + 1}: harbor ${Math.round(h2.wall_ms)} ms, benchrig ${Math.round(o.wall_ms)} ms`);
-  }
-  const graded = (xs: Side[]) => xs.map(({ trials, passes, errors }) => ({ trials, passes, errors }));
+  const r = await alternatingRounds({
+    peerName: 'harbor',
+    label: 'harbor',
+    rounds: z.rounds,
+    n: z.tasks,
+    peer: harbor,
+    ours: benchrig,
+    after: (i, h, o) =>
+      ctx.say(`  harbor round ${i + 1}: harbor ${Math.round(h.wall_ms)} ms, benchrig ${Math.round(o.wall_ms)} ms`),
+  });
   return {
-    values: { vs_harbor_wall: median(br.map((x) => x.wall_ms)) / median(hb.map((x) => x.wall_ms)) },
+    values: ratios('vs_harbor', r.ours, r.peer, ['wall_ms']),
     raw: {
       tasks: z.tasks,
       concurrency: z.concurrency,
@@ -137,11 +136,10 @@ export async function measureHarbor(
       benchrig: `benchrig run TASKS --agent oracle, threads, ${z.concurrency} workers × 1`,
       measured:
         'whole process under GNU time, wall from spawn to exit; one uncounted warm-up round each, then alternating which goes first; medians',
-      warmup_wall_ms: warm.map((x) => Math.round(x.wall_ms)),
-      harbor_wall_ms: hb.map((x) => Math.round(x.wall_ms)),
-      benchrig_wall_ms: br.map((x) => Math.round(x.wall_ms)),
-      harbor_graded: graded(hb),
-      benchrig_graded: graded(br),
+      warmup_wall_ms: rounded(r.warm, 'wall_ms'),
+      ...roundFigures('harbor', r.peer, r.ours, ['wall_ms']),
+      harbor_graded: gradedOf(r.peer),
+      benchrig_graded: gradedOf(r.ours),
     },
   };
 }

@@ -10,7 +10,19 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startModelServer, type RecordedRequest, type Step } from '../support/model-server.ts';
 import { ensureCompose } from './peer-harbor.ts';
-import { benchrigGraded, median, timed, timedBenchrig, type Graded, type Measured } from './peer-common.ts';
+import {
+  allPassed,
+  alternatingRounds,
+  benchrigGraded,
+  EVERY_MEASURE,
+  gradedOf,
+  ratios,
+  rounded,
+  roundFigures,
+  timed,
+  timedBenchrig,
+  type Side,
+} from './peer-common.ts';
 import { INSPECT_PINS, inspectEnv, installInspect, readInspectLog, type PeerFigures } from './peer-inspect.ts';
 
 export interface AgenticSizes {
@@ -115,9 +127,6 @@ export function writeBenchmark(dir: string, n: number): string {
   return dir;
 }
 
-type Side = Measured & Graded;
-const allPassed = (s: Graded, n: number) => s.trials === n && s.passes === n && s.errors === 0;
-
 export async function measureInspectAgentic(
   ctx: { root: string; say: (l: string) => void },
   z: AgenticSizes = AGENTIC_FULL,
@@ -158,37 +167,26 @@ export async function measureInspectAgentic(
       if (!extra.workers) layout = JSON.parse(readFileSync(join(b.report.run_dir, 'run.json'), 'utf8')).layout;
       return { ...b, ...benchrigGraded(b.report) };
     };
-    const insp: Side[] = [];
-    const br: Side[] = [];
     const oldDefault: Side[] = [];
-    const warm = [await inspect(-1), await benchrig()];
-    for (let i = 0; i < z.rounds; i++) {
-      const a = i % 2 === 0 ? await inspect(i) : undefined;
-      const o = await benchrig();
-      const a2 = a ?? (await inspect(i));
-      insp.push(a2);
-      br.push(o);
-      if (!allPassed(a2, z.samples) || !allPassed(o, z.samples))
-        throw new Error(
-          `inspect agentic round ${i + 1}: not every trial passed: ${JSON.stringify({ inspect: a2, benchrig: o })}`,
+    const r = await alternatingRounds({
+      peerName: 'inspect',
+      label: 'inspect agentic',
+      rounds: z.rounds,
+      n: z.samples,
+      peer: inspect,
+      ours: () => benchrig(),
+      after: async (i, a, o) => {
+        // Context, not the rows: the layout benchrig had before it picked one (4 workers × 1).
+        const four = await benchrig({ workers: z.concurrency, perWorker: 1 });
+        if (!allPassed(four, z.samples)) throw new Error(`benchrig (4 workers × 1) passed ${four.passes}`);
+        oldDefault.push(four);
+        ctx.say(
+          `  inspect agentic round ${i + 1}: inspect ${Math.round(a.wall_ms)} ms ${Math.round(a.peak_rss_mb)} MB ${Math.round(a.cpu_ms)} ms CPU, benchrig ${Math.round(o.wall_ms)} ms ${Math.round(o.peak_rss_mb)} MB ${Math.round(o.cpu_ms)} ms CPU (4 × 1: ${Math.round(four.peak_rss_mb)} MB)`,
         );
-      // Context, not the rows: the layout benchrig had before it picked one (4 workers × 1).
-      const four = await benchrig({ workers: z.concurrency, perWorker: 1 });
-      if (!allPassed(four, z.samples)) throw new Error(`benchrig (4 workers × 1) passed ${four.passes}`);
-      oldDefault.push(four);
-      ctx.say(
-        `  inspect agentic round ${i + 1}: inspect ${Math.round(a2.wall_ms)} ms ${Math.round(a2.peak_rss_mb)} MB ${Math.round(a2.cpu_ms)} ms CPU, benchrig ${Math.round(o.wall_ms)} ms ${Math.round(o.peak_rss_mb)} MB ${Math.round(o.cpu_ms)} ms CPU (4 × 1: ${Math.round(four.peak_rss_mb)} MB)`,
-      );
-    }
-    const m = (xs: Side[], k: keyof Measured) => median(xs.map((x) => x[k]));
-    const list = (xs: Side[], k: keyof Measured) => xs.map((x) => Math.round(x[k]));
-    const graded = (xs: Side[]) => xs.map(({ trials, passes, errors }) => ({ trials, passes, errors }));
-    return {
-      values: {
-        vs_inspect_agentic_wall: m(br, 'wall_ms') / m(insp, 'wall_ms'),
-        vs_inspect_agentic_cpu: m(br, 'cpu_ms') / m(insp, 'cpu_ms'),
-        vs_inspect_agentic_rss: m(br, 'peak_rss_mb') / m(insp, 'peak_rss_mb'),
       },
+    });
+    return {
+      values: ratios('vs_inspect_agentic', r.ours, r.peer, EVERY_MEASURE),
       raw: {
         samples: z.samples,
         steps: z.steps,
@@ -206,21 +204,16 @@ export async function measureInspectAgentic(
         benchrig_layout: layout,
         measured:
           'whole process under GNU time: wall from spawn to exit, peak RSS (%M), CPU user + system (%U + %S, waited-for children included: Inspect’s docker compose calls); one uncounted warm-up round each, then alternating which goes first; medians',
-        warmup_wall_ms: warm.map((x) => Math.round(x.wall_ms)),
-        inspect_wall_ms: list(insp, 'wall_ms'),
-        benchrig_wall_ms: list(br, 'wall_ms'),
-        inspect_rss_mb: list(insp, 'peak_rss_mb'),
-        benchrig_rss_mb: list(br, 'peak_rss_mb'),
-        inspect_cpu_ms: list(insp, 'cpu_ms'),
-        benchrig_cpu_ms: list(br, 'cpu_ms'),
+        warmup_wall_ms: rounded(r.warm, 'wall_ms'),
+        ...roundFigures('inspect', r.peer, r.ours, EVERY_MEASURE),
         benchrig_four_workers: {
           note: 'context only: the same runs with --workers 4 --per-worker 1 (the layout before issue 41)',
-          wall_ms: list(oldDefault, 'wall_ms'),
-          rss_mb: list(oldDefault, 'peak_rss_mb'),
-          cpu_ms: list(oldDefault, 'cpu_ms'),
+          wall_ms: rounded(oldDefault, 'wall_ms'),
+          rss_mb: rounded(oldDefault, 'peak_rss_mb'),
+          cpu_ms: rounded(oldDefault, 'cpu_ms'),
         },
-        inspect_graded: graded(insp),
-        benchrig_graded: graded(br),
+        inspect_graded: gradedOf(r.peer),
+        benchrig_graded: gradedOf(r.ours),
       },
     };
   } finally {

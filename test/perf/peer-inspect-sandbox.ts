@@ -6,8 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { allPassed, ensureCompose, HARBOR_FULL, writeHarborTasks, type HarborSizes } from './peer-harbor.ts';
-import { benchrigOracle, median, timed, type Graded, type Measured } from './peer-common.ts';
+import { ensureCompose, HARBOR_FULL, writeHarborTasks, type HarborSizes } from './peer-harbor.ts';
+import { alternatingRounds, benchrigOracle, gradedOf, ratios, rounded, roundFigures, timed } from './peer-common.ts';
 import { INSPECT_PINS, inspectEnv, installInspect, readInspectLog, type PeerFigures } from './peer-inspect.ts';
 
 const TASK = `import os
@@ -70,8 +70,6 @@ def harbor_tasks():
     return Task(dataset=samples, solver=oracle(), scorer=reward())
 `;
 
-type Side = Measured & Graded;
-
 export async function measureInspectSandbox(
   ctx: { root: string; say: (l: string) => void },
   z: HarborSizes = HARBOR_FULL,
@@ -97,26 +95,20 @@ export async function measureInspectSandbox(
     return { ...p, ...readInspectLog(install, logDir) };
   };
   const benchrig = () => benchrigOracle(tasks, z.concurrency, ctx.root);
-  const insp: Side[] = [];
-  const br: Side[] = [];
-  const warm = [await inspect(-1), await benchrig()];
-  for (let i = 0; i < z.rounds; i++) {
-    const a = i % 2 === 0 ? await inspect(i) : undefined;
-    const o = await benchrig();
-    const a2 = a ?? (await inspect(i));
-    insp.push(a2);
-    br.push(o);
-    if (!allPassed(a2, z.tasks) || !allPassed(o, z.tasks))
-      throw new Error(
-        `inspect sandbox round ${i + 1}: not every trial passed: ${JSON.stringify({ inspect: a2, benchrig: o })}`,
-      );
-    ctx.say(
-      `  inspect sandbox round ${i + 1}: inspect ${Math.round(a2.wall_ms)} ms, benchrig ${Math.round(o.wall_ms)} ms`,
-    );
-  }
-  const graded = (xs: Side[]) => xs.map(({ trials, passes, errors }) => ({ trials, passes, errors }));
+  const r = await alternatingRounds({
+    peerName: 'inspect',
+    label: 'inspect sandbox',
+    rounds: z.rounds,
+    n: z.tasks,
+    peer: inspect,
+    ours: benchrig,
+    after: (i, a, o) =>
+      ctx.say(
+        `  inspect sandbox round ${i + 1}: inspect ${Math.round(a.wall_ms)} ms, benchrig ${Math.round(o.wall_ms)} ms`,
+      ),
+  });
   return {
-    values: { vs_inspect_sandbox_wall: median(br.map((x) => x.wall_ms)) / median(insp.map((x) => x.wall_ms)) },
+    values: ratios('vs_inspect_sandbox', r.ours, r.peer, ['wall_ms']),
     raw: {
       tasks: z.tasks,
       concurrency: z.concurrency,
@@ -130,11 +122,10 @@ export async function measureInspectSandbox(
       benchrig: `benchrig run TASKS --agent oracle, threads, ${z.concurrency} workers × 1`,
       measured:
         'whole process under GNU time, wall from spawn to exit; one uncounted warm-up round each, then alternating which goes first; medians',
-      warmup_wall_ms: warm.map((x) => Math.round(x.wall_ms)),
-      inspect_wall_ms: insp.map((x) => Math.round(x.wall_ms)),
-      benchrig_wall_ms: br.map((x) => Math.round(x.wall_ms)),
-      inspect_graded: graded(insp),
-      benchrig_graded: graded(br),
+      warmup_wall_ms: rounded(r.warm, 'wall_ms'),
+      ...roundFigures('inspect', r.peer, r.ours, ['wall_ms']),
+      inspect_graded: gradedOf(r.peer),
+      benchrig_graded: gradedOf(r.ours),
     },
   };
 }

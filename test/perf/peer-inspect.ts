@@ -8,15 +8,21 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Fixtures } from './fixtures.ts';
 import {
+  allPassed,
   benchrigGraded,
+  EVERY_MEASURE,
   findPython,
-  median,
+  gradedOf,
   peerCache,
   pythonVenv,
+  ratios,
+  rounded,
+  roundFigures,
   timed,
   timedBenchrig,
   type Graded,
   type Measured,
+  type Side,
 } from './peer-common.ts';
 import type { PeerSizes } from './peer-promptfoo.ts';
 
@@ -79,10 +85,6 @@ export interface PeerFigures {
   values: Record<string, number>;
   raw: Record<string, unknown>;
 }
-
-type Side = Measured & Graded;
-const agree = (a: Graded, b: Graded, n: number) =>
-  a.trials === n && b.trials === n && a.passes === n && b.passes === n && a.errors === 0 && b.errors === 0;
 
 export async function measureInspect(
   ctx: { fx: Fixtures; root: string; modelUrl: string; say: (l: string) => void },
@@ -151,7 +153,7 @@ export async function measureInspect(
     twoWorkers.push(two);
     const a = insp[i];
     const o = br[i];
-    if (!a || !o || !agree(a, o, z.samples))
+    if (!a || !o || !allPassed(a, z.samples) || !allPassed(o, z.samples))
       throw new Error(
         `inspect round ${i + 1}: the sides graded differently: ${JSON.stringify({ inspect: a, benchrig: o })}`,
       );
@@ -159,15 +161,8 @@ export async function measureInspect(
       `  inspect round ${i + 1}: inspect ${Math.round(a.wall_ms)} ms ${Math.round(a.peak_rss_mb)} MB ${Math.round(a.cpu_ms)} ms CPU, benchrig ${Math.round(o.wall_ms)} ms ${Math.round(o.peak_rss_mb)} MB ${Math.round(o.cpu_ms)} ms CPU`,
     );
   }
-  const m = (xs: Side[], k: keyof Measured) => median(xs.map((x) => x[k]));
-  const list = (xs: Side[], k: keyof Measured) => xs.map((x) => Math.round(x[k]));
-  const graded = (xs: Side[]) => xs.map(({ trials, passes, errors }) => ({ trials, passes, errors }));
   return {
-    values: {
-      vs_inspect_wall: m(br, 'wall_ms') / m(insp, 'wall_ms'),
-      vs_inspect_rss: m(br, 'peak_rss_mb') / m(insp, 'peak_rss_mb'),
-      vs_inspect_cpu: m(br, 'cpu_ms') / m(insp, 'cpu_ms'),
-    },
+    values: ratios('vs_inspect', br, insp, EVERY_MEASURE),
     raw: {
       samples: z.samples,
       rounds: z.rounds,
@@ -178,20 +173,15 @@ export async function measureInspect(
       benchrig: `threads, ${workers} worker${workers === 1 ? '' : 's'} × ${z.inFlight / workers}`,
       measured:
         'whole process, both sides under GNU time: wall from spawn to exit, peak RSS (%M), CPU user + system (%U + %S); alternating; medians',
-      inspect_wall_ms: list(insp, 'wall_ms'),
-      benchrig_wall_ms: list(br, 'wall_ms'),
-      inspect_rss_mb: list(insp, 'peak_rss_mb'),
-      benchrig_rss_mb: list(br, 'peak_rss_mb'),
-      inspect_cpu_ms: list(insp, 'cpu_ms'),
-      benchrig_cpu_ms: list(br, 'cpu_ms'),
+      ...roundFigures('inspect', insp, br, EVERY_MEASURE),
       benchrig_two_workers: {
         note: 'context only: the same runs with --workers 2 --per-worker 4 (one worker isolate more)',
-        wall_ms: twoWorkers.map((x) => Math.round(x.wall_ms)),
-        rss_mb: twoWorkers.map((x) => Math.round(x.peak_rss_mb)),
-        cpu_ms: twoWorkers.map((x) => Math.round(x.cpu_ms)),
+        wall_ms: rounded(twoWorkers, 'wall_ms'),
+        rss_mb: rounded(twoWorkers, 'peak_rss_mb'),
+        cpu_ms: rounded(twoWorkers, 'cpu_ms'),
       },
-      inspect_graded: graded(insp),
-      benchrig_graded: graded(br),
+      inspect_graded: gradedOf(insp),
+      benchrig_graded: gradedOf(br),
     },
   };
 }

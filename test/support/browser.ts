@@ -4,6 +4,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { REPO } from './cli.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -27,6 +28,24 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * One browser for the calling test file (or `describe`): launched before its tests, closed after them.
+ * Call it where hooks are registered, not inside a test; the getter is for the tests.
+ */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('no browser: useBrowser() runs its launch in beforeAll, before the tests');
+    return browser;
+  };
 }
 
 export interface Opened {

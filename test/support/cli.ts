@@ -1,7 +1,6 @@
 // Drives the real CLI as a user would: a child process, never throws, returns what the user sees.
 import { execa } from 'execa';
-import { mkdtempSync, readdirSync, readFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +30,7 @@ export async function runCli(
   return { code: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
-export const tempDir = (prefix = 'benchrig-test-') => mkdtempSync(join(tmpdir(), prefix));
+export { tempDir } from './temp-dir.ts';
 
 /** The single run folder under <output>/<agent>/<benchmark>/. */
 export function onlyRunDir(output: string, agent: string, benchmark: string): string {

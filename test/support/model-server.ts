@@ -46,6 +46,8 @@ export interface ModelServer {
   /** Every request received on /v1/chat/completions, in order. */
   requests: RecordedRequest[];
   embeddingRequests: RecordedRequest[];
+  /** The model list's requests (GET /v1/models: a run's start-time model check), by their key's header. */
+  modelListRequests: string[];
   setScript(script: Script): void;
   close(): Promise<void>;
 }
@@ -55,6 +57,7 @@ export async function startModelServer(script: Script = []): Promise<ModelServer
   let queue: Step[] = Array.isArray(script) ? [...script] : [];
   const requests: RecordedRequest[] = [];
   const embeddingRequests: RecordedRequest[] = [];
+  const modelListRequests: string[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
 
@@ -78,6 +81,7 @@ export async function startModelServer(script: Script = []): Promise<ModelServer
       embeddingRequests.push(rec);
       sendJson(res, 200, embeddings(body));
     } else if (req.method === 'GET' && req.url === '/v1/models') {
+      modelListRequests.push(String(req.headers.authorization ?? ''));
       sendJson(res, 200, { object: 'list', data: [{ id: 'scripted-model', object: 'model', owned_by: 'test' }] });
     } else sendJson(res, 404, { error: { message: `no route ${req.method} ${req.url}`, type: 'not_found' } });
   };
@@ -91,6 +95,7 @@ export async function startModelServer(script: Script = []): Promise<ModelServer
     port,
     requests,
     embeddingRequests,
+    modelListRequests,
     setScript(s: Script) {
       current = s;
       queue = Array.isArray(s) ? [...s] : [];

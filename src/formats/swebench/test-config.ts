@@ -2,10 +2,11 @@
 // how the tests run rather than what they test — a conftest.py, pytest's ini files and sections, a
 // registered pytest plugin, a module shadowing pytest, Python's start-up hooks. The eval script resets
 // only the test patch's files, so such a change can turn failures into passes, in the official harness
-// too. Read from the diff alone; pure.
+// too. Read from the diff alone (diff-files.ts); pure.
+import { barePath, fileDiffs, type Hunk } from './diff-files.ts';
 
 interface Changed {
-  /** The file's paths (before and after; one when it keeps its name), without `a/` and `b/`. */
+  /** Every path its headers name (before and after; one when it keeps its name), without quotes, `a/` and `b/`. */
   paths: string[];
   /** The file did not exist before the patch (new, or the target of a rename). */
   isNew: boolean;
@@ -14,7 +15,6 @@ interface Changed {
 }
 
 const HEADER = /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*|;.*)?$/;
-const HUNK = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@ ?(.*)$/;
 /** pytest's ini options (https://docs.pytest.org/en/stable/reference/reference.html#ini-options-ref) that change what runs or passes. */
 const PYTEST_KEY =
   /^\s*["']?(addopts|python_files|python_classes|python_functions|testpaths|norecursedirs|filterwarnings|xfail_strict|markers|usefixtures|required_plugins|pythonpath|minversion|doctest_optionflags|empty_parameter_set_mark)["']?\s*[=:]/;
@@ -71,62 +71,24 @@ function whyFile(path: string, f: Changed): string | null {
   return null;
 }
 
-/** The files of a unified or git diff with their changed lines; hunks read by their line counts. */
+/** The files of a diff with their removed and added lines, each with the `[section]` it sits in. */
 function changedFiles(patch: string): Changed[] {
-  const files: Changed[] = [];
-  let current: Changed | null = null;
-  let gitHeader = false; // the current file began with `diff --git`: its `---` line belongs to it
-  const lines = patch.split('\n');
-  const start = (paths: string[]): Changed => {
-    const f: Changed = { paths: [...new Set(paths)], isNew: false, lines: [] };
-    files.push(f);
-    return f;
-  };
-  for (let i = 0; i < lines.length; i += 1) {
-    const line = lines[i] ?? '';
-    const git = /^diff --git (.+?) (b\/.+|"b\/.+")$/.exec(line);
-    if (git) {
-      current = start([pathOf(git[1] ?? ''), pathOf(git[2] ?? '')]);
-      gitHeader = true;
-    } else if (current && /^(new file mode|rename to |copy to )/.test(line)) {
-      current.isNew = true;
-    } else if (line.startsWith('--- ') && (lines[i + 1] ?? '').startsWith('+++ ')) {
-      const paths = [line.slice(4), (lines[i + 1] ?? '').slice(4)].map((p) => p.split('\t')[0] ?? '');
-      if (!current || !gitHeader) current = start(paths.filter((p) => p !== '/dev/null').map(pathOf));
-      if (paths[0] === '/dev/null') current.isNew = true;
-      gitHeader = false;
-      i += 1;
-    } else {
-      const hunk = HUNK.exec(line);
-      if (hunk && current) i = readHunk(lines, i, hunk, current);
-    }
-  }
-  return files;
+  return fileDiffs(patch).map((f) => ({
+    paths: [...new Set(f.names.filter((n) => n !== '/dev/null').map(barePath))],
+    isNew: f.isNew,
+    lines: f.hunks.flatMap(changedLines),
+  }));
 }
 
-/** Reads one hunk's lines into `f`, tracking the section; the index of its last line. */
-function readHunk(lines: string[], at: number, hunk: RegExpExecArray, f: Changed): number {
-  let old = Number(hunk[1] ?? 1);
-  let added = Number(hunk[2] ?? 1);
-  let section = HEADER.exec(hunk[3] ?? '')?.[1] ?? null;
-  let i = at;
-  while (old > 0 || added > 0) {
-    const l = lines[i + 1];
-    if (l === undefined) break;
-    i += 1;
-    if (l.startsWith('\\')) continue; // "\ No newline at end of file"
+/** A hunk's removed and added lines, the section tracked from its heading and the headers it shows. */
+function changedLines(h: Hunk): Changed['lines'] {
+  let section = HEADER.exec(h.heading)?.[1] ?? null;
+  const out: Changed['lines'] = [];
+  for (const l of h.lines) {
     const text = l.slice(1);
+    if (l.startsWith('-') || l.startsWith('+')) out.push({ text, section });
     const header = HEADER.exec(text)?.[1];
-    if (l.startsWith('-') || l.startsWith('+')) f.lines.push({ text, section });
-    if (!l.startsWith('-')) added -= 1;
-    if (!l.startsWith('+')) old -= 1;
     if (header !== undefined && !l.startsWith('-')) section = header;
   }
-  return i;
-}
-
-/** A diff's path without its quotes and `a/` or `b/` prefix. */
-function pathOf(p: string): string {
-  const bare = p.startsWith('"') && p.endsWith('"') ? p.slice(1, -1) : p;
-  return bare.startsWith('a/') || bare.startsWith('b/') ? bare.slice(2) : bare;
+  return out;
 }

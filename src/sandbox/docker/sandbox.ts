@@ -35,7 +35,7 @@ import { hardened, type Hardening } from './hardened.ts';
 import { hostsOf } from '../fleet/settings.ts';
 import { buildLabels } from './labels.ts';
 import { sweep } from './sweep.ts';
-import { ensureToolbox, KEEP_ALIVE, TOOLBOX_BIN, TOOLBOX_MOUNT } from './toolbox.ts';
+import { ensureToolbox, KEEP_ALIVE, TOOLBOX_BIN, toolboxMount } from './toolbox.ts';
 import { connectNetworks, endpointConfig } from './networks.ts';
 import type { ServiceAttachment } from './trial-scope.ts';
 import { transferPath } from './transfer.ts';
@@ -382,13 +382,7 @@ export function createOptions(
       HostConfig: {
         ...(attach?.hosts?.length ? { ExtraHosts: attach.hosts } : {}),
         Mounts: [
-          {
-            Type: 'volume',
-            Source: toolbox,
-            Target: TOOLBOX_MOUNT,
-            ReadOnly: true,
-            VolumeOptions: { NoCopy: true } as Docker.MountSettings['VolumeOptions'],
-          },
+          toolboxMount(toolbox),
           ...(spec.shared
             ? [{ Type: 'volume' as const, Source: spec.shared.volume, Target: spec.shared.mount, ReadOnly: true }]
             : []),

@@ -17,7 +17,7 @@ import type { EngineApi } from './engine.ts';
 import { hardened, type Hardening } from './hardened.ts';
 import { buildLabels, withoutOwnLabels } from './labels.ts';
 import { connectNetworks, endpointConfig } from './networks.ts';
-import { ensureToolbox, TOOLBOX_MOUNT } from './toolbox.ts';
+import { ensureToolbox, toolboxMount } from './toolbox.ts';
 import type { ServiceAttachment } from './trial-scope.ts';
 import type { SandboxLabels, SandboxSpec } from '../types.ts';
 
@@ -116,13 +116,7 @@ export function serviceOptions(o: ServiceStart, image: string, toolbox: string):
         Ulimits: Object.entries(s.ulimits).map(([Name, l]) => ({ Name, Soft: l.soft, Hard: l.hard })),
         ...(Object.keys(s.tmpfs).length ? { Tmpfs: s.tmpfs } : {}),
         Mounts: [
-          {
-            Type: 'volume',
-            Source: toolbox,
-            Target: TOOLBOX_MOUNT,
-            ReadOnly: true,
-            VolumeOptions: { NoCopy: true } as Docker.MountSettings['VolumeOptions'],
-          },
+          toolboxMount(toolbox),
           ...(o.attach?.volumes ?? o.volumes ?? []).map((v) => ({
             Type: 'volume' as const,
             Source: v.source,

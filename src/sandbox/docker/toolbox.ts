@@ -23,6 +23,18 @@ export const TOOLBOX_LABEL = 'benchrig.toolbox';
 /** The keep-alive process of every sandbox (under Docker's init), from the read-only toolbox. */
 export const KEEP_ALIVE = [TOOLBOX_SHELL, 'sh', '-c', `while :; do ${TOOLBOX_SHELL} sleep 3600; done`];
 
+/**
+ * The toolbox volume as every container benchrig runs mounts it (sandbox.ts, service-container.ts):
+ * read-only, and never seeded from the image's own /.benchrig (NoCopy), so an image cannot fill it.
+ */
+export const toolboxMount = (volume: string): Docker.MountSettings => ({
+  Type: 'volume',
+  Source: volume,
+  Target: TOOLBOX_MOUNT,
+  ReadOnly: true,
+  VolumeOptions: { NoCopy: true } as Docker.MountSettings['VolumeOptions'],
+});
+
 /** argv that runs `cmd` through the toolbox's shell. */
 export const trustedArgv = (cmd: string): string[] => [TOOLBOX_SHELL, 'sh', '-c', cmd];
 

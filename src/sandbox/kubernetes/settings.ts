@@ -2,7 +2,7 @@
 // keys made the provider's settings, refused with the key's name when they do not fit. Nothing here connects.
 import { BenchrigError } from '../../errors.ts';
 import type { ProviderInput } from '../definition.ts';
-import { fleetHostsIn } from '../fleet/settings.ts';
+import { refuseNamedHosts } from '../fleet/settings.ts';
 
 /** Where a run's pods go: the spec's `provider.settings` on Kubernetes. */
 export interface ClusterSpec {
@@ -33,11 +33,7 @@ export function clusterSettings(input: ProviderInput): ClusterSpec {
   for (const key of ['namespace', 'registry'] as const)
     if (!run[key])
       throw new BenchrigError('config', `[run] ${key} is required with provider = "kubernetes" (docs/kubernetes.md)`);
-  if (fleetHostsIn(input)?.length)
-    throw new BenchrigError(
-      'usage',
-      '[run] provider = "kubernetes" and a fleet of Docker hosts ([[sandbox.hosts]] / --docker-host) exclude each other: keep one',
-    );
+  refuseNamedHosts(input, 'kubernetes');
   return {
     ...(run.kube_context ? { context: run.kube_context } : {}),
     namespace: run.namespace ?? '',

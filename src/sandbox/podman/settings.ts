@@ -2,8 +2,7 @@
 // own configuration (CONTAINER_HOST, else its rootful socket), checked at load.
 import { BenchrigError } from '../../errors.ts';
 import type { ProviderInput } from '../definition.ts';
-import { fromEnv } from '../docker/diagnose.ts';
-import { fleetHostsIn } from '../fleet/settings.ts';
+import { refuseNamedHosts } from '../fleet/settings.ts';
 
 /** Podman's rootful socket, where `podman system service` and its systemd socket listen by default. */
 export const DEFAULT_PODMAN_URL = 'unix:///run/podman/podman.sock';
@@ -18,13 +17,7 @@ export interface PodmanSpec {
 
 /** The run's Podman service; throws a config error (exit 2) when it cannot be. */
 export function runPodmanSettings(input: ProviderInput): PodmanSpec {
-  // DOCKER_HOST names the Docker daemon, not Podman: only hosts named for the run make a fleet here.
-  const fleet = (fleetHostsIn(input) ?? []).filter((h) => h.source !== fromEnv(h.url));
-  if (fleet.length)
-    throw new BenchrigError(
-      'usage',
-      '[run] provider = "podman" and a fleet of Docker hosts ([[sandbox.hosts]] / --docker-host) exclude each other: keep one',
-    );
+  refuseNamedHosts(input, 'podman');
   return podmanSettings(input.env);
 }
 

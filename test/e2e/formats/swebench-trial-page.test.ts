@@ -3,20 +3,13 @@
 // FAIL_TO_PASS / PASS_TO_PASS tests, failures first; neither under "other fields". A hostile patch
 // line and test name stay text: no dialog, no foreign request, no element made of them.
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TrialResult } from '../../../src/types.ts';
-import { launchBrowser, openPage, screenshot } from '../../support/browser.ts';
+import { openPage, screenshot, useBrowser } from '../../support/browser.ts';
 import { runCli } from '../../support/cli.ts';
 import { HOSTILE, trialResult, writeRun } from '../report-run.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 const PATCH = [
   'diff --git a/calc.py b/calc.py',
@@ -64,7 +57,7 @@ describe('a SWE-bench trial on the trial page', () => {
     const file = join(dir, 'page.html');
     const r = await runCli(['report', dir, '--format', 'html', '--out', file]);
     expect(r.code, r.stderr).toBe(0);
-    const o = await openPage(browser, file);
+    const o = await openPage(browser(), file);
     const { page } = o;
     await page.goto(`${page.url().split('#')[0]}#trial=calc-1-t1`);
     await page.waitForSelector('#detail pre.diff');
@@ -116,7 +109,7 @@ describe('a SWE-bench trial on the trial page', () => {
     const { dir } = await writeRun([other]);
     const file = join(dir, 'page.html');
     expect((await runCli(['report', dir, '--format', 'html', '--out', file])).code).toBe(0);
-    const o = await openPage(browser, file);
+    const o = await openPage(browser(), file);
     await o.page.goto(`${o.page.url().split('#')[0]}#trial=plain-t1`);
     await o.page.waitForSelector('#detail h3');
     expect(await o.page.$$eval('#detail pre.diff, #detail table.tests-status', (ns) => ns.length)).toBe(0);

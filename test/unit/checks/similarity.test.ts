@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { similarity } from '../../../src/checks/similarity.ts';
 import { idf, tfidfSimilarities, tokenize } from '../../../src/checks/tfidf.ts';
@@ -9,6 +6,7 @@ import { ModelEndpointError } from '../../../src/errors.ts';
 import { startModelServer, type ModelServer } from '../../support/model-server.ts';
 import { cfg, input, validate } from './helpers.ts';
 import { defined } from '../../support/defined.ts';
+import { tempDir } from '../../support/cli.ts';
 
 describe('tfidf', () => {
   it('tokenises into lower-cased words of any script', () => {
@@ -86,7 +84,7 @@ describe('similarity (embeddings)', () => {
   });
 
   it('goes through --llm-cache: recorded once, replayed with the endpoint gone, a miss is ungradable', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'benchrig-emb-cache-'));
+    const dir = tempDir('benchrig-emb-cache-');
     const check = cfg('similarity', { backend: 'embeddings', model: 'emb-2' });
     const before = server.embeddingRequests.length;
     const recorded = await similarity.run(

@@ -1,13 +1,13 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseToml } from 'smol-toml';
 import { BenchrigError } from '../../../src/errors.ts';
 import { configSchema } from '../../../src/config/schema.ts';
 import { DEFAULT_CONFIG_FILE, resolveConfig } from '../../../src/config/load.ts';
+import { tempDir } from '../../support/cli.ts';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'benchrig-cfg-'));
+const dir = tempDir('benchrig-cfg-');
 let n = 0;
 function toml(text: string): string {
   const file = path.join(dir, `layer-${++n}.toml`);

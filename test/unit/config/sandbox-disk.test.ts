@@ -1,11 +1,11 @@
 // `[sandbox] disk` in the configuration: its default and the message for a bad value.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/load.ts';
+import { tempDir } from '../../support/cli.ts';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'benchrig-cfg-disk-'));
+const dir = tempDir('benchrig-cfg-disk-');
 let n = 0;
 function toml(text: string): string {
   const file = path.join(dir, `layer-${++n}.toml`);

@@ -29,6 +29,12 @@ describe('scrubber', () => {
     expect(data.a[0]).toBe(KEY); // the input is not changed
   });
 
+  it("keeps a `__proto__` key of parsed data a key, scrubbed, not the copy's prototype", () => {
+    const copy = s.value(JSON.parse(`{"__proto__":{"leak":"${KEY}"}}`) as Record<string, unknown>);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(JSON.stringify(copy)).toBe('{"__proto__":{"leak":"***"}}');
+  });
+
   it('collects the values of secret-looking keys, long enough to be secrets', () => {
     expect(
       secretValues({

@@ -1,13 +1,13 @@
 // What of the configuration may be shown: a value from the environment is shown as written unless
 // its key is plain, whatever the key is called; the real value is what the run gets.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/load.ts';
 import { isPlainKey, redact } from '../../../src/config/secrets.ts';
+import { tempDir } from '../../support/cli.ts';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'benchrig-secrets-'));
+const dir = tempDir('benchrig-secrets-');
 let n = 0;
 function toml(text: string): string {
   const file = path.join(dir, `layer-${++n}.toml`);

@@ -1,12 +1,12 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BenchrigError } from '../../../src/errors.ts';
 import { checkFieldMap, jsonColumns, mapRows } from '../../../src/dataset/map.ts';
 import type { RawRow } from '../../../src/dataset/rows.ts';
+import { tempDir } from '../../support/cli.ts';
 
-const baseDir = mkdtempSync(path.join(tmpdir(), 'benchrig-map-'));
+const baseDir = tempDir('benchrig-map-');
 mkdirSync(path.join(baseDir, 'tasks', 't1'), { recursive: true });
 
 const rows = (...list: Array<Record<string, unknown>>): RawRow[] =>

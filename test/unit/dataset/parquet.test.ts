@@ -1,14 +1,14 @@
 // Parquet through the reader registry: rows come out as plain JSON values a benchmark can use.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
 import { BenchrigError } from '../../../src/errors.ts';
 import { readDataset } from '../../../src/dataset/read.ts';
 import { toJsonValue } from '../../../src/dataset/parquet.ts';
+import { tempDir } from '../../support/cli.ts';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'benchrig-pq-'));
+const dir = tempDir('benchrig-pq-');
 const write = (name: string, data: ArrayBuffer | string) => {
   writeFileSync(path.join(dir, name), typeof data === 'string' ? data : Buffer.from(data));
   return name;

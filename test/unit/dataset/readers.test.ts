@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BenchrigError } from '../../../src/errors.ts';
 import { readDataset, READERS } from '../../../src/dataset/read.ts';
+import { tempDir } from '../../support/cli.ts';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'benchrig-ds-'));
+const dir = tempDir('benchrig-ds-');
 function file(name: string, text: string): string {
   writeFileSync(path.join(dir, name), text);
   return name;

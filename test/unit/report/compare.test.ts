@@ -8,9 +8,9 @@ import { writeJsonAtomic } from '../../../src/report/write.ts';
 import type { EvaluationReport } from '../../../src/report/types.ts';
 import type { TrialResult, TrialStatus } from '../../../src/types.ts';
 import { trial } from './fixtures.ts';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+
 import { join } from 'node:path';
+import { tempDir } from '../../support/cli.ts';
 
 /** One trial per [sample id, input, status]; k trials per sample when statuses is a list. */
 function results(rows: Array<[string, string, TrialStatus | TrialStatus[]]>): TrialResult[] {
@@ -192,7 +192,7 @@ describe('a run the agent answered nothing in is never a baseline', () => {
   });
 
   it('refuses such a run folder as the baseline with a message naming it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'benchrig-cmp-'));
+    const dir = tempDir('benchrig-cmp-');
     await writeJsonAtomic(join(dir, 'evaluation_report.json'), await report([['a', '1', 'AGENT_ERROR']]));
     await expect(loadBaselineReport(dir)).rejects.toThrow(
       new RegExp(`${dir} cannot be the baseline: the agent answered nothing`),

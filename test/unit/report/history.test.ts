@@ -1,6 +1,5 @@
 // history and the `auto` baseline over run folders built for it (run.json + evaluation_report.json).
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../../src/report/aggregate.ts';
@@ -10,6 +9,7 @@ import { writeJsonAtomic } from '../../../src/report/write.ts';
 import type { TrialStatus } from '../../../src/types.ts';
 import { trial } from './fixtures.ts';
 import { defined } from '../../support/defined.ts';
+import { tempDir } from '../../support/cli.ts';
 
 /** A run folder under `parent` named by its timestamp, with run.json and (unless `noReport`) a report. */
 async function makeRun(
@@ -53,7 +53,7 @@ async function makeRun(
 }
 
 async function fourRuns() {
-  const parent = mkdtempSync(join(tmpdir(), 'benchrig-hist-'));
+  const parent = tempDir('benchrig-hist-');
   // Created out of order: history sorts by start time.
   const good = await makeRun(parent, '2024010-1', 'v1', ['PASSED', 'FAILED', 'PASSED', 'PASSED']);
   const outage = await makeRun(parent, '2024010-3', 'v2', ['AGENT_ERROR', 'AGENT_ERROR', 'AGENT_ERROR', 'AGENT_ERROR']);
@@ -82,7 +82,7 @@ describe('history', () => {
   });
 
   it('is a usage error on a folder without runs', async () => {
-    const empty = mkdtempSync(join(tmpdir(), 'benchrig-hist-'));
+    const empty = tempDir('benchrig-hist-');
     await expect(history(empty)).rejects.toThrow(/no runs here/);
     await expect(history(join(empty, 'missing'))).rejects.toThrow(/not a folder/);
   });
@@ -99,7 +99,7 @@ describe('resolveBaseline', () => {
   });
 
   it('auto: none when no earlier run graded anything; a given outage run is refused', async () => {
-    const parent = mkdtempSync(join(tmpdir(), 'benchrig-hist-'));
+    const parent = tempDir('benchrig-hist-');
     const outage = await makeRun(parent, '2024010-1', 'v1', ['AGENT_ERROR', 'TIMEOUT']);
     const said: string[] = [];
     expect(await resolveBaseline('auto', { cwd: '/', runsDir: parent, say: (l) => said.push(l) })).toBeNull();

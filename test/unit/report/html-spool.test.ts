@@ -1,8 +1,7 @@
 // report.html made in one pass (issue 17): the trial entries taken from the results while the
 // report is built give the same page, byte for byte, as a second read of every result file —
 // clipped values, hostile text, deep objects and all — and the spool leaves nothing behind.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildReport, readResults, resultNames } from '../../../src/report/aggregate.ts';
@@ -10,9 +9,10 @@ import { PageBudget, TrialPageSpool } from '../../../src/report/html-spool.ts';
 import { trialEntry, writeHtmlReport } from '../../../src/report/html.ts';
 import type { TrialResult } from '../../../src/types.ts';
 import { trial } from './fixtures.ts';
+import { tempDir } from '../../support/cli.ts';
 
 function runFolder(results: TrialResult[]): string {
-  const dir = mkdtempSync(join(tmpdir(), 'benchrig-spool-'));
+  const dir = tempDir('benchrig-spool-');
   mkdirSync(join(dir, 'results'));
   for (const r of results) writeFileSync(join(dir, 'results', `${r.task_id}.json`), JSON.stringify(r, null, 2));
   return dir;
@@ -95,7 +95,7 @@ describe('report.html from a spool of trial entries', () => {
     ];
     const made: string[] = [];
     const entry = (r: TrialResult) => (made.push(r.sample_id), JSON.stringify(r.sample_id).padEnd(300));
-    const dir = mkdtempSync(join(tmpdir(), 'benchrig-spool-'));
+    const dir = tempDir('benchrig-spool-');
     const spool = await TrialPageSpool.open(dir, entry, new PageBudget({ all: 1000, more: 500 }));
     try {
       await report(spool.tee(results));
@@ -107,7 +107,6 @@ describe('report.html from a spool of trial entries', () => {
       expect(JSON.parse(`[${page}]`)).toEqual(['p0', 'p1', 'p2', 'f0', 'f1']);
     } finally {
       await spool.dispose();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

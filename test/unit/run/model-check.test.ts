@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { exitCodeFor } from '../../../src/cli/main.ts';
 import type { LlmConfig } from '../../../src/config/schema.ts';
 import { checkModelEndpoints } from '../../../src/run/model-check.ts';
+import { SharedChecks } from '../../../src/run/shared-checks.ts';
 
 interface Seen {
   path: string;
@@ -153,6 +154,33 @@ describe('the start-time model check', () => {
     expect(await check(llm(s.url, { responses: {} }), ['chat', 'responses'])).toBeNull();
     expect(s.seen).toHaveLength(1);
     expect(await check(llm(s.url), [])).toBeNull();
+    expect(s.seen).toHaveLength(1);
+  });
+
+  it("a job's cells on one endpoint ask it once, whatever their models; another key asks again", async () => {
+    const s = await serve(200);
+    const shared = new SharedChecks();
+    const origins = { templates: {}, env: {} };
+    for (const model of ['m1', 'm2', 'm1']) await checkModelEndpoints(llm(s.url, { model }), ['chat'], origins, shared);
+    expect(s.seen).toHaveLength(1);
+    await checkModelEndpoints(llm(s.url, { api_key: 'sk-other' }), ['chat'], origins, shared);
+    expect(s.seen.map((q) => q.headers.authorization)).toEqual(['Bearer sk-check', 'Bearer sk-other']);
+  });
+
+  it("a job's cells on a refusing endpoint each get the refusal, from one request", async () => {
+    const s = await serve(401);
+    const shared = new SharedChecks();
+    const origins = { templates: { 'llm.api_key': '${OPENAI_API_KEY:-}' }, env: { OPENAI_API_KEY: 'sk-check' } };
+    const refusals = [];
+    for (const model of ['m1', 'm2'])
+      refusals.push(
+        await checkModelEndpoints(llm(s.url, { model }), ['chat'], origins, shared).then(
+          () => null,
+          (err: Error) => err.message,
+        ),
+      );
+    expect(refusals[0]).toMatch(/^the key from OPENAI_API_KEY \(read by \[llm\] api_key\) was refused/);
+    expect(refusals[1]).toBe(refusals[0]);
     expect(s.seen).toHaveLength(1);
   });
 });

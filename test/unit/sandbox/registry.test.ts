@@ -153,6 +153,15 @@ describe('kubernetes', () => {
     });
   });
 
+  it("reads none of Docker's settings: a DOCKER_HOST (even one benchrig could not use) is no fleet beside it", () => {
+    for (const env of [
+      { DOCKER_HOST: 'unix:///var/run/docker.sock' },
+      { DOCKER_HOST: 'tcp://box:2376', DOCKER_TLS_VERIFY: '1' },
+      { DOCKER_HOST: 'ssh://me@box' },
+    ])
+      expect(resolveProvider(input({ run: cluster, env }))).toMatchObject({ kind: 'kubernetes' });
+  });
+
   it('refuses a missing namespace or registry naming the key, and a fleet beside it', () => {
     expect(refusal(() => resolveProvider(input({ run: { provider: 'kubernetes', registry: 'r' } })))).toEqual({
       kind: 'config',
@@ -180,6 +189,12 @@ describe('podman', () => {
       kind: 'podman',
       settings: { url: 'unix:///p.sock', source: 'from the environment variable CONTAINER_HOST=unix:///p.sock' },
     });
+  });
+
+  it('takes a DOCKER_HOST benchrig could not use for Docker as none of its business', () => {
+    expect(resolveProvider(input({ run: { provider: 'podman' }, env: { DOCKER_HOST: 'ssh://me@box' } }))).toMatchObject(
+      { kind: 'podman' },
+    );
   });
 
   it('refuses a CONTAINER_HOST that is not a unix socket, and hosts named for the run', () => {

@@ -4,8 +4,7 @@
 // writes to the termination-message file later cannot move it past its own files.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LimitExceeded } from '../../../../src/errors.ts';
@@ -14,13 +13,14 @@ import { ensureToolboxImage } from '../../../../src/sandbox/kubernetes/toolbox.t
 import type { Environment } from '../../../../src/sandbox/provider.ts';
 import { TEST_IMAGE, testRunId, testSpec } from '../../../support/docker.ts';
 import { K8S_NAMESPACE, K8S_REGISTRY, KUBECONFIG, pushImage, requireCluster } from '../../../support/kubernetes.ts';
+import { tempDir } from '../../../support/cli.ts';
 
 const runId = testRunId('k8s-disk');
 const MiB = 1024 ** 2;
 
 /** An image with an 8 MiB layer no node has: the pod's start pulls and unpacks it. */
 function freshImage(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'k8s-disk-image-'));
+  const dir = tempDir('k8s-disk-image-');
   writeFileSync(join(dir, 'blob'), randomBytes(8 * MiB));
   writeFileSync(join(dir, 'Dockerfile'), `FROM ${TEST_IMAGE}\nCOPY blob /blob\n`);
   const tag = `benchrig-test/fresh:${randomBytes(6).toString('hex')}`;

@@ -1,20 +1,19 @@
 // Compose task folders for the tests: a copy of test/fixtures/harbor-compose-refused with one compose
 // file as its environment/docker-compose.yaml, loaded through the Harbor loader (as `validate` does).
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { harborSample } from '../../../../src/formats/harbor/samples.ts';
 import { readHarborTask } from '../../../../src/formats/harbor/task.ts';
 import { BenchrigError } from '../../../../src/errors.ts';
 import type { EnvironmentSpec } from '../../../../src/environment/spec.ts';
-import { FIXTURES } from '../../../support/cli.ts';
+import { FIXTURES, tempDir } from '../../../support/cli.ts';
 
 export const REFUSED = path.join(FIXTURES, 'harbor-compose-refused');
 export const FULL = path.join(FIXTURES, 'harbor-compose', 'full');
 
 /** A task folder (named `task`) whose compose file is `yaml`, or the fixture file `compose/<name>.yaml`. */
 export function composeTask(yaml: string | { fixture: string }, taskToml?: string): string {
-  const dir = path.join(mkdtempSync(path.join(tmpdir(), 'benchrig-compose-')), 'task');
+  const dir = path.join(tempDir('benchrig-compose-'), 'task');
   cpSync(REFUSED, dir, { recursive: true, verbatimSymlinks: true });
   const text =
     typeof yaml === 'string' ? yaml : readFileSync(path.join(REFUSED, 'compose', `${yaml.fixture}.yaml`), 'utf8');

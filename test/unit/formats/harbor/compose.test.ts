@@ -1,12 +1,11 @@
 // A Harbor folder with compose tasks loads into samples that carry their environment
 // (docs/benchmarks.md#compose-tasks) whoever loads it (run, validate, list); the version follows
 // every service's build context.
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../../../src/benchmark/load.ts';
-import { FIXTURES } from '../../../support/cli.ts';
+import { FIXTURES, tempDir } from '../../../support/cli.ts';
 import { userError } from '../../benchmark/helpers.ts';
 
 const COMPOSE = path.join(FIXTURES, 'harbor-compose');
@@ -28,7 +27,7 @@ describe('Harbor compose tasks', () => {
   });
 
   it("the version changes with a service's own build context", async () => {
-    const dir = path.join(mkdtempSync(path.join(tmpdir(), 'benchrig-compose-v-')), 'tasks');
+    const dir = path.join(tempDir('benchrig-compose-v-'), 'tasks');
     cpSync(COMPOSE, dir, { recursive: true });
     const before = (await loadBenchmark(dir, {})).version;
     writeFileSync(path.join(dir, 'full/environment/web/Dockerfile'), 'FROM benchrig/busybox:1\nCMD ["httpd", "-f"]\n');
@@ -36,7 +35,7 @@ describe('Harbor compose tasks', () => {
   });
 
   it("a service's build context with an executable prepare.sh, or an image that is not a plain reference, is refused naming the task and key", async () => {
-    const dir = path.join(mkdtempSync(path.join(tmpdir(), 'benchrig-compose-h-')), 'tasks');
+    const dir = path.join(tempDir('benchrig-compose-h-'), 'tasks');
     cpSync(COMPOSE, dir, { recursive: true });
     const marker = path.join(dir, 'ran');
     writeFileSync(path.join(dir, 'full/environment/web/prepare.sh'), `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });

@@ -2,14 +2,13 @@
 // in every field shape Terminal-Bench 2.0 publishes (version, [metadata] with its time estimates and
 // free-form flags, float timeouts, sizes as "2G" or as plain MB, gpus, allow_internet) and parse to
 // their values, legacy spellings included.
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readHarborTask, sizeToMb, stripCanary } from '../../../../src/formats/harbor/task.ts';
 import { harborTaskDirs } from '../../../../src/formats/harbor/folder.ts';
 import { harborSample } from '../../../../src/formats/harbor/samples.ts';
-import { FIXTURES } from '../../../support/cli.ts';
+import { FIXTURES, tempDir } from '../../../support/cli.ts';
 
 const TB2 = join(FIXTURES, 'harbor-tb2-shapes');
 
@@ -159,7 +158,7 @@ describe('Terminal-Bench 2.0 task.toml shapes', () => {
 
 describe('task.toml details', () => {
   const task = (toml: string, instruction = 'Do it.\n') => {
-    const dir = mkdtempSync(join(tmpdir(), 'harbor-'));
+    const dir = tempDir('harbor-');
     writeFileSync(join(dir, 'task.toml'), toml);
     writeFileSync(join(dir, 'instruction.md'), instruction);
     mkdirSync(join(dir, 'tests'));

@@ -87,6 +87,14 @@ describe('test configuration in a model patch', () => {
     expect(flagged(renamed)).toEqual(['pytest.py']);
   });
 
+  it('flags a quoted path, and a file the --- and +++ lines name under a diff --git line naming another', () => {
+    const quoted = '--- "a/t\\303\\251sts/conftest.py"\n+++ "b/t\\303\\251sts/conftest.py"\n@@ -1 +1,2 @@\n x\n+y\n';
+    expect(flagged(quoted)).toEqual(['t\\303\\251sts/conftest.py']);
+    // git apply changes conftest.py here: the --- and +++ lines decide.
+    const disguised = 'diff --git a/ok.py b/ok.py\n--- a/conftest.py\n+++ b/conftest.py\n@@ -1 +1,2 @@\n a\n+b\n';
+    expect(flagged(disguised)).toEqual(['conftest.py']);
+  });
+
   it('flags none of the gold patches of the fixtures', () => {
     const calc = readFileSync(join(REPO, 'test/fixtures/swebench-run/dataset.jsonl'), 'utf8').trim().split('\n');
     const gold = [...calc.map((l) => JSON.parse(l) as { patch: string }), ...fixtureRows()].map((r) => r.patch);

@@ -86,23 +86,23 @@ describe('ownerIsGone', () => {
   });
 });
 
-describe("a service's labels", () => {
-  it("never keep one under benchrig's prefix (load refuses them; a spec made in code is not trusted either)", () => {
-    const service: ServiceSpec = {
-      image: 'benchrig/busybox:1',
-      env: {},
-      ulimits: {},
-      tmpfs: {},
-      stdinOpen: false,
-      tty: false,
-      labels: { 'benchrig.keep': '1', 'benchrig.pid': '1', benchrig: 'x', 'org.example.kept': 'yes' },
-      dependsOn: {},
-      mounts: [],
-      networks: {},
-      expose: [],
-      capAdd: [],
-    };
-    const labels = serviceOptions(
+describe("a service's create options", () => {
+  const service: ServiceSpec = {
+    image: 'benchrig/busybox:1',
+    env: {},
+    ulimits: {},
+    tmpfs: {},
+    stdinOpen: false,
+    tty: false,
+    labels: { 'benchrig.keep': '1', 'benchrig.pid': '1', benchrig: 'x', 'org.example.kept': 'yes' },
+    dependsOn: {},
+    mounts: [],
+    networks: {},
+    expose: [],
+    capAdd: [],
+  };
+  const options = () =>
+    serviceOptions(
       {
         client: {} as Docker,
         hostKey: 'local',
@@ -110,10 +110,14 @@ describe("a service's labels", () => {
         name: 'side',
         service,
         labels: { runId: 'r', sessionId: 's' },
+        volumes: [{ source: 'data', target: '/data', readOnly: false }],
       },
       'benchrig/busybox:1',
       'benchrig-toolbox-x',
-    ).Labels;
+    );
+
+  it("never keep a label under benchrig's prefix (load refuses them; a spec made in code is not trusted either)", () => {
+    const labels = options().Labels;
     expect(labels).not.toHaveProperty('benchrig.keep');
     expect(labels).toMatchObject({
       benchrig: '1',
@@ -121,5 +125,18 @@ describe("a service's labels", () => {
       'benchrig.service': 'side',
       'org.example.kept': 'yes',
     });
+  });
+
+  it("mount the harness's toolbox read-only, as main does, beside the service's own volumes", () => {
+    expect(options().HostConfig?.Mounts).toEqual([
+      {
+        Type: 'volume',
+        Source: 'benchrig-toolbox-x',
+        Target: '/.benchrig',
+        ReadOnly: true,
+        VolumeOptions: { NoCopy: true },
+      },
+      { Type: 'volume', Source: 'data', Target: '/data', ReadOnly: false },
+    ]);
   });
 });
