@@ -5,23 +5,20 @@ import { readFile, rmdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { loadBenchmark } from '../benchmark/load.ts';
 import type { Benchmark } from '../benchmark/types.ts';
-import { gradeTrial } from '../checks/grade.ts';
-import { decideStatus, isBenign } from '../checks/status.ts';
 import { BenchrigError } from '../errors.ts';
 import { buildReport, readResults } from '../report/aggregate.ts';
 import { loadRunReport } from '../report/compare.ts';
 import type { EvaluationReport, RunJson } from '../report/types.ts';
 import type { GateConfig } from '../report/gate.ts';
 import { writeJsonAtomic } from '../report/write.ts';
-import type { GradeModels } from '../checks/types.ts';
-import { loadHooks } from '../trial/hooks.ts';
-import { RegradeRecord } from '../trial/regrade-record.ts';
 import { countResults, isSharded, resultFile } from '../report/result-layout.ts';
 import { pageBudgetFor, trialEntry } from '../report/html.ts';
 import { TrialPageSpool } from '../report/html-spool.ts';
 import { publishReport } from '../run/publish.ts';
-import type { Sample, TrialResult } from '../types.ts';
+import type { TrialResult } from '../types.ts';
+import { regradeChanged, regradeResult, regradingFor } from './regrade.ts';
 import { gateExitCode } from '../exit-codes.ts';
+import { settleBulkRead } from '../loader/heap-flags.mjs';
 
 export async function readRunJson(runDir: string): Promise<RunJson> {
   const path = join(runDir, 'run.json');
@@ -73,13 +70,23 @@ async function loadRunBenchmark(
   return b;
 }
 
+/** What a rebuilt report takes of the previous one: the run's identity, and its comparison. */
+type PreviousReport = Pick<EvaluationReport, 'benchmark' | 'agent' | 'run' | 'comparison'>;
+
+/**
+ * The parts of the previous report a rebuilt one takes, the rest let go (at a million trials its 100,000 task
+ * entries were ~50 MB of heap that every full collection of the pass marked again).
+ */
+const identityOf = (r: EvaluationReport | null): PreviousReport | null =>
+  r && { benchmark: r.benchmark, agent: r.agent, run: r.run, comparison: r.comparison };
+
 interface RebuildOptions {
   run: RunJson;
   runDir: string;
-  previous: EvaluationReport | null;
+  previous: PreviousReport | null;
   gate: GateConfig | null | undefined;
   blocksAreSuccess: boolean;
-  results: AsyncIterable<TrialResult>;
+  results: Iterable<TrialResult> | AsyncIterable<TrialResult>;
 }
 
 /** The report's agent from run.json: its module and hash when run.json records them (docs/reports.md#runjson). */
@@ -89,7 +96,7 @@ function agentOf(run: RunJson): EvaluationReport['agent'] {
 }
 
 /** `--label` and `--note`, from the old report or run.json; absent when the run has none. */
-function labelAndNote(prev: EvaluationReport | null, run: RunJson): { label?: string; note?: string } {
+function labelAndNote(prev: PreviousReport | null, run: RunJson): { label?: string; note?: string } {
   const label = prev?.run.label ?? run.label ?? undefined;
   const note = prev?.run.note ?? run.note ?? undefined;
   return { ...(label !== undefined ? { label } : {}), ...(note !== undefined ? { note } : {}) };
@@ -115,7 +122,7 @@ export async function rebuildReport(o: RebuildOptions): Promise<EvaluationReport
 
 async function rebuildWith(
   o: RebuildOptions,
-  prev: EvaluationReport | null,
+  prev: PreviousReport | null,
   run: RunJson,
   baseline: EvaluationReport | null,
   spool: TrialPageSpool | null,
@@ -145,75 +152,9 @@ async function rebuildWith(
   });
   // The baseline run is gone: the old comparison is kept rather than silently dropped.
   if (!baseline && prev?.comparison) report.comparison = prev.comparison;
-  // report.html shows the same numbers (it renders from the result files: a second, separate pass)
+  // report.html shows the same numbers (its trials from the spool; from the result files again only when the spool failed)
   await publishReport(o.runDir, report, { spool: spool && !spool.failed ? spool : undefined });
   return report;
-}
-
-/** Errors that stopped a trial before grading: such a trial was never graded and is not now. */
-const NEVER_GRADED = new Set(['sandbox', 'docker_unavailable', 'interrupted', 'model']);
-
-/** What model-backed and custom checks need to grade again (as the run had it), and whether the judge's calls are transcribed. */
-type RegradeModels = GradeModels & { transcripts?: boolean };
-
-/** What model-backed and custom checks need to grade again (as the run had it). */
-async function gradeModels(b: Benchmark, cwd: string): Promise<RegradeModels> {
-  const cfg = b.config;
-  const judge = {
-    ...cfg.llm,
-    ...Object.fromEntries(Object.entries(cfg.judge.llm ?? {}).filter(([, v]) => v !== undefined)),
-  };
-  const hooks = await loadHooks(b.hooks);
-  return {
-    judge,
-    cache: { mode: cfg.run.llm_cache, dir: join(resolve(cwd, cfg.run.output), '.llm-cache') },
-    customChecks: hooks.checks,
-    transcripts: cfg.run.transcripts !== 'metadata',
-  };
-}
-
-/**
- * One result graded again with the benchmark's checks: checks that need no sandbox run again on
- * the saved replies, events and final state; sandbox checks keep their saved verdicts; a settled
- * `manual` review is kept (the check reads it from `previous`). Errors keep their status.
- */
-async function regradeResult(
-  r: TrialResult,
-  b: Benchmark,
-  sample: Sample | undefined,
-  models: RegradeModels = {},
-): Promise<TrialResult> {
-  if (!sample) return r; // the sample left the dataset: its saved verdicts stand
-  if (r.error && (NEVER_GRADED.has(r.error.kind) || (r.checks ?? []).length === 0)) return r;
-  const previous = r.checks ?? [];
-  const { transcripts = true, ...grade } = models;
-  // The judge's new calls replace its earlier ones in the result's events and transcript.
-  const record = RegradeRecord.of(transcripts, grade.judge);
-  const graded = await gradeTrial({
-    checks: b.checks,
-    sample,
-    replies: r.replies ?? (r.response ? [r.response] : []),
-    events: r.events ?? [],
-    finalState: r.final_state ?? {},
-    blocked: !!r.blocked,
-    artifacts: r.artifacts ?? {},
-    skipSandbox: true,
-    previous,
-    ...grade,
-    onEvent: record.onEvent,
-    onCall: transcripts ? record.onCall : undefined,
-  });
-  // A judge whose endpoint fails would overwrite its saved verdicts with nothing: evaluate stops instead (exit 3).
-  if (graded.outage) throw new BenchrigError('llm', `${r.task_id}: ${graded.outage.message}`);
-  const verdicts = graded.verdicts;
-  const { status, score } = decideStatus({
-    error: r.error,
-    verdicts,
-    blocked: !!r.blocked,
-    blocksAreSuccess: b.config.blocks_are_success,
-    benign: isBenign(r),
-  });
-  return record.apply({ ...r, checks: verdicts, artifacts: graded.artifacts, status, score });
 }
 
 /** The trial's result file where it saved it (report/result-layout.ts); a task id that is not a plain file name is refused. */
@@ -222,8 +163,6 @@ export function resultPath(runDir: string, taskId: string): string {
     throw new BenchrigError('usage', `${runDir}: result with an unusable task_id ${JSON.stringify(taskId)}`);
   return resultFile(runDir, taskId);
 }
-
-const gradedPart = (r: TrialResult) => JSON.stringify([r.status, r.score, r.checks, r.artifacts]);
 
 interface EvaluateOptions {
   cwd: string;
@@ -243,22 +182,23 @@ interface EvaluateOutcome {
 }
 
 export async function evaluateRun(runDirArg: string, opts: EvaluateOptions): Promise<EvaluateOutcome> {
+  settleBulkRead(); // every result is read, parsed and dropped (loader/heap-flags.mjs)
   const runDir = resolve(opts.cwd, runDirArg);
   const run = await readRunJson(runDir);
   const b = await loadRunBenchmark(run, opts);
   const samples = new Map(b.samples.map((s) => [s.id, s]));
-  const previous = await readPreviousReport(runDir);
-  const models = await gradeModels(b, opts.cwd);
+  const previous = identityOf(await readPreviousReport(runDir));
+  const regrading = await regradingFor(b, opts.cwd);
   const changed: string[] = [];
   const missing: string[] = [];
 
   async function* regraded(): AsyncIterable<TrialResult> {
-    for await (const r of readResults(runDir)) {
+    for (const r of readResults(runDir)) {
       const sample = samples.get(String(r.sample_id));
       if (!sample) missing.push(r.task_id);
-      const next = await regradeResult(r, b, sample, models);
+      const next = await regradeResult(r, sample, regrading);
       // Rewritten when a verdict changed, or the judge was asked again (its new calls are recorded).
-      if (gradedPart(next) !== gradedPart(r) || next.events !== r.events) {
+      if (regradeChanged(next, r)) {
         await writeJsonAtomic(resultPath(runDir, r.task_id), next, { compact: isSharded(runDir) });
         changed.push(r.task_id);
       }

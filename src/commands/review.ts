@@ -55,7 +55,7 @@ async function findResult(runDir: string, taskId: string): Promise<TrialResult |
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   // A task id whose file name was made file-safe: find it by its recorded id.
-  for await (const r of readResults(runDir)) if (r.task_id === taskId) return r;
+  for (const r of readResults(runDir)) if (r.task_id === taskId) return r;
   return null;
 }
 

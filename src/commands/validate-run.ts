@@ -67,7 +67,7 @@ async function runAgent(
   if (opts.signal.aborted) throw new BenchrigError('interrupted', `validate --run: interrupted while running ${agent}`);
   const breaches: Breach[] = [];
   let n = 0;
-  for await (const r of readResults(runDir)) {
+  for (const r of readResults(runDir)) {
     n++;
     if (breaks(r.status)) breaches.push({ sample_id: r.sample_id, status: r.status, reason: why(r) });
   }

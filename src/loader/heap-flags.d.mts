@@ -4,3 +4,4 @@ export declare function setHeapFlags(): void;
 export declare function restoreHeapFlags(): void;
 export declare const LONG_RUN_TRIALS: number;
 export declare function settleLongRun(): void;
+export declare function settleBulkRead(): void;

@@ -25,12 +25,17 @@ const LONG_RUN_BUDGET = '--interrupt-budget=67584';
 /** Trials a run plans from which it counts as long (an agentic run of a few dozen does not). */
 export const LONG_RUN_TRIALS = 256;
 
+/** V8's own growth of the young generation (doubling, up to 16 MB a semi-space). */
+const GROWING_YOUNG = '--semi-space-growth-factor=2';
+
 let wanted = false;
 let longRun = false;
+let bulkRead = false;
 
 const apply = () => {
   for (const flag of HEAP_FLAGS) v8.setFlagsFromString(flag);
   if (longRun) v8.setFlagsFromString(LONG_RUN_BUDGET);
+  if (bulkRead) v8.setFlagsFromString(GROWING_YOUNG);
 };
 
 /** Sets the flags for this process (the CLI: bin/heap.mjs). */
@@ -48,6 +53,18 @@ export function settleLongRun() {
   if (!wanted || longRun) return;
   longRun = true;
   v8.setFlagsFromString(LONG_RUN_BUDGET);
+}
+
+/**
+ * A command that runs no trials and reads every result of a run (`benchrig evaluate`): its young
+ * generation grows as V8's does by default. Each result parsed is garbage a moment later; at 1 MB a
+ * semi-space the scavenges were a third of `evaluate`'s time (docs/performance.md, a million trials).
+ * Nothing when the flags were never set (a library caller's process).
+ */
+export function settleBulkRead() {
+  if (!wanted || bulkRead) return;
+  bulkRead = true;
+  v8.setFlagsFromString(GROWING_YOUNG);
 }
 
 /** Sets them again after a worker thread's start reset them; nothing when they were never set (a library caller's process). */

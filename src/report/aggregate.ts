@@ -1,8 +1,8 @@
 // Build `evaluation_report.json` (docs/reports.md#files) from result files, streaming: each result is read,
 // folded into the metrics and the top lists, and dropped.
-import { offerSlowest, type SlowTrial } from './analysis.ts';
+import { offerSlowest, wouldBeSlowest, type SlowTrial } from './analysis.ts';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { ERROR_STATUSES, type TrialResult, type TrialStatus } from '../types.ts';
 import { MetricsAccumulator } from './metrics.ts';
 import { evaluateGate, type GateConfig } from './gate.ts';
@@ -54,10 +54,13 @@ function successReason(r: TrialResult): string {
 /** Keeps the best `TOP_N` entries by `key` (ascending) without holding every result. */
 class TopList {
   private items: Array<{ key: [number, number, string]; entry: TopEntry }> = [];
-  offer(key: [number, number, string], entry: TopEntry): void {
-    this.items.push({ key, entry });
+  /** `entry` is made only when the key enters (most trials of a large run do not). */
+  offer(a: number, b: number, id: string, entry: () => TopEntry): void {
+    const last = this.items.length === TOP_N ? this.items[TOP_N - 1].key : null;
+    if (last && (a > last[0] || (a === last[0] && (b > last[1] || (b === last[1] && id >= last[2]))))) return;
+    this.items.push({ key: [a, b, id], entry: entry() });
     this.items.sort(
-      (a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || (a.key[2] < b.key[2] ? -1 : a.key[2] > b.key[2] ? 1 : 0),
+      (x, y) => x.key[0] - y.key[0] || x.key[1] - y.key[1] || (x.key[2] < y.key[2] ? -1 : x.key[2] > y.key[2] ? 1 : 0),
     );
     if (this.items.length > TOP_N) this.items.pop();
   }
@@ -79,20 +82,22 @@ export async function buildReport(opts: BuildReportOptions): Promise<EvaluationR
   const slowest: SlowTrial[] = [];
   for await (const r of opts.results) {
     acc.add(r);
-    offerSlowest(slowest, { task_id: r.task_id, status: r.status, execution_time_s: r.metadata.execution_time_s });
+    const time = r.metadata?.execution_time_s;
+    if (wouldBeSlowest(slowest, r.task_id, time))
+      offerSlowest(slowest, { task_id: r.task_id, status: r.status, execution_time_s: time });
     const rank = FAILURE_RANK[r.status];
     if (rank !== undefined) {
-      failures.offer([rank, r.score ?? 0, r.task_id], {
+      failures.offer(rank, r.score ?? 0, r.task_id, () => ({
         task_id: r.task_id,
         status: r.status,
         reason: failureReason(r),
-      });
+      }));
     } else if (r.status === 'PASSED') {
-      successes.offer([0, -(r.score ?? 0), r.task_id], {
+      successes.offer(0, -(r.score ?? 0), r.task_id, () => ({
         task_id: r.task_id,
         status: r.status,
         reason: successReason(r),
-      });
+      }));
     }
   }
   const { metrics, checks, tasks } = acc.finish();
@@ -122,19 +127,23 @@ export async function resultNames(runDir: string): Promise<string[]> {
   return [...resultNamesOf(runDir)];
 }
 
+/** readFileSync's options, made once: a string is copied into a new options object a call. */
+const UTF8 = { encoding: 'utf8', flag: 'r' } as const;
+
 /**
  * Every result file of a run (or those `names` of resultNames), each read once, a folder at a time
- * in file-name order. A missing folder yields nothing; a corrupt file throws naming it.
+ * in file-name order, as they are asked for (synchronously: `for await` takes it too). A missing
+ * folder yields nothing; a corrupt file throws naming it.
  */
-export async function* readResults(runDir: string, names?: Iterable<string>): AsyncIterable<TrialResult> {
-  const dir = join(runDir, 'results');
+export function* readResults(runDir: string, names?: Iterable<string>): Generator<TrialResult> {
+  const dir = join(runDir, 'results') + sep;
   for (const name of names ?? resultNamesOf(runDir)) {
-    const path = join(dir, name);
+    const path = dir + name; // names are file names or `xy/name` (result-layout.ts): nothing to normalize
     let result: TrialResult;
     try {
       // Read synchronously: a small file's open/stat/read/close each cross to libuv's thread pool
       // when read asynchronously, and that waiting was ~60% of `benchrig evaluate` on 10,000 results.
-      result = JSON.parse(readFileSync(path, 'utf8')) as TrialResult;
+      result = JSON.parse(readFileSync(path, UTF8)) as TrialResult;
     } catch (err) {
       if (err instanceof SyntaxError) throw new Error(`corrupt result file ${path}: ${err.message}`);
       throw err;

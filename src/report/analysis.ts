@@ -68,16 +68,19 @@ export function analyzeReport(report: EvaluationReport, slowest: SlowTrial[] | n
   };
 }
 
+/** Whether a trial would enter the `n` slowest of `list` (asked before its entry is made). */
+export function wouldBeSlowest(list: SlowTrial[], taskId: string, time: unknown, n = 5): time is number {
+  if (typeof time !== 'number' || !Number.isFinite(time)) return false;
+  const last = list[n - 1];
+  return !(
+    list.length >= n &&
+    (time < last.execution_time_s || (time === last.execution_time_s && taskId > last.task_id))
+  );
+}
+
 /** Keeps `list` the `n` slowest trials offered so far (ties by task id, for stable output). */
 export function offerSlowest(list: SlowTrial[], t: SlowTrial, n = 5): void {
-  if (typeof t.execution_time_s !== 'number' || !Number.isFinite(t.execution_time_s)) return;
-  const last = list[n - 1];
-  if (
-    list.length >= n &&
-    (t.execution_time_s < last.execution_time_s ||
-      (t.execution_time_s === last.execution_time_s && t.task_id > last.task_id))
-  )
-    return;
+  if (!wouldBeSlowest(list, t.task_id, t.execution_time_s, n)) return;
   list.push(t);
   list.sort((a, b) => b.execution_time_s - a.execution_time_s || (a.task_id < b.task_id ? -1 : 1));
   if (list.length > n) list.pop();

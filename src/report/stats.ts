@@ -49,7 +49,7 @@ export function wilson(successes: number, n: number, z = Z95): [number, number] 
 }
 
 /** Percentile by linear interpolation between closest ranks (numpy's default); null when empty. */
-export function percentile(sorted: readonly number[], q: number): number | null {
+export function percentile(sorted: ArrayLike<number>, q: number): number | null {
   if (sorted.length === 0) return null;
   const pos = (sorted.length - 1) * q;
   const lo = Math.floor(pos);
@@ -62,6 +62,8 @@ export function ratio(a: number, b: number): number | null {
   return b > 0 ? a / b : null;
 }
 
-export function mean(xs: readonly number[]): number | null {
-  return xs.length > 0 ? xs.reduce((s, x) => s + x, 0) / xs.length : null;
+export function mean(xs: ArrayLike<number>): number | null {
+  let sum = 0;
+  for (let i = 0; i < xs.length; i++) sum += xs[i];
+  return xs.length > 0 ? sum / xs.length : null;
 }

@@ -56,7 +56,11 @@ export async function reportRun(e: EndedRun, opts: RunOptions): Promise<RunOutco
   return { exitCode: runExitCode(report, !!e.trials.tripped), runDir, report };
 }
 
-function reportInput(e: EndedRun, withBaseline: boolean, results: AsyncIterable<TrialResult>): BuildReportOptions {
+function reportInput(
+  e: EndedRun,
+  withBaseline: boolean,
+  results: Iterable<TrialResult> | AsyncIterable<TrialResult>,
+): BuildReportOptions {
   const { benchmark, cfg, agentId, agentRef, baseline } = e.prepared;
   const { runId, runDir, runJson } = e.open;
   return {

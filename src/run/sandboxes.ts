@@ -50,7 +50,7 @@ interface HostReport {
 /** The report's `hosts` section: per host of the provider, what ran there and what failed. */
 export async function hostsReport(
   summary: Record<string, Omit<HostReport, 'trials'>>,
-  results: AsyncIterable<TrialResult>,
+  results: Iterable<TrialResult> | AsyncIterable<TrialResult>,
 ): Promise<Record<string, HostReport>> {
   const out: Record<string, HostReport> = {};
   for (const [url, s] of Object.entries(summary))

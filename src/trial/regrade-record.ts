@@ -1,7 +1,8 @@
 // The judge's calls when `benchrig evaluate` re-grades a saved result (docs/reports.md#transcripts):
 // recorded as the trial recorded them, then put in the result in place of the judge's earlier
 // calls — their `llm_call` events and their transcript calls. A re-grading that calls no judge
-// leaves the result's record as it was.
+// leaves the result's record as it was. What the checks said (a judge may echo its key) is scrubbed
+// as the run scrubs a result (trial/scrub.ts).
 import { scrubberFor, secretValues, type Scrubber } from '../config/scrub.ts';
 import type { CallTranscript, NewEvent, TrajectoryEvent, TrialResult } from '../types.ts';
 import { TranscriptStore } from './transcript.ts';
@@ -17,9 +18,14 @@ export class RegradeRecord {
     readonly transcripts: boolean,
   ) {}
 
-  /** Scrubbed of the secrets in `configs` (the model configs the re-grading uses). */
-  static of(transcripts: boolean, ...configs: unknown[]): RegradeRecord {
-    return new RegradeRecord(scrubberFor(secretValues(...configs)), transcripts);
+  /**
+   * A new record a result, all scrubbed of the secrets in `configs` (the model configs the
+   * re-grading uses) by one scrubber: its patterns are made once a run (making them cost more
+   * than re-grading a `contains` check).
+   */
+  static maker(transcripts: boolean, ...configs: unknown[]): () => RegradeRecord {
+    const scrub = scrubberFor(secretValues(...configs));
+    return () => new RegradeRecord(scrub, transcripts);
   }
 
   onEvent = (e: NewEvent): void => {
@@ -30,8 +36,13 @@ export class RegradeRecord {
     if (e.type === 'llm_call') this.calls.push({ event: e, call });
   };
 
-  /** `r` with the judge's calls of this re-grading in place of its earlier ones (none made: `r` itself). */
-  apply(r: TrialResult): TrialResult {
+  /**
+   * `r` with its verdicts and artifacts scrubbed and the judge's calls of this re-grading in place
+   * of its earlier ones (none made, and no secret to scrub: `r` itself).
+   */
+  apply(graded: TrialResult): TrialResult {
+    const s = this.scrub;
+    const r = s.active ? { ...graded, checks: s.value(graded.checks), artifacts: s.value(graded.artifacts) } : graded;
     if (this.calls.length === 0) return r;
     const isJudge = (e: TrajectoryEvent) => e.type === 'llm_call' && e.role === 'judge';
     const events: TrajectoryEvent[] = r.events.filter((e) => !isJudge(e));

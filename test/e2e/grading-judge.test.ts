@@ -166,4 +166,29 @@ describe('benchrig run with an llm_judge check', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(readFileSync(file, 'utf8')).toBe(saved);
   });
+
+  it('evaluate keeps the key out of the result and the pages when the judge echoes it, as the run does', async () => {
+    const key = 'sk-e2e-echoed-key-123';
+    const echo = {
+      content: `{"relevant": {"score": 5, "reasoning": "my key is ${key}"}, "concise": {"score": 4, "reasoning": "ok"}}`,
+    };
+    const env = { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: key, BENCHRIG_MODEL: 'judge-e2e' };
+    server.setScript([echo]);
+    const out = tempDir();
+    await runCli(['run', bench, '--mode', 'single', '--output', out, '--quiet'], { env });
+    const dir = onlyRunDir(out, 'oracle', 'grading-judge');
+    const saved = results(dir)[0];
+    expect(saved.checks.find((c) => c.name === 'explanation')?.reason).toContain('my key is ***');
+    server.setScript([{ ...echo, content: echo.content.replace('"score": 4', '"score": 3') }]);
+    const r = await runCli(['evaluate', dir], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const [regraded] = results(dir);
+    expect(regraded.checks.find((c) => c.name === 'explanation')?.details).toMatchObject({
+      raw_scores: { relevant: 5, concise: 3 },
+      reasoning: { relevant: 'my key is ***' },
+    });
+    for (const f of [...readdirSync(join(dir, 'results')).map((n) => join('results', n)), 'report.html'])
+      expect(readFileSync(join(dir, f), 'utf8'), f).not.toContain(key);
+    expect(JSON.stringify(readJson(join(dir, 'evaluation_report.json')))).not.toContain(key);
+  });
 });

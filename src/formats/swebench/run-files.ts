@@ -31,7 +31,7 @@ const newAttempt = (): Attempt => ({ patches: new Map(), outcomes: new Map(), su
 export async function publishSwebench(runDir: string, report: EvaluationReport): Promise<void> {
   const ids = new Set<string>();
   const attempts = new Map<number, Attempt>();
-  for await (const r of readResults(runDir)) {
+  for (const r of readResults(runDir)) {
     ids.add(r.sample_id);
     if (typeof r.model_patch !== 'string') continue;
     let a = attempts.get(r.trial);

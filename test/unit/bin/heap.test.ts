@@ -53,6 +53,29 @@ ${PROGRAM}`;
     expect(run(false)).toBeGreaterThan(restored);
   }, 30_000);
 
+  it('lets the young generation grow again once settleBulkRead runs (evaluate), in a benchrig process only', () => {
+    const FLAGS = fileURLToPath(new URL('../../../src/loader/heap-flags.mjs', import.meta.url));
+    // `own`: the flag a library caller's process might have set itself, which settleBulkRead leaves alone
+    const run = (nodeArgs: string[], own = '') =>
+      Number(
+        execFileSync(process.execPath, [
+          ...nodeArgs,
+          '--input-type=module',
+          '-e',
+          `import { setFlagsFromString } from 'node:v8';
+import { settleBulkRead } from ${JSON.stringify(FLAGS)};
+${own ? `setFlagsFromString(${JSON.stringify(own)});` : ''}
+settleBulkRead();
+${PROGRAM}`,
+        ])
+          .toString()
+          .split(' ')[0],
+      );
+    // the CLI's flags set first, then settled: it grows as it does without any (by what survives: 16 MB or more idle)
+    expect(run(['--import', HEAP])).toBeGreaterThan(2);
+    expect(run([], '--semi-space-growth-factor=1')).toBeLessThanOrEqual(2);
+  }, 30_000);
+
   it("keeps V8's compilers to a few MB under a stream of HTTP calls, in a worker thread too once restoreHeapFlags runs", () => {
     const FLAGS = fileURLToPath(new URL('../../../src/loader/heap-flags.mjs', import.meta.url));
     // 3,000 calls through fetch (undici, whose HTTP parser is WebAssembly) to a loopback server, in a

@@ -149,6 +149,26 @@ describe('buildReport', () => {
     ]);
   });
 
+  it('keeps the same 10, and the same slowest, whatever order the results come in (a sharded run reads them by folder)', async () => {
+    const results = Array.from({ length: 40 }, (_, i) =>
+      trial(`t${i}`, i % 2 ? 'PASSED' : 'FAILED', {
+        task_id: `t${String(i).padStart(2, '0')}`,
+        score: i % 2 ? (i % 3 === 0 ? 1 : 0.5) : i % 4 ? 0.2 : 0,
+        md: { execution_time_s: i % 7 },
+      }),
+    );
+    const tops = async (list: typeof results) => {
+      const r = await buildReport(base(list));
+      return { failures: r.top_failures, successes: r.top_successes, slowest: r.slowest_trials };
+    };
+    const forward = await tops(results);
+    expect(forward.failures.map((f) => f.task_id).slice(0, 3)).toEqual(['t00', 't04', 't08']);
+    expect(forward.slowest?.map((t) => t.task_id)).toEqual(['t06', 't13', 't20', 't27', 't34']);
+    expect(await tops([...results].reverse())).toEqual(forward);
+    const shuffled = results.map((r, i) => ({ r, k: (i * 17) % 40 })).sort((a, b) => a.k - b.k);
+    expect(await tops(shuffled.map((x) => x.r))).toEqual(forward);
+  });
+
   it('blocked successes read "blocked" in red-team suites', async () => {
     const r = await buildReport(
       base([trial('a', 'PASSED', { task_id: 'a', blocked: true })], { blocksAreSuccess: true }),
@@ -178,7 +198,7 @@ describe('readResults', () => {
     await writeFile(join(dir, 'results', '.a.json.123.ab.tmp'), '{half');
     await writeFile(join(dir, 'results', 'notes.txt'), 'x');
     const seen: string[] = [];
-    for await (const r of readResults(dir)) seen.push(r.sample_id);
+    for (const r of readResults(dir)) seen.push(r.sample_id);
     expect(seen).toEqual(['a', 'b']);
     const report = await buildReport(base(readResults(dir)));
     expect(report.metrics.n_trials).toBe(2);
@@ -186,16 +206,16 @@ describe('readResults', () => {
 
   it('yields nothing without a results folder', async () => {
     const seen: unknown[] = [];
-    for await (const r of readResults(join(dir, 'missing'))) seen.push(r);
+    for (const r of readResults(join(dir, 'missing'))) seen.push(r);
     expect(seen).toEqual([]);
   });
 
   it('names a corrupt result file', async () => {
     await mkdir(join(dir, 'results'));
     await writeFile(join(dir, 'results', 'bad.json'), '{not json');
-    const drain = async () => {
-      for await (const _ of readResults(dir)) void _;
+    const drain = () => {
+      for (const _ of readResults(dir)) void _;
     };
-    await expect(drain()).rejects.toThrow(/corrupt result file .*bad\.json/);
+    expect(drain).toThrow(/corrupt result file .*bad\.json/);
   });
 });

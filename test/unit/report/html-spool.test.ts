@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildReport, readResults, resultNames } from '../../../src/report/aggregate.ts';
-import { TrialPageSpool } from '../../../src/report/html-spool.ts';
+import { PageBudget, TrialPageSpool } from '../../../src/report/html-spool.ts';
 import { trialEntry, writeHtmlReport } from '../../../src/report/html.ts';
 import type { TrialResult } from '../../../src/types.ts';
 import { trial } from './fixtures.ts';
@@ -18,7 +18,7 @@ function runFolder(results: TrialResult[]): string {
   return dir;
 }
 
-const report = (results: AsyncIterable<TrialResult>) =>
+const report = (results: Iterable<TrialResult> | AsyncIterable<TrialResult>) =>
   buildReport({
     benchmark: { name: 'b', version: 'v1', n_samples: 3 },
     agent: { id: 'a', name: 'a' },
@@ -86,5 +86,27 @@ describe('report.html from a spool of trial entries', () => {
     expect(spool.failed).toBe(true);
     await spool.dispose();
     expect(existsSync(spool.path)).toBe(false);
+  });
+
+  it('of a large run, makes no entry once its share is full: every trial in order, then those that did not pass', async () => {
+    const results = [
+      ...Array.from({ length: 100 }, (_, i) => trial(`p${i}`, 'PASSED')),
+      ...Array.from({ length: 5 }, (_, i) => trial(`f${i}`, 'FAILED')),
+    ];
+    const made: string[] = [];
+    const entry = (r: TrialResult) => (made.push(r.sample_id), JSON.stringify(r.sample_id).padEnd(300));
+    const dir = tempDir('benchrig-spool-');
+    const spool = await TrialPageSpool.open(dir, entry, new PageBudget({ all: 1000, more: 500 }));
+    try {
+      await report(spool.tee(results));
+      // three passes fit, the fourth closes their share; two failures fill the rest
+      expect(made).toEqual(['p0', 'p1', 'p2', 'p3', 'f0', 'f1']);
+      expect([spool.budget.shown, spool.budget.left]).toEqual([5, 100]);
+      let page = '';
+      for await (const chunk of spool.chunks()) page += chunk.toString();
+      expect(JSON.parse(`[${page}]`)).toEqual(['p0', 'p1', 'p2', 'f0', 'f1']);
+    } finally {
+      await spool.dispose();
+    }
   });
 });
