@@ -5,7 +5,7 @@
 // read-only mount, unmount it or cover it, and cannot rename or remove its mount point.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import type Docker from 'dockerode';
 import { SandboxError } from '../../errors.ts';
 import { DEFAULT_DEADLINE_MS, docker, dockerError, dockerMessage, statusOf, withDeadline } from './client.ts';
@@ -28,35 +28,81 @@ export const trustedArgv = (cmd: string): string[] => [TOOLBOX_SHELL, 'sh', '-c'
 
 interface Toolbox {
   file: string;
-  binary: Buffer;
   hash: string;
 }
 
 let local: Toolbox | undefined;
 
-/** The static busybox benchrig brings ($BENCHRIG_BUSYBOX, else /bin/busybox), read once per process. */
+/**
+ * The static busybox benchrig brings ($BENCHRIG_BUSYBOX, else /bin/busybox): its hash, read once per
+ * process. The file's bytes are not kept: every worker thread asks for the hash (the volume's name),
+ * and only filling a volume or an image needs them (toolboxBinary), ~2 MB a thread otherwise.
+ */
 export function toolbox(): Toolbox {
   if (local) return local;
   const file = process.env.BENCHRIG_BUSYBOX || '/bin/busybox';
+  local = { file, hash: hashFile(file) };
+  return local;
+}
+
+/** The bytes of the busybox `toolbox()` hashed, read again; refused if the file changed since. */
+export function toolboxBinary(box: Toolbox): Buffer {
+  const binary = readBusybox(box.file);
+  if (hashOf(binary) !== box.hash)
+    throw new SandboxError(
+      `${box.file} changed while benchrig ran (its toolbox is named by the busybox it found first): run again`,
+      undefined,
+      false,
+    );
+  return binary;
+}
+
+const hashOf = (binary: Buffer) => createHash('sha256').update(binary).digest('hex').slice(0, 16);
+
+/** hashOf the file, read 64 KB at a time (its program headers are in the first block, checked there). */
+function hashFile(file: string): string {
+  const hash = createHash('sha256');
+  const block = Buffer.alloc(64 * 1024);
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    for (let n = readSync(fd, block), first = true; n > 0; n = readSync(fd, block), first = false) {
+      if (first && !isStaticElf(block.subarray(0, n))) throw notStatic(file);
+      hash.update(block.subarray(0, n));
+    }
+  } catch (err) {
+    if (err instanceof SandboxError) throw err;
+    throw unreadable(file, err);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+function readBusybox(file: string): Buffer {
   let binary: Buffer;
   try {
     binary = readFileSync(file);
   } catch (err) {
-    throw new SandboxError(
-      `benchrig needs a static busybox at ${file} for its sandboxes (apt-get install busybox-static): ${(err as Error).message}`,
-      err,
-      false,
-    );
+    throw unreadable(file, err);
   }
-  if (!isStaticElf(binary))
-    throw new SandboxError(
-      `${file} is not a statically linked busybox: install busybox-static or set BENCHRIG_BUSYBOX`,
-      undefined,
-      false,
-    );
-  local = { file, binary, hash: createHash('sha256').update(binary).digest('hex').slice(0, 16) };
-  return local;
+  if (!isStaticElf(binary)) throw notStatic(file);
+  return binary;
 }
+
+const unreadable = (file: string, err: unknown) =>
+  new SandboxError(
+    `benchrig needs a static busybox at ${file} for its sandboxes (apt-get install busybox-static): ${(err as Error).message}`,
+    err,
+    false,
+  );
+
+const notStatic = (file: string) =>
+  new SandboxError(
+    `${file} is not a statically linked busybox: install busybox-static or set BENCHRIG_BUSYBOX`,
+    undefined,
+    false,
+  );
 
 /** Its applets, asked of it only when a toolbox volume is filled (a process spawned: ~0.1 s of CPU). */
 const appletsOf = (box: Toolbox): string[] =>
@@ -159,7 +205,7 @@ async function volumesExist(client: Docker, names: string[]): Promise<boolean> {
 async function pack(box: Toolbox): Promise<tar.Pack> {
   const p = (await import('tar-stream')).pack();
   const owner = { uid: 0, gid: 0 };
-  p.entry({ ...owner, name: 'busybox', type: 'file', mode: 0o755 }, box.binary);
+  p.entry({ ...owner, name: 'busybox', type: 'file', mode: 0o755 }, toolboxBinary(box));
   p.entry({ ...owner, name: 'bin', type: 'directory', mode: 0o755 });
   for (const a of appletsOf(box))
     p.entry({ ...owner, name: `bin/${a}`, type: 'symlink', linkname: '../busybox', mode: 0o777 });
