@@ -12,8 +12,9 @@ export const HEAP_FLAGS = [
   // The old generation grows by 20% of what survives a full collection, not up to 100%: the main
   // thread promotes garbage (samples read, results sent) at a steady rate.
   '--heap-growing-percent=20',
-  // WebAssembly (undici's llhttp parser, on every model response) stays in the baseline compiler:
-  // the optimizing compiler's memory for that one large function stays resident afterwards.
+  // WebAssembly (the llhttp parser of undici and of Node's own fetch, on every answer where a client
+  // uses them) stays in the baseline compiler: the optimizing compiler's memory for that one large
+  // function stays resident afterwards.
   '--liftoff-only',
   // A function is optimized after 16 × V8 11.3's default budget (67,584): a long run's hot paths
   // still are, the many functions a short run calls a few hundred times are not.

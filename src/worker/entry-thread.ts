@@ -63,7 +63,7 @@ port.on('message', (msg: MainMessage | MainMessage[]) => {
   if (Array.isArray(msg)) for (const m of msg) loop.handle(m);
   else loop.handle(msg);
 });
-// What the first model call needs is loaded with this module (chat-http.ts and undici's Agent), before
+// What the first model call needs is loaded with this module (chat-http.ts, on node:http), before
 // the main side hears that this thread is ready, and piscina too (its own ready message follows once
 // this module's evaluation ends). The agent module starts loading after both, so that the first trial
 // finds it loaded or loading: an agent that crashes its worker while loading must do so once the
