@@ -1,4 +1,5 @@
 // Types of heap-flags.mjs (plain JavaScript: bin/ imports it before any TypeScript is compiled).
 export declare const HEAP_FLAGS: readonly string[];
+export declare const OPTIMIZE_AFTER_CPU_MS: number;
 export declare function setHeapFlags(): void;
 export declare function restoreHeapFlags(): void;

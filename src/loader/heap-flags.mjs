@@ -21,19 +21,44 @@ export const HEAP_FLAGS = [
   '--interrupt-budget=1081344',
 ];
 
+/**
+ * V8's compilers past its interpreter, Sparkplug (baseline) and TurboFan (optimizing), run only once
+ * the process has used this much CPU time (every thread). Before, they cost a short run ~5 MB
+ * resident that it never earns back (TurboFan's own code pages of the node binary and its zones,
+ * kept by glibc's arenas; Sparkplug's code): 10,000 one-call trials take the same CPU time without
+ * them, 100,000 take 25% more without TurboFan; a run past this much CPU has them (docs/performance.md).
+ */
+export const OPTIMIZE_AFTER_CPU_MS = 2000;
+const WATCH_MS = 250;
+
 let wanted = false;
+let optimizing = false;
+
+/** The flags as they stand: the memory flags, and the compilers off until the process has earned them. */
+function heapFlags() {
+  if (!wanted) return [];
+  return [...HEAP_FLAGS, ...(optimizing ? ['--sparkplug', '--turbofan'] : ['--no-sparkplug', '--no-turbofan'])];
+}
 
 const apply = () => {
-  for (const flag of HEAP_FLAGS) v8.setFlagsFromString(flag);
+  for (const flag of heapFlags()) v8.setFlagsFromString(flag);
 };
 
-/** Sets the flags for this process (the CLI: bin/heap.mjs). */
+/** Sets the flags for this process (the CLI: bin/heap.mjs), and turns the compilers on once it has used OPTIMIZE_AFTER_CPU_MS. */
 export function setHeapFlags() {
   wanted = true;
   apply();
+  const timer = setInterval(() => {
+    const { user, system } = process.cpuUsage();
+    if ((user + system) / 1000 < OPTIMIZE_AFTER_CPU_MS) return;
+    clearInterval(timer);
+    optimizing = true;
+    apply();
+  }, WATCH_MS);
+  timer.unref();
 }
 
 /** Sets them again after a worker thread's start reset them; nothing when they were never set (a library caller's process). */
 export function restoreHeapFlags() {
-  if (wanted) apply();
+  apply();
 }

@@ -1,7 +1,8 @@
 // bin/heap.mjs (docs/performance.md): the flags bin/benchrig.mjs sets before anything loads keep a
 // benchrig process's young generation at its first size, however much survives, where a process
 // without them doubles it up to 16 MB a semi-space; and its compilers' memory small where a
-// process without them recompiles undici's HTTP parser (WebAssembly) with ~30 MB of it.
+// process without them recompiles undici's HTTP parser (WebAssembly) with ~30 MB of it; and its
+// optimizing compilers off until the process has used a few seconds of CPU time.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -82,6 +83,37 @@ server.close();
       Number(execFileSync(process.execPath, [...nodeArgs, '--input-type=module', '-e', program]).toString());
     expect(peakMb([])).toBeGreaterThan(16);
     expect(peakMb(['--import', HEAP])).toBeLessThan(8);
+  }, 60_000);
+
+  it('leaves TurboFan and Sparkplug off until the process has used OPTIMIZE_AFTER_CPU_MS of CPU time, then optimizes', async () => {
+    const { OPTIMIZE_AFTER_CPU_MS } = await import('../../../src/loader/heap-flags.mjs');
+    // A hot function, then CPU burnt (yielding, as a run does) until it is optimized; prints its
+    // tiers before, and the process's CPU time once TurboFan has it.
+    const program = `
+function hot(n) { let s = 0; for (let i = 0; i < n; i++) s += (i * 7) % 13; return s; }
+const status = () => %GetOptimizationStatus(hot);
+const TURBOFAN = 1 << 6, BASELINE = 1 << 15;
+for (let i = 0; i < 300; i++) hot(1e5);
+const before = status();
+const t0 = Date.now();
+while (!(status() & TURBOFAN) && Date.now() - t0 < 20000) {
+  for (let i = 0; i < 50; i++) hot(1e5);
+  await new Promise((ok) => setImmediate(ok));
+}
+const u = process.cpuUsage();
+console.log(JSON.stringify({ turbofan: !!(before & TURBOFAN), baseline: !!(before & BASELINE), optimized: !!(status() & TURBOFAN), cpuMs: (u.user + u.system) / 1000 }));
+`;
+    const run = (nodeArgs: string[]) =>
+      JSON.parse(
+        execFileSync(process.execPath, [...nodeArgs, '--allow-natives-syntax', '--input-type=module', '-e', program])
+          .toString()
+          .trim(),
+      ) as { turbofan: boolean; baseline: boolean; optimized: boolean; cpuMs: number };
+    const without = run([]);
+    expect(without.turbofan).toBe(true);
+    const flagged = run(['--import', HEAP]);
+    expect(flagged).toMatchObject({ turbofan: false, baseline: false, optimized: true });
+    expect(flagged.cpuMs).toBeGreaterThanOrEqual(OPTIMIZE_AFTER_CPU_MS);
   }, 60_000);
 
   it('is what bin/benchrig.mjs imports first', async () => {
