@@ -179,6 +179,7 @@ function startThreads(state: ThreadPoolState, boot: PoolBoot, entry: string): Th
     // A thread's port arrives over its parent port as it boots, and its 'ready' over that port once
     // its entry has loaded; a replacement thread's the same way.
     started: (worker) => {
+      restoreWhileBooting(worker);
       const threadId = worker.threadId; // -1 once it has exited: an out-of-memory 'error' comes then
       worker.on('message', (msg: unknown) => onThreadPort(state, worker, msg));
       worker.on('error', (err) => {
@@ -193,6 +194,20 @@ function startThreads(state: ThreadPoolState, boot: PoolBoot, entry: string): Th
       if (thread) gone(state, thread, code);
     },
   });
+}
+
+/**
+ * A thread's start (its isolate made, on its own thread) sets some of the process's V8 flags back
+ * (loader/heap-flags.mjs) at a moment this side cannot see; a scavenge of this thread's meanwhile
+ * doubles its young generation for the rest of the run. The flags are set again every millisecond
+ * until the thread is online: the agentic perf run's peak 81.5 MB (80.8-82.0) against 83.3
+ * (80.7-83.8) without, 4 alternated runs each.
+ */
+function restoreWhileBooting(worker: Worker): void {
+  const timer = setInterval(restoreHeapFlags, 1);
+  const stop = () => clearInterval(timer);
+  worker.once('online', stop);
+  worker.once('exit', stop);
 }
 
 function causeOf(state: ThreadPoolState, err: unknown, threadId: number): string {
