@@ -7,6 +7,7 @@
 import { MessageChannel, parentPort, workerData } from 'node:worker_threads';
 import { THREAD_PORT, type MainMessage, type WorkerMessage } from '../pool/messages.ts';
 import type { ThreadData } from '../pool/threads.ts';
+import { collectBootGarbage } from './collect.ts';
 import { createWorkerLoop } from './init.ts';
 import { PhaseBoard } from '../pool/phase-board.ts';
 import { preloadAgent } from '../trial/agent-phase.ts';
@@ -71,7 +72,8 @@ port.on('message', (msg: MainMessage | MainMessage[]) => {
 await preloadProvider(data.boot.sandbox);
 port.postMessage({ type: 'ready' } satisfies WorkerMessage);
 setImmediate(() => {
-  void Promise.all(data.boot.agents.map(preloadAgent)).then(() =>
-    port.postMessage({ type: 'loaded' } satisfies WorkerMessage),
-  );
+  void Promise.all(data.boot.agents.map(preloadAgent)).then(() => {
+    collectBootGarbage();
+    port.postMessage({ type: 'loaded' } satisfies WorkerMessage);
+  });
 });
