@@ -1,31 +1,36 @@
-// One OpenAI-compatible chat completion over undici's dispatcher, without the SDK's request machinery
-// (its per-call headers, signals, streams and web Response are most of a one-call trial's CPU): headers
-// built once per endpoint and key, the body one string, the answer one Buffer. Failures throw the SDK's
-// own error classes, made as the SDK makes them, so retries (retry.ts) and messages (client.ts) see
-// the same; from 'openai/error', which does not load the whole SDK in every worker.
+// One OpenAI-compatible chat completion over Node's own HTTP client, without the SDK's request
+// machinery (its per-call headers, signals, streams and web Response are most of a one-call trial's
+// CPU): headers built once per endpoint and key, the body one string, the answer one Buffer. Failures
+// throw the SDK's own error classes, made as the SDK makes them, so retries (retry.ts) and messages
+// (client.ts) see the same; from 'openai/error', which does not load the whole SDK in every worker.
+// node:http rather than undici: a worker loads node:http anyway (Docker's client), and undici's
+// JavaScript and its WebAssembly HTTP parser cost each thread ~3-6 MB resident
+// (docs/performance.md#agentic-runs-vs_inspect_agentic_).
+import http from 'node:http';
+import type https from 'node:https';
+import { createRequire } from 'node:module';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai/error';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { VERSION } from 'openai/version';
-import type { Dispatcher } from 'undici';
-// The Agent alone, not the package's index (fetch, WebSocket, caches…): ~25 rather than ~57 ms of
-// CPU to load in every worker (undici-agent.d.ts gives it its type).
-import Agent from 'undici/lib/dispatcher/agent.js';
 import type { LlmConfig } from '../config/schema.ts';
 import { NotJsonAnswer } from './not-json.ts';
 
 // Local servers take any key; the SDK refuses an empty one (and sent this placeholder).
 const PLACEHOLDER_KEY = 'sk-none';
 
-// Keep-alive connections, shared by every endpoint of this worker. undici's own timeouts are off:
-// the call's timeout covers the whole request, as the SDK's did (the timer in postChat).
-const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
+// Keep-alive connections, shared by every endpoint of this worker; https (and TLS) loaded with the
+// first https endpoint. No socket timeout: the call's timeout covers the whole request, as the SDK's
+// did (the timer in postChat).
+const httpAgent = new http.Agent({ keepAlive: true });
+let httpsAgent: https.Agent | undefined;
+const httpsModule = (): typeof https => createRequire(import.meta.url)('node:https') as typeof https;
 
 interface Endpoint {
-  url: string;
-  origin: string;
-  path: string;
+  url: URL;
   headers: Record<string, string>;
   timeoutMs: number;
+  request: typeof http.request;
+  agent: http.Agent;
 }
 
 // Built once per endpoint, key and timeout in a worker, shared by its trials.
@@ -38,10 +43,13 @@ function endpointFor(config: LlmConfig): Endpoint {
     // The SDK's URL: the base URL with `/chat/completions` appended (a trailing slash dropped).
     const base = (config.base_url ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
     const url = new URL(`${base}/chat/completions`);
+    const secure = url.protocol === 'https:';
+    const tls = secure ? httpsModule() : undefined;
+    if (tls) httpsAgent ??= new tls.Agent({ keepAlive: true });
     e = {
-      url: url.href,
-      origin: url.origin,
-      path: url.pathname + url.search,
+      url,
+      request: tls ? tls.request : http.request,
+      agent: tls && httpsAgent ? httpsAgent : httpAgent,
       headers: {
         accept: 'application/json',
         'content-type': 'application/json',
@@ -78,9 +86,6 @@ export function postChat(
   return new Promise<ChatCompletion>((resolve, reject) => {
     if (signal?.aborted) return reject(new APIUserAbortError());
     let settled = false;
-    let abortRequest: ((err: Error) => void) | undefined;
-    let status = 500;
-    let headers: Record<string, string> = {};
     const chunks: Buffer[] = [];
     /** true the first time only: the promise settles once. */
     const settle = () => {
@@ -94,7 +99,7 @@ export function postChat(
     const done = (value: ChatCompletion) => settle() && resolve(value);
     const stop = (err: Error) => {
       fail(err);
-      abortRequest?.(err);
+      req.destroy(err); // called from a timer or an abort listener: after req exists
     };
     const onAbort = () => stop(new APIUserAbortError());
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -105,53 +110,49 @@ export function postChat(
         : looksLikeTimeout(err)
           ? new APIConnectionTimeoutError()
           : new APIConnectionError({ message: 'Connection error.', cause: err as Error });
-    const handler: Dispatcher.DispatchHandlers = {
-      onConnect: (abort) => {
-        if (settled) abort(new Error('request ended before it was sent'));
-        else abortRequest = abort;
-      },
-      onHeaders: (statusCode, raw) => {
-        status = statusCode;
-        headers = headersOf(raw);
-        return true;
-      },
-      onData: (chunk) => (chunks.push(chunk), true),
-      onError: (err) => fail(connectionError(err)),
-      onComplete: () => {
-        const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
-        const json = safeJson(text);
-        const notJson = () =>
-          new NotJsonAnswer(e.url, status, headers['content-type'] ?? '', text, new Headers(headers));
-        if (status < 200 || status > 299) {
-          if (json === undefined) return fail(notJson());
-          return fail(APIError.generate(status, json as object, undefined, new Headers(headers)));
-        }
-        // Whatever the content-type says: JSON is read as JSON, anything else is reported as it is.
-        if (json === undefined || json === null || typeof json !== 'object') return fail(notJson());
-        const value = json as ChatCompletion;
-        done(value);
-      },
+    const complete = (status: number, headers: Record<string, string>) => {
+      const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
+      const json = safeJson(text);
+      const notJson = () =>
+        new NotJsonAnswer(e.url.href, status, headers['content-type'] ?? '', text, new Headers(headers));
+      if (status < 200 || status > 299) {
+        if (json === undefined) return fail(notJson());
+        return fail(APIError.generate(status, json as object, undefined, new Headers(headers)));
+      }
+      // Whatever the content-type says: JSON is read as JSON, anything else is reported as it is.
+      if (json === undefined || json === null || typeof json !== 'object') return fail(notJson());
+      done(json as ChatCompletion);
     };
-    dispatcher.dispatch(
+    const req = e.request(
+      e.url,
       {
-        origin: e.origin,
-        path: e.path,
         method: 'POST',
+        agent: e.agent,
         headers: { ...e.headers, 'content-length': String(Buffer.byteLength(body)) },
-        body,
       },
-      handler,
+      (res) => {
+        const status = res.statusCode ?? 500;
+        const headers = headersOf(res.rawHeaders);
+        res.on('data', (chunk: Buffer) => void chunks.push(chunk));
+        res.on('end', () => complete(status, headers));
+        res.on('error', (err) => fail(connectionError(err)));
+        // A connection that ends before the answer is whole ends it without 'end' (or 'error').
+        res.on('close', () => {
+          if (!res.complete) fail(connectionError(new Error('the connection closed before the answer was whole')));
+        });
+      },
     );
+    req.on('error', (err) => fail(connectionError(err)));
+    req.end(body);
   });
 }
 
-/** undici's raw headers (name, value, name, value …) as one lower-cased record; repeated ones joined. */
-function headersOf(raw: Buffer[] | string[] | null): Record<string, string> {
+/** The raw headers (name, value, name, value …) as one lower-cased record; repeated ones joined. */
+function headersOf(raw: string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  if (!raw) return out;
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const k = raw[i].toString().toLowerCase();
-    const v = raw[i + 1].toString();
+    const k = raw[i].toLowerCase();
+    const v = raw[i + 1];
     out[k] = k in out ? `${out[k]}, ${v}` : v;
   }
   return out;

@@ -4,12 +4,17 @@
 // does not know costs null: a guessed price is worse than none. The one module every caller prices with
 // (the model client for agent, simulated user and judge; the gateway).
 import { createRequire } from 'node:module';
+import { priceMisses, type PriceMisses } from './price-misses.ts';
 
-// The package's CommonJS build, minified: the same table as its ES module build, ~1.3 MB less heap in
-// every thread that prices a call (its source held as a string, its code), measured on 0.1.8.
-const { calcPrice } = createRequire(import.meta.url)(
-  '@pydantic/genai-prices',
-) as typeof import('@pydantic/genai-prices');
+type Table = typeof import('@pydantic/genai-prices');
+let table: Table | undefined;
+/**
+ * The table, loaded on the first name it is asked about (price-misses.ts: not for a name it is known
+ * not to have). The package's CommonJS build, minified: the same table as its ES module build,
+ * ~1.3 MB less heap in every thread that prices a call (its source held as a string, its code),
+ * measured on 0.1.8.
+ */
+const loadTable = (): Table => (table ??= createRequire(import.meta.url)('@pydantic/genai-prices') as Table);
 
 /** USD per million tokens, as `[llm] price` has it. */
 export interface PriceOverride {
@@ -71,6 +76,7 @@ function lookups(name: string): [string, { providerId?: string }][] {
 }
 
 function safeCalc(usage: Record<string, number>, id: string, options: { providerId?: string }) {
+  const { calcPrice } = loadTable(); // outside the try: a table that does not load is an error, not a miss
   try {
     return calcPrice(usage, id, options);
   } catch {
@@ -84,10 +90,16 @@ function safeCalc(usage: Record<string, number>, id: string, options: { provider
  * for a model it does not know (measured: `npm run perf`'s cpu_ms_per_trial).
  */
 const matches = new Map<string, [string, { providerId?: string }] | null>();
+let misses: PriceMisses | undefined;
 function matchOf(name: string): [string, { providerId?: string }] | null {
   let m = matches.get(name);
   if (m === undefined) {
-    m = lookups(name).find(([id, options]) => safeCalc({ input_tokens: 1, output_tokens: 1 }, id, options)) ?? null;
+    misses ??= priceMisses();
+    if (misses.has(name)) m = null;
+    else {
+      m = lookups(name).find(([id, options]) => safeCalc({ input_tokens: 1, output_tokens: 1 }, id, options)) ?? null;
+      if (m === null) misses.add(name);
+    }
     if (matches.size < 1000) matches.set(name, m); // bounded: names come from upstream answers
   }
   return m;

@@ -1,5 +1,4 @@
 // The three pools behind one interface (docs/running.md#modes); the mode is already validated by the config schema.
-// A run loads piscina only when it starts threads (threads.ts imports it as they boot).
 import { bootForkPool } from './forks.ts';
 import { bootSinglePool } from './single.ts';
 import { bootThreadPool } from './threads.ts';

@@ -1,14 +1,12 @@
-// `threads`: a piscina pool of --workers threads, --per-worker trials in flight in each. Piscina
-// starts the threads and replaces one that dies; the trials do not go through piscina: each thread
+// `threads`: a pool of --workers threads, --per-worker trials in flight in each. thread-set.ts
+// starts the threads and replaces one that dies after booting; each thread
 // sends one MessagePort as it boots and every message of its trials travels over it, in order, so that
 // remote.ts handles them as for processes. This side picks the thread (the ready one with the fewest
 // trials), fails a dead thread's running trials and gives its waiting ones to another. The threads boot
 // before the run exists (run/pool-boot.ts): the RunContext goes once per thread, over its port, before
 // its first trial; a thread that does not answer a cancel is terminated.
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import type { MessagePort, Worker } from 'node:worker_threads';
-import type { Piscina } from 'piscina';
 import { compiledUrl } from '../loader/compile.mjs';
 import { LONG_RUN_TRIALS, restoreHeapFlags, settleLongRun } from '../loader/heap-flags.mjs';
 import type { TrialHooks, TrialInput, TrialSummary } from '../trial/types.ts';
@@ -26,54 +24,16 @@ import type { BootingPool, PoolBoot } from './types.ts';
 /** A thread's workerData (worker/entry-thread.ts): what it loads while it boots; the run comes later, over its port. */
 export interface ThreadData {
   boot: PoolBoot;
-  /** The compiled entry's URL (worker/entry-thread.cjs imports it). */
-  entry: string;
   board: PhaseBoardInit;
   perWorker: number;
 }
 import { drainWorker } from './drain.ts';
+import { startThreadSet, type ThreadSet } from './thread-set.ts';
 import { WorkerSlots } from './worker-slots.ts';
 
 /** The thread's entry, compiled to JavaScript with the harness code it imports: no loader per thread. */
 const ENTRY = new URL('../worker/entry-thread.ts', import.meta.url);
-/** What piscina loads: a CommonJS module that imports the compiled entry (it says why). */
-const PISCINA_FILE = fileURLToPath(new URL('../worker/entry-thread.cjs', import.meta.url));
 const WORKER_YOUNG_GENERATION_MB = 2;
-
-/**
- * The process's flags without a tsx registration (`--import tsx`, as under `node --import tsx` in
- * development), or undefined when it has none (the threads inherit the flags). The threads run
- * compiled JavaScript, and a tsx registration would cost each of them ~27 MB resident for nothing.
- */
-function workerExecArgv(argv: readonly string[] = process.execArgv): string[] | undefined {
-  const isTsx = (v: string | undefined) => !!v && /^tsx(\/|$)/.test(v);
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const m = /^(--import|--loader|--experimental-loader|--require|-r)(?:=(.*))?$/.exec(argv[i]);
-    if (m && m[2] !== undefined && isTsx(m[2])) continue;
-    if (m && m[2] === undefined && isTsx(argv[i + 1])) {
-      i++;
-      continue;
-    }
-    out.push(argv[i]);
-  }
-  return out.length === argv.length ? undefined : out;
-}
-
-type PiscinaOptions = NonNullable<ConstructorParameters<typeof Piscina>[0]>;
-
-/** A pool whose threads skip the tsx flags; Node refuses a list naming a per-process flag (--expose-gc): then they inherit all. */
-function startPiscina(Pool: typeof Piscina, options: PiscinaOptions): Piscina {
-  const execArgv = workerExecArgv();
-  if (execArgv) {
-    try {
-      return new Pool({ ...options, execArgv });
-    } catch (err) {
-      if ((err as { code?: string }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw err;
-    }
-  }
-  return new Pool(options);
-}
 
 /** One thread of the pool, as the main side knows it: its port, whether it is ready, its trials. */
 interface Thread {
@@ -118,7 +78,8 @@ interface ThreadPoolState {
   board: PhaseBoard;
   /** One slot per trial a thread may hold: a route takes one as it gets a thread, and gives it back when its trial is over. */
   freeSlots: number[];
-  piscina: Piscina;
+  /** Its threads, once started (threads as they boot, and those that replace a dead one). */
+  set?: ThreadSet;
   /** The run, for each thread before its first trial (a replacement thread too); null until the pool starts. */
   init: MainMessage | null;
   routes: Map<number, Route>;
@@ -143,7 +104,6 @@ export function bootThreadPool(boot: PoolBoot, opts: RemotePoolOptions): Booting
     memoryMb,
     board,
     freeSlots: Array.from({ length: board.slots }, (_, i) => board.slots - 1 - i),
-    piscina: undefined as unknown as Piscina, // set below, before anything reads it
     init: null,
     routes: new Map(),
     threads: new Map(),
@@ -153,15 +113,14 @@ export function bootThreadPool(boot: PoolBoot, opts: RemotePoolOptions): Booting
     booting: new Map(),
     closing: false,
   };
-  // piscina itself only now: a run in another mode never loads it.
-  const started = Promise.all([compiledUrl(ENTRY), import('piscina')]).then(([entry, { Piscina: Pool }]) => {
+  const started = compiledUrl(ENTRY).then((entry) => {
     if (state.closing) return;
-    state.piscina = startThreads(state, boot, entry, Pool);
+    const set = (state.set = startThreads(state, boot, entry));
     // Trials start once every thread has loaded its entry (the harness and the OpenAI SDK) and the
     // agents: started mid-run, 8 booting threads starve the trials already running (measured: 64
     // trials of 4 × 50 ms calls on 8 threads took 7.1 s instead of 1.6 s). A thread that dies booting
     // (or loading an agent, after it said it was ready) counts as booted.
-    return Promise.all(state.piscina.threads.map((worker) => booted(state, worker))).then(() => {});
+    return Promise.all([...set.workers].map((worker) => booted(state, worker))).then(() => {});
   });
   started.catch(() => {}); // start() reports it
   const close = async () => {
@@ -179,7 +138,7 @@ export function bootThreadPool(boot: PoolBoot, opts: RemotePoolOptions): Booting
           }),
         ),
     );
-    await state.piscina?.destroy();
+    await state.set?.close();
     await Promise.all(state.dying);
   };
   return {
@@ -203,35 +162,53 @@ export function bootThreadPool(boot: PoolBoot, opts: RemotePoolOptions): Booting
   };
 }
 
-/** Piscina with the pool's threads, booting; their ports and messages wired to `state`. */
-function startThreads(state: ThreadPoolState, boot: PoolBoot, entry: string, Pool: typeof Piscina): Piscina {
+/** The pool's threads, booting; their ports and messages wired to `state`. */
+function startThreads(state: ThreadPoolState, boot: PoolBoot, entry: string): ThreadSet {
   const { opts, memoryMb, board } = state;
-  const piscina = startPiscina(Pool, {
-    filename: PISCINA_FILE,
-    minThreads: opts.workers,
-    maxThreads: opts.workers,
-    idleTimeout: Infinity,
-    // Its run- and wait-time histograms are read by nobody here.
-    recordTiming: false,
-    // Atomics would let an idle thread block its event loop waiting for tasks: our trials are async
-    // and their ports must keep being read.
-    atomics: 'disabled',
-    workerData: { boot, entry, board: board.init, perWorker: opts.perWorker } satisfies ThreadData,
-    // The young generation capped: left to grow, each thread's reaches ~32 MB under a fast trial
-    // stream (10,000 trials: +100 MB resident for 2 threads), for no gain in CPU time. 4 MB rather
-    // than 8: ~10 MB less for 2 threads, the same CPU time (measured, 2,000 one-call trials × 3);
-    // 2 rather than 4: ~3.5 MB less at the peak of 1,000 one-call trials on one thread, the same
-    // peak and CPU time over 10,000 on two (1 MB saved nothing more).
-    resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+  return startThreadSet({
+    entry,
+    count: opts.workers,
+    options: {
+      workerData: { boot, board: board.init, perWorker: opts.perWorker } satisfies ThreadData,
+      // The young generation capped: left to grow, each thread's reaches ~32 MB under a fast trial
+      // stream (10,000 trials: +100 MB resident for 2 threads), for no gain in CPU time. 4 MB rather
+      // than 8: ~10 MB less for 2 threads, the same CPU time (measured, 2,000 one-call trials × 3);
+      // 2 rather than 4: ~3.5 MB less at the peak of 1,000 one-call trials on one thread, the same
+      // peak and CPU time over 10,000 on two (1 MB saved nothing more).
+      resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+    },
+    // A thread's port arrives over its parent port as it boots, and its 'ready' over that port once
+    // its entry has loaded; a replacement thread's the same way.
+    started: (worker) => {
+      restoreWhileBooting(worker);
+      const threadId = worker.threadId; // -1 once it has exited: an out-of-memory 'error' comes then
+      worker.on('message', (msg: unknown) => onThreadPort(state, worker, msg));
+      worker.on('error', (err) => {
+        const thread = state.threads.get(threadId);
+        if (thread) thread.error ??= err;
+      });
+    },
+    // One that had booted is replaced; one that dies booting (or before it said it was ready) is not.
+    replaces: (threadId) => state.threads.get(threadId)?.ready === true,
+    exited: (threadId, code) => {
+      const thread = state.threads.get(threadId);
+      if (thread) gone(state, thread, code);
+    },
   });
-  // Piscina is given no task, so a thread's uncaught exception reaches its 'error' event (it has no
-  // task to fail with it): the thread's own 'error' and 'exit' below turn it into its trials' results.
-  piscina.on('error', () => {});
-  // A thread's port arrives over piscina's channel as the thread boots, and its 'ready' over the
-  // port once its entry has loaded; a replacement thread's the same way. Listened for at once: the
-  // threads are booting already.
-  piscina.on('message', (msg: unknown) => onThreadPort(state, msg));
-  return piscina;
+}
+
+/**
+ * A thread's start (its isolate made, on its own thread) sets some of the process's V8 flags back
+ * (loader/heap-flags.mjs) at a moment this side cannot see; a scavenge of this thread's meanwhile
+ * doubles its young generation for the rest of the run. The flags are set again every millisecond
+ * until the thread is online: the agentic perf run's peak 81.5 MB (80.8-82.0) against 83.3
+ * (80.7-83.8) without, 4 alternated runs each.
+ */
+function restoreWhileBooting(worker: Worker): void {
+  const timer = setInterval(restoreHeapFlags, 1);
+  const stop = () => clearInterval(timer);
+  worker.once('online', stop);
+  worker.once('exit', stop);
 }
 
 function causeOf(state: ThreadPoolState, err: unknown, threadId: number): string {
@@ -306,7 +283,7 @@ function leave(thread: Thread, route: Route): void {
   next.trial.clockStarts();
 }
 
-// Piscina restarts a thread that exits (unless one died booting): its trials fail with the cause.
+// A thread that exits is replaced (unless it died booting: thread-set.ts): its trials fail with the cause.
 function gone(state: ThreadPoolState, thread: Thread, code: number): void {
   const { queue } = state;
   state.threads.delete(thread.threadId);
@@ -325,8 +302,8 @@ function gone(state: ThreadPoolState, thread: Thread, code: number): void {
     queue.unshift(route);
   }
   if (unstarted.length) dispatch(state);
-  // Piscina has started the replacement already (its listener runs first); none means it gave up.
-  if (!state.closing && state.piscina.threads.length === 0)
+  // Its replacement, if any, has started already (thread-set.ts); none left means none will.
+  if (!state.closing && state.set?.workers.size === 0)
     for (const route of queue.splice(0)) void route.trial.workerGone(`no worker thread could be started: ${cause}`);
 }
 
@@ -339,12 +316,10 @@ function booted(state: ThreadPoolState, worker: Worker): Promise<void> {
   });
 }
 
-/** A message on piscina's channel: a booting thread's port (anything else is not ours). */
-function onThreadPort(state: ThreadPoolState, msg: unknown): void {
-  const m = msg as { [THREAD_PORT]?: MessagePort; threadId?: number } | null;
-  const port = m?.[THREAD_PORT];
-  const worker = port && state.piscina.threads.find((t) => t.threadId === m.threadId);
-  if (!port || !worker) return;
+/** A message on a thread's parent port: its port, as it boots (nothing else comes that way). */
+function onThreadPort(state: ThreadPoolState, worker: Worker, msg: unknown): void {
+  const port = (msg as { [THREAD_PORT]?: MessagePort } | null)?.[THREAD_PORT];
+  if (!port || state.threads.has(worker.threadId)) return;
   const thread: Thread = {
     worker,
     threadId: worker.threadId,
@@ -362,8 +337,6 @@ function onThreadPort(state: ThreadPoolState, msg: unknown): void {
     if (Array.isArray(wm)) for (const x of wm) onThreadMessage(state, thread, x);
     else onThreadMessage(state, thread, wm);
   });
-  worker.once('error', (err) => void (thread.error ??= err));
-  worker.once('exit', (code) => gone(state, thread, code));
 }
 
 function onThreadMessage(state: ThreadPoolState, thread: Thread, wm: WorkerMessage): void {

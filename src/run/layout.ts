@@ -2,7 +2,7 @@
 // Given neither `workers` nor `per_worker` (flags, [run], a job file), the run picks from what its
 // trials do: trials that only wait (on a sandbox, a model, an endpoint) share one worker, whose
 // event loop is idle while they wait, and each more worker is an isolate with its own copy of the
-// trial code (~20 MB, docs/performance.md); a user's agent or user module, or a check that runs the
+// trial code (~15 MB, docs/performance.md); a user's agent or user module, or a check that runs the
 // benchmark's own code, may compute, so each trial in flight gets a worker of its own. The trials
 // in flight are the same either way: IN_FLIGHT, as before the run picked.
 import { agentWaitsOn } from '../agents/load.ts';

@@ -29,7 +29,7 @@ process.on('uncaughtException', (err) => {
     process.send({ type: 'fatal', error } satisfies WorkerMessage, () => process.exit(70));
   else process.exit(70);
 });
-// What the first model call needs is loaded with this module (chat-http.ts and undici's Agent; the
+// What the first model call needs is loaded with this module (chat-http.ts, on node:http; the
 // fetch classes it once warmed here are no longer on that path). The agent modules (forks.ts passes
 // their names and paths: the process boots before its run exists) start loading right after the main side hears that this worker is ready, so
 // that the first trial finds it loaded or loading: an agent that crashes its worker while loading

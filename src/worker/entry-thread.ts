@@ -1,12 +1,13 @@
-// The worker loop inside a piscina thread. The thread boots before its run exists (what to load
-// first is its workerData); the RunContext arrives once, as the 'init' message on its port, before
-// any trial. Every message of every trial travels both ways over one MessagePort of this
+// The worker loop inside a `threads` pool's thread. The thread boots before its run exists (what to
+// load first is its workerData); the RunContext arrives once, as the 'init' message on its port,
+// before any trial. Every message of every trial travels both ways over one MessagePort of this
 // thread's, handed to the main side as the thread boots: this thread's 'ready' once this module has
-// loaded, then the trials themselves as 'run' messages (piscina starts and replaces the thread, and
-// is given no task: see src/pool/threads.ts).
-import { MessageChannel, parentPort, threadId, workerData } from 'node:worker_threads';
+// loaded, then the trials themselves as 'run' messages (src/pool/threads.ts; the thread is started,
+// and replaced once it has been ready, by src/pool/thread-set.ts).
+import { MessageChannel, parentPort, workerData } from 'node:worker_threads';
 import { THREAD_PORT, type MainMessage, type WorkerMessage } from '../pool/messages.ts';
 import type { ThreadData } from '../pool/threads.ts';
+import { collectBootGarbage } from './collect.ts';
 import { createWorkerLoop } from './init.ts';
 import { PhaseBoard } from '../pool/phase-board.ts';
 import { preloadAgent } from '../trial/agent-phase.ts';
@@ -14,7 +15,7 @@ import { preloadProvider } from '../trial/session.ts';
 
 if (!parentPort) throw new Error('internal: the thread entry runs only inside a worker thread');
 const { port1: mainSide, port2: port } = new MessageChannel();
-parentPort.postMessage({ [THREAD_PORT]: mainSide, threadId }, [mainSide]);
+parentPort.postMessage({ [THREAD_PORT]: mainSide }, [mainSide]);
 
 // Messages go out in batches. Each postMessage wakes the main thread; at four a trial they were the
 // largest item of a worker's profile (~20% of a one-call trial, --cpu-prof). A result leaves at the
@@ -63,21 +64,16 @@ port.on('message', (msg: MainMessage | MainMessage[]) => {
   if (Array.isArray(msg)) for (const m of msg) loop.handle(m);
   else loop.handle(msg);
 });
-// What the first model call needs is loaded with this module (chat-http.ts and undici's Agent), before
-// the main side hears that this thread is ready, and piscina too (its own ready message follows once
-// this module's evaluation ends). The agent module starts loading after both, so that the first trial
-// finds it loaded or loading: an agent that crashes its worker while loading must do so once the
-// thread is ready, as before (piscina starts no new thread after one that failed booting).
+// What the first model call needs is loaded with this module (chat-http.ts, on node:http), before
+// the main side hears that this thread is ready. The agent module starts loading after that, so that
+// the first trial finds it loaded or loading: an agent that crashes its worker while loading must do
+// so once the thread is ready, as before (no new thread is started after one that failed booting).
 // The run's sandbox provider too (a cluster's client library, say), so that no trial waits for it.
 await preloadProvider(data.boot.sandbox);
 port.postMessage({ type: 'ready' } satisfies WorkerMessage);
 setImmediate(() => {
-  void Promise.all(data.boot.agents.map(preloadAgent)).then(() =>
-    port.postMessage({ type: 'loaded' } satisfies WorkerMessage),
-  );
+  void Promise.all(data.boot.agents.map(preloadAgent)).then(() => {
+    collectBootGarbage();
+    port.postMessage({ type: 'loaded' } satisfies WorkerMessage);
+  });
 });
-
-/** Piscina's task function: never called (trials arrive over the port), but piscina needs one. */
-export default function runTask(): never {
-  throw new Error('benchrig threads take their trials over their own port, not as piscina tasks');
-}

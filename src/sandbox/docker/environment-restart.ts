@@ -1,5 +1,6 @@
 // Before grading, on Docker (docs/sandboxes.md#how-grading-is-isolated-from-the-agent): every
-// process the agent could have started in any service of its environment ends, then each service
+// process the agent could have started in any service of its environment ends. A lone sandbox keeps
+// running with its keep-alive alone (endInPlace); with services, each service
 // runs again bare — main its keep-alive, another its own command — in the environment's order,
 // each after what it depends on is started, healthy or completed, as at start. Every container is
 // ended before any starts again, so nothing of the agent is left to meet the new ones. A service
@@ -23,6 +24,9 @@ export async function restartEnvironment(
   signal?: AbortSignal,
 ): Promise<string[]> {
   const main = docker(env.main);
+  // A lone sandbox: every process but its keep-alive ends in place, one exec instead of a stop and a
+  // start (sandbox.ts endInPlace); with services, every container is ended before any starts again.
+  if (Object.keys(env.services).length === 0) return main.endInPlace().then(() => []);
   const services = Object.entries(env.services).map(([name, box]) => [name, docker(box)] as const);
   const up = await Promise.all(services.map(async ([, box]) => (await box.health()).state === 'running'));
   const again = new Map(services.filter((_, i) => up[i]));

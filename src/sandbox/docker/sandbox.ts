@@ -35,7 +35,7 @@ import { hardened, type Hardening } from './hardened.ts';
 import { hostsOf } from '../fleet/settings.ts';
 import { buildLabels } from './labels.ts';
 import { sweep } from './sweep.ts';
-import { ensureToolbox, KEEP_ALIVE, TOOLBOX_BIN, toolboxMount } from './toolbox.ts';
+import { ensureToolbox, KEEP_ALIVE, TOOLBOX_BIN, toolboxMount, untraceableArgv } from './toolbox.ts';
 import { connectNetworks, endpointConfig } from './networks.ts';
 import type { ServiceAttachment } from './trial-scope.ts';
 import { transferPath } from './transfer.ts';
@@ -57,7 +57,7 @@ export class DockerSandbox implements Sandbox {
     readonly container: Docker.Container,
     readonly image: string,
     readonly workdir: string,
-    private readonly spec: Pick<SandboxSpec, 'execTimeoutMs' | 'maxOutputBytes'>,
+    private readonly spec: Pick<SandboxSpec, 'execTimeoutMs' | 'maxOutputBytes' | 'capAdd'>,
     /** The daemon it lives on, and that daemon's fleet URL (absent without a fleet). */
     readonly client: Docker = docker(),
     readonly host?: string,
@@ -71,17 +71,17 @@ export class DockerSandbox implements Sandbox {
   shell = 'sh';
 
   exec(cmd: string | string[], opts?: ExecOptions): Promise<ExecResult> {
-    return runExec(
-      {
-        container: this.container,
-        workdir: this.workdir,
-        ...this.spec,
-        trustedPath: `${TOOLBOX_BIN}:${this.imagePath}`,
-        shell: this.shell,
-      },
-      cmd,
-      opts,
-    );
+    return runExec(this.target(), cmd, opts);
+  }
+
+  private target() {
+    return {
+      container: this.container,
+      workdir: this.workdir,
+      ...this.spec,
+      trustedPath: `${TOOLBOX_BIN}:${this.imagePath}`,
+      shell: this.shell,
+    };
   }
   readFile(file: string): Promise<string> {
     return readFile(this.container, inContainer(this.workdir, file));
@@ -101,6 +101,42 @@ export class DockerSandbox implements Sandbox {
   async restart(): Promise<void> {
     await this.end();
     await this.startAgain();
+  }
+
+  /**
+   * Every process in the container but its PID 1, the toolbox's keep-alive, ends (SIGKILL, all at
+   * once: END_IN_PLACE), and the container keeps running: what `restart` leaves, for one exec
+   * instead of a stop and a start. Root without capabilities may signal only its own uid's
+   * processes: those of another uid (the agent's commands may run as any) are killed by that uid
+   * (which cannot make processes of another), then waited for. A container that is not running
+   * (stopped from outside), or whose processes do not all end, is restarted.
+   */
+  async endInPlace(): Promise<void> {
+    if (!sameDaemon(this.client, this.daemonEpoch))
+      throw new SandboxError(`could not restart the sandbox for grading: ${LOST}`);
+    // A capability the task added (`cap_add`) may let the agent trace, signal or outlive what grading
+    // keeps: as before, restarted whole.
+    if (this.spec.capAdd?.length) return this.restart();
+    // From the untraceable shell: a process of the agent that attached to the killer as it started
+    // could make it exit 0 without killing anything.
+    const run = (script: string, user: string) =>
+      runExec(this.target(), untraceableArgv(script), { trusted: true, cwd: '/', user, timeoutMs: END_IN_PLACE_MS });
+    let r: ExecResult;
+    try {
+      r = await run(END_IN_PLACE, '0:0');
+      for (let round = 0; r.exitCode === OTHER_UIDS && round < 2; round++) {
+        const uids = [...new Set(r.stdout.split('\n').filter((u) => /^\d+$/.test(u)))];
+        if (uids.length > MAX_OTHER_UIDS) break;
+        for (const uid of uids) await run('kill -KILL -1 2>/dev/null; exit 0', `${uid}:${uid}`);
+        r = await run(END_IN_PLACE, '0:0');
+      }
+    } catch (err) {
+      // Refused (not running: nothing of the agent is left in it), or no process can start in it (the
+      // agent took every pid): as before, restarted.
+      if (!(err instanceof SandboxError) || err.daemon !== 'answered') throw err;
+      return this.restart();
+    }
+    if (r.exitCode !== 0) await this.restart();
   }
 
   /**
@@ -197,6 +233,46 @@ export class DockerSandbox implements Sandbox {
 }
 
 const LOST = 'its Docker daemon went away during the trial (its events stream broke)';
+
+/** END_IN_PLACE's exit when live processes of other uids are left. */
+const OTHER_UIDS = 3;
+
+/**
+ * From the toolbox, as root: SIGKILL to every process but PID 1 and this shell that this uid may
+ * signal (`kill -1`), which the kernel sends while it holds the task list, so that no process forks
+ * its way past it and none runs another instruction of its own. Then waits until each has exited
+ * and been reaped (by PID 1: their pids are free for grading again). Only the shell's builtins but
+ * `sleep`: it forks nothing else. Exit 0: only PID 1 is left; OTHER_UIDS: live processes of other
+ * uids are left, whose uids it prints, one a line; 1: one was still there after ~5 s.
+ */
+const END_IN_PLACE = `kill -KILL -1 2>/dev/null
+uid() { u=; while read -r k v _; do [ "$k" = Uid: ] && u=$v && return; done < "$1/status"; }
+uid /proc/$$
+me=$u
+i=0
+while :; do
+  left=
+  others=
+  for d in /proc/[0-9]*; do
+    p=\${d#/proc/}
+    { [ "$p" = 1 ] || [ "$p" = $$ ]; } && continue
+    read -r stat < "$d/stat" 2>/dev/null || continue
+    set -- \${stat##*) }
+    [ "$2" = $$ ] && continue
+    uid "$d" 2>/dev/null
+    if [ "$1" != Z ] && [ -n "$u" ] && [ "$u" != "$me" ]; then others="$others $u"; else left=$p; fi
+  done
+  if [ -z "$left" ]; then
+    [ -z "$others" ] && exit 0
+    for u in $others; do echo "$u"; done
+    exit ${OTHER_UIDS}
+  fi
+  i=$((i + 1))
+  [ $i -ge 250 ] && echo "process $left did not end" >&2 && exit 1
+  sleep 0.02
+done`;
+const END_IN_PLACE_MS = 15_000;
+const MAX_OTHER_UIDS = 8;
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /** bash when the image has it (asked with the toolbox's test, before the agent ran anything), else sh. */
@@ -369,6 +445,7 @@ export function createOptions(
     ...(attach || spec.network ? { network: attach?.network ?? spec.network } : {}),
     ...(spec.capAdd?.length ? { capAdd: spec.capAdd } : {}),
     writableRoot: true, // the agent works in it
+    noInit: true, // its keep-alive is PID 1 (toolbox.ts KEEP_ALIVE), which grading keeps (endInPlace)
   };
   return hardened(
     {
@@ -376,6 +453,10 @@ export function createOptions(
       Image: spec.image,
       Entrypoint: KEEP_ALIVE,
       Cmd: [],
+      // The keep-alive waits on its stdin, kept open by the engine and written by no one, and only
+      // SIGKILL ends it from outside (toolbox.ts KEEP_ALIVE): a stop or the daemon's shutdown sends it.
+      OpenStdin: true,
+      StopSignal: 'SIGKILL',
       WorkingDir: spec.workdir, // Docker creates it when the image lacks it
       ...(spec.env ? { Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`) } : {}),
       ...(attach ? { NetworkingConfig: { EndpointsConfig: { [attach.network]: endpointConfig(attach) } } } : {}),

@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import * as tar from 'tar-stream';
 import { SandboxError } from '../../errors.ts';
 import { docker } from '../docker/client.ts';
-import { toolbox } from '../docker/toolbox.ts';
+import { toolbox, toolboxBinary } from '../docker/toolbox.ts';
 import { clusterImage, pushImage } from './images.ts';
 
 /** The toolbox's local tag: content-addressed by busybox's hash. */
@@ -33,7 +33,7 @@ async function build(client: Docker): Promise<void> {
   const box = toolbox();
   const context = tar.pack();
   context.entry({ name: 'Dockerfile' }, 'FROM scratch\nCOPY busybox /busybox\n');
-  context.entry({ name: 'busybox', mode: 0o755 }, box.binary);
+  context.entry({ name: 'busybox', mode: 0o755 }, toolboxBinary(box));
   context.finalize();
   try {
     const stream = (await client.buildImage(context as unknown as NodeJS.ReadableStream, {

@@ -47,7 +47,9 @@ describe.skipIf(!ok)('DockerProvider', () => {
       expect(hc.MemorySwap).toBe(300 * 1024 * 1024);
       expect(hc.NanoCpus).toBe(5e8);
       expect(hc.PidsLimit).toBe(77);
-      expect(hc.Init).toBe(true);
+      expect(hc.Init).toBe(false); // its PID 1 is the toolbox's keep-alive, which only SIGKILL stops
+      const { Config } = await docker().getContainer(sb.id).inspect();
+      expect((Config as { StopSignal?: string }).StopSignal).toBe('SIGKILL');
       expect(hc.Binds ?? []).toEqual([]);
       // Nothing from the host: only the harness's own toolbox volume, read-only.
       expect(Mounts).toMatchObject([{ Type: 'volume', Destination: '/.benchrig', RW: false }]);

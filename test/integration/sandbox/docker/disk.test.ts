@@ -121,7 +121,8 @@ describe.skipIf(!ok)('the disk watch', () => {
   it('keeps no container log: what the agent writes to PID 1 never lands on the host', async () => {
     const sb = await start('log');
     const r = await sb.exec('dd if=/dev/zero bs=1M count=8 2>/dev/null | tr "\\0" a > /proc/1/fd/1; echo $?');
-    expect(r.stdout.trim()).toBe('0'); // the write itself succeeds: it goes nowhere
+    // PID 1 is the toolbox's untraceable keep-alive: its descriptors are not even the agent's to open.
+    expect(r.stdout.trim()).not.toBe('0');
     const info = await docker().getContainer(sb.id).inspect();
     expect(info.HostConfig.LogConfig).toMatchObject({ Type: 'none' });
     expect(info.LogPath).toBe('');

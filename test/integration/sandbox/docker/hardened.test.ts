@@ -119,7 +119,7 @@ describe.skipIf(!ok)('every container benchrig starts is hardened', () => {
       pids: 77,
       network: /^benchrig-/, // the trial's own (internal) network
       capAdd: [],
-      init: true,
+      init: false, // its PID 1 is the toolbox's keep-alive (toolbox.ts KEEP_ALIVE)
       log: 'none',
       readOnly: false, // the agent works in it
       labels: {},
@@ -155,7 +155,7 @@ describe.skipIf(!ok)('every container benchrig starts is hardened', () => {
       pids: 50,
       network: 'none',
       capAdd: [],
-      init: true,
+      init: false,
       log: 'none',
       readOnly: false,
       labels: { 'benchrig.run': runId, 'benchrig.session': 'h-2' },

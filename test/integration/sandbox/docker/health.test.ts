@@ -36,7 +36,7 @@ describe.skipIf(!ok)("a sandbox's health after a failure", () => {
     await sb.readFile('/etc/hostname'); // a connection kept alive, as a busy trial has
     await proxy.stopAccepting();
     const { State } = await docker().getContainer(sb.id).inspect();
-    process.kill(State.Pid, 'SIGTERM'); // the daemon's shutdown stopping it
+    process.kill(State.Pid, 'SIGKILL'); // the daemon's shutdown stopping it (its stop signal)
     await docker().getContainer(sb.id).wait({ condition: 'not-running' }); // (an exec in between would still run)
     const err = await sb.exec('true').then(
       () => null,
@@ -58,20 +58,21 @@ describe.skipIf(!ok)("a sandbox's health after a failure", () => {
     await expect(sb.restart()).rejects.toMatchObject({ name: 'SandboxError', daemon: 'unreachable' });
   });
 
-  it('Docker killing the container is never the agent; the agent stopping it from inside is; a grading restart starts afresh', async () => {
+  it('Docker killing the container is never the agent, who cannot stop it from inside; a grading restart starts afresh', async () => {
     const killed = await start();
     const own = await start();
-    await docker().getContainer(killed.id).kill({ signal: 'SIGTERM' });
-    await own.exec('kill -TERM 1', { trusted: true });
+    await docker().getContainer(killed.id).kill();
+    // Its PID 1 is the toolbox's keep-alive: no signal from inside the container ends it.
+    await own.exec('kill -TERM 1; kill -INT 1; kill -HUP 1; kill -KILL 1; kill -9 -1', { trusted: true });
     await new Promise((r) => setTimeout(r, 300));
     expect(await killed.health()).toEqual({
       daemon: true,
       state: 'stopped',
-      exitCode: 143,
+      exitCode: 137,
       outOfMemory: false,
       killedByInfrastructure: 'Docker',
     });
-    expect(await own.health()).toEqual({ daemon: true, state: 'stopped', exitCode: 143, outOfMemory: false });
+    expect(await own.health()).toEqual({ daemon: true, state: 'running', exitCode: 0, outOfMemory: false });
     await killed.restart(); // its own kill, before the new start, does not count
     expect(await killed.health()).toMatchObject({ daemon: true, state: 'running' });
     expect((await killed.health()).killedByInfrastructure).toBeUndefined();

@@ -48,7 +48,7 @@ describe('createOptions', () => {
       MemorySwap: 512 * 1024 ** 2,
       NanoCpus: 1.5e9,
       PidsLimit: 64,
-      Init: true,
+      Init: false, // its PID 1 is the toolbox's keep-alive
       Mounts: [
         {
           Type: 'volume',
@@ -70,7 +70,9 @@ describe('createOptions', () => {
       'benchrig.host': os.hostname(),
     });
     expect(o.WorkingDir).toBe('/workspace');
-    expect(o.Entrypoint?.[0]).toBe('/.benchrig/busybox'); // the keep-alive runs from the read-only toolbox
+    // The keep-alive runs from the read-only toolbox's untraceable copy, waiting on its open stdin.
+    expect(o.Entrypoint?.[0]).toBe('/.benchrig/init/busybox');
+    expect(o.OpenStdin).toBe(true);
   });
 });
 
