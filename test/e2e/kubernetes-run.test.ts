@@ -1,6 +1,7 @@
 // The real CLI with `--provider kubernetes` on the local cluster of scripts/k8s-up.sh
 // (docs/kubernetes.md#tests): the verdicts Docker gives, the refusals, the sweep after a SIGKILL.
 import { execa } from 'execa';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -72,21 +73,21 @@ describe('benchrig run --provider kubernetes on the local cluster', () => {
     expect(Object.values(oracle.statuses)).toEqual(['PASSED', 'PASSED']);
   }, 900_000);
 
-  it.each([
-    ['replace-sh', 'a replaced /bin/sh'],
-    ['replace-tools', 'replaced test, [, cat and grep'],
-    ['tamper-background', 'a process left running that rewrites the tests as they are copied in'],
-  ])(
-    '%s (%s): grading runs on the toolbox and still fails the work, as on Docker',
-    async (name) => {
-      const tampered = await run('kubernetes', join(FIXTURES, 'benchmarks/tamper-debian'), agent(name), 'single');
-      expect(tampered.statuses).toEqual({ answer: 'FAILED' });
+  it('agents that replace sh and tools, rewrite the tests in the background or go for PID 1 fail as on Docker: grading runs on the toolbox, after an end they cannot reach', async () => {
+    // At once: each trial mostly waits on its pod's start.
+    const names = ['replace-sh', 'replace-tools', 'tamper-background', 'tamper-pid1'];
+    const runs = await Promise.all(
+      names.map((name) => run('kubernetes', join(FIXTURES, 'benchmarks/tamper-debian'), agent(name), 'single')),
+    );
+    for (const [i, tampered] of runs.entries()) {
+      expect(tampered.statuses, names[i]).toEqual({ answer: 'FAILED' });
       expect(await runPods(cluster, tampered.runId)).toEqual([]);
-    },
-    300_000,
-  );
+    }
+    // Root in the pod cannot trace PID 1, which grading keeps, nor open its memory (tamper-pid1.ts).
+    expect(runs[3].results.answer.response).toContain('0: ptrace attach: refused\nmem: refused\npid 1: alive\n');
+  }, 600_000);
 
-  it('refuses a bad [run] key, a missing one and an installed agent with exit 2, naming it', async () => {
+  it('refuses a bad [run] key, a missing one, [sandbox] cap_add and an installed agent with exit 2, naming it', async () => {
     const noRegistry = await runCli(
       ['run', 'shell-tasks', '--agent', 'oracle', '--config', clusterConfig({ namespace: K8S_NAMESPACE })],
       { env },
@@ -119,6 +120,11 @@ describe('benchrig run --provider kubernetes on the local cluster', () => {
     );
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no namespace "no-such-ns"');
+    const caps = clusterConfig();
+    appendFileSync(caps, '[sandbox]\ncap_add = ["SYS_PTRACE"]\n');
+    const capAdd = await runCli(['run', 'shell-tasks', '--agent', 'oracle', '--config', caps], { env });
+    expect(capAdd.code).toBe(2);
+    expect(capAdd.stderr).toContain('[sandbox] cap_add (SYS_PTRACE) is refused with provider = "kubernetes"');
     const installed = await runCli(['run', 'shell-tasks', '--agent', 'cli:opencode', '--config', clusterConfig()], {
       env,
     });

@@ -21,7 +21,7 @@ export const TOOLBOX_BIN = `${TOOLBOX_MOUNT}/bin`;
  * no process without capabilities may trace or read (the kernel makes it non-dumpable), so the
  * agent, root without capabilities, cannot write into the keep-alive it runs as PID 1.
  */
-const TOOLBOX_INIT = `${TOOLBOX_MOUNT}/init/busybox`;
+export const TOOLBOX_INIT = `${TOOLBOX_MOUNT}/init/busybox`;
 const READY = 'ready';
 const FILL_MOUNT = '/benchrig-toolbox';
 export const TOOLBOX_LABEL = 'benchrig.toolbox';

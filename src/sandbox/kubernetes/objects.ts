@@ -2,7 +2,7 @@
 // headless Service that gives each service its DNS name, and a NetworkPolicy that keeps traffic
 // inside the trial. Plain builders: nothing here talks to a cluster.
 import type { V1NetworkPolicy, V1Pod, V1PodSpec, V1Service } from '@kubernetes/client-node';
-import { TOOLBOX_MOUNT, TOOLBOX_SHELL } from '../docker/toolbox.ts';
+import { TOOLBOX_INIT, TOOLBOX_MOUNT } from '../docker/toolbox.ts';
 import type { SandboxLabels, SandboxSpec } from '../types.ts';
 import { buildLabels } from '../docker/labels.ts';
 
@@ -11,9 +11,11 @@ export const K8S_LABEL = { trial: 'benchrig.trial', service: 'benchrig.service' 
 /** The one container of every pod; exec and copies go to it. */
 export const CONTAINER = 'main';
 /**
- * What a pod runs until it is deleted: nothing. It ignores the signals a process in the pod can send
- * it (the agent cannot end the pod, so `restart` always finds it); the kubelet's SIGKILL ends it
- * (137: an evicted pod is `Failed`, its eviction, the disk bound, kept).
+ * What a pod without the toolbox runs until it is deleted: nothing, through the image's own shell.
+ * Only for pods made without the toolbox (the provider always gives it): the agent can trace that
+ * shell, so such a pod is never ended for grading (PodSandbox refuses). Like KEEP_ALIVE below, it
+ * ignores the signals a process in the pod can send it; the kubelet's SIGKILL ends it (137: an
+ * evicted pod is `Failed`, its eviction, the disk bound, kept).
  */
 const IDLE = ['sh', '-c', 'trap "" TERM INT HUP QUIT USR1 USR2; while :; do sleep 86399 & wait $!; done'];
 
@@ -109,8 +111,11 @@ export function podFor(p: PodInput): V1Pod {
         {
           name: CONTAINER,
           image: p.image,
-          command: p.toolbox ? [TOOLBOX_SHELL, ...IDLE_TOOLBOX] : IDLE,
-          ...(p.toolbox ? { volumeMounts: [{ name: TOOLBOX_VOLUME, mountPath: TOOLBOX_MOUNT, readOnly: true }] } : {}),
+          command: p.toolbox ? KEEP_ALIVE : IDLE,
+          // The keep-alive waits on its stdin, which the runtime keeps open and nobody writes.
+          ...(p.toolbox
+            ? { stdin: true, volumeMounts: [{ name: TOOLBOX_VOLUME, mountPath: TOOLBOX_MOUNT, readOnly: true }] }
+            : {}),
           workingDir: p.spec.workdir,
           env: Object.entries(p.spec.env ?? {}).map(([name, value]) => ({ name, value })),
           resources: { requests, limits },
@@ -127,15 +132,27 @@ export function podFor(p: PodInput): V1Pod {
 }
 
 const TOOLBOX_VOLUME = 'benchrig-toolbox';
-/** The idle loop through the toolbox's shell and sleep: the image needs no shell of its own. */
-const IDLE_TOOLBOX = [
+/**
+ * The main pod's PID 1 with the toolbox (PodSandbox.restart keeps it): its shell from the untraceable
+ * copy (docker/toolbox.ts TOOLBOX_INIT), which no process without capabilities may trace or read.
+ * It starts no process: it waits in `read` on its stdin (`stdin: true`) and reaps what is handed to
+ * it (the CHLD trap); a read that the trap cut short (no input pending) reads again, so that the end
+ * before grading finds PID 1 alone. Only a stdin at its end (a runtime that did not keep it open)
+ * makes it sleep a second at a time. Signals from inside the pod that it has no handler for are
+ * dropped by the kernel (it is PID 1); it ignores the ones the shell would catch.
+ */
+const KEEP_ALIVE = [
+  TOOLBOX_INIT,
   'sh',
   '-c',
-  `trap "" TERM INT HUP QUIT USR1 USR2; while :; do ${TOOLBOX_SHELL} sleep 86399 & wait $!; done`,
+  `trap "" TERM INT HUP QUIT USR1 USR2; trap : CHLD; while :; do read -r _ && continue; read -r -t 0 _ || continue; ${TOOLBOX_INIT} sleep 1; done`,
 ];
-/** Fills the toolbox folder: busybox and its applets as links (bin/), as Docker's toolbox volume holds them. */
+/**
+ * Fills the toolbox folder as Docker's toolbox volume holds it (docker/toolbox.ts): busybox, its
+ * applets as links (bin/), and the copy that can be run but not read (init/busybox, mode 0111).
+ */
 const FILL =
-  '/busybox cp /busybox /t/busybox && /busybox mkdir /t/bin && for a in $(/busybox --list); do /busybox ln -s ../busybox /t/bin/$a; done';
+  '/busybox cp /busybox /t/busybox && /busybox mkdir /t/bin /t/init && /busybox cp /busybox /t/init/busybox && /busybox chmod 0111 /t/init/busybox && for a in $(/busybox --list); do /busybox ln -s ../busybox /t/bin/$a; done';
 
 /** The init container that fills the pod's toolbox folder (an emptyDir), hardened as the pod's own. */
 function toolboxParts(image: string): Pick<V1PodSpec, 'initContainers' | 'volumes'> {

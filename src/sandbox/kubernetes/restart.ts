@@ -1,7 +1,7 @@
-// Before grading on Kubernetes (docs/kubernetes.md#services; provider.ts `restart`): a container
+// Before grading on Kubernetes (docs/kubernetes.md#grading; provider.ts `restart`): a container
 // cannot start again in its pod (restartPolicy Never: the pod would end with it), so every process
-// of every running pod but its PID 1 is killed — main's PID 1 idles, a service's is its own process
-// as the image started it, which the agent cannot replace — and each service is then waited for per
+// of every running pod but its PID 1 is killed (kill.ts) — main's PID 1 is the toolbox's untraceable
+// keep-alive, a service's its own process as the image started it — and each service is waited for per
 // `depends_on` as at start (what PID 1 started again may take its time). Untested on a cluster yet.
 import type { EnvironmentSpec } from '../../environment/spec.ts';
 import { SandboxError } from '../../errors.ts';

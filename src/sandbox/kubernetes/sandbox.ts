@@ -4,7 +4,6 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { SandboxError } from '../../errors.ts';
 import { BoundedCapture } from '../docker/exec.ts';
-import { TOOLBOX_BIN, TOOLBOX_SHELL } from '../docker/toolbox.ts';
 import type {
   CopyOutOptions,
   CopyOutReport,
@@ -19,6 +18,7 @@ import type { Cluster } from './client.ts';
 import { copyIntoPod, copyOutOfPod, transferBetweenPods } from './copy.ts';
 import { execInPod, runInPod, type PodTarget } from './exec.ts';
 import { podHealth } from './health.ts';
+import { KILL_ALL, KILL_BESIDE_INIT, killArgv } from './kill.ts';
 
 /**
  * The file whose ctime marks the container's making: the kubelet creates the termination-message
@@ -32,24 +32,6 @@ const START_MARK = '/dev/termination-log';
 /** What readFile returns at most (as on Docker, sandbox/docker/copy.ts). */
 const READ_MAX_BYTES = 10 * 1024 * 1024;
 
-/**
- * `restart` in a pod: every process but the pod's idle PID 1 and this shell killed (SIGKILL, again
- * until none is left). Not counted as left: zombies (PID 1 reaps them) and PID 1's own `sleep`, which
- * it starts again at once. Run as given, not under `timeout`, which it would kill.
- */
-const KILL_ALL = `for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-  kill -9 -1 2>/dev/null; left=
-  for d in /proc/[0-9]*; do
-    p=\${d#/proc/}; [ "$p" = 1 ] || [ "$p" = $$ ] || { read -r s < "$d/stat" 2>/dev/null || continue
-      r=\${s##*) }; st=\${r%% *}; r=\${r#* }; pp=\${r%% *}; c=\${s#*(}; c=\${c%)*}
-      [ "$st" = Z ] || { [ "$pp" = 1 ] && { [ "$c" = sleep ] || [ "$c" = busybox ]; }; } || left="$left $p"; }
-  done
-  [ -z "$left" ] && exit 0; sleep 0.1
-done; echo "still running:$left" >&2; exit 1`;
-
-/** `endBesideInit`: SIGKILL to every process but PID 1 and this shell, five times 0.1 s apart. */
-const KILL_BESIDE_INIT = 'for i in 1 2 3 4 5; do kill -9 -1 2>/dev/null; sleep 0.1; done; exit 0';
-
 const nul = () => new Writable({ write: (_c, _e, done) => done() });
 
 export class PodSandbox implements Sandbox {
@@ -59,11 +41,14 @@ export class PodSandbox implements Sandbox {
   readonly target: PodTarget;
   /** When its container was made, as the disk measurement compares ctimes (disk.ts); read by `markStart`. */
   startMark?: string;
+  /** Capabilities added to its container (`[sandbox] cap_add`, refused at load: settings.ts). */
+  readonly capAdd: readonly string[];
 
   constructor(cluster: Cluster, pod: string, image: string, spec: SandboxSpec, toolbox = false) {
     this.id = pod;
     this.image = image;
     this.workdir = spec.workdir;
+    this.capAdd = spec.capAdd ?? [];
     this.target = {
       cluster,
       pod,
@@ -116,27 +101,41 @@ export class PodSandbox implements Sandbox {
     return copyOutOfPod(this.target, path.posix.resolve(this.workdir, src), dest, opts);
   }
 
+  /**
+   * Every process but the pod's PID 1, the toolbox's untraceable keep-alive, killed and waited for
+   * (kill.ts KILL_ALL); the files stay: a container cannot be restarted in its pod.
+   */
   async restart(): Promise<void> {
     await this.#kill(KILL_ALL);
   }
 
   /**
    * A service's pod before grading (kubernetes/restart.ts): every process but its PID 1 — the
-   * service's own process as the image started it, which the agent cannot replace — killed, a few
-   * times over (a process forking as the first round passes is caught by the next). Not checked
-   * for what is left: PID 1 may start its children again.
+   * service's own process as the image started it, which the agent cannot replace (it may trace it:
+   * docs/kubernetes.md#grading) — killed, a few times over. Not checked for what is left: PID 1 may
+   * start its children again.
    */
   async endBesideInit(): Promise<void> {
     await this.#kill(KILL_BESIDE_INIT);
   }
 
   async #kill(script: string): Promise<void> {
+    // Without the toolbox, PID 1 and the killer would be the image's own shell, which the agent can
+    // trace; with a capability added it may trace or outlive them (docs/kubernetes.md#grading).
+    const why = !this.target.toolbox
+      ? 'the pod has no toolbox'
+      : this.capAdd.length
+        ? `the pod was given capabilities (${this.capAdd.join(', ')})`
+        : '';
+    if (why)
+      throw new SandboxError(
+        `could not restart the sandbox for grading: ${why}, so its processes cannot be ended where the agent cannot reach the killer`,
+        undefined,
+        false,
+      );
     const stderr = new BoundedCapture(4096);
     const out = new Writable({ write: (c: Buffer, _e, done) => (stderr.push(c), done()) });
-    const argv = this.target.toolbox
-      ? [TOOLBOX_SHELL, 'env', `PATH=${TOOLBOX_BIN}`, TOOLBOX_SHELL, 'sh', '-c', script]
-      : ['sh', '-c', script];
-    const { code, status } = await runInPod(this.target, argv, {
+    const { code, status } = await runInPod(this.target, killArgv(script), {
       stdout: nul(),
       stderr: out,
       timeoutMs: 30_000,

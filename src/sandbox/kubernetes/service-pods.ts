@@ -28,6 +28,9 @@ export function servicePod(input: PodInput, svc: ServiceSpec): V1Pod {
   const c = pod.spec?.containers[0];
   if (c) {
     delete c.command;
+    if (svc.stdinOpen)
+      c.stdin = true; // compose's stdin_open; main's keep-alive has its own
+    else delete c.stdin;
     delete c.workingDir;
     if (svc.entrypoint) c.command = svc.entrypoint;
     if (svc.command) c.args = svc.command;

@@ -34,6 +34,13 @@ export function clusterSettings(input: ProviderInput): ClusterSpec {
     if (!run[key])
       throw new BenchrigError('config', `[run] ${key} is required with provider = "kubernetes" (docs/kubernetes.md)`);
   refuseNamedHosts(input, 'kubernetes');
+  const caps = input.sandbox.cap_add;
+  if (Array.isArray(caps) && caps.length)
+    // Docker restarts such a sandbox whole before grading; a container cannot be restarted in its pod.
+    throw new BenchrigError(
+      'config',
+      `[sandbox] cap_add (${caps.join(', ')}) is refused with provider = "kubernetes": a capability can let the agent trace or outlive the process grading keeps in its pod (docs/kubernetes.md#grading); remove it, or run on Docker`,
+    );
   return {
     ...(run.kube_context ? { context: run.kube_context } : {}),
     namespace: run.namespace ?? '',

@@ -177,6 +177,15 @@ describe('kubernetes', () => {
         '[run] provider = "kubernetes" and a fleet of Docker hosts ([[sandbox.hosts]] / --docker-host) exclude each other: keep one',
     });
   });
+
+  it('refuses [sandbox] cap_add naming the key: a container cannot be restarted whole in its pod for grading', () => {
+    expect(refusal(() => resolveProvider(input({ run: cluster, sandbox: { cap_add: ['SYS_PTRACE'] } })))).toEqual({
+      kind: 'config',
+      message:
+        '[sandbox] cap_add (SYS_PTRACE) is refused with provider = "kubernetes": a capability can let the agent trace or outlive the process grading keeps in its pod (docs/kubernetes.md#grading); remove it, or run on Docker',
+    });
+    expect(resolveProvider(input({ run: cluster, sandbox: { cap_add: [] } }))).toMatchObject({ kind: 'kubernetes' });
+  });
 });
 
 describe('podman', () => {

@@ -7,6 +7,7 @@ import {
   podFor,
   quantity,
 } from '../../../../src/sandbox/kubernetes/objects.ts';
+import { servicePod } from '../../../../src/sandbox/kubernetes/service-pods.ts';
 import { testSpec } from '../../../support/docker.ts';
 
 const labels = { runId: 'run-1', sessionId: 'run-1-s', pid: 4242 };
@@ -87,6 +88,34 @@ describe('podFor', () => {
     expect(c?.env).toEqual([{ name: 'A', value: '1' }]);
     expect(spec).toMatchObject({ hostname: 'main', subdomain: 'br-abc', runtimeClassName: 'gvisor' });
     expect(spec?.dnsConfig?.searches).toEqual(['br-abc.ns.svc.cluster.local']);
+  });
+});
+
+describe("the toolbox's parts of a pod", () => {
+  const toolbox = '127.0.0.1:5100/benchrig/toolbox:1';
+  const svc = { env: {}, capAdd: [], command: ['postgres'], stdinOpen: false } as unknown as Parameters<
+    typeof servicePod
+  >[1];
+
+  it('PID 1 is the untraceable copy of its shell, waiting on a stdin the runtime keeps open; the init container makes that copy', () => {
+    const spec = podFor({ ...podInput(), toolbox }).spec;
+    const main = spec?.containers[0];
+    expect(main?.command?.slice(0, 3)).toEqual(['/.benchrig/init/busybox', 'sh', '-c']);
+    expect(main?.command?.[3]).toMatch(/trap : CHLD; while :; do read -r _/);
+    expect(main?.stdin).toBe(true);
+    expect(main?.volumeMounts).toEqual([{ name: 'benchrig-toolbox', mountPath: '/.benchrig', readOnly: true }]);
+    const fill = spec?.initContainers?.[0].command?.join(' ') ?? '';
+    expect(fill).toContain('/busybox cp /busybox /t/init/busybox && /busybox chmod 0111 /t/init/busybox');
+  });
+
+  it("a service's pod runs the service's own process, with a stdin only if compose's stdin_open asks", () => {
+    const c = servicePod({ ...podInput(), service: 'db', toolbox }, svc).spec?.containers[0];
+    expect(c?.command).toBeUndefined();
+    expect(c?.args).toEqual(['postgres']);
+    expect(c).not.toHaveProperty('stdin');
+    expect(
+      servicePod({ ...podInput(), service: 'db', toolbox }, { ...svc, stdinOpen: true }).spec?.containers[0].stdin,
+    ).toBe(true);
   });
 });
 
