@@ -29,20 +29,23 @@ export const TOOLBOX_LABEL = 'benchrig.toolbox';
 const LAYOUT = 2;
 
 /**
- * The keep-alive of every main sandbox and grading copy, as the container's PID 1 (no other init):
- * the toolbox's shell from its untraceable copy. It starts no process: it waits in `read` on its
- * stdin (kept open by the engine, `OpenStdin`, and written by nobody) and reaps each process handed
- * to it as it exits (its CHLD trap). The kernel drops every signal a PID 1 has no handler for, from
- * inside its container and, but SIGKILL and SIGSTOP, from outside: it ignores SIGINT, the one the
- * shell would catch, so that the agent cannot end it; the engine stops it with SIGKILL (its
- * `StopSignal`). Grading ends every other process around it (endInPlace in sandbox.ts).
+ * The keep-alive's script, as PID 1 (here, and in a Kubernetes pod: kubernetes/objects.ts). It starts
+ * no process: it waits in `read` on its stdin (kept open by the engine and written by nobody) and
+ * reaps each process handed to it as it exits (its CHLD trap). A read the trap cut short (no input
+ * pending) reads again, so that the end before grading finds PID 1 alone; only a stdin at its end
+ * makes it sleep a second at a time. The kernel drops every signal a PID 1 has no handler for, from
+ * inside its container and, but SIGKILL and SIGSTOP, from outside: it ignores those the shell would
+ * catch, so that the agent cannot end it.
  */
-export const KEEP_ALIVE = [
-  TOOLBOX_INIT,
-  'sh',
-  '-c',
-  'trap "" INT; trap : CHLD; while :; do read -r _ || sleep 1; done',
-];
+export const KEEP_ALIVE_SCRIPT = `trap "" TERM INT HUP QUIT USR1 USR2; trap : CHLD; while :; do read -r _ && continue; read -r -t 0 _ || continue; ${TOOLBOX_INIT} sleep 1; done`;
+
+/**
+ * The keep-alive of every main sandbox and grading copy, as the container's PID 1 (no other init):
+ * KEEP_ALIVE_SCRIPT in the toolbox's shell from its untraceable copy, stdin kept open by the engine
+ * (`OpenStdin`); the engine stops it with SIGKILL (its `StopSignal`). Grading ends every other
+ * process around it (endInPlace in sandbox.ts).
+ */
+export const KEEP_ALIVE = [TOOLBOX_INIT, 'sh', '-c', KEEP_ALIVE_SCRIPT];
 
 /**
  * The toolbox volume as every container benchrig runs mounts it (sandbox.ts, service-container.ts):

@@ -2,7 +2,7 @@
 // headless Service that gives each service its DNS name, and a NetworkPolicy that keeps traffic
 // inside the trial. Plain builders: nothing here talks to a cluster.
 import type { V1NetworkPolicy, V1Pod, V1PodSpec, V1Service } from '@kubernetes/client-node';
-import { TOOLBOX_INIT, TOOLBOX_MOUNT } from '../docker/toolbox.ts';
+import { KEEP_ALIVE_SCRIPT, TOOLBOX_INIT, TOOLBOX_MOUNT } from '../docker/toolbox.ts';
 import type { SandboxLabels, SandboxSpec } from '../types.ts';
 import { buildLabels } from '../docker/labels.ts';
 
@@ -133,20 +133,11 @@ export function podFor(p: PodInput): V1Pod {
 
 const TOOLBOX_VOLUME = 'benchrig-toolbox';
 /**
- * The main pod's PID 1 with the toolbox (PodSandbox.restart keeps it): its shell from the untraceable
- * copy (docker/toolbox.ts TOOLBOX_INIT), which no process without capabilities may trace or read.
- * It starts no process: it waits in `read` on its stdin (`stdin: true`) and reaps what is handed to
- * it (the CHLD trap); a read that the trap cut short (no input pending) reads again, so that the end
- * before grading finds PID 1 alone. Only a stdin at its end (a runtime that did not keep it open)
- * makes it sleep a second at a time. Signals from inside the pod that it has no handler for are
- * dropped by the kernel (it is PID 1); it ignores the ones the shell would catch.
+ * The main pod's PID 1 with the toolbox (PodSandbox.restart keeps it): the keep-alive Docker's
+ * sandboxes run (docker/toolbox.ts KEEP_ALIVE_SCRIPT) in the shell of the untraceable copy, which no
+ * process without capabilities may trace or read; its stdin kept open by `stdin: true`.
  */
-const KEEP_ALIVE = [
-  TOOLBOX_INIT,
-  'sh',
-  '-c',
-  `trap "" TERM INT HUP QUIT USR1 USR2; trap : CHLD; while :; do read -r _ && continue; read -r -t 0 _ || continue; ${TOOLBOX_INIT} sleep 1; done`,
-];
+const KEEP_ALIVE = [TOOLBOX_INIT, 'sh', '-c', KEEP_ALIVE_SCRIPT];
 /**
  * Fills the toolbox folder as Docker's toolbox volume holds it (docker/toolbox.ts): busybox, its
  * applets as links (bin/), and the copy that can be run but not read (init/busybox, mode 0111).

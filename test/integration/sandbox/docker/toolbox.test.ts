@@ -107,6 +107,13 @@ describe.skipIf(!ok)('the sandbox toolbox and grading restart', () => {
     ]);
   });
 
+  it('PID 1 reaps an orphan handed to it and starts no process of its own, so the end before grading finds it alone', async () => {
+    const sb = await start('reap');
+    await sb.exec('(sleep 0.1 &); exit 0');
+    await new Promise((ok) => setTimeout(ok, 600));
+    expect(await processes(sb)).toEqual([expect.stringMatching(/^1 0 0\s.*busybox S$/)]);
+  });
+
   it('endInPlace ends every process the agent left, of any uid, however it hid, in one exec: the container keeps running, with its files', async () => {
     const sb = await start('in-place', DEBIAN);
     const since = await startedAt(sb);
