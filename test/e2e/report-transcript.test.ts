@@ -44,7 +44,8 @@ describe('the model calls on the trial page', () => {
     expect(await p.isVisible(`${second} .call-body`)).toBe(false);
     await p.click(`${second} > summary`);
     const answer = p.locator(`${second} .msg.answer pre.msg-text`);
-    expect(await answer.isVisible()).toBe(true);
+    // The body is made as the call opens: waited for (it fails past the timeout), not read at once.
+    await answer.waitFor({ state: 'visible', timeout: 10_000 });
     expect(await answer.textContent()).toBe(ANSWER);
     // the tool result is the one message c1 did not have; the three before it are folded away
     const fresh = await p.$$eval(`${second} .msg.fresh`, (ns) => ns.map((n) => n.getAttribute('data-role')));
