@@ -9,7 +9,7 @@ import { abortReason, SandboxError } from '../../errors.ts';
 import { BoundedCapture } from '../docker/exec.ts';
 import type { ExecOptions, ExecResult } from '../types.ts';
 import type { Cluster } from './client.ts';
-import { TOOLBOX_BIN, TOOLBOX_SHELL, trustedArgv } from '../docker/toolbox.ts';
+import { TOOLBOX_BIN, TOOLBOX_INIT, untraceableArgv } from '../docker/toolbox.ts';
 import { openExec } from './exec-socket.ts';
 
 /** How long after `timeout -k`'s kill the harness stops waiting for the socket. */
@@ -44,10 +44,13 @@ export function podArgv(
   opts: ExecOptions,
   target: Pick<PodTarget, 'workdir' | 'execTimeoutMs' | 'toolbox'>,
 ): string[] {
-  const tb = target.toolbox ? [TOOLBOX_SHELL] : [];
+  // The wrapper and trusted commands from the toolbox's untraceable copy: a process of the agent
+  // (root, the same uid) could otherwise attach to one as it starts and change what it does or
+  // reports (the disk measurement's total: disk.ts).
+  const tb = target.toolbox ? [TOOLBOX_INIT] : [];
   const trusted = !!(opts.trusted && target.toolbox);
-  let argv = typeof cmd === 'string' ? (trusted ? trustedArgv(cmd) : ['sh', '-c', cmd]) : cmd;
-  if (trusted && argv[0] === 'sh') argv = [TOOLBOX_SHELL, ...argv];
+  let argv = typeof cmd === 'string' ? (trusted ? untraceableArgv(cmd) : ['sh', '-c', cmd]) : cmd;
+  if (trusted && argv[0] === 'sh') argv = [TOOLBOX_INIT, ...argv];
   if (argv.length === 0) throw new Error('exec: empty command');
   const secs = Math.max(1, Math.ceil((opts.timeoutMs ?? target.execTimeoutMs) / 1000));
   const cwd = path.posix.resolve(target.workdir, opts.cwd ?? '.');

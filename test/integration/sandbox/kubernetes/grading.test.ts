@@ -1,7 +1,7 @@
 // The end before grading in a pod (docs/kubernetes.md#grading) on the local cluster, against root in
 // the pod that traces: PID 1 and the killer run from the toolbox's untraceable copy, so the agent can
-// neither attach to them nor open PID 1's memory, while it traces its own processes and a trusted
-// command's; restart leaves PID 1 alone, with the files. perl's syscall is the agent's ptrace here.
+// neither attach to them, to a trusted command, nor open PID 1's memory, while it traces its own
+// processes; restart leaves PID 1 alone, with the files. perl's syscall is the agent's ptrace here.
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -92,19 +92,22 @@ describe('the end before grading in a pod, against root that traces', () => {
     expect(await pod().health()).toMatchObject({ state: 'running' });
   });
 
-  it("the killer's shell cannot be traced by root in the pod, while a trusted command's can", async () => {
+  it("the killer's shell and a trusted command cannot be traced by root in the pod, while the agent's own command can", async () => {
     const nul = () => new Writable({ write: (_c, _e, done) => done() });
-    // Both as the harness runs them; the agent's tracer tries each once it sees them (PTRACE_SEIZE, 0x4206).
+    // As the harness runs them, and the agent's own; the agent's tracer tries each once it sees them (PTRACE_SEIZE, 0x4206).
     const runs = [
       runInPod(pod().target, killArgv('sleep 60; :'), { stdout: nul(), stderr: nul(), timeoutMs: 90_000 }),
       pod().exec('sleep 60.1; :', { trusted: true, cwd: '/', timeoutMs: 90_000 }),
+      pod().exec('sleep 60.2; :', { cwd: '/', timeoutMs: 90_000 }),
     ];
     const r = await pod().exec(
-      String.raw`perl -e 'for (1 .. 300) { my @m; for my $d (glob "/proc/[0-9]*") { open my $f, "<", "$d/cmdline" or next; local $/; my $c = <$f>; $c =~ s/\0/ /g; push @m, [$1 ? "shell $1" : "sleep $2", 0 + (split "/", $d)[2]] if $c =~ /^(?:\S*busybox )?sh -c (?:PATH=\S+\s+)?sleep (60(?:\.1)?); :\s*$|^sleep (60(?:\.1)?)\s*$/ } if (@m == 4) { print "$_->[0] ", (syscall(101, 0x4206, $_->[1], 0, 0) == -1 ? "refused" : "attached"), "\n" for @m; exit } select undef, undef, undef, 0.1 }' | sort`,
+      String.raw`perl -e 'for (1 .. 300) { my @m; for my $d (glob "/proc/[0-9]*") { open my $f, "<", "$d/cmdline" or next; local $/; my $c = <$f>; $c =~ s/\0/ /g; push @m, [$1 ? "shell $1" : "sleep $2", 0 + (split "/", $d)[2]] if $c =~ /^(?:\S*busybox )?sh -c (?:PATH=\S+\s+)?sleep (60(?:\.[12])?); :\s*$|^sleep (60(?:\.[12])?)\s*$/ } if (@m == 6) { print "$_->[0] ", (syscall(101, 0x4206, $_->[1], 0, 0) == -1 ? "refused" : "attached"), "\n" for @m; exit } select undef, undef, undef, 0.1 }' | sort`,
       { timeoutMs: 60_000 },
     );
-    await pod().restart(); // ends both
+    await pod().restart(); // ends all three
     await Promise.all(runs);
-    expect(r.stdout).toBe('shell 60 refused\nshell 60.1 attached\nsleep 60 refused\nsleep 60.1 attached\n');
+    expect(r.stdout).toBe(
+      'shell 60 refused\nshell 60.1 refused\nshell 60.2 attached\nsleep 60 refused\nsleep 60.1 refused\nsleep 60.2 attached\n',
+    );
   });
 });

@@ -28,14 +28,14 @@ describe('podArgv', () => {
     expect(argv.slice(-3)).toEqual(['sh', '-c', 'echo $HOME']);
   });
 
-  it('with the toolbox, the wrapper and trusted commands run from /.benchrig, its applets first on PATH', () => {
+  it("with the toolbox, the wrapper and trusted commands run from /.benchrig's untraceable copy, its applets first on PATH", () => {
     const tb = { ...target, toolbox: true };
     const argv = podArgv('test -f x && cat x', { trusted: true }, tb);
-    expect(argv.slice(0, 2)).toEqual(['/.benchrig/busybox', 'timeout']);
+    expect(argv.slice(0, 2)).toEqual(['/.benchrig/init/busybox', 'timeout']);
     expect(argv).toContain(`PATH=${TRUSTED_PATH}`);
-    expect(argv.slice(-4)).toEqual(['/.benchrig/busybox', 'sh', '-c', 'test -f x && cat x']);
+    expect(argv.slice(-4)).toEqual(['/.benchrig/init/busybox', 'sh', '-c', 'test -f x && cat x']);
     expect(podArgv(['sh', '-c', 'tar -x'], { trusted: true }, tb).slice(-4)).toEqual([
-      '/.benchrig/busybox',
+      '/.benchrig/init/busybox',
       'sh',
       '-c',
       'tar -x',
