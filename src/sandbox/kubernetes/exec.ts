@@ -9,7 +9,7 @@ import { abortReason, SandboxError } from '../../errors.ts';
 import { BoundedCapture } from '../docker/exec.ts';
 import type { ExecOptions, ExecResult } from '../types.ts';
 import type { Cluster } from './client.ts';
-import { TOOLBOX_BIN, TOOLBOX_INIT, untraceableArgv } from '../docker/toolbox.ts';
+import { TOOLBOX_BIN, TOOLBOX_INIT, TOOLBOX_SHELL, untraceableArgv } from '../docker/toolbox.ts';
 import { openExec } from './exec-socket.ts';
 
 /** How long after `timeout -k`'s kill the harness stops waiting for the socket. */
@@ -44,11 +44,12 @@ export function podArgv(
   opts: ExecOptions,
   target: Pick<PodTarget, 'workdir' | 'execTimeoutMs' | 'toolbox'>,
 ): string[] {
-  // The wrapper and trusted commands from the toolbox's untraceable copy: a process of the agent
-  // (root, the same uid) could otherwise attach to one as it starts and change what it does or
-  // reports (the disk measurement's total: disk.ts).
-  const tb = target.toolbox ? [TOOLBOX_INIT] : [];
   const trusted = !!(opts.trusted && target.toolbox);
+  // A trusted command and its wrapper from the toolbox's untraceable copy: a process of the agent
+  // (root, the same uid) could otherwise attach to one as it starts and change what it does or
+  // reports (the disk measurement's total: disk.ts). The agent's own commands keep the readable
+  // copy: the agent may trace what it runs itself.
+  const tb = target.toolbox ? [trusted ? TOOLBOX_INIT : TOOLBOX_SHELL] : [];
   let argv = typeof cmd === 'string' ? (trusted ? untraceableArgv(cmd) : ['sh', '-c', cmd]) : cmd;
   if (trusted && argv[0] === 'sh') argv = [TOOLBOX_INIT, ...argv];
   if (argv.length === 0) throw new Error('exec: empty command');

@@ -40,8 +40,9 @@ describe('podArgv', () => {
       '-c',
       'tar -x',
     ]);
-    // The agent's own commands keep the image's shell and PATH.
+    // The agent's own commands keep the image's PATH, and a wrapper the agent may trace.
     const own = podArgv('ls', {}, tb);
+    expect(own[0]).toBe('/.benchrig/busybox');
     expect(own.slice(-3)).toEqual(['sh', '-c', 'ls']);
     expect(own.some((a) => a.startsWith('PATH='))).toBe(false);
   });
