@@ -15,8 +15,9 @@ export type MainMessage =
   /**
    * `events`: forward trajectory events (only when the main side has an onEvent hook). `slot`: the
    * trial's slot on the thread pool's phase board (phase-board.ts); without one, 'agent' messages.
+   * `answered`: say 'answered' when the trial's first model call is (an onModelAnswered hook).
    */
-  | { type: 'run'; id: number; trial: TrialInput; events: boolean; slot?: number }
+  | { type: 'run'; id: number; trial: TrialInput; events: boolean; slot?: number; answered: boolean }
   | { type: 'cancel'; id: number; reason: CancelReason }
   /** Is the worker's event loop still running? Sent from a grace period before trial `id`'s timeout (watchdog.ts). */
   | { type: 'ping'; id: number }
@@ -56,7 +57,9 @@ export type WorkerMessage =
   /** The environment started ahead with the slot of `reqId` was taken by its trial, which now has its place. */
   | { type: 'taken'; id: number; reqId: number }
   /** The answer to 'drain': nothing of this worker's is being started or removed any more. */
-  | { type: 'drained' };
+  | { type: 'drained' }
+  /** The trial's first model call was answered (asked by the 'run' message's `answered`). */
+  | { type: 'answered'; id: number };
 
 /** Threads: the key of the message in which a booting thread hands its MessagePort to the main side. */
 export const THREAD_PORT = 'benchrigThreadPort';

@@ -139,7 +139,8 @@ export class RemoteTrial {
   start(channel: WorkerChannel): void {
     this.channel = channel;
     if (this.opts.signal.aborted) return void this.workerGone('the run was interrupted before the trial started');
-    channel.send({ type: 'run', id: this.id, trial: this.input, events: !!this.opts.hooks?.onEvent });
+    const { onEvent, onModelAnswered } = this.opts.hooks ?? {};
+    channel.send({ type: 'run', id: this.id, trial: this.input, events: !!onEvent, answered: !!onModelAnswered });
     if (!channel.clockFromPool) this.clockStarts();
     this.opts.signal.addEventListener('abort', this.#onInterrupt, { once: true });
   }
@@ -180,6 +181,8 @@ export class RemoteTrial {
         return msg.phase === 'start' ? this.#watchdog.start() : this.#watchdog.stop();
       case 'pong':
         return this.#watchdog.answered();
+      case 'answered':
+        return this.opts.hooks?.onModelAnswered?.();
     }
   }
 

@@ -26,6 +26,8 @@ export class ModelCircuitBreaker {
   private ended = 0;
   /** MODEL_ERROR trials in a row, the last one to end included. */
   private streak = 0;
+  /** A trial's model call was answered: the endpoint was up before any trial ended. */
+  private answeredOnce = false;
   private waiting: Array<() => void> = [];
   trip: BreakerTrip | null = null;
   /** What tripped it, for the console. */
@@ -59,16 +61,30 @@ export class ModelCircuitBreaker {
 
   /**
    * The same for a trial taken ahead of a place (a worker's next, its sandbox started early): only
-   * once a result has come back and the endpoint does not look down, so that a dead endpoint costs
-   * the trials that run at once and not also the ones queued behind them.
+   * once a model call has been answered or a result has come back, and the endpoint does not look
+   * down, so that a dead endpoint costs the trials that run at once and not also the ones queued
+   * behind them.
    */
   admitAhead(signal: AbortSignal): Promise<void> | null {
-    if (this.n === 0 || this.trip || signal.aborted || (this.ended > 0 && this.streak === 0)) return null;
+    if (this.n === 0 || this.trip || signal.aborted) return null;
+    if ((this.answeredOnce || this.ended > 0) && this.streak === 0) return null;
     return new Promise<void>((resolve) => {
       const done = () => (signal.removeEventListener('abort', done), resolve());
       signal.addEventListener('abort', done, { once: true });
       this.waiting.push(done);
     });
+  }
+
+  /** Whether a trial's first answered model call would still tell this breaker anything (then: `answered`). */
+  get wantsAnswer(): boolean {
+    return this.n > 0 && !this.answeredOnce && this.ended === 0;
+  }
+
+  /** A trial's model call was answered: the trials queued ahead may start before the first result. */
+  answered(): void {
+    if (this.answeredOnce) return;
+    this.answeredOnce = true;
+    for (const wake of this.waiting.splice(0)) wake();
   }
 
   observe(result: TrialSummary): void {

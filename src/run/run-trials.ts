@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { schedule } from '../pool/scheduler.ts';
 import { loadHooks } from '../trial/hooks.ts';
 import { failedResult, saveFailedResult } from '../trial/result.ts';
-import type { RunContext, TrialInput } from '../trial/types.ts';
+import type { RunContext, TrialHooks, TrialInput } from '../trial/types.ts';
 import type { TrialResult } from '../types.ts';
 import { breakerSize, ModelCircuitBreaker, type BreakerTrip } from './circuit-breaker.ts';
 import type { Cleanup } from './cleanup.ts';
@@ -108,11 +108,19 @@ async function scheduleTrials(
   checkpoint(opts, 'pool');
   opts.console.start(p.benchmark, open.toRun.length, open.runDir, cfg.run.mode, p.layout);
   const breaker = new ModelCircuitBreaker(breakerSize(p.traits, cfg.run.circuit_breaker));
+  const answered = () => breaker.answered();
+  const hooks: TrialHooks = {
+    // Events cross worker boundaries only when someone reads them live (--verbose).
+    ...(opts.console.wantsEvents ? { onEvent: opts.console.event } : {}),
+    // Asked of a trial only until the breaker has heard a first answer or result: then no message.
+    get onModelAnswered() {
+      return breaker.wantsAnswer ? answered : undefined;
+    },
+  };
   try {
     await schedule(pool, breaker.gate(open.toRun), {
       signal: disk.signal,
-      // Events cross worker boundaries only when someone reads them live (--verbose).
-      hooks: opts.console.wantsEvents ? { onEvent: opts.console.event } : {},
+      hooks,
       onStart: opts.console.trialStarted,
       onResult: (r) => (breaker.observe(r), opts.console.trialFinished(r), disk.checkSaved(r)),
       admit: (signal) => breaker.admit(signal),

@@ -31,9 +31,12 @@ export async function runAgentPhase(
     services?: Readonly<Record<string, Sandbox>>;
     recorder: Recorder;
     signal: AbortSignal;
+    /** Told once, at the first answer of the harness's model clients (TrialHooks). */
+    onModelAnswered?: () => void;
   },
 ): Promise<AgentPhaseOutcome> {
   const { recorder, signal } = s;
+  const { onEvent, onCall } = watchedSinks(recorder, s.onModelAnswered);
   // Everything the agent is handed holds for its turn only (agent-turn.ts); its signal aborts when the turn ends.
   const turn = new AgentTurn(signal);
   const agentSignal = turn.signal;
@@ -44,8 +47,8 @@ export async function runAgentPhase(
       budget,
       signal,
       cache: { ...run.llmCache, scope: `trial ${input.trial}` },
-      onEvent: recorder.record,
-      onCall: recorder.transcript ? recorder.recordCall : undefined,
+      onEvent,
+      onCall,
     });
   const agentLlm = client(run.llm.agent, 'agent', run.limits.max_llm_calls, agentSignal);
   const userLlm = lazyClient(() => client(run.llm.user, 'user', run.limits.max_user_llm_calls, signal));
@@ -73,7 +76,7 @@ export async function runAgentPhase(
   const outages: Outages[] = [agentLlm, userLlm];
   try {
     // An installed agent's gateway hands its calls' transcripts to the trial (the agent's own ctx.record cannot).
-    const recordCall = recorder.transcript ? turn.record(recorder.recordCall) : undefined;
+    const recordCall = onCall ? turn.record(onCall) : undefined;
     const made = await raceAbort(createAgent(loaded, ctx, run, { input, recordCall }), signal);
     if (made.outages) outages.push(made.outages);
     // What the factory returned is checked against the contract: no respond is an AGENT_ERROR that says so.
@@ -226,4 +229,30 @@ export function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
       (e) => (signal.removeEventListener('abort', onAbort), reject(e)),
     );
   });
+}
+
+/**
+ * Where the harness's own model clients (and an installed agent's gateway) record their calls: the
+ * recorder's, and `answered` told once at the first call that was answered. An event the agent records
+ * itself (ctx.record) never reaches it: an agent cannot say that its endpoint answers.
+ */
+function watchedSinks(
+  recorder: Recorder,
+  answered?: () => void,
+): { onEvent: (e: NewEvent) => void; onCall?: CallSink } {
+  const sinks = { onEvent: recorder.record, onCall: recorder.transcript ? recorder.recordCall : undefined };
+  if (!answered) return sinks;
+  let tell: (() => void) | undefined = answered;
+  // A judge's call says nothing of the endpoint the trials wait on; a failed call says the opposite.
+  const watch = (e: NewEvent) => {
+    if (tell && e.type === 'llm_call' && !e.error && e.role !== 'judge') {
+      tell();
+      tell = undefined;
+    }
+  };
+  const { onCall } = sinks;
+  return {
+    onEvent: (e) => (sinks.onEvent(e), watch(e)),
+    onCall: onCall && ((e, call) => (onCall(e, call), watch(e))),
+  };
 }

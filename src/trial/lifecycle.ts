@@ -118,6 +118,7 @@ async function converseUnderTimeout(s: Session): Promise<AgentPhaseOutcome> {
           services: s.environment?.services,
           recorder: s.recorder,
           signal,
+          onModelAnswered: s.opts.hooks?.onModelAnswered,
         }),
       ),
     );

@@ -73,6 +73,11 @@ export interface TrialHooks {
    * sandbox started before its trial has a place (trial/prestart.ts), served after every other request.
    */
   acquireSandbox?: (signal: AbortSignal, opts?: { ahead?: boolean }) => Promise<SandboxSlot>;
+  /**
+   * A model call of the trial's agent (or its simulated user) was answered, the trial's first (once):
+   * the run's circuit breaker then lets the trials queued behind the running ones start their sandboxes.
+   */
+  onModelAnswered?: () => void;
 }
 
 /**

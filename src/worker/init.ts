@@ -9,7 +9,7 @@ import { runTrial, TrialTimeout } from '../trial/lifecycle.ts';
 import { prestart, type Prestart } from '../trial/prestart.ts';
 import { removalsSettled } from '../trial/removals.ts';
 import { flushTelemetry } from '../telemetry/otel.ts';
-import type { RunContext, TrialHooks, TrialInput } from '../trial/types.ts';
+import type { RunContext, TrialHooks } from '../trial/types.ts';
 
 interface Running {
   abort: AbortController;
@@ -99,7 +99,7 @@ export function createWorkerLoop(send: (msg: WorkerMessage) => void, board?: Pha
 }
 
 function begin(s: LoopState, msg: RunMessage): void {
-  if (s.running.size < s.limit) return start(s, msg.id, msg.trial, msg.events, msg.slot);
+  if (s.running.size < s.limit) return start(s, msg);
   s.waiting.push(msg);
   startAhead(s, msg);
 }
@@ -133,7 +133,7 @@ async function drain(s: LoopState): Promise<void> {
   await removalsSettled();
 }
 
-function start(s: LoopState, id: number, trial: TrialInput, events: boolean, slot: number | undefined): void {
+function start(s: LoopState, { id, trial, events, slot, answered }: RunMessage): void {
   const { send, board, run } = s;
   // begin() is called only once 'init' has come.
   if (!run) throw new Error('internal: a trial started before the init message');
@@ -155,6 +155,7 @@ function start(s: LoopState, id: number, trial: TrialInput, events: boolean, slo
   };
   // Events cost a message each: only when the main side listens.
   if (events) hooks.onEvent = (taskId, event) => send({ type: 'event', id, taskId, event });
+  if (answered) hooks.onModelAnswered = () => send({ type: 'answered', id });
   runTrial(contextOf(run, s.cells, trial), trial, {
     signal: abort.signal,
     hooks,
@@ -171,7 +172,7 @@ function start(s: LoopState, id: number, trial: TrialInput, events: boolean, slo
       void ahead?.prestart.discard(); // not taken (the trial failed before its environment): removed
       s.running.delete(id);
       const next = s.waiting.shift(); // the main side promotes the same one when this result reaches it
-      if (next) start(s, next.id, next.trial, next.events, next.slot);
+      if (next) start(s, next);
     });
 }
 

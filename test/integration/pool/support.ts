@@ -35,6 +35,7 @@ export async function runOnPool(o: {
   hooks?: TrialHooks;
   onStart?: () => void;
   runId?: string;
+  transcripts?: RunContext['transcripts'];
 }): Promise<PoolRun> {
   const b = await loadBenchmark(join(FIXTURES, 'benchmarks', o.bench), { flags: o.flags, sample: o.samples });
   const runDir = tempDir('benchrig-pool-');
@@ -73,6 +74,7 @@ export async function runOnPool(o: {
     grading: { isolation: 'same', outputs: [] },
     keepSandbox: false,
     llmCache: { mode: 'off', dir: join(runDir, '.llm-cache') },
+    ...(o.transcripts ? { transcripts: o.transcripts } : {}),
   };
   const pool = await POOLS[o.mode](run, { workers: 1, perWorker: 1, graceMs: 1000, ...o.pool });
   const results: Record<string, TrialSummary> = {};

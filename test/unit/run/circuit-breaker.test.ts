@@ -128,6 +128,27 @@ describe('the model circuit breaker', () => {
     expect(new ModelCircuitBreaker(0).admitAhead(signal)).toBeNull(); // no breaker, no hold
   });
 
+  it('a first model answer lets trials queued ahead start before any result; an outage after it holds them again', async () => {
+    const breaker = new ModelCircuitBreaker(5);
+    const signal = new AbortController().signal;
+    const it = breaker.gate([0, 1, 2, 3])[Symbol.iterator]();
+    it.next();
+    expect(breaker.wantsAnswer).toBe(true);
+    const ahead = breaker.admitAhead(signal);
+    expect(ahead).toBeInstanceOf(Promise); // the endpoint has said nothing yet
+    breaker.answered(); // a running trial's model call was answered
+    await ahead;
+    expect(breaker.admitAhead(signal)).toBeNull();
+    expect(breaker.wantsAnswer).toBe(false); // asked once: no trial need say it again
+    breaker.observe(down);
+    expect(breaker.admitAhead(signal)).toBeInstanceOf(Promise); // now it looks down: held until it answers
+    expect(new ModelCircuitBreaker(5).wantsAnswer).toBe(true);
+    const afterResult = new ModelCircuitBreaker(5);
+    afterResult.observe(passed);
+    expect(afterResult.wantsAnswer).toBe(false); // a result already told it
+    expect(new ModelCircuitBreaker(0).wantsAnswer).toBe(false); // no breaker: nothing to tell
+  });
+
   it('a run stopped meanwhile wakes the lanes that wait', async () => {
     const breaker = new ModelCircuitBreaker(5);
     const stop = new AbortController();
