@@ -21,7 +21,10 @@ describe.skipIf(!(await requireDocker())).each(['threads', 'processes'] as const
         samples: ['spin', 'slow1'],
         agentOptions: { ms: 200 },
         flags: { limits: { trial_timeout_s: TIMEOUT_S } },
-        pool: { graceMs: 5000 }, // the CLI's grace, not support.ts's 1 s
+        // The CLI's grace, not support.ts's 1 s. One sandbox at a time, so that none is started ahead
+        // for slow1: one whose start the blocked loop never hears of is left to the run's label
+        // cleanup (run/open.ts), which runOnPool does not do.
+        pool: { graceMs: 5000, maxSandboxes: 1 },
       });
       const spin = defined(r.saved('spin'));
       expect(spin).toMatchObject({ status: 'TIMEOUT', stop_reason: 'timeout', error: { kind: 'timeout' } });
