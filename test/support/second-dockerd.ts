@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import Docker from 'dockerode';
 import { clientFor, type DockerHostSpec } from '../../src/sandbox/docker/hosts.ts';
 import { processAlive } from '../../src/sandbox/process-alive.ts';
+import { selfSigned } from './self-signed.ts';
 
 const ROOT = '/tmp/benchrig-dockerd2';
 const LOCK = `${ROOT}.lock`;
@@ -205,39 +206,16 @@ function makeCerts(): void {
       join(certs, `${name}.ext`),
     );
   };
-  ssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    join(certs, 'ca-key.pem'),
-    '-out',
-    join(certs, 'ca.pem'),
-    '-days',
-    '2',
-    '-subj',
-    '/CN=benchrig-test-ca',
-  );
+  selfSigned({ key: join(certs, 'ca-key.pem'), cert: join(certs, 'ca.pem'), subject: '/CN=benchrig-test-ca', days: 2 });
   sign('server-cert', 'ca', `subjectAltName=IP:${DAEMON_IP}\nextendedKeyUsage=serverAuth\n`, 'benchrig-dockerd2');
   sign('cert', 'ca', 'extendedKeyUsage=clientAuth\n', 'benchrig-client');
   // A second CA and a client certificate of its own: the daemon rejects it, and it does not vouch for the daemon.
-  ssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    join(certs, 'wrong-ca-key.pem'),
-    '-out',
-    join(certs, 'wrong-ca.pem'),
-    '-days',
-    '2',
-    '-subj',
-    '/CN=benchrig-wrong-ca',
-  );
+  selfSigned({
+    key: join(certs, 'wrong-ca-key.pem'),
+    cert: join(certs, 'wrong-ca.pem'),
+    subject: '/CN=benchrig-wrong-ca',
+    days: 2,
+  });
   sign('wrong-cert', 'wrong-ca', 'extendedKeyUsage=clientAuth\n', 'benchrig-wrong-client');
 }
 

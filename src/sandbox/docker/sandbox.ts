@@ -36,6 +36,7 @@ import { hostsOf } from '../fleet/settings.ts';
 import { buildLabels } from './labels.ts';
 import { sweep } from './sweep.ts';
 import { ensureToolbox, KEEP_ALIVE, TOOLBOX_BIN, toolboxMount, untraceableArgv } from './toolbox.ts';
+import { KILL_OWN_UID, killAllScript, OTHER_UIDS } from './kill-all.ts';
 import { connectNetworks, endpointConfig } from './networks.ts';
 import type { ServiceAttachment } from './trial-scope.ts';
 import { transferPath } from './transfer.ts';
@@ -127,7 +128,7 @@ export class DockerSandbox implements Sandbox {
       for (let round = 0; r.exitCode === OTHER_UIDS && round < 2; round++) {
         const uids = [...new Set(r.stdout.split('\n').filter((u) => /^\d+$/.test(u)))];
         if (uids.length > MAX_OTHER_UIDS) break;
-        for (const uid of uids) await run('kill -KILL -1 2>/dev/null; exit 0', `${uid}:${uid}`);
+        for (const uid of uids) await run(KILL_OWN_UID, `${uid}:${uid}`);
         r = await run(END_IN_PLACE, '0:0');
       }
     } catch (err) {
@@ -234,43 +235,8 @@ export class DockerSandbox implements Sandbox {
 
 const LOST = 'its Docker daemon went away during the trial (its events stream broke)';
 
-/** END_IN_PLACE's exit when live processes of other uids are left. */
-const OTHER_UIDS = 3;
-
-/**
- * From the toolbox, as root: SIGKILL to every process but PID 1 and this shell that this uid may
- * signal (`kill -1`), which the kernel sends while it holds the task list, so that no process forks
- * its way past it and none runs another instruction of its own. Then waits until each has exited
- * and been reaped (by PID 1: their pids are free for grading again). Only the shell's builtins but
- * `sleep`: it forks nothing else. Exit 0: only PID 1 is left; OTHER_UIDS: live processes of other
- * uids are left, whose uids it prints, one a line; 1: one was still there after ~5 s.
- */
-const END_IN_PLACE = `kill -KILL -1 2>/dev/null
-uid() { u=; while read -r k v _; do [ "$k" = Uid: ] && u=$v && return; done < "$1/status"; }
-uid /proc/$$
-me=$u
-i=0
-while :; do
-  left=
-  others=
-  for d in /proc/[0-9]*; do
-    p=\${d#/proc/}
-    { [ "$p" = 1 ] || [ "$p" = $$ ]; } && continue
-    read -r stat < "$d/stat" 2>/dev/null || continue
-    set -- \${stat##*) }
-    [ "$2" = $$ ] && continue
-    uid "$d" 2>/dev/null
-    if [ "$1" != Z ] && [ -n "$u" ] && [ "$u" != "$me" ]; then others="$others $u"; else left=$p; fi
-  done
-  if [ -z "$left" ]; then
-    [ -z "$others" ] && exit 0
-    for u in $others; do echo "$u"; done
-    exit ${OTHER_UIDS}
-  fi
-  i=$((i + 1))
-  [ $i -ge 250 ] && echo "process $left did not end" >&2 && exit 1
-  sleep 0.02
-done`;
+/** The killer of the end in place (kill-all.ts): live processes of other uids reported, zombies waited for. */
+const END_IN_PLACE = killAllScript({ otherUids: 'report', zombies: 'wait' });
 const END_IN_PLACE_MS = 15_000;
 const MAX_OTHER_UIDS = 8;
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';

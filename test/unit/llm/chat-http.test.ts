@@ -1,8 +1,8 @@
 // The model call on node:http (src/llm/chat-http.ts), against real servers on loopback: what Node's
 // client does its own way is checked here — a connection that ends inside the answer, keep-alive,
-// repeated headers, and an https endpoint (a certificate made here with openssl, trusted by a child
-// process through NODE_EXTRA_CA_CERTS).
-import { execFile, execFileSync } from 'node:child_process';
+// repeated headers, and an https endpoint (a certificate made with openssl by
+// test/support/self-signed.ts, trusted by a child process through NODE_EXTRA_CA_CERTS).
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { APIConnectionError, APIError } from 'openai/error';
 import { afterEach, describe, expect, it } from 'vitest';
 import { postChat } from '../../../src/llm/chat-http.ts';
+import { selfSigned } from '../../support/self-signed.ts';
 import { llmConfig } from './helpers.ts';
 
 const ANSWER = JSON.stringify({
@@ -82,27 +83,7 @@ describe('a chat completion over node:http', () => {
     try {
       const key = join(dir, 'key.pem');
       const cert = join(dir, 'cert.pem');
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'rsa:2048',
-          '-nodes',
-          '-keyout',
-          key,
-          '-out',
-          cert,
-          '-days',
-          '1',
-          '-subj',
-          '/CN=localhost',
-          '-addext',
-          'subjectAltName=DNS:localhost',
-        ],
-        { stdio: 'ignore' },
-      );
+      selfSigned({ key, cert, subject: '/CN=localhost', days: 1, ext: 'subjectAltName=DNS:localhost' });
       const server = createTlsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
         req.resume();
         req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(ANSWER));
