@@ -112,7 +112,7 @@ export function registerRun(program: Command): void {
     .option('--verbose', 'stream every trial event')
     .option('--quiet', 'print nothing but the summary')
     .addOption(new Option('--log-level <level>').choices(['debug', 'info', 'warn', 'error']))
-    .option('--no-progress', 'no progress display')
+    .option('--no-progress', 'no progress display: a line for every trial instead')
     .action(async (benchmarks: string[], o: RunCommandOptions) => {
       const job = jobOf(benchmarks, o, process.cwd());
       if (job) return runJobCommand(job, o);
@@ -175,7 +175,8 @@ function consoleOf(o: RunCommandOptions) {
     level: o.logLevel as 'debug' | 'info' | 'warn' | 'error' | undefined,
     quiet: !!o.quiet,
     color: !!process.stderr.isTTY && !process.env.NO_COLOR,
-    progress: o.progress !== false && !!process.stderr.isTTY,
+    progress: o.progress !== false,
+    tty: !!process.stderr.isTTY,
   });
 }
 

@@ -11,8 +11,8 @@ import { loadRunReport } from '../report/compare.ts';
 import type { EvaluationReport, RunJson } from '../report/types.ts';
 import type { GateConfig } from '../report/gate.ts';
 import { writeJsonAtomic } from '../report/write.ts';
-import { countResults, isSharded, resultFile } from '../report/result-layout.ts';
-import { pageBudgetFor, trialEntry } from '../report/html.ts';
+import { isSharded, listResults, resultFile } from '../report/result-layout.ts';
+import { PAGE_TRIALS_COUNTED, pageBudgetFor, trialEntry } from '../report/html.ts';
 import { TrialPageSpool } from '../report/html-spool.ts';
 import { publishReport } from '../run/publish.ts';
 import type { TrialResult } from '../types.ts';
@@ -86,7 +86,8 @@ interface RebuildOptions {
   previous: PreviousReport | null;
   gate: GateConfig | null | undefined;
   blocksAreSuccess: boolean;
-  results: Iterable<TrialResult> | AsyncIterable<TrialResult>;
+  /** What becomes of each saved result before the report takes it (`evaluate`: re-graded); as saved without. */
+  regrade?: (saved: Iterable<TrialResult>) => AsyncIterable<TrialResult>;
 }
 
 /** The report's agent from run.json: its module and hash when run.json records them (docs/reports.md#runjson). */
@@ -109,11 +110,15 @@ export async function rebuildReport(o: RebuildOptions): Promise<EvaluationReport
   // A comparison made at run time (--baseline) is made again against the same baseline run.
   const baseDir = (prev?.comparison as { baseline?: { dir?: unknown } } | null)?.baseline?.dir;
   const baseline = typeof baseDir === 'string' ? await loadRunReport(baseDir).catch(() => null) : null;
+  // The result folders listed once: counted as far as report.html needs (PAGE_TRIALS_COUNTED), then read.
+  const listing = listResults(o.runDir, PAGE_TRIALS_COUNTED);
+  const saved = readResults(o.runDir, listing.names);
+  const results = o.regrade ? o.regrade(saved) : saved;
   // report.html's trial data made in the same pass (html-spool.ts), not from a second read of every result file
-  const n = countResults(o.runDir);
+  const n = listing.count;
   const spool = await TrialPageSpool.open(join(o.runDir, '.tmp'), trialEntry(n), pageBudgetFor(n)).catch(() => null);
   try {
-    return await rebuildWith(o, prev, run, baseline, spool);
+    return await rebuildWith(o, results, prev, run, baseline, spool);
   } finally {
     await spool?.dispose();
     await rmdir(join(o.runDir, '.tmp')).catch(() => {}); // only when empty: a run going on may have its own spool there
@@ -122,6 +127,7 @@ export async function rebuildReport(o: RebuildOptions): Promise<EvaluationReport
 
 async function rebuildWith(
   o: RebuildOptions,
+  results: Iterable<TrialResult> | AsyncIterable<TrialResult>,
   prev: PreviousReport | null,
   run: RunJson,
   baseline: EvaluationReport | null,
@@ -147,7 +153,7 @@ async function rebuildWith(
     },
     gate: o.gate ?? undefined,
     blocksAreSuccess: o.blocksAreSuccess,
-    results: spool ? spool.tee(o.results) : o.results,
+    results: spool ? spool.tee(results) : results,
     baseline,
   });
   // The baseline run is gone: the old comparison is kept rather than silently dropped.
@@ -192,8 +198,8 @@ export async function evaluateRun(runDirArg: string, opts: EvaluateOptions): Pro
   const changed: string[] = [];
   const missing: string[] = [];
 
-  async function* regraded(): AsyncIterable<TrialResult> {
-    for (const r of readResults(runDir)) {
+  async function* regraded(saved: Iterable<TrialResult>): AsyncIterable<TrialResult> {
+    for (const r of saved) {
       const sample = samples.get(String(r.sample_id));
       if (!sample) missing.push(r.task_id);
       const next = await regradeResult(r, sample, regrading);
@@ -212,7 +218,7 @@ export async function evaluateRun(runDirArg: string, opts: EvaluateOptions): Pro
     previous,
     gate: b.config.gate,
     blocksAreSuccess: b.config.blocks_are_success,
-    results: regraded(),
+    regrade: regraded,
   });
   if (missing.length)
     opts.say(

@@ -106,6 +106,6 @@ export async function reviewTrial(
   const next: TrialResult = { ...result, checks, status, score };
   await writeJsonAtomic(resultPath(runDir, result.task_id), next, { compact: isSharded(runDir) });
 
-  const report = await rebuildReport({ run, runDir, previous, gate, blocksAreSuccess, results: readResults(runDir) });
+  const report = await rebuildReport({ run, runDir, previous, gate, blocksAreSuccess });
   return { result: next, report, exitCode: gateExitCode(report), settled };
 }

@@ -3,6 +3,10 @@
 
 /** Character budget of the whole embedded trial data: a 10,000-trial page stays openable. */
 const TOTAL_BUDGET = 48_000_000;
+/** Fewest characters a trial's data is cut to, however many trials the page has. */
+const MIN_PER_TRIAL = 16_000;
+/** From this many trials on, clipFor gives one clip: every trial at MIN_PER_TRIAL. */
+export const CLIP_SAME_FROM = Math.ceil(TOTAL_BUDGET / MIN_PER_TRIAL);
 
 export interface Clip {
   /** Longest string kept whole; longer ones keep head and tail. */
@@ -14,7 +18,7 @@ export interface Clip {
 }
 
 export function clipFor(nTrials: number): Clip {
-  const perTrial = Math.min(2_000_000, Math.max(16_000, Math.floor(TOTAL_BUDGET / Math.max(1, nTrials))));
+  const perTrial = Math.min(2_000_000, Math.max(MIN_PER_TRIAL, Math.floor(TOTAL_BUDGET / Math.max(1, nTrials))));
   return {
     maxString: Math.min(50_000, Math.max(600, Math.floor(perTrial / 8))),
     maxEvents: Math.min(2000, Math.max(40, Math.floor(perTrial / 400))),

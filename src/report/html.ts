@@ -12,7 +12,7 @@ import { meanScoreLabel } from './metrics.ts';
 import type { EvaluationReport } from './types.ts';
 import { PageBudget, type TrialPageSpool } from './html-spool.ts';
 import { pageTranscript } from './html-transcript.ts';
-import { clipFor, clipString, clipValue, type Clip, type CutCounter } from './clip.ts';
+import { CLIP_SAME_FROM, clipFor, clipString, clipValue, type Clip, type CutCounter } from './clip.ts';
 import { writeChunksAtomic } from './write.ts';
 
 export const PAGE_SIZE = 200;
@@ -29,6 +29,13 @@ const TASK_BYTES = 3_000_000;
  */
 export const pageBudgetFor = (nTrials: number, share = 1): PageBudget =>
   new PageBudget(nTrials > PAGE_FULL_TRIALS ? { all: TRIAL_BYTES.all * share, more: TRIAL_BYTES.more * share } : null);
+
+/**
+ * A count of trials past which report.html's trial data is made the same for any larger one: the
+ * page's budget (pageBudgetFor) and each trial's clip (clipFor) no longer depend on the number. A
+ * reader counts the result files up to it, not further (result-layout.ts `listResults`).
+ */
+export const PAGE_TRIALS_COUNTED = Math.max(PAGE_FULL_TRIALS + 1, CLIP_SAME_FROM);
 
 export { clipFor } from './clip.ts';
 

@@ -95,11 +95,37 @@ export function* resultNamesOf(runDir: string): Generator<string> {
   }
 }
 
-/** How many result files the run has (one pass over the folders, no names kept). */
-export function countResults(runDir: string): number {
-  let n = 0;
-  for (const _ of resultNamesOf(runDir)) n++;
-  return n;
+/** A run's result names from one walk of its folders, counted ahead of reading them (`listResults`). */
+interface ResultListing {
+  /** How many there are when `complete`; else at least this many (the count stopped there). */
+  count: number;
+  complete: boolean;
+  /** Every name in resultNamesOf's order: those counted ahead, then the rest of the same walk (once). */
+  names: Iterable<string>;
+}
+
+/**
+ * The result names of a run, its folders listed once: the first `countUpTo` taken ahead, so that a
+ * reader knows how many there are before it reads them, without a second listing of a million
+ * names (nor holding them: past `countUpTo` the walk goes on as the names are asked for).
+ */
+export function listResults(runDir: string, countUpTo: number): ResultListing {
+  const walk = resultNamesOf(runDir);
+  const ahead: string[] = [];
+  let complete = false;
+  while (ahead.length < countUpTo) {
+    const next = walk.next();
+    if (next.done) {
+      complete = true;
+      break;
+    }
+    ahead.push(next.value);
+  }
+  function* names(): Generator<string> {
+    yield* ahead;
+    yield* walk; // the same walk, on from where the count stopped
+  }
+  return { count: ahead.length, complete, names: names() };
 }
 
 /** Temp files of atomic writes anywhere under `results/` (a harness killed mid-write leaves them). */

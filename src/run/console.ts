@@ -1,5 +1,6 @@
-// What a run prints while it goes: one line per finished trial (or nothing with --quiet), every
-// event of every trial with --verbose, and the summary at the end.
+// What a run prints while it goes (docs/cli.md#run): the progress (a live line on a terminal, a plain
+// line now and then off one) and a line per trial that did not pass; a line per trial with
+// --no-progress; every event of every trial with --verbose; nothing with --quiet; the summary at the end.
 import { relative } from 'node:path';
 import type { Benchmark, Samples } from '../benchmark/types.ts';
 import { layoutLine, type Layout } from './layout.ts';
@@ -29,8 +30,13 @@ interface ConsoleOptions {
   verbose: boolean;
   quiet: boolean;
   color: boolean;
-  /** A live status line (done/total, passing, in flight, errors, ETA) instead of a line per trial: TTYs only. */
+  /**
+   * The progress (done/total, passing, in flight, errors, ETA) instead of a line per passing trial
+   * (not `--no-progress`): a live line on a terminal (`tty`), else a plain line every PROGRESS_EVERY_MS.
+   */
   progress?: boolean;
+  /** stderr is a terminal. */
+  tty?: boolean;
   /**
    * `--log-level`: debug streams every event (as --verbose); info (default) adds a line per trial;
    * warn keeps only trials that did not pass and warnings; error only trials that ended in an error.
@@ -38,7 +44,15 @@ interface ConsoleOptions {
   level?: 'debug' | 'info' | 'warn' | 'error';
   out?: (s: string) => void;
   err?: (s: string) => void;
+  /** The clock, in ms (tests). */
+  now?: () => number;
 }
+
+/**
+ * Off a terminal, how often at most the progress is printed as a line: a CI log of a 10,000-trial
+ * run gets a few dozen lines, not 10,000.
+ */
+const PROGRESS_EVERY_MS = 10_000;
 
 /** What the live line counts: trials done, by how they ended, and those running. */
 interface Progress {
@@ -60,7 +74,7 @@ export function progressLine(p: Progress, paint: (code: number, s: string) => st
   const mmss = (n: number) => `${Math.floor(n / 60)}:${String(n % 60).padStart(2, '0')}`;
   const count = (n: number, what: string, code: number) => (n ? paint(code, `${n} ${what}`) : `0 ${what}`);
   return [
-    `[${p.done}/${p.total}] ${count(p.passed, 'passing', 32)}`,
+    `[${String(p.done).padStart(String(p.total).length)}/${p.total}] ${count(p.passed, 'passing', 32)}`,
     count(p.failed, 'failed', 31),
     count(p.timedOut, 'timed out', 33),
     count(p.errors, p.errors === 1 ? 'error' : 'errors', 33),
@@ -84,29 +98,52 @@ export function verboseLines(taskId: string, text: string): string[] {
   return [`  ${taskId} ${first}`, ...rest.filter((l) => l.trim()).map((l) => `  ${taskId} │ ${l}`)];
 }
 
+/** A finished trial counted by how it ended. */
+function tally(counts: Omit<Progress, 'elapsed'>, r: TrialSummary): void {
+  counts.done++;
+  counts.inFlight = Math.max(0, counts.inFlight - 1);
+  if (r.status === 'PASSED') counts.passed++;
+  else if (r.status === 'FAILED') counts.failed++;
+  else if (r.status === 'TIMEOUT') counts.timedOut++;
+  else if (r.error) counts.errors++;
+}
+
+/** A finished trial's line: `[done/total] STATUS task-id (1.2s)  why it did not pass`. */
+function trialLine(r: TrialSummary, c: { done: number; total: number }, paint: (code: number, s: string) => string) {
+  const colour = r.status === 'PASSED' ? 32 : r.status === 'FAILED' ? 31 : 33;
+  const why = r.status === 'PASSED' ? '' : `  ${failureReason(r).slice(0, 200)}`;
+  const at = `[${String(c.done).padStart(String(c.total).length)}/${c.total}]`;
+  return `${at} ${paint(colour, r.status.padEnd(15))} ${r.task_id} (${r.metadata.execution_time_s.toFixed(1)}s)${why}`;
+}
+
 export function createRunConsole(o: ConsoleOptions): RunConsole {
   const out = o.out ?? ((s: string) => process.stdout.write(s + '\n'));
   const err = o.err ?? ((s: string) => process.stderr.write(s + '\n'));
   const paint = (code: number, s: string) => (o.color ? `\x1b[${code}m${s}\x1b[0m` : s);
+  const now = o.now ?? (() => performance.now());
   const counts = { done: 0, total: 0, passed: 0, failed: 0, timedOut: 0, errors: 0, inFlight: 0 };
-  const began = performance.now();
+  const began = now();
   let t0 = began;
   const level = o.level ?? 'info';
   const verbose = o.verbose || level === 'debug';
-  const live = !!o.progress && !o.quiet && !verbose;
+  // The progress stands for the trials that passed; with --verbose every trial gets its line.
+  const progress = !!o.progress && !o.quiet && !verbose;
+  const live = progress && !!o.tty;
+  // Off a terminal: a line now and then, and at the end (info only: --log-level warn asked for problems).
+  const lines = progress && !o.tty && level === 'info';
+  const current = () => progressLine({ ...counts, elapsed: (now() - t0) / 1000 }, paint);
   const clearLine = () => live && process.stderr.write('\r\x1b[K');
   const drawProgress = () => {
-    if (!live) return;
-    const elapsed = (performance.now() - t0) / 1000;
-    process.stderr.write(`\r\x1b[K${progressLine({ ...counts, elapsed }, paint)}`);
+    if (live) process.stderr.write(`\r\x1b[K${current()}`);
   };
-  const tally = (r: TrialSummary) => {
-    counts.done++;
-    counts.inFlight = Math.max(0, counts.inFlight - 1);
-    if (r.status === 'PASSED') counts.passed++;
-    else if (r.status === 'FAILED') counts.failed++;
-    else if (r.status === 'TIMEOUT') counts.timedOut++;
-    else if (r.error) counts.errors++;
+  let lineAt = began;
+  let lineDone = -1;
+  /** The progress as a line of its own: every PROGRESS_EVERY_MS at most, or `final` (once per count). */
+  const progressAsLine = (final = false) => {
+    if (!lines || !counts.total || (final ? lineDone === counts.done : now() - lineAt < PROGRESS_EVERY_MS)) return;
+    lineAt = now();
+    lineDone = counts.done;
+    err(current());
   };
   return {
     wantsEvents: verbose,
@@ -114,7 +151,7 @@ export function createRunConsole(o: ConsoleOptions): RunConsole {
     warn: (line) => !o.quiet && level !== 'error' && (clearLine(), err(line)),
     start(b, n, runDir, mode, layout) {
       counts.total = n;
-      t0 = performance.now();
+      t0 = lineAt = now();
       if (!o.quiet)
         err(
           `benchrig: ${b.name} (version ${b.version}), ${n} trial(s), mode ${mode}\n  run folder: ${runDir}` +
@@ -125,33 +162,33 @@ export function createRunConsole(o: ConsoleOptions): RunConsole {
       counts.inFlight++;
       if (verbose) err(`── ${t.taskId} started`);
       drawProgress();
+      progressAsLine();
     },
     event(taskId, e) {
       if (verbose) for (const line of verboseLines(taskId, formatEvent(e))) err(line);
     },
     trialFinished(r) {
-      tally(r);
+      tally(counts, r);
       clearLine();
       const sandbox = r.metadata.sandbox;
       // How to reach what `--keep-sandbox` kept (docs/sandboxes.md#kept-sandboxes): the provider's lines.
       // With --verbose they were already printed as the trial's log events: once is enough.
       if (sandbox?.kept && !verbose) for (const line of sandbox.kept_lines ?? []) err(`  ${r.task_id}: ${line}`);
       if (o.quiet) return;
-      // On a live display only what needs attention gets a line of its own.
-      if (live && r.status === 'PASSED') return drawProgress();
-      if ((level === 'warn' && r.status === 'PASSED') || (level === 'error' && !r.error)) return drawProgress();
-      const colour = r.status === 'PASSED' ? 32 : r.status === 'FAILED' ? 31 : 33;
-      const why = r.status === 'PASSED' ? '' : `  ${failureReason(r).slice(0, 200)}`;
-      const { done, total } = counts;
-      err(
-        `[${String(done).padStart(String(total).length)}/${total}] ${paint(colour, r.status.padEnd(15))} ${r.task_id} (${r.metadata.execution_time_s.toFixed(1)}s)${why}`,
-      );
+      // With the progress shown, only what needs attention gets a line of its own.
+      const quietHere =
+        (progress && r.status === 'PASSED') ||
+        (level === 'warn' && r.status === 'PASSED') ||
+        (level === 'error' && !r.error);
+      if (!quietHere) err(trialLine(r, counts, paint));
       drawProgress();
+      progressAsLine(counts.done === counts.total);
     },
     summary(report, runDir) {
       clearLine();
+      progressAsLine(true); // a run stopped early (Ctrl-C, the breaker) ends with its count too
       out(formatSummary(report, { color: o.color }));
-      out(`wall time  ${wallTime((performance.now() - began) / 1000)}`);
+      out(`wall time  ${wallTime((now() - began) / 1000)}`);
       out(`report: ${runDir}/evaluation_report.json (and report.html)`);
       // The name to give report, compare, evaluate, view: relative to here when it is below here.
       const rel = relative(process.cwd(), runDir);

@@ -4,8 +4,8 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runExitCode } from '../exit-codes.ts';
 import { buildReport, readResults, type BuildReportOptions } from '../report/aggregate.ts';
-import { pageBudgetFor, trialEntry } from '../report/html.ts';
-import { countResults } from '../report/result-layout.ts';
+import { PAGE_TRIALS_COUNTED, pageBudgetFor, trialEntry } from '../report/html.ts';
+import { listResults } from '../report/result-layout.ts';
 import { TrialPageSpool } from '../report/html-spool.ts';
 import type { EvaluationReport } from '../report/types.ts';
 import type { TrialResult } from '../types.ts';
@@ -31,12 +31,15 @@ export async function reportRun(e: EndedRun, opts: RunOptions): Promise<RunOutco
     return finishAfterStorageFailure(e.trials.storage, runDir, opts, () =>
       buildReport(reportInput(e, false, readResults(runDir))),
     );
-  // One pass over the result files makes both the report and report.html's trial data (html-spool.ts).
-  const n = countResults(runDir);
+  // One pass over the result files makes both the report and report.html's trial data (html-spool.ts);
+  // the folders listed once, counted as far as the page needs (PAGE_TRIALS_COUNTED).
+  const listing = listResults(runDir, PAGE_TRIALS_COUNTED);
+  const n = listing.count;
   const spool = await TrialPageSpool.open(join(runDir, '.tmp'), trialEntry(n), pageBudgetFor(n)).catch(() => null);
+  const results = readResults(runDir, listing.names);
   let report: EvaluationReport;
   try {
-    report = await buildReport(reportInput(e, true, spool ? spool.tee(readResults(runDir)) : readResults(runDir)));
+    report = await buildReport(reportInput(e, true, spool ? spool.tee(results) : results));
     // with a provider of several hosts: trials and infrastructure errors per host
     const hosts = e.prepared.shared?.hosts?.();
     if (hosts) Object.assign(report, { hosts: await hostsReport(hosts, readResults(runDir)) });

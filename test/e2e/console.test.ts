@@ -1,6 +1,7 @@
 // What a run says on the terminal while it goes (docs/cli.md#run): on a TTY (a pseudo-terminal made by
 // script(1)) the live line counts failed and timed-out trials, the summary ends with the wall time,
 // and --verbose keeps every line of every event under its trial's task id when trials run together.
+// Piped (a CI log), a large run prints its failed trials and its progress, not a line a trial.
 import { writeFileSync, cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -60,6 +61,33 @@ describe('the console of a run', () => {
     const seconds = Number(wall?.[1]);
     expect(seconds).toBeGreaterThanOrEqual(2); // the timed-out trial alone took 2 s
     expect(seconds).toBeLessThanOrEqual(took);
+  });
+
+  it('piped, a run of 2,000 trials prints a bounded number of lines, naming every trial that failed', async () => {
+    const id = (i: number) => `s${String(i).padStart(4, '0')}`;
+    const failing = [0, 411, 999, 1500, 1999];
+    const rows = Array.from({ length: 2000 }, (_, i) => ({
+      id: id(i),
+      input: `say w${i}`,
+      expected: failing.includes(i) ? 'grape' : `w${i}`,
+    }));
+    const t0 = Date.now();
+    const r = await runCli(['run', bench(rows), '--agent', agent('echo'), '--mode', 'threads', '--output', tempDir()]);
+    const took = (Date.now() - t0) / 1000;
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stderr.trimEnd().split('\n');
+    const trialLines = lines.filter((l) => /^\[ *\d+\/2000\] [A-Z_]+ /.test(l));
+    expect(trialLines.map((l) => /\] (\S+) +(\S+) /.exec(l)?.slice(1).join(' ')).sort()).toEqual(
+      failing.map((i) => `FAILED ${id(i)}`),
+    );
+    for (const l of trialLines) expect(l).toMatch(/\(\d+\.\ds\) {2}mentions it: missing "grape"$/);
+    const progress = lines.filter((l) => l.includes(' passing · '));
+    expect(progress.at(-1)).toBe(
+      '[2000/2000] 1995 passing · 5 failed · 0 timed out · 0 errors · 0 in flight · ETA 0:00',
+    );
+    expect(progress.length).toBeLessThanOrEqual(Math.floor(took / 10) + 1); // at most every 10 s, and the end
+    // the header (the benchmark, its run folder, its layout), then nothing but those
+    expect(lines).toHaveLength(3 + failing.length + progress.length);
   });
 
   it('--verbose without --sample: every line of every event starts with its task id', async () => {

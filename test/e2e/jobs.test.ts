@@ -116,12 +116,13 @@ describe('a job of 2 agents × 2 models', () => {
     expect(modelListsAtStart).toEqual(['Bearer sk-job-test']);
   });
 
-  it('names the cell on every trial line', () => {
-    const lines = stderr.split('\n').filter((l) => /^\[\s*\d+\/32\] /.test(l));
-    expect(lines).toHaveLength(32);
-    for (const cell of ['ask-model · right', 'ask-model · wrong', 'react · right', 'react · wrong'])
-      expect(lines.filter((l) => l.includes(`[${cell}] q`))).toHaveLength(8);
+  it('names the cell on the line of every trial that did not pass, and counts the job’s trials at the end', () => {
+    const lines = stderr.split('\n').filter((l) => /^\[\s*\d+\/32\] [A-Z_]+ /.test(l));
+    expect(lines).toHaveLength(16); // the `wrong` cells' trials; a passing trial gets no line off a terminal
+    for (const cell of ['ask-model · wrong', 'react · wrong'])
+      expect(lines.filter((l) => /FAILED/.test(l) && l.includes(`[${cell}] q`))).toHaveLength(8);
     expect(lines.find((l) => l.includes('[react · wrong] q3'))).toMatch(/FAILED/);
+    expect(stderr).toContain('\n[32/32] 16 passing · 16 failed · 0 timed out · 0 errors · 0 in flight · ETA 0:00\n');
   });
 
   it('shows the matrix in Chromium; two cells picked list the tasks that flip, linked to the trial pages', async () => {

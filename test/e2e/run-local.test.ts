@@ -220,7 +220,7 @@ describe('seeing a run', () => {
     expect(debug.stderr).toMatch(/user: say apple/); // debug streams events like --verbose
   });
 
-  it('shows a live progress line on a terminal, and one plain line per trial otherwise', async () => {
+  it('shows a live progress line on a terminal; piped, the trials that did not pass and the progress as a line', async () => {
     const out = tempDir();
     const cmd = `node ${BIN} run ${bench} --agent ${agent('echo')} --mode single --output ${out}`;
     const tty = await execa('script', ['-qec', cmd, '/dev/null'], {
@@ -231,8 +231,27 @@ describe('seeing a run', () => {
     expect(String(tty.stdout)).toMatch(/\[4\/4\] 3 passing · 1 failed · 0 timed out · 0 errors · 0 in flight · ETA/);
     expect(String(tty.stdout)).not.toMatch(/PASSED {10}a \(/); // passing trials get no line of their own
     const plain = await runCli(['run', bench, '--agent', agent('echo'), '--mode', 'single', '--output', out]);
-    expect(plain.stderr).toMatch(/\[1\/4\] PASSED\s+a \(/);
-    expect(plain.stderr).not.toMatch(/· \d+ in flight ·/); // no live progress line (the header may say its layout's trials in flight)
+    expect(plain.stderr).toMatch(/\[4\/4\] FAILED\s+d \(/);
+    expect(plain.stderr).not.toMatch(/PASSED\s+a \(/);
+    expect(plain.stderr.split('\n')).toContain(
+      '[4/4] 3 passing · 1 failed · 0 timed out · 0 errors · 0 in flight · ETA 0:00',
+    );
+    expect(plain.stderr).not.toContain('\r'); // a plain line, not redrawn
+    // --no-progress: a line for every trial instead
+    const each = await runCli([
+      'run',
+      bench,
+      '--agent',
+      agent('echo'),
+      '--mode',
+      'single',
+      '--no-progress',
+      '--output',
+      out,
+    ]);
+    expect(each.stderr).toMatch(/\[1\/4\] PASSED\s+a \(/);
+    expect(each.stderr).toMatch(/\[4\/4\] FAILED\s+d \(/);
+    expect(each.stderr).not.toMatch(/ passing · /);
   });
 });
 

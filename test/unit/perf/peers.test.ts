@@ -1,6 +1,6 @@
 // `npm run perf -- --peer …` (docs/performance.md): the peers a user can name, and what a peer that
 // cannot run here leaves in perf.json — its keys with no number and the reason, the other rows of
-// the perf.json it merges into (`--peers-only`) kept as they were. No peer is installed here.
+// the perf.json it merges into (`--peers-only`) kept, marked carried over. No peer is installed here.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,9 +39,14 @@ describe('perf peers', () => {
       else process.env.BENCHRIG_PEER_CACHE = before;
     }
     const saved = JSON.parse(readFileSync(out, 'utf8'));
-    expect(saved.created_at).toBe('earlier');
+    expect(saved.created_at).not.toBe('earlier'); // the header is the run's that wrote the file
+    // the row this run did not measure: kept, dated by the run that measured it
     expect(saved.peak_rss_mb_10k).toBe(150);
-    expect(saved.rows.peak_rss_mb_10k).toEqual(floor);
+    expect(saved.rows.peak_rss_mb_10k).toEqual({
+      ...floor,
+      carried_over: true,
+      measured: { at: 'earlier', commit: null, dirty: null, load_average: null },
+    });
     for (const key of [
       'vs_inspect_wall',
       'vs_inspect_rss',
@@ -55,6 +60,8 @@ describe('perf peers', () => {
       expect(saved.rows[key].value, key).toBeNull();
       expect(saved.rows[key].met, key).toBe(false);
       expect(saved.rows[key].raw.unavailable, key).toContain('not-a-folder');
+      expect(saved.rows[key].carried_over, key).toBeUndefined();
+      expect(Date.parse(saved.rows[key].measured.at), key).toBeGreaterThan(Date.parse(saved.created_at) - 60_000);
     }
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 // The perf suite's own code at a tiny size, so that it cannot rot: every key is produced, finite,
 // with its raw figures, the table names every key, and nothing is left behind (containers, temp dirs).
-import { existsSync, readdirSync } from 'node:fs';
+// Each run is given a perf.json from earlier: the rows it does not measure stay, carried over.
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +14,19 @@ describe('perf suite (tiny)', () => {
   it('produces every key as a finite number, with raw figures, and cleans up', async () => {
     if (!(await requireDocker())) return;
     const out = join(tempDir(), 'perf.json');
+    // what `npm run perf -- --1m` left there earlier (rows dated in raw, as it wrote them then), and an old default row
+    const earlier = { measured_at: '2026-12-06T13:52:00.000Z', commit: '46ca195', load_average: [9, 2, 1] };
+    const oneMillion = Object.fromEntries(
+      Object.keys(MILLION_TARGETS).map((key) => [
+        key,
+        { key, value: 50, target: 'then', met: true, raw: { n_trials: 1_000_000, ...earlier } },
+      ]),
+    );
+    const oldSandbox = { key: 'sandbox_overhead_ratio', value: 99, target: '≤ 0.8', met: false, raw: { trials: 40 } };
+    writeFileSync(
+      out,
+      JSON.stringify({ created_at: 'earlier', rows: { ...oneMillion, sandbox_overhead_ratio: oldSandbox } }),
+    );
     const before = new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('benchrig-perf-')));
     const lines: string[] = [];
     const report = await runPerfSuite({ sizes: TINY, out, say: (l) => lines.push(l) });
@@ -36,10 +50,26 @@ describe('perf suite (tiny)', () => {
     }
     for (const mode of ['threads', 'processes'])
       expect(Number.isFinite(saved.scaling_efficiency[mode]), mode).toBe(true);
-    expect(Object.keys(saved.rows).sort()).toEqual(Object.keys(TARGETS).sort());
-    for (const [key, row] of Object.entries(saved.rows as Record<string, { raw: object; met: unknown }>)) {
+    expect(Object.keys(saved.rows).sort()).toEqual([...Object.keys(TARGETS), ...Object.keys(MILLION_TARGETS)].sort());
+    for (const key of Object.keys(TARGETS)) {
+      const row = saved.rows[key];
       expect(Object.keys(row.raw).length, key).toBeGreaterThan(0);
       expect(typeof row.met, key).toBe('boolean');
+      expect(row.carried_over, key).toBeUndefined();
+      expect(row.measured.commit, key).toBe(saved.commit);
+    }
+    // measured now: the old row replaced
+    expect(saved.sandbox_overhead_ratio).not.toBe(99);
+    expect(saved.rows.sandbox_overhead_ratio.raw.trials).toBe(TINY.sandbox.trials);
+    // not measured by a default run: the --1m rows kept, dated by the run that measured them
+    for (const key of Object.keys(MILLION_TARGETS)) {
+      expect(saved[key], key).toBe(50);
+      expect(saved.rows[key], key).toMatchObject({
+        value: 50,
+        carried_over: true,
+        measured: { at: earlier.measured_at, commit: '46ca195', load_average: [9, 2, 1] },
+        raw: { n_trials: 1_000_000 },
+      });
     }
     // one-sample runs through the CLI: each reached the model (the row throws otherwise)
     expect(saved.rows.time_to_first_trial_ms.raw.first_trial_ms).toHaveLength(TINY.startup.runs);
@@ -87,6 +117,10 @@ describe('perf suite (tiny)', () => {
 
     const table = formatTable(report);
     for (const key of Object.keys(TARGETS)) expect(table).toContain(key);
+    expect(table).toContain('| `run_1m_wall_s` | 50.00 (carried over) | ≤ 600 | yes |');
+    expect(table).toContain(
+      '- `run_1m_wall_s`, `peak_rss_mb_1m`, `evaluate_1m_s`: measured 2026-12-06 13:52 UTC, commit 46ca195, load 9.00 2.00 1.00',
+    );
 
     // The raw loop's containers carry its run id, which the row records nowhere: none may be left with the marker.
     const left = (await benchrigContainers()).filter((c) =>
@@ -99,6 +133,16 @@ describe('perf suite (tiny)', () => {
 
   it('--1m: the million-trial rows alone, through the CLI, merged into the perf.json there, the run folder sharded', async () => {
     const out = join(tempDir(), 'perf.json');
+    const measured = { at: '2026-12-06T15:56:00.000Z', commit: '1bd345a', dirty: false, load_average: [1, 1, 1] };
+    const sandbox = {
+      key: 'sandbox_overhead_ratio',
+      value: 0.7,
+      target: '≤ 0.8',
+      met: true,
+      raw: { trials: 40 },
+      measured,
+    };
+    writeFileSync(out, JSON.stringify({ rows: { sandbox_overhead_ratio: sandbox } }));
     const report = await runPerfSuite({ sizes: TINY, out, million: true, say: () => {} });
     const saved = readJson(out);
     for (const key of Object.keys(MILLION_TARGETS)) {
@@ -113,7 +157,13 @@ describe('perf suite (tiny)', () => {
     // 60 trials over 256 shard folders (BENCHRIG_SHARD_ABOVE): the folder with the most entries is results/ or logs/
     expect(saved.rows.run_1m_wall_s.raw.largest_folder_entries).toBe(257);
     expect(saved.rows.run_1m_wall_s.raw.report_html_bytes).toBeGreaterThan(0);
-    expect(saved).not.toHaveProperty('sandbox_overhead_ratio'); // the default rows are not measured with --1m
-    expect(formatTable(report)).toContain('evaluate_1m_s');
+    // the default rows are not measured with --1m: the one there is kept as it was measured
+    expect(saved.sandbox_overhead_ratio).toBe(0.7);
+    expect(saved.rows.sandbox_overhead_ratio).toEqual({ ...sandbox, carried_over: true });
+    expect(saved).not.toHaveProperty('multi_service_overhead_ratio');
+    const table = formatTable(report);
+    expect(table).toContain('evaluate_1m_s');
+    expect(table).toContain('| `sandbox_overhead_ratio` | 0.70 (carried over) | ≤ 0.8 | yes |');
+    expect(table).not.toMatch(/evaluate_1m_s` \| [^|]*carried/);
   }, 300_000);
 });

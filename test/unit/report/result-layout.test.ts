@@ -2,7 +2,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  countResults,
+  listResults,
   logFile,
   makeResultFolders,
   resultFile,
@@ -55,7 +55,13 @@ describe('the result layout of a run folder', () => {
     expect(names.slice(1).sort()).toEqual(
       ['a-t1', 'b-t1', 'c-t2', 'd-t1'].map((id) => join(shardOf(id), `${id}.json`)).sort(),
     );
-    expect(countResults(dir)).toBe(5);
+    // counted ahead of reading, from the same walk: every name once, in the same order
+    const all = listResults(dir, 10);
+    expect(all).toMatchObject({ count: 5, complete: true });
+    expect([...all.names]).toEqual(names);
+    const some = listResults(dir, 3);
+    expect(some).toMatchObject({ count: 3, complete: false });
+    expect([...some.names]).toEqual(names);
     expect([...tempFilesOf(dir)]).toEqual([tmp]);
   });
 
