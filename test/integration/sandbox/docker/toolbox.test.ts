@@ -78,11 +78,13 @@ describe.skipIf(!ok)('the sandbox toolbox and grading restart', () => {
 
   it('restart ends every process the agent left and keeps its files; the keep-alive comes back from the toolbox', async () => {
     const sb = await start('restart');
+    // The image is busybox without nohup: the loop detaches with setsid; it has run before the restart.
     await sb.exec(
-      'echo work > /workspace/out.txt; nohup sh -c "while :; do echo tamper >> /workspace/log; sleep 0.05; done" >/dev/null 2>&1 &',
+      'echo work > /workspace/out.txt; setsid sh -c "while :; do echo tamper >> /workspace/log; sleep 0.05; done" >/dev/null 2>&1 & sleep 0.3',
     );
     await sb.restart();
     const before = (await sb.exec('wc -l < /workspace/log', { trusted: true })).stdout.trim();
+    expect(Number(before)).toBeGreaterThan(0);
     await new Promise((r) => setTimeout(r, 300));
     const after = (await sb.exec('wc -l < /workspace/log', { trusted: true })).stdout.trim();
     expect(after).toBe(before); // nothing writes any more
