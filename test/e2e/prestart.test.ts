@@ -2,7 +2,8 @@
 // through the CLI on the real Docker daemon: a trial waiting for its place in a worker thread has its
 // environment (main, a service, their network and volume) started ahead, within --max-sandboxes,
 // and the last one removed in the background. The marker agent (an adversary) leaves marks in
-// every part of its environment and fails when it finds another trial's. Ctrl-C, the circuit
+// every part of its environment and fails when it finds another trial's. The trials held ahead are
+// handed out at the first answered model call (run/circuit-breaker.ts). Ctrl-C, the circuit
 // breaker and the run's end remove what was started ahead and not taken; after kill -9, the next
 // run's sweep does.
 import { execa, type ResultPromise } from 'execa';
@@ -131,6 +132,36 @@ describe.skipIf(!hasDocker)('sandboxes started ahead of their trials', () => {
     const dir = onlyRunDir(out, 'marker', 'prestart');
     expect(readJson(join(dir, 'run.json')).status).toBe('interrupted');
     expect(await madeByRun(readJson(join(dir, 'run.json')).run_id)).toEqual({ containers: 0, networks: 0, volumes: 0 });
+  }, 300_000);
+
+  it('the trials held ahead go out at the first model answer, not the first result', async () => {
+    // Each trial: one answered call, then a 3 s command in its sandbox, then the answer.
+    const server = await startModelServer((req) =>
+      (req.body.messages ?? []).some((m) => m.role === 'tool')
+        ? { content: 'done' }
+        : { tool_calls: [{ name: 'bash', arguments: { command: 'sleep 3' } }] },
+    );
+    try {
+      const out = tempDir();
+      const child = execa(
+        'node',
+        [BIN, 'run', bench, '--agent', 'react', ...LAYOUT, '--limit', '4', '--max-sandboxes', '4', '--output', out],
+        { cwd: REPO, reject: false, env: { NO_COLOR: '1', ...modelEnv(server.url) }, stdin: 'ignore' },
+      );
+      const seen = watch(() => child.pid);
+      const r = await child;
+      const { created } = await seen.stop();
+      expect(r.exitCode, String(r.stderr)).toBe(0);
+      const saved = results(onlyRunDir(out, 'react', 'prestart'));
+      const firstEnd = Math.min(...saved.map((x) => Date.parse(x.finished_at)));
+      // The trials that did not start first: their sandboxes were made while the first ones still ran.
+      const later = saved.filter((x) => Date.parse(x.started_at) >= firstEnd - 100);
+      expect(later.length).toBeGreaterThan(0);
+      const made = later.map((x) => created.get(x.metadata.sandbox?.container ?? '') ?? Infinity);
+      expect(Math.min(...made), `created: ${JSON.stringify([...created])}`).toBeLessThan(firstEnd - 1000);
+    } finally {
+      await server.close();
+    }
   }, 300_000);
 
   it('the circuit breaker stops the run and what was started ahead goes with it', async () => {
