@@ -63,7 +63,9 @@ if ! answers; then
     echo "setup-podman: starting podman system service on $url (log: $log)"
     mkdir -p "$(dirname "$sock")"
     # --time=0: it never exits for want of clients; its log is appended to, never truncated.
-    nohup podman system service --time=0 "$url" >>"$log" 2>&1 &
+    # From /: the service's containers' conmon inherits its working folder, and a clone of this
+    # repository that is deleted later would leave every new container failing to start.
+    nohup env -C / podman system service --time=0 "$url" >>"$log" 2>&1 &
   else
     echo "setup-podman: the rootful Podman service is started as root: run this script as root" >&2
     exit 1
