@@ -19,6 +19,7 @@ import { sampleImages } from './sample-images.ts';
 import { createSharedVolume, removeVolume } from './shared.ts';
 import { subnetPool } from './subnet-pool.ts';
 import { LABEL } from './labels.ts';
+import { removeContainer } from './remove-container.ts';
 import { sweep } from './sweep.ts';
 import {
   attachment,
@@ -184,7 +185,7 @@ export class DockerEnvironments implements EnvironmentProvider {
       (info) => info.Config.Labels,
       () => null,
     );
-    await withDeadline(container.remove({ force: true, v: true }), DEFAULT_DEADLINE_MS, what).catch(() => {});
+    await removeContainer(this.client, id).catch(() => {});
     const runId = labels?.[LABEL.run];
     const session = labels?.[LABEL.session];
     if (runId && session)

@@ -35,6 +35,7 @@ import { hardened, type Hardening } from './hardened.ts';
 import { hostsOf } from '../fleet/settings.ts';
 import { buildLabels } from './labels.ts';
 import { sweep } from './sweep.ts';
+import { removeContainer } from './remove-container.ts';
 import { ensureToolbox, KEEP_ALIVE, TOOLBOX_BIN, toolboxMount, untraceableArgv } from './toolbox.ts';
 import { KILL_OWN_UID, killAllScript, OTHER_UIDS } from './kill-all.ts';
 import { connectNetworks, endpointConfig } from './networks.ts';
@@ -323,7 +324,8 @@ export class DockerProvider {
   }
 
   async stop(sandbox: Sandbox, opts: { interrupted: boolean }): Promise<void> {
-    const container = (sandbox instanceof DockerSandbox ? sandbox.client : docker()).getContainer(sandbox.id);
+    const client = sandbox instanceof DockerSandbox ? sandbox.client : docker();
+    const container = client.getContainer(sandbox.id);
     const grace = sandbox instanceof DockerSandbox && !opts.interrupted ? sandbox.stopGraceS : undefined;
     if (grace !== undefined)
       await withDeadline(container.stop({ t: grace }), (grace + 10) * 1000, `stop ${sandbox.id.slice(0, 12)}`).catch(
@@ -332,15 +334,10 @@ export class DockerProvider {
     let lastError: unknown;
     for (let attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
       try {
-        await withDeadline(
-          container.remove({ force: true, v: true }),
-          DEFAULT_DEADLINE_MS,
-          `remove ${sandbox.id.slice(0, 12)}`,
-        );
+        // Gone when this returns (another removal under way is waited for): its trial's volumes go next.
+        await removeContainer(client, sandbox.id);
         return;
       } catch (err) {
-        const status = statusOf(err);
-        if (status === 404 || status === 409) return; // gone already, or its removal is in progress
         lastError = err;
         if (attempt < START_ATTEMPTS) await sleep(BACKOFF_MS * 2 ** (attempt - 1));
       }

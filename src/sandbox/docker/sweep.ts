@@ -8,6 +8,7 @@ import { describe } from '../../errors.ts';
 import { DEFAULT_DEADLINE_MS, docker, statusOf, withDeadline } from './client.ts';
 import { isKept, LABEL, runFilter } from './labels.ts';
 import { removeTrialNetwork } from './networks.ts';
+import { removeContainer } from './remove-container.ts';
 import { processAlive } from '../process-alive.ts';
 
 export interface SweepOptions {
@@ -82,11 +83,11 @@ export async function sweep(opts: SweepOptions = {}, client: Docker = docker()):
   const filters = JSON.stringify(runFilter(opts.all ? undefined : opts.runId));
   const clock = budget(opts);
   let removed = 0;
-  const step = async (what: string, remove: () => Promise<unknown>): Promise<void> => {
+  const step = async (what: string, remove: (ms: number) => Promise<unknown>): Promise<void> => {
     const ms = clock.left();
     if (ms <= 0) return clock.skipped(what);
     try {
-      if (await removeTolerant(remove, ms)) removed++;
+      if (await removeTolerant(() => remove(ms), ms)) removed++;
     } catch (err) {
       if (stuckNetwork(err)) return opts.onLeft?.(`${what} not removed: ${STUCK}`);
       if (!opts.onLeft) throw err;
@@ -96,8 +97,9 @@ export async function sweep(opts: SweepOptions = {}, client: Docker = docker()):
 
   const containers = await listed(opts, 'containers', () => client.listContainers({ all: true, filters }), clock);
   for (const info of (containers ?? []).filter((c) => selected(c.Labels))) {
-    await step(`container ${info.Id.slice(0, 12)} of run ${info.Labels?.[LABEL.run] ?? '?'}`, () =>
-      client.getContainer(info.Id).remove({ force: true, v: true }),
+    // Gone when this returns, also when another caller's removal was under way: its volumes are next.
+    await step(`container ${info.Id.slice(0, 12)} of run ${info.Labels?.[LABEL.run] ?? '?'}`, (ms) =>
+      removeContainer(client, info.Id, ms),
     );
   }
 

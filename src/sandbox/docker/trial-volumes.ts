@@ -6,6 +6,7 @@ import { DEFAULT_DEADLINE_MS, dockerError, dockerMessage, sleep, statusOf, withD
 import { copyIn } from './copy.ts';
 import { withHelperContainer } from './helper-container.ts';
 import { buildLabels, LABEL } from './labels.ts';
+import { removeContainer } from './remove-container.ts';
 import type { TrialVolume } from '../provider.ts';
 import type { SandboxLabels } from '../types.ts';
 
@@ -68,12 +69,8 @@ async function removeUsers(client: Docker, source: string): Promise<void> {
   const users = await withDeadline(client.listContainers({ all: true, filters }), DEFAULT_DEADLINE_MS, 'list').catch(
     () => [],
   );
-  for (const c of users)
-    await withDeadline(
-      client.getContainer(c.Id).remove({ force: true, v: true }),
-      DEFAULT_DEADLINE_MS,
-      `remove ${c.Id.slice(0, 12)}`,
-    ).catch(() => undefined); // gone meanwhile: the next remove says what is left
+  // Each gone when this returns (a removal under way is waited for): the next try of the volume says what is left.
+  for (const c of users) await removeContainer(client, c.Id).catch(() => undefined);
 }
 
 const FILL_MOUNT = '/benchrig-fill';

@@ -120,6 +120,25 @@ describe.skipIf(!ok)('DockerProvider', () => {
     await expect(provider.stop(sb, { interrupted: false })).resolves.toBeUndefined();
   });
 
+  it("stop returns once the container is gone, also when another caller's removal was under way", async () => {
+    const sb = await provider.start(testSpec(), { runId, sessionId: 'racing' });
+    const other = docker()
+      .getContainer(sb.id)
+      .remove({ force: true })
+      .catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 10));
+    await provider.stop(sb, { interrupted: true });
+    const left = await docker()
+      .getContainer(sb.id)
+      .inspect()
+      .then(
+        (i) => i.State.Status,
+        () => 'gone',
+      );
+    expect(left).toBe('gone');
+    await other;
+  });
+
   it('mounts the shared volume read-only, filled from a host folder', async () => {
     const src = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-shared-'));
     fs.mkdirSync(path.join(src, 'data'));

@@ -68,4 +68,32 @@ describe.skipIf(!ok)('sweep', () => {
     expect(await sessionsLeft()).toEqual([]);
     expect(await sweep({ runId })).toBe(0);
   });
+
+  it("waits out another caller's removal of a container under way, then removes its volume", async () => {
+    // Docker answers a second removal with 409 while the first is under way; the container still
+    // holds its volume until that one ends. Three rounds: the race is the daemon's timing.
+    for (let round = 0; round < 3; round++) {
+      const labels = buildLabels({ runId, sessionId: `busy-${round}`, pid: process.pid });
+      const vol = await docker().createVolume({ Name: `${runId}-busy-${round}`, Labels: labels });
+      const c = await docker().createContainer({
+        Image: TEST_IMAGE,
+        Cmd: ['sleep', '60'],
+        Labels: labels,
+        HostConfig: { NetworkMode: 'none', Binds: [`${vol.name}:/data`] },
+      });
+      await c.start();
+      const other = c.remove({ force: true }).catch((e: unknown) => e); // a trial's own cleanup, say
+      await new Promise((r) => setTimeout(r, 10));
+      await sweep({ runId });
+      const volumeLeft = await docker()
+        .getVolume(vol.name)
+        .inspect()
+        .then(
+          () => true,
+          () => false,
+        );
+      expect({ containers: await sessionsLeft(), volumeLeft }).toEqual({ containers: [], volumeLeft: false });
+      await other;
+    }
+  });
 });
