@@ -24,6 +24,8 @@ export interface RunConsole {
   event: (taskId: string, e: TrajectoryEvent) => void;
   trialFinished: (r: TrialSummary) => void;
   summary: (report: EvaluationReport, runDir: string) => void;
+  /** The trials are over (however the run ended): the progress stops. */
+  end: () => void;
 }
 
 interface ConsoleOptions {
@@ -46,6 +48,8 @@ interface ConsoleOptions {
   err?: (s: string) => void;
   /** The clock, in ms (tests). */
   now?: () => number;
+  /** Calls `tick` every `ms` until the returned function is called (tests: by hand). */
+  every?: (tick: () => void, ms: number) => () => void;
 }
 
 /**
@@ -53,6 +57,31 @@ interface ConsoleOptions {
  * run gets a few dozen lines, not 10,000.
  */
 const PROGRESS_EVERY_MS = 10_000;
+/**
+ * Off a terminal, a line this often while no trial starts or ends (an agent's long turn): a CI job
+ * that prints nothing for minutes is taken for hung and killed.
+ */
+const HEARTBEAT_MS = 60_000;
+/** How often the console looks at its clock while trials run: the live line's ETA, the lines above. */
+const TICK_MS = 1_000;
+
+function everyUnref(tick: () => void, ms: number): () => void {
+  const timer = setInterval(tick, ms);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** The console's clock: one tick every TICK_MS from `start` until `stop`. */
+function ticker(every = everyUnref) {
+  let stop: (() => void) | null = null;
+  return {
+    start: (tick: () => void) => void (stop ??= every(tick, TICK_MS)),
+    stop: () => {
+      stop?.();
+      stop = null;
+    },
+  };
+}
 
 /** What the live line counts: trials done, by how they ended, and those running. */
 interface Progress {
@@ -116,6 +145,29 @@ function trialLine(r: TrialSummary, c: { done: number; total: number }, paint: (
   return `${at} ${paint(colour, r.status.padEnd(15))} ${r.task_id} (${r.metadata.execution_time_s.toFixed(1)}s)${why}`;
 }
 
+type LineCause = 'event' | 'tick' | 'final';
+
+/**
+ * When the progress is printed as a line of its own: on a trial's start or end every
+ * PROGRESS_EVERY_MS at most; on the clock's tick the same once trials ended since the last line,
+ * else every HEARTBEAT_MS; `final` once per count.
+ */
+function lineSchedule(now: () => number, done: () => number, print: () => void) {
+  let at = now();
+  /** The count the last line showed; none yet: -1 (a run stopped before any trial ended still gets its final line). */
+  let shown = -1;
+  return {
+    restart: () => void (at = now()),
+    offer(why: LineCause = 'event'): void {
+      const quiet = why === 'tick' && Math.max(0, shown) === done();
+      if (why === 'final' ? shown === done() : now() - at < (quiet ? HEARTBEAT_MS : PROGRESS_EVERY_MS)) return;
+      at = now();
+      shown = done();
+      print();
+    },
+  };
+}
+
 export function createRunConsole(o: ConsoleOptions): RunConsole {
   const out = o.out ?? ((s: string) => process.stdout.write(s + '\n'));
   const err = o.err ?? ((s: string) => process.stderr.write(s + '\n'));
@@ -136,22 +188,23 @@ export function createRunConsole(o: ConsoleOptions): RunConsole {
   const drawProgress = () => {
     if (live) process.stderr.write(`\r\x1b[K${current()}`);
   };
-  let lineAt = began;
-  let lineDone = -1;
-  /** The progress as a line of its own: every PROGRESS_EVERY_MS at most, or `final` (once per count). */
-  const progressAsLine = (final = false) => {
-    if (!lines || !counts.total || (final ? lineDone === counts.done : now() - lineAt < PROGRESS_EVERY_MS)) return;
-    lineAt = now();
-    lineDone = counts.done;
-    err(current());
-  };
+  const asLines = lineSchedule(
+    now,
+    () => counts.done,
+    () => err(current()),
+  );
+  const progressAsLine = (why?: LineCause) => lines && counts.total > 0 && asLines.offer(why);
+  const ticks = ticker(o.every);
+  const end = ticks.stop;
   return {
     wantsEvents: verbose,
     info: (line) => !o.quiet && (level === 'debug' || level === 'info') && err(line),
     warn: (line) => !o.quiet && level !== 'error' && (clearLine(), err(line)),
     start(b, n, runDir, mode, layout) {
       counts.total = n;
-      t0 = lineAt = now();
+      t0 = now();
+      asLines.restart();
+      if (live || lines) ticks.start(() => (drawProgress(), progressAsLine('tick')));
       if (!o.quiet)
         err(
           `benchrig: ${b.name} (version ${b.version}), ${n} trial(s), mode ${mode}\n  run folder: ${runDir}` +
@@ -181,12 +234,15 @@ export function createRunConsole(o: ConsoleOptions): RunConsole {
         (level === 'warn' && r.status === 'PASSED') ||
         (level === 'error' && !r.error);
       if (!quietHere) err(trialLine(r, counts, paint));
+      if (counts.done === counts.total) end();
       drawProgress();
-      progressAsLine(counts.done === counts.total);
+      progressAsLine(counts.done === counts.total ? 'final' : 'event');
     },
+    end,
     summary(report, runDir) {
+      end();
       clearLine();
-      progressAsLine(true); // a run stopped early (Ctrl-C, the breaker) ends with its count too
+      progressAsLine('final'); // a run stopped early (Ctrl-C, the breaker) ends with its count too
       out(formatSummary(report, { color: o.color }));
       out(`wall time  ${wallTime((now() - began) / 1000)}`);
       out(`report: ${runDir}/evaluation_report.json (and report.html)`);
@@ -207,4 +263,5 @@ export const silentConsole: RunConsole = {
   event: () => {},
   trialFinished: () => {},
   summary: () => {},
+  end: () => {},
 };

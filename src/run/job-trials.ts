@@ -123,6 +123,7 @@ async function scheduleAll(
       prepare: (t) => live[t.cell ?? 0].prepare?.(t) ?? Promise.resolve(t),
     });
   } finally {
+    opts.console.end();
     await closePool();
   }
 }

@@ -132,6 +132,7 @@ async function scheduleTrials(
       ...(prepare ? { prepare } : {}),
     });
   } finally {
+    opts.console.end();
     await closePool();
   }
   const trip = breaker.finish();

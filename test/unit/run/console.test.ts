@@ -104,6 +104,49 @@ describe('a run off a terminal (stderr piped)', () => {
     expect(lines.length).toBeLessThan(20); // the header (3 lines), 10 failed trials, 4 progress lines
   });
 
+  it('while no trial starts or ends, a line a minute says the run is alive; it stops with the run', () => {
+    let clock = 0;
+    const lines: string[] = [];
+    let tick: (() => void) | null = null;
+    const c = createRunConsole({
+      ...{ verbose: false, quiet: false, color: false, progress: true, tty: false },
+      now: () => clock,
+      err: (s) => lines.push(s),
+      out: () => {},
+      every: (fn, ms) => {
+        expect(ms).toBe(1000);
+        tick = fn;
+        return () => (tick = null);
+      },
+    });
+    const seconds = (n: number) => {
+      for (let i = 0; i < n; i++) ((clock += 1000), tick?.());
+    };
+    const started = (id: string) => c.trialStarted({ taskId: id } as Parameters<typeof c.trialStarted>[0]);
+    c.start({ name: 'b', version: 'v' } as Benchmark<Samples>, 3, '/r', 'threads');
+    started('a');
+    started('b');
+    seconds(150); // two long agent turns: a line at 60 s and at 120 s
+    c.trialFinished(finished('a', true)); // 150 s: 30 s after the last line
+    started('c');
+    seconds(2);
+    c.trialFinished(finished('b', true)); // 152 s: too soon after the last line
+    seconds(70); // a trial ended since the last line: at 160 s; then a minute later
+    expect(tick).not.toBeNull();
+    c.trialFinished(finished('c', true));
+    expect(tick).toBeNull(); // the last trial ended: no more ticks
+    const lineAt = (done: number, inFlight: number, eta: string) =>
+      `[${done}/3] ${done} passing · 0 failed · 0 timed out · 0 errors · ${inFlight} in flight · ETA ${eta}`;
+    expect(lines.filter((l) => l.includes(' passing · '))).toEqual([
+      lineAt(0, 2, '–'), // 60 s
+      lineAt(0, 2, '–'), // 120 s
+      lineAt(1, 1, '5:00'), // 150 s
+      lineAt(2, 1, '1:20'), // 160 s
+      lineAt(2, 1, '1:50'), // 220 s
+      lineAt(3, 0, '0:00'), // the end
+    ]);
+  });
+
   it('a short run ends with one progress line; a run stopped early gets its count from the summary', async () => {
     const report = await buildReport({
       benchmark: { name: 'b', version: 'v', n_samples: 10 },
