@@ -8,7 +8,8 @@ import type { Pool } from './types.ts';
 
 interface ScheduleOptions {
   signal: AbortSignal;
-  hooks?: TrialHooks;
+  /** The same for every trial, or each trial's own (a job's: its cell's breaker hears its first answer). */
+  hooks?: TrialHooks | ((trial: TrialInput) => TrialHooks);
   onStart?(trial: TrialInput): void;
   /** `trial`: the one that was planned (a job routes the result to its cell by it). */
   onResult?(result: TrialSummary, trial: TrialInput): void;
@@ -16,10 +17,12 @@ interface ScheduleOptions {
   infraRetries?: number;
   infraBackoffMs?: number;
   onRetry?(trial: TrialInput, attempt: number, result: TrialSummary): void;
-  /** Before a lane takes its next trial: null to take it now, else a promise to wait for and ask again (the circuit breaker's hold). */
-  admit?(signal: AbortSignal): Promise<void> | null;
-  /** Also before a lane past the pool's places takes one (a trial a worker holds next, its sandbox started ahead): the breaker's stricter hold. */
-  admitAhead?(signal: AbortSignal): Promise<void> | null;
+  /**
+   * Before a lane takes its next trial: null to take it now (the queue is read at once), else a
+   * promise to wait for and ask again (the circuit breaker's hold). `ahead`: the lane is past the
+   * pool's places (the trial is one a worker holds next, its sandbox started ahead).
+   */
+  admit?(signal: AbortSignal, ahead: boolean): Promise<void> | null;
   /**
    * Readies a trial before it runs (its own sandbox image found or built): the trial to run, or the
    * result (already saved) that stands for it when it cannot run.
@@ -34,12 +37,13 @@ export async function schedule(pool: Pool, trials: Iterable<TrialInput>, opts: S
   if (getMaxListeners(opts.signal) < lanes + 10) setMaxListeners(lanes + 10, opts.signal);
   const retries = opts.infraRetries ?? 2;
   const backoff = opts.infraBackoffMs ?? 2000;
+  const hooksOf = (t: TrialInput) => (typeof opts.hooks === 'function' ? opts.hooks(t) : opts.hooks);
   const runOne = async (planned: TrialInput): Promise<TrialSummary> => {
     const ready = opts.prepare ? await opts.prepare(planned) : planned;
     if ('status' in ready) return ready;
     const trial = ready;
     for (let attempt = 1; ; attempt++) {
-      const result = await pool.run(trial, { signal: opts.signal, hooks: opts.hooks });
+      const result = await pool.run(trial, { signal: opts.signal, hooks: hooksOf(trial) });
       if (
         result.status !== 'SANDBOX_ERROR' ||
         result.error?.retryable === false ||
@@ -55,9 +59,8 @@ export async function schedule(pool: Pool, trials: Iterable<TrialInput>, opts: S
   const places = Math.min(lanes, pool.places ?? lanes);
   const lane = async (i: number) => {
     for (;;) {
-      if (i >= places)
-        for (let wait = opts.admitAhead?.(opts.signal); wait; wait = opts.admitAhead?.(opts.signal)) await wait;
-      for (let wait = opts.admit?.(opts.signal); wait; wait = opts.admit?.(opts.signal)) await wait;
+      const ahead = i >= places;
+      for (let wait = opts.admit?.(opts.signal, ahead); wait; wait = opts.admit?.(opts.signal, ahead)) await wait;
       const next = opts.signal.aborted ? null : queue.next();
       if (!next || next.done) return;
       opts.onStart?.(next.value);

@@ -29,6 +29,7 @@ export class ModelCircuitBreaker {
   /** A trial's model call was answered: the endpoint was up before any trial ended. */
   private answeredOnce = false;
   private waiting: Array<() => void> = [];
+  private listeners: Array<() => void> = [];
   trip: BreakerTrip | null = null;
   /** What tripped it, for the console. */
   why = '';
@@ -46,12 +47,27 @@ export class ModelCircuitBreaker {
     }
   }
 
+  /** A trial of this upstream went out otherwise than through `gate` (a job's queue: job-queue.ts). */
+  taken(): void {
+    this.started++;
+  }
+
   /**
-   * null when the next trial may start now; else a promise that settles when that may have changed
-   * (ask again). While the endpoint looks down, a trial starts only when none is in flight.
+   * Whether the next trial must wait. While the endpoint looks down, a trial starts only when none is
+   * in flight. `ahead`: a trial taken ahead of a place (a worker's next, its sandbox started early),
+   * which starts only once a model call has been answered or a result has come back and the endpoint
+   * does not look down, so that a dead endpoint costs the trials that run at once and not also the
+   * ones queued behind them.
    */
-  admit(signal: AbortSignal): Promise<void> | null {
-    if (this.n === 0 || this.streak === 0 || this.trip || signal.aborted || this.started === this.ended) return null;
+  holds(ahead = false): boolean {
+    if (this.n === 0 || this.trip) return false;
+    if (ahead && !((this.answeredOnce || this.ended > 0) && this.streak === 0)) return true;
+    return this.streak > 0 && this.started !== this.ended;
+  }
+
+  /** null when the next trial may start now; else a promise that settles when that may have changed (ask again). */
+  admit(signal: AbortSignal, ahead = false): Promise<void> | null {
+    if (signal.aborted || !this.holds(ahead)) return null;
     return new Promise<void>((resolve) => {
       const done = () => (signal.removeEventListener('abort', done), resolve());
       signal.addEventListener('abort', done, { once: true });
@@ -59,20 +75,14 @@ export class ModelCircuitBreaker {
     });
   }
 
-  /**
-   * The same for a trial taken ahead of a place (a worker's next, its sandbox started early): only
-   * once a model call has been answered or a result has come back, and the endpoint does not look
-   * down, so that a dead endpoint costs the trials that run at once and not also the ones queued
-   * behind them.
-   */
-  admitAhead(signal: AbortSignal): Promise<void> | null {
-    if (this.n === 0 || this.trip || signal.aborted) return null;
-    if ((this.answeredOnce || this.ended > 0) && this.streak === 0) return null;
-    return new Promise<void>((resolve) => {
-      const done = () => (signal.removeEventListener('abort', done), resolve());
-      signal.addEventListener('abort', done, { once: true });
-      this.waiting.push(done);
-    });
+  /** Calls `fn` whenever what `holds` says may have changed (a job's queue waits on several breakers). */
+  listen(fn: () => void): void {
+    this.listeners.push(fn);
+  }
+
+  private changed(): void {
+    for (const wake of this.waiting.splice(0)) wake();
+    for (const fn of this.listeners) fn();
   }
 
   /** Whether a trial's first answered model call would still tell this breaker anything (then: `answered`). */
@@ -84,7 +94,7 @@ export class ModelCircuitBreaker {
   answered(): void {
     if (this.answeredOnce) return;
     this.answeredOnce = true;
-    for (const wake of this.waiting.splice(0)) wake();
+    this.changed();
   }
 
   observe(result: TrialSummary): void {
@@ -96,7 +106,7 @@ export class ModelCircuitBreaker {
         this.why = `${this.n} trials in a row failed because the model endpoint did`;
       } else this.sameError(result);
     }
-    for (const wake of this.waiting.splice(0)) wake();
+    this.changed();
   }
 
   /** The rule of the first N trials: all the same model error. */

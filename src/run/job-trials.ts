@@ -1,5 +1,5 @@
 // A job's trials (docs/running.md#jobs): every cell's trials on ONE pool, interleaved cell by cell so
-// that the pool stays full to the end, each result routed to its cell (its run folder, its breaker).
+// that the pool stays full to the end (job-queue.ts), each result routed to its cell (its run folder, its breaker).
 // The circuit breaker is per upstream (the model's endpoint and name): a model that is down stops
 // the trials of its own cells, and the others run on.
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { schedule } from '../pool/scheduler.ts';
 import type { RunContext, TrialInput, TrialResult } from '../trial/types.ts';
 import { breakerSize, ModelCircuitBreaker, type BreakerTrip } from './circuit-breaker.ts';
 import type { Cleanup } from './cleanup.ts';
+import { JobQueue } from './job-queue.ts';
 import type { Layout } from './layout.ts';
 import type { OpenRun } from './open.ts';
 import type { RunOptions } from './options.ts';
@@ -14,7 +15,7 @@ import { isStorageError } from './output-dir.ts';
 import type { RunPool } from './pool-boot.ts';
 import type { PreparedRun } from './prepare.ts';
 import type { RunStatus } from './run-status.ts';
-import { samplePreparer, trialContext, type TrialsOutcome } from './run-trials.ts';
+import { breakerHooks, samplePreparer, trialContext, type TrialsOutcome } from './run-trials.ts';
 import { StorageWatch } from './storage-watch.ts';
 
 /** One cell, prepared and opened as a run. */
@@ -105,10 +106,13 @@ async function scheduleAll(
   });
   const closePool = booted.close;
   opts.console.start(first.prepared.benchmark, total, join(first.open.runDir, '..'), cfg.run.mode, layout);
+  const queue = new JobQueue(live);
+  const hooks = live.map((c) => breakerHooks(c.breaker, opts));
   try {
-    await schedule(pool, interleave(live), {
+    await schedule(pool, queue, {
       signal,
-      hooks: opts.console.wantsEvents ? { onEvent: opts.console.event } : {},
+      hooks: (t) => hooks[t.cell ?? 0],
+      admit: (s, ahead) => queue.admit(s, ahead),
       onStart: (t) => opts.console.trialStarted({ ...t, taskId: `${live[t.cell ?? 0].tag} ${t.taskId}` }),
       onResult: (r, t) => {
         const c = live[t.cell ?? 0];
@@ -125,25 +129,6 @@ async function scheduleAll(
   } finally {
     opts.console.end();
     await closePool();
-  }
-}
-
-/** One trial of each cell in turn (a cell whose upstream's breaker tripped is skipped), each tagged with its cell. */
-function* interleave(live: LiveCell[]): Iterable<TrialInput> {
-  const queues = live.map((c) => c.open.toRun[Symbol.iterator]());
-  const done = live.map(() => false);
-  for (let left = live.length; left > 0;) {
-    for (let i = 0; i < live.length; i++) {
-      if (done[i]) continue;
-      const next = live[i].breaker.trip ? null : queues[i].next();
-      if (!next || next.done) {
-        done[i] = true;
-        left--;
-        continue;
-      }
-      live[i].started++;
-      yield { ...next.value, cell: i };
-    }
   }
 }
 

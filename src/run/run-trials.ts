@@ -108,23 +108,14 @@ async function scheduleTrials(
   checkpoint(opts, 'pool');
   opts.console.start(p.benchmark, open.toRun.length, open.runDir, cfg.run.mode, p.layout);
   const breaker = new ModelCircuitBreaker(breakerSize(p.traits, cfg.run.circuit_breaker));
-  const answered = () => breaker.answered();
-  const hooks: TrialHooks = {
-    // Events cross worker boundaries only when someone reads them live (--verbose).
-    ...(opts.console.wantsEvents ? { onEvent: opts.console.event } : {}),
-    // Asked of a trial only until the breaker has heard a first answer or result: then no message.
-    get onModelAnswered() {
-      return breaker.wantsAnswer ? answered : undefined;
-    },
-  };
+  const hooks = breakerHooks(breaker, opts);
   try {
     await schedule(pool, breaker.gate(open.toRun), {
       signal: disk.signal,
       hooks,
       onStart: opts.console.trialStarted,
       onResult: (r) => (breaker.observe(r), opts.console.trialFinished(r), disk.checkSaved(r)),
-      admit: (signal) => breaker.admit(signal),
-      admitAhead: (signal) => breaker.admitAhead(signal),
+      admit: (signal, ahead) => breaker.admit(signal, ahead),
       onRetry: (t, attempt, r) =>
         opts.console.warn(
           `${t.taskId}: infrastructure error (${r.error?.message ?? 'sandbox'}); retrying with a fresh sandbox (${attempt})`,
@@ -166,5 +157,18 @@ export function samplePreparer(
     const result = failedResult(run, trial, ready, new Date());
     await saveFailedResult(run, result);
     return result;
+  };
+}
+
+/** A trial's hooks: its run's (or job cell's) breaker hears the first answered model call, then the trials held ahead go out. */
+export function breakerHooks(breaker: ModelCircuitBreaker, opts: RunOptions): TrialHooks {
+  const answered = () => breaker.answered();
+  return {
+    // Events cross worker boundaries only when someone reads them live (--verbose).
+    ...(opts.console.wantsEvents ? { onEvent: opts.console.event } : {}),
+    // Asked of a trial only until the breaker has heard a first answer or result: then no message.
+    get onModelAnswered() {
+      return breaker.wantsAnswer ? answered : undefined;
+    },
   };
 }

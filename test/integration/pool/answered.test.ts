@@ -61,4 +61,25 @@ describe.each(['single', 'threads', 'processes'] as const)('--mode %s', (mode) =
       await server.close();
     }
   });
+  it("each trial's own hooks hear its answer (a job's: its cell's breaker)", async () => {
+    // Sample b's model call fails; a's is answered.
+    const server = await startModelServer((q) =>
+      JSON.stringify(q.body.messages).includes('banana') ? { status: 503, message: 'down' } : { content: 'apple' },
+    );
+    try {
+      const heard: string[] = [];
+      await runOnPool({
+        mode,
+        bench: 'pool-local',
+        agent: 'ask-model',
+        samples: ['a', 'b'],
+        agentOptions: { on_error: 'answer' },
+        flags: { llm: { base_url: server.url, model: 'm', api_key: 'sk-test', max_retries: 0 } },
+        hooks: (t) => ({ onModelAnswered: () => heard.push(t.taskId) }),
+      });
+      expect(heard).toEqual(['a']);
+    } finally {
+      await server.close();
+    }
+  });
 });

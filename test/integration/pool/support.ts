@@ -8,7 +8,7 @@ import { POOLS } from '../../../src/pool/index.ts';
 import type { RemotePoolOptions } from '../../../src/pool/remote.ts';
 import { schedule } from '../../../src/pool/scheduler.ts';
 import { expandTrials } from '../../../src/run/trials.ts';
-import type { RunContext, TrialHooks, TrialSummary } from '../../../src/trial/types.ts';
+import type { RunContext, TrialHooks, TrialInput, TrialSummary } from '../../../src/trial/types.ts';
 import type { TrialResult } from '../../../src/types.ts';
 import { FIXTURES, readJson, tempDir } from '../../support/cli.ts';
 import { testRunId } from '../../support/docker.ts';
@@ -32,7 +32,7 @@ export async function runOnPool(o: {
   flags?: Record<string, unknown>;
   agentOptions?: Record<string, unknown>;
   signal?: AbortSignal;
-  hooks?: TrialHooks;
+  hooks?: TrialHooks | ((trial: TrialInput) => TrialHooks);
   onStart?: () => void;
   runId?: string;
   transcripts?: RunContext['transcripts'];

@@ -117,15 +117,15 @@ describe('the model circuit breaker', () => {
     const signal = new AbortController().signal;
     const it = breaker.gate([0, 1, 2, 3])[Symbol.iterator]();
     it.next();
-    const first = breaker.admitAhead(signal);
+    const first = breaker.admit(signal, true);
     expect(first).toBeInstanceOf(Promise); // nothing came back yet: the trials that run at once go first
     breaker.observe(passed);
     await first;
-    expect(breaker.admitAhead(signal)).toBeNull(); // the endpoint answers: workers may hold their next
+    expect(breaker.admit(signal, true)).toBeNull(); // the endpoint answers: workers may hold their next
     it.next();
     breaker.observe(down);
-    expect(breaker.admitAhead(signal)).toBeInstanceOf(Promise); // it looks down: none is queued behind
-    expect(new ModelCircuitBreaker(0).admitAhead(signal)).toBeNull(); // no breaker, no hold
+    expect(breaker.admit(signal, true)).toBeInstanceOf(Promise); // it looks down: none is queued behind
+    expect(new ModelCircuitBreaker(0).admit(signal, true)).toBeNull(); // no breaker, no hold
   });
 
   it('a first model answer lets trials queued ahead start before any result; an outage after it holds them again', async () => {
@@ -134,14 +134,14 @@ describe('the model circuit breaker', () => {
     const it = breaker.gate([0, 1, 2, 3])[Symbol.iterator]();
     it.next();
     expect(breaker.wantsAnswer).toBe(true);
-    const ahead = breaker.admitAhead(signal);
+    const ahead = breaker.admit(signal, true);
     expect(ahead).toBeInstanceOf(Promise); // the endpoint has said nothing yet
     breaker.answered(); // a running trial's model call was answered
     await ahead;
-    expect(breaker.admitAhead(signal)).toBeNull();
+    expect(breaker.admit(signal, true)).toBeNull();
     expect(breaker.wantsAnswer).toBe(false); // asked once: no trial need say it again
     breaker.observe(down);
-    expect(breaker.admitAhead(signal)).toBeInstanceOf(Promise); // now it looks down: held until it answers
+    expect(breaker.admit(signal, true)).toBeInstanceOf(Promise); // now it looks down: held until it answers
     expect(new ModelCircuitBreaker(5).wantsAnswer).toBe(true);
     const afterResult = new ModelCircuitBreaker(5);
     afterResult.observe(passed);

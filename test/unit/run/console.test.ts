@@ -120,7 +120,10 @@ describe('a run off a terminal (stderr piped)', () => {
       },
     });
     const seconds = (n: number) => {
-      for (let i = 0; i < n; i++) ((clock += 1000), tick?.());
+      for (let i = 0; i < n; i++) {
+        clock += 1000;
+        tick?.();
+      }
     };
     const started = (id: string) => c.trialStarted({ taskId: id } as Parameters<typeof c.trialStarted>[0]);
     c.start({ name: 'b', version: 'v' } as Benchmark<Samples>, 3, '/r', 'threads');
