@@ -40,7 +40,12 @@ export async function regradingFor(b: Benchmark, cwd: string): Promise<Regrading
       customChecks: hooks.checks,
     },
     transcripts,
-    record: RegradeRecord.maker(transcripts, judge),
+    // A call an agent recorded without its own cost is priced as the run priced it (run/context.ts).
+    record: RegradeRecord.maker(
+      transcripts,
+      { agent: cfg.llm.price, user: cfg.user.llm?.price ?? cfg.llm.price, judge: judge.price },
+      judge,
+    ),
   };
 }
 

@@ -1,11 +1,15 @@
 // The judge's calls when `benchrig evaluate` re-grades a saved result (docs/reports.md#transcripts):
 // recorded as the trial recorded them, then put in the result in place of the judge's earlier
-// calls — their `llm_call` events and their transcript calls. A re-grading that calls no judge
-// leaves the result's record as it was. What the checks said (a judge may echo its key) is scrubbed
+// calls — their `llm_call` events and their transcript calls — and the result's tokens and cost
+// counted again from its calls. A re-grading that calls no judge leaves the result's record as it was. What the checks said (a judge may echo its key) is scrubbed
 // as the run scrubs a result (trial/scrub.ts).
 import { scrubberFor, secretValues, type Scrubber } from '../config/scrub.ts';
 import type { CallTranscript, NewEvent, TrajectoryEvent, TrialResult } from '../types.ts';
+import { trialCost } from './cost.ts';
 import { TranscriptStore } from './transcript.ts';
+
+/** The prices a run gives its calls by role (trial/cost.ts), for a call that came without its own. */
+type Prices = Parameters<typeof trialCost>[1];
 
 type LlmCall = Extract<NewEvent, { type: 'llm_call' }>;
 
@@ -16,6 +20,7 @@ export class RegradeRecord {
     private readonly scrub: Scrubber,
     /** `[run] transcripts` is not "metadata": the judge's calls go in the transcript. */
     readonly transcripts: boolean,
+    private readonly prices: Prices = {},
   ) {}
 
   /**
@@ -23,9 +28,9 @@ export class RegradeRecord {
    * re-grading uses) by one scrubber: its patterns are made once a run (making them cost more
    * than re-grading a `contains` check).
    */
-  static maker(transcripts: boolean, ...configs: unknown[]): () => RegradeRecord {
+  static maker(transcripts: boolean, prices: Prices, ...configs: unknown[]): () => RegradeRecord {
     const scrub = scrubberFor(secretValues(...configs));
-    return () => new RegradeRecord(scrub, transcripts);
+    return () => new RegradeRecord(scrub, transcripts, prices);
   }
 
   onEvent = (e: NewEvent): void => {
@@ -58,6 +63,18 @@ export class RegradeRecord {
     }
     const transcript = store ? store.toJSON() : r.transcript;
     const { transcript: _old, ...rest } = r;
-    return { ...rest, events, ...(transcript ? { transcript } : {}) };
+    const metadata = { ...r.metadata, tokens: tokensOf(events), ...trialCost(events, this.prices) };
+    return { ...rest, events, metadata, ...(transcript ? { transcript } : {}) };
   }
+}
+
+/** Every call's tokens, agent, simulated user and judge alike, as the trial counted them (trial/recorder.ts). */
+function tokensOf(events: readonly TrajectoryEvent[]): { input: number; output: number } {
+  const tokens = { input: 0, output: 0 };
+  for (const e of events)
+    if (e.type === 'llm_call') {
+      tokens.input += e.tokens.input;
+      tokens.output += e.tokens.output;
+    }
+  return tokens;
 }

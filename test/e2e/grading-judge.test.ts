@@ -19,6 +19,7 @@ describe('benchrig run with an llm_judge check', () => {
       {
         content:
           '```json\n{"relevant": {"score": 5, "reasoning": "on point"}, "concise": {"score": 2, "reasoning": "wordy"}}\n```',
+        usage: { prompt_tokens: 100, completion_tokens: 20 },
       },
     ]);
     const out = tempDir();
@@ -38,6 +39,7 @@ describe('benchrig run with an llm_judge check', () => {
     });
     expect(defined(judge).reason).toBe('scored 5.00 of 5, needs 4. relevant 5: on point; concise 2: wordy');
     expect(res.metadata.llm_calls).toBe(0);
+    expect(res.metadata.tokens).toEqual({ input: 100, output: 20 }); // the judge's call is the trial's only one
     expect(res.events.filter((e: { type: string }) => e.type === 'llm_call')).toEqual([
       expect.objectContaining({ role: 'judge', model: 'judge-e2e' }),
     ]);
@@ -63,6 +65,7 @@ describe('benchrig run with an llm_judge check', () => {
       {
         content:
           '{"relevant": {"score": 1, "reasoning": "off topic"}, "concise": {"score": 1, "reasoning": "rambling"}}',
+        usage: { prompt_tokens: 7, completion_tokens: 3 },
       },
     ]);
     const again = await runCli(['evaluate', dir], {
@@ -76,6 +79,9 @@ describe('benchrig run with an llm_judge check', () => {
     expect(second.id).not.toBe(first.id);
     const judgeEvents = regraded.events.filter((e) => e.type === 'llm_call');
     expect(judgeEvents.map((e) => [e.role, e.call])).toEqual([['judge', second.id]]);
+    // The tokens are the new call's, not the old one's too, in the result and the run's report.
+    expect(regraded.metadata.tokens).toEqual({ input: 7, output: 3 });
+    expect(readJson(join(dir, 'evaluation_report.json')).metrics.tokens).toEqual({ input: 7, output: 3 });
     expect(JSON.stringify(regraded)).not.toContain('sk-e2e-secret');
   });
 
