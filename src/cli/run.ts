@@ -123,8 +123,7 @@ export function registerRun(program: Command): void {
       const note = runText('note', o.note);
       // Debugging one sample: without an explicit --mode it runs in the main thread.
       if (o.sample?.length && !o.mode) flags.run = { ...(flags.run as object), mode: 'single' };
-      const interrupt = installInterruptHandlers((line) => process.stderr.write(line + '\n'));
-      try {
+      await interruptible(async (signal) => {
         const outcome = await runBenchmark({
           benchmark,
           cwd: process.cwd(),
@@ -135,7 +134,7 @@ export function registerRun(program: Command): void {
           limit: int('limit', o.limit, 1),
           shuffle: o.shuffle,
           seed: o.seed,
-          signal: interrupt.signal,
+          signal,
           resume: o.resume,
           baseline: o.baseline,
           providerFlags,
@@ -144,17 +143,28 @@ export function registerRun(program: Command): void {
           note,
           console: consoleOf(o),
         });
-        // 130 for an interrupted run; 129 when it was the terminal's hang-up
-        process.exitCode = withInterrupt(outcome.exitCode, () => interrupt.exitCode());
-      } catch (err) {
-        // Interrupted before the run folder existed (an image build): the same exit code, no report.
-        if (!(err instanceof BenchrigError && err.kind === 'interrupted')) throw err;
-        process.stderr.write(`benchrig: ${err.message}\n`);
-        process.exitCode = interrupt.exitCode();
-      } finally {
-        interrupt.dispose();
-      }
+        return outcome.exitCode;
+      });
     });
+}
+
+/**
+ * Runs a run or a job under Ctrl-C's handlers (run/cancel.ts) and sets the exit code: the run's, or
+ * 130 for one interrupted (129 when it was the terminal's hang-up), also one interrupted before its
+ * folder existed (an image build: then there is no report).
+ */
+async function interruptible(body: (signal: AbortSignal) => Promise<number>): Promise<void> {
+  const interrupt = installInterruptHandlers((line) => process.stderr.write(line + '\n'));
+  try {
+    const code = await body(interrupt.signal);
+    process.exitCode = withInterrupt(code, () => interrupt.exitCode());
+  } catch (err) {
+    if (!(err instanceof BenchrigError && err.kind === 'interrupted')) throw err;
+    process.stderr.write(`benchrig: ${err.message}\n`);
+    process.exitCode = interrupt.exitCode();
+  } finally {
+    interrupt.dispose();
+  }
 }
 
 /** The flags' configuration layer, the providers' flags that are keys merged in, and the values of their others. */
@@ -210,8 +220,7 @@ async function runJobCommand(job: JobSpec | { resume: string }, o: RunCommandOpt
     agentId: undefined,
     model: undefined,
   });
-  const interrupt = installInterruptHandlers((line) => process.stderr.write(line + '\n'));
-  try {
+  await interruptible(async (signal) => {
     const resume = 'resume' in job ? job.resume : undefined;
     const outcome = await runJob({
       job: 'resume' in job ? readJobJson(resolve(process.cwd(), job.resume)).spec : job,
@@ -225,17 +234,11 @@ async function runJobCommand(job: JobSpec | { resume: string }, o: RunCommandOpt
       limit: int('limit', o.limit, 1),
       shuffle: o.shuffle,
       seed: o.seed,
-      signal: interrupt.signal,
+      signal,
       providerFlags,
       trace: o.trace,
       console: consoleOf(o),
     });
-    process.exitCode = withInterrupt(outcome.exitCode, () => interrupt.exitCode());
-  } catch (err) {
-    if (!(err instanceof BenchrigError && err.kind === 'interrupted')) throw err;
-    process.stderr.write(`benchrig: ${err.message}\n`);
-    process.exitCode = interrupt.exitCode();
-  } finally {
-    interrupt.dispose();
-  }
+    return outcome.exitCode;
+  });
 }
