@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../../../src/report/aggregate.ts';
+import { reportOf } from '../../support/report.ts';
 import { analyzeReport, slowestTrials } from '../../../src/report/analysis.ts';
 import { formatSummary } from '../../../src/report/console.ts';
 import { trial, trials } from './fixtures.ts';
@@ -27,22 +27,7 @@ async function report() {
   ];
   return {
     results,
-    report: await buildReport({
-      benchmark: { name: 'demo', version: 'v1', n_samples: 3 },
-      agent: { id: 'x', name: 'x' },
-      run: {
-        id: 'r',
-        dir: '/r',
-        mode: 'single',
-        workers: 1,
-        trials: 2,
-        status: 'complete',
-        started_at: '',
-        finished_at: '',
-      },
-      blocksAreSuccess: false,
-      results,
-    }),
+    report: await reportOf(results, { benchmark: { name: 'demo', n_samples: 3 }, agent: 'x', run: { trials: 2 } }),
   };
 }
 

@@ -1,7 +1,7 @@
 // compareReports over reports built from result files: tasks matched by input hash, the five lists,
 // metric deltas, version warnings, and which runs may never be a baseline.
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../../../src/report/aggregate.ts';
+import { reportOf } from '../../support/report.ts';
 import { answeredNothing, compareReports, loadBaselineReport, taskState } from '../../../src/report/compare.ts';
 import { formatComparison } from '../../../src/report/compare-console.ts';
 import { writeJsonAtomic } from '../../../src/report/write.ts';
@@ -29,22 +29,15 @@ async function report(
   id = 'run',
   trials: TrialResult[] = results(rows),
 ): Promise<EvaluationReport> {
-  return buildReport({
-    benchmark: { name: 'bench', version, n_samples: rows.length },
-    agent: { id: 'agent', name: 'agent' },
+  return reportOf(trials, {
+    benchmark: { version, n_samples: rows.length },
     run: {
       id,
       dir: `/evals/agent/bench/${id}`,
-      mode: 'single',
-      workers: 1,
-      trials: 1,
-      status: 'complete',
       started_at: '2024-01-01T00:00:00Z',
       finished_at: '2024-01-01T00:01:00Z',
     },
     gate: { metric: 'pass_rate', threshold: 0.5 },
-    blocksAreSuccess: false,
-    results: trials,
   });
 }
 

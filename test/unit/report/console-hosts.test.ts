@@ -1,6 +1,6 @@
 // The summary's per-host lines on a fleet run (the report's `hosts` key, docs/fleet.md).
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../../../src/report/aggregate.ts';
+import { reportOf } from '../../support/report.ts';
 import { formatSummary } from '../../../src/report/console.ts';
 import type { EvaluationReport } from '../../../src/report/types.ts';
 import { trial } from './fixtures.ts';
@@ -10,21 +10,10 @@ const LOCAL = 'unix:///var/run/docker.sock';
 const REMOTE = 'tcp://gpu-box-1:2376';
 
 async function report(): Promise<EvaluationReport> {
-  return buildReport({
-    benchmark: { name: 'demo', version: 'v1', n_samples: 2 },
-    agent: { id: 'react', name: 'react' },
-    run: {
-      id: 'r1',
-      dir: '/tmp/r1',
-      mode: 'processes',
-      workers: 2,
-      trials: 1,
-      status: 'complete',
-      started_at: '',
-      finished_at: '',
-    },
-    blocksAreSuccess: false,
-    results: [trial('a', 'PASSED'), trial('b', 'SANDBOX_ERROR')],
+  return reportOf([trial('a', 'PASSED'), trial('b', 'SANDBOX_ERROR')], {
+    benchmark: { name: 'demo', n_samples: 2 },
+    agent: 'react',
+    run: { id: 'r1', dir: '/tmp/r1', mode: 'processes', workers: 2 },
   });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../../../src/report/aggregate.ts';
+import { reportOf } from '../../support/report.ts';
 import { formatSummary } from '../../../src/report/console.ts';
 import type { EvaluationReport } from '../../../src/report/types.ts';
 import { trial } from './fixtures.ts';
@@ -10,22 +10,11 @@ async function report(
   results = defaultResults(),
   gate?: { metric: string; threshold: number },
 ): Promise<EvaluationReport> {
-  return buildReport({
-    benchmark: { name: 'demo', version: 'v1', n_samples: 4 },
-    agent: { id: 'react', name: 'react' },
-    run: {
-      id: 'r1',
-      dir: '/tmp/r1',
-      mode: 'single',
-      workers: 1,
-      trials: 1,
-      status: 'complete',
-      started_at: '',
-      finished_at: '',
-    },
+  return reportOf(results, {
+    benchmark: { name: 'demo', n_samples: 4 },
+    agent: 'react',
+    run: { id: 'r1', dir: '/tmp/r1' },
     gate,
-    blocksAreSuccess: false,
-    results,
   });
 }
 

@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../../../src/report/aggregate.ts';
+import { reportOf } from '../../support/report.ts';
 import { history, resolveBaseline } from '../../../src/report/history.ts';
 import { formatHistory } from '../../../src/report/compare-console.ts';
 import { writeJsonAtomic } from '../../../src/report/write.ts';
@@ -29,25 +29,14 @@ async function makeRun(
     status: opts.noReport ? 'running' : 'complete',
   });
   if (opts.noReport) return dir;
-  const report = await buildReport({
-    benchmark: { name: 'bench', version, n_samples: statuses.length },
-    agent: { id: 'agent', name: 'agent' },
-    run: {
-      id: name,
-      dir,
-      mode: 'single',
-      workers: 1,
-      trials: 1,
-      status: 'complete',
-      started_at: started,
-      finished_at: started,
+  const report = await reportOf(
+    statuses.map((s, i) => trial(`s${i}`, s, s === 'AGENT_ERROR' ? { error: { kind: 'agent', message: 'down' } } : {})),
+    {
+      benchmark: { version, n_samples: statuses.length },
+      run: { id: name, dir, started_at: started, finished_at: started },
+      gate: { metric: 'pass_rate', threshold: 0.5 },
     },
-    gate: { metric: 'pass_rate', threshold: 0.5 },
-    blocksAreSuccess: false,
-    results: statuses.map((s, i) =>
-      trial(`s${i}`, s, s === 'AGENT_ERROR' ? { error: { kind: 'agent', message: 'down' } } : {}),
-    ),
-  });
+  );
   await writeJsonAtomic(join(dir, 'evaluation_report.json'), report);
   return dir;
 }

@@ -4,7 +4,8 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildReport, readResults, resultNames } from '../../../src/report/aggregate.ts';
+import { readResults, resultNames } from '../../../src/report/aggregate.ts';
+import { reportOf } from '../../support/report.ts';
 import { PageBudget, TrialPageSpool } from '../../../src/report/html-spool.ts';
 import { trialEntry, writeHtmlReport } from '../../../src/report/html.ts';
 import type { TrialResult } from '../../../src/types.ts';
@@ -19,22 +20,7 @@ function runFolder(results: TrialResult[]): string {
 }
 
 const report = (results: Iterable<TrialResult> | AsyncIterable<TrialResult>) =>
-  buildReport({
-    benchmark: { name: 'b', version: 'v1', n_samples: 3 },
-    agent: { id: 'a', name: 'a' },
-    run: {
-      id: 'r',
-      dir: '/r',
-      mode: 'single',
-      workers: 1,
-      trials: 1,
-      status: 'complete',
-      started_at: '',
-      finished_at: '',
-    },
-    blocksAreSuccess: false,
-    results,
-  });
+  reportOf(results, { benchmark: { name: 'b', n_samples: 3 }, agent: 'a' });
 
 function deep(n: number): Record<string, unknown> {
   let v: Record<string, unknown> = { leaf: 'x' };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../../../src/report/aggregate.ts';
+import { reportOf } from '../../support/report.ts';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,22 +21,9 @@ import { defined } from '../../support/defined.ts';
 const HOSTILE = '</script><script>alert(1)</script><img src=x onerror=alert(1)>\u2028&amp;';
 
 async function page(results: TrialResult[], comparison: Record<string, unknown> | null = null) {
-  const report = await buildReport({
-    benchmark: { name: `bench ${HOSTILE}`, version: 'v1', n_samples: results.length },
-    agent: { id: 'agent', name: 'agent' },
-    run: {
-      id: 'r',
-      dir: '/r',
-      mode: 'single',
-      workers: 1,
-      trials: 1,
-      status: 'complete',
-      started_at: '',
-      finished_at: '',
-    },
+  const report = await reportOf(results, {
+    benchmark: { name: `bench ${HOSTILE}` },
     gate: { metric: 'pass_rate', threshold: 0.5 },
-    blocksAreSuccess: false,
-    results,
   });
   return renderHtmlReport({ ...report, comparison }, results);
 }
@@ -200,21 +187,10 @@ describe('report.html', () => {
         }),
       );
       for (const r of results) writeFileSync(join(dir, 'results', `${r.task_id}.json`), JSON.stringify(r));
-      const report = await buildReport({
-        benchmark: { name: 'b', version: 'v1', n_samples: 30 },
-        agent: { id: 'a', name: 'a' },
-        run: {
-          id: 'r',
-          dir,
-          mode: 'threads',
-          workers: 2,
-          trials: 1,
-          status: 'complete',
-          started_at: '',
-          finished_at: '',
-        },
-        blocksAreSuccess: false,
-        results,
+      const report = await reportOf(results, {
+        benchmark: { name: 'b', n_samples: 30 },
+        agent: 'a',
+        run: { dir, mode: 'threads', workers: 2 },
       });
       await writeHtmlReport(dir, report);
       const written = readFileSync(join(dir, 'report.html'), 'utf8');

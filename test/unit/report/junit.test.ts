@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../../../src/report/aggregate.ts';
+import { reportOf } from '../../support/report.ts';
 import { formatJunit, xmlEscape } from '../../../src/report/junit.ts';
 import type { TrialResult } from '../../../src/types.ts';
 import { trial } from './fixtures.ts';
@@ -70,21 +70,10 @@ const all = (n: XmlNode, name: string): XmlNode[] => [
 const NASTY = 'a & b < c > d "e" \'f\' \u0000\u0007\u001b[31m \ud800 ]]> \n tab\t end';
 
 async function junitOf(results: TrialResult[]) {
-  const report = await buildReport({
-    benchmark: { name: 'bench <&>', version: 'v', n_samples: results.length },
-    agent: { id: 'a', name: 'a' },
-    run: {
-      id: 'r',
-      dir: '/tmp/r',
-      mode: 'single',
-      workers: 1,
-      trials: 1,
-      status: 'complete',
-      started_at: '2025-01-01T00:00:00Z',
-      finished_at: '2025-01-01T00:00:05Z',
-    },
-    blocksAreSuccess: false,
-    results,
+  const report = await reportOf(results, {
+    benchmark: { name: 'bench <&>', version: 'v' },
+    agent: 'a',
+    run: { dir: '/tmp/r', started_at: '2025-01-01T00:00:00Z', finished_at: '2025-01-01T00:00:05Z' },
   });
   return formatJunit(report, results);
 }

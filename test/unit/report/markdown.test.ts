@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../../src/report/aggregate.ts';
+import { reportOf } from '../../support/report.ts';
 import { formatMarkdown, mdText } from '../../../src/report/markdown.ts';
 import type { EvaluationReport } from '../../../src/report/types.ts';
 import { trial } from './fixtures.ts';
@@ -12,22 +13,8 @@ async function fixedReport(): Promise<EvaluationReport> {
     score: passed ? 1 : 0,
     reason,
   });
-  return buildReport({
-    benchmark: { name: 'demo', version: 'v1', n_samples: 3 },
-    agent: { id: 'react', name: 'react' },
-    run: {
-      id: 'r1',
-      dir: '/tmp/r1',
-      mode: 'single',
-      workers: 1,
-      trials: 1,
-      status: 'complete',
-      started_at: '2025-01-01T00:00:00Z',
-      finished_at: '2025-01-01T00:00:10Z',
-    },
-    gate: { metric: 'pass_rate', threshold: 0.9 },
-    blocksAreSuccess: false,
-    results: [
+  return reportOf(
+    [
       trial('a', 'PASSED', {
         task_id: 'a',
         checks: [v('answer', true, 'equals "1"')],
@@ -39,7 +26,13 @@ async function fixedReport(): Promise<EvaluationReport> {
       }),
       trial('c', 'AGENT_ERROR', { task_id: 'c', error: { kind: 'agent', message: 'boom' } }),
     ],
-  });
+    {
+      benchmark: { name: 'demo', n_samples: 3 },
+      agent: 'react',
+      run: { id: 'r1', dir: '/tmp/r1', started_at: '2025-01-01T00:00:00Z', finished_at: '2025-01-01T00:00:10Z' },
+      gate: { metric: 'pass_rate', threshold: 0.9 },
+    },
+  );
 }
 
 describe('formatMarkdown', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../../../src/report/aggregate.ts';
+import { reportOf } from '../../support/report.ts';
 import { buildMatrix } from '../../../src/report/matrix.ts';
 import { pairedDifference, t975 } from '../../../src/report/paired.ts';
 import type { TrialResult, TrialStatus } from '../../../src/types.ts';
@@ -10,21 +10,10 @@ async function run(agent: string, list: Array<[string, TrialStatus, string?]>) {
   const results: TrialResult[] = list.map(([sample, status, hash], i) =>
     trial(sample, status, { task_id: `${sample}-t${i}`, md: { input_hash: hash ?? `hash-${sample}` } }),
   );
-  const report = await buildReport({
-    benchmark: { name: 'b', version: 'v1', n_samples: list.length },
-    agent: { id: agent, name: agent },
-    run: {
-      id: agent,
-      dir: `/evals/${agent}`,
-      mode: 'single',
-      workers: 1,
-      trials: 1,
-      status: 'complete',
-      started_at: '2025-01-01T00:00:00Z',
-      finished_at: '',
-    },
-    blocksAreSuccess: false,
-    results,
+  const report = await reportOf(results, {
+    benchmark: { name: 'b', n_samples: list.length },
+    agent: agent,
+    run: { id: agent, dir: `/evals/${agent}`, started_at: '2025-01-01T00:00:00Z' },
   });
   return { report, trials: results.map((r) => ({ task_id: r.task_id, sample_id: r.sample_id })) };
 }

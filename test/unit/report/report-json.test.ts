@@ -1,29 +1,26 @@
 // evaluation_report.json written a task at a time (issue 28): the same bytes as the whole report
 // stringified, for reports with many tasks, none, and text that JSON escapes.
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../../../src/report/aggregate.ts';
+import { reportOf } from '../../support/report.ts';
 import { reportJsonChunks } from '../../../src/report/report-json.ts';
 import type { EvaluationReport } from '../../../src/report/types.ts';
 import type { TrialResult } from '../../../src/types.ts';
 import { trial } from './fixtures.ts';
 
 const report = (results: TrialResult[]): Promise<EvaluationReport> =>
-  buildReport({
-    benchmark: { name: 'demo "tasks"', version: 'abc123', n_samples: results.length },
-    agent: { id: 'oracle', name: 'oracle' },
+  reportOf(results, {
+    benchmark: { name: 'demo "tasks"', version: 'abc123' },
+    agent: 'oracle',
     run: {
       id: 'r1',
       dir: '/tmp/run',
       mode: 'threads',
       workers: 2,
       trials: 2,
-      status: 'complete',
       started_at: '2024-01-01T00:00:00.000Z',
       finished_at: '2024-01-01T00:01:30.500Z',
     },
     gate: { metric: 'pass_rate', threshold: 0.5 },
-    blocksAreSuccess: false,
-    results,
   });
 
 const whole = (r: EvaluationReport) => `${JSON.stringify(r, null, 2)}\n`;

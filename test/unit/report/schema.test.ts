@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../../../src/report/aggregate.ts';
+import { reportOf } from '../../support/report.ts';
 import {
   assertFile,
   FILE_SCHEMAS,
@@ -52,22 +52,10 @@ describe('assertFile', () => {
   it('accepts what the code writes', async () => {
     const results = [trial('a', 'PASSED'), trial('b', 'FAILED', { error: { kind: 'agent', message: 'x' } })];
     for (const r of results) expect(() => assertFile(resultFileSchema, r, 'results/a.json')).not.toThrow();
-    const report = await buildReport({
+    const report = await reportOf(results, {
       benchmark: { name: 'b', version: 'v', n_samples: 2 },
-      agent: { id: 'a', name: 'a' },
-      run: {
-        id: 'r',
-        dir: '/r',
-        mode: 'single',
-        workers: 1,
-        trials: 1,
-        status: 'complete',
-        started_at: '',
-        finished_at: '',
-      },
+      agent: 'a',
       gate: { metric: 'pass_rate', threshold: 1 },
-      blocksAreSuccess: false,
-      results,
     });
     expect(() => assertFile(reportFileSchema, report, 'evaluation_report.json')).not.toThrow();
   });

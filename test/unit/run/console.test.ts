@@ -2,7 +2,7 @@
 // with the wall time, --verbose keeps each line of an event under its trial's task id, and a run
 // piped to a file or a CI log prints its failed trials and its progress now and then, not a line a trial.
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../../../src/report/aggregate.ts';
+import { reportOf } from '../../support/report.ts';
 import type { Benchmark, Samples } from '../../../src/benchmark/types.ts';
 import { createRunConsole, progressLine, verboseLines, wallTime } from '../../../src/run/console.ts';
 import type { TrialSummary } from '../../../src/trial/types.ts';
@@ -151,21 +151,10 @@ describe('a run off a terminal (stderr piped)', () => {
   });
 
   it('a short run ends with one progress line; a run stopped early gets its count from the summary', async () => {
-    const report = await buildReport({
+    const report = await reportOf([], {
       benchmark: { name: 'b', version: 'v', n_samples: 10 },
-      agent: { id: 'a', name: 'a' },
-      run: {
-        id: 'r',
-        dir: '/r',
-        mode: 'single',
-        workers: 1,
-        trials: 1,
-        status: 'interrupted',
-        started_at: '',
-        finished_at: '',
-      },
-      blocksAreSuccess: false,
-      results: [],
+      agent: 'a',
+      run: { status: 'interrupted' },
     });
     for (const [n, stopAt] of [
       [2, 2],
