@@ -7,14 +7,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_DEADLINE_MS, statusOf, withDeadline } from './client.ts';
 
 const POLL_MS = 50;
+/**
+ * How long another caller's removal is waited for: a removal takes well under a second on a busy
+ * daemon, and one stuck in "removing" (a daemon's fault) must not hold a trial's cleanup for long.
+ */
+const OTHER_REMOVAL_MS = 10_000;
 
 /**
  * Removes container `id` with its anonymous volumes. True when this call removed it; false when it
- * was gone already or another removal under way ended within `ms`. Throws what the daemon said
- * otherwise, or when the other removal had not ended by then.
+ * was gone already or another removal under way ended in time (OTHER_REMOVAL_MS, within `ms`).
+ * Throws what the daemon said otherwise, or its 409 when the other removal had not ended by then.
  */
 export async function removeContainer(client: Docker, id: string, ms = DEFAULT_DEADLINE_MS): Promise<boolean> {
-  const end = performance.now() + ms;
   const container = client.getContainer(id);
   try {
     await withDeadline(container.remove({ force: true, v: true }), ms, `remove ${id.slice(0, 12)}`);
@@ -22,7 +26,7 @@ export async function removeContainer(client: Docker, id: string, ms = DEFAULT_D
   } catch (err) {
     const status = statusOf(err);
     if (status === 404) return false;
-    if (status === 409 && (await goneBy(container, end))) return false;
+    if (status === 409 && (await goneBy(container, performance.now() + Math.min(ms, OTHER_REMOVAL_MS)))) return false;
     throw err;
   }
 }

@@ -338,6 +338,8 @@ export class DockerProvider {
         await removeContainer(client, sandbox.id);
         return;
       } catch (err) {
+        // Still being removed by another caller after the wait: its removal is the daemon's to finish.
+        if (statusOf(err) === 409) return;
         lastError = err;
         if (attempt < START_ATTEMPTS) await sleep(BACKOFF_MS * 2 ** (attempt - 1));
       }

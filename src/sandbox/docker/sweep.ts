@@ -97,9 +97,10 @@ export async function sweep(opts: SweepOptions = {}, client: Docker = docker()):
 
   const containers = await listed(opts, 'containers', () => client.listContainers({ all: true, filters }), clock);
   for (const info of (containers ?? []).filter((c) => selected(c.Labels))) {
-    // Gone when this returns, also when another caller's removal was under way: its volumes are next.
+    // A run's own sweep waits out another caller's removal under way, so that its volumes go next; the
+    // start-up sweep of dead runs does not (a container stuck in "removing" would hold every run's start).
     await step(`container ${info.Id.slice(0, 12)} of run ${info.Labels?.[LABEL.run] ?? '?'}`, (ms) =>
-      removeContainer(client, info.Id, ms),
+      opts.runId ? removeContainer(client, info.Id, ms) : client.getContainer(info.Id).remove({ force: true, v: true }),
     );
   }
 
