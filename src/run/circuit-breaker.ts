@@ -8,6 +8,7 @@
 //   failed the call itself: a timeout, a 400…) with the same message: the run's model is set up wrong.
 import type { AgentTraits } from '../agents/load.ts';
 import type { TrialSummary } from '../trial/types.ts';
+import { Waiters } from './waiters.ts';
 
 /** `[run] circuit_breaker`, off for the empty baseline: `validate --run` wants its verdict on every sample. */
 export const breakerSize = (traits: AgentTraits, n: number): number => (traits.baseline === 'empty' ? 0 : n);
@@ -28,7 +29,7 @@ export class ModelCircuitBreaker {
   private streak = 0;
   /** A trial's model call was answered: the endpoint was up before any trial ended. */
   private answeredOnce = false;
-  private waiting: Array<() => void> = [];
+  private readonly waiting = new Waiters();
   private listeners: Array<() => void> = [];
   trip: BreakerTrip | null = null;
   /** What tripped it, for the console. */
@@ -68,11 +69,7 @@ export class ModelCircuitBreaker {
   /** null when the next trial may start now; else a promise that settles when that may have changed (ask again). */
   admit(signal: AbortSignal, ahead = false): Promise<void> | null {
     if (signal.aborted || !this.holds(ahead)) return null;
-    return new Promise<void>((resolve) => {
-      const done = () => (signal.removeEventListener('abort', done), resolve());
-      signal.addEventListener('abort', done, { once: true });
-      this.waiting.push(done);
-    });
+    return this.waiting.wait(signal);
   }
 
   /** Calls `fn` whenever what `holds` says may have changed (a job's queue waits on several breakers). */
@@ -81,7 +78,7 @@ export class ModelCircuitBreaker {
   }
 
   private changed(): void {
-    for (const wake of this.waiting.splice(0)) wake();
+    this.waiting.wakeAll();
     for (const fn of this.listeners) fn();
   }
 

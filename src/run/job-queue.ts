@@ -5,6 +5,7 @@
 // meanwhile; a cell whose breaker tripped gives no more.
 import type { TrialInput } from '../trial/types.ts';
 import type { ModelCircuitBreaker } from './circuit-breaker.ts';
+import { Waiters } from './waiters.ts';
 
 export interface QueuedCell {
   readonly open: { readonly toRun: Iterable<TrialInput> };
@@ -24,13 +25,13 @@ export class JobQueue implements IterableIterator<TrialInput> {
   #turn = 0;
   /** The cell `admit` let go, whose trial the lane takes at once. */
   #chosen: number | null = null;
-  #waiting: Array<() => void> = [];
+  readonly #waiting = new Waiters();
 
   constructor(cells: readonly QueuedCell[]) {
     this.#cells = cells;
     this.#trials = cells.map((c) => c.open.toRun[Symbol.iterator]());
     this.#peeked = cells.map(() => undefined);
-    for (const b of new Set(cells.map((c) => c.breaker))) b.listen(() => this.#wake());
+    for (const b of new Set(cells.map((c) => c.breaker))) b.listen(() => this.#waiting.wakeAll());
   }
 
   /**
@@ -41,11 +42,7 @@ export class JobQueue implements IterableIterator<TrialInput> {
     const i = this.#pick(ahead);
     this.#chosen = i;
     if (i !== null || signal.aborted || !this.#cells.some((_, k) => this.#has(k))) return null;
-    return new Promise<void>((resolve) => {
-      const done = () => (signal.removeEventListener('abort', done), resolve());
-      signal.addEventListener('abort', done, { once: true });
-      this.#waiting.push(done);
-    });
+    return this.#waiting.wait(signal);
   }
 
   next(): IteratorResult<TrialInput> {
@@ -90,9 +87,5 @@ export class JobQueue implements IterableIterator<TrialInput> {
       this.#peeked[i] = r.done ? null : r.value;
     }
     return this.#peeked[i] !== null;
-  }
-
-  #wake(): void {
-    for (const wake of this.#waiting.splice(0)) wake();
   }
 }
