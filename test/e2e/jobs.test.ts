@@ -260,7 +260,7 @@ describe('a job file', () => {
       const report = readJson(join(jobDir, cell.run_dir, 'evaluation_report.json'));
       // A model that is down costs N trials, or the pool's places (4): none of its trials is taken
       // ahead before it has answered, and after its first failure it gets one trial at a time while
-      // the other model's cell goes on. Without the hold all 8 of its trials would fail.
+      // the other model's cell goes on. Without the hold nearly all 8 of its trials fail.
       expect(readJson(join(jobDir, cell.run_dir, 'run.json'))).toMatchObject({ workers: 1, per_worker: 4 });
       expect(report.metrics.status_counts.MODEL_ERROR).toBeGreaterThanOrEqual(3);
       expect(report.metrics.status_counts.MODEL_ERROR).toBeLessThanOrEqual(4);
